@@ -1,0 +1,65 @@
+/**
+ * Typed settings. This is the only module that reads `process.env`; everything else receives a `Config`.
+ */
+import path from 'node:path';
+
+export interface Config {
+  /** Where repositories, the SQLite database and instance files live. */
+  dataDir: string;
+  port: number;
+  host: string;
+  /** Base URL used to build every `urls` member (no trailing slash). */
+  publicUrl: string;
+  /** `postgres://...` for PostgreSQL; undefined for the SQLite file in `dataDir`. */
+  databaseUrl?: string;
+  /** Set: jobs run on BullMQ; unset: in-process. */
+  redisUrl?: string;
+  /** CIDRs or host names outbound fetches may reach although they are private or loopback. */
+  fetchAllow: string[];
+  /** Largest accepted JSON request body, in bytes. */
+  bodyLimit: number;
+  /** Deleted spaces stay restorable this long. */
+  spaceRetentionMs: number;
+  logLevel: string;
+}
+
+export class ConfigError extends Error {}
+
+function parsePort(raw: string | undefined, fallback: number): number {
+  if (raw === undefined || raw === '') return fallback;
+  const port = Number(raw);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new ConfigError(`PORT: must be an integer between 0 and 65535, got "${raw}"`);
+  }
+  return port;
+}
+
+function parseList(raw: string | undefined): string[] {
+  return (raw ?? '')
+    .split(',')
+    .map((item) => item.trim())
+    .filter((item) => item.length > 0);
+}
+
+/** Reads the environment (or the given variables) into a Config; `overrides` win over both. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
+  const port = parsePort(env.PORT, 8080);
+  const host = env.HOST || '127.0.0.1';
+  const databaseUrl = env.DATABASE_URL || undefined;
+  if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    throw new ConfigError('DATABASE_URL: must start with postgres:// or postgresql://');
+  }
+  const config: Config = {
+    dataDir: path.resolve(env.QUIRE_DATA_DIR || './data'),
+    port,
+    host,
+    publicUrl: (env.QUIRE_PUBLIC_URL || `http://${host.includes(':') ? `[${host}]` : host}:${port}`).replace(/\/+$/, ''),
+    databaseUrl,
+    redisUrl: env.REDIS_URL || undefined,
+    fetchAllow: parseList(env.QUIRE_FETCH_ALLOW),
+    bodyLimit: 1024 * 1024,
+    spaceRetentionMs: 7 * 24 * 60 * 60 * 1000,
+    logLevel: env.QUIRE_LOG_LEVEL || 'info',
+  };
+  return { ...config, ...overrides };
+}

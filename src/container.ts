@@ -1,0 +1,31 @@
+/**
+ * Builds the stores and the domain context once, from the config, and hands them down explicitly.
+ */
+import type { Config } from '../config/index.js';
+import { openStore, type Store } from './store/sql/db.js';
+import { instanceSecret } from './store/sql/secrets.js';
+import { GitStore } from './store/git/repositories.js';
+import { CursorCodec } from './domain/lists.js';
+import type { Context } from './domain/context.js';
+
+export interface Container {
+  config: Config;
+  store: Store;
+  git: GitStore;
+  ctx: Context;
+  close(): Promise<void>;
+}
+
+export async function createContainer(config: Config): Promise<Container> {
+  const store = await openStore({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
+  const git = new GitStore(config.dataDir);
+  const cursors = new CursorCodec(await instanceSecret(store.db, 'cursor-signing'));
+  const ctx: Context = { db: store.db, git, cursors, spaceRetentionMs: config.spaceRetentionMs };
+  return {
+    config,
+    store,
+    git,
+    ctx,
+    close: () => store.close(),
+  };
+}

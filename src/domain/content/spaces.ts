@@ -1,0 +1,222 @@
+import type { Context, Caller } from '../context.js';
+import { Conflict, InvalidArgument, NotFound } from '../errors.js';
+import { newId, nowIso } from '../ids.js';
+import { collectPage, type Page, type PageRequest } from '../lists.js';
+import { loadOrgAccess, requireOrgPermission, requireSpacePermission, spaceRole, type OrgAccess, type Role } from '../permissions.js';
+import { organizationAccess } from '../organizations/organizations.js';
+import { deleteGrantsOn, findSpace, insertSpace, listSpacesOfOrganization, updateSpaceRow, type SpaceRow } from '../../store/sql/content.js';
+import { endPosition, placeAmongSiblings, siblingOrder, type ContentPosition } from './positions.js';
+import { requireCreateUnder } from './collections.js';
+
+export const SPACE_VISIBILITIES = ['public', 'unlisted', 'share-link', 'visitor-auth', 'in-collection', 'private'] as const;
+export type SpaceVisibility = (typeof SPACE_VISIBILITIES)[number];
+export type EditMode = 'live' | 'locked';
+
+export interface SpaceCounters {
+  comments: number;
+  changeRequests: number;
+  changeRequestsOpen: number;
+  changeRequestsDraft: number;
+}
+
+export interface SpaceView {
+  space: SpaceRow;
+  role: Role | null;
+  counters: SpaceCounters;
+}
+
+/** The view of a space for a caller whose organization access is already loaded. */
+export function spaceViewOf(access: OrgAccess, space: SpaceRow): SpaceView {
+  // Comments and change requests arrive with their issue; until then a space has none.
+  return { space, role: spaceRole(access, space), counters: { comments: 0, changeRequests: 0, changeRequestsOpen: 0, changeRequestsDraft: 0 } };
+}
+
+interface LoadedSpace {
+  space: SpaceRow;
+  access: OrgAccess;
+  role: Role | null;
+}
+
+/**
+ * The space and the caller's role on it. 404 when unknown, invisible, or deleted (unless `includeDeleted`,
+ * which only restore uses).
+ */
+export async function loadSpace(ctx: Context, caller: Caller, spaceId: string, options: { includeDeleted?: boolean } = {}): Promise<LoadedSpace> {
+  const space = await findSpace(ctx.db, spaceId);
+  if (!space || (space.deleted_at && !options.includeDeleted)) throw new NotFound(`spaceId: no space "${spaceId}" is visible to you`);
+  const access = await loadOrgAccess(ctx.db, space.organization_id, caller.user.id);
+  const role = spaceRole(access, space);
+  requireSpacePermission(role, spaceId, 'view', 'view it');
+  return { space, access, role };
+}
+
+function initialReadme(title: string): string {
+  return `# ${title}\n`;
+}
+
+/**
+ * Creates a space with its bare repository and a first commit (a README.md page). The repository is made first
+ * and removed again if the row cannot be written, so neither exists without the other.
+ */
+export async function createSpace(
+  ctx: Context,
+  caller: Caller,
+  organizationId: string,
+  input: { title?: string; emoji?: string; parent?: string; editMode?: EditMode },
+): Promise<SpaceView> {
+  const { access } = await organizationAccess(ctx, caller, organizationId);
+  const parentId = input.parent ?? null;
+  await requireCreateUnder(ctx, access, parentId, 'parent');
+  const id = newId();
+  const title = input.title ?? 'Untitled';
+  const revision = await ctx.git.createRepository(
+    id,
+    [{ path: 'README.md', content: initialReadme(title) }],
+    'Create space',
+    { name: caller.user.display_name, email: caller.user.email },
+  );
+  const now = nowIso();
+  const space: SpaceRow = {
+    id,
+    organization_id: organizationId,
+    parent_id: parentId,
+    title,
+    emoji: input.emoji ?? '',
+    visibility: 'private',
+    edit_mode: input.editMode ?? 'live',
+    default_level: null,
+    position: 0,
+    revision,
+    created_by: caller.user.id,
+    created_at: now,
+    updated_at: now,
+    deleted_at: null,
+  };
+  try {
+    await ctx.db.transaction().execute(async (trx) => {
+      space.position = await endPosition(trx, organizationId, parentId);
+      await insertSpace(trx, space);
+    });
+  } catch (error) {
+    await ctx.git.removeRepository(id);
+    throw error;
+  }
+  return spaceViewOf(await loadOrgAccess(ctx.db, organizationId, caller.user.id), space);
+}
+
+export async function getSpace(ctx: Context, caller: Caller, spaceId: string): Promise<SpaceView> {
+  const { space, access } = await loadSpace(ctx, caller, spaceId);
+  return spaceViewOf(access, space);
+}
+
+export interface SpacePatch {
+  title?: string;
+  emoji?: string | null;
+  editMode?: EditMode;
+  defaultLevel?: Role | null;
+  visibility?: SpaceVisibility;
+}
+
+/** Title and emoji need edit; edit mode, default level and visibility need admin. */
+export async function updateSpace(ctx: Context, caller: Caller, spaceId: string, patch: SpacePatch): Promise<SpaceView> {
+  const { space, role } = await loadSpace(ctx, caller, spaceId);
+  requireSpacePermission(role, spaceId, 'edit', 'update it');
+  if (patch.editMode !== undefined || patch.defaultLevel !== undefined || patch.visibility !== undefined) {
+    requireSpacePermission(role, spaceId, 'admin', 'change its edit mode, default level or visibility');
+  }
+  if (patch.visibility === 'in-collection' && !space.parent_id) {
+    throw new InvalidArgument('visibility: "in-collection" is only for spaces in a collection');
+  }
+  const changes: Partial<SpaceRow> = { updated_at: nowIso() };
+  if (patch.title !== undefined) changes.title = patch.title;
+  if (patch.emoji !== undefined) changes.emoji = patch.emoji ?? '';
+  if (patch.editMode !== undefined) changes.edit_mode = patch.editMode;
+  if (patch.defaultLevel !== undefined) changes.default_level = patch.defaultLevel;
+  if (patch.visibility !== undefined) changes.visibility = patch.visibility;
+  await updateSpaceRow(ctx.db, spaceId, changes);
+  return getSpace(ctx, caller, spaceId);
+}
+
+/** Deletes a space (admin). It stays restorable for the retention period; its repository is kept until purged. */
+export async function deleteSpace(ctx: Context, caller: Caller, spaceId: string): Promise<void> {
+  const { role } = await loadSpace(ctx, caller, spaceId);
+  requireSpacePermission(role, spaceId, 'admin', 'delete it');
+  const now = nowIso();
+  await updateSpaceRow(ctx.db, spaceId, { deleted_at: now, updated_at: now });
+}
+
+/** Restores a space deleted less than the retention period ago (admin). It returns at the end of its parent. */
+export async function restoreSpace(ctx: Context, caller: Caller, spaceId: string): Promise<SpaceView> {
+  const { space, role } = await loadSpace(ctx, caller, spaceId, { includeDeleted: true });
+  requireSpacePermission(role, spaceId, 'admin', 'restore it');
+  if (!space.deleted_at) throw new Conflict('spaceId: the space is not deleted');
+  if (Date.now() - Date.parse(space.deleted_at) > ctx.spaceRetentionMs) {
+    throw new NotFound(`spaceId: space "${spaceId}" was deleted more than 7 days ago and can no longer be restored`);
+  }
+  await ctx.db.transaction().execute(async (trx) => {
+    const position = await endPosition(trx, space.organization_id, space.parent_id);
+    await updateSpaceRow(trx, spaceId, { deleted_at: null, position, updated_at: nowIso() });
+  });
+  return getSpace(ctx, caller, spaceId);
+}
+
+/** Moves a space under another collection (or the top level) and/or among its siblings. */
+export async function moveSpace(
+  ctx: Context,
+  caller: Caller,
+  spaceId: string,
+  input: { parent?: string | null; position?: ContentPosition },
+): Promise<SpaceView> {
+  const { space, access, role } = await loadSpace(ctx, caller, spaceId);
+  requireSpacePermission(role, spaceId, 'admin', 'move it');
+  const targetParent = input.parent === undefined ? space.parent_id : input.parent;
+  if (targetParent !== space.parent_id) await requireCreateUnder(ctx, access, targetParent, 'parent');
+  await ctx.db.transaction().execute(async (trx) => {
+    const before = await siblingOrder(trx, space.organization_id, space.parent_id);
+    const position = await placeAmongSiblings(trx, space.organization_id, targetParent, { kind: 'space', id: spaceId }, input.position);
+    const changes: Partial<SpaceRow> = { parent_id: targetParent, position, updated_at: nowIso() };
+    if (targetParent === null && space.visibility === 'in-collection') changes.visibility = 'private';
+    await updateSpaceRow(trx, spaceId, changes);
+    if (targetParent === space.parent_id && before === (await siblingOrder(trx, space.organization_id, targetParent))) {
+      throw new Conflict('position: the move would not change anything');
+    }
+  });
+  return getSpace(ctx, caller, spaceId);
+}
+
+/** Moves a space to the top level of another organization the caller administers. */
+export async function transferSpace(ctx: Context, caller: Caller, spaceId: string, input: { organization: string }): Promise<SpaceView> {
+  const { space, role } = await loadSpace(ctx, caller, spaceId);
+  requireSpacePermission(role, spaceId, 'admin', 'transfer it');
+  if (input.organization === space.organization_id) throw new Conflict('organization: the space is already in this organization');
+  const target = await organizationAccess(ctx, caller, input.organization).catch(() => {
+    throw new NotFound(`organization: no organization "${input.organization}" is visible to you`);
+  });
+  requireOrgPermission(target.access, 'admin', 'transfer content into it');
+  await ctx.db.transaction().execute(async (trx) => {
+    await deleteGrantsOn(trx, { spaceIds: [spaceId], collectionIds: [] });
+    const now = nowIso();
+    await updateSpaceRow(trx, spaceId, {
+      organization_id: input.organization,
+      parent_id: null,
+      visibility: space.visibility === 'in-collection' ? 'private' : space.visibility,
+      position: await endPosition(trx, input.organization, null),
+      updated_at: now,
+    });
+  });
+  return getSpace(ctx, caller, spaceId);
+}
+
+/** Live spaces of an organization that the caller can see, oldest first. */
+export async function listOrganizationSpaces(ctx: Context, caller: Caller, organizationId: string, request: PageRequest): Promise<Page<SpaceView>> {
+  const { access } = await organizationAccess(ctx, caller, organizationId);
+  return collectPage({
+    codec: ctx.cursors,
+    scope: `org-spaces:${organizationId}`,
+    request,
+    fetch: (after, n) => listSpacesOfOrganization(ctx.db, organizationId, 'asc', after, n),
+    positionOf: (row) => [row.created_at, row.id],
+    present: (space) => (spaceRole(access, space) ? spaceViewOf(access, space) : undefined),
+  });
+}
+

@@ -1,0 +1,19 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../store/sql/schema.js';
+import type { GitStore } from '../store/git/repositories.js';
+import type { UserRow } from '../store/sql/users.js';
+import type { CursorCodec } from './lists.js';
+
+/** What domain functions work with; built once by the container and passed down explicitly. */
+export interface Context {
+  db: Kysely<Database>;
+  git: GitStore;
+  cursors: CursorCodec;
+  /** Deleted spaces stay restorable this long. */
+  spaceRetentionMs: number;
+}
+
+/** The authenticated user a request acts for. */
+export interface Caller {
+  user: UserRow;
+}

@@ -1,0 +1,51 @@
+import type { Context } from '../context.js';
+import { Conflict, InvalidArgument, NotFound, Unauthenticated } from '../errors.js';
+import { hashToken, newId, newToken, nowIso } from '../ids.js';
+import { findUserByEmail, findUserById, findUserByTokenHash, insertApiToken, insertUser, type UserRow } from '../../store/sql/users.js';
+import { isUniqueViolation } from '../../store/sql/errors.js';
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+export function isEmail(value: string): boolean {
+  return EMAIL.test(value);
+}
+
+/** Creates a user. The display name defaults to the e-mail's local part. */
+export async function createUser(ctx: Context, input: { email: string; name?: string }): Promise<UserRow> {
+  const email = input.email.trim().toLowerCase();
+  if (!isEmail(email)) throw new InvalidArgument(`email: "${input.email}" is not an e-mail address`);
+  const user: UserRow = {
+    id: newId(),
+    email,
+    display_name: input.name?.trim() || email.split('@')[0],
+    photo_url: null,
+    created_at: nowIso(),
+  };
+  try {
+    await insertUser(ctx.db, user);
+  } catch (error) {
+    if (isUniqueViolation(error)) throw new Conflict(`email: a user with e-mail "${email}" already exists`);
+    throw error;
+  }
+  return user;
+}
+
+/** Issues a new API token for the user. The token is returned once; only its SHA-256 is stored. */
+export async function createApiToken(ctx: Context, userId: string): Promise<string> {
+  const user = await findUserById(ctx.db, userId);
+  if (!user) throw new NotFound(`user: no user "${userId}"`);
+  const token = newToken();
+  await insertApiToken(ctx.db, { id: newId(), user_id: userId, token_hash: hashToken(token), created_at: nowIso() });
+  return token;
+}
+
+/** The user behind an API token; Unauthenticated when the token is unknown. */
+export async function authenticateToken(ctx: Context, token: string): Promise<UserRow> {
+  const user = await findUserByTokenHash(ctx.db, hashToken(token));
+  if (!user) throw new Unauthenticated('authorization: the token is not valid');
+  return user;
+}
+
+export async function findUserByIdOrEmail(ctx: Context, idOrEmail: string): Promise<UserRow | undefined> {
+  return idOrEmail.includes('@') ? findUserByEmail(ctx.db, idOrEmail) : findUserById(ctx.db, idOrEmail);
+}

@@ -1,0 +1,249 @@
+/**
+ * The one place that decides what a caller may do. Every `permissions` object and every permission check
+ * comes from the effective role computed here.
+ *
+ * Model (README "Permissions"):
+ * - Roles, strongest first: admin > create > review > edit > comment > read. Guests are members with role null.
+ * - An organization admin is admin on all of the organization's content.
+ * - On a collection or space, a caller's role is the strongest of: their organization role (members who are not
+ *   guests), the `defaultLevel` of the space and of every collection above it (members who are not guests), and
+ *   grants to the caller or to their teams on the space or any collection above it (guests included).
+ * - Non-members get read on spaces whose visibility is public or unlisted, and nothing else.
+ * - A resource the caller cannot view answers 404; one they can view but not change answers 403.
+ */
+import type { Kysely } from 'kysely';
+import type { Database } from '../store/sql/schema.js';
+import { findMember, type MemberRow } from '../store/sql/members.js';
+import { teamRolesOfUser } from '../store/sql/teams.js';
+import { collectionsOfOrganization, grantsFor, type CollectionRow, type SpaceRow } from '../store/sql/content.js';
+import { NotFound, PermissionDenied } from './errors.js';
+
+export const ROLES = ['admin', 'create', 'review', 'edit', 'comment', 'read'] as const;
+export type Role = (typeof ROLES)[number];
+
+const RANK: Record<Role, number> = { admin: 6, create: 5, review: 4, edit: 3, comment: 2, read: 1 };
+
+export function isRole(value: unknown): value is Role {
+  return typeof value === 'string' && (ROLES as readonly string[]).includes(value);
+}
+
+/** True when `role` is `needed` or stronger. */
+export function atLeast(role: Role | null | undefined, needed: Role): boolean {
+  return !!role && RANK[role] >= RANK[needed];
+}
+
+export function strongest(...roles: Array<Role | null | undefined>): Role | null {
+  let best: Role | null = null;
+  for (const role of roles) if (role && (!best || RANK[role] > RANK[best])) best = role;
+  return best;
+}
+
+/** What a caller is in one organization, loaded once per request and reused for every item of a list. */
+export interface OrgAccess {
+  organizationId: string;
+  userId: string;
+  membership: MemberRow | null;
+  /** The tree of collections of the organization. */
+  collections: Map<string, Pick<CollectionRow, 'id' | 'parent_id' | 'default_level'>>;
+  /** Strongest grant per space / collection for this user or their teams. */
+  spaceGrants: Map<string, Role>;
+  collectionGrants: Map<string, Role>;
+  /** Team id -> the caller's team role. */
+  teamRoles: Map<string, string>;
+}
+
+export async function loadOrgAccess(db: Kysely<Database>, organizationId: string, userId: string): Promise<OrgAccess> {
+  const membership = (await findMember(db, organizationId, userId)) ?? null;
+  const access: OrgAccess = {
+    organizationId,
+    userId,
+    membership: membership && !membership.disabled ? membership : null,
+    collections: new Map(),
+    spaceGrants: new Map(),
+    collectionGrants: new Map(),
+    teamRoles: new Map(),
+  };
+  if (!access.membership) return access;
+  access.teamRoles = await teamRolesOfUser(db, organizationId, userId);
+  for (const c of await collectionsOfOrganization(db, organizationId)) access.collections.set(c.id, c);
+  for (const grant of await grantsFor(db, organizationId, userId, [...access.teamRoles.keys()])) {
+    if (!isRole(grant.role)) continue;
+    if (grant.space_id) access.spaceGrants.set(grant.space_id, strongest(access.spaceGrants.get(grant.space_id), grant.role)!);
+    if (grant.collection_id) {
+      access.collectionGrants.set(grant.collection_id, strongest(access.collectionGrants.get(grant.collection_id), grant.role)!);
+    }
+  }
+  return access;
+}
+
+export function isMember(access: OrgAccess): boolean {
+  return access.membership !== null;
+}
+
+/** The caller's organization role; null for guests and non-members. */
+export function orgRole(access: OrgAccess): Role | null {
+  const role = access.membership?.role;
+  return isRole(role) ? role : null;
+}
+
+function isOrgAdmin(access: OrgAccess): boolean {
+  return orgRole(access) === 'admin';
+}
+
+/** Role from a collection and the collections above it: their default levels (non-guests) and grants. */
+function roleFromChain(access: OrgAccess, collectionId: string | null): Role | null {
+  const nonGuest = orgRole(access) !== null;
+  let best: Role | null = null;
+  const seen = new Set<string>();
+  for (let id = collectionId; id && !seen.has(id); ) {
+    seen.add(id);
+    const collection = access.collections.get(id);
+    if (!collection) break;
+    best = strongest(best, access.collectionGrants.get(id), nonGuest && isRole(collection.default_level) ? collection.default_level : null);
+    id = collection.parent_id;
+  }
+  return best;
+}
+
+/** Effective role on a collection; null when the caller cannot see it. */
+export function collectionRole(access: OrgAccess, collectionId: string): Role | null {
+  if (!isMember(access)) return null;
+  if (isOrgAdmin(access)) return 'admin';
+  return strongest(orgRole(access), roleFromChain(access, collectionId));
+}
+
+type SpaceForAccess = Pick<SpaceRow, 'id' | 'parent_id' | 'default_level' | 'visibility'>;
+
+/** Effective role on a space; null when the caller cannot see it. */
+export function spaceRole(access: OrgAccess, space: SpaceForAccess): Role | null {
+  const publicRead: Role | null = space.visibility === 'public' || space.visibility === 'unlisted' ? 'read' : null;
+  if (!isMember(access)) return publicRead;
+  if (isOrgAdmin(access)) return 'admin';
+  const nonGuest = orgRole(access) !== null;
+  let role = strongest(
+    publicRead,
+    orgRole(access),
+    access.spaceGrants.get(space.id),
+    nonGuest && isRole(space.default_level) ? space.default_level : null,
+    roleFromChain(access, space.parent_id),
+  );
+  if (space.visibility === 'in-collection' && space.parent_id && collectionRole(access, space.parent_id)) {
+    role = strongest(role, 'read');
+  }
+  return role;
+}
+
+// ---- permissions objects (the `permissions` member of each resource)
+
+export interface OrganizationPermissions {
+  view: boolean;
+  admin: boolean;
+  ownTeam: boolean;
+  createContent: boolean;
+  createOpenAPISpec: boolean;
+  ingestConversations: boolean;
+  viewBilling: boolean;
+  listMembers: boolean;
+  listTeams: boolean;
+  listIntegrations: boolean;
+}
+
+export function organizationPermissions(access: OrgAccess): OrganizationPermissions {
+  const role = orgRole(access);
+  const member = isMember(access);
+  return {
+    view: member,
+    admin: role === 'admin',
+    ownTeam: [...access.teamRoles.values()].includes('owner'),
+    createContent: atLeast(role, 'create'),
+    createOpenAPISpec: atLeast(role, 'create'),
+    ingestConversations: role === 'admin',
+    viewBilling: role === 'admin',
+    listMembers: role !== null,
+    listTeams: role !== null,
+    listIntegrations: role !== null,
+  };
+}
+
+export interface CollectionPermissions {
+  view: boolean;
+  admin: boolean;
+  viewInviteLinks: boolean;
+  create: boolean;
+}
+
+export function collectionPermissions(role: Role | null): CollectionPermissions {
+  return {
+    view: atLeast(role, 'read'),
+    admin: role === 'admin',
+    viewInviteLinks: role === 'admin',
+    create: atLeast(role, 'create'),
+  };
+}
+
+export interface SpacePermissions {
+  view: boolean;
+  access: boolean;
+  admin: boolean;
+  viewInviteLinks: boolean;
+  edit: boolean;
+  triggerGitSync: boolean;
+  comment: boolean;
+  merge: boolean;
+  review: boolean;
+}
+
+export function spacePermissions(role: Role | null): SpacePermissions {
+  return {
+    view: atLeast(role, 'read'),
+    access: atLeast(role, 'read'),
+    admin: role === 'admin',
+    viewInviteLinks: role === 'admin',
+    edit: atLeast(role, 'edit'),
+    triggerGitSync: atLeast(role, 'edit'),
+    comment: atLeast(role, 'comment'),
+    merge: atLeast(role, 'review'),
+    review: atLeast(role, 'review'),
+  };
+}
+
+export interface TeamPermissions {
+  admin: boolean;
+  view: boolean;
+}
+
+/** Org admins and the team's owners manage a team; non-guest members and the team's members see it. */
+export function teamPermissions(access: OrgAccess, teamId: string): TeamPermissions {
+  const seat = access.teamRoles.get(teamId);
+  return {
+    admin: isOrgAdmin(access) || seat === 'owner',
+    view: orgRole(access) !== null || seat !== undefined,
+  };
+}
+
+// ---- checks: 404 when the caller cannot see, 403 when they can see but not act
+
+/** The organization exists and the caller is a member. */
+export function requireOrgMember(access: OrgAccess): void {
+  if (!isMember(access)) throw new NotFound(`organization: no organization "${access.organizationId}" is visible to you`);
+}
+
+export function requireOrgPermission(access: OrgAccess, flag: keyof OrganizationPermissions, action: string): void {
+  requireOrgMember(access);
+  if (!organizationPermissions(access)[flag]) throw new PermissionDenied(`you need the "${flag}" permission on this organization to ${action}`);
+}
+
+export function requireCollectionPermission(role: Role | null, id: string, flag: keyof CollectionPermissions, action: string): void {
+  if (!atLeast(role, 'read')) throw new NotFound(`collectionId: no collection "${id}" is visible to you`);
+  if (!collectionPermissions(role)[flag]) throw new PermissionDenied(`you need the "${flag}" permission on this collection to ${action}`);
+}
+
+export function requireSpacePermission(role: Role | null, id: string, flag: keyof SpacePermissions, action: string): void {
+  if (!atLeast(role, 'read')) throw new NotFound(`spaceId: no space "${id}" is visible to you`);
+  if (!spacePermissions(role)[flag]) throw new PermissionDenied(`you need the "${flag}" permission on this space to ${action}`);
+}
+
+export function requireTeamPermission(access: OrgAccess, teamId: string, flag: keyof TeamPermissions, action: string): void {
+  if (!teamPermissions(access, teamId).view) throw new NotFound(`teamId: no team "${teamId}" is visible to you`);
+  if (!teamPermissions(access, teamId)[flag]) throw new PermissionDenied(`you need the "${flag}" permission on this team to ${action}`);
+}

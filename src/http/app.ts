@@ -1,0 +1,32 @@
+/**
+ * Builds the Fastify application from a container. It never listens: `serve` does, and tests use a real port or
+ * `app.inject`.
+ */
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { Container } from '../container.js';
+import { registerErrorHandling } from './plugins/errors.js';
+import { registerAuth } from './plugins/auth.js';
+import { registerOpenApi } from './plugins/openapi.js';
+import { registerRoutes } from './routes/index.js';
+import { validatorCompiler } from './validation.js';
+import { Urls } from './urls.js';
+
+export interface BuildAppOptions {
+  logger?: boolean;
+}
+
+export async function buildApp(container: Container, options: BuildAppOptions = {}): Promise<FastifyInstance> {
+  const { config, ctx } = container;
+  const app = Fastify({
+    logger: options.logger === false ? false : { level: config.logLevel },
+    bodyLimit: config.bodyLimit,
+    return503OnClosing: true,
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  registerErrorHandling(app, config.bodyLimit);
+  await registerOpenApi(app, config.publicUrl);
+  registerAuth(app, ctx);
+  await registerRoutes(app, { ctx, urls: new Urls(config.publicUrl) });
+  return app;
+}

@@ -1,0 +1,4 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { RouteDeps } from '../index.js';
+
+export const collectionRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async () => {};

@@ -1,0 +1,30 @@
+/**
+ * Every resource plugin and its prefix: the whole API in one file.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { Context } from '../../domain/context.js';
+import type { Urls } from '../urls.js';
+import { organizationRoutes } from './organizations/index.js';
+import { memberRoutes } from './members/index.js';
+import { teamRoutes } from './teams/index.js';
+import { collectionRoutes } from './collections/index.js';
+import { spaceRoutes } from './spaces/index.js';
+
+/** What every route plugin receives. */
+export interface RouteDeps {
+  ctx: Context;
+  urls: Urls;
+}
+
+export async function registerRoutes(app: FastifyInstance, deps: RouteDeps): Promise<void> {
+  await app.register(
+    async (v1) => {
+      await v1.register(organizationRoutes, deps);
+      await v1.register(memberRoutes, deps);
+      await v1.register(teamRoutes, deps);
+      await v1.register(collectionRoutes, deps);
+      await v1.register(spaceRoutes, deps);
+    },
+    { prefix: '/v1' },
+  );
+}

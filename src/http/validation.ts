@@ -1,0 +1,76 @@
+/**
+ * Request validation: one Ajv for bodies (no type coercion: `{"title": 5}` is a wrong type, not "5") and one for
+ * query strings and path parameters (strings coerced to the declared number or boolean). Errors become messages
+ * that start with the offending field, e.g. `title: must be at most 50 characters`.
+ */
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+import type { FastifySchemaValidationError } from 'fastify/types/schema.js';
+
+// ajv-formats is CommonJS with a default export.
+const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
+
+function makeAjv(coerce: boolean): Ajv {
+  const ajv = new Ajv({
+    coerceTypes: coerce ? 'array' : false,
+    useDefaults: true,
+    removeAdditional: false,
+    allErrors: false,
+    strict: false,
+  });
+  addFormats(ajv);
+  // The reference marks emoji strings with a format of its own; any string up to the length limit is accepted.
+  ajv.addFormat('emoji', true);
+  return ajv;
+}
+
+const bodyAjv = makeAjv(false);
+const paramsAjv = makeAjv(true);
+
+export function validatorCompiler({ schema, httpPart }: { schema: object; httpPart?: string }): ValidateFunction {
+  return (httpPart === 'body' ? bodyAjv : paramsAjv).compile(schema);
+}
+
+function fieldPath(instancePath: string): string {
+  return instancePath
+    .split('/')
+    .slice(1)
+    .map((segment) => segment.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .reduce((path, segment) => (/^\d+$/.test(segment) ? `${path}[${segment}]` : path ? `${path}.${segment}` : segment), '');
+}
+
+function describe(error: ErrorObject): { field: string; message: string } {
+  const path = fieldPath(error.instancePath);
+  const params = error.params as Record<string, unknown>;
+  switch (error.keyword) {
+    case 'required':
+      return { field: path ? `${path}.${params.missingProperty}` : String(params.missingProperty), message: 'is required' };
+    case 'additionalProperties':
+      return { field: path ? `${path}.${params.additionalProperty}` : String(params.additionalProperty), message: 'is not allowed here' };
+    case 'maxLength':
+      return { field: path, message: `must be at most ${params.limit} characters` };
+    case 'minLength':
+      return { field: path, message: `must be at least ${params.limit} characters` };
+    case 'enum':
+      return { field: path, message: `must be one of: ${(params.allowedValues as unknown[]).map((v) => (v === null ? 'null' : v)).join(', ')}` };
+    case 'minProperties':
+      return { field: path, message: `must have at least ${params.limit} member(s)` };
+    default:
+      return { field: path, message: error.message ?? 'is invalid' };
+  }
+}
+
+/** Picks the most useful error: a concrete one rather than "must match a schema in anyOf". */
+export function formatValidationErrors(errors: readonly FastifySchemaValidationError[] | readonly ErrorObject[], part: string): string {
+  const list = errors as readonly ErrorObject[];
+  const concrete = list.filter((e) => !['anyOf', 'oneOf', 'allOf', 'if'].includes(e.keyword));
+  const chosen = concrete[0] ?? list[0];
+  if (!chosen) return `${part}: is invalid`;
+  const { field, message } = describe(chosen);
+  const sameFieldTypes = concrete.filter((e) => e.keyword === 'type' && e.instancePath === chosen.instancePath);
+  if (chosen.keyword === 'type' && sameFieldTypes.length > 1) {
+    const types = sameFieldTypes.map((e) => (e.params as { type: string }).type);
+    return `${field || part}: must be ${types.join(' or ')}`;
+  }
+  return `${field || part}: ${message}`;
+}

@@ -1,0 +1,70 @@
+/**
+ * Opens the metadata database (SQLite file in the data dir by default, PostgreSQL when DATABASE_URL is set) and
+ * applies the migrations. The only place that knows which driver is in use.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import pg from 'pg';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Migration, type MigrationProvider } from 'kysely';
+import type { Database } from './schema.js';
+import * as m0001 from './migrations/0001_initial.js';
+
+export type Dialect = 'sqlite' | 'postgres';
+
+export interface Store {
+  db: Kysely<Database>;
+  dialect: Dialect;
+  close(): Promise<void>;
+}
+
+const migrations: Record<string, Migration> = {
+  '0001_initial': m0001,
+};
+
+class StaticMigrationProvider implements MigrationProvider {
+  async getMigrations(): Promise<Record<string, Migration>> {
+    return migrations;
+  }
+}
+
+// PostgreSQL returns int8 (count(*)) as a string; our counts fit in a double.
+pg.types.setTypeParser(20, (value) => Number(value));
+
+export interface OpenStoreOptions {
+  dataDir: string;
+  databaseUrl?: string;
+}
+
+/** Opens the database and migrates it to the latest schema (safe when several processes start at once). */
+export async function openStore(options: OpenStoreOptions): Promise<Store> {
+  let db: Kysely<Database>;
+  let dialect: Dialect;
+  if (options.databaseUrl) {
+    dialect = 'postgres';
+    db = new Kysely<Database>({
+      dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: options.databaseUrl, max: 10 }) }),
+    });
+  } else {
+    dialect = 'sqlite';
+    fs.mkdirSync(options.dataDir, { recursive: true });
+    const file = new SQLite(path.join(options.dataDir, 'quire.sqlite'));
+    file.pragma('journal_mode = WAL');
+    file.pragma('foreign_keys = ON');
+    file.pragma('busy_timeout = 5000');
+    file.pragma('synchronous = NORMAL');
+    db = new Kysely<Database>({ dialect: new SqliteDialect({ database: file }) });
+  }
+  const migrator = new Migrator({ db, provider: new StaticMigrationProvider() });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) {
+    await db.destroy();
+    const failed = results?.find((r) => r.status === 'Error');
+    throw new Error(`database migration ${failed?.migrationName ?? ''} failed: ${(error as Error).message ?? error}`);
+  }
+  return {
+    db,
+    dialect,
+    close: () => db.destroy(),
+  };
+}

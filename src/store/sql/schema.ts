@@ -1,0 +1,148 @@
+/**
+ * Table types for Kysely. One schema serves SQLite and PostgreSQL, so column types stay portable:
+ * timestamps are ISO-8601 text, booleans are integers 0/1, JSON values are text.
+ */
+import type { Generated } from 'kysely';
+
+export interface UsersTable {
+  id: string;
+  email: string;
+  display_name: string;
+  photo_url: string | null;
+  created_at: string;
+}
+
+export interface ApiTokensTable {
+  id: string;
+  user_id: string;
+  /** SHA-256 of the token, hex. The token itself is never stored. */
+  token_hash: string;
+  created_at: string;
+  last_used_at: string | null;
+}
+
+export interface OrganizationsTable {
+  id: string;
+  title: string;
+  type: string;
+  use_case: string | null;
+  community_type: string | null;
+  hostname: string | null;
+  default_role: string | null;
+  /** JSON `{type: "site", site}` or null. */
+  default_content: string | null;
+  logo_url: string | null;
+  sso: number;
+  ai: number;
+  invite_links: number;
+  plan: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface OrganizationEmailDomainsTable {
+  organization_id: string;
+  /** Lower case. */
+  domain: string;
+}
+
+export interface MembersTable {
+  organization_id: string;
+  user_id: string;
+  /** null: guest. */
+  role: string | null;
+  disabled: number;
+  sso: number;
+  joined_at: string;
+  last_seen_at: string | null;
+}
+
+export interface TeamsTable {
+  id: string;
+  organization_id: string;
+  title: string;
+  created_at: string;
+}
+
+export interface TeamMembersTable {
+  team_id: string;
+  user_id: string;
+  /** `owner` or `member`. */
+  role: string;
+  added_at: string;
+}
+
+export interface CollectionsTable {
+  id: string;
+  organization_id: string;
+  parent_id: string | null;
+  title: string;
+  description: string | null;
+  default_level: string | null;
+  /** Order among the siblings (collections and spaces under one parent). */
+  position: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface SpacesTable {
+  id: string;
+  organization_id: string;
+  parent_id: string | null;
+  title: string;
+  emoji: string;
+  visibility: string;
+  edit_mode: string;
+  default_level: string | null;
+  position: number;
+  /** Oid of refs/heads/main. */
+  revision: string;
+  created_by: string | null;
+  created_at: string;
+  updated_at: string;
+  deleted_at: string | null;
+}
+
+/** A role given on a space or a collection to a team or to one user. */
+export interface ContentGrantsTable {
+  id: string;
+  organization_id: string;
+  space_id: string | null;
+  collection_id: string | null;
+  team_id: string | null;
+  user_id: string | null;
+  role: string;
+  created_at: string;
+}
+
+export interface LinkInvitesTable {
+  id: string;
+  organization_id: string;
+  role: string | null;
+  created_by: string | null;
+  created_at: string;
+}
+
+/** Secrets shared by every process that uses this database (cursor signing, ...). */
+export interface InstanceSecretsTable {
+  name: string;
+  value: string;
+}
+
+export interface Database {
+  users: UsersTable;
+  api_tokens: ApiTokensTable;
+  organizations: OrganizationsTable;
+  organization_email_domains: OrganizationEmailDomainsTable;
+  members: MembersTable;
+  teams: TeamsTable;
+  team_members: TeamMembersTable;
+  collections: CollectionsTable;
+  spaces: SpacesTable;
+  content_grants: ContentGrantsTable;
+  link_invites: LinkInvitesTable;
+  instance_secrets: InstanceSecretsTable;
+}
+
+// Generated is re-exported for later tables with database-made values.
+export type { Generated };

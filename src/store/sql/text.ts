@@ -1,0 +1,7 @@
+import { sql, type Expression, type SqlBool } from 'kysely';
+
+/** Case-insensitive "contains" that treats `%`, `_` and `\` in the needle literally, in SQLite and PostgreSQL. */
+export function containsInsensitive(column: string, needle: string): Expression<SqlBool> {
+  const pattern = `%${needle.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  return sql<SqlBool>`lower(${sql.ref(column)}) like ${pattern} escape '\\'`;
+}

@@ -1,0 +1,47 @@
+import type { Kysely, Selectable } from 'kysely';
+import type { Database, UsersTable } from './schema.js';
+
+export type UserRow = Selectable<UsersTable>;
+
+export async function insertUser(db: Kysely<Database>, user: UserRow): Promise<void> {
+  await db.insertInto('users').values(user).execute();
+}
+
+export async function findUserById(db: Kysely<Database>, id: string): Promise<UserRow | undefined> {
+  return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export async function findUserByEmail(db: Kysely<Database>, email: string): Promise<UserRow | undefined> {
+  return db.selectFrom('users').selectAll().where('email', '=', email.toLowerCase()).executeTakeFirst();
+}
+
+export async function findUsersByIds(db: Kysely<Database>, ids: readonly string[]): Promise<UserRow[]> {
+  if (ids.length === 0) return [];
+  return db.selectFrom('users').selectAll().where('id', 'in', [...ids]).execute();
+}
+
+export async function findUsersByEmails(db: Kysely<Database>, emails: readonly string[]): Promise<UserRow[]> {
+  if (emails.length === 0) return [];
+  return db
+    .selectFrom('users')
+    .selectAll()
+    .where('email', 'in', emails.map((e) => e.toLowerCase()))
+    .execute();
+}
+
+export async function insertApiToken(
+  db: Kysely<Database>,
+  token: { id: string; user_id: string; token_hash: string; created_at: string },
+): Promise<void> {
+  await db.insertInto('api_tokens').values({ ...token, last_used_at: null }).execute();
+}
+
+/** The user owning the token with this hash. */
+export async function findUserByTokenHash(db: Kysely<Database>, tokenHash: string): Promise<UserRow | undefined> {
+  return db
+    .selectFrom('api_tokens')
+    .innerJoin('users', 'users.id', 'api_tokens.user_id')
+    .selectAll('users')
+    .where('api_tokens.token_hash', '=', tokenHash)
+    .executeTakeFirst();
+}

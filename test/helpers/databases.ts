@@ -1,0 +1,41 @@
+/**
+ * The databases every store and API suite runs against: SQLite in a temp dir, and a throwaway PostgreSQL database
+ * created for the suite and dropped after it. PostgreSQL is required: a suite fails (it is not skipped) when the
+ * server is unreachable. QUIRE_TEST_POSTGRES_URL points at the server's maintenance database.
+ */
+import crypto from 'node:crypto';
+import pg from 'pg';
+
+export type DatabaseKind = 'sqlite' | 'postgres';
+
+export const DATABASE_KINDS: DatabaseKind[] = ['sqlite', 'postgres'];
+
+export const POSTGRES_ADMIN_URL = process.env.QUIRE_TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+
+function withDatabase(url: string, database: string): string {
+  const parsed = new URL(url);
+  parsed.pathname = `/${database}`;
+  return parsed.toString();
+}
+
+/** Creates an empty PostgreSQL database and returns its URL and a function that drops it. */
+export async function createPostgresDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
+  const name = `quire_test_${crypto.randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
+  try {
+    await admin.connect();
+  } catch (error) {
+    throw new Error(`PostgreSQL is required for the test suite and is not reachable at ${POSTGRES_ADMIN_URL}: ${(error as Error).message}`);
+  }
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  return {
+    url: withDatabase(POSTGRES_ADMIN_URL, name),
+    drop: async () => {
+      const client = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
+      await client.connect();
+      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await client.end();
+    },
+  };
+}
