@@ -1,0 +1,25 @@
+import type { SpaceView } from '../../../domain/content/spaces.js';
+import { isRole, spacePermissions } from '../../../domain/permissions.js';
+import type { Urls } from '../../urls.js';
+
+export function presentSpace(urls: Urls, view: SpaceView) {
+  const space = view.space;
+  return {
+    object: 'space' as const,
+    id: space.id,
+    title: space.title,
+    emoji: space.emoji,
+    visibility: space.visibility as 'private',
+    createdAt: space.created_at,
+    updatedAt: space.updated_at,
+    ...(space.deleted_at ? { deletedAt: space.deleted_at } : {}),
+    editMode: space.edit_mode as 'live' | 'locked',
+    urls: { location: urls.api(`/spaces/${space.id}`), app: urls.app(`/s/${space.id}`) },
+    organization: space.organization_id,
+    ...(space.parent_id ? { parent: space.parent_id } : {}),
+    revision: space.revision,
+    defaultLevel: isRole(space.default_level) ? space.default_level : null,
+    ...view.counters,
+    permissions: spacePermissions(view.role),
+  };
+}

@@ -1,0 +1,92 @@
+import { Type } from 'typebox';
+import { ListQuery, Nullable, RoleOrNull, StringEnum, Timestamp, Url } from '../../schemas.js';
+import { SPACE_VISIBILITIES } from '../../../domain/content/spaces.js';
+
+export const SpaceParams = Type.Object({ spaceId: Type.String() });
+
+export const Visibility = StringEnum(SPACE_VISIBILITIES);
+export const EditMode = StringEnum(['live', 'locked'] as const);
+export const SpaceTitle = Type.String({ maxLength: 50 });
+export const Emoji = Type.String({ maxLength: 50 });
+
+export const SpaceSchema = Type.Object({
+  object: Type.Literal('space'),
+  id: Type.String(),
+  title: Type.String(),
+  emoji: Type.String(),
+  visibility: Visibility,
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+  deletedAt: Type.Optional(Timestamp),
+  editMode: Type.Optional(EditMode),
+  urls: Type.Object({
+    location: Url,
+    app: Url,
+    published: Type.Optional(Url),
+    public: Type.Optional(Url),
+    icon: Type.Optional(Url),
+  }),
+  organization: Type.String(),
+  parent: Type.Optional(Type.String()),
+  revision: Type.String(),
+  defaultLevel: RoleOrNull,
+  comments: Type.Number(),
+  changeRequests: Type.Number(),
+  changeRequestsOpen: Type.Number(),
+  changeRequestsDraft: Type.Number(),
+  permissions: Type.Object({
+    view: Type.Boolean(),
+    access: Type.Boolean(),
+    admin: Type.Boolean(),
+    viewInviteLinks: Type.Boolean(),
+    edit: Type.Boolean(),
+    triggerGitSync: Type.Boolean(),
+    comment: Type.Boolean(),
+    merge: Type.Boolean(),
+    review: Type.Boolean(),
+  }),
+});
+
+/** A sibling a collection or space is placed before or after. */
+export const ContentPointer = Type.Object({
+  type: StringEnum(['space', 'collection'] as const),
+  space: Type.Optional(Type.String({ minLength: 1 })),
+  collection: Type.Optional(Type.String({ minLength: 1 })),
+});
+
+export const ContentPosition = Type.Object({
+  before: Type.Optional(ContentPointer),
+  after: Type.Optional(ContentPointer),
+});
+
+export const MoveBody = Type.Object(
+  {
+    parent: Type.Optional(Nullable(Type.String({ minLength: 1 }))),
+    position: Type.Optional(ContentPosition),
+  },
+  { minProperties: 1 },
+);
+
+export const TransferBody = Type.Object({ organization: Type.String({ minLength: 1 }) });
+
+export const GetSpaceQuery = Type.Object({ shareKey: Type.Optional(Type.String()) });
+
+export const CreateSpaceBody = Type.Object({
+  title: Type.Optional(SpaceTitle),
+  emoji: Type.Optional(Emoji),
+  parent: Type.Optional(Type.String({ minLength: 1 })),
+  editMode: Type.Optional(EditMode),
+});
+
+export const UpdateSpaceBody = Type.Object(
+  {
+    title: Type.Optional(SpaceTitle),
+    emoji: Type.Optional(Nullable(Emoji)),
+    editMode: Type.Optional(EditMode),
+    defaultLevel: Type.Optional(RoleOrNull),
+    visibility: Type.Optional(Visibility),
+  },
+  { minProperties: 1 },
+);
+
+export const ListSpacesQuery = Type.Object({ ...ListQuery });
