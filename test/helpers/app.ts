@@ -26,7 +26,7 @@ export interface TestUser {
 export interface ApiResponse<T = any> {
   status: number;
   body: T;
-  headers: Record<string, string | string[] | undefined>;
+  headers: Record<string, string | string[] | number | undefined>;
 }
 
 export interface RequestOptions {
