@@ -44,7 +44,10 @@ async function serve(config: Config): Promise<void> {
     if (closing) return;
     closing = true;
     app.log.info({ signal }, 'shutting down');
+    // In-flight requests get a grace period; keep-alive connections a client never closes must not hold the exit.
+    const grace = setTimeout(() => app.server.closeAllConnections(), 3000);
     await app.close();
+    clearTimeout(grace);
     await container.close();
     process.exit(0);
   };

@@ -24,6 +24,16 @@ export async function buildApp(container: Container, options: BuildAppOptions = 
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
   });
   app.setValidatorCompiler(validatorCompiler);
+  // An empty body sent with a JSON content type means "no body": the reference's generated client sends the header
+  // even when an optional body (createSpace, createCollection) is left out. Routes whose body is required still
+  // refuse it ("body: must be object"); non-empty bodies go through Fastify's own parser.
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    const text = body.toString();
+    if (text.length === 0) done(null, undefined);
+    else parseJson(request, text, done);
+  });
   registerErrorHandling(app, config.bodyLimit);
   await registerOpenApi(app, config.publicUrl);
   registerAuth(app, ctx);

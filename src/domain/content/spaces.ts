@@ -155,7 +155,10 @@ export async function restoreSpace(ctx: Context, caller: Caller, spaceId: string
   }
   await ctx.db.transaction().execute(async (trx) => {
     const position = await endPosition(trx, space.organization_id, space.parent_id);
-    await updateSpaceRow(trx, spaceId, { deleted_at: null, position, updated_at: nowIso() });
+    const changes: Partial<SpaceRow> = { deleted_at: null, position, updated_at: nowIso() };
+    // Deleting its collection moved the space to the top level (parent_id set null), where "in-collection" means nothing.
+    if (space.parent_id === null && space.visibility === 'in-collection') changes.visibility = 'private';
+    await updateSpaceRow(trx, spaceId, changes);
   });
   return getSpace(ctx, caller, spaceId);
 }

@@ -17,6 +17,7 @@ import { isUniqueViolation } from '../../store/sql/errors.js';
 import {
   insertMember,
   countAdmins,
+  lockOrganizationMembers,
   deleteMemberRow,
   findMember,
   findMembersWithUsers,
@@ -100,8 +101,12 @@ export async function getMember(ctx: Context, caller: Caller, organizationId: st
   return views.get(userId)!;
 }
 
-/** Refuses a change that would leave the organization without an active admin. */
+/**
+ * Refuses a change that would leave the organization without an active admin. Call it inside the transaction
+ * that makes the change: it locks the organization's members until that transaction ends.
+ */
 async function keepAnAdmin(ctx: Context, organizationId: string, userId: string): Promise<void> {
+  await lockOrganizationMembers(ctx.db, organizationId);
   const member = await findMember(ctx.db, organizationId, userId);
   if (member?.role === 'admin' && !member.disabled && (await countAdmins(ctx.db, organizationId)) <= 1) {
     throw new Conflict('userId: this member is the last admin of the organization; make another member admin first');

@@ -2,7 +2,7 @@ import type { Context, Caller } from '../context.js';
 import { InvalidArgument, NotFound } from '../errors.js';
 import { newId, nowIso } from '../ids.js';
 import { collectPage, type Page, type PageRequest } from '../lists.js';
-import { requireOrgPermission, requireTeamPermission, type OrgAccess } from '../permissions.js';
+import { organizationPermissions, requireOrgPermission, requireTeamPermission, type OrgAccess } from '../permissions.js';
 import { organizationAccess } from '../organizations/organizations.js';
 import { memberViewsOf, teamViews, type MemberView, type TeamView } from '../members/members.js';
 import { isEmail } from '../identity/users.js';
@@ -42,9 +42,14 @@ async function viewOf(ctx: Context, access: OrgAccess, team: TeamRow): Promise<T
 
 /**
  * Resolves user ids or e-mail addresses to members of the organization; 400 naming the entry otherwise.
- * `field` is the body member the values came from (`add`, `remove`, `members`).
+ * `field` names the entry at an index: `add/0`, or `memberships.<key>` for the keys of a map.
  */
-async function resolveMembers(ctx: Context, organizationId: string, field: string, values: readonly string[]): Promise<string[]> {
+async function resolveMembers(
+  ctx: Context,
+  organizationId: string,
+  field: (index: number) => string,
+  values: readonly string[],
+): Promise<string[]> {
   const emails = values.filter((v) => isEmail(v));
   const users = await findUsersByEmails(ctx.db, emails);
   const idByEmail = new Map(users.map((u) => [u.email, u.id]));
@@ -52,7 +57,7 @@ async function resolveMembers(ctx: Context, organizationId: string, field: strin
   const members = await findMembersWithUsers(ctx.db, organizationId, candidateIds.filter((id): id is string => !!id));
   const memberIds = new Set(members.map((m) => m.user_id));
   return candidateIds.map((id, i) => {
-    if (!id || !memberIds.has(id)) throw new InvalidArgument(`${field}/${i}: "${values[i]}" is not a member of this organization`);
+    if (!id || !memberIds.has(id)) throw new InvalidArgument(`${field(i)}: "${values[i]}" is not a member of this organization`);
     return id;
   });
 }
@@ -86,7 +91,7 @@ export async function createTeam(
 ): Promise<TeamView> {
   const { access } = await organizationAccess(ctx, caller, organizationId);
   requireOrgPermission(access, 'admin', 'create teams');
-  const memberIds = await resolveMembers(ctx, organizationId, 'members', input.members ?? []);
+  const memberIds = await resolveMembers(ctx, organizationId, (i) => `members/${i}`, input.members ?? []);
   const now = nowIso();
   const team: TeamRow = { id: newId(), organization_id: organizationId, title: input.title, created_at: now };
   await ctx.db.transaction().execute(async (trx) => {
@@ -108,7 +113,8 @@ export async function getTeam(ctx: Context, caller: Caller, organizationId: stri
 export async function deleteTeam(ctx: Context, caller: Caller, organizationId: string, teamId: string): Promise<void> {
   const { access } = await organizationAccess(ctx, caller, organizationId);
   requireOrgPermission(access, 'admin', 'delete teams');
-  await deleteTeamRow(ctx.db, teamId);
+  // Scoped to the organization of the path: an admin of one organization must not delete another's teams.
+  await deleteTeamRow(ctx.db, organizationId, teamId);
 }
 
 export async function renameTeam(ctx: Context, caller: Caller, organizationId: string, teamId: string, title: string): Promise<TeamView> {
@@ -121,6 +127,8 @@ export async function renameTeam(ctx: Context, caller: Caller, organizationId: s
 export interface TeamMemberView {
   member: MemberView;
   role: TeamRole;
+  /** Whether the caller may read this member (#95): anyone who lists members, and each member for themselves. */
+  canView: boolean;
 }
 
 export async function listTeamMembers(
@@ -129,7 +137,7 @@ export async function listTeamMembers(
   organizationId: string,
   teamId: string,
   request: PageRequest,
-): Promise<{ page: Page<TeamMemberView>; access: OrgAccess }> {
+): Promise<Page<TeamMemberView>> {
   const { access } = await teamAccess(ctx, caller, organizationId, teamId);
   requireTeamPermission(access, teamId, 'view', 'list its members');
   const page = await collectPage({
@@ -141,10 +149,11 @@ export async function listTeamMembers(
     present: (row) => row,
   });
   const members = await memberViewsOf(ctx, organizationId, page.items.map((r) => r.user_id));
+  const listMembers = organizationPermissions(access).listMembers;
   const items = page.items
     .filter((row) => members.has(row.user_id))
-    .map((row) => ({ member: members.get(row.user_id)!, role: row.role as TeamRole }));
-  return { page: { items, next: page.next }, access };
+    .map((row) => ({ member: members.get(row.user_id)!, role: row.role as TeamRole, canView: listMembers || row.user_id === caller.user.id }));
+  return { items, next: page.next };
 }
 
 /**
@@ -160,14 +169,19 @@ export async function updateTeamMembers(
 ): Promise<void> {
   const { access } = await teamAccess(ctx, caller, organizationId, teamId);
   requireTeamPermission(access, teamId, 'admin', 'change its members');
-  const add = await resolveMembers(ctx, organizationId, 'add', input.add ?? []);
+  const add = await resolveMembers(ctx, organizationId, (i) => `add/${i}`, input.add ?? []);
   const removeValues = input.remove ?? [];
   // Removing someone who is not (or no longer) a member is harmless; only resolve e-mails to ids.
   const removeUsers = await findUsersByEmails(ctx.db, removeValues.filter(isEmail));
   const idByEmail = new Map(removeUsers.map((u) => [u.email, u.id]));
   const remove = new Set(removeValues.map((v) => (isEmail(v) ? idByEmail.get(v.toLowerCase()) : v)).filter((v): v is string => !!v));
   const membershipEntries = Object.entries(input.memberships ?? {});
-  const membershipIds = await resolveMembers(ctx, organizationId, 'memberships', membershipEntries.map(([key]) => key));
+  const membershipIds = await resolveMembers(
+    ctx,
+    organizationId,
+    (i) => `memberships.${membershipEntries[i][0]}`,
+    membershipEntries.map(([key]) => key),
+  );
   const now = nowIso();
   await ctx.db.transaction().execute(async (trx) => {
     for (const userId of add) {
@@ -201,6 +215,8 @@ export async function addTeamMember(
 /** Removes a member from the team (team admins, or the member themselves). Same answer if they were not in it. */
 export async function removeTeamMember(ctx: Context, caller: Caller, organizationId: string, teamId: string, userId: string): Promise<void> {
   const { access } = await teamAccess(ctx, caller, organizationId, teamId);
-  if (userId !== caller.user.id) requireTeamPermission(access, teamId, 'admin', 'remove members');
+  // Leaving needs only to see the team; checking it keeps a team the caller cannot see a 404, not a 204.
+  if (userId === caller.user.id) requireTeamPermission(access, teamId, 'view', 'leave it');
+  else requireTeamPermission(access, teamId, 'admin', 'remove members');
   await deleteTeamMember(ctx.db, teamId, userId);
 }

@@ -20,6 +20,19 @@ export interface InitialFile {
 
 export const QUIRE_SIGNATURE: Signature = { name: 'Quire', email: 'quire@localhost' };
 
+/**
+ * A signature git accepts. Git refuses an ident whose name is only "crud" (`.`, `,`, `:`, `;`, `<`, `>`, quotes,
+ * spaces) and strips angle brackets and line breaks; display names are free text, so such names fall back to the
+ * e-mail's local part, then to "Quire user".
+ */
+export function gitSignature(signature: Signature): Signature {
+  const clean = (text: string) => text.replace(/[<>\0\r\n]/g, '').trim();
+  const usable = (text: string) => /[^\s.,:;<>"'\\]/.test(text);
+  const email = clean(signature.email);
+  const candidates = [clean(signature.name), email.split('@')[0]];
+  return { name: candidates.find(usable) ?? 'Quire user', email };
+}
+
 export class GitStore {
   readonly root: string;
 
@@ -35,19 +48,32 @@ export class GitStore {
 
   /**
    * Creates the bare repository with a first commit on main holding `files`, and returns that commit's oid.
-   * Objects are written with plumbing (hash-object, mktree, commit-tree), so no working tree is involved.
+   * Objects are written with plumbing (hash-object, mktree, commit-tree), so no working tree is involved. Fails
+   * (EEXIST) when the repository already exists; a repository left half-made by a failing step is removed.
    */
   async createRepository(spaceId: string, files: InitialFile[], message: string, author: Signature): Promise<string> {
     const gitDir = this.repositoryPath(spaceId);
     await fs.mkdir(path.dirname(gitDir), { recursive: true });
+    // Claimed exclusively (EEXIST otherwise), so the cleanup below only ever removes what this call made.
+    await fs.mkdir(gitDir);
+    try {
+      return await this.initialize(gitDir, files, message, author);
+    } catch (error) {
+      await fs.rm(gitDir, { recursive: true, force: true });
+      throw error;
+    }
+  }
+
+  private async initialize(gitDir: string, files: InitialFile[], message: string, author: Signature): Promise<string> {
     await runGit(['init', '--bare', '--quiet', '--initial-branch=main', gitDir]);
     // Pushes are checked by Quire itself; receive.denyNonFastForwards would block legitimate force-pushes to CRs.
     await runGit(['config', 'core.logAllRefUpdates', 'true'], { gitDir });
     const tree = await this.writeFlatTree(gitDir, files);
     const when = `${Math.floor(Date.now() / 1000)} +0000`;
+    const signature = gitSignature(author);
     const env = {
-      GIT_AUTHOR_NAME: author.name,
-      GIT_AUTHOR_EMAIL: author.email,
+      GIT_AUTHOR_NAME: signature.name,
+      GIT_AUTHOR_EMAIL: signature.email,
       GIT_AUTHOR_DATE: when,
       GIT_COMMITTER_NAME: QUIRE_SIGNATURE.name,
       GIT_COMMITTER_EMAIL: QUIRE_SIGNATURE.email,

@@ -58,6 +58,19 @@ export async function deleteMemberRow(db: Kysely<Database>, organizationId: stri
   return Number(result.numDeletedRows) > 0;
 }
 
+/**
+ * Serializes changes to an organization's admins inside a transaction: a no-op write to the organization's row
+ * takes its row lock in PostgreSQL (held until commit) and the write lock in SQLite. Without it, two concurrent
+ * demotions (or removals) of two different admins each count two admins and both commit, leaving none.
+ */
+export async function lockOrganizationMembers(db: Kysely<Database>, organizationId: string): Promise<void> {
+  await db
+    .updateTable('organizations')
+    .set((eb) => ({ updated_at: eb.ref('updated_at') }))
+    .where('id', '=', organizationId)
+    .execute();
+}
+
 export async function countAdmins(db: Kysely<Database>, organizationId: string): Promise<number> {
   const row = await db
     .selectFrom('members')
@@ -166,7 +179,8 @@ export async function memberCounts(
   const spaces = await db
     .selectFrom('content_grants')
     .innerJoin('spaces', 'spaces.id', 'content_grants.space_id')
-    .select(['content_grants.user_id as user_id', (eb) => eb.fn.countAll<number>().as('n')])
+    // Distinct: several grants on one space (say read, then edit) still make one space.
+    .select(['content_grants.user_id as user_id', (eb) => eb.fn.count<number>('content_grants.space_id').distinct().as('n')])
     .where('content_grants.organization_id', '=', organizationId)
     .where('spaces.deleted_at', 'is', null)
     .where('content_grants.user_id', 'in', [...userIds])

@@ -28,8 +28,9 @@ export async function updateTeamTitle(db: Kysely<Database>, teamId: string, titl
   await db.updateTable('teams').set({ title }).where('id', '=', teamId).execute();
 }
 
-export async function deleteTeamRow(db: Kysely<Database>, teamId: string): Promise<boolean> {
-  const result = await db.deleteFrom('teams').where('id', '=', teamId).executeTakeFirst();
+/** Deletes a team of this organization (its seats and grants go with it, by foreign key). */
+export async function deleteTeamRow(db: Kysely<Database>, organizationId: string, teamId: string): Promise<boolean> {
+  const result = await db.deleteFrom('teams').where('organization_id', '=', organizationId).where('id', '=', teamId).executeTakeFirst();
   return Number(result.numDeletedRows) > 0;
 }
 
@@ -92,6 +93,7 @@ export async function teamCounts(db: Kysely<Database>, teamIds: readonly string[
   const spaces = await db
     .selectFrom('content_grants')
     .innerJoin('spaces', 'spaces.id', 'content_grants.space_id')
+    // Distinct: several grants on one space (say read, then edit) still make one space.
     .select(['content_grants.team_id as team_id', (eb) => eb.fn.countAll<number>().as('n')])
     .where('content_grants.team_id', 'in', [...teamIds])
     .where('spaces.deleted_at', 'is', null)

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { ListQuery, RoleOrNull, Url } from '../../schemas.js';
+import { ListQuery, Nullable, RoleOrNull, Url } from '../../schemas.js';
 
 export const CollectionParams = Type.Object({ collectionId: Type.String() });
 
@@ -23,10 +23,16 @@ export const CollectionSchema = Type.Object({
   }),
 });
 
-export const CreateCollectionBody = Type.Object({
-  title: Type.Optional(CollectionTitle),
-  parent: Type.Optional(Type.String({ minLength: 1 })),
-});
+/** The body is optional (the reference does not require it): no body, or `null`, creates an "Untitled" collection. */
+export const CreateCollectionBody = Nullable(
+  Type.Object({
+    title: Type.Optional(CollectionTitle),
+    parent: Type.Optional(Type.String({ minLength: 1, description: 'Id of the parent collection; the top level when absent' })),
+  }),
+);
+
+/** Response headers of the 201, as @fastify/swagger wants them (a map of header name to schema). */
+export const CreatedCollectionHeaders = { Location: Type.String({ format: 'uri', description: 'API URL of the new collection' }) };
 
 export const UpdateCollectionBody = Type.Object(
   {

@@ -1,4 +1,4 @@
-import type { SpaceView } from '../../../domain/content/spaces.js';
+import type { EditMode, SpaceView, SpaceVisibility } from '../../../domain/content/spaces.js';
 import { isRole, spacePermissions } from '../../../domain/permissions.js';
 import type { Urls } from '../../urls.js';
 
@@ -9,11 +9,11 @@ export function presentSpace(urls: Urls, view: SpaceView) {
     id: space.id,
     title: space.title,
     emoji: space.emoji,
-    visibility: space.visibility as 'private',
+    visibility: space.visibility as SpaceVisibility,
     createdAt: space.created_at,
     updatedAt: space.updated_at,
     ...(space.deleted_at ? { deletedAt: space.deleted_at } : {}),
-    editMode: space.edit_mode as 'live' | 'locked',
+    editMode: space.edit_mode as EditMode,
     urls: { location: urls.api(`/spaces/${space.id}`), app: urls.app(`/s/${space.id}`) },
     organization: space.organization_id,
     ...(space.parent_id ? { parent: space.parent_id } : {}),

@@ -4,6 +4,12 @@ import { SPACE_VISIBILITIES } from '../../../domain/content/spaces.js';
 
 export const SpaceParams = Type.Object({ spaceId: Type.String() });
 
+/**
+ * The 205 of a deletion: no content at all (RFC 9110, 15.3.6 forbids it), so the handler sends `undefined` and
+ * Fastify serializes nothing (a `Type.Null` schema would make it write the body `null`).
+ */
+export const ResetContent = Type.Unsafe<undefined>({ description: 'Deleted; no content' });
+
 export const Visibility = StringEnum(SPACE_VISIBILITIES);
 export const EditMode = StringEnum(['live', 'locked'] as const);
 export const SpaceTitle = Type.String({ maxLength: 50 });
@@ -71,12 +77,21 @@ export const TransferBody = Type.Object({ organization: Type.String({ minLength:
 
 export const GetSpaceQuery = Type.Object({ shareKey: Type.Optional(Type.String()) });
 
-export const CreateSpaceBody = Type.Object({
-  title: Type.Optional(SpaceTitle),
-  emoji: Type.Optional(Emoji),
-  parent: Type.Optional(Type.String({ minLength: 1 })),
-  editMode: Type.Optional(EditMode),
-});
+/**
+ * The body is optional (the reference does not require it): no body, or `null`, creates an "Untitled" space at
+ * the top level. The reference's `template` and `computedSource` alternatives are not supported and are ignored.
+ */
+export const CreateSpaceBody = Nullable(
+  Type.Object({
+    title: Type.Optional(SpaceTitle),
+    emoji: Type.Optional(Emoji),
+    parent: Type.Optional(Type.String({ minLength: 1, description: 'Id of the parent collection; the top level when absent' })),
+    editMode: Type.Optional(EditMode),
+  }),
+);
+
+/** Response headers of the 201, as @fastify/swagger wants them (a map of header name to schema). */
+export const CreatedSpaceHeaders = { Location: Type.String({ format: 'uri', description: 'API URL of the new space' }) };
 
 export const UpdateSpaceBody = Type.Object(
   {

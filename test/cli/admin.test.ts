@@ -1,0 +1,117 @@
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runQuire, startServer, type ServerProcess } from '../helpers/cli.js';
+import { createPostgresDatabase } from '../helpers/databases.js';
+
+describe('quire admin (SQLite data dir)', () => {
+  let dataDir: string;
+  let env: Record<string, string>;
+  let server: ServerProcess | undefined;
+
+  beforeAll(async () => {
+    dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'quire-cli-'));
+    env = { QUIRE_DATA_DIR: dataDir, DATABASE_URL: '', REDIS_URL: '' };
+  });
+  afterAll(async () => {
+    await server?.stop();
+    await fs.rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('bootstrap prints {user, organization, token}, and the token lists the organization', async () => {
+    const result = await runQuire(['admin', 'bootstrap', '--email', 'a@example.com', '--name', 'Ada', '--org', 'Acme'], env);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    const printed = JSON.parse(result.stdout);
+    expect(Object.keys(printed).sort()).toEqual(['organization', 'token', 'user']);
+    expect(printed.user).toMatchObject({ object: 'user', email: 'a@example.com', displayName: 'Ada' });
+    expect(printed.organization).toMatchObject({ object: 'organization', title: 'Acme', permissions: { admin: true } });
+    expect(printed.token).toMatch(/^qt_[A-Za-z0-9_-]{43}$/);
+
+    server = await startServer(env);
+    const res = await fetch(`${server.url}/v1/orgs`, { headers: { authorization: `Bearer ${printed.token}` } });
+    expect(res.status).toBe(200);
+    const body = await res.json();
+    expect(body.items.map((o: { title: string }) => o.title)).toEqual(['Acme']);
+    const refused = await fetch(`${server.url}/v1/orgs`, { headers: { authorization: 'Bearer qt_wrong' } });
+    expect(refused.status).toBe(401);
+  });
+
+  it('create-user makes a member with a role and a working token; create-token adds another', async () => {
+    const boot = JSON.parse((await runQuire(['admin', 'bootstrap', '--email', 'owner@example.com', '--org', 'Second'], env)).stdout);
+    const created = await runQuire(['admin', 'create-user', '--email', 'Bob@Example.com', '--org', boot.organization.id, '--role', 'edit'], env);
+    expect(created.code).toBe(0);
+    const printed = JSON.parse(created.stdout);
+    expect(Object.keys(printed).sort()).toEqual(['token', 'user']);
+    expect(printed.user.email).toBe('bob@example.com');
+    server ??= await startServer(env);
+    const member = await fetch(`${server.url}/v1/orgs/${boot.organization.id}`, { headers: { authorization: `Bearer ${printed.token}` } });
+    expect(member.status).toBe(200);
+    expect((await member.json()).permissions).toMatchObject({ view: true, admin: false });
+
+    const second = await runQuire(['admin', 'create-token', '--user', printed.user.id], env);
+    expect(second.code).toBe(0);
+    const { token } = JSON.parse(second.stdout);
+    expect(token).not.toBe(printed.token);
+    const again = await fetch(`${server.url}/v1/orgs`, { headers: { authorization: `Bearer ${token}` } });
+    expect((await again.json()).items.map((o: { id: string }) => o.id)).toEqual([boot.organization.id]);
+  });
+
+  it('fails with a message and exit code 1 on bad input', async () => {
+    const duplicate = await runQuire(['admin', 'create-user', '--email', 'bob@example.com'], env);
+    expect(duplicate.code).toBe(1);
+    expect(duplicate.stderr).toMatch(/email: a user with e-mail "bob@example.com" already exists/);
+    const badRole = await runQuire(['admin', 'create-user', '--email', 'carol@example.com', '--org', 'x', '--role', 'owner'], env);
+    expect(badRole.code).toBe(1);
+    expect(badRole.stderr).toMatch(/--role/);
+    const badEmail = await runQuire(['admin', 'bootstrap', '--email', 'not-an-email'], env);
+    expect(badEmail.code).toBe(1);
+    expect(badEmail.stderr).toMatch(/^quire: email: /);
+    const unknownUser = await runQuire(['admin', 'create-token', '--user', 'nobody'], env);
+    expect(unknownUser.code).toBe(1);
+    expect(unknownUser.stderr).toMatch(/user: no user "nobody"/);
+    const unknownOrg = await runQuire(['admin', 'create-user', '--email', 'dave@example.com', '--org', 'nope'], env);
+    expect(unknownOrg.code).toBe(1);
+    expect(unknownOrg.stderr).toMatch(/no organization "nope"/);
+  });
+});
+
+describe('two quire serve processes on one PostgreSQL database', () => {
+  let db: Awaited<ReturnType<typeof createPostgresDatabase>>;
+  let dataDir: string;
+  const servers: ServerProcess[] = [];
+
+  beforeAll(async () => {
+    db = await createPostgresDatabase();
+    dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'quire-two-'));
+  });
+  afterAll(async () => {
+    await Promise.all(servers.map((s) => s.stop()));
+    await db?.drop();
+    await fs.rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('serve the same data, and agree on page tokens', async () => {
+    // Both processes start together on an empty database: migrations and the cursor secret must not race.
+    const env = { DATABASE_URL: db.url, QUIRE_DATA_DIR: dataDir };
+    servers.push(...(await Promise.all([startServer(env), startServer(env)])));
+    const [a, b] = servers;
+    const boot = JSON.parse((await runQuire(['admin', 'bootstrap', '--email', 'two@example.com', '--org', 'Shared'], env)).stdout);
+    const auth = { authorization: `Bearer ${boot.token}`, 'content-type': 'application/json' };
+
+    const patched = await fetch(`${a.url}/v1/orgs/${boot.organization.id}`, { method: 'PATCH', headers: auth, body: JSON.stringify({ title: 'Written by A' }) });
+    expect(patched.status).toBe(200);
+    const read = await fetch(`${b.url}/v1/orgs/${boot.organization.id}`, { headers: auth });
+    expect((await read.json()).title).toBe('Written by A');
+
+    for (const title of ['Second org', 'Third org']) {
+      // Extra organizations for the same user, so the list has pages.
+      await runQuire(['admin', 'bootstrap', '--email', 'two@example.com', '--org', title], env);
+    }
+    const first = await (await fetch(`${a.url}/v1/orgs?limit=2`, { headers: auth })).json();
+    expect(first.count).toBe(2);
+    const rest = await (await fetch(`${b.url}/v1/orgs?limit=2&page=${encodeURIComponent(first.next.page)}`, { headers: auth })).json();
+    expect([...first.items, ...rest.items].map((o: { title: string }) => o.title)).toEqual(['Written by A', 'Second org', 'Third org']);
+  });
+});
