@@ -39,6 +39,10 @@ function fieldPath(instancePath: string): string {
     .reduce((path, segment) => (/^\d+$/.test(segment) ? `${path}[${segment}]` : path ? `${path}.${segment}` : segment), '');
 }
 
+function plural(n: number, word: string): string {
+  return n === 1 ? word : `${word}s`;
+}
+
 function describe(error: ErrorObject): { field: string; message: string } {
   const path = fieldPath(error.instancePath);
   const params = error.params as Record<string, unknown>;
@@ -48,9 +52,9 @@ function describe(error: ErrorObject): { field: string; message: string } {
     case 'additionalProperties':
       return { field: path ? `${path}.${params.additionalProperty}` : String(params.additionalProperty), message: 'is not allowed here' };
     case 'maxLength':
-      return { field: path, message: `must be at most ${params.limit} characters` };
+      return { field: path, message: `must be at most ${params.limit} ${plural(Number(params.limit), 'character')}` };
     case 'minLength':
-      return { field: path, message: `must be at least ${params.limit} characters` };
+      return { field: path, message: `must be at least ${params.limit} ${plural(Number(params.limit), 'character')}` };
     case 'enum':
       return { field: path, message: `must be one of: ${(params.allowedValues as unknown[]).map((v) => (v === null ? 'null' : v)).join(', ')}` };
     case 'minProperties':

@@ -147,7 +147,7 @@ describe.each(DATABASE_KINDS)('organizations (%s)', (kind) => {
         [{ logo: 'not a url' }, /^logo: /],
         [{ sso: 'yes' }, /^sso: must be boolean/],
         [{ emailDomains: 'acme.example' }, /^emailDomains: must be array/],
-        [{ emailDomains: ['not a domain'] }, /^emailDomains\/0: /],
+        [{ emailDomains: ['not a domain'] }, /^emailDomains\[0\]: /],
         [{ defaultContent: { type: 'site', site: 'missing' } }, /^defaultContent.site: /],
         [{ defaultContent: { type: 'space', site: 'x' } }, /^defaultContent/],
         [{}, /must have at least 1/],

@@ -141,7 +141,7 @@ describe.each(DATABASE_KINDS)('teams (%s)', (kind) => {
         [{ limit: '1001' }, /^limit: /],
         [{ limit: 'many' }, /^limit: /],
         [{ title: 'x'.repeat(513) }, /^title: must be at most 512 characters$/],
-        [{ owner: '' }, /^owner: must be at least 1 characters$/],
+        [{ owner: '' }, /^owner: must be at least 1 character$/],
         [{ page: 'nope' }, /^page: /],
       ];
       for (const [query, message] of cases) {
@@ -187,16 +187,16 @@ describe.each(DATABASE_KINDS)('teams (%s)', (kind) => {
       const org = await t.organization();
       const outsider = await t.user();
       const cases: Array<[unknown, RegExp]> = [
-        [{ title: '' }, /^title: must be at least 1 characters$/],
+        [{ title: '' }, /^title: must be at least 1 character$/],
         [{ title: 'x'.repeat(65) }, /^title: must be at most 64 characters$/],
         [{ title: 42 }, /^title: must be string$/],
         [{}, /^title: is required$/],
         [{ members: [] }, /^title: is required$/],
         [{ title: 'T', members: 'someone' }, /^members: must be array$/],
         [{ title: 'T', members: [7] }, /^members\[0\]: must be string$/],
-        [{ title: 'T', members: [''] }, /^members\[0\]: must be at least 1 characters$/],
-        [{ title: 'T', members: [org.admin.user.id, outsider.user.id] }, /^members\/1: .* is not a member of this organization$/],
-        [{ title: 'T', members: ['no-such-user'] }, /^members\/0: /],
+        [{ title: 'T', members: [''] }, /^members\[0\]: must be at least 1 character$/],
+        [{ title: 'T', members: [org.admin.user.id, outsider.user.id] }, /^members\[1\]: .* is not a member of this organization$/],
+        [{ title: 'T', members: ['no-such-user'] }, /^members\[0\]: /],
         ['T', /^body: must be object$/],
       ];
       for (const [body, message] of cases) {
@@ -320,7 +320,7 @@ describe.each(DATABASE_KINDS)('teams (%s)', (kind) => {
       const org = await t.organization();
       const teamId = await createTeam(org, 'Stable');
       const cases: Array<[unknown, RegExp]> = [
-        [{ title: '' }, /^title: must be at least 1 characters$/],
+        [{ title: '' }, /^title: must be at least 1 character$/],
         [{ title: 'x'.repeat(65) }, /^title: must be at most 64 characters$/],
         [{ title: null }, /^title: must be string$/],
         [{}, /^title: is required$/],
@@ -487,15 +487,15 @@ describe.each(DATABASE_KINDS)('teams (%s)', (kind) => {
       const cases: Array<[unknown, RegExp]> = [
         [{ add: a.user.id }, /^add: must be array$/],
         [{ add: [5] }, /^add\[0\]: must be string$/],
-        [{ add: [''] }, /^add\[0\]: must be at least 1 characters$/],
+        [{ add: [''] }, /^add\[0\]: must be at least 1 character$/],
         [{ remove: 'x' }, /^remove: must be array$/],
         [{ memberships: [] }, /^memberships: must be object$/],
         [{ memberships: { [b.user.id]: 'owner' } }, new RegExp(`^memberships\\.${b.user.id}: must be object$`)],
         [{ memberships: { [b.user.id]: { role: 'boss' } } }, new RegExp(`^memberships\\.${b.user.id}\\.role: must be one of: owner, member$`)],
         [{ memberships: { [b.user.id]: {} } }, new RegExp(`^memberships\\.${b.user.id}\\.role: is required$`)],
-        [{ add: [b.user.id, outsider.user.id] }, /^add\/1: .* is not a member of this organization$/],
-        [{ add: [outsider.user.email] }, /^add\/0: /],
-        [{ add: ['nobody@example.com'] }, /^add\/0: /],
+        [{ add: [b.user.id, outsider.user.id] }, /^add\[1\]: .* is not a member of this organization$/],
+        [{ add: [outsider.user.email] }, /^add\[0\]: /],
+        [{ add: ['nobody@example.com'] }, /^add\[0\]: /],
         [{ add: [b.user.id], memberships: { [outsider.user.id]: { role: 'owner' } } }, new RegExp(`^memberships\\.${outsider.user.id}: `)],
         ['add', /^body: must be object$/],
       ];

@@ -124,7 +124,7 @@ export async function updateOrganization(
   const { access } = await organizationAccess(ctx, caller, organizationId);
   requireOrgPermission(access, 'admin', 'update the organization');
   patch.emailDomains?.forEach((domain, i) => {
-    if (!DOMAIN.test(domain.toLowerCase())) throw new InvalidArgument(`emailDomains/${i}: "${domain}" is not a domain name`);
+    if (!DOMAIN.test(domain.toLowerCase())) throw new InvalidArgument(`emailDomains[${i}]: "${domain}" is not a domain name`);
   });
   if (patch.defaultContent) {
     // Sites arrive with the sites issue; until then no site id can name a site of this organization.

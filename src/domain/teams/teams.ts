@@ -91,7 +91,7 @@ export async function createTeam(
 ): Promise<TeamView> {
   const { access } = await organizationAccess(ctx, caller, organizationId);
   requireOrgPermission(access, 'admin', 'create teams');
-  const memberIds = await resolveMembers(ctx, organizationId, (i) => `members/${i}`, input.members ?? []);
+  const memberIds = await resolveMembers(ctx, organizationId, (i) => `members[${i}]`, input.members ?? []);
   const now = nowIso();
   const team: TeamRow = { id: newId(), organization_id: organizationId, title: input.title, created_at: now };
   await ctx.db.transaction().execute(async (trx) => {
@@ -169,7 +169,7 @@ export async function updateTeamMembers(
 ): Promise<void> {
   const { access } = await teamAccess(ctx, caller, organizationId, teamId);
   requireTeamPermission(access, teamId, 'admin', 'change its members');
-  const add = await resolveMembers(ctx, organizationId, (i) => `add/${i}`, input.add ?? []);
+  const add = await resolveMembers(ctx, organizationId, (i) => `add[${i}]`, input.add ?? []);
   const removeValues = input.remove ?? [];
   // Removing someone who is not (or no longer) a member is harmless; only resolve e-mails to ids.
   const removeUsers = await findUsersByEmails(ctx.db, removeValues.filter(isEmail));

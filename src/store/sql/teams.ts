@@ -94,7 +94,7 @@ export async function teamCounts(db: Kysely<Database>, teamIds: readonly string[
     .selectFrom('content_grants')
     .innerJoin('spaces', 'spaces.id', 'content_grants.space_id')
     // Distinct: several grants on one space (say read, then edit) still make one space.
-    .select(['content_grants.team_id as team_id', (eb) => eb.fn.countAll<number>().as('n')])
+    .select(['content_grants.team_id as team_id', (eb) => eb.fn.count<number>('content_grants.space_id').distinct().as('n')])
     .where('content_grants.team_id', 'in', [...teamIds])
     .where('spaces.deleted_at', 'is', null)
     .groupBy('content_grants.team_id')
