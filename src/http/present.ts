@@ -1,4 +1,5 @@
 /** Presentation pieces shared by several resources. */
+import type { FastifyReply } from 'fastify';
 import type { Page } from '../domain/lists.js';
 import type { UserRow } from '../store/sql/users.js';
 import type { Urls } from './urls.js';
@@ -18,4 +19,9 @@ export function presentUser(urls: Urls, user: UserRow) {
     ...(user.photo_url ? { photoURL: user.photo_url } : {}),
     urls: { location: urls.api(`/users/${user.id}`) },
   };
+}
+
+/** A body-less answer: 204 (nothing was there / nothing to say) or 205 (deleted). HTTP forbids a body in both. */
+export function noContent(reply: FastifyReply, status: 204 | 205) {
+  return reply.status(status).send(undefined);
 }

@@ -69,5 +69,5 @@ export const ErrorResponses = {
   409: ErrorSchema,
 };
 
-/** Body-less answers of DELETE and membership changes. */
-export const NoContent = Type.Null({ description: 'No content' });
+/** Body-less answers (204, 205) of deletions and membership changes. */
+export const NoContent = Type.Unsafe<undefined>({ type: 'null', description: 'No content' });

@@ -24,6 +24,9 @@ describe.each(DATABASE_KINDS)('collections (%s)', (kind) => {
   async function newCollection(body: Record<string, unknown> = {}, token = org.admin.token, organizationId = org.id) {
     const res = await t.request('POST', `/v1/orgs/${organizationId}/collections`, { token, body });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
+    // Lists go by (createdAt, id) with millisecond timestamps: the next collection must be visibly younger for the
+    // tests that expect creation order (a tie would be ordered by the random id).
+    await new Promise((resolve) => setTimeout(resolve, 2));
     return res.body as { id: string; title: string; parent?: string; organization: string };
   }
 
@@ -137,7 +140,7 @@ describe.each(DATABASE_KINDS)('collections (%s)', (kind) => {
         [{ title: 'x'.repeat(51) }, /^title: must be at most 50 characters$/],
         [{ title: 42 }, /^title: must be string/],
         [{ parent: 7 }, /^parent: must be string/],
-        [{ parent: '' }, /^parent: must be at least 1 characters/],
+        [{ parent: '' }, /^parent: must be at least 1 character/],
         [{ parent: 'nope' }, /^parent: no collection "nope"/],
         [{ parent: foreign.id }, /^parent: no collection/],
         [[{ title: 'x' }], /^body: must be object/],
@@ -406,7 +409,7 @@ describe.each(DATABASE_KINDS)('collections (%s)', (kind) => {
       const cases: Array<[unknown, RegExp]> = [
         [{}, /^body: must have at least 1 member\(s\)$/],
         [{ parent: 5 }, /^parent: must be string/],
-        [{ parent: '' }, /^parent: must be at least 1 characters/],
+        [{ parent: '' }, /^parent: must be at least 1 character/],
         [{ parent: 'unknown' }, /^parent: no collection "unknown"/],
         [{ position: 'first' }, /^position: must be object/],
         [{ position: { before: { type: 'page', space: stray.id } } }, /^position.before.type: must be one of: space, collection$/],
@@ -506,7 +509,7 @@ describe.each(DATABASE_KINDS)('collections (%s)', (kind) => {
       const cases: Array<[unknown, RegExp]> = [
         [{}, /^organization: is required$/],
         [{ organization: 12 }, /^organization: must be string/],
-        [{ organization: '' }, /^organization: must be at least 1 characters/],
+        [{ organization: '' }, /^organization: must be at least 1 character/],
         [null, /^body: must be object/],
       ];
       for (const [body, message] of cases) await expectBadRequest('POST', url, body, message);

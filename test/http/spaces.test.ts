@@ -671,7 +671,7 @@ describe.each(DATABASE_KINDS)('spaces (%s)', (kind) => {
       const cases: Array<[unknown, RegExp]> = [
         [{}, /^organization: is required$/],
         [{ organization: ['x'] }, /^organization: must be string/],
-        [{ organization: '' }, /^organization: must be at least 1 characters/],
+        [{ organization: '' }, /^organization: must be at least 1 character/],
         [42, /^body: must be object/],
       ];
       for (const [body, message] of cases) await expectBadRequest('POST', url, body, message);
@@ -775,6 +775,9 @@ describe.each(DATABASE_KINDS)('spaces (%s)', (kind) => {
       expect(doc.paths['/v1/orgs/{organizationId}/spaces'].post.responses['201'].headers.Location).toBeDefined();
       expect(doc.paths['/v1/orgs/{organizationId}/collections'].post.responses['201'].headers.Location).toBeDefined();
       expect(doc.paths['/v1/spaces/{spaceId}'].patch.requestBody.content['application/json'].schema.properties.title.maxLength).toBe(50);
+      // A 205 has no content.
+      expect(doc.paths['/v1/spaces/{spaceId}'].delete.responses['205'].content).toBeUndefined();
+      expect(doc.paths['/v1/collections/{collectionId}'].delete.responses['205'].content).toBeUndefined();
     });
   });
 });

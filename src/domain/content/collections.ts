@@ -80,6 +80,22 @@ export async function requireCreateUnder(ctx: Context, access: OrgAccess, parent
   requireCollectionPermission(collectionRole(access, parentId), parentId, 'create', 'create content in it');
 }
 
+/**
+ * Checks that the caller administers the organization content is transferred to: 404 naming `organization` when it
+ * is unknown or the caller is not a member there, 403 when they are a member but not an admin.
+ */
+export async function requireTransferTarget(ctx: Context, caller: Caller, organizationId: string): Promise<void> {
+  let access: OrgAccess;
+  try {
+    ({ access } = await organizationAccess(ctx, caller, organizationId));
+  } catch (error) {
+    // Only "not visible" becomes a 404 about the body's field; a failing database stays a 500.
+    if (error instanceof NotFound) throw new NotFound(`organization: no organization "${organizationId}" is visible to you`);
+    throw error;
+  }
+  requireOrgPermission(access, 'admin', 'transfer content into it');
+}
+
 export async function createCollection(
   ctx: Context,
   caller: Caller,
@@ -211,10 +227,7 @@ export async function transferCollection(
   const { collection, role } = await loadCollection(ctx, caller, collectionId);
   requireCollectionPermission(role, collectionId, 'admin', 'transfer it');
   if (input.organization === collection.organization_id) throw new Conflict('organization: the collection is already in this organization');
-  const target = await organizationAccess(ctx, caller, input.organization).catch(() => {
-    throw new NotFound(`organization: no organization "${input.organization}" is visible to you`);
-  });
-  requireOrgPermission(target.access, 'admin', 'transfer content into it');
+  await requireTransferTarget(ctx, caller, input.organization);
   const ids = await subtreeIds(ctx, collection);
   await ctx.db.transaction().execute(async (trx) => {
     const spaceIds = await spaceIdsIn(trx, ids);

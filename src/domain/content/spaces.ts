@@ -2,11 +2,11 @@ import type { Context, Caller } from '../context.js';
 import { Conflict, InvalidArgument, NotFound } from '../errors.js';
 import { newId, nowIso } from '../ids.js';
 import { collectPage, type Page, type PageRequest } from '../lists.js';
-import { loadOrgAccess, requireOrgPermission, requireSpacePermission, spaceRole, type OrgAccess, type Role } from '../permissions.js';
+import { loadOrgAccess, requireSpacePermission, spaceRole, type OrgAccess, type Role } from '../permissions.js';
 import { organizationAccess } from '../organizations/organizations.js';
 import { deleteGrantsOn, findSpace, insertSpace, listSpacesOfOrganization, updateSpaceRow, type SpaceRow } from '../../store/sql/content.js';
 import { endPosition, placeAmongSiblings, siblingOrder, type ContentPosition } from './positions.js';
-import { requireCreateUnder } from './collections.js';
+import { requireCreateUnder, requireTransferTarget } from './collections.js';
 
 export const SPACE_VISIBILITIES = ['public', 'unlisted', 'share-link', 'visitor-auth', 'in-collection', 'private'] as const;
 export type SpaceVisibility = (typeof SPACE_VISIBILITIES)[number];
@@ -192,10 +192,7 @@ export async function transferSpace(ctx: Context, caller: Caller, spaceId: strin
   const { space, role } = await loadSpace(ctx, caller, spaceId);
   requireSpacePermission(role, spaceId, 'admin', 'transfer it');
   if (input.organization === space.organization_id) throw new Conflict('organization: the space is already in this organization');
-  const target = await organizationAccess(ctx, caller, input.organization).catch(() => {
-    throw new NotFound(`organization: no organization "${input.organization}" is visible to you`);
-  });
-  requireOrgPermission(target.access, 'admin', 'transfer content into it');
+  await requireTransferTarget(ctx, caller, input.organization);
   await ctx.db.transaction().execute(async (trx) => {
     await deleteGrantsOn(trx, { spaceIds: [spaceId], collectionIds: [] });
     const now = nowIso();

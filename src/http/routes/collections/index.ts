@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { RouteDeps } from '../index.js';
 import { callerOf } from '../../plugins/auth.js';
-import { ErrorResponses, ListOf } from '../../schemas.js';
-import { presentList } from '../../present.js';
+import { ErrorResponses, ListOf, NoContent } from '../../schemas.js';
+import { presentList, noContent } from '../../present.js';
 import {
   createCollection,
   deleteCollection,
@@ -14,7 +14,7 @@ import {
   updateCollection,
 } from '../../../domain/content/collections.js';
 import { OrganizationParams } from '../organizations/schema.js';
-import { ListSpacesQuery, MoveBody, ResetContent, SpaceSchema, TransferBody } from '../spaces/schema.js';
+import { ListSpacesQuery, MoveBody, SpaceSchema, TransferBody } from '../spaces/schema.js';
 import { presentSpace } from '../spaces/presenter.js';
 import {
   CollectionParams,
@@ -37,10 +37,10 @@ export const collectionRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app
 
   app.delete(
     '/collections/:collectionId',
-    { schema: { operationId: 'deleteCollectionById', tags, params: CollectionParams, response: { 205: ResetContent, ...ErrorResponses } } },
+    { schema: { operationId: 'deleteCollectionById', tags, params: CollectionParams, response: { 205: NoContent, ...ErrorResponses } } },
     async (request, reply) => {
       await deleteCollection(ctx, callerOf(request), request.params.collectionId);
-      return reply.status(205).send(undefined);
+      return noContent(reply, 205);
     },
   );
 

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { RouteDeps } from '../index.js';
 import { callerOf } from '../../plugins/auth.js';
 import { ErrorResponses, ListOf, NoContent } from '../../schemas.js';
-import { presentList } from '../../present.js';
+import { presentList, noContent } from '../../present.js';
 import {
   getMember,
   listMembers,
@@ -58,7 +58,7 @@ export const memberRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { 
     { schema: { operationId: 'removeMemberFromOrganizationById', tags, params: MemberParams, response: { 204: NoContent, ...ErrorResponses } } },
     async (request, reply) => {
       await removeMember(ctx, callerOf(request), request.params.organizationId, request.params.userId);
-      return reply.status(204).send(null);
+      return noContent(reply, 204);
     },
   );
 

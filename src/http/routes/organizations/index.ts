@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { RouteDeps } from '../index.js';
 import { callerOf } from '../../plugins/auth.js';
 import { ErrorResponses, ListOf, NoContent } from '../../schemas.js';
-import { presentList } from '../../present.js';
+import { presentList, noContent } from '../../present.js';
 import {
   deleteLinkInvite,
   getOrganization,
@@ -56,7 +56,7 @@ export const organizationRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (a
     { schema: { operationId: 'deleteOrganizationInviteById', tags: ['organizations'], params: InviteParams, response: { 204: NoContent, 205: NoContent, ...ErrorResponses } } },
     async (request, reply) => {
       const deleted = await deleteLinkInvite(ctx, callerOf(request), request.params.organizationId, request.params.inviteId);
-      return reply.status(deleted ? 205 : 204).send(null);
+      return noContent(reply, deleted ? 205 : 204);
     },
   );
 

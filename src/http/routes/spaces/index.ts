@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { RouteDeps } from '../index.js';
 import { callerOf } from '../../plugins/auth.js';
-import { ErrorResponses, ListOf } from '../../schemas.js';
-import { presentList } from '../../present.js';
+import { ErrorResponses, ListOf, NoContent } from '../../schemas.js';
+import { presentList, noContent } from '../../present.js';
 import {
   createSpace,
   deleteSpace,
@@ -20,7 +20,6 @@ import {
   GetSpaceQuery,
   ListSpacesQuery,
   MoveBody,
-  ResetContent,
   SpaceParams,
   SpaceSchema,
   TransferBody,
@@ -41,10 +40,10 @@ export const spaceRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { c
 
   app.delete(
     '/spaces/:spaceId',
-    { schema: { operationId: 'deleteSpaceById', tags, params: SpaceParams, response: { 205: ResetContent, ...ErrorResponses } } },
+    { schema: { operationId: 'deleteSpaceById', tags, params: SpaceParams, response: { 205: NoContent, ...ErrorResponses } } },
     async (request, reply) => {
       await deleteSpace(ctx, callerOf(request), request.params.spaceId);
-      return reply.status(205).send(undefined);
+      return noContent(reply, 205);
     },
   );
 

@@ -5,10 +5,10 @@ import { SPACE_VISIBILITIES } from '../../../domain/content/spaces.js';
 export const SpaceParams = Type.Object({ spaceId: Type.String() });
 
 /**
- * The 205 of a deletion: no content at all (RFC 9110, 15.3.6 forbids it), so the handler sends `undefined` and
- * Fastify serializes nothing (a `Type.Null` schema would make it write the body `null`).
+ * The 205 of a deletion: no content at all (RFC 9110, 15.3.6 forbids it). `type: 'null'` makes the OpenAPI document
+ * show a body-less answer; the handler sends `undefined`, so Fastify serializes nothing (`send(null)` through a
+ * null schema would write the four bytes `null`).
  */
-export const ResetContent = Type.Unsafe<undefined>({ description: 'Deleted; no content' });
 
 export const Visibility = StringEnum(SPACE_VISIBILITIES);
 export const EditMode = StringEnum(['live', 'locked'] as const);

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { RouteDeps } from '../index.js';
 import { callerOf } from '../../plugins/auth.js';
 import { ErrorResponses, ListOf, NoContent } from '../../schemas.js';
-import { presentList } from '../../present.js';
+import { presentList, noContent } from '../../present.js';
 import {
   addTeamMember,
   createTeam,
@@ -74,7 +74,7 @@ export const teamRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { ct
     { schema: { operationId: 'removeTeamFromOrganizationById', tags, params: TeamParams, response: { 204: NoContent, ...ErrorResponses } } },
     async (request, reply) => {
       await deleteTeam(ctx, callerOf(request), request.params.organizationId, request.params.teamId);
-      return reply.status(204).send(null);
+      return noContent(reply, 204);
     },
   );
 
@@ -123,7 +123,7 @@ export const teamRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { ct
     },
     async (request, reply) => {
       await updateTeamMembers(ctx, callerOf(request), request.params.organizationId, request.params.teamId, request.body);
-      return reply.status(204).send(null);
+      return noContent(reply, 204);
     },
   );
 
@@ -141,7 +141,7 @@ export const teamRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { ct
     async (request, reply) => {
       const { organizationId, teamId, userId } = request.params;
       await addTeamMember(ctx, callerOf(request), organizationId, teamId, userId, request.body ?? {});
-      return reply.status(204).send(null);
+      return noContent(reply, 204);
     },
   );
 
@@ -158,7 +158,7 @@ export const teamRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { ct
     async (request, reply) => {
       const { organizationId, teamId, userId } = request.params;
       await removeTeamMember(ctx, callerOf(request), organizationId, teamId, userId);
-      return reply.status(204).send(null);
+      return noContent(reply, 204);
     },
   );
 };
