@@ -17,7 +17,11 @@ export interface Container {
 }
 
 export async function createContainer(config: Config): Promise<Container> {
-  const store = await openStore({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
+  const store = await openStore({
+    dataDir: config.dataDir,
+    databaseUrl: config.databaseUrl,
+    onPoolError: (error) => process.stderr.write(`${JSON.stringify({ level: 40, msg: 'database connection dropped', err: error.message })}\n`),
+  });
   const git = new GitStore(config.dataDir);
   const cursors = new CursorCodec(await instanceSecret(store.db, 'cursor-signing'));
   const ctx: Context = { db: store.db, git, cursors, spaceRetentionMs: config.spaceRetentionMs };

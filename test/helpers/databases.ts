@@ -31,11 +31,24 @@ export async function createPostgresDatabase(): Promise<{ url: string; drop: () 
   await admin.end();
   return {
     url: withDatabase(POSTGRES_ADMIN_URL, name),
+    // Waits for the suite's own connections to finish closing; FORCE only for what a failed test left open.
     drop: async () => {
       const client = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
       await client.connect();
-      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await client.end();
+      try {
+        for (let attempt = 0; ; attempt++) {
+          try {
+            await client.query(`DROP DATABASE IF EXISTS ${name}`);
+            return;
+          } catch (error) {
+            if ((error as { code?: string }).code !== '55006' || attempt >= 50) break;
+            await new Promise((resolve) => setTimeout(resolve, 100));
+          }
+        }
+        await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      } finally {
+        await client.end();
+      }
     },
   };
 }

@@ -34,6 +34,8 @@ pg.types.setTypeParser(20, (value) => Number(value));
 export interface OpenStoreOptions {
   dataDir: string;
   databaseUrl?: string;
+  /** Told about connections the PostgreSQL server dropped while idle. */
+  onPoolError?: (error: Error) => void;
 }
 
 /** Opens the database and migrates it to the latest schema (safe when several processes start at once). */
@@ -42,9 +44,11 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
   let dialect: Dialect;
   if (options.databaseUrl) {
     dialect = 'postgres';
-    db = new Kysely<Database>({
-      dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: options.databaseUrl, max: 10 }) }),
-    });
+    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
+    // An idle connection the server closes (restart, failover) is dropped from the pool and replaced on demand;
+    // without a listener the pool's 'error' event would end the process.
+    pool.on('error', (error) => options.onPoolError?.(error));
+    db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   } else {
     dialect = 'sqlite';
     fs.mkdirSync(options.dataDir, { recursive: true });
