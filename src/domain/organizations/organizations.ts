@@ -1,5 +1,5 @@
 import type { Context, Caller } from '../context.js';
-import { InvalidArgument, Conflict } from '../errors.js';
+import { Conflict, InvalidArgument, NotFound } from '../errors.js';
 import { newId, nowIso } from '../ids.js';
 import { collectPage, type Page, type PageRequest } from '../lists.js';
 import { loadOrgAccess, requireOrgMember, requireOrgPermission, type OrgAccess, type Role } from '../permissions.js';
@@ -16,8 +16,6 @@ import {
 } from '../../store/sql/organizations.js';
 import { insertMember } from '../../store/sql/members.js';
 import { isUniqueViolation } from '../../store/sql/errors.js';
-import { ORGANIZATION_LIST_KEYS } from '../../store/sql/organizations.js';
-import { NotFound } from '../errors.js';
 
 export interface OrganizationView {
   organization: OrganizationRow;

@@ -1,0 +1,54 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../helpers/app.js';
+
+// Every operation the server publishes, called without and with a bad token: all answer 401 in the error shape.
+describe('authentication on every operation', () => {
+  let t: TestApp;
+  let operations: Array<{ method: string; path: string }>;
+  let operationIds: string[];
+
+  beforeAll(async () => {
+    t = await startTestApp('sqlite');
+    const doc = (await t.request('GET', '/v1/openapi.json')).body as { paths: Record<string, Record<string, unknown>> };
+    operationIds = Object.values(doc.paths).flatMap((methods) => Object.values(methods).map((op) => (op as { operationId: string }).operationId));
+    operations = Object.entries(doc.paths).flatMap(([path, methods]) =>
+      Object.keys(methods).map((method) => ({ method: method.toUpperCase(), path: path.replace(/\{[^}]+\}/g, 'someid') })),
+    );
+  });
+  afterAll(async () => t?.close());
+
+  it('publishes every operation built so far, under the reference operationIds', () => {
+    expect(operationIds.sort()).toEqual(
+      [
+        // organizations #88-#93
+        'listOrganizationsForAuthenticatedUser', 'getOrganizationById', 'updateOrganizationById', 'deleteOrganizationInviteById',
+        'searchOrganizationContent', 'getOrganizationsForEmailDomain',
+        // members #94-#101
+        'listMembersInOrganizationById', 'getMemberInOrganizationById', 'removeMemberFromOrganizationById', 'updateMemberInOrganizationById',
+        'updateOrganizationMemberLastSeenAt', 'setUserAsSSOMemberForOrganization', 'listSpacesForOrganizationMember', 'listTeamsForOrganizationMember',
+        // teams #102-#110
+        'listTeamsInOrganizationById', 'createOrganizationTeam', 'getTeamInOrganizationById', 'removeTeamFromOrganizationById',
+        'updateTeamInOrganizationById', 'listTeamMembersInOrganizationById', 'updateMembersInOrganizationTeam', 'addMemberToOrganizationTeamById',
+        'deleteMemberFromOrganizationTeamById',
+        // collections #18-#25
+        'getCollectionById', 'deleteCollectionById', 'updateCollectionById', 'listSpacesInCollectionById', 'moveCollection', 'transferCollection',
+        'listCollectionsInOrganizationById', 'createCollection',
+        // spaces #26-#28, #30-#32 and the hidden createSpace / listSpacesInOrganizationById
+        'getSpaceById', 'deleteSpaceById', 'updateSpaceById', 'restoreSpace', 'moveSpace', 'transferSpace', 'createSpace',
+        'listSpacesInOrganizationById',
+      ].sort(),
+    );
+  });
+
+  it('answers 401 without a token, with a malformed header, or with an unknown token', async () => {
+    for (const { method, path } of operations) {
+      const body = ['POST', 'PUT', 'PATCH'].includes(method) ? {} : undefined;
+      for (const headers of [{}, { authorization: 'Token abc' }, { authorization: 'Bearer qt_not_a_real_token' }]) {
+        const res = await t.request(method, path, { headers, body, query: { query: 'x' } });
+        expect(res.status, `${method} ${path} ${JSON.stringify(headers)}`).toBe(401);
+        expect(res.body.error.code).toBe(401);
+        expect(res.body.error.message).toMatch(/^authorization: /);
+      }
+    }
+  });
+});
