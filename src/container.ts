@@ -5,6 +5,7 @@ import type { Config } from '../config/index.js';
 import { openStore, type Store } from './store/sql/db.js';
 import { instanceSecret } from './store/sql/secrets.js';
 import { GitStore } from './store/git/repositories.js';
+import { GitReader } from './store/git/reader.js';
 import { CursorCodec } from './domain/lists.js';
 import type { Context } from './domain/context.js';
 
@@ -24,12 +25,16 @@ export async function createContainer(config: Config): Promise<Container> {
   });
   const git = new GitStore(config.dataDir);
   const cursors = new CursorCodec(await instanceSecret(store.db, 'cursor-signing'));
-  const ctx: Context = { db: store.db, git, cursors, spaceRetentionMs: config.spaceRetentionMs };
+  const reader = new GitReader(git);
+  const ctx: Context = { db: store.db, git, reader, cursors, spaceRetentionMs: config.spaceRetentionMs };
   return {
     config,
     store,
     git,
     ctx,
-    close: () => store.close(),
+    close: async () => {
+      reader.close();
+      await store.close();
+    },
   };
 }

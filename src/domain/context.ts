@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../store/sql/schema.js';
 import type { GitStore } from '../store/git/repositories.js';
+import type { GitReader } from '../store/git/reader.js';
 import type { UserRow } from '../store/sql/users.js';
 import type { CursorCodec } from './lists.js';
 
@@ -8,6 +9,8 @@ import type { CursorCodec } from './lists.js';
 export interface Context {
   db: Kysely<Database>;
   git: GitStore;
+  /** Object and ref reads (long-lived cat-file processes). */
+  reader: GitReader;
   cursors: CursorCodec;
   /** Deleted spaces stay restorable this long. */
   spaceRetentionMs: number;

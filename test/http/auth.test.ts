@@ -43,7 +43,7 @@ describe('authentication on every operation', () => {
   it('answers 401 without a token, with a malformed header, or with an unknown token', async () => {
     for (const { method, path } of operations) {
       const body = ['POST', 'PUT', 'PATCH'].includes(method) ? {} : undefined;
-      for (const headers of [{}, { authorization: 'Token abc' }, { authorization: 'Bearer qt_not_a_real_token' }]) {
+      for (const headers of [{}, { authorization: "Token abc" }, { authorization: "Bearer qt_not_a_real_token" }] as Array<Record<string, string>>) {
         const res = await t.request(method, path, { headers, body, query: { query: 'x' } });
         expect(res.status, `${method} ${path} ${JSON.stringify(headers)}`).toBe(401);
         expect(res.body.error.code).toBe(401);

@@ -9,6 +9,7 @@ import pg from 'pg';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Migration, type MigrationProvider } from 'kysely';
 import type { Database } from './schema.js';
 import * as m0001 from './migrations/0001_initial.js';
+import * as m0002 from './migrations/0002_revision_facts.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -20,6 +21,7 @@ export interface Store {
 
 const migrations: Record<string, Migration> = {
   '0001_initial': m0001,
+  '0002_revision_facts': m0002,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

@@ -123,6 +123,14 @@ export interface LinkInvitesTable {
   created_at: string;
 }
 
+/** Ids and timestamps of each path at a commit, derived from history (a cache: deterministic). */
+export interface RevisionFactsTable {
+  space_id: string;
+  commit_oid: string;
+  /** JSON: path -> {i: id, c: createdAt, u: updatedAt, o: blob oid}. */
+  facts: string;
+}
+
 /** Secrets shared by every process that uses this database (cursor signing, ...). */
 export interface InstanceSecretsTable {
   name: string;
@@ -142,6 +150,7 @@ export interface Database {
   content_grants: ContentGrantsTable;
   link_invites: LinkInvitesTable;
   instance_secrets: InstanceSecretsTable;
+  revision_facts: RevisionFactsTable;
 }
 
 // Generated is re-exported for later tables with database-made values.

@@ -1,0 +1,241 @@
+/**
+ * Reads repositories: refs straight from the ref files (always fresh, whichever process wrote them), objects
+ * through one long-lived cat-file process per active repository (a bounded pool; idle ones are closed).
+ */
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import type { GitStore } from './repositories.js';
+import { CatFileProcess, type GitObject } from './catfile.js';
+import { runGit } from './run.js';
+
+export interface CommitObject {
+  oid: string;
+  tree: string;
+  parents: string[];
+  authorName: string;
+  authorEmail: string;
+  /** ISO-8601 author and committer dates. */
+  authoredAt: string;
+  committedAt: string;
+  committerName: string;
+  committerEmail: string;
+  message: string;
+}
+
+export interface BlobEntry {
+  path: string;
+  mode: string;
+  oid: string;
+  size: number;
+}
+
+export interface TreeItem {
+  name: string;
+  mode: string;
+  oid: string;
+  /** True for a subtree. */
+  isTree: boolean;
+}
+
+const OID = /^[0-9a-f]{40}$/;
+
+function parseSignature(line: string): { name: string; email: string; date: string } {
+  const match = /^(.*?) <([^>]*)> (\d+) ([+-]\d{4})$/.exec(line);
+  if (!match) return { name: line, email: '', date: new Date(0).toISOString() };
+  return { name: match[1], email: match[2], date: new Date(Number(match[3]) * 1000).toISOString() };
+}
+
+export function parseCommit(oid: string, data: Buffer): CommitObject {
+  const text = data.toString('utf8');
+  const split = text.indexOf('\n\n');
+  const headers = (split < 0 ? text : text.slice(0, split)).split('\n');
+  const message = split < 0 ? '' : text.slice(split + 2);
+  const commit: CommitObject = {
+    oid,
+    tree: '',
+    parents: [],
+    authorName: '',
+    authorEmail: '',
+    authoredAt: '',
+    committedAt: '',
+    committerName: '',
+    committerEmail: '',
+    message,
+  };
+  for (const line of headers) {
+    if (line.startsWith('tree ')) commit.tree = line.slice(5);
+    else if (line.startsWith('parent ')) commit.parents.push(line.slice(7));
+    else if (line.startsWith('author ')) {
+      const s = parseSignature(line.slice(7));
+      Object.assign(commit, { authorName: s.name, authorEmail: s.email, authoredAt: s.date });
+    } else if (line.startsWith('committer ')) {
+      const s = parseSignature(line.slice(10));
+      Object.assign(commit, { committerName: s.name, committerEmail: s.email, committedAt: s.date });
+    }
+  }
+  return commit;
+}
+
+/** Entries of a tree object: `<mode> <name>\0<20-byte oid>` repeated. */
+export function parseTree(data: Buffer): TreeItem[] {
+  const items: TreeItem[] = [];
+  let offset = 0;
+  while (offset < data.length) {
+    const space = data.indexOf(32, offset);
+    const nul = data.indexOf(0, space);
+    const mode = data.subarray(offset, space).toString('latin1');
+    const name = data.subarray(space + 1, nul).toString('utf8');
+    const oid = data.subarray(nul + 1, nul + 21).toString('hex');
+    items.push({ name, mode, oid, isTree: mode === '40000' || mode === '040000' });
+    offset = nul + 21;
+  }
+  return items;
+}
+
+export interface GitReaderOptions {
+  /** Most cat-file processes kept at once (least recently used ones are closed). */
+  maxProcesses?: number;
+  /** Processes unused this long are closed. */
+  idleMs?: number;
+}
+
+export class GitReader {
+  private readonly processes = new Map<string, CatFileProcess>();
+  private readonly maxProcesses: number;
+  private readonly idleMs: number;
+  private readonly sweeper: NodeJS.Timeout;
+
+  constructor(
+    private readonly store: GitStore,
+    options: GitReaderOptions = {},
+  ) {
+    this.maxProcesses = options.maxProcesses ?? 64;
+    this.idleMs = options.idleMs ?? 60_000;
+    this.sweeper = setInterval(() => this.sweep(), Math.min(this.idleMs, 30_000));
+    this.sweeper.unref();
+  }
+
+  private process(spaceId: string): CatFileProcess {
+    let proc = this.processes.get(spaceId);
+    if (proc && !proc.alive) {
+      this.processes.delete(spaceId);
+      proc = undefined;
+    }
+    if (!proc) {
+      proc = new CatFileProcess(this.store.repositoryPath(spaceId));
+      this.processes.set(spaceId, proc);
+      if (this.processes.size > this.maxProcesses) {
+        const oldest = [...this.processes.entries()].sort((a, b) => a[1].lastUsed - b[1].lastUsed)[0];
+        oldest[1].close();
+        this.processes.delete(oldest[0]);
+      }
+    }
+    return proc;
+  }
+
+  private sweep(): void {
+    const now = Date.now();
+    for (const [spaceId, proc] of this.processes) {
+      if (now - proc.lastUsed > this.idleMs) {
+        proc.close();
+        this.processes.delete(spaceId);
+      }
+    }
+  }
+
+  /** Closes every process (at shutdown, or before a repository is removed). */
+  close(spaceId?: string): void {
+    for (const [id, proc] of this.processes) {
+      if (spaceId && id !== spaceId) continue;
+      proc.close();
+      this.processes.delete(id);
+    }
+    if (!spaceId) clearInterval(this.sweeper);
+  }
+
+  async readObject(spaceId: string, oid: string): Promise<GitObject | undefined> {
+    return this.process(spaceId).read(oid);
+  }
+
+  async readBlob(spaceId: string, oid: string): Promise<Buffer> {
+    const object = await this.readObject(spaceId, oid);
+    if (!object || object.type !== 'blob') throw new Error(`blob ${oid} not found`);
+    return object.data;
+  }
+
+  async readCommit(spaceId: string, oid: string): Promise<CommitObject | undefined> {
+    if (!OID.test(oid)) return undefined;
+    const object = await this.readObject(spaceId, oid);
+    if (!object || object.type !== 'commit') return undefined;
+    return parseCommit(oid, object.data);
+  }
+
+  async readTree(spaceId: string, oid: string): Promise<TreeItem[]> {
+    const object = await this.readObject(spaceId, oid);
+    if (!object || object.type !== 'tree') throw new Error(`tree ${oid} not found`);
+    return parseTree(object.data);
+  }
+
+  /** Every blob (and symlink, submodule) below a tree, with full paths and sizes. */
+  async listBlobs(spaceId: string, treeOid: string): Promise<BlobEntry[]> {
+    const proc = this.process(spaceId);
+    const blobs: Array<{ path: string; mode: string; oid: string }> = [];
+    // Breadth-first, each level's trees read concurrently (pipelined through the one process).
+    let level: Array<{ prefix: string; oid: string }> = [{ prefix: '', oid: treeOid }];
+    while (level.length > 0) {
+      const trees = await Promise.all(level.map(async (t) => ({ prefix: t.prefix, items: parseTree((await proc.read(t.oid))!.data) })));
+      level = [];
+      for (const { prefix, items } of trees) {
+        for (const item of items) {
+          const full = prefix + item.name;
+          if (item.isTree) level.push({ prefix: `${full}/`, oid: item.oid });
+          else blobs.push({ path: full, mode: item.mode, oid: item.oid });
+        }
+      }
+    }
+    const infos = await Promise.all(blobs.map((b) => (b.mode === '160000' ? undefined : proc.info(b.oid))));
+    return blobs.map((b, i) => ({ ...b, size: infos[i]?.size ?? 0 }));
+  }
+
+  /**
+   * The oid a ref points at, read from the repository's ref files: a loose ref, else packed-refs.
+   * Fresh on every call, so pushes through any process are seen at once.
+   */
+  async resolveRef(spaceId: string, ref: string): Promise<string | undefined> {
+    if (!/^refs\/[A-Za-z0-9._/-]+$/.test(ref) || ref.includes('..')) return undefined;
+    const gitDir = this.store.repositoryPath(spaceId);
+    try {
+      const text = (await fs.readFile(path.join(gitDir, ref), 'utf8')).trim();
+      if (OID.test(text)) return text;
+      if (text.startsWith('ref: ')) return this.resolveRef(spaceId, text.slice(5));
+    } catch {
+      // Not loose: look in packed-refs.
+    }
+    try {
+      const packed = await fs.readFile(path.join(gitDir, 'packed-refs'), 'utf8');
+      for (const line of packed.split('\n')) {
+        if (line.endsWith(` ${ref}`) && OID.test(line.slice(0, 40))) return line.slice(0, 40);
+      }
+    } catch {
+      // No packed refs.
+    }
+    return undefined;
+  }
+}
+
+/**
+ * Paths renamed between two commits, by git's own similarity detection (`diff-tree -M`). Spawns one process:
+ * callers use it only when exact blob matches did not explain every added path.
+ */
+export async function detectRenames(store: GitStore, spaceId: string, from: string, to: string): Promise<Array<{ from: string; to: string }>> {
+  const out = await runGit(['diff-tree', '-r', '-M', '--diff-filter=R', '--no-commit-id', '-z', '--name-status', from, to], {
+    gitDir: store.repositoryPath(spaceId),
+  });
+  const fields = out.toString('utf8').split('\0').filter((f) => f.length > 0);
+  const renames: Array<{ from: string; to: string }> = [];
+  for (let i = 0; i + 2 < fields.length + 1; i += 3) {
+    if (!fields[i]?.startsWith('R')) break;
+    renames.push({ from: fields[i + 1], to: fields[i + 2] });
+  }
+  return renames;
+}
