@@ -11,6 +11,7 @@ import crypto from 'node:crypto';
 import type { Context } from '../context.js';
 import { detectRenames, type BlobEntry, type CommitObject } from '../../store/git/reader.js';
 import { findRevisionFacts, saveRevisionFacts } from '../../store/sql/revisions.js';
+import { WeightedLru } from '../lru.js';
 
 export interface PathFact {
   /** id */
@@ -25,13 +26,11 @@ export interface PathFact {
 
 export type Facts = Record<string, PathFact>;
 
-const MAX_CACHED = 256;
-const memory = new Map<string, Facts>();
+// Facts of recently read commits, by `space:commit`. Process-local is safe: facts never change for a commit.
+const memory = new WeightedLru<string, Facts>(256);
 
 function remember(key: string, facts: Facts): void {
-  memory.delete(key);
   memory.set(key, facts);
-  if (memory.size > MAX_CACHED) memory.delete(memory.keys().next().value!);
 }
 
 /** A new id for a path first seen in `commitOid`. */

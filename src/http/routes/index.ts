@@ -9,6 +9,7 @@ import { memberRoutes } from './members/index.js';
 import { teamRoutes } from './teams/index.js';
 import { collectionRoutes } from './collections/index.js';
 import { spaceRoutes } from './spaces/index.js';
+import { contentRoutes } from './content/index.js';
 
 /** What every route plugin receives. */
 export interface RouteDeps {
@@ -24,6 +25,7 @@ export async function registerRoutes(app: FastifyInstance, deps: RouteDeps): Pro
       await v1.register(teamRoutes, deps);
       await v1.register(collectionRoutes, deps);
       await v1.register(spaceRoutes, deps);
+      await v1.register(contentRoutes, deps);
     },
     { prefix: '/v1' },
   );

@@ -1,0 +1,125 @@
+/**
+ * `.gitbook.yaml` (root, structure.readme, structure.summary, redirects) and `.gitbook/vars.yaml` (revision
+ * variables), git-format.md "Tree".
+ */
+import yaml from 'js-yaml';
+import type { ContentProblem } from './model.js';
+import { normalizePath } from './paths.js';
+
+export const CONFIG_PATH = '.gitbook.yaml';
+
+export interface GitbookConfig {
+  /** Content root: '' or a folder prefix ending with '/' (`./docs/` -> `docs/`). */
+  root: string;
+  /** The first page, relative to the root (default README.md). */
+  readme: string;
+  /** The table of contents, relative to the root (default SUMMARY.md). */
+  summary: string;
+  /** `redirects` as written (path -> target); Quire keeps them and does not serve them yet. */
+  redirects: Record<string, string>;
+}
+
+export const DEFAULT_CONFIG: Readonly<GitbookConfig> = Object.freeze({
+  root: '',
+  readme: 'README.md',
+  summary: 'SUMMARY.md',
+  redirects: {},
+});
+
+function isMapping(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function keyLine(text: string, key: string): number | undefined {
+  const lines = text.split(/\r?\n/);
+  const index = lines.findIndex((line) => new RegExp(`^\\s*["']?${key.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}["']?\\s*:`).test(line));
+  return index < 0 ? undefined : index + 1;
+}
+
+function loadYaml(text: string, path: string, schema: yaml.Schema, problems: ContentProblem[]): unknown {
+  try {
+    return yaml.load(text, { schema });
+  } catch (error) {
+    const e = error as yaml.YAMLException;
+    problems.push({ path, line: e.mark ? e.mark.line + 1 : undefined, message: `not valid YAML: ${e.reason ?? e.message}` });
+    return undefined;
+  }
+}
+
+/** Parses `.gitbook.yaml`. A root or structure path that leaves the repository is a problem. */
+export function parseGitbookConfig(text: string, path = CONFIG_PATH): { config: GitbookConfig; problems: ContentProblem[] } {
+  const problems: ContentProblem[] = [];
+  const config: GitbookConfig = { ...DEFAULT_CONFIG, redirects: {} };
+  const data = loadYaml(text, path, yaml.CORE_SCHEMA, problems);
+  if (data === undefined || data === null) return { config, problems };
+  if (!isMapping(data)) {
+    problems.push({ path, line: 1, message: 'must be a mapping (root, structure, redirects)' });
+    return { config, problems };
+  }
+  const folder = (value: unknown, key: string): string | undefined => {
+    if (typeof value !== 'string') {
+      problems.push({ path, line: keyLine(text, key), message: `\`${key}\` must be a path` });
+      return undefined;
+    }
+    const normalized = normalizePath(value.trim());
+    if (normalized === undefined) {
+      problems.push({ path, line: keyLine(text, key), message: `\`${key}\` ${value} points outside the repository` });
+      return undefined;
+    }
+    return normalized;
+  };
+  if (data.root !== undefined && data.root !== null) {
+    const root = folder(data.root, 'root');
+    if (root !== undefined) config.root = root === '' ? '' : `${root}/`;
+  }
+  const structure = data.structure;
+  if (structure !== undefined && structure !== null) {
+    if (!isMapping(structure)) problems.push({ path, line: keyLine(text, 'structure'), message: '`structure` must be a mapping (readme, summary)' });
+    else {
+      for (const key of ['readme', 'summary'] as const) {
+        if (structure[key] === undefined || structure[key] === null) continue;
+        const file = folder(structure[key], key);
+        if (file === '') problems.push({ path, line: keyLine(text, key), message: `\`structure.${key}\` must name a file` });
+        else if (file !== undefined) config[key] = file;
+      }
+    }
+  }
+  const redirects = data.redirects;
+  if (redirects !== undefined && redirects !== null) {
+    if (!isMapping(redirects)) problems.push({ path, line: keyLine(text, 'redirects'), message: '`redirects` must be a mapping of paths to targets' });
+    else {
+      for (const [from, to] of Object.entries(redirects)) {
+        if (typeof to === 'string') config.redirects[from] = to;
+        else problems.push({ path, line: keyLine(text, from), message: `redirect ${from} must point at a path` });
+      }
+    }
+  }
+  return { config, problems };
+}
+
+/**
+ * Parses `.gitbook/vars.yaml`: a mapping of names to strings. Read with YAML's failsafe schema, so every scalar
+ * stays exactly as written (`3.10` is "3.10", `true` is "true"); an empty value is ''. Lists and mappings are
+ * problems.
+ */
+export function parseVariables(text: string, path: string): { variables: Record<string, string>; problems: ContentProblem[] } {
+  const problems: ContentProblem[] = [];
+  const variables: Record<string, string> = {};
+  const data = loadYaml(text, path, yaml.FAILSAFE_SCHEMA, problems);
+  if (data === undefined || data === null) return { variables, problems };
+  if (!isMapping(data)) {
+    problems.push({ path, line: 1, message: 'must be a mapping of variable names to strings' });
+    return { variables, problems };
+  }
+  for (const [name, value] of Object.entries(data)) {
+    if (typeof value === 'string') variables[name] = value;
+    else if (value === null) variables[name] = '';
+    else problems.push({ path, line: keyLine(text, name), message: `variable ${name} must be a string, found a ${Array.isArray(value) ? 'list' : 'mapping'}` });
+  }
+  return { variables, problems };
+}
+
+/** `.gitbook/vars.yaml` text for a variables map (keys in the order given). */
+export function serializeVariables(variables: Record<string, string>): string {
+  return Object.keys(variables).length === 0 ? '{}\n' : yaml.dump(variables, { lineWidth: 80 });
+}

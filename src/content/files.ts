@@ -1,0 +1,46 @@
+/**
+ * Files of a revision (git-format.md, File table): content type from the file name's extension (mime-types), image
+ * dimensions from the image header (image-size). Only images are read.
+ */
+import { imageSize } from 'image-size';
+import mime from 'mime-types';
+
+export const DEFAULT_CONTENT_TYPE = 'application/octet-stream';
+
+/** The content type of a file name (`hero.png` -> `image/png`); `application/octet-stream` when unknown. */
+export function contentTypeOf(name: string): string {
+  return mime.lookup(name) || DEFAULT_CONTENT_TYPE;
+}
+
+const MEASURED = new Set([
+  'image/png',
+  'image/jpeg',
+  'image/gif',
+  'image/svg+xml',
+  'image/webp',
+  'image/bmp',
+  'image/x-ms-bmp',
+  'image/avif',
+  'image/heic',
+  'image/x-icon',
+  'image/vnd.microsoft.icon',
+  'image/tiff',
+]);
+
+/** True for content types whose dimensions imageDimensions can read (so their blobs are worth reading). */
+export function hasDimensions(contentType: string): boolean {
+  return MEASURED.has(contentType);
+}
+
+/** Width and height from an image's bytes; undefined when they cannot be read (corrupt or unsized image). */
+export function imageDimensions(bytes: Uint8Array): { width: number; height: number } | undefined {
+  try {
+    const size = imageSize(bytes);
+    if (!size.width || !size.height) return undefined;
+    // EXIF orientations 5-8 rotate by 90 degrees: the image is shown with width and height swapped.
+    if (size.orientation !== undefined && size.orientation >= 5) return { width: size.height, height: size.width };
+    return { width: size.width, height: size.height };
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,403 @@
+/**
+ * A commit's tree -> Revision (git-format.md). Pure: the tree comes in as a TreeSource, history facts (ids found by
+ * rename detection, timestamps) as HistoryFacts; no git, no SQL.
+ *
+ * Decisions where the format is silent:
+ * - Structure without SUMMARY.md, per folder: the readme first (`.gitbook.yaml` structure.readme at the root,
+ *   README.md in a folder, any case), then `.md` files and folders by name (numeric-aware, case-insensitive; a file
+ *   before a folder of the same name). A folder with a README.md is that README's page with the folder's other
+ *   contents as children; a folder without one contributes its contents in its place. Files and folders whose name
+ *   starts with `.` are not pages.
+ * - With SUMMARY.md only listed files are pages; other `.md` files are files of the revision, so nothing is lost.
+ * - Files: every blob under the root that is not a page, the SUMMARY.md, `.gitbook.yaml`, `.quire/*`,
+ *   `.gitbook/includes/*.md` or `.gitbook/vars.yaml`. Symbolic links and submodules are neither pages nor files
+ *   (validateContent reports them).
+ * - Slug and path of a document page come from its file (relative to the root): `a/b.md` -> `b`, `a/b`;
+ *   `a/README.md` -> `a`, `a`; the readme at the root -> `readme`. Each segment is slugified (lowercase; see
+ *   slugify). Groups and link pages: the slugified title (`group`/`link` when empty); a link page nested under a
+ *   page is under that page's path. Paths are unique in the revision: document pages claim theirs first (in page
+ *   order), then groups and links; a clash appends `-2`, `-3`, ...
+ * - Ids: front matter `id`, then `.quire/manifest.yaml`, then `facts.idOf('page', key)`. The key is the file's path
+ *   for a document page and `<SUMMARY.md path>#<page path>` for groups and link pages. An id already taken by a page
+ *   earlier in the page order (a copy) is not taken again. Reusable contents resolve the same way (kind 'page',
+ *   keyed by their path); files use the manifest's `files`, then `facts.idOf('file', path)`.
+ * - Title without an H1: the SUMMARY.md link text, else the file name without `.md` (a folder README: the folder
+ *   name). Reusable content title: front matter `title`, else the file name.
+ */
+import { CONFIG_PATH, DEFAULT_CONFIG, parseGitbookConfig, parseVariables, type GitbookConfig } from './config.js';
+import { contentTypeOf, hasDimensions, imageDimensions } from './files.js';
+import { frontMatterKeyLine, parseFrontMatter } from './frontmatter.js';
+import { MANIFEST_PATH, parseManifest, type Manifest } from './manifest.js';
+import type {
+  CommitInfo,
+  ContentProblem,
+  DocumentPage,
+  GroupPage,
+  HistoryFacts,
+  LinkPage,
+  Page,
+  ReusableContent,
+  Revision,
+  RevisionFile,
+  TreeEntry,
+  TreeSource,
+} from './model.js';
+import { parsePages } from './page.js';
+import { baseName, isMarkdownPath, slugify } from './paths.js';
+import { ContentError } from './problems.js';
+import { parseSummary, type SummaryItem } from './summary.js';
+
+export const INCLUDES_FOLDER = '.gitbook/includes/';
+export const VARS_PATH = '.gitbook/vars.yaml';
+
+const SYMLINK = '120000';
+const SUBMODULE = '160000';
+
+/** The manifest / HistoryFacts key of a group or link page. */
+export function summaryPageKey(summaryGitPath: string, pagePath: string): string {
+  return `${summaryGitPath}#${pagePath}`;
+}
+
+type StructureNode =
+  | { kind: 'document'; gitPath: string; linkText?: string; children: StructureNode[] }
+  | { kind: 'link'; title: string; href: string; children: StructureNode[] }
+  | { kind: 'group'; title: string; children: StructureNode[] };
+
+export interface TreeAnalysis {
+  /** The revision as far as it could be built (pages that did not parse are left out). */
+  revision: Revision;
+  problems: ContentProblem[];
+}
+
+const collator = new Intl.Collator('en', { numeric: true, sensitivity: 'base' });
+
+function decode(bytes: Buffer): string {
+  return bytes.toString('utf8');
+}
+
+/** Builds the Revision of a commit; throws ContentError listing every problem when the tree breaks the format. */
+export async function buildRevision(source: TreeSource, commit: CommitInfo, facts: HistoryFacts): Promise<Revision> {
+  const { revision, problems } = await analyzeTree(source, commit, facts);
+  if (problems.length > 0) throw new ContentError(problems);
+  return revision;
+}
+
+/** Reads the `.gitbook.yaml` of a tree (defaults when there is none). */
+export async function readConfig(source: TreeSource): Promise<{ config: GitbookConfig; problems: ContentProblem[] }> {
+  const entry = source.entries.find((e) => e.path === CONFIG_PATH && e.mode !== SYMLINK && e.mode !== SUBMODULE);
+  if (!entry) return { config: { ...DEFAULT_CONFIG, redirects: {} }, problems: [] };
+  return parseGitbookConfig(decode(await source.readBlob(entry.oid)), CONFIG_PATH);
+}
+
+/** Builds as much of the Revision as the tree allows, and lists the problems found on the way. */
+export async function analyzeTree(source: TreeSource, commit: CommitInfo, facts: HistoryFacts): Promise<TreeAnalysis> {
+  const problems: ContentProblem[] = [];
+  const { config, problems: configProblems } = await readConfig(source);
+  problems.push(...configProblems);
+  const root = config.root;
+  const summaryPath = root + config.summary;
+  const readmePath = root + config.readme;
+  const varsPath = root + VARS_PATH;
+  const includesFolder = root + INCLUDES_FOLDER;
+
+  // Classify the blobs under the root.
+  const byPath = new Map<string, TreeEntry>();
+  const markdown: TreeEntry[] = [];
+  const includes: TreeEntry[] = [];
+  const others: TreeEntry[] = [];
+  let summaryEntry: TreeEntry | undefined;
+  let varsEntry: TreeEntry | undefined;
+  let manifestEntry: TreeEntry | undefined;
+  for (const entry of source.entries) {
+    if (entry.mode === SYMLINK || entry.mode === SUBMODULE) continue;
+    if (entry.path === MANIFEST_PATH) manifestEntry = entry;
+    if (!entry.path.startsWith(root)) continue;
+    const rel = entry.path.slice(root.length);
+    if (entry.path === CONFIG_PATH || entry.path.startsWith('.quire/') || rel.startsWith('.quire/')) continue;
+    byPath.set(entry.path, entry);
+    if (entry.path === summaryPath) summaryEntry = entry;
+    else if (entry.path === varsPath) varsEntry = entry;
+    else if (entry.path.startsWith(includesFolder) && isMarkdownPath(entry.path)) includes.push(entry);
+    else if (isMarkdownPath(entry.path)) markdown.push(entry);
+    else others.push(entry);
+  }
+
+  // Read every blob needed, concurrently.
+  const texts = new Map<string, string>();
+  const images = new Map<string, Buffer>();
+  const reads: Promise<void>[] = [];
+  const readText = (entry: TreeEntry | undefined): void => {
+    if (entry) reads.push(source.readBlob(entry.oid).then((bytes) => void texts.set(entry.path, decode(bytes))));
+  };
+  [summaryEntry, varsEntry, manifestEntry, ...markdown, ...includes].forEach(readText);
+  for (const entry of others) {
+    if (hasDimensions(contentTypeOf(entry.path))) {
+      reads.push(source.readBlob(entry.oid).then((bytes) => void images.set(entry.path, bytes)));
+    }
+  }
+  await Promise.all(reads);
+
+  // Manifest.
+  let manifest: Manifest = { pages: {}, files: {} };
+  if (manifestEntry) {
+    const parsed = parseManifest(texts.get(MANIFEST_PATH) ?? '', MANIFEST_PATH);
+    manifest = parsed.manifest;
+    problems.push(...parsed.problems);
+  }
+
+  // Structure.
+  const markdownPaths = new Set(markdown.map((e) => e.path));
+  let structure: StructureNode[];
+  if (summaryEntry) {
+    const parsed = parseSummary(texts.get(summaryPath) ?? '', {
+      path: summaryPath,
+      root,
+      exists: (gitPath) => markdownPaths.has(gitPath),
+    });
+    problems.push(...parsed.problems);
+    const toNode = (item: SummaryItem): StructureNode =>
+      item.type === 'page'
+        ? { kind: 'document', gitPath: item.gitPath!, linkText: item.title, children: item.children.map(toNode) }
+        : { kind: 'link', title: item.title, href: item.href, children: item.children.map(toNode) };
+    structure = parsed.structure.entries.map((entry) =>
+      entry.type === 'group' ? { kind: 'group', title: entry.title, children: entry.items.map(toNode) } : toNode(entry),
+    );
+  } else {
+    structure = inferStructure(markdown.map((e) => e.path), root, readmePath);
+  }
+  const pagePaths = new Set<string>();
+  walk(structure, (node) => {
+    if (node.kind === 'document') pagePaths.add(node.gitPath);
+  });
+
+  // Files: every other blob under the root.
+  const usedFileIds = new Set<string>();
+  const fileIdByPath = new Map<string, string>();
+  const fileEntries = [...others, ...markdown.filter((e) => !pagePaths.has(e.path))].sort((a, b) =>
+    a.path < b.path ? -1 : a.path > b.path ? 1 : 0,
+  );
+  const files: RevisionFile[] = fileEntries.map((entry) => {
+    const fromManifest = manifest.files[entry.path];
+    const id = fromManifest !== undefined && !usedFileIds.has(fromManifest) ? fromManifest : facts.idOf('file', entry.path);
+    usedFileIds.add(id);
+    fileIdByPath.set(entry.path, id);
+    const contentType = contentTypeOf(entry.path);
+    const file: RevisionFile = { id, name: baseName(entry.path), gitPath: entry.path, blobOid: entry.oid, size: entry.size, contentType };
+    const bytes = images.get(entry.path);
+    const dimensions = bytes ? imageDimensions(bytes) : undefined;
+    if (dimensions) file.dimensions = dimensions;
+    return file;
+  });
+
+  // Pages.
+  const usedPaths = new Set<string>();
+  const usedPageIds = new Set<string>();
+  const pageIdFor = (key: string, ...claimed: (string | undefined)[]): string => {
+    for (const id of claimed) {
+      if (id !== undefined && !usedPageIds.has(id)) {
+        usedPageIds.add(id);
+        return id;
+      }
+    }
+    const id = facts.idOf('page', key);
+    usedPageIds.add(id);
+    return id;
+  };
+
+  // Pass 1, in page order: document pages (their paths come from their files, so they claim paths first).
+  const documentNodes: Extract<StructureNode, { kind: 'document' }>[] = [];
+  walk(structure, (node) => {
+    if (node.kind === 'document') documentNodes.push(node);
+  });
+  const fileIdOf = (gitPath: string): string | undefined => fileIdByPath.get(gitPath);
+  const parsedPages = parsePages(
+    documentNodes.map((node) => ({
+      text: texts.get(node.gitPath) ?? '',
+      options: { gitPath: node.gitPath, root, fallbackTitle: node.linkText, fileIdOf },
+    })),
+  );
+  const documents = new Map<StructureNode, DocumentPage | undefined>();
+  documentNodes.forEach((node, index) => {
+    const entry = byPath.get(node.gitPath)!;
+    const parsed = parsedPages[index];
+    if (!parsed.ok) {
+      problems.push(...parsed.problems);
+      documents.set(node, undefined);
+      return;
+    }
+    const fields = parsed.page;
+    const pagePath = uniquePath(documentPath(node.gitPath, root, readmePath), usedPaths);
+    const page: DocumentPage = {
+      id: pageIdFor(node.gitPath, fields.id, manifest.pages[node.gitPath]),
+      type: fields.type,
+      title: fields.title,
+      slug: lastSegment(pagePath),
+      path: pagePath,
+      pages: [],
+      gitPath: node.gitPath,
+      blobOid: entry.oid,
+      markdown: fields.markdown,
+      layout: fields.layout,
+      frontMatter: fields.frontMatter,
+      createdAt: facts.createdAt(node.gitPath),
+      updatedAt: facts.updatedAt(node.gitPath),
+    };
+    if (fields.description !== undefined) page.description = fields.description;
+    if (fields.emoji !== undefined) page.emoji = fields.emoji;
+    if (fields.icon !== undefined) page.icon = fields.icon;
+    if (fields.hidden !== undefined) page.hidden = fields.hidden;
+    if (fields.noIndex !== undefined) page.noIndex = fields.noIndex;
+    if (fields.noRobotsIndex !== undefined) page.noRobotsIndex = fields.noRobotsIndex;
+    if (fields.variables !== undefined) page.variables = fields.variables;
+    if (fields.cover !== undefined) page.cover = fields.cover;
+    if (fields.computed !== undefined) page.computed = fields.computed;
+    if (fields.computedSeed !== undefined) page.computedSeed = fields.computedSeed;
+    documents.set(node, page);
+  });
+
+  // Pass 2, in page order: groups and links, then assemble the tree.
+  const build = (nodes: StructureNode[], parentPath: string): Page[] => {
+    const pages: Page[] = [];
+    for (const node of nodes) {
+      if (node.kind === 'document') {
+        const page = documents.get(node);
+        if (!page) continue;
+        page.pages = build(node.children, page.path);
+        pages.push(page);
+        continue;
+      }
+      const slugBase = slugify(node.title, node.kind);
+      const pagePath = uniquePath(parentPath ? `${parentPath}/${slugBase}` : slugBase, usedPaths);
+      const key = summaryPageKey(summaryPath, pagePath);
+      const base = { id: pageIdFor(key, manifest.pages[key]), title: node.title, slug: lastSegment(pagePath), path: pagePath };
+      if (node.kind === 'group') {
+        const group: GroupPage = { ...base, type: 'group', pages: build(node.children, '') };
+        pages.push(group);
+      } else {
+        const link: LinkPage = { ...base, type: 'link', href: node.href, pages: [] };
+        link.pages = build(node.children, pagePath);
+        pages.push(link);
+      }
+    }
+    return pages;
+  };
+  // Ids in page order: pass 1 assigned document ids in order already; groups and links take theirs here, after
+  // every document, so a front matter id is never lost to a group's manifest entry.
+  const pages = build(structure, '');
+
+  // Reusable contents.
+  const reusableContents: ReusableContent[] = [];
+  for (const entry of [...includes].sort((a, b) => (a.path < b.path ? -1 : 1))) {
+    const split = parseFrontMatter(texts.get(entry.path) ?? '', entry.path);
+    if (!split.ok) {
+      problems.push(split.problem);
+      continue;
+    }
+    const data = split.value.data;
+    let title = baseName(entry.path).replace(/\.md$/i, '');
+    if (typeof data.title === 'string') title = data.title;
+    else if (data.title !== undefined && data.title !== null) {
+      problems.push({ path: entry.path, line: frontMatterKeyLine(split.value, 'title'), message: 'front matter `title` must be a string' });
+    }
+    let claimed: string | undefined;
+    if (typeof data.id === 'string' && /^[a-zA-Z0-9_-]+$/.test(data.id)) claimed = data.id;
+    else if (data.id !== undefined && data.id !== null) {
+      problems.push({ path: entry.path, line: frontMatterKeyLine(split.value, 'id'), message: 'front matter `id` may hold only letters, digits, `_` and `-`' });
+    }
+    reusableContents.push({
+      id: pageIdFor(entry.path, claimed, manifest.pages[entry.path]),
+      title,
+      markdown: split.value.body.replace(/^(?:[ \t]*\r?\n)+/, ''),
+      gitPath: entry.path,
+      blobOid: entry.oid,
+    });
+  }
+
+  // Variables.
+  let variables: Record<string, string> = {};
+  if (varsEntry) {
+    const parsed = parseVariables(texts.get(varsPath) ?? '', varsPath);
+    variables = parsed.variables;
+    problems.push(...parsed.problems);
+  }
+
+  return { revision: { commit, pages, files, reusableContents, variables, root }, problems };
+}
+
+function walk(nodes: StructureNode[], visit: (node: StructureNode) => void): void {
+  for (const node of nodes) {
+    visit(node);
+    walk(node.children, visit);
+  }
+}
+
+function lastSegment(path: string): string {
+  return path.slice(path.lastIndexOf('/') + 1);
+}
+
+function uniquePath(path: string, used: Set<string>): string {
+  let candidate = path;
+  for (let n = 2; used.has(candidate); n++) candidate = `${path}-${n}`;
+  used.add(candidate);
+  return candidate;
+}
+
+/** `a/b.md` -> `a/b`; `a/README.md` -> `a`; the readme -> `readme`; every segment slugified. */
+export function documentPath(gitPath: string, root: string, readmePath: string): string {
+  if (gitPath === readmePath) return 'readme';
+  const rel = gitPath.slice(root.length);
+  const segments = rel.split('/');
+  if (segments.length > 1 && segments[segments.length - 1].toLowerCase() === 'readme.md') segments.pop();
+  else segments[segments.length - 1] = segments[segments.length - 1].replace(/\.md$/i, '');
+  return segments.map((segment) => slugify(segment)).join('/');
+}
+
+/** The page structure of a tree without SUMMARY.md (see the decisions at the top of this file). */
+function inferStructure(markdownPaths: string[], root: string, readmePath: string): StructureNode[] {
+  interface Folder {
+    files: string[];
+    folders: Map<string, Folder>;
+  }
+  const top: Folder = { files: [], folders: new Map() };
+  for (const gitPath of markdownPaths) {
+    if (gitPath === readmePath) continue;
+    const segments = gitPath.slice(root.length).split('/');
+    if (segments.some((segment) => segment.startsWith('.'))) continue;
+    let folder = top;
+    for (const segment of segments.slice(0, -1)) {
+      let next = folder.folders.get(segment);
+      if (!next) {
+        next = { files: [], folders: new Map() };
+        folder.folders.set(segment, next);
+      }
+      folder = next;
+    }
+    folder.files.push(gitPath);
+  }
+  const build = (folder: Folder, isTop: boolean): { readme?: string; nodes: StructureNode[] } => {
+    let readme: string | undefined;
+    const items: { name: string; isFolder: boolean; nodes: () => StructureNode[] }[] = [];
+    for (const gitPath of folder.files) {
+      const name = baseName(gitPath);
+      if (!isTop && name.toLowerCase() === 'readme.md' && readme === undefined) {
+        readme = gitPath;
+        continue;
+      }
+      items.push({ name: name.replace(/\.md$/i, ''), isFolder: false, nodes: () => [{ kind: 'document', gitPath, children: [] }] });
+    }
+    for (const [name, sub] of folder.folders) {
+      items.push({
+        name,
+        isFolder: true,
+        nodes: () => {
+          const inner = build(sub, false);
+          return inner.readme ? [{ kind: 'document', gitPath: inner.readme, children: inner.nodes }] : inner.nodes;
+        },
+      });
+    }
+    items.sort((a, b) => collator.compare(a.name, b.name) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0) || Number(a.isFolder) - Number(b.isFolder));
+    return { readme, nodes: items.flatMap((item) => item.nodes()) };
+  };
+  const nodes = build(top, true).nodes;
+  return markdownPaths.includes(readmePath) ? [{ kind: 'document', gitPath: readmePath, children: [] }, ...nodes] : nodes;
+}

@@ -1,0 +1,167 @@
+/**
+ * Reading a space's content: the revision at a ref (main, or a change request's branch), its pages and files.
+ *
+ * A revision is parsed once per commit and kept in a bounded LRU (commits never change, so the cache needs no
+ * invalidation and is safe in every process); only the ref is read per request, from the ref file.
+ */
+import type { Context, Caller } from '../context.js';
+import { NotFound } from '../errors.js';
+import { collectPage, type Page as ListPage, type PageRequest } from '../lists.js';
+import { WeightedLru } from '../lru.js';
+import { requireSpacePermission, type Role } from '../permissions.js';
+import { loadSpace } from './spaces.js';
+import { derivedId, factsOf } from './history.js';
+import { buildRevision } from '../../content/revision.js';
+import type { CommitInfo, DocumentPage, Page, Revision, RevisionFile } from '../../content/model.js';
+import { QUIRE_SIGNATURE } from '../../store/git/repositories.js';
+import type { SpaceRow } from '../../store/sql/content.js';
+
+/** A parsed revision with lookups by id and path. */
+export interface IndexedRevision {
+  spaceId: string;
+  revision: Revision;
+  pagesById: Map<string, Page>;
+  pagesByPath: Map<string, Page>;
+  filesById: Map<string, RevisionFile>;
+  /** Files in a stable order (by path), for paged lists. */
+  files: RevisionFile[];
+  /** The ref it was read at (e.g. `refs/heads/main`), when read through one. */
+  ref?: string;
+}
+
+// Bounded by the bytes of page bodies: a cached 1,000-page space of 2 KB pages weighs about 2 MB.
+const revisions = new WeightedLru<string, Promise<IndexedRevision>>(256 * 1024 * 1024);
+
+function indexRevision(spaceId: string, revision: Revision): IndexedRevision {
+  const pagesById = new Map<string, Page>();
+  const pagesByPath = new Map<string, Page>();
+  const walk = (pages: Page[]) => {
+    for (const page of pages) {
+      pagesById.set(page.id, page);
+      if (!pagesByPath.has(page.path)) pagesByPath.set(page.path, page);
+      walk(page.pages);
+    }
+  };
+  walk(revision.pages);
+  const files = [...revision.files].sort((a, b) => (a.gitPath < b.gitPath ? -1 : a.gitPath > b.gitPath ? 1 : 0));
+  return { spaceId, revision, pagesById, pagesByPath, filesById: new Map(files.map((f) => [f.id, f])), files };
+}
+
+function weightOf(revision: Revision): number {
+  let bytes = 4096 + revision.files.length * 256;
+  const walk = (pages: Page[]) => {
+    for (const page of pages) {
+      bytes += 512 + ('markdown' in page ? (page as DocumentPage).markdown.length * 2 : 0);
+      walk(page.pages);
+    }
+  };
+  walk(revision.pages);
+  return bytes;
+}
+
+/** Parses (or takes from the cache) the revision at a commit of a space. */
+export async function loadRevision(ctx: Context, spaceId: string, commitOid: string): Promise<IndexedRevision> {
+  const key = `${spaceId}:${commitOid}`;
+  const cached = revisions.get(key);
+  if (cached) return cached;
+  const loading = (async () => {
+    const commit = await ctx.reader.readCommit(spaceId, commitOid);
+    if (!commit) throw new NotFound(`revisionId: no revision "${commitOid}" in this space`);
+    const [entries, facts] = await Promise.all([ctx.reader.listBlobs(spaceId, commit.tree), factsOf(ctx, spaceId, commitOid)]);
+    const info: CommitInfo = {
+      oid: commit.oid,
+      parents: commit.parents,
+      message: commit.message,
+      authorName: commit.authorName,
+      authorEmail: commit.authorEmail,
+      createdAt: commit.committedAt,
+      createdByQuire: commit.committerEmail === QUIRE_SIGNATURE.email && commit.committerName === QUIRE_SIGNATURE.name,
+    };
+    const revision = await buildRevision(
+      { entries, readBlob: (oid) => ctx.reader.readBlob(spaceId, oid) },
+      info,
+      {
+        // Groups and link pages have no file: their key (`SUMMARY.md#path`) gets an id stable across commits.
+        idOf: (_kind, path) => facts[path]?.i ?? derivedId(spaceId, 'structure', path),
+        createdAt: (path) => facts[path]?.c ?? commit.committedAt,
+        updatedAt: (path) => facts[path]?.u ?? commit.committedAt,
+      },
+    );
+    const indexed = indexRevision(spaceId, revision);
+    revisions.set(key, Promise.resolve(indexed), weightOf(revision));
+    return indexed;
+  })();
+  // Concurrent readers of one commit share the parse; a failure is not cached.
+  revisions.set(key, loading, 4096);
+  loading.catch(() => revisions.delete(key));
+  return loading;
+}
+
+export interface ContentTarget {
+  space: SpaceRow;
+  role: Role | null;
+  content: IndexedRevision;
+}
+
+/** The space (read permission checked) and its content at `ref` (main by default). */
+export async function readContent(ctx: Context, caller: Caller, spaceId: string, ref = 'refs/heads/main'): Promise<ContentTarget> {
+  const { space, role } = await loadSpace(ctx, caller, spaceId);
+  requireSpacePermission(role, spaceId, 'view', 'read its content');
+  const oid = await ctx.reader.resolveRef(spaceId, ref);
+  if (!oid) throw new NotFound(`spaceId: space "${spaceId}" has no content at ${ref}`);
+  const content = await loadRevision(ctx, spaceId, oid);
+  return { space, role, content: { ...content, ref } };
+}
+
+/** A revision of the space by commit oid (any commit of its repository). */
+export async function readRevisionById(ctx: Context, caller: Caller, spaceId: string, revisionId: string): Promise<ContentTarget> {
+  const { space, role } = await loadSpace(ctx, caller, spaceId);
+  if (!/^[0-9a-f]{40}$/.test(revisionId)) throw new NotFound(`revisionId: no revision "${revisionId}" in this space`);
+  return { space, role, content: await loadRevision(ctx, spaceId, revisionId) };
+}
+
+export function findPage(content: IndexedRevision, pageId: string): Page {
+  const page = content.pagesById.get(pageId);
+  if (!page) throw new NotFound(`pageId: no page "${pageId}" in this revision`);
+  return page;
+}
+
+export function findPageByPath(content: IndexedRevision, pagePath: string): Page {
+  const page = content.pagesByPath.get(pagePath.replace(/^\/+|\/+$/g, ''));
+  if (!page) throw new NotFound(`pagePath: no page at "${pagePath}" in this revision`);
+  return page;
+}
+
+export function findFile(content: IndexedRevision, fileId: string): RevisionFile {
+  const file = content.filesById.get(fileId);
+  if (!file) throw new NotFound(`fileId: no file "${fileId}" in this revision`);
+  return file;
+}
+
+/** Files of the revision, paged by path. */
+export async function listFiles(ctx: Context, content: IndexedRevision, request: PageRequest): Promise<ListPage<RevisionFile>> {
+  const { files } = content;
+  return collectPage({
+    codec: ctx.cursors,
+    scope: `files:${content.spaceId}:${content.revision.commit.oid}`,
+    request,
+    fetch: async (after, n) => {
+      const start = after ? files.findIndex((f) => f.gitPath > String(after[0])) : 0;
+      return start < 0 ? [] : files.slice(start, start + n);
+    },
+    positionOf: (file) => [file.gitPath],
+    present: (file) => file,
+  });
+}
+
+/**
+ * The bytes of a blob of the space, for file downloads (read permission). Any blob of the repository: the same
+ * permission covers every branch.
+ */
+export async function readFileBlob(ctx: Context, caller: Caller, spaceId: string, oid: string): Promise<Buffer> {
+  const { role } = await loadSpace(ctx, caller, spaceId);
+  requireSpacePermission(role, spaceId, 'view', 'download its files');
+  const object = /^[0-9a-f]{40}$/.test(oid) ? await ctx.reader.readObject(spaceId, oid) : undefined;
+  if (!object || object.type !== 'blob') throw new NotFound(`fileId: no file "${oid}" in this space`);
+  return object.data;
+}

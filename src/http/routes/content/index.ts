@@ -1,0 +1,122 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { RouteDeps } from '../index.js';
+import { callerOf } from '../../plugins/auth.js';
+import { ErrorResponses, ListOf } from '../../schemas.js';
+import { presentList } from '../../present.js';
+import { contentTypeOf } from '../../../content/files.js';
+import {
+  findFile,
+  findPage,
+  findPageByPath,
+  listFiles,
+  readContent,
+  readFileBlob,
+  readRevisionById,
+} from '../../../domain/content/revisions.js';
+import {
+  BlobParams,
+  ContentQuery,
+  FileParams,
+  FileSchema,
+  FilesQuery,
+  PageParams,
+  PagePathParams,
+  PageQuery,
+  PageSchema,
+  PagesSchema,
+  RevisionParams,
+  RevisionSchema,
+  SpaceContentParams,
+} from './schema.js';
+import { ContentPresenter, DEFAULT_OPTIONS, type PresentOptions } from './presenter.js';
+
+const tags = ['content'];
+
+function options(query: { metadata?: boolean; format?: 'markdown' | 'document'; evaluated?: boolean }): PresentOptions {
+  return {
+    metadata: query.metadata ?? DEFAULT_OPTIONS.metadata,
+    format: query.format ?? DEFAULT_OPTIONS.format,
+    evaluated: query.evaluated ?? DEFAULT_OPTIONS.evaluated,
+  };
+}
+
+export const contentRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { ctx, urls }) => {
+  app.get(
+    '/spaces/:spaceId/content',
+    { schema: { operationId: 'getCurrentRevision', tags, params: SpaceContentParams, querystring: ContentQuery, response: { 200: RevisionSchema, ...ErrorResponses } } },
+    async (request) => {
+      const { content } = await readContent(ctx, callerOf(request), request.params.spaceId);
+      return new ContentPresenter(urls, content, options(request.query)).revision() as never;
+    },
+  );
+
+  app.get(
+    '/spaces/:spaceId/revisions/:revisionId',
+    { schema: { operationId: 'getRevisionById', tags, params: RevisionParams, querystring: ContentQuery, response: { 200: RevisionSchema, ...ErrorResponses } } },
+    async (request) => {
+      const { content } = await readRevisionById(ctx, callerOf(request), request.params.spaceId, request.params.revisionId);
+      return new ContentPresenter(urls, content, options(request.query)).revision() as never;
+    },
+  );
+
+  app.get(
+    '/spaces/:spaceId/content/pages',
+    { schema: { operationId: 'listPages', tags, params: SpaceContentParams, querystring: ContentQuery, response: { 200: PagesSchema, ...ErrorResponses } } },
+    async (request) => {
+      const { content } = await readContent(ctx, callerOf(request), request.params.spaceId);
+      return { pages: new ContentPresenter(urls, content, options(request.query)).pages() } as never;
+    },
+  );
+
+  app.get(
+    '/spaces/:spaceId/content/files',
+    { schema: { operationId: 'listFiles', tags, params: SpaceContentParams, querystring: FilesQuery, response: { 200: ListOf(FileSchema), ...ErrorResponses } } },
+    async (request) => {
+      const { content } = await readContent(ctx, callerOf(request), request.params.spaceId);
+      const presenter = new ContentPresenter(urls, content, options(request.query));
+      return presentList(await listFiles(ctx, content, request.query), (f) => presenter.file(f)) as never;
+    },
+  );
+
+  app.get(
+    '/spaces/:spaceId/content/files/:fileId',
+    { schema: { operationId: 'getFileById', tags, params: FileParams, querystring: ContentQuery, response: { 200: FileSchema, ...ErrorResponses } } },
+    async (request) => {
+      const { content } = await readContent(ctx, callerOf(request), request.params.spaceId);
+      return new ContentPresenter(urls, content, options(request.query)).file(findFile(content, request.params.fileId)) as never;
+    },
+  );
+
+  app.get(
+    '/spaces/:spaceId/content/page/:pageId',
+    { schema: { operationId: 'getPageById', tags, params: PageParams, querystring: PageQuery, response: { 200: PageSchema, ...ErrorResponses } } },
+    async (request) => {
+      const { content } = await readContent(ctx, callerOf(request), request.params.spaceId);
+      return new ContentPresenter(urls, content, options(request.query)).page(findPage(content, request.params.pageId)) as never;
+    },
+  );
+
+  app.get(
+    '/spaces/:spaceId/content/path/*',
+    { schema: { operationId: 'getPageByPath', tags, params: PagePathParams, querystring: PageQuery, response: { 200: PageSchema, ...ErrorResponses } } },
+    async (request) => {
+      const { content } = await readContent(ctx, callerOf(request), request.params.spaceId);
+      return new ContentPresenter(urls, content, options(request.query)).page(findPageByPath(content, request.params['*'])) as never;
+    },
+  );
+
+  // Files' downloadURL: the blob's bytes, with the type of its name; never sniffed by browsers.
+  app.get(
+    '/spaces/:spaceId/files/:oid/:name',
+    { schema: { operationId: 'downloadFile', tags, params: BlobParams, response: { ...ErrorResponses } } },
+    async (request, reply) => {
+      const bytes = await readFileBlob(ctx, callerOf(request), request.params.spaceId, request.params.oid);
+      return reply
+        .header('content-type', contentTypeOf(request.params.name))
+        .header('x-content-type-options', 'nosniff')
+        .header('content-disposition', `inline; filename*=UTF-8''${encodeURIComponent(request.params.name)}`)
+        .header('cache-control', 'private, max-age=31536000, immutable')
+        .send(bytes as never);
+    },
+  );
+};

@@ -1,0 +1,153 @@
+/**
+ * Revision, Page and File as the API shows them (contract-notes.md section 7 "Document page traps": document
+ * pages always carry `kind: "sheet"`, a full `layout` and `markdown`; groups only at the top level).
+ */
+import type { DocumentPage, Page, RevisionFile } from '../../../content/model.js';
+import type { IndexedRevision } from '../../../domain/content/revisions.js';
+import type { Urls } from '../../urls.js';
+
+export interface PresentOptions {
+  /** false: leave out git metadata. */
+  metadata: boolean;
+  format: 'markdown' | 'document';
+  /** true: replace `{{ space.vars.X }}` / `{{ page.vars.X }}` with their values. */
+  evaluated: boolean;
+}
+
+export const DEFAULT_OPTIONS: PresentOptions = { metadata: true, format: 'markdown', evaluated: false };
+
+/** Replaces variable expressions (`{{ space.vars.name }}`, `{{ page.vars.name }}`) by their values. */
+export function evaluateVariables(markdown: string, spaceVars: Record<string, string>, pageVars: Record<string, string>): string {
+  return markdown.replace(/\{\{\s*(space|page)\.vars\.([A-Za-z0-9_-]+)\s*\}\}/g, (whole, scope: string, name: string) => {
+    const value = scope === 'page' ? (pageVars[name] ?? spaceVars[name]) : spaceVars[name];
+    return value ?? whole;
+  });
+}
+
+/** A markdown body as a minimal JSON document: one paragraph per block, text kept as is. */
+function markdownDocument(markdown: string) {
+  const blocks = markdown.split(/\n{2,}/).filter((b) => b.trim().length > 0);
+  return {
+    object: 'document',
+    data: { schemaVersion: 1 },
+    nodes: blocks.map((text) => ({
+      object: 'block',
+      type: 'paragraph',
+      data: {},
+      nodes: [{ object: 'text', leaves: [{ object: 'leaf', text, marks: [] }] }],
+    })),
+  };
+}
+
+export class ContentPresenter {
+  constructor(
+    private readonly urls: Urls,
+    private readonly content: IndexedRevision,
+    private readonly options: PresentOptions = DEFAULT_OPTIONS,
+  ) {}
+
+  private pageApp(page: Page): string {
+    return this.urls.app(`/s/${this.content.spaceId}/${page.path}`);
+  }
+
+  page(page: Page): Record<string, unknown> {
+    const base = { id: page.id, title: page.title || 'Untitled' };
+    if (page.type === 'group') {
+      return { ...base, kind: 'group', type: 'group', slug: page.slug, path: page.path, pages: page.pages.map((p) => this.page(p)) };
+    }
+    if (page.type === 'link') {
+      const target = page.href.startsWith('#') ? { kind: 'anchor', anchor: page.href.slice(1) } : { kind: 'url', url: page.href };
+      return { ...base, kind: 'link', type: 'link', target, href: page.href };
+    }
+    return this.documentPage(page);
+  }
+
+  private documentPage(page: DocumentPage): Record<string, unknown> {
+    const { options } = this;
+    if (page.type === 'computed' && page.computed) {
+      // Computed pages are generated from their source; nothing is computed here yet, the source is shown.
+      return { id: page.id, title: page.title || 'Untitled', createdAt: page.createdAt, updatedAt: page.updatedAt, type: 'computed', computed: page.computed };
+    }
+    const markdown = options.evaluated ? evaluateVariables(page.markdown, this.content.revision.variables, page.variables ?? {}) : page.markdown;
+    const body = options.format === 'document' ? { document: markdownDocument(markdown) } : { markdown };
+    const cover = page.cover
+      ? {
+          ...(page.cover.file ? { ref: { kind: 'file', file: page.cover.file } } : {}),
+          ...(page.cover.fileDark ? { refDark: { kind: 'file', file: page.cover.fileDark } } : {}),
+          yPos: page.cover.yPos,
+        }
+      : undefined;
+    return {
+      id: page.id,
+      title: page.title || 'Untitled',
+      ...(page.emoji ? { emoji: page.emoji } : {}),
+      ...(page.icon ? { icon: page.icon } : {}),
+      createdAt: page.createdAt,
+      updatedAt: page.updatedAt,
+      kind: 'sheet',
+      type: 'document',
+      urls: { app: this.pageApp(page) },
+      slug: page.slug,
+      path: page.path,
+      ...(page.description !== undefined ? { description: page.description } : {}),
+      documentId: page.blobOid,
+      ...body,
+      pages: page.pages.map((p) => this.page(p)),
+      ...(options.metadata ? { git: { oid: page.blobOid, path: page.gitPath } } : {}),
+      layout: page.layout,
+      ...(cover ? { cover } : {}),
+      ...(page.variables ? { variables: page.variables } : {}),
+      ...(page.hidden !== undefined ? { hidden: page.hidden } : {}),
+      ...(page.noIndex !== undefined ? { noIndex: page.noIndex } : {}),
+      ...(page.noRobotsIndex !== undefined ? { noRobotsIndex: page.noRobotsIndex } : {}),
+    };
+  }
+
+  file(file: RevisionFile): Record<string, unknown> {
+    return {
+      id: file.id,
+      name: file.name,
+      contentType: file.contentType,
+      downloadURL: this.urls.api(`/spaces/${this.content.spaceId}/files/${file.blobOid}/${encodeURIComponent(file.name)}`),
+      size: file.size,
+      ...(file.dimensions ? { dimensions: file.dimensions } : {}),
+      ...(this.options.metadata ? { git: { oid: file.blobOid, path: file.gitPath } } : {}),
+    };
+  }
+
+  pages(): Record<string, unknown>[] {
+    return this.content.revision.pages.map((p) => this.page(p));
+  }
+
+  revision(): Record<string, unknown> {
+    const { revision } = this.content;
+    const { commit } = revision;
+    return {
+      object: 'revision',
+      id: commit.oid,
+      type: 'edits',
+      parents: commit.parents,
+      pages: this.pages(),
+      files: this.content.files.map((f) => this.file(f)),
+      reusableContents: revision.reusableContents.map((r) => ({
+        id: r.id,
+        title: r.title || 'Untitled',
+        document: r.blobOid,
+        ...(this.options.metadata ? { git: { oid: r.blobOid, path: r.gitPath } } : {}),
+      })),
+      variables: revision.variables,
+      createdAt: commit.createdAt,
+      ...(this.options.metadata
+        ? {
+            git: {
+              oid: commit.oid,
+              message: commit.message.trim(),
+              createdByGitBook: commit.createdByQuire,
+              ...(this.content.ref ? { ref: this.content.ref } : {}),
+            },
+          }
+        : {}),
+      urls: { app: this.urls.app(`/s/${this.content.spaceId}/~/revisions/${commit.oid}`) },
+    };
+  }
+}

@@ -1,0 +1,99 @@
+import { Type } from 'typebox';
+import { ListQuery, StringEnum, Timestamp, Url } from '../../schemas.js';
+
+export const ContentQuery = Type.Object({
+  metadata: Type.Optional(Type.Boolean({ default: true, description: 'false leaves out git metadata' })),
+  computed: Type.Optional(Type.Boolean({ default: true, description: 'false skips computed content' })),
+});
+
+export const PageQuery = Type.Object({
+  ...ContentQuery.properties,
+  format: Type.Optional(StringEnum(['markdown', 'document'] as const, { description: 'default markdown' })),
+  evaluated: Type.Optional(Type.Boolean({ default: false, description: 'true replaces variable expressions by their values' })),
+});
+
+export const FilesQuery = Type.Object({ ...ListQuery, ...ContentQuery.properties });
+
+export const SpaceContentParams = Type.Object({ spaceId: Type.String() });
+export const PageParams = Type.Object({ spaceId: Type.String(), pageId: Type.String() });
+export const PagePathParams = Type.Object({ spaceId: Type.String(), '*': Type.String() });
+export const FileParams = Type.Object({ spaceId: Type.String(), fileId: Type.String() });
+export const RevisionParams = Type.Object({ spaceId: Type.String(), revisionId: Type.String() });
+export const BlobParams = Type.Object({ spaceId: Type.String(), oid: Type.String(), name: Type.String() });
+
+const GitBlob = Type.Object({ oid: Type.String(), path: Type.String() });
+
+/** Nested pages are serialized as built (the tree has any depth). */
+const NestedPages = Type.Array(Type.Unsafe<Record<string, unknown>>({ type: 'object', additionalProperties: true }));
+
+export const PageSchema = Type.Object({
+  id: Type.String(),
+  title: Type.String(),
+  kind: Type.String(),
+  type: StringEnum(['document', 'group', 'link', 'computed'] as const),
+  emoji: Type.Optional(Type.String()),
+  icon: Type.Optional(Type.String()),
+  createdAt: Type.Optional(Timestamp),
+  updatedAt: Type.Optional(Timestamp),
+  urls: Type.Optional(Type.Object({ app: Url })),
+  slug: Type.Optional(Type.String()),
+  path: Type.Optional(Type.String()),
+  description: Type.Optional(Type.String()),
+  documentId: Type.Optional(Type.String()),
+  markdown: Type.Optional(Type.String()),
+  document: Type.Optional(Type.Unsafe<Record<string, unknown>>({ type: 'object', additionalProperties: true })),
+  pages: Type.Optional(NestedPages),
+  git: Type.Optional(GitBlob),
+  layout: Type.Optional(
+    Type.Object({
+      width: Type.String(),
+      cover: Type.Boolean(),
+      coverSize: Type.String(),
+      title: Type.Boolean(),
+      description: Type.Boolean(),
+      tableOfContents: Type.Boolean(),
+      outline: Type.Boolean(),
+      pagination: Type.Boolean(),
+      metadata: Type.Boolean(),
+    }),
+  ),
+  cover: Type.Optional(Type.Unsafe<Record<string, unknown>>({ type: 'object', additionalProperties: true })),
+  variables: Type.Optional(Type.Record(Type.String(), Type.String())),
+  hidden: Type.Optional(Type.Boolean()),
+  noIndex: Type.Optional(Type.Boolean()),
+  noRobotsIndex: Type.Optional(Type.Boolean()),
+  computed: Type.Optional(Type.Unsafe<Record<string, unknown>>({ type: 'object', additionalProperties: true })),
+  computedSeed: Type.Optional(Type.String()),
+  target: Type.Optional(Type.Unsafe<Record<string, unknown>>({ type: 'object', additionalProperties: true })),
+  href: Type.Optional(Type.String()),
+});
+
+export const FileSchema = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  contentType: Type.String(),
+  downloadURL: Url,
+  size: Type.Number(),
+  dimensions: Type.Optional(Type.Object({ width: Type.Number(), height: Type.Number() })),
+  git: Type.Optional(GitBlob),
+});
+
+export const RevisionSchema = Type.Object({
+  object: Type.Literal('revision'),
+  id: Type.String(),
+  type: Type.String(),
+  parents: Type.Array(Type.String()),
+  pages: Type.Array(PageSchema),
+  files: Type.Array(FileSchema),
+  reusableContents: Type.Array(
+    Type.Object({ id: Type.String(), title: Type.String(), document: Type.Optional(Type.String()), git: Type.Optional(GitBlob) }),
+  ),
+  variables: Type.Record(Type.String(), Type.String()),
+  createdAt: Timestamp,
+  git: Type.Optional(
+    Type.Object({ oid: Type.String(), message: Type.String(), createdByGitBook: Type.Boolean(), ref: Type.Optional(Type.String()) }),
+  ),
+  urls: Type.Object({ app: Url }),
+});
+
+export const PagesSchema = Type.Object({ pages: Type.Array(PageSchema) });

@@ -1,0 +1,422 @@
+import { describe, expect, it } from 'vitest';
+import type { Page, Revision } from '../../src/content/model.js';
+import { ContentError, formatProblem } from '../../src/content/problems.js';
+import { buildRevision } from '../../src/content/revision.js';
+import { gitBlobOid, memoryFacts, memoryTree, TEST_COMMIT, tinyPng, type MemoryFile } from '../helpers/content.js';
+
+async function build(files: Record<string, MemoryFile>, facts = memoryFacts()): Promise<Revision> {
+  return buildRevision(memoryTree(files), TEST_COMMIT, facts);
+}
+
+/** [type, title, path, gitPath?, children?] per page: the shape of a tree. */
+function shape(pages: Page[]): unknown[] {
+  return pages.map((page) => {
+    const row: unknown[] = [page.type, page.title, page.path];
+    if (page.type === 'document' || page.type === 'computed') row.push(page.gitPath);
+    if (page.type === 'link') row.push(page.href);
+    if (page.pages.length > 0) row.push(shape(page.pages));
+    return row;
+  });
+}
+
+function find(pages: Page[], path: string): Page {
+  for (const page of pages) {
+    if (page.path === path) return page;
+    const inner = page.pages.length > 0 ? (() => { try { return find(page.pages, path); } catch { return undefined; } })() : undefined;
+    if (inner) return inner;
+  }
+  throw new Error(`no page ${path}`);
+}
+
+function doc(pages: Page[], path: string) {
+  const page = find(pages, path);
+  if (page.type !== 'document' && page.type !== 'computed') throw new Error(`${path} is a ${page.type}`);
+  return page;
+}
+
+const HERO = tinyPng(12, 5);
+
+/** A repository in the seen layout: .gitbook.yaml with a root, SUMMARY.md, assets, includes, vars. */
+const SEEN_LAYOUT: Record<string, MemoryFile> = {
+  '.gitbook.yaml': 'root: ./docs/\n\nstructure:\n  readme: README.md\n  summary: SUMMARY.md\n\nredirects:\n  previous/page: getting-started/install.md\n',
+  'README.md': '# The repository README, outside the content root\n',
+  'LICENSE': 'MIT',
+  'docs/README.md': '---\ndescription: Quire documentation\n---\n\n# Introduction\n\nWelcome.\n',
+  'docs/SUMMARY.md': `# Table of contents
+
+* [Introduction](README.md)
+* [Getting started](getting-started/README.md)
+  * [Install](getting-started/install.md "Install the CLI")
+  * [Configure](getting-started/configure.md)
+* [Status page](https://status.example.com)
+
+## Reference <a href="#reference" id="reference"></a>
+
+* [API reference](api-reference.md)
+  * [Changelog](https://example.com/changelog)
+* [FAQ](<faq page.md>)
+`,
+  'docs/getting-started/README.md': '# Getting started\n\nStart here.\n',
+  'docs/getting-started/install.md': `---
+description: >-
+  Install the CLI and authenticate against your organization.
+icon: rocket
+cover: ../.gitbook/assets/hero.png
+coverY: -40
+hidden: true
+vars:
+  cli_version: 3.2.1
+layout:
+  cover:
+    visible: true
+    size: hero
+  title:
+    visible: true
+  description:
+    visible: true
+  tableOfContents:
+    visible: true
+  outline:
+    visible: false
+  pagination:
+    visible: true
+---
+
+# Install the CLI
+
+{% include "../.gitbook/includes/footer.md" %}
+`,
+  'docs/getting-started/configure.md': 'No heading here.\n',
+  'docs/api-reference.md': '# API reference\n',
+  'docs/faq page.md': '# FAQ\n',
+  'docs/.gitbook/assets/hero.png': HERO,
+  'docs/.gitbook/assets/hero (1).png': tinyPng(3, 3),
+  'docs/.gitbook/assets/guide.pdf': Buffer.from('%PDF-1.4 not really'),
+  'docs/.gitbook/includes/footer.md': '---\ntitle: Footer\n---\n\nNeed help? Write to {{ $vars.support }}.\n',
+  'docs/.gitbook/vars.yaml': 'support: help@example.com\nversion: 3.10\n',
+};
+
+describe('buildRevision: the seen layout', () => {
+  it('parses the tree into the expected revision', async () => {
+    const revision = await build(SEEN_LAYOUT);
+    expect(revision.root).toBe('docs/');
+    expect(revision.commit).toBe(TEST_COMMIT);
+    expect(shape(revision.pages)).toEqual([
+      ['document', 'Introduction', 'readme', 'docs/README.md'],
+      ['document', 'Getting started', 'getting-started', 'docs/getting-started/README.md', [
+        ['document', 'Install the CLI', 'getting-started/install', 'docs/getting-started/install.md'],
+        ['document', 'Configure', 'getting-started/configure', 'docs/getting-started/configure.md'],
+      ]],
+      ['link', 'Status page', 'status-page', 'https://status.example.com'],
+      ['group', 'Reference', 'reference', [
+        ['document', 'API reference', 'api-reference', 'docs/api-reference.md', [
+          ['link', 'Changelog', 'api-reference/changelog', 'https://example.com/changelog'],
+        ]],
+        ['document', 'FAQ', 'faq-page', 'docs/faq page.md'],
+      ]],
+    ]);
+
+    const install = doc(revision.pages, 'getting-started/install');
+    const installText = SEEN_LAYOUT['docs/getting-started/install.md'] as string;
+    expect(install).toEqual({
+      id: 'new-page-docs-getting-started-install-md',
+      type: 'document',
+      title: 'Install the CLI',
+      slug: 'install',
+      path: 'getting-started/install',
+      pages: [],
+      gitPath: 'docs/getting-started/install.md',
+      blobOid: gitBlobOid(Buffer.from(installText)),
+      markdown: '{% include "../.gitbook/includes/footer.md" %}\n',
+      description: 'Install the CLI and authenticate against your organization.',
+      icon: 'rocket',
+      hidden: true,
+      variables: { cli_version: '3.2.1' },
+      layout: {
+        width: 'default',
+        cover: true,
+        coverSize: 'hero',
+        title: true,
+        description: true,
+        tableOfContents: true,
+        outline: false,
+        pagination: true,
+        metadata: true,
+      },
+      cover: { file: 'new-file-docs-gitbook-assets-hero-png', yPos: -40 },
+      frontMatter: {
+        description: 'Install the CLI and authenticate against your organization.',
+        icon: 'rocket',
+        cover: '../.gitbook/assets/hero.png',
+        coverY: -40,
+        hidden: true,
+        vars: { cli_version: '3.2.1' },
+        layout: {
+          cover: { visible: true, size: 'hero' },
+          title: { visible: true },
+          description: { visible: true },
+          tableOfContents: { visible: true },
+          outline: { visible: false },
+          pagination: { visible: true },
+        },
+      },
+      createdAt: '2024-01-01T00:00:00.000Z#docs/getting-started/install.md',
+      updatedAt: '2024-02-01T00:00:00.000Z#docs/getting-started/install.md',
+    });
+    expect(doc(revision.pages, 'getting-started/configure')).toMatchObject({ title: 'Configure', markdown: 'No heading here.\n' });
+    expect(find(revision.pages, 'reference')).toMatchObject({ id: 'new-page-docs-SUMMARY-md-reference', slug: 'reference' });
+
+    expect(revision.files).toEqual([
+      {
+        id: 'new-file-docs-gitbook-assets-guide-pdf',
+        name: 'guide.pdf',
+        gitPath: 'docs/.gitbook/assets/guide.pdf',
+        blobOid: gitBlobOid(Buffer.from('%PDF-1.4 not really')),
+        size: 19,
+        contentType: 'application/pdf',
+      },
+      {
+        id: 'new-file-docs-gitbook-assets-hero-1-png',
+        name: 'hero (1).png',
+        gitPath: 'docs/.gitbook/assets/hero (1).png',
+        blobOid: gitBlobOid(SEEN_LAYOUT['docs/.gitbook/assets/hero (1).png'] as Buffer),
+        size: (SEEN_LAYOUT['docs/.gitbook/assets/hero (1).png'] as Buffer).length,
+        contentType: 'image/png',
+        dimensions: { width: 3, height: 3 },
+      },
+      {
+        id: 'new-file-docs-gitbook-assets-hero-png',
+        name: 'hero.png',
+        gitPath: 'docs/.gitbook/assets/hero.png',
+        blobOid: gitBlobOid(HERO),
+        size: HERO.length,
+        contentType: 'image/png',
+        dimensions: { width: 12, height: 5 },
+      },
+    ]);
+    expect(revision.reusableContents).toEqual([
+      {
+        id: 'new-page-docs-gitbook-includes-footer-md',
+        title: 'Footer',
+        markdown: 'Need help? Write to {{ $vars.support }}.\n',
+        gitPath: 'docs/.gitbook/includes/footer.md',
+        blobOid: gitBlobOid(Buffer.from(SEEN_LAYOUT['docs/.gitbook/includes/footer.md'] as string)),
+      },
+    ]);
+    expect(revision.variables).toEqual({ support: 'help@example.com', version: '3.10' });
+  });
+
+  it('reads only the blobs it needs: markdown, YAML and images, not other files', async () => {
+    const tree = memoryTree(SEEN_LAYOUT);
+    await buildRevision(tree, TEST_COMMIT, memoryFacts());
+    const pdf = gitBlobOid(SEEN_LAYOUT['docs/.gitbook/assets/guide.pdf'] as Buffer);
+    const outside = gitBlobOid(Buffer.from(SEEN_LAYOUT['README.md'] as string));
+    expect(tree.reads).not.toContain(pdf);
+    expect(tree.reads).not.toContain(outside);
+    expect(tree.reads).toContain(gitBlobOid(HERO));
+  });
+});
+
+describe('buildRevision: structure without SUMMARY.md', () => {
+  it('infers pages from folders: README first, then files and folders by name', async () => {
+    const revision = await build({
+      'README.md': '# Home\n',
+      'zeta.md': '# Zeta\n',
+      'alpha.md': '# Alpha\n',
+      '10-ten.md': '# Ten\n',
+      '2-two.md': '# Two\n',
+      'guide/README.md': '# Guide\n',
+      'guide/b.md': '# B\n',
+      'guide/a.md': '# A\n',
+      'guide/deep/x.md': '# X\n',
+      'loose/one.md': '# One\n',
+      'Getting Started.md': 'no title\n',
+      '.github/ISSUE_TEMPLATE.md': 'not a page\n',
+      'images/logo.png': tinyPng(1, 1),
+    });
+    expect(shape(revision.pages)).toEqual([
+      ['document', 'Home', 'readme', 'README.md'],
+      ['document', 'Two', '2-two', '2-two.md'],
+      ['document', 'Ten', '10-ten', '10-ten.md'],
+      ['document', 'Alpha', 'alpha', 'alpha.md'],
+      ['document', 'Getting Started', 'getting-started', 'Getting Started.md'],
+      ['document', 'Guide', 'guide', 'guide/README.md', [
+        ['document', 'A', 'guide/a', 'guide/a.md'],
+        ['document', 'B', 'guide/b', 'guide/b.md'],
+        ['document', 'X', 'guide/deep/x', 'guide/deep/x.md'],
+      ]],
+      ['document', 'One', 'loose/one', 'loose/one.md'],
+      ['document', 'Zeta', 'zeta', 'zeta.md'],
+    ]);
+    expect(revision.files.map((f) => [f.gitPath, f.contentType])).toEqual([
+      ['.github/ISSUE_TEMPLATE.md', 'text/markdown'],
+      ['images/logo.png', 'image/png'],
+    ]);
+  });
+
+  it('keeps paths unique: a.md and a/README.md', async () => {
+    const revision = await build({ 'a.md': '# File\n', 'a/README.md': '# Folder\n', 'a/b.md': '# B\n' });
+    expect(shape(revision.pages)).toEqual([
+      ['document', 'File', 'a', 'a.md'],
+      ['document', 'Folder', 'a-2', 'a/README.md', [['document', 'B', 'a/b', 'a/b.md']]],
+    ]);
+  });
+
+  it('uses .gitbook.yaml root and structure.readme', async () => {
+    const revision = await build({
+      '.gitbook.yaml': 'root: docs\nstructure:\n  readme: intro.md\n',
+      'README.md': '# Outside\n',
+      'docs/intro.md': '# Intro\n',
+      'docs/README.md': '# Also a page\n',
+      'docs/usage.md': '# Usage\n',
+    });
+    expect(shape(revision.pages)).toEqual([
+      ['document', 'Intro', 'readme', 'docs/intro.md'],
+      ['document', 'Also a page', 'readme-2', 'docs/README.md'],
+      ['document', 'Usage', 'usage', 'docs/usage.md'],
+    ]);
+  });
+
+  it('gives an empty revision for an empty tree', async () => {
+    expect(await build({})).toEqual({ commit: TEST_COMMIT, pages: [], files: [], reusableContents: [], variables: {}, root: '' });
+  });
+});
+
+describe('buildRevision: SUMMARY.md', () => {
+  it('makes unlisted markdown files files, and leaves the format files out of files', async () => {
+    const revision = await build({
+      'SUMMARY.md': '# TOC\n\n* [Listed](listed.md)\n',
+      'listed.md': '# Listed\n',
+      'unlisted.md': '# Unlisted\n',
+      '.gitbook.yaml': 'root: ./\n',
+      '.quire/manifest.yaml': 'pages: {}\n',
+      '.gitbook/includes/snippet.md': 'Snippet\n',
+      '.gitbook/includes/diagram.png': tinyPng(2, 1),
+      '.gitbook/vars.yaml': 'a: b\n',
+    });
+    expect(shape(revision.pages)).toEqual([['document', 'Listed', 'listed', 'listed.md']]);
+    expect(revision.files.map((f) => f.gitPath)).toEqual(['.gitbook/includes/diagram.png', 'unlisted.md']);
+    expect(revision.reusableContents).toMatchObject([{ title: 'snippet', markdown: 'Snippet\n', gitPath: '.gitbook/includes/snippet.md' }]);
+    expect(revision.variables).toEqual({ a: 'b' });
+  });
+
+  it('reads a SUMMARY.md at structure.summary, with paths relative to its folder', async () => {
+    const revision = await build({
+      '.gitbook.yaml': 'structure:\n  summary: toc/contents.md\n',
+      'toc/contents.md': '# TOC\n\n* [Home](../README.md)\n* [Same folder](here.md)\n',
+      'README.md': '# Home\n',
+      'toc/here.md': '# Here\n',
+    });
+    expect(shape(revision.pages)).toEqual([
+      ['document', 'Home', 'readme', 'README.md'],
+      ['document', 'Here', 'toc/here', 'toc/here.md'],
+    ]);
+  });
+
+  it('gives groups unique slugs and takes titles from the link text when a page has no H1', async () => {
+    const revision = await build({
+      'SUMMARY.md': '# TOC\n\n## Guides\n\n* [Untitled page](a.md)\n\n## Guides\n\n* [B](b.md)\n\n## \n\n* [C](c.md)\n',
+      'a.md': 'Text without a heading.\n',
+      'b.md': '# B\n',
+      'c.md': '# C\n',
+    });
+    expect(shape(revision.pages)).toEqual([
+      ['group', 'Guides', 'guides', [['document', 'Untitled page', 'a', 'a.md']]],
+      ['group', 'Guides', 'guides-2', [['document', 'B', 'b', 'b.md']]],
+      ['group', '', 'group', [['document', 'C', 'c', 'c.md']]],
+    ]);
+  });
+});
+
+describe('buildRevision: ids and timestamps', () => {
+  it('takes ids from front matter, then the manifest, then the history facts', async () => {
+    const facts = memoryFacts({ 'page:renamed.md': 'pg_from_rename_detection' });
+    const revision = await build(
+      {
+        'SUMMARY.md': '# TOC\n\n* [A](a.md)\n* [B](b.md)\n* [Renamed](renamed.md)\n* [New](new.md)\n* [Site](https://example.com)\n\n## Group\n\n* [Z](z.md)\n',
+        'a.md': '---\nid: pg_front_matter\n---\n# A\n',
+        'b.md': '# B\n',
+        'renamed.md': '# Renamed\n',
+        'new.md': '# New\n',
+        'z.md': '# Z\n',
+        'assets/one.png': tinyPng(1, 1),
+        'assets/two.png': tinyPng(2, 2),
+        '.quire/manifest.yaml':
+          'pages:\n  a.md: pg_manifest_loses_to_front_matter\n  b.md: pg_manifest_b\n  SUMMARY.md#group: pg_group\n  SUMMARY.md#site: pg_link\nfiles:\n  assets/one.png: fl_one\n',
+      },
+      facts,
+    );
+    const ids = (pages: Page[]): unknown[] => pages.map((p) => (p.pages.length > 0 ? [p.id, ids(p.pages)] : p.id));
+    expect(ids(revision.pages)).toEqual([
+      'pg_front_matter',
+      'pg_manifest_b',
+      'pg_from_rename_detection',
+      'new-page-new-md',
+      'pg_link',
+      ['pg_group', ['new-page-z-md']],
+    ]);
+    expect(revision.files.map((f) => [f.gitPath, f.id])).toEqual([
+      ['assets/one.png', 'fl_one'],
+      ['assets/two.png', 'new-file-assets-two-png'],
+    ]);
+    expect(facts.asked).toEqual(expect.arrayContaining(['page:renamed.md', 'page:new.md', 'file:assets/two.png']));
+    expect(facts.asked).not.toContain('page:a.md');
+    expect(facts.asked).not.toContain('page:b.md');
+  });
+
+  it('gives a copied id to the page that comes first in the page order', async () => {
+    const files = {
+      'original.md': '---\nid: pg_shared\n---\n# Original\n',
+      'copy.md': '---\nid: pg_shared\n---\n# Copy\n',
+    };
+    const copyFirst = await build({ ...files, 'SUMMARY.md': '* [Copy](copy.md)\n* [Original](original.md)\n' });
+    expect(copyFirst.pages.map((p) => [p.title, p.id])).toEqual([
+      ['Copy', 'pg_shared'],
+      ['Original', 'new-page-original-md'],
+    ]);
+    const originalFirst = await build({ ...files, 'SUMMARY.md': '* [Original](original.md)\n* [Copy](copy.md)\n' });
+    expect(originalFirst.pages.map((p) => [p.title, p.id])).toEqual([
+      ['Original', 'pg_shared'],
+      ['Copy', 'new-page-copy-md'],
+    ]);
+    // A manifest entry of the copy that repeats the taken id is not used either.
+    const withManifest = await build({
+      ...files,
+      'SUMMARY.md': '* [Original](original.md)\n* [Copy](copy.md)\n',
+      '.quire/manifest.yaml': 'pages:\n  copy.md: pg_copy\n',
+    });
+    expect(withManifest.pages.map((p) => p.id)).toEqual(['pg_shared', 'pg_copy']);
+  });
+
+  it('takes reusable content ids from front matter, and timestamps from the facts', async () => {
+    const revision = await build({
+      'README.md': '# Home\n',
+      '.gitbook/includes/a.md': '---\nid: rc_kept\ntitle: A\n---\nA\n',
+      '.gitbook/includes/b.md': 'B\n',
+    });
+    expect(revision.reusableContents.map((r) => [r.id, r.title])).toEqual([
+      ['rc_kept', 'A'],
+      ['new-page-gitbook-includes-b-md', 'b'],
+    ]);
+    expect(doc(revision.pages, 'readme')).toMatchObject({
+      createdAt: '2024-01-01T00:00:00.000Z#README.md',
+      updatedAt: '2024-02-01T00:00:00.000Z#README.md',
+    });
+  });
+});
+
+describe('buildRevision: refusals', () => {
+  it('throws a ContentError listing every problem', async () => {
+    const error = await build({
+      'SUMMARY.md': '# TOC\n\n* [A](a.md)\n* [Missing](missing.md)\n',
+      'a.md': '---\nhidden: "yes"\n---\n# A\n',
+      '.gitbook/vars.yaml': 'list:\n  - 1\n',
+    }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ContentError);
+    expect((error as ContentError).problems.map(formatProblem)).toEqual([
+      '.gitbook/vars.yaml:1: variable list must be a string, found a list',
+      'SUMMARY.md:4: the listed file missing.md does not exist',
+      'a.md:2: front matter `hidden` must be true or false, found string "yes"',
+    ]);
+  });
+});

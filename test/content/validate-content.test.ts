@@ -1,0 +1,95 @@
+import { describe, expect, it } from 'vitest';
+import { formatProblem } from '../../src/content/problems.js';
+import { validateContent } from '../../src/content/validate-content.js';
+import { memoryTree, tinyPng } from '../helpers/content.js';
+
+async function problems(files: Parameters<typeof memoryTree>[0]): Promise<string[]> {
+  return (await validateContent(memoryTree(files))).map(formatProblem);
+}
+
+describe('validateContent', () => {
+  it('finds nothing wrong with a tree in the format', async () => {
+    expect(
+      await problems({
+        '.gitbook.yaml': 'root: ./docs/\n',
+        'docs/SUMMARY.md': '# TOC\n\n* [Home](README.md)\n\n## Group\n\n* [Page](page.md)\n* [Site](https://example.com)\n',
+        'docs/README.md': '---\ndescription: Home\ncover: .gitbook/assets/a.png\n---\n# Home\n',
+        'docs/page.md': '# Page\n',
+        'docs/.gitbook/assets/a.png': tinyPng(1, 1),
+        'docs/.gitbook/includes/x.md': '---\ntitle: X\n---\nX\n',
+        'docs/.gitbook/vars.yaml': 'a: b\n',
+        'outside.md': '---\nbroken: [\n---\n',
+      }),
+    ).toEqual([]);
+  });
+
+  it('reports broken YAML front matter with file and line', async () => {
+    expect(await problems({ 'README.md': '# Home\n', 'guide.md': '---\ntitle: ok\ndescription: "unclosed\n---\n# Guide\n' })).toEqual([
+      expect.stringMatching(/^guide\.md:4: front matter is not valid YAML: unexpected end of the stream within a double quoted scalar/),
+    ]);
+  });
+
+  it('reports a broken SUMMARY.md', async () => {
+    expect(
+      await problems({
+        'SUMMARY.md': '# TOC\n\n* [A](a.md)\n  * Not a link\n* [A again](a.md)\n* [Gone](gone.md)\n* [Out](../../x.md)\n',
+        'a.md': '# A\n',
+      }),
+    ).toEqual([
+      'SUMMARY.md:4: a list item must be a link `[Title](page.md)`, found "Not a link"',
+      'SUMMARY.md:5: a.md is already listed on line 3: a file may be listed once',
+      'SUMMARY.md:6: the listed file gone.md does not exist',
+      'SUMMARY.md:7: ../../x.md points outside the content root',
+    ]);
+  });
+
+  it('reports a .gitbook.yaml that does not parse or whose root escapes', async () => {
+    expect(await problems({ '.gitbook.yaml': 'root: [docs\n', 'README.md': '# Home\n' })).toEqual([
+      expect.stringMatching(/^\.gitbook\.yaml:2: not valid YAML: /),
+    ]);
+    expect(await problems({ '.gitbook.yaml': 'root: ../../\n', 'README.md': '# Home\n' })).toEqual([
+      '.gitbook.yaml:1: `root` ../../ points outside the repository',
+    ]);
+  });
+
+  it('reports vars.yaml that is not a string map, and broken includes', async () => {
+    expect(
+      await problems({
+        'README.md': '# Home\n',
+        '.gitbook/vars.yaml': 'name: Quire\nversions:\n  - 1\n  - 2\n',
+        '.gitbook/includes/footer.md': '---\ntitle: [Footer\n---\nBody\n',
+        '.gitbook/includes/header.md': '---\ntitle: 3\n---\nBody\n',
+      }),
+    ).toEqual([
+      expect.stringMatching(/^\.gitbook\/includes\/footer\.md:3: front matter is not valid YAML: /),
+      '.gitbook/includes/header.md:2: front matter `title` must be a string',
+      '.gitbook/vars.yaml:2: variable versions must be a string, found a list',
+    ]);
+  });
+
+  it('reports wrong field types, missing covers, and a broken manifest', async () => {
+    expect(
+      await problems({
+        'README.md': '---\nhidden: "yes"\ncover: nowhere.png\n---\n# Home\n',
+        '.quire/manifest.yaml': 'pages: [\n',
+      }),
+    ).toEqual([
+      expect.stringMatching(/^\.quire\/manifest\.yaml:2: not valid YAML: /),
+      'README.md:2: front matter `hidden` must be true or false, found string "yes"',
+      'README.md:3: front matter `cover` names nowhere.png, which is not a file of the content (paths are relative to the page)',
+    ]);
+  });
+
+  it('reports symbolic links and submodules under the content root', async () => {
+    expect(
+      await problems({
+        'README.md': '# Home\n',
+        'link.md': { content: 'README.md', mode: '120000' },
+        'vendor/lib': { content: 'ignored', mode: '160000' },
+      }),
+    ).toEqual([
+      'link.md: symbolic links are not supported: commit the file itself',
+      'vendor/lib: submodules are not supported: their content would not be part of the space',
+    ]);
+  });
+});
