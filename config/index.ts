@@ -20,6 +20,10 @@ export interface Config {
   bodyLimit: number;
   /** Deleted spaces stay restorable this long. */
   spaceRetentionMs: number;
+  /** How long another process's writes may take to show in this process's read cache (0: no cache). */
+  cacheTtlMs: number;
+  /** Largest file a git push may add, in bytes. */
+  gitMaxFileBytes: number;
   logLevel: string;
 }
 
@@ -32,6 +36,13 @@ function parsePort(raw: string | undefined, fallback: number): number {
     throw new ConfigError(`PORT: must be an integer between 0 and 65535, got "${raw}"`);
   }
   return port;
+}
+
+function parsePositiveInteger(name: string, raw: string | undefined, fallback: number): number {
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isSafeInteger(value) || value <= 0) throw new ConfigError(`${name}: must be a positive integer, got "${raw}"`);
+  return value;
 }
 
 function parseList(raw: string | undefined): string[] {
@@ -59,6 +70,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     fetchAllow: parseList(env.QUIRE_FETCH_ALLOW),
     bodyLimit: 1024 * 1024,
     spaceRetentionMs: 7 * 24 * 60 * 60 * 1000,
+    cacheTtlMs: env.QUIRE_CACHE_TTL_MS === undefined || env.QUIRE_CACHE_TTL_MS === '' ? 1000 : Number(env.QUIRE_CACHE_TTL_MS),
+    gitMaxFileBytes: parsePositiveInteger('QUIRE_GIT_MAX_FILE_BYTES', env.QUIRE_GIT_MAX_FILE_BYTES, 100 * 1024 * 1024),
     logLevel: env.QUIRE_LOG_LEVEL || 'info',
   };
   return { ...config, ...overrides };

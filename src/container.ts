@@ -7,6 +7,7 @@ import { instanceSecret } from './store/sql/secrets.js';
 import { GitStore } from './store/git/repositories.js';
 import { GitReader } from './store/git/reader.js';
 import { CursorCodec } from './domain/lists.js';
+import { ReadCache } from './domain/cache.js';
 import type { Context } from './domain/context.js';
 
 export interface Container {
@@ -18,7 +19,9 @@ export interface Container {
 }
 
 export async function createContainer(config: Config): Promise<Container> {
+  const cache = new ReadCache(config.cacheTtlMs);
   const store = await openStore({
+    onWrite: () => cache.invalidate(),
     dataDir: config.dataDir,
     databaseUrl: config.databaseUrl,
     onPoolError: (error) => process.stderr.write(`${JSON.stringify({ level: 40, msg: 'database connection dropped', err: error.message })}\n`),
@@ -26,7 +29,7 @@ export async function createContainer(config: Config): Promise<Container> {
   const git = new GitStore(config.dataDir);
   const cursors = new CursorCodec(await instanceSecret(store.db, 'cursor-signing'));
   const reader = new GitReader(git);
-  const ctx: Context = { db: store.db, git, reader, cursors, spaceRetentionMs: config.spaceRetentionMs };
+  const ctx: Context = { db: store.db, git, reader, cursors, cache, spaceRetentionMs: config.spaceRetentionMs, gitMaxFileBytes: config.gitMaxFileBytes };
   return {
     config,
     store,

@@ -77,7 +77,7 @@ admin
       const organization = await createOrganization(ctx, user.id, { title: options.org });
       const token = await createApiToken(ctx, user.id);
       const urls = new Urls(config.publicUrl);
-      const access = await loadOrgAccess(ctx.db, organization.id, user.id);
+      const access = await loadOrgAccess(ctx, organization.id, user.id);
       const domains = await emailDomainsOf(ctx.db, [organization.id]);
       print({
         user: presentUser(urls, user),

@@ -4,6 +4,7 @@ import type { GitStore } from '../store/git/repositories.js';
 import type { GitReader } from '../store/git/reader.js';
 import type { UserRow } from '../store/sql/users.js';
 import type { CursorCodec } from './lists.js';
+import type { ReadCache } from './cache.js';
 
 /** What domain functions work with; built once by the container and passed down explicitly. */
 export interface Context {
@@ -12,8 +13,12 @@ export interface Context {
   /** Object and ref reads (long-lived cat-file processes). */
   reader: GitReader;
   cursors: CursorCodec;
+  /** Reads every request makes (tokens, access, space rows); forgets on local writes, expires for others'. */
+  cache: ReadCache;
   /** Deleted spaces stay restorable this long. */
   spaceRetentionMs: number;
+  /** Largest file a git push may add, in bytes (checked by the pre-receive hook). */
+  gitMaxFileBytes: number;
 }
 
 /** The authenticated user a request acts for. */

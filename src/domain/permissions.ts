@@ -17,6 +17,7 @@ import { findMember, type MemberRow } from '../store/sql/members.js';
 import { teamRolesOfUser } from '../store/sql/teams.js';
 import { collectionsOfOrganization, grantsFor, type CollectionRow, type SpaceRow } from '../store/sql/content.js';
 import { NotFound, PermissionDenied } from './errors.js';
+import type { Context } from './context.js';
 
 export const ROLES = ['admin', 'create', 'review', 'edit', 'comment', 'read'] as const;
 export type Role = (typeof ROLES)[number];
@@ -52,7 +53,12 @@ export interface OrgAccess {
   teamRoles: Map<string, string>;
 }
 
-export async function loadOrgAccess(db: Kysely<Database>, organizationId: string, userId: string): Promise<OrgAccess> {
+/** The caller's access to an organization (through the read cache: every request needs it). */
+export function loadOrgAccess(ctx: Pick<Context, 'db' | 'cache'>, organizationId: string, userId: string): Promise<OrgAccess> {
+  return ctx.cache.get(`access:${organizationId}:${userId}`, () => readOrgAccess(ctx.db, organizationId, userId));
+}
+
+async function readOrgAccess(db: Kysely<Database>, organizationId: string, userId: string): Promise<OrgAccess> {
   const membership = (await findMember(db, organizationId, userId)) ?? null;
   const access: OrgAccess = {
     organizationId,

@@ -44,7 +44,7 @@ interface LoadedCollection {
 async function loadCollection(ctx: Context, caller: Caller, collectionId: string): Promise<LoadedCollection> {
   const collection = await findCollection(ctx.db, collectionId);
   if (!collection) throw new NotFound(`collectionId: no collection "${collectionId}" is visible to you`);
-  const access = await loadOrgAccess(ctx.db, collection.organization_id, caller.user.id);
+  const access = await loadOrgAccess(ctx, collection.organization_id, caller.user.id);
   const role = collectionRole(access, collection.id);
   requireCollectionPermission(role, collectionId, 'view', 'view it');
   return { collection, access, role };
@@ -118,7 +118,7 @@ export async function createCollection(
     updated_at: now,
   };
   await insertCollection(ctx.db, collection);
-  const fresh = await loadOrgAccess(ctx.db, organizationId, caller.user.id);
+  const fresh = await loadOrgAccess(ctx, organizationId, caller.user.id);
   return { collection, role: collectionRole(fresh, collection.id) };
 }
 

@@ -107,7 +107,8 @@ export interface ContentTarget {
 export async function readContent(ctx: Context, caller: Caller, spaceId: string, ref = 'refs/heads/main'): Promise<ContentTarget> {
   const { space, role } = await loadSpace(ctx, caller, spaceId);
   requireSpacePermission(role, spaceId, 'view', 'read its content');
-  const oid = await ctx.reader.resolveRef(spaceId, ref);
+  // Through the read cache: a push records the new revision in the space row, which forgets cached refs here.
+  const oid = await ctx.cache.get(`ref:${spaceId}:${ref}`, () => ctx.reader.resolveRef(spaceId, ref));
   if (!oid) throw new NotFound(`spaceId: space "${spaceId}" has no content at ${ref}`);
   const content = await loadRevision(ctx, spaceId, oid);
   return { space, role, content: { ...content, ref } };

@@ -42,9 +42,9 @@ interface LoadedSpace {
  * which only restore uses).
  */
 export async function loadSpace(ctx: Context, caller: Caller, spaceId: string, options: { includeDeleted?: boolean } = {}): Promise<LoadedSpace> {
-  const space = await findSpace(ctx.db, spaceId);
+  const space = await ctx.cache.get(`space:${spaceId}`, () => findSpace(ctx.db, spaceId));
   if (!space || (space.deleted_at && !options.includeDeleted)) throw new NotFound(`spaceId: no space "${spaceId}" is visible to you`);
-  const access = await loadOrgAccess(ctx.db, space.organization_id, caller.user.id);
+  const access = await loadOrgAccess(ctx, space.organization_id, caller.user.id);
   const role = spaceRole(access, space);
   requireSpacePermission(role, spaceId, 'view', 'view it');
   return { space, access, role };
@@ -101,7 +101,7 @@ export async function createSpace(
     await ctx.git.removeRepository(id);
     throw error;
   }
-  return spaceViewOf(await loadOrgAccess(ctx.db, organizationId, caller.user.id), space);
+  return spaceViewOf(await loadOrgAccess(ctx, organizationId, caller.user.id), space);
 }
 
 export async function getSpace(ctx: Context, caller: Caller, spaceId: string): Promise<SpaceView> {

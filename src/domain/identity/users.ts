@@ -41,7 +41,8 @@ export async function createApiToken(ctx: Context, userId: string): Promise<stri
 
 /** The user behind an API token; Unauthenticated when the token is unknown. */
 export async function authenticateToken(ctx: Context, token: string): Promise<UserRow> {
-  const user = await findUserByTokenHash(ctx.db, hashToken(token));
+  const hash = hashToken(token);
+  const user = await ctx.cache.get(`token:${hash}`, () => findUserByTokenHash(ctx.db, hash));
   if (!user) throw new Unauthenticated('authorization: the token is not valid');
   return user;
 }

@@ -181,7 +181,7 @@ export async function listMemberSpaces(
   }
   const member = await findMember(ctx.db, organizationId, userId);
   if (!member) throw new NotFound(`userId: no member "${userId}" in this organization`);
-  const memberAccess = userId === caller.user.id ? access : await loadOrgAccess(ctx.db, organizationId, userId);
+  const memberAccess = userId === caller.user.id ? access : await loadOrgAccess(ctx, organizationId, userId);
   const order = request.order ?? 'desc';
   return collectPage({
     codec: ctx.cursors,

@@ -26,7 +26,7 @@ export interface OrganizationView {
 /** Loads the organization and the caller's access to it; 404 when it does not exist or the caller is not a member. */
 export async function organizationAccess(ctx: Context, caller: Caller, organizationId: string): Promise<{ organization: OrganizationRow; access: OrgAccess }> {
   const organization = await findOrganizationById(ctx.db, organizationId);
-  const access = await loadOrgAccess(ctx.db, organizationId, caller.user.id);
+  const access = await loadOrgAccess(ctx, organizationId, caller.user.id);
   if (!organization) throw new NotFound(`organizationId: no organization "${organizationId}" is visible to you`);
   requireOrgMember(access);
   return { organization, access };
@@ -92,7 +92,7 @@ export async function listOrganizations(ctx: Context, caller: Caller, request: P
   const domains = await emailDomainsOf(ctx.db, page.items.map((o) => o.id));
   const items: OrganizationView[] = [];
   for (const organization of page.items) {
-    const access = await loadOrgAccess(ctx.db, organization.id, caller.user.id);
+    const access = await loadOrgAccess(ctx, organization.id, caller.user.id);
     items.push({ organization, emailDomains: domains.get(organization.id) ?? [], access });
   }
   return { items, next: page.next };
@@ -158,7 +158,7 @@ export async function listOrganizationsForEmailDomain(ctx: Context, caller: Call
   const sameDomain = caller.user.email.split('@')[1] === normalized;
   const views: OrganizationView[] = [];
   for (const organization of await listOrganizationsWithEmailDomain(ctx.db, normalized)) {
-    const access = await loadOrgAccess(ctx.db, organization.id, caller.user.id);
+    const access = await loadOrgAccess(ctx, organization.id, caller.user.id);
     if (!sameDomain && !access.membership) continue;
     views.push(await view(ctx, organization, access));
   }

@@ -8,6 +8,7 @@ import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Migration, type MigrationProvider } from 'kysely';
 import type { Database } from './schema.js';
+import { WriteObserverPlugin } from './write-observer.js';
 import * as m0001 from './migrations/0001_initial.js';
 import * as m0002 from './migrations/0002_revision_facts.js';
 
@@ -38,6 +39,8 @@ export interface OpenStoreOptions {
   databaseUrl?: string;
   /** Told about connections the PostgreSQL server dropped while idle. */
   onPoolError?: (error: Error) => void;
+  /** Told about every write made through the returned database object (caches forget what they hold). */
+  onWrite?: () => void;
 }
 
 /** Opens the database and migrates it to the latest schema (safe when several processes start at once). */
@@ -61,6 +64,7 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
     file.pragma('synchronous = NORMAL');
     db = new Kysely<Database>({ dialect: new SqliteDialect({ database: file }) });
   }
+  if (options.onWrite) db = db.withPlugin(new WriteObserverPlugin(options.onWrite));
   const migrator = new Migrator({ db, provider: new StaticMigrationProvider() });
   const { error, results } = await migrator.migrateToLatest();
   if (error) {

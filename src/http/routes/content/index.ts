@@ -32,6 +32,27 @@ import { ContentPresenter, DEFAULT_OPTIONS, type PresentOptions } from './presen
 
 const tags = ['content'];
 
+/**
+ * Serialized answers per revision: a revision never changes, so its JSON is built once per set of options.
+ * Keyed weakly by the parsed revision, so it goes when the revision leaves the revision cache.
+ */
+const serialized = new WeakMap<object, Map<string, string>>();
+
+function cachedJson(revision: object, key: string, build: () => unknown): string {
+  let byKey = serialized.get(revision);
+  if (!byKey) serialized.set(revision, (byKey = new Map()));
+  let json = byKey.get(key);
+  if (json === undefined) {
+    json = JSON.stringify(build());
+    byKey.set(key, json);
+  }
+  return json;
+}
+
+function optionsKey(o: PresentOptions): string {
+  return `${o.metadata ? 1 : 0}${o.format === 'document' ? 'd' : 'm'}${o.evaluated ? 1 : 0}`;
+}
+
 function options(query: { metadata?: boolean; format?: 'markdown' | 'document'; evaluated?: boolean }): PresentOptions {
   return {
     metadata: query.metadata ?? DEFAULT_OPTIONS.metadata,
@@ -44,9 +65,11 @@ export const contentRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, {
   app.get(
     '/spaces/:spaceId/content',
     { schema: { operationId: 'getCurrentRevision', tags, params: SpaceContentParams, querystring: ContentQuery, response: { 200: RevisionSchema, ...ErrorResponses } } },
-    async (request) => {
+    async (request, reply) => {
       const { content } = await readContent(ctx, callerOf(request), request.params.spaceId);
-      return new ContentPresenter(urls, content, options(request.query)).revision() as never;
+      const o = options(request.query);
+      const json = cachedJson(content.revision, `revision:${content.ref ?? ''}:${optionsKey(o)}`, () => new ContentPresenter(urls, content, o).revision());
+      return reply.type('application/json; charset=utf-8').send(json as never);
     },
   );
 
@@ -90,9 +113,12 @@ export const contentRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, {
   app.get(
     '/spaces/:spaceId/content/page/:pageId',
     { schema: { operationId: 'getPageById', tags, params: PageParams, querystring: PageQuery, response: { 200: PageSchema, ...ErrorResponses } } },
-    async (request) => {
+    async (request, reply) => {
       const { content } = await readContent(ctx, callerOf(request), request.params.spaceId);
-      return new ContentPresenter(urls, content, options(request.query)).page(findPage(content, request.params.pageId)) as never;
+      const page = findPage(content, request.params.pageId);
+      const o = options(request.query);
+      const json = cachedJson(content.revision, `page:${page.id}:${optionsKey(o)}`, () => new ContentPresenter(urls, content, o).page(page));
+      return reply.type('application/json; charset=utf-8').send(json as never);
     },
   );
 

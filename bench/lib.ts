@@ -1,0 +1,105 @@
+/**
+ * Shared pieces of the benchmarks: a real app on a temp data dir, a space filled with N pages through a real git
+ * checkout, and autocannon run as a separate process (so the load generator does not share the server's event loop).
+ */
+import { execFile } from 'node:child_process';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import type { FastifyInstance } from 'fastify';
+import { loadConfig } from '../config/index.js';
+import { createContainer, type Container } from '../src/container.js';
+import { buildApp } from '../src/http/app.js';
+import { createApiToken, createUser } from '../src/domain/identity/users.js';
+import { createOrganization } from '../src/domain/organizations/organizations.js';
+import { createSpace } from '../src/domain/content/spaces.js';
+import { Checkout } from '../test/helpers/git.js';
+
+const exec = promisify(execFile);
+
+export interface BenchServer {
+  container: Container;
+  app: FastifyInstance;
+  url: string;
+  token: string;
+  organizationId: string;
+  close(): Promise<void>;
+}
+
+export async function startBenchServer(): Promise<BenchServer> {
+  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'quire-bench-'));
+  const container = await createContainer(loadConfig({}, { dataDir, logLevel: 'silent', publicUrl: 'http://bench.local' }));
+  const app = await buildApp(container, { logger: false });
+  const address = await app.listen({ port: 0, host: '127.0.0.1' });
+  const user = await createUser(container.ctx, { email: 'bench@example.com', name: 'Bench' });
+  const organization = await createOrganization(container.ctx, user.id, { title: 'Bench' });
+  const token = await createApiToken(container.ctx, user.id);
+  return {
+    container,
+    app,
+    url: address,
+    token,
+    organizationId: organization.id,
+    close: async () => {
+      await app.close();
+      await container.close();
+      await fs.rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A page body of about `bytes` bytes of ordinary markdown. */
+export function pageBody(i: number, bytes = 1500): string {
+  const paragraph = `Paragraph about topic ${i}: install, configure and run the service; see the reference for options. `;
+  let body = `# Page ${i}\n\n`;
+  while (body.length < bytes) body += `${paragraph}\n\n`;
+  return body;
+}
+
+/** A space whose main branch holds `pages` pages in folders of 50, listed in SUMMARY.md. */
+export async function spaceWithPages(server: BenchServer, pages: number): Promise<{ spaceId: string; checkout: Checkout }> {
+  const user = (await server.container.ctx.db.selectFrom('users').selectAll().executeTakeFirstOrThrow());
+  const space = await createSpace(server.container.ctx, { user }, server.organizationId, { title: `Bench ${pages}` });
+  const checkout = await Checkout.clone(server.container.git.repositoryPath(space.space.id));
+  const summary = ['# Table of contents', '', '* [Home](README.md)'];
+  for (let i = 0; i < pages; i++) {
+    const folder = `section-${Math.floor(i / 50)}`;
+    const file = `${folder}/page-${i}.md`;
+    await checkout.write(file, pageBody(i));
+    summary.push(`* [Page ${i}](${file})`);
+  }
+  await checkout.write('SUMMARY.md', `${summary.join('\n')}\n`);
+  await checkout.commitAndPush(`${pages} pages`);
+  return { spaceId: space.space.id, checkout };
+}
+
+export interface LoadResult {
+  requestsPerSecond: number;
+  p50: number;
+  p99: number;
+  bytesPerRequest: number;
+  errors: number;
+  non2xx: number;
+}
+
+/** Runs autocannon in its own process against one URL. */
+export async function load(url: string, options: { connections?: number; seconds?: number; token?: string } = {}): Promise<LoadResult> {
+  const bin = path.resolve('node_modules/.bin/autocannon');
+  const args = ['-j', '-c', String(options.connections ?? 20), '-d', String(options.seconds ?? 8)];
+  if (options.token) args.push('-H', `authorization=Bearer ${options.token}`);
+  const { stdout } = await exec(bin, [...args, url], { maxBuffer: 16 * 1024 * 1024 });
+  const r = JSON.parse(stdout);
+  return {
+    requestsPerSecond: r.requests.average,
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    bytesPerRequest: r.requests.total ? r.throughput.total / r.requests.total : 0,
+    errors: r.errors,
+    non2xx: r.non2xx,
+  };
+}
+
+export function machine(): string {
+  return `${os.cpus().length} x ${os.cpus()[0]?.model ?? 'cpu'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, node ${process.version}`;
+}
