@@ -52,6 +52,8 @@ export interface TestApp {
   organization(title?: string): Promise<{ id: string; admin: TestUser }>;
   /** A new user who is a member of the organization with the role (null: guest). */
   member(organizationId: string, role: Role | null): Promise<TestUser>;
+  /** Starts listening on a free port of 127.0.0.1 (for real clients such as git) and returns the base URL. */
+  listen(): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -114,6 +116,9 @@ export async function startTestApp(kind: DatabaseKind, overrides: Partial<Config
       const member = await testApp.user();
       await addMember(ctx, organizationId, member.user.id, role);
       return member;
+    },
+    async listen() {
+      return app.listen({ port: 0, host: '127.0.0.1' });
     },
     async close() {
       await app.close();

@@ -9,6 +9,7 @@ import { memberRoutes } from './members/index.js';
 import { teamRoutes } from './teams/index.js';
 import { collectionRoutes } from './collections/index.js';
 import { spaceRoutes } from './spaces/index.js';
+import { gitRoutes } from './git/index.js';
 import { contentRoutes } from './content/index.js';
 
 /** What every route plugin receives. */
@@ -29,4 +30,6 @@ export async function registerRoutes(app: FastifyInstance, deps: RouteDeps): Pro
     },
     { prefix: '/v1' },
   );
+  // Git over HTTP at /git/SPACE_ID.git: outside /v1, with its own authentication (HTTP Basic or bearer).
+  await app.register(gitRoutes, deps);
 }

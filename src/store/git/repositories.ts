@@ -2,6 +2,7 @@
  * Where space repositories live and how they are created, copied and removed. The only code that knows the
  * disk layout: `<dataDir>/repositories/<first two chars of id>/<id>.git`.
  */
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { runGit } from './run.js';
@@ -19,6 +20,27 @@ export interface InitialFile {
 }
 
 export const QUIRE_SIGNATURE: Signature = { name: 'Quire', email: 'quire@localhost' };
+
+/** The two programs behind git's smart HTTP protocol. */
+export type GitService = 'upload-pack' | 'receive-pack';
+
+/**
+ * The pre-receive hook of every repository. It runs Quire's checks (src/git-hooks/pre-receive.ts) with the node and
+ * the program the server names in the environment of the receive-pack it spawns (src/git-hooks/launch.ts); every
+ * expansion is quoted, so paths with spaces are safe. Without those variables (a push that does not come through
+ * the Quire server) it refuses: nothing moves a ref unchecked.
+ */
+const PRE_RECEIVE_HOOK = `#!/bin/sh
+# Installed by Quire. A push is checked before any ref moves; do not edit (it is rewritten when it differs).
+if [ -z "$QUIRE_HOOK_NODE" ] || [ -z "$QUIRE_HOOK_DIR" ]; then
+  echo "Quire: pushes are accepted only through the Quire server (git over HTTP)" >&2
+  exit 1
+fi
+if [ -n "$QUIRE_HOOK_IMPORT" ]; then
+  exec "$QUIRE_HOOK_NODE" --import "$QUIRE_HOOK_IMPORT" "$QUIRE_HOOK_DIR/pre-receive$QUIRE_HOOK_EXT"
+fi
+exec "$QUIRE_HOOK_NODE" "$QUIRE_HOOK_DIR/pre-receive$QUIRE_HOOK_EXT"
+`;
 
 /**
  * A signature git accepts. Git refuses an ident whose name is only "crud" (`.`, `,`, `:`, `;`, `<`, `>`, quotes,
@@ -68,6 +90,7 @@ export class GitStore {
     await runGit(['init', '--bare', '--quiet', '--initial-branch=main', gitDir]);
     // Pushes are checked by Quire itself; receive.denyNonFastForwards would block legitimate force-pushes to CRs.
     await runGit(['config', 'core.logAllRefUpdates', 'true'], { gitDir });
+    await installHooks(gitDir);
     const tree = await this.writeFlatTree(gitDir, files);
     const when = `${Math.floor(Date.now() / 1000)} +0000`;
     const signature = gitSignature(author);
@@ -114,8 +137,142 @@ export class GitStore {
     }
   }
 
+  /**
+   * Installs (or repairs) the repository's hooks; repositories made before hooks existed get them here, before
+   * their first push. Cheap when they are in place (one read).
+   */
+  async ensureHooks(spaceId: string): Promise<void> {
+    await installHooks(this.repositoryPath(spaceId));
+  }
+
+  /**
+   * Starts `git upload-pack` or `git receive-pack` in stateless-RPC mode on the space's repository (git's smart
+   * HTTP protocol): with `advertiseRefs`, it prints the ref advertisement and exits; otherwise it answers the
+   * request written to its stdin. `env` reaches git and, for receive-pack, its hooks (GIT_PROTOCOL, the hook
+   * launch variables). Hooks always come from the repository's own hooks folder, whatever the configuration says.
+   */
+  spawnService(spaceId: string, service: GitService, options: { advertiseRefs: boolean; env: Record<string, string> }): ChildProcessWithoutNullStreams {
+    const gitDir = this.repositoryPath(spaceId);
+    const args = [
+      ...(service === 'receive-pack' ? ['-c', `core.hooksPath=${path.join(gitDir, 'hooks')}`] : []),
+      service,
+      '--stateless-rpc',
+      ...(options.advertiseRefs ? ['--advertise-refs'] : []),
+      gitDir,
+    ];
+    return spawn('git', args, {
+      env: { ...process.env, GIT_TERMINAL_PROMPT: '0', GIT_CONFIG_NOSYSTEM: '1', ...options.env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+  }
+
   /** Removes the repository for good. */
   async removeRepository(spaceId: string): Promise<void> {
     await fs.rm(this.repositoryPath(spaceId), { recursive: true, force: true });
+  }
+}
+
+/** Writes the hook files that differ from Quire's (atomically: a push running at the same time sees old or new). */
+async function installHooks(gitDir: string): Promise<void> {
+  const file = path.join(gitDir, 'hooks', 'pre-receive');
+  const current = await fs.readFile(file, 'utf8').catch(() => undefined);
+  if (current === PRE_RECEIVE_HOOK && ((await fs.stat(file)).mode & 0o111) !== 0) return;
+  await fs.mkdir(path.dirname(file), { recursive: true });
+  const temporary = `${file}.${process.pid}.${Date.now()}.tmp`;
+  await fs.writeFile(temporary, PRE_RECEIVE_HOOK, { mode: 0o755 });
+  await fs.rename(temporary, file);
+}
+
+// ---- a push's incoming objects, read from inside a hook (git's quarantine environment)
+
+const ZERO_OID = /^0+$/;
+const OID = /^[0-9a-f]{40}(?:[0-9a-f]{24})?$/;
+
+/**
+ * What a pre-receive hook can see of the push being received: git keeps the incoming objects in a quarantine
+ * directory that `env` (GIT_OBJECT_DIRECTORY, GIT_ALTERNATE_OBJECT_DIRECTORIES, GIT_QUARANTINE_PATH) makes readable,
+ * and the refs have not moved yet. Each method runs one git process, whatever the size of the push.
+ */
+export class IncomingPush {
+  constructor(
+    readonly gitDir: string,
+    readonly env: Record<string, string>,
+  ) {}
+
+  private run(args: string[], input?: string): Promise<Buffer> {
+    return runGit(args, { gitDir: this.gitDir, env: this.env, input });
+  }
+
+  /** Type and size of each object; missing objects are left out. */
+  async objectInfo(oids: readonly string[]): Promise<Map<string, { type: string; size: number }>> {
+    const info = new Map<string, { type: string; size: number }>();
+    const unique = [...new Set(oids)];
+    if (unique.length === 0) return info;
+    const out = await this.run(['cat-file', '--batch-check=%(objectname) %(objecttype) %(objectsize)', '--buffer'], `${unique.join('\n')}\n`);
+    for (const line of out.toString('utf8').split('\n')) {
+      const [oid, type, size] = line.split(' ');
+      if (size !== undefined && type !== 'missing') info.set(oid, { type, size: Number(size) });
+    }
+    return info;
+  }
+
+  /** Commits reachable from `tips` that no ref of the repository reaches yet: what the push brings, oldest first. */
+  async newCommits(tips: readonly string[]): Promise<string[]> {
+    const wanted = tips.filter((oid) => OID.test(oid) && !ZERO_OID.test(oid));
+    if (wanted.length === 0) return [];
+    const out = await this.run(['rev-list', '--reverse', ...wanted, '--not', '--all']);
+    return out.toString('utf8').split('\n').filter((line) => line.length > 0);
+  }
+
+  /**
+   * Tree entries the commits add or change relative to each of their parents (the whole tree of a root commit),
+   * without deletions; recursive, so entries are files, symlinks (mode 120000) and submodules (160000).
+   */
+  async changedEntries(commits: readonly string[]): Promise<Array<{ path: string; mode: string; oid: string }>> {
+    if (commits.length === 0) return [];
+    const out = await this.run(['diff-tree', '--stdin', '-r', '-z', '-m', '--root', '--no-commit-id', '--no-renames', '--no-abbrev'], `${commits.join('\n')}\n`);
+    const fields = out.toString('utf8').split('\0');
+    const entries = new Map<string, { path: string; mode: string; oid: string }>();
+    for (let i = 0; i + 1 < fields.length; i++) {
+      if (!fields[i].startsWith(':')) continue;
+      const [, newMode, , newOid] = fields[i].slice(1).split(' ');
+      const entryPath = fields[++i];
+      if (newMode === '000000') continue;
+      entries.set(`${newMode} ${newOid} ${entryPath}`, { path: entryPath, mode: newMode, oid: newOid });
+    }
+    return [...entries.values()];
+  }
+
+  /** Every blob of a commit's tree (files, symlinks, submodules) with its size; one `ls-tree` process. */
+  async listTree(commit: string): Promise<Array<{ path: string; mode: string; oid: string; size: number }>> {
+    const out = await this.run(['ls-tree', '-r', '-l', '-z', '--full-tree', commit]);
+    const entries: Array<{ path: string; mode: string; oid: string; size: number }> = [];
+    for (const record of out.toString('utf8').split('\0')) {
+      const tab = record.indexOf('\t');
+      if (tab < 0) continue;
+      const [mode, , oid, size] = record.slice(0, tab).split(/ +/);
+      entries.push({ path: record.slice(tab + 1), mode, oid, size: size === '-' ? 0 : Number(size) });
+    }
+    return entries;
+  }
+
+  /** The contents of blobs (for small ones: symlink targets, markdown files). */
+  async readBlobs(oids: readonly string[]): Promise<Map<string, Buffer>> {
+    const blobs = new Map<string, Buffer>();
+    const unique = [...new Set(oids)];
+    if (unique.length === 0) return blobs;
+    const out = await this.run(['cat-file', '--batch', '--buffer'], `${unique.join('\n')}\n`);
+    let offset = 0;
+    while (offset < out.length) {
+      const newline = out.indexOf(10, offset);
+      if (newline < 0) break;
+      const [oid, type, size] = out.subarray(offset, newline).toString('utf8').split(' ');
+      offset = newline + 1;
+      if (type === 'missing' || size === undefined) continue;
+      const length = Number(size);
+      if (type === 'blob') blobs.set(oid, out.subarray(offset, offset + length));
+      offset += length + 1;
+    }
+    return blobs;
   }
 }

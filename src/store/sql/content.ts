@@ -106,6 +106,19 @@ export async function updateSpaceRow(db: Kysely<Database>, id: string, changes: 
   await db.updateTable('spaces').set(changes).where('id', '=', id).execute();
 }
 
+/**
+ * Serializes writes to a space's row inside a transaction: a no-op write takes the row lock in PostgreSQL (held
+ * until commit) and the write lock in SQLite. Recording a push reads main under it, so concurrent pushes (in any
+ * process) record their revisions in the order main moved and the last one wins.
+ */
+export async function lockSpaceRow(db: Kysely<Database>, id: string): Promise<void> {
+  await db
+    .updateTable('spaces')
+    .set((eb) => ({ updated_at: eb.ref('updated_at') }))
+    .where('id', '=', id)
+    .execute();
+}
+
 /** Live spaces of an organization. */
 export async function listSpacesOfOrganization(
   db: Kysely<Database>,

@@ -1,0 +1,193 @@
+/**
+ * What a push must satisfy before any ref moves. The pre-receive hook (src/git-hooks/pre-receive.ts) calls
+ * `validatePush` with the ref updates git received and git's quarantine environment; any problem refuses the whole
+ * push, and each is printed in the git client as `remote: <path>: <reason>`.
+ *
+ * Rules here: which refs accept pushes, a file size limit, and that nothing points outside the tree. The content
+ * rules (front matter and SUMMARY.md parse) plug in at the marked place in `validatePush`.
+ */
+import { IncomingPush } from '../store/git/repositories.js';
+import { validateContent } from './validate-content.js';
+
+export interface RefUpdate {
+  ref: string;
+  oldOid: string;
+  /** All zeros for a deletion. */
+  newOid: string;
+}
+
+/** One reason to refuse a push; `path` names the file it is about (`line` within it, when known). */
+export interface PushProblem {
+  path?: string;
+  line?: number;
+  message: string;
+}
+
+export interface ValidatePushInput {
+  /** The repository (the hook's GIT_DIR). */
+  gitDir: string;
+  updates: RefUpdate[];
+  /**
+   * What git gives hooks to read the incoming objects (GIT_OBJECT_DIRECTORY, GIT_ALTERNATE_OBJECT_DIRECTORIES,
+   * GIT_QUARANTINE_PATH), plus Quire's settings (MAX_FILE_BYTES_VARIABLE).
+   */
+  env: Record<string, string>;
+}
+
+/** The variable that carries the file size limit, in bytes, from the server to the hook. */
+export const MAX_FILE_BYTES_VARIABLE = 'QUIRE_GIT_MAX_FILE_BYTES';
+export const DEFAULT_MAX_FILE_BYTES = 100 * 1024 * 1024;
+
+const MAIN = 'refs/heads/main';
+const CHANGE_REQUEST = /^refs\/heads\/change-requests\/[1-9][0-9]*$/;
+const ZERO_OID = /^0+$/;
+const SYMLINK = '120000';
+const SUBMODULE = '160000';
+
+/** `path:line: message`, `path: message`, or the message alone. */
+export function formatPushProblem(problem: PushProblem): string {
+  if (problem.path === undefined) return problem.message;
+  return problem.line === undefined ? `${problem.path}: ${problem.message}` : `${problem.path}:${problem.line}: ${problem.message}`;
+}
+
+export async function validatePush(input: ValidatePushInput): Promise<PushProblem[]> {
+  const problems: PushProblem[] = input.updates.flatMap(refProblems);
+  const updates = input.updates.filter((update) => !ZERO_OID.test(update.newOid));
+  if (updates.length === 0) return problems;
+
+  const push = new IncomingPush(input.gitDir, input.env);
+  const tips = await push.objectInfo(updates.map((update) => update.newOid));
+  for (const update of updates) {
+    const type = tips.get(update.newOid)?.type;
+    if (type !== 'commit') problems.push({ message: `${update.ref}: must point at a commit, not ${type ? `a ${type}` : 'a missing object'}` });
+  }
+  const commits = await push.newCommits(updates.map((update) => update.newOid).filter((oid) => tips.get(oid)?.type === 'commit'));
+  const entries = await push.changedEntries(commits);
+  problems.push(...pathProblems(entries));
+  problems.push(...(await sizeProblems(push, entries, maxFileBytes(input.env))));
+  problems.push(...(await symlinkProblems(push, entries)));
+
+  problems.push(...(await contentProblems(push, updates.map((u) => u.newOid).filter((oid) => tips.get(oid)?.type === 'commit'))));
+
+  return unique(problems);
+}
+
+/** Files whose bytes the content checks read: text the format parses, and images (for their dimensions). */
+const READ_FOR_CONTENT = /\.(md|markdown|ya?ml|png|jpe?g|gif|svg|webp)$/i;
+
+/**
+ * The content each pushed branch would show must parse: front matter, SUMMARY.md, .gitbook.yaml, vars.yaml
+ * (src/content/validate-content.ts, the same analysis the API uses to build a revision). Checked on the tree each
+ * ref would point at, whatever the commits in between.
+ */
+async function contentProblems(push: IncomingPush, tips: string[]): Promise<PushProblem[]> {
+  const problems: PushProblem[] = [];
+  for (const tip of new Set(tips)) {
+    const entries = await push.listTree(tip);
+    const blobs = await push.readBlobs(entries.filter((e) => e.mode !== SUBMODULE && READ_FOR_CONTENT.test(e.path)).map((e) => e.oid));
+    const source = {
+      entries,
+      readBlob: async (oid: string) => blobs.get(oid) ?? (await push.readBlobs([oid])).get(oid) ?? Buffer.alloc(0),
+    };
+    for (const problem of await validateContent(source)) problems.push({ path: problem.path, line: problem.line, message: problem.message });
+  }
+  return problems;
+}
+
+/** Only main and change-request branches accept pushes, and main cannot be deleted. */
+function refProblems(update: RefUpdate): PushProblem[] {
+  if (update.ref === MAIN) {
+    return ZERO_OID.test(update.newOid) ? [{ message: `${MAIN}: main cannot be deleted` }] : [];
+  }
+  if (CHANGE_REQUEST.test(update.ref)) return [];
+  return [{ message: `${update.ref}: only ${MAIN} and refs/heads/change-requests/<number> accept pushes` }];
+}
+
+type Entry = { path: string; mode: string; oid: string };
+
+/** No `.`, `..` or empty segment, and no `.git` folder or file (git refuses them on checkout, not on receive). */
+function pathProblems(entries: Entry[]): PushProblem[] {
+  const problems: PushProblem[] = [];
+  for (const entry of entries) {
+    const segments = entry.path.split('/');
+    if (segments.some((segment) => segment === '' || segment === '.' || segment === '..')) {
+      problems.push({ path: entry.path, message: 'has an empty, "." or ".." segment: paths must stay inside the tree' });
+    } else if (segments.some((segment) => segment.toLowerCase() === '.git')) {
+      problems.push({ path: entry.path, message: 'is inside a ".git" folder, which a repository cannot contain' });
+    }
+  }
+  return problems;
+}
+
+function maxFileBytes(env: Record<string, string>): number {
+  const value = Number(env[MAX_FILE_BYTES_VARIABLE]);
+  return Number.isSafeInteger(value) && value > 0 ? value : DEFAULT_MAX_FILE_BYTES;
+}
+
+function formatBytes(bytes: number): string {
+  const units = ['bytes', 'KiB', 'MiB', 'GiB'];
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  return unit === 0 ? `${bytes} bytes` : `${Number(value.toFixed(1))} ${units[unit]}`;
+}
+
+/** Every file the push adds or changes is at most `limit` bytes. */
+async function sizeProblems(push: IncomingPush, entries: Entry[], limit: number): Promise<PushProblem[]> {
+  const files = entries.filter((entry) => entry.mode !== SUBMODULE);
+  const info = await push.objectInfo(files.map((entry) => entry.oid));
+  const problems: PushProblem[] = [];
+  for (const entry of files) {
+    const size = info.get(entry.oid)?.size ?? 0;
+    if (size > limit) {
+      const exact = size < 1024 ? '' : ` (${size} bytes)`;
+      problems.push({ path: entry.path, message: `is ${formatBytes(size)}${exact}, more than the ${formatBytes(limit)} a file may have` });
+    }
+  }
+  return problems;
+}
+
+/**
+ * Symlinks stay inside the tree: no absolute target and no `..` segment. Refusing every `..` (rather than only the
+ * ones that climb above the root) keeps the rule sound through chains of symlinks: each link then resolves below
+ * its own folder.
+ */
+async function symlinkProblems(push: IncomingPush, entries: Entry[]): Promise<PushProblem[]> {
+  const links = entries.filter((entry) => entry.mode === SYMLINK);
+  const targets = await push.readBlobs(links.map((entry) => entry.oid));
+  const problems: PushProblem[] = [];
+  for (const link of links) {
+    const target = targets.get(link.oid)?.toString('utf8') ?? '';
+    const absolute = /^([/\\]|[A-Za-z]:)/.test(target);
+    const segments = target.split(/[/\\]/);
+    if (absolute || segments.includes('..')) {
+      const where = absolute || escapes(link.path, segments) ? 'outside the tree' : 'through ".."';
+      problems.push({ path: link.path, message: `is a symlink to "${target}", ${where}: symlinks must point inside the tree, without ".." or an absolute path` });
+    }
+  }
+  return problems;
+}
+
+/** True when `segments`, followed from the link's folder, climb above the root. */
+function escapes(linkPath: string, segments: string[]): boolean {
+  let depth = linkPath.split('/').length - 1;
+  for (const segment of segments) {
+    if (segment === '..') depth--;
+    else if (segment !== '' && segment !== '.') depth++;
+    if (depth < 0) return true;
+  }
+  return false;
+}
+
+function unique(problems: PushProblem[]): PushProblem[] {
+  const seen = new Set<string>();
+  return problems.filter((problem) => {
+    const key = formatPushProblem(problem);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
