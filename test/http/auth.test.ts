@@ -34,7 +34,7 @@ describe('authentication on every operation', () => {
         'getCollectionById', 'deleteCollectionById', 'updateCollectionById', 'listSpacesInCollectionById', 'moveCollection', 'transferCollection',
         'listCollectionsInOrganizationById', 'createCollection',
         // spaces #26-#28, #30-#32 and the hidden createSpace / listSpacesInOrganizationById
-        'getSpaceById', 'deleteSpaceById', 'updateSpaceById', 'restoreSpace', 'moveSpace', 'transferSpace', 'createSpace',
+        'getSpaceById', 'deleteSpaceById', 'duplicateSpace', 'updateSpaceById', 'restoreSpace', 'moveSpace', 'transferSpace', 'createSpace',
         'listSpacesInOrganizationById',
         // content #50, #52-#54, #56, page by path, a revision by id, file downloads
         'getCurrentRevision', 'getRevisionById', 'listPages', 'listFiles', 'getFileById', 'getPageById', 'getPageByPath', 'downloadFile',

@@ -4,7 +4,16 @@ import { newId, nowIso } from '../ids.js';
 import { collectPage, type Page, type PageRequest } from '../lists.js';
 import { loadOrgAccess, requireSpacePermission, spaceRole, type OrgAccess, type Role } from '../permissions.js';
 import { organizationAccess } from '../organizations/organizations.js';
-import { deleteGrantsOn, findSpace, insertSpace, listSpacesOfOrganization, updateSpaceRow, type SpaceRow } from '../../store/sql/content.js';
+import {
+  deleteGrantsOn,
+  deleteSpaceRow,
+  findSpace,
+  insertSpace,
+  listSpacesDeletedBefore,
+  listSpacesOfOrganization,
+  updateSpaceRow,
+  type SpaceRow,
+} from '../../store/sql/content.js';
 import { endPosition, placeAmongSiblings, siblingOrder, type ContentPosition } from './positions.js';
 import { requireCreateUnder, requireTransferTarget } from './collections.js';
 
@@ -220,3 +229,53 @@ export async function listOrganizationSpaces(ctx: Context, caller: Caller, organ
   });
 }
 
+
+/**
+ * Copies a space: a new space beside it (same collection, settings and content) whose repository is a copy of
+ * the original's main branch with its whole history. Needs read on the space and the right to create content
+ * where the copy goes. Page ids of the copy are its own (they derive from the space).
+ */
+export async function duplicateSpace(ctx: Context, caller: Caller, spaceId: string): Promise<SpaceView> {
+  const { space, access } = await loadSpace(ctx, caller, spaceId);
+  await requireCreateUnder(ctx, access, space.parent_id, 'parent');
+  const id = newId();
+  await ctx.git.copyRepository(spaceId, id);
+  const revision = await ctx.reader.resolveRef(id, 'refs/heads/main');
+  const now = nowIso();
+  const copy: SpaceRow = {
+    ...space,
+    id,
+    title: `${space.title} (copy)`.slice(0, 50),
+    revision: revision ?? space.revision,
+    created_by: caller.user.id,
+    created_at: now,
+    updated_at: now,
+    deleted_at: null,
+  };
+  try {
+    await ctx.db.transaction().execute(async (trx) => {
+      copy.position = await endPosition(trx, space.organization_id, space.parent_id);
+      await insertSpace(trx, copy);
+    });
+  } catch (error) {
+    await ctx.git.removeRepository(id);
+    throw error;
+  }
+  return spaceViewOf(await loadOrgAccess(ctx, space.organization_id, caller.user.id), copy);
+}
+
+/**
+ * Removes for good the spaces deleted more than the retention period ago: their rows and their repositories.
+ * Safe to run from several processes at once (each removal is idempotent). Returns the ids removed.
+ */
+export async function purgeDeletedSpaces(ctx: Context, now = Date.now()): Promise<string[]> {
+  const expired = await listSpacesDeletedBefore(ctx.db, new Date(now - ctx.spaceRetentionMs).toISOString());
+  const purged: string[] = [];
+  for (const space of expired) {
+    // The row first: once it is gone nothing can reach the repository, so removing it cannot race a reader.
+    if (await deleteSpaceRow(ctx.db, space.id)) purged.push(space.id);
+    ctx.reader.close(space.id);
+    await ctx.git.removeRepository(space.id);
+  }
+  return purged;
+}

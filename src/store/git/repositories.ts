@@ -119,12 +119,24 @@ export class GitStore {
     return (await runGit(['mktree'], { gitDir, input: entries.join('\n') + '\n' })).toString().trim();
   }
 
-  /** The oid a ref points at, or undefined. */
-  async resolveRef(spaceId: string, ref = 'refs/heads/main'): Promise<string | undefined> {
+  /**
+   * Makes `toId` a copy of `fromId`'s main branch with its whole history (a local clone: objects are hard-linked,
+   * so the copy costs little). Change-request branches stay behind. Fails if `toId` exists; a half-made copy is
+   * removed.
+   */
+  async copyRepository(fromId: string, toId: string): Promise<void> {
+    const from = this.repositoryPath(fromId);
+    const to = this.repositoryPath(toId);
+    await fs.mkdir(path.dirname(to), { recursive: true });
     try {
-      return (await runGit(['rev-parse', '--verify', '--quiet', `${ref}^{commit}`], { gitDir: this.repositoryPath(spaceId) })).toString().trim();
-    } catch {
-      return undefined;
+      await runGit(['clone', '--bare', '--quiet', '--single-branch', '--branch', 'main', '--no-tags', from, to]);
+      // The copy stands alone: no remote pointing back at the original.
+      await runGit(['remote', 'remove', 'origin'], { gitDir: to });
+      await runGit(['config', 'core.logAllRefUpdates', 'true'], { gitDir: to });
+      await installHooks(to);
+    } catch (error) {
+      await fs.rm(to, { recursive: true, force: true });
+      throw error;
     }
   }
 

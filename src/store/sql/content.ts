@@ -119,6 +119,17 @@ export async function lockSpaceRow(db: Kysely<Database>, id: string): Promise<vo
     .execute();
 }
 
+/** Deleted spaces whose deletion is older than `before` (ISO time): what a purge removes for good. */
+export async function listSpacesDeletedBefore(db: Kysely<Database>, before: string): Promise<SpaceRow[]> {
+  return db.selectFrom('spaces').selectAll().where('deleted_at', 'is not', null).where('deleted_at', '<', before).execute();
+}
+
+/** Removes a space's row and everything that hangs on it (foreign key cascades). */
+export async function deleteSpaceRow(db: Kysely<Database>, id: string): Promise<boolean> {
+  const result = await db.deleteFrom('spaces').where('id', '=', id).executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}
+
 /** Live spaces of an organization. */
 export async function listSpacesOfOrganization(
   db: Kysely<Database>,

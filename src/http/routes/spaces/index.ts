@@ -6,6 +6,7 @@ import { presentList, noContent } from '../../present.js';
 import {
   createSpace,
   deleteSpace,
+  duplicateSpace,
   getSpace,
   listOrganizationSpaces,
   moveSpace,
@@ -100,6 +101,15 @@ export const spaceRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { c
     },
     async (request, reply) => {
       const space = presentSpace(urls, await createSpace(ctx, callerOf(request), request.params.organizationId, request.body ?? {}));
+      return reply.status(201).header('location', space.urls.location).send(space);
+    },
+  );
+
+  app.post(
+    '/spaces/:spaceId/duplicate',
+    { schema: { operationId: 'duplicateSpace', tags, params: SpaceParams, response: { 201: { ...SpaceSchema, headers: CreatedSpaceHeaders }, ...ErrorResponses } } },
+    async (request, reply) => {
+      const space = presentSpace(urls, await duplicateSpace(ctx, callerOf(request), request.params.spaceId));
       return reply.status(201).header('location', space.urls.location).send(space);
     },
   );
