@@ -59,6 +59,22 @@ export async function loadSpace(ctx: Context, caller: Caller, spaceId: string, o
   return { space, access, role };
 }
 
+/**
+ * Writes the row of a space whose repository was just made, at the end of its siblings. If the row cannot be
+ * written the repository is removed again, so neither exists without the other.
+ */
+async function insertSpaceOfRepository(ctx: Context, space: SpaceRow): Promise<void> {
+  try {
+    await ctx.db.transaction().execute(async (trx) => {
+      space.position = await endPosition(trx, space.organization_id, space.parent_id);
+      await insertSpace(trx, space);
+    });
+  } catch (error) {
+    await ctx.git.removeRepository(space.id);
+    throw error;
+  }
+}
+
 function initialReadme(title: string): string {
   return `# ${title}\n`;
 }
@@ -101,15 +117,7 @@ export async function createSpace(
     updated_at: now,
     deleted_at: null,
   };
-  try {
-    await ctx.db.transaction().execute(async (trx) => {
-      space.position = await endPosition(trx, organizationId, parentId);
-      await insertSpace(trx, space);
-    });
-  } catch (error) {
-    await ctx.git.removeRepository(id);
-    throw error;
-  }
+  await insertSpaceOfRepository(ctx, space);
   return spaceViewOf(await loadOrgAccess(ctx, organizationId, caller.user.id), space);
 }
 
@@ -252,15 +260,7 @@ export async function duplicateSpace(ctx: Context, caller: Caller, spaceId: stri
     updated_at: now,
     deleted_at: null,
   };
-  try {
-    await ctx.db.transaction().execute(async (trx) => {
-      copy.position = await endPosition(trx, space.organization_id, space.parent_id);
-      await insertSpace(trx, copy);
-    });
-  } catch (error) {
-    await ctx.git.removeRepository(id);
-    throw error;
-  }
+  await insertSpaceOfRepository(ctx, copy);
   return spaceViewOf(await loadOrgAccess(ctx, space.organization_id, caller.user.id), copy);
 }
 
