@@ -25,6 +25,15 @@ export interface Config {
   /** Largest file a git push may add, in bytes. */
   gitMaxFileBytes: number;
   logLevel: string;
+  /** `quire sync`: base URL of the Quire server it syncs with (`QUIRE_URL`; default: `publicUrl`), no trailing slash. */
+  syncUrl: string;
+  /** `quire sync`: the API token it authenticates with (`QUIRE_TOKEN`); only that command needs it. */
+  syncToken?: string;
+  /**
+   * The environment this process started with, without `QUIRE_TOKEN`: what child processes such as `quire sync`'s
+   * git commands inherit (PATH, HOME, git's identity variables). Nothing outside this module reads settings from it.
+   */
+  childEnv: NodeJS.ProcessEnv;
 }
 
 export class ConfigError extends Error {}
@@ -60,11 +69,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
   if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
     throw new ConfigError('DATABASE_URL: must start with postgres:// or postgresql://');
   }
+  const publicUrl = (env.QUIRE_PUBLIC_URL || `http://${host.includes(':') ? `[${host}]` : host}:${port}`).replace(/\/+$/, '');
+  const { QUIRE_TOKEN: _token, ...childEnv } = env;
   const config: Config = {
     dataDir: path.resolve(env.QUIRE_DATA_DIR || './data'),
     port,
     host,
-    publicUrl: (env.QUIRE_PUBLIC_URL || `http://${host.includes(':') ? `[${host}]` : host}:${port}`).replace(/\/+$/, ''),
+    publicUrl,
     databaseUrl,
     redisUrl: env.REDIS_URL || undefined,
     fetchAllow: parseList(env.QUIRE_FETCH_ALLOW),
@@ -73,6 +84,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     cacheTtlMs: env.QUIRE_CACHE_TTL_MS === undefined || env.QUIRE_CACHE_TTL_MS === '' ? 1000 : Number(env.QUIRE_CACHE_TTL_MS),
     gitMaxFileBytes: parsePositiveInteger('QUIRE_GIT_MAX_FILE_BYTES', env.QUIRE_GIT_MAX_FILE_BYTES, 100 * 1024 * 1024),
     logLevel: env.QUIRE_LOG_LEVEL || 'info',
+    syncUrl: (env.QUIRE_URL || publicUrl).replace(/\/+$/, ''),
+    syncToken: env.QUIRE_TOKEN || undefined,
+    childEnv,
   };
   return { ...config, ...overrides };
 }

@@ -16,6 +16,8 @@ import { loadOrgAccess, isRole, type Role } from './domain/permissions.js';
 import { findUserByEmail } from './store/sql/users.js';
 import { emailDomainsOf } from './store/sql/organizations.js';
 import { DomainError } from './domain/errors.js';
+import { purgeDeletedSpaces } from './domain/content/spaces.js';
+import { DEFAULT_DEBOUNCE_MS, DEFAULT_INTERVAL_MS, Sync, SyncError } from './sync/sync.js';
 
 async function withContainer<T>(run: (container: Container) => Promise<T>): Promise<T> {
   const container = await createContainer(loadConfig());
@@ -39,10 +41,19 @@ function parseRole(value: string): Role | null {
 async function serve(config: Config): Promise<void> {
   const container = await createContainer(config);
   const app = await buildApp(container);
+  // Spaces deleted more than the retention period ago are removed for good: at start, then every hour.
+  const purge = () =>
+    purgeDeletedSpaces(container.ctx).then(
+      (ids) => ids.length > 0 && app.log.info({ spaces: ids }, 'purged deleted spaces'),
+      (error: unknown) => app.log.error({ err: error }, 'purging deleted spaces failed'),
+    );
+  const purgeTimer = setInterval(() => void purge(), 60 * 60 * 1000);
+  purgeTimer.unref();
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;
+    clearInterval(purgeTimer);
     app.log.info({ signal }, 'shutting down');
     // In-flight requests get a grace period; keep-alive connections a client never closes must not hold the exit.
     const grace = setTimeout(() => app.server.closeAllConnections(), 3000);
@@ -54,6 +65,7 @@ async function serve(config: Config): Promise<void> {
   process.on('SIGINT', () => void shutdown('SIGINT'));
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   await app.listen({ port: config.port, host: config.host });
+  void purge();
 }
 
 const program = new Command('quire').description('Quire: documentation whose content lives in git');
@@ -105,6 +117,15 @@ admin
   );
 
 admin
+  .command('purge')
+  .description('remove for good the spaces deleted more than 7 days ago (serve also does it every hour)')
+  .action(async () =>
+    withContainer(async ({ ctx }) => {
+      print({ purged: await purgeDeletedSpaces(ctx) });
+    }),
+  );
+
+admin
   .command('create-token')
   .description('a new API token for a user')
   .requiredOption('--user <userId>', 'id of the user')
@@ -112,6 +133,65 @@ admin
     withContainer(async ({ ctx }) => {
       print({ token: await createApiToken(ctx, options.user) });
     }),
+  );
+
+function parseCount(name: string, min: number) {
+  return (value: string): number => {
+    const number = Number(value);
+    if (!/^\d+$/.test(value) || !Number.isSafeInteger(number) || number < min) throw new InvalidArgumentError(`${name} must be an integer of at least ${min}`);
+    return number;
+  };
+}
+
+/** `quire sync`: runs until SIGINT or SIGTERM, then finishes what is in flight and exits 0. */
+async function sync(config: Config, spaceId: string, dir: string, options: { changeRequest?: number; debounceMs: number; intervalMs: number }): Promise<void> {
+  const fail = (message: string): never => {
+    process.stderr.write(`quire sync: ${message}\n`);
+    process.exit(1);
+  };
+  if (!config.syncToken) fail('QUIRE_TOKEN is not set: set it to an API token of a user who can edit the space (and QUIRE_URL to the server)');
+  const run = new Sync({
+    spaceId,
+    dir,
+    serverUrl: config.syncUrl,
+    token: config.syncToken!,
+    changeRequest: options.changeRequest,
+    debounceMs: options.debounceMs,
+    intervalMs: options.intervalMs,
+    env: config.childEnv,
+    log: (line) => process.stdout.write(`${line}\n`),
+  });
+  let signalled = false;
+  const shutdown = (signal: string) => {
+    // A second signal does not wait for the push in flight.
+    if (signalled) process.exit(1);
+    signalled = true;
+    process.stdout.write(`${signal}: finishing the sync in flight\n`);
+    run.stop().then(
+      () => process.exit(0),
+      (error: unknown) => fail((error as Error).message),
+    );
+  };
+  process.on('SIGINT', () => shutdown('SIGINT'));
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  try {
+    await run.start();
+  } catch (error) {
+    if (error instanceof SyncError) fail(error.message);
+    throw error;
+  }
+}
+
+program
+  .command('sync')
+  .description('two-way sync of a folder with a space: QUIRE_URL (default: QUIRE_PUBLIC_URL) and QUIRE_TOKEN')
+  .argument('<spaceId>', 'id of the space')
+  .argument('<dir>', 'the folder: cloned into when missing or empty, reused when it is a checkout of the space')
+  .option('--change-request <number>', 'sync the change request branch change-requests/N instead of main', parseCount('--change-request', 1))
+  .option('--debounce-ms <ms>', 'quiet time after the last saved change before committing', parseCount('--debounce-ms', 0), DEFAULT_DEBOUNCE_MS)
+  .option('--interval-ms <ms>', 'time between fetches from the server', parseCount('--interval-ms', 100), DEFAULT_INTERVAL_MS)
+  .action(async (spaceId: string, dir: string, options: { changeRequest?: number; debounceMs: number; intervalMs: number }) =>
+    sync(loadConfig(), spaceId, dir, options),
   );
 
 program.parseAsync(process.argv).catch((error: unknown) => {

@@ -1,8 +1,14 @@
 import crypto from 'node:crypto';
 
-/** A random, URL-safe id (`^[a-zA-Z0-9_-]+$`), 96 bits. */
+/**
+ * A random, URL-safe id (`^[a-zA-Z0-9_-]+$`), about 96 bits. It starts with a letter or digit, so it can be
+ * passed on a command line without being taken for an option.
+ */
 export function newId(): string {
-  return crypto.randomBytes(12).toString('base64url');
+  for (;;) {
+    const id = crypto.randomBytes(12).toString('base64url');
+    if (/^[a-zA-Z0-9]/.test(id)) return id;
+  }
 }
 
 /** A new API token: 32 random bytes, with a prefix that makes leaked tokens easy to spot. */

@@ -115,3 +115,28 @@ describe('two quire serve processes on one PostgreSQL database', () => {
     expect([...first.items, ...rest.items].map((o: { title: string }) => o.title)).toEqual(['Written by A', 'Second org', 'Third org']);
   });
 });
+
+describe('quire admin purge', () => {
+  it('removes spaces deleted more than 7 days ago and prints their ids', async () => {
+    const { startTestApp } = await import('../helpers/app.js');
+    const t = await startTestApp('sqlite');
+    try {
+      const org = await t.organization();
+      const create = async (title: string) => (await t.request('POST', `/v1/orgs/${org.id}/spaces`, { token: org.admin.token, body: { title } })).body.id as string;
+      const [old, recent] = [await create('Old'), await create('Recent')];
+      for (const id of [old, recent]) await t.request('DELETE', `/v1/spaces/${id}`, { token: org.admin.token });
+      await t.container.ctx.db
+        .updateTable('spaces')
+        .set({ deleted_at: new Date(Date.now() - 8 * 24 * 3600 * 1000).toISOString() })
+        .where('id', '=', old)
+        .execute();
+      const result = await runQuire(['admin', 'purge'], { QUIRE_DATA_DIR: t.config.dataDir, DATABASE_URL: '' });
+      expect(result.code).toBe(0);
+      expect(JSON.parse(result.stdout)).toEqual({ purged: [old] });
+      await expect(fs.access(t.container.git.repositoryPath(old))).rejects.toThrow();
+      await fs.access(t.container.git.repositoryPath(recent));
+    } finally {
+      await t.close();
+    }
+  });
+});

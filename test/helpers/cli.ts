@@ -96,3 +96,54 @@ export async function startServer(env: Record<string, string | undefined>): Prom
       }),
   };
 }
+
+export interface QuireProcess {
+  child: ChildProcess;
+  /** Everything it printed so far, stdout and stderr interleaved. */
+  output(): string;
+  /** Waits until the output matches `pattern` (fails after `timeoutMs`, or when the process exits first). */
+  waitForOutput(pattern: RegExp, timeoutMs?: number): Promise<void>;
+  /** Resolves with the exit code (null when killed by a signal). */
+  exited: Promise<number | null>;
+}
+
+/** Starts a long-running `quire ARGS` (such as `quire sync`) with the given environment added to this one. */
+export function spawnQuire(args: string[], env: Record<string, string | undefined>): QuireProcess {
+  const child = spawn(process.execPath, quireArgs(args), { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  const listeners = new Set<() => void>();
+  const onData = (d: Buffer) => {
+    output += d.toString();
+    for (const listener of listeners) listener();
+  };
+  child.stdout!.on('data', onData);
+  child.stderr!.on('data', onData);
+  const exited = new Promise<number | null>((resolve, reject) => {
+    child.once('error', reject);
+    child.once('exit', (code) => {
+      for (const listener of listeners) listener();
+      resolve(code);
+    });
+  });
+  return {
+    child,
+    output: () => output,
+    exited,
+    waitForOutput(pattern, timeoutMs = 20_000) {
+      return new Promise<void>((resolve, reject) => {
+        const check = () => {
+          if (pattern.test(output)) done(resolve);
+          else if (child.exitCode !== null || child.signalCode !== null) done(() => reject(new Error(`quire exited (${child.exitCode ?? child.signalCode}) before printing ${pattern}:\n${output}`)));
+        };
+        const timer = setTimeout(() => done(() => reject(new Error(`no ${pattern} after ${timeoutMs} ms:\n${output}`))), timeoutMs);
+        const done = (finish: () => void) => {
+          clearTimeout(timer);
+          listeners.delete(check);
+          finish();
+        };
+        listeners.add(check);
+        check();
+      });
+    },
+  };
+}

@@ -1,0 +1,600 @@
+/**
+ * `quire sync`: two-way sync of a folder with a space's repository (or one change request's branch) over git's
+ * smart HTTP. It clones (or reuses) the checkout, watches it with chokidar, commits saved changes after a debounce
+ * and pushes them, and every interval fetches and merges what others pushed. Every git command runs from one queue,
+ * so the loop never races itself.
+ *
+ * Rules (README.md, "quire sync"):
+ * - A merge conflict never loses a side. The merge records the server's version, so the server keeps what was
+ *   pushed; the folder keeps the local version in the file and gets the server's version next to it
+ *   (`NAME.server.EXT`, listed in `.git/info/exclude`, never committed). The file is then "held": its edits are not
+ *   committed until the person deletes the server copy, which means "reconciled": the file syncs again.
+ * - A file changed on one side and deleted on the other is kept, with its changed content.
+ * - When the server refuses a push for its content (`remote:   path:line: reason`), the reason is printed, the
+ *   refused commit is kept as `refs/quire/refused` and undone in the branch (the files are not touched), the named
+ *   files stop syncing until their content changes, and everything else is committed and pushed again.
+ */
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { watch, type FSWatcher } from 'chokidar';
+import type { SimpleGit } from 'simple-git';
+import { createGit, gitEnvironment, GitCommandError, tryGit } from './git.js';
+import {
+  commitMessage,
+  digestOf,
+  isIgnoredPath,
+  listFiles,
+  plural,
+  readIfExists,
+  readState,
+  serverCopyPath,
+  writeExcludes,
+  writeOrDelete,
+  writeState,
+  type Change,
+  type SyncState,
+} from './files.js';
+
+export interface SyncOptions {
+  spaceId: string;
+  /** The folder: cloned into when missing or empty, reused when it is a checkout of the same space and branch. */
+  dir: string;
+  /** Base URL of the Quire server (the repository is `SERVER/git/SPACE_ID.git`). */
+  serverUrl: string;
+  /** API token: read on the space to pull, edit to push. */
+  token: string;
+  /** Sync the branch `change-requests/N` instead of `main`. */
+  changeRequest?: number;
+  /** Quiet time after the last saved change before committing (default 500 ms). */
+  debounceMs?: number;
+  /** Time between fetches from the server (default 2000 ms). */
+  intervalMs?: number;
+  /** Environment for git (PATH, HOME, identity); git's other variables are dropped (src/sync/git.ts). */
+  env: NodeJS.ProcessEnv;
+  /** One line per event, for a person. */
+  log?: (line: string) => void;
+}
+
+/** Something that stops `quire sync` from starting: the message is for the person who ran it. */
+export class SyncError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'SyncError';
+  }
+}
+
+export const DEFAULT_DEBOUNCE_MS = 500;
+export const DEFAULT_INTERVAL_MS = 2000;
+
+/** What git and the server said, without git's noise: `remote:` and `fatal:`/`error:` lines. */
+function gitMessage(error: GitCommandError): string {
+  // A 401 to a request that carried the token makes git ask for a user name, which it may not do.
+  if (/could not read Username|Authentication failed/.test(error.output)) return 'the server did not accept the token (QUIRE_TOKEN)';
+  const lines = error.output
+    .replace(/\x1b\[K/g, '')
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line.length > 0);
+  const remote = lines.filter((line) => line.startsWith('remote:')).map((line) => line.slice('remote:'.length).trim());
+  const fatal = lines.filter((line) => /^(fatal|error):/.test(line)).map((line) => line.replace(/^(fatal|error):\s*/, ''));
+  const picked = [...remote, ...fatal].filter((line) => line.length > 0);
+  return (picked.length > 0 ? picked : lines.slice(-2)).join('; ');
+}
+
+interface PushProblem {
+  /** The file the reason names, when it names one. */
+  path?: string;
+  text: string;
+}
+
+/** The problems of a push Quire's pre-receive hook refused (`remote:   path:line: reason` lines), or null. */
+function refusedProblems(output: string): PushProblem[] | null {
+  const lines = output.replace(/\x1b\[K/g, '').split('\n');
+  const start = lines.findIndex((line) => line.includes('Quire refused the push'));
+  if (start < 0) return null;
+  const problems: PushProblem[] = [];
+  for (const line of lines.slice(start + 1)) {
+    const match = /^remote:\s+(\S.*?)\s*$/.exec(line);
+    if (!match) break;
+    const text = match[1];
+    const named = /^(.+?)(?::\d+)?: /.exec(text);
+    problems.push({ path: named?.[1], text });
+  }
+  return problems;
+}
+
+/** A push that failed because the server's branch moved (someone else pushed first). */
+function isBehind(output: string): boolean {
+  return /\[rejected\]|\(fetch first\)|\(non-fast-forward\)|failed to update ref|cannot lock ref|incorrect old value/.test(output);
+}
+
+function sameContent(a: Buffer | null, b: Buffer | null): boolean {
+  return a === null || b === null ? a === b : a.equals(b);
+}
+
+function unique(items: string[]): string[] {
+  return [...new Set(items)];
+}
+
+/** Splits NUL-separated git output into names. */
+function nulSeparated(text: string): string[] {
+  return text.split('\0').filter((name) => name.length > 0);
+}
+
+/**
+ * One sync of a folder with a space: `start()` clones or checks the folder, makes a first sync and keeps going until
+ * `stop()`, which finishes what is in flight (including a change still waiting for its debounce).
+ */
+export class Sync {
+  readonly branch: string;
+  readonly remoteUrl: string;
+  readonly dir: string;
+  private readonly debounceMs: number;
+  private readonly intervalMs: number;
+  private readonly log: (line: string) => void;
+  private git!: SimpleGit;
+  private gitDir!: string;
+  private state: SyncState = { held: {}, refused: {} };
+  private watcher?: FSWatcher;
+  private debounce?: NodeJS.Timeout;
+  private pollTimer?: NodeJS.Timeout;
+  private queue: Promise<void> = Promise.resolve();
+  private started = false;
+  private stopping?: Promise<void>;
+  /** Files committed since the last successful push, for the "pushed" line. */
+  private unpushed: string[] = [];
+  /** The last problem printed per kind, so a failure repeating every interval is printed once. */
+  private problems = new Map<string, string>();
+
+  constructor(private readonly options: SyncOptions) {
+    this.branch = options.changeRequest === undefined ? 'main' : `change-requests/${options.changeRequest}`;
+    this.remoteUrl = `${options.serverUrl.replace(/\/+$/, '')}/git/${encodeURIComponent(options.spaceId)}.git`;
+    this.dir = path.resolve(options.dir);
+    this.debounceMs = options.debounceMs ?? DEFAULT_DEBOUNCE_MS;
+    this.intervalMs = options.intervalMs ?? DEFAULT_INTERVAL_MS;
+    this.log = options.log ?? ((line) => process.stdout.write(`${line}\n`));
+  }
+
+  private get tracking(): string {
+    return `refs/remotes/origin/${this.branch}`;
+  }
+
+  private full(file: string): string {
+    return path.join(this.dir, ...file.split('/'));
+  }
+
+  /** Clones or checks the folder, syncs once, then watches and polls. Throws SyncError when it cannot start. */
+  async start(): Promise<void> {
+    if (this.started) throw new Error('this sync has already been started');
+    this.started = true;
+    if (!/^https?:\/\/[^/]/.test(this.options.serverUrl)) throw new SyncError(`the server URL must start with http:// or https://, got "${this.options.serverUrl}"`);
+    const entries = await fs.readdir(this.dir).catch((error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT') return null;
+      if (error.code === 'ENOTDIR') throw new SyncError(`${this.dir} is a file, not a folder`);
+      throw error;
+    });
+    await fs.mkdir(this.dir, { recursive: true });
+    const baseEnv = this.options.env;
+    this.git = createGit(this.dir, gitEnvironment({ base: baseEnv, token: this.options.token }));
+
+    if (entries === null || entries.length === 0) {
+      try {
+        await this.requireRemoteBranch();
+      } catch (error) {
+        if (entries === null) await fs.rm(this.dir, { recursive: true, force: true });
+        throw error;
+      }
+      const cloned = await tryGit(this.git, ['clone', '--quiet', '--no-tags', '--single-branch', '--branch', this.branch, this.remoteUrl, '.']);
+      if (!cloned.ok) {
+        if (entries === null) await fs.rm(this.dir, { recursive: true, force: true });
+        throw new SyncError(`could not clone ${this.remoteUrl}: ${gitMessage(cloned.error)}`);
+      }
+      this.log(`cloned space ${this.options.spaceId} (${this.branch}) into ${this.dir}`);
+    } else {
+      await this.checkExistingCheckout();
+      await this.requireRemoteBranch();
+      this.log(`using the existing checkout in ${this.dir} (${this.branch})`);
+    }
+    this.gitDir = path.join(this.dir, '.git');
+
+    // Without an identity git refuses to commit; the person's own (config or GIT_AUTHOR_*) wins when there is one.
+    const author = await tryGit(this.git, ['var', 'GIT_AUTHOR_IDENT']);
+    const committer = await tryGit(this.git, ['var', 'GIT_COMMITTER_IDENT']);
+    if (!author.ok || !committer.ok) {
+      const identity: Array<[string, string]> = [
+        ['user.name', 'quire sync'],
+        ['user.email', 'quire-sync@localhost'],
+      ];
+      this.git = createGit(this.dir, gitEnvironment({ base: baseEnv, token: this.options.token, config: identity }));
+    }
+
+    this.state = await readState(this.gitDir);
+    await writeExcludes(this.gitDir, this.serverCopies());
+    if (await readIfExists(path.join(this.gitDir, 'MERGE_HEAD'))) {
+      // A merge left half-done by an interrupted run: its own commits are safe in HEAD; start the merge again.
+      await this.git.raw(['merge', '--abort']);
+    }
+    for (const [file, held] of Object.entries(this.state.held)) {
+      this.log(`${file} is still not syncing: reconcile it with ${held.copy}, then delete ${held.copy}`);
+    }
+
+    await this.startWatching();
+    await this.enqueue(() => this.cycle(true));
+    this.log(`watching ${this.dir}: saved changes are pushed to ${this.branch} of ${this.remoteUrl}, which is checked every ${this.intervalMs} ms`);
+    this.schedulePoll();
+  }
+
+  /** Stops watching and polling, finishes the work in flight (and a change waiting for its debounce), and returns. */
+  stop(): Promise<void> {
+    this.stopping ??= (async () => {
+      clearTimeout(this.pollTimer);
+      const pending = this.debounce !== undefined;
+      clearTimeout(this.debounce);
+      this.debounce = undefined;
+      await this.watcher?.close();
+      if (pending) void this.enqueue(() => this.cycle(false));
+      await this.queue;
+      this.log('stopped');
+    })();
+    return this.stopping;
+  }
+
+  /** True while a saved change waits for its debounce. */
+  get changePending(): boolean {
+    return this.debounce !== undefined;
+  }
+
+  /** Resolves once every queued sync step has run (for tests and shutdown). */
+  async idle(): Promise<void> {
+    await this.queue;
+  }
+
+  private async requireRemoteBranch(): Promise<void> {
+    const listed = await tryGit(this.git, ['ls-remote', '--heads', this.remoteUrl, `refs/heads/${this.branch}`]);
+    if (!listed.ok) throw new SyncError(`could not reach ${this.remoteUrl}: ${gitMessage(listed.error)}`);
+    if (!listed.stdout.trim()) {
+      throw new SyncError(
+        this.options.changeRequest === undefined
+          ? `space ${this.options.spaceId} has no branch ${this.branch} on the server`
+          : `space ${this.options.spaceId} has no change request ${this.options.changeRequest} on the server (no branch ${this.branch})`,
+      );
+    }
+  }
+
+  private async checkExistingCheckout(): Promise<void> {
+    const notCheckout = new SyncError(`${this.dir} is not empty and is not a checkout of space ${this.options.spaceId}; use an empty or new folder`);
+    const top = await tryGit(this.git, ['rev-parse', '--show-toplevel']);
+    if (!top.ok) throw notCheckout;
+    const [realTop, realDir] = await Promise.all([fs.realpath(top.stdout.trim()), fs.realpath(this.dir)]);
+    if (realTop !== realDir) throw notCheckout;
+    const origin = await tryGit(this.git, ['remote', 'get-url', 'origin']);
+    if (!origin.ok) throw notCheckout;
+    const url = origin.stdout.trim();
+    if (!url.endsWith(`/git/${encodeURIComponent(this.options.spaceId)}.git`)) throw notCheckout;
+    const head = await tryGit(this.git, ['symbolic-ref', '--quiet', '--short', 'HEAD']);
+    const current = head.ok ? head.stdout.trim() : '(detached)';
+    if (current !== this.branch) {
+      throw new SyncError(`${this.dir} is a checkout of space ${this.options.spaceId} on ${current}, not ${this.branch}; use another folder`);
+    }
+    if (url !== this.remoteUrl) {
+      // The same space through another address (QUIRE_URL changed): follow the configured server. No token in it.
+      await this.git.raw(['remote', 'set-url', 'origin', this.remoteUrl]);
+      this.log(`origin of ${this.dir} now points at ${this.remoteUrl}`);
+    }
+  }
+
+  private async startWatching(): Promise<void> {
+    const watcher = watch(this.dir, {
+      ignoreInitial: true,
+      followSymlinks: false,
+      ignored: (file: string) => {
+        const relative = path.relative(this.dir, file);
+        return relative !== '' && isIgnoredPath(relative);
+      },
+    });
+    this.watcher = watcher;
+    await new Promise<void>((resolve, reject) => {
+      watcher.once('ready', resolve);
+      watcher.once('error', reject);
+    });
+    watcher.on('all', () => this.changed());
+    watcher.on('error', (error) => this.log(`watching failed: ${error instanceof Error ? error.message : String(error)}`));
+  }
+
+  /** A file in the folder changed: sync once nothing has changed for the debounce time. */
+  private changed(): void {
+    if (this.stopping) return;
+    clearTimeout(this.debounce);
+    this.debounce = setTimeout(() => {
+      this.debounce = undefined;
+      void this.enqueue(() => this.cycle(false));
+    }, this.debounceMs);
+  }
+
+  private schedulePoll(): void {
+    if (this.stopping) return;
+    this.pollTimer = setTimeout(() => {
+      void this.enqueue(() => this.cycle(true)).finally(() => this.schedulePoll());
+    }, this.intervalMs);
+  }
+
+  /** Runs `task` after everything queued before it; a failure is printed, and the loop goes on. */
+  private enqueue(task: () => Promise<void>): Promise<void> {
+    const run = this.queue.then(async () => {
+      try {
+        await task();
+      } catch (error) {
+        this.log(`sync step failed (will retry): ${error instanceof GitCommandError ? gitMessage(error) : error instanceof Error ? error.message : String(error)}`);
+      }
+    });
+    this.queue = run;
+    return run;
+  }
+
+  private report(kind: string, message: string): void {
+    if (this.problems.get(kind) === message) return;
+    this.problems.set(kind, message);
+    this.log(message);
+  }
+
+  private resolved(kind: string): void {
+    this.problems.delete(kind);
+  }
+
+  /** One round: resume reconciled files, commit local edits, merge the server's changes (when fetching), push. */
+  private async cycle(fetch: boolean): Promise<void> {
+    await this.resumeReconciled();
+    await this.commitLocal();
+    if (fetch) await this.pull();
+    await this.pushAhead();
+  }
+
+  private serverCopies(): string[] {
+    return Object.values(this.state.held).map((held) => held.copy);
+  }
+
+  private async saveState(): Promise<void> {
+    await writeState(this.gitDir, this.state);
+    await writeExcludes(this.gitDir, this.serverCopies());
+  }
+
+  /** Held files whose server copy was deleted sync again. */
+  private async resumeReconciled(): Promise<void> {
+    let changed = false;
+    for (const [file, held] of Object.entries(this.state.held)) {
+      if ((await readIfExists(this.full(held.copy))) !== null) continue;
+      delete this.state.held[file];
+      changed = true;
+      this.log(`${held.copy} was deleted: ${file} syncs again`);
+    }
+    if (changed) await this.saveState();
+  }
+
+  /** Commits every saved change except held files and refused files that did not change; answers the files. */
+  private async commitLocal(): Promise<string[]> {
+    const status = await this.git.status();
+    const copies = new Set(this.serverCopies());
+    const changes: Array<{ path: string; change: Change }> = [];
+    let stateChanged = false;
+    const consider = async (file: string, change: Change) => {
+      if (this.state.held[file] || copies.has(file) || isIgnoredPath(file) || changes.some((c) => c.path === file)) return;
+      if (file in this.state.refused) {
+        if ((await digestOf(this.full(file))) === this.state.refused[file]) return;
+        delete this.state.refused[file];
+        stateChanged = true;
+        this.log(`${file} changed: syncing it again`);
+      }
+      changes.push({ path: file, change });
+    };
+    const listed = new Set(status.files.flatMap((entry) => (entry.from ? [entry.path, entry.from] : [entry.path])));
+    for (const file of Object.keys(this.state.refused)) {
+      // Back to what the branch has (reverted by hand, or the same content arrived): nothing is refused any more.
+      if (!listed.has(file)) {
+        delete this.state.refused[file];
+        stateChanged = true;
+      }
+    }
+    for (const entry of status.files) {
+      const deleted = entry.working_dir === 'D' || (entry.index === 'D' && entry.working_dir !== '?');
+      const added = entry.index === '?' || entry.index === 'A';
+      await consider(entry.path, deleted ? 'deleted' : added ? 'added' : 'edited');
+      if (entry.from && entry.from !== entry.path) await consider(entry.from, 'deleted');
+    }
+    if (stateChanged) await this.saveState();
+    if (changes.length === 0) return [];
+
+    const files = changes.map((c) => c.path);
+    // Only these files go into the commit, whatever else was staged by hand.
+    await this.git.raw(['reset', '--quiet']);
+    for (let i = 0; i < files.length; i += 200) await this.git.raw(['add', '--all', '--', ...files.slice(i, i + 200)]);
+    const committed = await tryGit(this.git, ['commit', '--quiet', '--no-verify', '-m', commitMessage(changes)]);
+    if (!committed.ok) {
+      if (/nothing (added )?to commit|no changes added/.test(committed.error.output)) return [];
+      throw committed.error;
+    }
+    this.unpushed.push(...files);
+    return files;
+  }
+
+  private async count(range: string): Promise<number> {
+    return Number((await this.git.raw(['rev-list', '--count', range])).trim());
+  }
+
+  /** Fetches the branch and merges it when the server moved; false when the server could not be reached. */
+  private async pull(): Promise<boolean> {
+    const fetched = await tryGit(this.git, ['fetch', '--quiet', '--no-tags', 'origin', `+refs/heads/${this.branch}:${this.tracking}`]);
+    if (!fetched.ok) {
+      this.report('fetch', `could not fetch from the server (will retry): ${gitMessage(fetched.error)}`);
+      return false;
+    }
+    this.resolved('fetch');
+    const behind = await this.count(`HEAD..${this.tracking}`);
+    if (behind > 0) await this.merge(behind);
+    return true;
+  }
+
+  private async headContent(file: string): Promise<Buffer | null> {
+    try {
+      return await this.git.showBuffer(`HEAD:${file}`);
+    } catch (error) {
+      if (error instanceof GitCommandError) return null;
+      throw error;
+    }
+  }
+
+  /**
+   * Merges the fetched branch into the checkout. Uncommitted files the server changed (held or refused files, or a
+   * save that raced the commit) are set aside first and put back after, so the merge never touches local work.
+   */
+  private async merge(behind: number): Promise<void> {
+    const serverChanged = nulSeparated(await this.git.raw(['diff', '--name-only', '-z', `HEAD...${this.tracking}`]));
+    const changedSet = new Set(serverChanged);
+    const status = await this.git.status();
+    const dirty = unique(status.files.flatMap((entry) => (entry.from ? [entry.path, entry.from] : [entry.path])));
+    const saved = new Map<string, Buffer | null>();
+    for (const file of dirty.filter((f) => changedSet.has(f))) {
+      saved.set(file, await readIfExists(this.full(file)));
+      if ((await this.headContent(file)) !== null) await this.git.raw(['checkout', 'HEAD', '--', file]);
+      else await fs.rm(this.full(file), { force: true });
+    }
+
+    const merged = await tryGit(this.git, ['merge', '--no-edit', '--no-verify', '-m', `Merge changes from the server (${this.branch})`, this.tracking]);
+    let newlyHeld = new Set<string>();
+    if (!merged.ok) {
+      if ((await readIfExists(path.join(this.gitDir, 'MERGE_HEAD'))) === null) {
+        for (const [file, content] of saved) await writeOrDelete(this.full(file), content);
+        this.report('merge', `could not merge the server's changes (will retry): ${gitMessage(merged.error)}`);
+        return;
+      }
+      newlyHeld = await this.resolveConflicts();
+    }
+    this.resolved('merge');
+    this.log(`pulled ${plural(behind, 'commit')} from the server: ${listFiles(serverChanged)}`);
+
+    for (const [file, local] of saved) {
+      const server = await this.headContent(file);
+      const held = this.state.held[file];
+      if (held) {
+        if (!newlyHeld.has(file) && server !== null) {
+          await writeOrDelete(this.full(held.copy), server);
+          this.log(`${file} changed on the server again: ${held.copy} now has the server's new version`);
+        }
+        await writeOrDelete(this.full(file), local);
+      } else if (sameContent(local, server)) {
+        delete this.state.refused[file];
+      } else if (server === null) {
+        await writeOrDelete(this.full(file), local);
+        this.log(`${file}: deleted on the server, changed here: kept your version`);
+      } else {
+        delete this.state.refused[file];
+        await this.hold(file, local, server);
+      }
+    }
+    await this.saveState();
+  }
+
+  /** Keeps `local` in the file and `server` in its server copy, and stops syncing the file. */
+  private async hold(file: string, local: Buffer | null, server: Buffer | null): Promise<void> {
+    const copy = await serverCopyPath(file, async (candidate) => {
+      if ((await readIfExists(this.full(candidate))) !== null) return true;
+      const tracked = await this.git.raw(['ls-files', '-z', '--', candidate]);
+      return tracked.length > 0;
+    });
+    await writeOrDelete(this.full(copy), server);
+    await writeOrDelete(this.full(file), local);
+    this.state.held[file] = { copy };
+    await this.saveState();
+    this.log(
+      `conflict in ${file}: your version stays in ${file}, the server's version is in ${copy} (not synced). ` +
+        `${file} stops syncing: merge what you want to keep into ${file}, then delete ${copy} and it syncs again`,
+    );
+  }
+
+  /** Completes a conflicted merge by the rules at the top of this file; answers the files it held. */
+  private async resolveConflicts(): Promise<Set<string>> {
+    const stages = new Map<string, Map<number, string>>();
+    for (const entry of nulSeparated(await this.git.raw(['ls-files', '-u', '-z']))) {
+      const match = /^\d+ ([0-9a-f]+) (\d)\t(.*)$/s.exec(entry);
+      if (!match) continue;
+      const byStage = stages.get(match[3]) ?? new Map<number, string>();
+      byStage.set(Number(match[2]), match[1]);
+      stages.set(match[3], byStage);
+    }
+    const held: Array<{ file: string; local: Buffer; server: Buffer }> = [];
+    for (const [file, byStage] of stages) {
+      const ours = byStage.get(2);
+      const theirs = byStage.get(3);
+      if (ours && theirs) {
+        held.push({ file, local: await this.git.showBuffer(ours), server: await this.git.showBuffer(theirs) });
+        await this.git.raw(['checkout', '--theirs', '--', file]);
+        await this.git.raw(['add', '--', file]);
+      } else if (ours) {
+        await writeOrDelete(this.full(file), await this.git.showBuffer(ours));
+        await this.git.raw(['add', '--', file]);
+        this.log(`${file}: changed here, deleted on the server: kept your version`);
+      } else if (theirs) {
+        await this.git.raw(['checkout', '--theirs', '--', file]);
+        await this.git.raw(['add', '--', file]);
+        this.log(`${file}: changed on the server, deleted here: kept the server's version`);
+      } else {
+        await this.git.raw(['rm', '--quiet', '--cached', '--ignore-unmatch', '--', file]);
+        await fs.rm(this.full(file), { force: true });
+      }
+    }
+    await this.git.raw(['commit', '--quiet', '--no-edit', '--no-verify']);
+    for (const { file, local, server } of held) await this.hold(file, local, server);
+    return new Set(held.map((h) => h.file));
+  }
+
+  /** Pushes local commits; merges and retries when the server moved, sets refused files aside when it refuses. */
+  private async pushAhead(): Promise<void> {
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const ahead = await this.count(`${this.tracking}..HEAD`);
+      if (ahead === 0) {
+        this.unpushed = [];
+        return;
+      }
+      const pushed = await tryGit(this.git, ['push', '--porcelain', '--no-verify', 'origin', `HEAD:refs/heads/${this.branch}`]);
+      if (pushed.ok) {
+        await this.git.raw(['update-ref', this.tracking, 'HEAD']);
+        const files = unique(this.unpushed);
+        this.unpushed = [];
+        this.resolved('push');
+        this.log(files.length > 0 ? `committed and pushed ${plural(files.length, 'file')}: ${listFiles(files)}` : `pushed ${plural(ahead, 'commit')}`);
+        return;
+      }
+      const output = pushed.error.output;
+      const problems = refusedProblems(output);
+      if (problems) {
+        await this.setRefusedAside(problems);
+        continue;
+      }
+      if (isBehind(output)) {
+        if (!(await this.pull())) return;
+        continue;
+      }
+      this.report('push', `could not push (your commits are kept and will be pushed later): ${gitMessage(pushed.error)}`);
+      return;
+    }
+  }
+
+  /**
+   * The server refused the push for its content: print why, keep the commit as refs/quire/refused, undo it in the
+   * branch without touching files, stop syncing the files the reasons name (or, when none is among the pushed
+   * changes, all of them) until they change, and commit the rest again.
+   */
+  private async setRefusedAside(problems: PushProblem[]): Promise<void> {
+    const pushedFiles = nulSeparated(await this.git.raw(['diff', '--name-only', '-z', this.tracking, 'HEAD']));
+    const named = unique(problems.flatMap((p) => (p.path && pushedFiles.includes(p.path) ? [p.path] : [])));
+    const culprits = named.length > 0 ? named : pushedFiles;
+    for (const problem of problems) this.log(`the server refused the push: ${problem.text}`);
+    await this.git.raw(['update-ref', 'refs/quire/refused', 'HEAD']);
+    await this.git.raw(['reset', '--quiet', this.tracking]);
+    for (const file of culprits) this.state.refused[file] = await digestOf(this.full(file));
+    await this.saveState();
+    const them = culprits.length === 1 ? 'it' : 'them';
+    this.log(`${listFiles(culprits)} stop${culprits.length === 1 ? 's' : ''} syncing until you change ${them} (the refused commit is kept as refs/quire/refused)`);
+    this.unpushed = this.unpushed.filter((file) => !culprits.includes(file));
+    await this.commitLocal();
+  }
+}
