@@ -1,41 +1,50 @@
 /**
- * A least-recently-used cache bounded by the total weight of its values (bytes, or a count with weight 1).
+ * A cache bounded by the total weight of its values (bytes, or a count with weight 1), evicting the least
+ * recently used entries. Reads only set a flag (no Map reordering on the hot path); eviction gives flagged
+ * entries a second chance (the CLOCK approximation of LRU).
  */
+interface Slot<V> {
+  value: V;
+  weight: number;
+  used: boolean;
+}
+
 export class WeightedLru<K, V> {
-  private readonly entries = new Map<K, { value: V; weight: number }>();
+  private readonly entries = new Map<K, Slot<V>>();
   private total = 0;
 
   constructor(private readonly maxWeight: number) {}
 
   get(key: K): V | undefined {
-    const entry = this.entries.get(key);
-    if (!entry) return undefined;
-    this.entries.delete(key);
-    this.entries.set(key, entry);
-    return entry.value;
+    const slot = this.entries.get(key);
+    if (!slot) return undefined;
+    slot.used = true;
+    return slot.value;
   }
 
   set(key: K, value: V, weight = 1): void {
-    const old = this.entries.get(key);
-    if (old) {
-      this.total -= old.weight;
-      this.entries.delete(key);
-    }
+    this.delete(key);
     if (weight > this.maxWeight) return;
-    this.entries.set(key, { value, weight });
+    this.entries.set(key, { value, weight, used: false });
     this.total += weight;
-    for (const [oldest, entry] of this.entries) {
-      if (this.total <= this.maxWeight) break;
+    while (this.total > this.maxWeight) {
+      const [oldest, slot] = this.entries.entries().next().value as [K, Slot<V>];
       this.entries.delete(oldest);
-      this.total -= entry.weight;
+      if (slot.used && oldest !== key) {
+        // Read since it was stored or last spared: move it to the young end once.
+        slot.used = false;
+        this.entries.set(oldest, slot);
+      } else {
+        this.total -= slot.weight;
+      }
     }
   }
 
   delete(key: K): void {
-    const entry = this.entries.get(key);
-    if (!entry) return;
+    const slot = this.entries.get(key);
+    if (!slot) return;
     this.entries.delete(key);
-    this.total -= entry.weight;
+    this.total -= slot.weight;
   }
 
   get size(): number {

@@ -5,7 +5,6 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Container } from '../container.js';
 import { registerErrorHandling } from './plugins/errors.js';
-import { registerAuth } from './plugins/auth.js';
 import { registerOpenApi } from './plugins/openapi.js';
 import { registerRoutes } from './routes/index.js';
 import { validatorCompiler } from './validation.js';
@@ -36,7 +35,6 @@ export async function buildApp(container: Container, options: BuildAppOptions = 
   });
   registerErrorHandling(app, config.bodyLimit);
   await registerOpenApi(app, config.publicUrl);
-  registerAuth(app, ctx);
   await registerRoutes(app, { ctx, urls: new Urls(config.publicUrl) });
   return app;
 }

@@ -25,8 +25,6 @@ export interface IndexedRevision {
   filesById: Map<string, RevisionFile>;
   /** Files in a stable order (by path), for paged lists. */
   files: RevisionFile[];
-  /** The ref it was read at (e.g. `refs/heads/main`), when read through one. */
-  ref?: string;
 }
 
 // Bounded by the bytes of page bodies: a cached 1,000-page space of 2 KB pages weighs about 2 MB.
@@ -101,6 +99,8 @@ export interface ContentTarget {
   space: SpaceRow;
   role: Role | null;
   content: IndexedRevision;
+  /** The ref it was read at (e.g. `refs/heads/main`), when read through one. */
+  ref?: string;
 }
 
 /** The space (read permission checked) and its content at `ref` (main by default). */
@@ -111,7 +111,7 @@ export async function readContent(ctx: Context, caller: Caller, spaceId: string,
   const oid = await ctx.cache.get(`ref:${spaceId}:${ref}`, () => ctx.reader.resolveRef(spaceId, ref));
   if (!oid) throw new NotFound(`spaceId: space "${spaceId}" has no content at ${ref}`);
   const content = await loadRevision(ctx, spaceId, oid);
-  return { space, role, content: { ...content, ref } };
+  return { space, role, content, ref };
 }
 
 /** A revision of the space by commit oid (any commit of its repository). */

@@ -11,10 +11,6 @@ declare module 'fastify' {
   interface FastifyRequest {
     caller?: Caller;
   }
-  interface FastifyContextConfig {
-    /** Routes that answer without a token. */
-    public?: boolean;
-  }
 }
 
 /** The token of a `Bearer` authorization header, or undefined when missing or malformed. */
@@ -23,9 +19,9 @@ export function bearerToken(header: string | undefined): string | undefined {
   return match?.[1];
 }
 
-export function registerAuth(app: FastifyInstance, ctx: Context): void {
-  app.addHook('onRequest', async (request) => {
-    if (request.routeOptions.config?.public || !request.routeOptions.url) return;
+/** Adds the bearer check to every route of `scope` (the /v1 plugin: the OpenAPI document and git stay outside). */
+export function registerAuth(scope: FastifyInstance, ctx: Context): void {
+  scope.addHook('onRequest', async (request) => {
     const header = request.headers.authorization;
     if (!header) throw new Unauthenticated();
     const token = bearerToken(header);

@@ -18,5 +18,5 @@ export async function registerOpenApi(app: FastifyInstance, publicUrl: string): 
       security: [{ user: [] }],
     },
   });
-  app.get('/v1/openapi.json', { schema: { hide: true }, config: { public: true } }, async () => app.swagger());
+  app.get('/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 }

@@ -4,6 +4,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Context } from '../../domain/context.js';
 import type { Urls } from '../urls.js';
+import { registerAuth } from '../plugins/auth.js';
 import { organizationRoutes } from './organizations/index.js';
 import { memberRoutes } from './members/index.js';
 import { teamRoutes } from './teams/index.js';
@@ -21,6 +22,7 @@ export interface RouteDeps {
 export async function registerRoutes(app: FastifyInstance, deps: RouteDeps): Promise<void> {
   await app.register(
     async (v1) => {
+      registerAuth(v1, deps.ctx);
       await v1.register(organizationRoutes, deps);
       await v1.register(memberRoutes, deps);
       await v1.register(teamRoutes, deps);

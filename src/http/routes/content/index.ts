@@ -66,9 +66,9 @@ export const contentRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, {
     '/spaces/:spaceId/content',
     { schema: { operationId: 'getCurrentRevision', tags, params: SpaceContentParams, querystring: ContentQuery, response: { 200: RevisionSchema, ...ErrorResponses } } },
     async (request, reply) => {
-      const { content } = await readContent(ctx, callerOf(request), request.params.spaceId);
+      const { content, ref } = await readContent(ctx, callerOf(request), request.params.spaceId);
       const o = options(request.query);
-      const json = cachedJson(content.revision, `revision:${content.ref ?? ''}:${optionsKey(o)}`, () => new ContentPresenter(urls, content, o).revision());
+      const json = cachedJson(content.revision, `revision:${ref ?? ''}:${optionsKey(o)}`, () => new ContentPresenter(urls, content, o, ref).revision());
       return reply.type('application/json; charset=utf-8').send(json as never);
     },
   );

@@ -44,6 +44,8 @@ export class ContentPresenter {
     private readonly urls: Urls,
     private readonly content: IndexedRevision,
     private readonly options: PresentOptions = DEFAULT_OPTIONS,
+    /** The ref the revision was read at, shown as `git.ref`. */
+    private readonly ref?: string,
   ) {}
 
   private pageApp(page: Page): string {
@@ -143,7 +145,7 @@ export class ContentPresenter {
               oid: commit.oid,
               message: commit.message.trim(),
               createdByGitBook: commit.createdByQuire,
-              ...(this.content.ref ? { ref: this.content.ref } : {}),
+              ...(this.ref ? { ref: this.ref } : {}),
             },
           }
         : {}),

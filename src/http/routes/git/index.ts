@@ -105,7 +105,7 @@ export const gitRoutes: FastifyPluginAsync<RouteDeps> = async (app, { ctx }) => 
   });
 
   // Not in the API's OpenAPI document, and outside the /v1 bearer-token hook: these routes authenticate themselves.
-  const options = { schema: { hide: true }, config: { public: true } };
+  const options = { schema: { hide: true } };
 
   app.get<{ Params: { spaceId: string }; Querystring: { service?: string } }>(
     '/git/:spaceId.git/info/refs',
