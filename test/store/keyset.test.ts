@@ -72,3 +72,26 @@ describe.each(DATABASE_KINDS)('SQL store (%s)', (kind) => {
     expect(descending.map((u) => u.id)).toEqual(['k-b', 'k-a', 'k-0']);
   });
 });
+
+describe('SQLite: several processes opening a new data dir at once', () => {
+  it('migrate it once, without failing each other', async () => {
+    const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'quire-race-'));
+    try {
+      const { runQuire } = await import('../helpers/cli.js');
+      const env = { QUIRE_DATA_DIR: dataDir, DATABASE_URL: '' };
+      const results = await Promise.all(
+        ['a', 'b', 'c'].map((name) => runQuire(['admin', 'bootstrap', '--email', `${name}@race.example`, '--org', `Org ${name}`], env)),
+      );
+      for (const result of results) {
+        expect(result.stderr).toBe('');
+        expect(result.code).toBe(0);
+      }
+      const store = await openStore({ dataDir });
+      const orgs = await store.db.selectFrom('organizations').select('title').orderBy('title').execute();
+      await store.close();
+      expect(orgs.map((o) => o.title)).toEqual(['Org a', 'Org b', 'Org c']);
+    } finally {
+      await fs.rm(dataDir, { recursive: true, force: true });
+    }
+  });
+});

@@ -43,6 +43,26 @@ export interface OpenStoreOptions {
   onWrite?: () => void;
 }
 
+/**
+ * A lock between processes: the directory exists while someone holds it (mkdir is atomic). A lock older than
+ * `staleMs` was left by a process that died while migrating and is taken over.
+ */
+async function lockDirectory(dir: string, timeoutMs = 60_000, staleMs = 120_000): Promise<() => void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      fs.mkdirSync(dir);
+      return () => fs.rmSync(dir, { recursive: true, force: true });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      const age = Date.now() - (fs.statSync(dir, { throwIfNoEntry: false })?.mtimeMs ?? Date.now());
+      if (age > staleMs) fs.rmSync(dir, { recursive: true, force: true });
+      else if (Date.now() > deadline) throw new Error(`database migration: ${dir} is held by another process`);
+      else await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+}
+
 /** Opens the database and migrates it to the latest schema (safe when several processes start at once). */
 export async function openStore(options: OpenStoreOptions): Promise<Store> {
   let db: Kysely<Database>;
@@ -66,7 +86,10 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
   }
   if (options.onWrite) db = db.withPlugin(new WriteObserverPlugin(options.onWrite));
   const migrator = new Migrator({ db, provider: new StaticMigrationProvider() });
-  const { error, results } = await migrator.migrateToLatest();
+  // PostgreSQL: Kysely's migrator takes a database lock. SQLite: it does not (one connection per process), so two
+  // processes starting on a new data dir (say `quire serve` and `quire admin bootstrap`) take a lock directory.
+  const release = dialect === 'sqlite' ? await lockDirectory(path.join(options.dataDir, 'quire.sqlite.migrating')) : undefined;
+  const { error, results } = await migrator.migrateToLatest().finally(() => release?.());
   if (error) {
     await db.destroy();
     const failed = results?.find((r) => r.status === 'Error');
