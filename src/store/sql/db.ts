@@ -11,6 +11,7 @@ import type { Database } from './schema.js';
 import { WriteObserverPlugin } from './write-observer.js';
 import * as m0001 from './migrations/0001_initial.js';
 import * as m0002 from './migrations/0002_revision_facts.js';
+import * as m0003 from './migrations/0003_change_requests_comments.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -23,6 +24,7 @@ export interface Store {
 const migrations: Record<string, Migration> = {
   '0001_initial': m0001,
   '0002_revision_facts': m0002,
+  '0003_change_requests_comments': m0003,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

@@ -131,6 +131,63 @@ export interface RevisionFactsTable {
   facts: string;
 }
 
+export interface ChangeRequestsTable {
+  id: string;
+  space_id: string;
+  /** 1, 2, 3... within the space; its branch is refs/heads/change-requests/<number>. */
+  number: number;
+  subject: string;
+  /** draft, open, archived or merged. */
+  status: string;
+  created_by: string | null;
+  /** Main's oid when the change request was opened. */
+  revision_initial: string;
+  /** Main's oid at the last update from main. */
+  revision_merged_ancestor: string | null;
+  /** The merge commit on main, once merged. */
+  revision_merged: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface CommentsTable {
+  id: string;
+  space_id: string;
+  /** null: a comment on the space's main content. */
+  change_request_id: string | null;
+  posted_by: string | null;
+  /** JSON: `{markdown}` or `{document}`. */
+  body: string;
+  target_revision: string;
+  target_page: string | null;
+  target_node: string | null;
+  /** open or resolved. */
+  status: string;
+  resolved_at: string | null;
+  resolved_by: string | null;
+  posted_at: string;
+  edited_at: string | null;
+}
+
+export interface CommentRepliesTable {
+  id: string;
+  comment_id: string;
+  posted_by: string | null;
+  /** JSON: `{markdown}` or `{document}`. */
+  body: string;
+  posted_at: string;
+  edited_at: string | null;
+}
+
+/** A reaction of one user with one emoji on a comment or a reply (exactly one of the two ids is set). */
+export interface CommentReactionsTable {
+  comment_id: string | null;
+  reply_id: string | null;
+  user_id: string;
+  emoji: string;
+  reacted_at: string;
+}
+
 /** Secrets shared by every process that uses this database (cursor signing, ...). */
 export interface InstanceSecretsTable {
   name: string;
@@ -151,6 +208,10 @@ export interface Database {
   link_invites: LinkInvitesTable;
   instance_secrets: InstanceSecretsTable;
   revision_facts: RevisionFactsTable;
+  change_requests: ChangeRequestsTable;
+  comments: CommentsTable;
+  comment_replies: CommentRepliesTable;
+  comment_reactions: CommentReactionsTable;
 }
 
 // Generated is re-exported for later tables with database-made values.
