@@ -38,6 +38,10 @@ describe('authentication on every operation', () => {
         'listSpacesInOrganizationById',
         // content #50, #52-#54, #56, page by path, a revision by id, file downloads
         'getCurrentRevision', 'getRevisionById', 'listPages', 'listFiles', 'getFileById', 'getPageById', 'getPageByPath', 'downloadFile',
+        // change requests #34-#37 and their content #41, #43-#45, #47
+        'listChangeRequestsForSpace', 'createChangeRequest', 'getChangeRequestById', 'updateChangeRequestById',
+        'getRevisionOfChangeRequestById', 'listPagesInChangeRequest', 'listFilesInChangeRequestById', 'getFileInChangeRequestById',
+        'getPageInChangeRequestById',
       ].sort(),
     );
   });

@@ -178,6 +178,22 @@ export class GitStore {
     });
   }
 
+  /** Points `ref` at `oid`, whatever it pointed at (for refs only one writer can own, e.g. a new change request's). */
+  async setRef(spaceId: string, ref: string, oid: string): Promise<void> {
+    await runGit(['update-ref', ref, oid], { gitDir: this.repositoryPath(spaceId) });
+  }
+
+  /** True when `ancestor` is reachable from `descendant` (or is it). */
+  async isAncestor(spaceId: string, ancestor: string, descendant: string): Promise<boolean> {
+    try {
+      await runGit(['merge-base', '--is-ancestor', ancestor, descendant], { gitDir: this.repositoryPath(spaceId) });
+      return true;
+    } catch (error) {
+      if ((error as { exitCode?: number }).exitCode === 1) return false;
+      throw error;
+    }
+  }
+
   /** Removes the repository for good. */
   async removeRepository(spaceId: string): Promise<void> {
     await fs.rm(this.repositoryPath(spaceId), { recursive: true, force: true });

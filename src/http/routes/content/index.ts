@@ -1,4 +1,6 @@
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { readChangeRequestContent } from '../../../domain/change-requests/change-requests.js';
 import type { RouteDeps } from '../index.js';
 import { callerOf } from '../../plugins/auth.js';
 import { ErrorResponses, ListOf } from '../../schemas.js';
@@ -61,17 +63,82 @@ function options(query: { metadata?: boolean; format?: 'markdown' | 'document'; 
   };
 }
 
-export const contentRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { ctx, urls }) => {
-  app.get(
-    '/spaces/:spaceId/content',
-    { schema: { operationId: 'getCurrentRevision', tags, params: SpaceContentParams, querystring: ContentQuery, response: { 200: RevisionSchema, ...ErrorResponses } } },
-    async (request, reply) => {
-      const { content, ref } = await readContent(ctx, callerOf(request), request.params.spaceId);
-      const o = options(request.query);
-      const json = cachedJson(content.revision, `revision:${ref ?? ''}:${optionsKey(o)}`, () => new ContentPresenter(urls, content, o, ref).revision());
-      return reply.type('application/json; charset=utf-8').send(json as never);
+/** Main's content, or a change request's branch when the path names one (#41, #43-#45, #47). */
+const VARIANTS = [
+  {
+    prefix: '/spaces/:spaceId',
+    ids: { revision: 'getCurrentRevision', pages: 'listPages', files: 'listFiles', file: 'getFileById', page: 'getPageById' },
+  },
+  {
+    prefix: '/spaces/:spaceId/change-requests/:changeRequestId',
+    ids: {
+      revision: 'getRevisionOfChangeRequestById',
+      pages: 'listPagesInChangeRequest',
+      files: 'listFilesInChangeRequestById',
+      file: 'getFileInChangeRequestById',
+      page: 'getPageInChangeRequestById',
     },
-  );
+  },
+] as const;
+
+export const contentRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { ctx, urls }) => {
+  const read = (request: FastifyRequest) => {
+    const { spaceId, changeRequestId } = request.params as { spaceId: string; changeRequestId?: string };
+    return changeRequestId ? readChangeRequestContent(ctx, callerOf(request), spaceId, changeRequestId) : readContent(ctx, callerOf(request), spaceId);
+  };
+
+  for (const { prefix, ids } of VARIANTS) {
+    app.get(
+      `${prefix}/content`,
+      { schema: { operationId: ids.revision, tags, params: SpaceContentParams, querystring: ContentQuery, response: { 200: RevisionSchema, ...ErrorResponses } } },
+      async (request, reply) => {
+        const { content, ref } = await read(request);
+        const o = options(request.query);
+        const json = cachedJson(content.revision, `revision:${ref ?? ''}:${optionsKey(o)}`, () => new ContentPresenter(urls, content, o, ref).revision());
+        return reply.type('application/json; charset=utf-8').send(json as never);
+      },
+    );
+
+    app.get(
+      `${prefix}/content/pages`,
+      { schema: { operationId: ids.pages, tags, params: SpaceContentParams, querystring: ContentQuery, response: { 200: PagesSchema, ...ErrorResponses } } },
+      async (request) => {
+        const { content } = await read(request);
+        return { pages: new ContentPresenter(urls, content, options(request.query)).pages() } as never;
+      },
+    );
+
+    app.get(
+      `${prefix}/content/files`,
+      { schema: { operationId: ids.files, tags, params: SpaceContentParams, querystring: FilesQuery, response: { 200: ListOf(FileSchema), ...ErrorResponses } } },
+      async (request) => {
+        const { content } = await read(request);
+        const presenter = new ContentPresenter(urls, content, options(request.query));
+        return presentList(await listFiles(ctx, content, request.query), (f) => presenter.file(f)) as never;
+      },
+    );
+
+    app.get(
+      `${prefix}/content/files/:fileId`,
+      { schema: { operationId: ids.file, tags, params: FileParams, querystring: ContentQuery, response: { 200: FileSchema, ...ErrorResponses } } },
+      async (request) => {
+        const { content } = await read(request);
+        return new ContentPresenter(urls, content, options(request.query)).file(findFile(content, request.params.fileId)) as never;
+      },
+    );
+
+    app.get(
+      `${prefix}/content/page/:pageId`,
+      { schema: { operationId: ids.page, tags, params: PageParams, querystring: PageQuery, response: { 200: PageSchema, ...ErrorResponses } } },
+      async (request, reply) => {
+        const { content } = await read(request);
+        const page = findPage(content, request.params.pageId);
+        const o = options(request.query);
+        const json = cachedJson(content.revision, `page:${page.id}:${optionsKey(o)}`, () => new ContentPresenter(urls, content, o).page(page));
+        return reply.type('application/json; charset=utf-8').send(json as never);
+      },
+    );
+  }
 
   app.get(
     '/spaces/:spaceId/revisions/:revisionId',
@@ -79,46 +146,6 @@ export const contentRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, {
     async (request) => {
       const { content } = await readRevisionById(ctx, callerOf(request), request.params.spaceId, request.params.revisionId);
       return new ContentPresenter(urls, content, options(request.query)).revision() as never;
-    },
-  );
-
-  app.get(
-    '/spaces/:spaceId/content/pages',
-    { schema: { operationId: 'listPages', tags, params: SpaceContentParams, querystring: ContentQuery, response: { 200: PagesSchema, ...ErrorResponses } } },
-    async (request) => {
-      const { content } = await readContent(ctx, callerOf(request), request.params.spaceId);
-      return { pages: new ContentPresenter(urls, content, options(request.query)).pages() } as never;
-    },
-  );
-
-  app.get(
-    '/spaces/:spaceId/content/files',
-    { schema: { operationId: 'listFiles', tags, params: SpaceContentParams, querystring: FilesQuery, response: { 200: ListOf(FileSchema), ...ErrorResponses } } },
-    async (request) => {
-      const { content } = await readContent(ctx, callerOf(request), request.params.spaceId);
-      const presenter = new ContentPresenter(urls, content, options(request.query));
-      return presentList(await listFiles(ctx, content, request.query), (f) => presenter.file(f)) as never;
-    },
-  );
-
-  app.get(
-    '/spaces/:spaceId/content/files/:fileId',
-    { schema: { operationId: 'getFileById', tags, params: FileParams, querystring: ContentQuery, response: { 200: FileSchema, ...ErrorResponses } } },
-    async (request) => {
-      const { content } = await readContent(ctx, callerOf(request), request.params.spaceId);
-      return new ContentPresenter(urls, content, options(request.query)).file(findFile(content, request.params.fileId)) as never;
-    },
-  );
-
-  app.get(
-    '/spaces/:spaceId/content/page/:pageId',
-    { schema: { operationId: 'getPageById', tags, params: PageParams, querystring: PageQuery, response: { 200: PageSchema, ...ErrorResponses } } },
-    async (request, reply) => {
-      const { content } = await readContent(ctx, callerOf(request), request.params.spaceId);
-      const page = findPage(content, request.params.pageId);
-      const o = options(request.query);
-      const json = cachedJson(content.revision, `page:${page.id}:${optionsKey(o)}`, () => new ContentPresenter(urls, content, o).page(page));
-      return reply.type('application/json; charset=utf-8').send(json as never);
     },
   );
 

@@ -14,10 +14,12 @@ export const PageQuery = Type.Object({
 
 export const FilesQuery = Type.Object({ ...ListQuery, ...ContentQuery.properties });
 
-export const SpaceContentParams = Type.Object({ spaceId: Type.String() });
-export const PageParams = Type.Object({ spaceId: Type.String(), pageId: Type.String() });
+/** `changeRequestId` is there on the change-request variants of the content routes. */
+const Target = { spaceId: Type.String(), changeRequestId: Type.Optional(Type.String()) };
+export const SpaceContentParams = Type.Object(Target);
+export const PageParams = Type.Object({ ...Target, pageId: Type.String() });
 export const PagePathParams = Type.Object({ spaceId: Type.String(), '*': Type.String() });
-export const FileParams = Type.Object({ spaceId: Type.String(), fileId: Type.String() });
+export const FileParams = Type.Object({ ...Target, fileId: Type.String() });
 export const RevisionParams = Type.Object({ spaceId: Type.String(), revisionId: Type.String() });
 export const BlobParams = Type.Object({ spaceId: Type.String(), oid: Type.String(), name: Type.String() });
 

@@ -1,0 +1,71 @@
+import type { Kysely, Selectable, Updateable } from 'kysely';
+import type { ChangeRequestsTable, Database } from './schema.js';
+import { keysetQuery } from './keyset.js';
+
+export type ChangeRequestRow = Selectable<ChangeRequestsTable>;
+
+export async function insertChangeRequest(db: Kysely<Database>, row: ChangeRequestRow): Promise<void> {
+  await db.insertInto('change_requests').values(row).execute();
+}
+
+/** The next number of the space (1 for the first). Callers insert in the same transaction and retry on a clash. */
+export async function nextChangeRequestNumber(db: Kysely<Database>, spaceId: string): Promise<number> {
+  const row = await db
+    .selectFrom('change_requests')
+    .select((eb) => eb.fn.max<number>('number').as('n'))
+    .where('space_id', '=', spaceId)
+    .executeTakeFirst();
+  return Number(row?.n ?? 0) + 1;
+}
+
+/** By id, or by number when `idOrNumber` is all digits. */
+export async function findChangeRequest(db: Kysely<Database>, spaceId: string, idOrNumber: string): Promise<ChangeRequestRow | undefined> {
+  let query = db.selectFrom('change_requests').selectAll().where('space_id', '=', spaceId);
+  query = /^\d+$/.test(idOrNumber) ? query.where('number', '=', Number(idOrNumber)) : query.where('id', '=', idOrNumber);
+  return query.executeTakeFirst();
+}
+
+export async function updateChangeRequestRow(db: Kysely<Database>, id: string, changes: Updateable<ChangeRequestsTable>): Promise<void> {
+  await db.updateTable('change_requests').set(changes).where('id', '=', id).execute();
+}
+
+export const CHANGE_REQUEST_LIST_KEYS = [{ column: 'change_requests.number', direction: 'desc' as const }];
+
+/** Change requests of a space with a status, newest first; `contributor` keeps those the user created. */
+export async function listChangeRequests(
+  db: Kysely<Database>,
+  spaceId: string,
+  filter: { status: string; contributor?: string },
+  after: unknown[] | undefined,
+  limit: number,
+): Promise<ChangeRequestRow[]> {
+  let query = db
+    .selectFrom('change_requests')
+    .selectAll('change_requests')
+    .where('change_requests.space_id', '=', spaceId)
+    .where('change_requests.status', '=', filter.status);
+  if (filter.contributor) query = query.where('change_requests.created_by', '=', filter.contributor);
+  return keysetQuery(query, CHANGE_REQUEST_LIST_KEYS, after, limit).execute();
+}
+
+/** Per space: total, open and draft change requests. */
+export async function changeRequestCounts(
+  db: Kysely<Database>,
+  spaceIds: readonly string[],
+): Promise<Map<string, { total: number; open: number; draft: number }>> {
+  const counts = new Map(spaceIds.map((id) => [id, { total: 0, open: 0, draft: 0 }]));
+  if (spaceIds.length === 0) return counts;
+  const rows = await db
+    .selectFrom('change_requests')
+    .select(['space_id', 'status', (eb) => eb.fn.countAll<number>().as('n')])
+    .where('space_id', 'in', [...spaceIds])
+    .groupBy(['space_id', 'status'])
+    .execute();
+  for (const row of rows) {
+    const count = counts.get(row.space_id)!;
+    count.total += Number(row.n);
+    if (row.status === 'open') count.open += Number(row.n);
+    if (row.status === 'draft') count.draft += Number(row.n);
+  }
+  return counts;
+}

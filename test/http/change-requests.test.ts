@@ -1,0 +1,147 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DATABASE_KINDS } from '../helpers/databases.js';
+import { startTestApp, type TestApp } from '../helpers/app.js';
+import { Checkout } from '../helpers/git.js';
+
+const exec = promisify(execFile);
+
+describe.each(DATABASE_KINDS)('change requests (%s)', (kind) => {
+  let t: TestApp;
+  let org: Awaited<ReturnType<TestApp['organization']>>;
+  let spaceId: string;
+  let base: string;
+
+  const as = (token: string) => ({
+    get: (url: string, query?: Record<string, string | number>) => t.request('GET', url, { token, query }),
+    post: (url: string, body?: unknown) => t.request('POST', url, { token, body }),
+    patch: (url: string, body?: unknown) => t.request('PATCH', url, { token, body }),
+  });
+  const ref = async (name: string) =>
+    (await exec('git', ['--git-dir', t.container.git.repositoryPath(spaceId), 'rev-parse', '--verify', '--quiet', name]).catch(() => ({ stdout: '' }))).stdout.trim();
+  const remote = () => `${base.replace('://', `://quire:${org.admin.token}@`)}/git/${spaceId}.git`;
+
+  beforeAll(async () => {
+    t = await startTestApp(kind);
+    org = await t.organization();
+    base = await t.listen();
+    spaceId = (await as(org.admin.token).post(`/v1/orgs/${org.id}/spaces`, { title: 'Reviews' })).body.id;
+  });
+  afterAll(async () => t?.close());
+
+  it('opens numbered change requests, each with a branch from main (#35)', async () => {
+    const main = await ref('refs/heads/main');
+    const first = await as(org.admin.token).post(`/v1/spaces/${spaceId}/change-requests`, { subject: 'Rework the intro' });
+    expect(first.status).toBe(201);
+    expect(first.headers.location).toBe(first.body.urls.location);
+    expect(first.body).toMatchObject({ object: 'change-request', number: 1, status: 'open', subject: 'Rework the intro', revision: main, revisionInitial: main, outdated: false });
+    expect(first.body.createdBy.id).toBe(org.admin.user.id);
+    expect(await ref('refs/heads/change-requests/1')).toBe(main);
+    const second = await as(org.admin.token).post(`/v1/spaces/${spaceId}/change-requests`);
+    expect(second.body.number).toBe(2);
+    expect(second.body.subject).toBe('');
+  });
+
+  it('reads one by id or by number (#36) and lists by status and contributor, newest first (#34)', async () => {
+    const editor = await t.member(org.id, 'edit');
+    const mine = (await as(editor.token).post(`/v1/spaces/${spaceId}/change-requests`, { subject: 'Editor work' })).body;
+    expect((await as(org.admin.token).get(`/v1/spaces/${spaceId}/change-requests/${mine.id}`)).body.number).toBe(mine.number);
+    expect((await as(org.admin.token).get(`/v1/spaces/${spaceId}/change-requests/${mine.number}`)).body.id).toBe(mine.id);
+    const open = await as(org.admin.token).get(`/v1/spaces/${spaceId}/change-requests`);
+    expect(open.body.items.map((c: any) => c.number)).toEqual([3, 2, 1]);
+    const byEditor = await as(org.admin.token).get(`/v1/spaces/${spaceId}/change-requests`, { contributor: editor.user.id });
+    expect(byEditor.body.items.map((c: any) => c.id)).toEqual([mine.id]);
+    const paged = await as(org.admin.token).get(`/v1/spaces/${spaceId}/change-requests`, { limit: 2 });
+    expect(paged.body.items.map((c: any) => c.number)).toEqual([3, 2]);
+    const rest = await as(org.admin.token).get(`/v1/spaces/${spaceId}/change-requests`, { limit: 2, page: paged.body.next.page });
+    expect(rest.body.items.map((c: any) => c.number)).toEqual([1]);
+    expect(rest.body.next).toBeUndefined();
+  });
+
+  it('changes subject and status (draft, open, archived), and the list filter follows (#37)', async () => {
+    const cr = (await as(org.admin.token).post(`/v1/spaces/${spaceId}/change-requests`, { subject: 'To archive' })).body;
+    const drafted = await as(org.admin.token).patch(`/v1/spaces/${spaceId}/change-requests/${cr.number}`, { status: 'draft', subject: 'Drafted' });
+    expect(drafted.status).toBe(200);
+    expect(drafted.body).toMatchObject({ status: 'draft', subject: 'Drafted' });
+    const drafts = await as(org.admin.token).get(`/v1/spaces/${spaceId}/change-requests`, { status: 'draft' });
+    expect(drafts.body.items.map((c: any) => c.id)).toEqual([cr.id]);
+    await as(org.admin.token).patch(`/v1/spaces/${spaceId}/change-requests/${cr.id}`, { status: 'archived' });
+    expect((await as(org.admin.token).get(`/v1/spaces/${spaceId}/change-requests`, { status: 'archived' })).body.items.map((c: any) => c.id)).toContain(cr.id);
+    expect((await as(org.admin.token).get(`/v1/spaces/${spaceId}/change-requests`)).body.items.map((c: any) => c.id)).not.toContain(cr.id);
+    // A merged change request keeps its status.
+    await t.container.ctx.db.updateTable('change_requests').set({ status: 'merged' }).where('id', '=', cr.id).execute();
+    const refused = await as(org.admin.token).patch(`/v1/spaces/${spaceId}/change-requests/${cr.id}`, { status: 'open' });
+    expect(refused.status).toBe(409);
+    expect(refused.body.error.message).toMatch(/^status: /);
+  });
+
+  it('refuses bad input naming the field', async () => {
+    const admin = as(org.admin.token);
+    const cases: Array<[Promise<any>, RegExp]> = [
+      [admin.post(`/v1/spaces/${spaceId}/change-requests`, { subject: 'x'.repeat(101) }), /^subject: must be at most 100/],
+      [admin.post(`/v1/spaces/${spaceId}/change-requests`, { subject: 7 }), /^subject: must be string/],
+      [admin.patch(`/v1/spaces/${spaceId}/change-requests/1`, { status: 'merged' }), /^status: must be one of: draft, open, archived/],
+      [admin.patch(`/v1/spaces/${spaceId}/change-requests/1`, {}), /must have at least 1/],
+      [admin.get(`/v1/spaces/${spaceId}/change-requests`, { status: 'closed' }), /^status: must be one of/],
+      [admin.get(`/v1/spaces/${spaceId}/change-requests`, { limit: 1001 }), /^limit: /],
+    ];
+    for (const [pending, message] of cases) {
+      const res = await pending;
+      expect(res.status).toBe(400);
+      expect(res.body.error.message).toMatch(message);
+    }
+    const malformed = await t.request('POST', `/v1/spaces/${spaceId}/change-requests`, { token: org.admin.token, rawBody: '{"subject":' });
+    expect(malformed.status).toBe(400);
+  });
+
+  it('needs edit to open or change, read to see; 404 for strangers, unknown ids and numbers; 401 without a token', async () => {
+    const reader = await t.member(org.id, 'read');
+    const commenter = await t.member(org.id, 'comment');
+    expect((await as(reader.token).post(`/v1/spaces/${spaceId}/change-requests`, { subject: 'no' })).status).toBe(403);
+    expect((await as(commenter.token).patch(`/v1/spaces/${spaceId}/change-requests/1`, { subject: 'no' })).status).toBe(403);
+    expect((await as(reader.token).get(`/v1/spaces/${spaceId}/change-requests/1`)).status).toBe(200);
+    const stranger = await t.user();
+    expect((await as(stranger.token).get(`/v1/spaces/${spaceId}/change-requests`)).status).toBe(404);
+    expect((await as(stranger.token).post(`/v1/spaces/${spaceId}/change-requests`, {})).status).toBe(404);
+    expect((await as(org.admin.token).get(`/v1/spaces/${spaceId}/change-requests/999`)).status).toBe(404);
+    expect((await as(org.admin.token).get(`/v1/spaces/${spaceId}/change-requests/nope`)).status).toBe(404);
+    expect((await t.request('GET', `/v1/spaces/${spaceId}/change-requests`)).status).toBe(401);
+    expect((await t.request('POST', `/v1/spaces/${spaceId}/change-requests`, { body: {} })).status).toBe(401);
+  });
+
+  it('refuses new change requests in a locked space', async () => {
+    const locked = (await as(org.admin.token).post(`/v1/orgs/${org.id}/spaces`, { title: 'Locked' })).body.id;
+    await as(org.admin.token).patch(`/v1/spaces/${locked}`, { editMode: 'locked' });
+    const res = await as(org.admin.token).post(`/v1/spaces/${locked}/change-requests`, {});
+    expect(res.status).toBe(403);
+  });
+
+  it('shows the branch content (#41, #43, #47) and becomes outdated when main moves on', async () => {
+    const cr = (await as(org.admin.token).post(`/v1/spaces/${spaceId}/change-requests`, { subject: 'New page' })).body;
+    const checkout = await Checkout.clone(remote());
+    await checkout.git('checkout', '--quiet', '-b', `change-requests/${cr.number}`, `origin/change-requests/${cr.number}`);
+    await checkout.write('proposal.md', '# Proposal\n\nA new page.\n');
+    const head = await checkout.commit('propose');
+    await checkout.push(`HEAD:refs/heads/change-requests/${cr.number}`);
+
+    const content = await as(org.admin.token).get(`/v1/spaces/${spaceId}/change-requests/${cr.number}/content`);
+    expect(content.status).toBe(200);
+    expect(content.body.id).toBe(head);
+    const pages = (await as(org.admin.token).get(`/v1/spaces/${spaceId}/change-requests/${cr.id}/content/pages`)).body.pages;
+    const proposal = pages.find((p: any) => p.title === 'Proposal');
+    expect(proposal).toBeDefined();
+    const page = await as(org.admin.token).get(`/v1/spaces/${spaceId}/change-requests/${cr.id}/content/page/${proposal.id}`);
+    expect(page.body.markdown).toBe('A new page.\n');
+    expect((await as(org.admin.token).get(`/v1/spaces/${spaceId}/content/page/${proposal.id}`)).status).toBe(404);
+    expect((await as(org.admin.token).get(`/v1/spaces/${spaceId}/change-requests/${cr.id}`)).body).toMatchObject({ revision: head, outdated: false });
+
+    await checkout.git('checkout', '--quiet', '-B', 'main', 'origin/main');
+    await checkout.write('elsewhere.md', '# Elsewhere\n');
+    await checkout.commit('main moves');
+    await checkout.push('HEAD:refs/heads/main');
+    expect((await as(org.admin.token).get(`/v1/spaces/${spaceId}/change-requests/${cr.id}`)).body.outdated).toBe(true);
+    expect((await as(org.admin.token).get(`/v1/spaces/${spaceId}/change-requests/${cr.id}/content/files`)).status).toBe(200);
+    await checkout.dispose();
+  });
+});
