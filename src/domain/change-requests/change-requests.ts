@@ -10,6 +10,7 @@ import { WeightedLru } from '../lru.js';
 import { requireSpacePermission, type OrgAccess, type Role } from '../permissions.js';
 import { loadSpace } from '../content/spaces.js';
 import { readContent, type ContentTarget } from '../content/revisions.js';
+import { recordPush } from '../content/git-access.js';
 import {
   findChangeRequest,
   insertChangeRequest,
@@ -180,4 +181,86 @@ export async function updateChangeRequest(
 export async function readChangeRequestContent(ctx: Context, caller: Caller, spaceId: string, idOrNumber: string): Promise<ContentTarget> {
   const { changeRequest } = await loadChangeRequest(ctx, caller, spaceId, idOrNumber);
   return readContent(ctx, caller, spaceId, branchOf(changeRequest.number));
+}
+
+export interface MergeResult {
+  /** The new head (merge or update), or the unchanged target's oid when there are conflicts. */
+  revision: string;
+  result: 'merge' | 'update' | 'conflicts';
+  conflicts?: Array<{ path: string }>;
+}
+
+const MAX_ATTEMPTS = 8;
+
+function requireMergeable(changeRequest: ChangeRequestRow, action: string): void {
+  if (changeRequest.status === 'merged' || changeRequest.status === 'archived') {
+    throw new Conflict(`changeRequestId: change request ${changeRequest.number} is ${changeRequest.status}; it cannot be ${action}`);
+  }
+}
+
+/**
+ * Merges `theirs` into the commit `ref` points at and moves `ref` by compare-and-swap, retrying when another
+ * writer moved it first. No working tree: `git merge-tree --write-tree`, then a commit with both parents. On a
+ * conflict nothing moves.
+ */
+async function mergeInto(
+  ctx: Context,
+  spaceId: string,
+  ref: string,
+  theirsRef: string,
+  message: string,
+  author: { name: string; email: string },
+): Promise<{ moved: boolean; head: string; theirs: string; conflicts: string[] }> {
+  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+    const [head, theirs] = await Promise.all([ctx.reader.resolveRef(spaceId, ref), ctx.reader.resolveRef(spaceId, theirsRef)]);
+    if (!head || !theirs) throw new Conflict(`changeRequestId: ${!head ? ref : theirsRef} does not exist`);
+    if (await ctx.git.isAncestor(spaceId, theirs, head)) return { moved: false, head, theirs, conflicts: [] };
+    const { tree, conflicts } = await ctx.git.mergeTree(spaceId, head, theirs);
+    if (conflicts.length > 0) return { moved: false, head, theirs, conflicts };
+    const commit = await ctx.git.commitTree(spaceId, tree, [head, theirs], message, author);
+    if (await ctx.git.compareAndSwapRef(spaceId, ref, commit, head)) return { moved: true, head: commit, theirs, conflicts: [] };
+  }
+  throw new Conflict(`${ref}: it kept moving while merging; try again`);
+}
+
+/**
+ * Merges a change request into main (#38): needs the merge permission; a merged or archived change request
+ * answers 409; a locked space refuses. A genuine conflict changes nothing and names the files.
+ */
+export async function mergeChangeRequest(ctx: Context, caller: Caller, spaceId: string, idOrNumber: string): Promise<MergeResult> {
+  const { space, role, changeRequest } = await loadChangeRequest(ctx, caller, spaceId, idOrNumber);
+  requireSpacePermission(role, spaceId, 'merge', 'merge change requests');
+  requireMergeable(changeRequest, 'merged');
+  if (space.edit_mode === 'locked') throw new PermissionDenied(`spaceId: space "${spaceId}" is locked: nothing can be merged into it`);
+  const subject = changeRequest.subject ? `: ${changeRequest.subject}` : '';
+  const outcome = await mergeInto(ctx, spaceId, MAIN_REF, branchOf(changeRequest.number), `Merge change request #${changeRequest.number}${subject}`, {
+    name: caller.user.display_name,
+    email: caller.user.email,
+  });
+  if (outcome.conflicts.length > 0) {
+    return { revision: outcome.head, result: 'conflicts', conflicts: outcome.conflicts.map((path) => ({ path })) };
+  }
+  const now = nowIso();
+  await updateChangeRequestRow(ctx.db, changeRequest.id, { status: 'merged', revision_merged: outcome.head, updated_at: now });
+  await recordPush(ctx, spaceId);
+  return { revision: outcome.head, result: 'merge' };
+}
+
+/**
+ * Brings main's changes into a change request (#39): merges main into its branch; records main's head as
+ * `revisionMergedAncestor`. Needs edit. A conflict changes nothing and names the files.
+ */
+export async function updateChangeRequestFromMain(ctx: Context, caller: Caller, spaceId: string, idOrNumber: string): Promise<MergeResult> {
+  const { role, changeRequest } = await loadChangeRequest(ctx, caller, spaceId, idOrNumber);
+  requireSpacePermission(role, spaceId, 'edit', 'update change requests');
+  requireMergeable(changeRequest, 'updated');
+  const outcome = await mergeInto(ctx, spaceId, branchOf(changeRequest.number), MAIN_REF, `Update change request #${changeRequest.number} from main`, {
+    name: caller.user.display_name,
+    email: caller.user.email,
+  });
+  if (outcome.conflicts.length > 0) {
+    return { revision: outcome.head, result: 'conflicts', conflicts: outcome.conflicts.map((path) => ({ path })) };
+  }
+  await updateChangeRequestRow(ctx.db, changeRequest.id, { revision_merged_ancestor: outcome.theirs, updated_at: nowIso() });
+  return { revision: outcome.head, result: 'update' };
 }

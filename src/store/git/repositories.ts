@@ -5,7 +5,7 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { runGit } from './run.js';
+import { runGit, runGitStatus } from './run.js';
 
 const SAFE_ID = /^[a-zA-Z0-9_-]+$/;
 
@@ -192,6 +192,41 @@ export class GitStore {
       if ((error as { exitCode?: number }).exitCode === 1) return false;
       throw error;
     }
+  }
+
+  /**
+   * Merges two commits without a working tree (`git merge-tree --write-tree`): the merged tree, or the paths that
+   * conflict (then nothing was written that anything points at).
+   */
+  async mergeTree(spaceId: string, ours: string, theirs: string): Promise<{ tree: string; conflicts: string[] }> {
+    const { code, stdout, stderr } = await runGitStatus(['merge-tree', '--write-tree', '--name-only', '--no-messages', '-z', ours, theirs], {
+      gitDir: this.repositoryPath(spaceId),
+    });
+    if (code !== 0 && code !== 1) throw new Error(`git merge-tree failed (${code}): ${stderr.trim()}`);
+    const [tree, ...paths] = stdout.toString('utf8').split('\0').filter((field) => field.length > 0);
+    return { tree, conflicts: code === 1 ? [...new Set(paths)] : [] };
+  }
+
+  /** Writes a commit of `tree` with `parents`, authored by `author` and committed by Quire; returns its oid. */
+  async commitTree(spaceId: string, tree: string, parents: string[], message: string, author: Signature): Promise<string> {
+    const signature = gitSignature(author);
+    const when = `${Math.floor(Date.now() / 1000)} +0000`;
+    const env = {
+      GIT_AUTHOR_NAME: signature.name,
+      GIT_AUTHOR_EMAIL: signature.email,
+      GIT_AUTHOR_DATE: when,
+      GIT_COMMITTER_NAME: QUIRE_SIGNATURE.name,
+      GIT_COMMITTER_EMAIL: QUIRE_SIGNATURE.email,
+      GIT_COMMITTER_DATE: when,
+    };
+    const args = ['commit-tree', tree, ...parents.flatMap((p) => ['-p', p]), '-m', message];
+    return (await runGit(args, { gitDir: this.repositoryPath(spaceId), env })).toString().trim();
+  }
+
+  /** Moves `ref` from `oldOid` to `newOid` only if it still points at `oldOid` (compare-and-swap); false otherwise. */
+  async compareAndSwapRef(spaceId: string, ref: string, newOid: string, oldOid: string): Promise<boolean> {
+    const { code } = await runGitStatus(['update-ref', ref, newOid, oldOid], { gitDir: this.repositoryPath(spaceId) });
+    return code === 0;
   }
 
   /** Removes the repository for good. */

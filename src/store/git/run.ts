@@ -6,6 +6,7 @@ export class GitCommandError extends Error {
     readonly args: readonly string[],
     readonly exitCode: number | null,
     readonly stderr: string,
+    readonly stdout: Buffer = Buffer.alloc(0),
   ) {
     super(`git ${args[0]} failed (${exitCode}): ${stderr.trim()}`);
   }
@@ -36,11 +37,22 @@ export function runGit(args: readonly string[], options: RunGitOptions = {}): Pr
     child.on('error', reject);
     child.on('close', (code) => {
       if (code === 0) resolve(Buffer.concat(out));
-      else reject(new GitCommandError(args, code, Buffer.concat(err).toString('utf8')));
+      else reject(new GitCommandError(args, code, Buffer.concat(err).toString('utf8'), Buffer.concat(out)));
     });
     child.stdin.on('error', () => {
       // The process may exit before reading all input; its exit code tells what happened.
     });
     child.stdin.end(options.input ?? '');
   });
+}
+
+/** Runs `git ARGS` and resolves with its exit code and output, whatever the code (for commands whose code means something). */
+export function runGitStatus(args: readonly string[], options: RunGitOptions = {}): Promise<{ code: number; stdout: Buffer; stderr: string }> {
+  return runGit(args, options).then(
+    (stdout) => ({ code: 0, stdout, stderr: '' }),
+    (error: unknown) => {
+      if (!(error instanceof GitCommandError) || error.exitCode === null) throw error;
+      return { code: error.exitCode, stdout: error.stdout, stderr: error.stderr };
+    },
+  );
 }

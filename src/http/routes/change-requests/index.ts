@@ -7,7 +7,9 @@ import {
   createChangeRequest,
   getChangeRequest,
   listChangeRequests,
+  mergeChangeRequest,
   updateChangeRequest,
+  updateChangeRequestFromMain,
 } from '../../../domain/change-requests/change-requests.js';
 import {
   ChangeRequestParams,
@@ -16,6 +18,7 @@ import {
   CreateChangeRequestBody,
   CreatedHeaders,
   ListChangeRequestsQuery,
+  MergeResultSchema,
   UpdateChangeRequestBody,
 } from './schema.js';
 import { presentChangeRequest } from './presenter.js';
@@ -78,5 +81,17 @@ export const changeRequestRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (
         urls,
         await updateChangeRequest(ctx, callerOf(request), request.params.spaceId, request.params.changeRequestId, request.body),
       ),
+  );
+
+  app.post(
+    '/spaces/:spaceId/change-requests/:changeRequestId/merge',
+    { schema: { operationId: 'mergeChangeRequest', tags, params: ChangeRequestParams, response: { 200: MergeResultSchema, ...ErrorResponses } } },
+    async (request) => mergeChangeRequest(ctx, callerOf(request), request.params.spaceId, request.params.changeRequestId),
+  );
+
+  app.post(
+    '/spaces/:spaceId/change-requests/:changeRequestId/update',
+    { schema: { operationId: 'updateChangeRequest', tags, params: ChangeRequestParams, response: { 200: MergeResultSchema, ...ErrorResponses } } },
+    async (request) => updateChangeRequestFromMain(ctx, callerOf(request), request.params.spaceId, request.params.changeRequestId),
   );
 };

@@ -47,4 +47,11 @@ export const UpdateChangeRequestBody = Type.Object(
   { minProperties: 1 },
 );
 
+/** #38 and #39: the new head, or with `result: "conflicts"` the unchanged one and the conflicting files. */
+export const MergeResultSchema = Type.Object({
+  revision: Type.String(),
+  result: StringEnum(['merge', 'update', 'conflicts'] as const),
+  conflicts: Type.Optional(Type.Array(Type.Object({ path: Type.String() }))),
+});
+
 export const CreatedHeaders = Type.Object({ location: Type.String() });
