@@ -27,7 +27,7 @@ import {
   type CollectionRow,
 } from '../../store/sql/content.js';
 import { endPosition, placeAmongSiblings, siblingOrder, type ContentPosition } from './positions.js';
-import { spaceViewOf, type SpaceView } from './spaces.js';
+import { spaceViewOf, withSpaceCounters, type SpaceView } from './spaces.js';
 
 export interface CollectionView {
   collection: CollectionRow;
@@ -181,7 +181,7 @@ export async function listCollections(
 /** Spaces directly in the collection that the caller can see, in the collection's order. */
 export async function listCollectionSpaces(ctx: Context, caller: Caller, collectionId: string, request: PageRequest): Promise<Page<SpaceView>> {
   const { access } = await loadCollection(ctx, caller, collectionId);
-  return collectPage({
+  const page = await collectPage({
     codec: ctx.cursors,
     scope: `collection-spaces:${collectionId}`,
     request,
@@ -189,6 +189,7 @@ export async function listCollectionSpaces(ctx: Context, caller: Caller, collect
     positionOf: (row) => [row.position, row.id],
     present: (space) => (spaceRole(access, space) ? spaceViewOf(access, space) : undefined),
   });
+  return withSpaceCounters(ctx, page);
 }
 
 /** Moves a collection under another parent and/or among its siblings. 409 when nothing would change. */

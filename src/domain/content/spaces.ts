@@ -14,6 +14,7 @@ import {
   updateSpaceRow,
   type SpaceRow,
 } from '../../store/sql/content.js';
+import { openCommentCounts } from '../../store/sql/comments.js';
 import { endPosition, placeAmongSiblings, siblingOrder, type ContentPosition } from './positions.js';
 import { requireCreateUnder, requireTransferTarget } from './collections.js';
 
@@ -34,10 +35,29 @@ export interface SpaceView {
   counters: SpaceCounters;
 }
 
-/** The view of a space for a caller whose organization access is already loaded. */
-export function spaceViewOf(access: OrgAccess, space: SpaceRow): SpaceView {
-  // Comments and change requests arrive with their issue; until then a space has none.
-  return { space, role: spaceRole(access, space), counters: { comments: 0, changeRequests: 0, changeRequestsOpen: 0, changeRequestsDraft: 0 } };
+function noCounters(): SpaceCounters {
+  return { comments: 0, changeRequests: 0, changeRequestsOpen: 0, changeRequestsDraft: 0 };
+}
+
+/**
+ * The view of a space for a caller whose organization access is already loaded. `counters` come from
+ * `spaceCounters` (one query per list, not per item); without them every counter is 0 (a new space).
+ */
+export function spaceViewOf(access: OrgAccess, space: SpaceRow, counters: SpaceCounters = noCounters()): SpaceView {
+  return { space, role: spaceRole(access, space), counters };
+}
+
+/** The counters of each of the spaces, in one query per counter for the whole set. */
+export async function spaceCounters(ctx: Context, spaceIds: readonly string[]): Promise<Map<string, SpaceCounters>> {
+  const comments = await openCommentCounts(ctx.db, spaceIds);
+  // Change requests arrive with their issue; until then a space has none.
+  return new Map(spaceIds.map((id) => [id, { ...noCounters(), comments: comments.get(id) ?? 0 }]));
+}
+
+/** Fills in the counters of the spaces of a list page (one `spaceCounters` call for the page). */
+export async function withSpaceCounters<T extends SpaceView>(ctx: Context, page: Page<T>): Promise<Page<T>> {
+  const counters = await spaceCounters(ctx, page.items.map((view) => view.space.id));
+  return { ...page, items: page.items.map((view) => ({ ...view, counters: counters.get(view.space.id) ?? noCounters() })) };
 }
 
 interface LoadedSpace {
@@ -123,7 +143,7 @@ export async function createSpace(
 
 export async function getSpace(ctx: Context, caller: Caller, spaceId: string): Promise<SpaceView> {
   const { space, access } = await loadSpace(ctx, caller, spaceId);
-  return spaceViewOf(access, space);
+  return spaceViewOf(access, space, (await spaceCounters(ctx, [space.id])).get(space.id));
 }
 
 export interface SpacePatch {
@@ -227,7 +247,7 @@ export async function transferSpace(ctx: Context, caller: Caller, spaceId: strin
 /** Live spaces of an organization that the caller can see, oldest first. */
 export async function listOrganizationSpaces(ctx: Context, caller: Caller, organizationId: string, request: PageRequest): Promise<Page<SpaceView>> {
   const { access } = await organizationAccess(ctx, caller, organizationId);
-  return collectPage({
+  const page = await collectPage({
     codec: ctx.cursors,
     scope: `org-spaces:${organizationId}`,
     request,
@@ -235,6 +255,7 @@ export async function listOrganizationSpaces(ctx: Context, caller: Caller, organ
     positionOf: (row) => [row.created_at, row.id],
     present: (space) => (spaceRole(access, space) ? spaceViewOf(access, space) : undefined),
   });
+  return withSpaceCounters(ctx, page);
 }
 
 

@@ -29,6 +29,7 @@ import {
   type MemberWithUser,
 } from '../../store/sql/members.js';
 import { listSpacesOfOrganization, type SpaceRow } from '../../store/sql/content.js';
+import { spaceCounters, type SpaceCounters } from '../content/spaces.js';
 import { listTeams, teamCounts, teamRolesOfUser, type TeamRow } from '../../store/sql/teams.js';
 import type { SortDirection } from '../../store/sql/keyset.js';
 
@@ -165,6 +166,8 @@ export interface MemberSpaceView {
   space: SpaceRow;
   /** The viewer's access, for the embedded space's permissions. */
   viewerAccess: OrgAccess;
+  /** The embedded space's counters. */
+  counters: SpaceCounters;
 }
 
 /** Spaces a member can access, with their role on each (admins for anyone; members for themselves). */
@@ -183,7 +186,7 @@ export async function listMemberSpaces(
   if (!member) throw new NotFound(`userId: no member "${userId}" in this organization`);
   const memberAccess = userId === caller.user.id ? access : await loadOrgAccess(ctx, organizationId, userId);
   const order = request.order ?? 'desc';
-  return collectPage({
+  const page = await collectPage({
     codec: ctx.cursors,
     scope: `member-spaces:${organizationId}:${userId}:${order}`,
     request,
@@ -191,9 +194,11 @@ export async function listMemberSpaces(
     positionOf: (row) => [row.created_at, row.id],
     present: (space) => {
       const role = spaceRole(memberAccess, space);
-      return role ? { role, space, viewerAccess: access } : undefined;
+      return role ? { role, space } : undefined;
     },
   });
+  const counters = await spaceCounters(ctx, page.items.map((item) => item.space.id));
+  return { ...page, items: page.items.map((item) => ({ ...item, viewerAccess: access, counters: counters.get(item.space.id)! })) };
 }
 
 export interface MemberTeamView {

@@ -12,6 +12,7 @@ import { collectionRoutes } from './collections/index.js';
 import { spaceRoutes } from './spaces/index.js';
 import { gitRoutes } from './git/index.js';
 import { contentRoutes } from './content/index.js';
+import { commentRoutes } from './comments/index.js';
 import { changeRequestRoutes } from './change-requests/index.js';
 
 /** What every route plugin receives. */
@@ -30,6 +31,7 @@ export async function registerRoutes(app: FastifyInstance, deps: RouteDeps): Pro
       await v1.register(collectionRoutes, deps);
       await v1.register(spaceRoutes, deps);
       await v1.register(contentRoutes, deps);
+      await v1.register(commentRoutes, deps);
       await v1.register(changeRequestRoutes, deps);
     },
     { prefix: '/v1' },

@@ -25,7 +25,7 @@ export function evaluateVariables(markdown: string, spaceVars: Record<string, st
 }
 
 /** A markdown body as a minimal JSON document: one paragraph per block, text kept as is. */
-function markdownDocument(markdown: string) {
+export function markdownDocument(markdown: string) {
   const blocks = markdown.split(/\n{2,}/).filter((b) => b.trim().length > 0);
   return {
     object: 'document',

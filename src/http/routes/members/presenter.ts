@@ -23,5 +23,5 @@ export function presentMember(urls: Urls, view: MemberView) {
 
 /** The member's role on the space, and the space with the caller's own permissions on it. */
 export function presentMemberSpace(urls: Urls, view: MemberSpaceView) {
-  return { permission: view.role, space: presentSpace(urls, spaceViewOf(view.viewerAccess, view.space)) };
+  return { permission: view.role, space: presentSpace(urls, spaceViewOf(view.viewerAccess, view.space, view.counters)) };
 }

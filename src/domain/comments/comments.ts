@@ -1,0 +1,474 @@
+/**
+ * Comments and their replies, with emoji reactions, on a space's main content, or on a change request (the
+ * change-request routes resolve the change request first and pass its id and branch in the scope).
+ *
+ * Who may do what (the space's flags from permissions.ts): reading needs `view`; posting, replying, reacting and
+ * resolving or reopening need `comment`; editing a body or deleting belongs to its author (who still has
+ * `comment`) or a space admin.
+ */
+import type { Context, Caller } from '../context.js';
+import { InvalidArgument, NotFound, PermissionDenied } from '../errors.js';
+import { newId, nowIso } from '../ids.js';
+import { collectPage, type Page, type PageRequest } from '../lists.js';
+import { requireSpacePermission, spacePermissions, type OrgAccess, type Role } from '../permissions.js';
+import { loadSpace } from '../content/spaces.js';
+import { loadRevision, type IndexedRevision } from '../content/revisions.js';
+import { memberViewsOf, type MemberView } from '../members/members.js';
+import {
+  addReactions,
+  countCommenters,
+  deleteCommentRow,
+  deleteReplyRow,
+  findComment,
+  findReply,
+  insertComment,
+  insertReply,
+  listCommenters as listCommenterRows,
+  listComments as listCommentRows,
+  listReplies as listReplyRows,
+  reactionsOf,
+  removeReactions,
+  replyCounts,
+  updateCommentRow,
+  updateReplyRow,
+  type CommentListFilter,
+  type CommentPlace,
+  type CommentRow,
+  type CommentStatusFilter,
+  type ReactionRow,
+  type ReactionTarget,
+  type ReplyRow,
+} from '../../store/sql/comments.js';
+import { findUsersByIds, type UserRow } from '../../store/sql/users.js';
+import type { SpaceRow } from '../../store/sql/content.js';
+import type { SortDirection } from '../../store/sql/keyset.js';
+
+const MAIN_REF = 'refs/heads/main';
+
+/** Where comments are: the space's main content, or one change request of it. */
+export interface CommentScope {
+  spaceId: string;
+  /** A change request of the space, already found (and checked visible) by the caller; absent: the main content. */
+  changeRequestId?: string;
+  /** The ref whose content the comments target: the change request's branch; `refs/heads/main` by default. */
+  ref?: string;
+}
+
+/** A JSON document as the API carries it (`{object: "document", data, nodes}`), kept as given. */
+export type JsonDocument = { object: 'document'; data: Record<string, unknown>; nodes: unknown[] };
+
+/** A comment or reply body: markdown, a JSON document, or empty. */
+export type CommentBody = { markdown: string } | { document: JsonDocument } | Record<string, never>;
+
+export interface CommentPermissions {
+  view: boolean;
+  edit: boolean;
+  reply: boolean;
+  react: boolean;
+  delete: boolean;
+}
+
+export interface ReactionView {
+  emoji: string;
+  users: Array<{ user: UserRow; reactedAt: string }>;
+}
+
+export interface PageTargetView {
+  id: string;
+  title: string;
+  path: string;
+  emoji?: string;
+  icon?: string;
+  /** The page no longer exists in the current revision. */
+  outdated: boolean;
+}
+
+export interface CommentView {
+  comment: CommentRow;
+  body: CommentBody;
+  postedBy: UserRow | undefined;
+  resolvedBy: UserRow | undefined;
+  replies: number;
+  reactions: ReactionView[];
+  page?: PageTargetView;
+  permissions: CommentPermissions;
+}
+
+export interface ReplyView {
+  reply: ReplyRow;
+  comment: CommentRow;
+  body: CommentBody;
+  postedBy: UserRow | undefined;
+  reactions: ReactionView[];
+  permissions: CommentPermissions;
+}
+
+export interface CommentListRequest extends PageRequest {
+  order?: SortDirection;
+  status?: CommentStatusFilter;
+  targetPage?: string;
+  authors?: string[];
+}
+
+interface LoadedScope {
+  scope: CommentScope;
+  place: CommentPlace;
+  space: SpaceRow;
+  access: OrgAccess;
+  role: Role | null;
+}
+
+async function loadScope(ctx: Context, caller: Caller, scope: CommentScope): Promise<LoadedScope> {
+  const { space, access, role } = await loadSpace(ctx, caller, scope.spaceId);
+  requireSpacePermission(role, scope.spaceId, 'view', 'read its comments');
+  return { scope, place: { spaceId: scope.spaceId, changeRequestId: scope.changeRequestId ?? null }, space, access, role };
+}
+
+function requireComment(loaded: LoadedScope, action: string): void {
+  requireSpacePermission(loaded.role, loaded.space.id, 'comment', action);
+}
+
+/** Edit and delete: the author (who can still comment) or a space admin. */
+function ownsOrAdministers(loaded: LoadedScope, caller: Caller, postedBy: string | null): boolean {
+  const flags = spacePermissions(loaded.role);
+  return flags.admin || (flags.comment && postedBy === caller.user.id);
+}
+
+function requireOwnerOrAdmin(loaded: LoadedScope, caller: Caller, postedBy: string | null, what: string, action: string): void {
+  if (!ownsOrAdministers(loaded, caller, postedBy)) {
+    throw new PermissionDenied(`only the author of the ${what} or an admin of the space may ${action}`);
+  }
+}
+
+function permissionsOf(loaded: LoadedScope, caller: Caller, postedBy: string | null): CommentPermissions {
+  const flags = spacePermissions(loaded.role);
+  const own = ownsOrAdministers(loaded, caller, postedBy);
+  return { view: flags.view, edit: own, reply: flags.comment, react: flags.comment, delete: own };
+}
+
+/** The commit the scope's ref points at now (no cache: comments record exactly what was current). */
+async function currentRevision(ctx: Context, scope: CommentScope): Promise<string> {
+  const oid = await ctx.reader.resolveRef(scope.spaceId, scope.ref ?? MAIN_REF);
+  if (!oid) throw new NotFound(`spaceId: space "${scope.spaceId}" has no content at ${scope.ref ?? MAIN_REF}`);
+  return oid;
+}
+
+async function currentContent(ctx: Context, scope: CommentScope): Promise<IndexedRevision | undefined> {
+  const oid = await ctx.reader.resolveRef(scope.spaceId, scope.ref ?? MAIN_REF);
+  return oid ? loadRevision(ctx, scope.spaceId, oid) : undefined;
+}
+
+function parseBody(json: string): CommentBody {
+  try {
+    const value = JSON.parse(json) as CommentBody;
+    return value && typeof value === 'object' ? value : {};
+  } catch {
+    return {};
+  }
+}
+
+/** The page a comment targets, from the current content, else (outdated) from the revision it was posted on. */
+async function pageTarget(ctx: Context, spaceId: string, current: IndexedRevision | undefined, comment: CommentRow): Promise<PageTargetView | undefined> {
+  const pageId = comment.target_page;
+  if (!pageId) return undefined;
+  let page = current?.pagesById.get(pageId);
+  const outdated = !page;
+  if (!page) {
+    const then = await loadRevision(ctx, spaceId, comment.target_revision).catch(() => undefined);
+    page = then?.pagesById.get(pageId);
+  }
+  if (!page) return { id: pageId, title: 'Untitled', path: '', outdated: true };
+  return {
+    id: page.id,
+    title: page.title || 'Untitled',
+    path: page.path,
+    ...('emoji' in page && page.emoji ? { emoji: page.emoji } : {}),
+    ...('icon' in page && page.icon ? { icon: page.icon } : {}),
+    outdated,
+  };
+}
+
+/** Reactions grouped by emoji (in the order each emoji first appeared), each with its users oldest first. */
+function groupReactions(rows: ReactionRow[], users: Map<string, UserRow>): ReactionView[] {
+  const byEmoji = new Map<string, ReactionView>();
+  for (const row of rows) {
+    const user = users.get(row.user_id);
+    if (!user) continue;
+    let view = byEmoji.get(row.emoji);
+    if (!view) byEmoji.set(row.emoji, (view = { emoji: row.emoji, users: [] }));
+    view.users.push({ user, reactedAt: row.reacted_at });
+  }
+  return [...byEmoji.values()];
+}
+
+async function usersById(ctx: Context, ids: Array<string | null>): Promise<Map<string, UserRow>> {
+  const wanted = [...new Set(ids.filter((id): id is string => !!id))];
+  return new Map((await findUsersByIds(ctx.db, wanted)).map((u) => [u.id, u]));
+}
+
+/** Views of comments: users, reply counts, reactions and page targets in a few queries for the whole set. */
+async function commentViews(ctx: Context, caller: Caller, loaded: LoadedScope, comments: CommentRow[]): Promise<CommentView[]> {
+  if (comments.length === 0) return [];
+  const ids = comments.map((c) => c.id);
+  const [counts, reactions, current] = await Promise.all([
+    replyCounts(ctx.db, ids),
+    reactionsOf(ctx.db, { commentIds: ids, replyIds: [] }),
+    comments.some((c) => c.target_page) ? currentContent(ctx, loaded.scope) : Promise.resolve(undefined),
+  ]);
+  const users = await usersById(ctx, [...comments.flatMap((c) => [c.posted_by, c.resolved_by]), ...reactions.map((r) => r.user_id)]);
+  return Promise.all(
+    comments.map(async (comment) => {
+      const page = await pageTarget(ctx, loaded.space.id, current, comment);
+      return {
+        comment,
+        body: parseBody(comment.body),
+        postedBy: comment.posted_by ? users.get(comment.posted_by) : undefined,
+        resolvedBy: comment.resolved_by ? users.get(comment.resolved_by) : undefined,
+        replies: counts.get(comment.id) ?? 0,
+        reactions: groupReactions(
+          reactions.filter((r) => r.comment_id === comment.id),
+          users,
+        ),
+        ...(page ? { page } : {}),
+        permissions: permissionsOf(loaded, caller, comment.posted_by),
+      };
+    }),
+  );
+}
+
+async function replyViews(ctx: Context, caller: Caller, loaded: LoadedScope, comment: CommentRow, replies: ReplyRow[]): Promise<ReplyView[]> {
+  if (replies.length === 0) return [];
+  const reactions = await reactionsOf(ctx.db, { commentIds: [], replyIds: replies.map((r) => r.id) });
+  const users = await usersById(ctx, [...replies.map((r) => r.posted_by), ...reactions.map((r) => r.user_id)]);
+  return replies.map((reply) => ({
+    reply,
+    comment,
+    body: parseBody(reply.body),
+    postedBy: reply.posted_by ? users.get(reply.posted_by) : undefined,
+    reactions: groupReactions(
+      reactions.filter((r) => r.reply_id === reply.id),
+      users,
+    ),
+    permissions: permissionsOf(loaded, caller, reply.posted_by),
+  }));
+}
+
+async function requireCommentRow(ctx: Context, loaded: LoadedScope, commentId: string): Promise<CommentRow> {
+  const comment = await findComment(ctx.db, loaded.place, commentId);
+  if (!comment) throw new NotFound(`commentId: no comment "${commentId}" here`);
+  return comment;
+}
+
+async function requireReplyRow(ctx: Context, comment: CommentRow, replyId: string): Promise<ReplyRow> {
+  const reply = await findReply(ctx.db, comment.id, replyId);
+  if (!reply) throw new NotFound(`commentReplyId: no reply "${replyId}" to this comment`);
+  return reply;
+}
+
+async function applyReactions(
+  ctx: Context,
+  caller: Caller,
+  target: ReactionTarget,
+  input: { addedReactions?: string[]; removedReactions?: string[] },
+): Promise<void> {
+  // Additions first, then removals: an emoji in both lists ends removed.
+  if (input.addedReactions?.length) await addReactions(ctx.db, target, caller.user.id, input.addedReactions, nowIso());
+  if (input.removedReactions?.length) await removeReactions(ctx.db, target, caller.user.id, input.removedReactions);
+}
+
+// ---- comments
+
+/** Comments of the scope, newest first by default, filtered by status, target page and authors. */
+export async function listComments(ctx: Context, caller: Caller, scope: CommentScope, request: CommentListRequest): Promise<Page<CommentView>> {
+  const loaded = await loadScope(ctx, caller, scope);
+  const filter: CommentListFilter = {
+    status: request.status ?? 'all',
+    order: request.order ?? 'desc',
+    ...(request.targetPage !== undefined ? { targetPage: request.targetPage } : {}),
+    ...(request.authors !== undefined ? { authors: [...new Set(request.authors)].sort() } : {}),
+  };
+  const page = await collectPage({
+    codec: ctx.cursors,
+    scope: `comments:${scope.spaceId}:${scope.changeRequestId ?? ''}:${JSON.stringify(filter)}`,
+    request,
+    fetch: (after, n) => listCommentRows(ctx.db, loaded.place, filter, after, n),
+    positionOf: (row) => [row.posted_at, row.id],
+    present: (row) => row,
+  });
+  return { items: await commentViews(ctx, caller, loaded, page.items), next: page.next };
+}
+
+export async function postComment(
+  ctx: Context,
+  caller: Caller,
+  scope: CommentScope,
+  input: { node?: string; page?: string; body: CommentBody },
+): Promise<CommentView> {
+  const loaded = await loadScope(ctx, caller, scope);
+  requireComment(loaded, 'comment on it');
+  const revision = await currentRevision(ctx, scope);
+  if (input.page !== undefined) {
+    const content = await loadRevision(ctx, scope.spaceId, revision);
+    if (!content.pagesById.has(input.page)) throw new InvalidArgument(`page: no page "${input.page}" in the current revision`);
+  }
+  const row: CommentRow = {
+    id: newId(),
+    space_id: scope.spaceId,
+    change_request_id: scope.changeRequestId ?? null,
+    posted_by: caller.user.id,
+    body: JSON.stringify(input.body),
+    target_revision: revision,
+    target_page: input.page ?? null,
+    target_node: input.node ?? null,
+    status: 'open',
+    resolved_at: null,
+    resolved_by: null,
+    posted_at: nowIso(),
+    edited_at: null,
+  };
+  await insertComment(ctx.db, row);
+  return (await commentViews(ctx, caller, loaded, [row]))[0];
+}
+
+export async function getComment(ctx: Context, caller: Caller, scope: CommentScope, commentId: string): Promise<CommentView> {
+  const loaded = await loadScope(ctx, caller, scope);
+  const comment = await requireCommentRow(ctx, loaded, commentId);
+  return (await commentViews(ctx, caller, loaded, [comment]))[0];
+}
+
+/**
+ * Resolves or reopens (comment permission; resolving a resolved comment keeps who resolved it and when), edits
+ * the body (author or admin), and adds or removes the caller's reactions (comment permission).
+ */
+export async function updateComment(
+  ctx: Context,
+  caller: Caller,
+  scope: CommentScope,
+  commentId: string,
+  patch: { resolved?: boolean; body?: CommentBody; addedReactions?: string[]; removedReactions?: string[] },
+): Promise<CommentView> {
+  const loaded = await loadScope(ctx, caller, scope);
+  const comment = await requireCommentRow(ctx, loaded, commentId);
+  if (patch.body !== undefined) requireOwnerOrAdmin(loaded, caller, comment.posted_by, 'comment', 'edit it');
+  if (patch.resolved !== undefined) requireComment(loaded, patch.resolved ? 'resolve comments' : 'reopen comments');
+  if (patch.addedReactions?.length || patch.removedReactions?.length) requireComment(loaded, 'react to comments');
+  const changes: Partial<CommentRow> = {};
+  const now = nowIso();
+  if (patch.body !== undefined) {
+    changes.body = JSON.stringify(patch.body);
+    changes.edited_at = now;
+  }
+  if (patch.resolved === true && comment.status !== 'resolved') {
+    Object.assign(changes, { status: 'resolved', resolved_at: now, resolved_by: caller.user.id });
+  } else if (patch.resolved === false && comment.status !== 'open') {
+    Object.assign(changes, { status: 'open', resolved_at: null, resolved_by: null });
+  }
+  await ctx.db.transaction().execute(async (trx) => {
+    if (Object.keys(changes).length) await updateCommentRow(trx, comment.id, changes);
+    await applyReactions({ ...ctx, db: trx }, caller, { commentId: comment.id }, patch);
+  });
+  return (await commentViews(ctx, caller, loaded, [{ ...comment, ...changes }]))[0];
+}
+
+/** Deletes a comment with its replies (author or admin). False when there was no such comment. */
+export async function deleteComment(ctx: Context, caller: Caller, scope: CommentScope, commentId: string): Promise<boolean> {
+  const loaded = await loadScope(ctx, caller, scope);
+  const comment = await findComment(ctx.db, loaded.place, commentId);
+  if (!comment) return false;
+  requireOwnerOrAdmin(loaded, caller, comment.posted_by, 'comment', 'delete it');
+  return deleteCommentRow(ctx.db, comment.id);
+}
+
+// ---- replies
+
+/** Replies of a comment, oldest first. */
+export async function listReplies(ctx: Context, caller: Caller, scope: CommentScope, commentId: string, request: PageRequest): Promise<Page<ReplyView>> {
+  const loaded = await loadScope(ctx, caller, scope);
+  const comment = await requireCommentRow(ctx, loaded, commentId);
+  const page = await collectPage({
+    codec: ctx.cursors,
+    scope: `comment-replies:${comment.id}`,
+    request,
+    fetch: (after, n) => listReplyRows(ctx.db, comment.id, after, n),
+    positionOf: (row) => [row.posted_at, row.id],
+    present: (row) => row,
+  });
+  return { items: await replyViews(ctx, caller, loaded, comment, page.items), next: page.next };
+}
+
+export async function postReply(ctx: Context, caller: Caller, scope: CommentScope, commentId: string, input: { body: CommentBody }): Promise<ReplyView> {
+  const loaded = await loadScope(ctx, caller, scope);
+  const comment = await requireCommentRow(ctx, loaded, commentId);
+  requireComment(loaded, 'reply to comments');
+  const row: ReplyRow = { id: newId(), comment_id: comment.id, posted_by: caller.user.id, body: JSON.stringify(input.body), posted_at: nowIso(), edited_at: null };
+  await insertReply(ctx.db, row);
+  return (await replyViews(ctx, caller, loaded, comment, [row]))[0];
+}
+
+export async function getReply(ctx: Context, caller: Caller, scope: CommentScope, commentId: string, replyId: string): Promise<ReplyView> {
+  const loaded = await loadScope(ctx, caller, scope);
+  const comment = await requireCommentRow(ctx, loaded, commentId);
+  const reply = await requireReplyRow(ctx, comment, replyId);
+  return (await replyViews(ctx, caller, loaded, comment, [reply]))[0];
+}
+
+/** Edits the body (author or admin) and adds or removes the caller's reactions (comment permission). */
+export async function updateReply(
+  ctx: Context,
+  caller: Caller,
+  scope: CommentScope,
+  commentId: string,
+  replyId: string,
+  patch: { body?: CommentBody; addedReactions?: string[]; removedReactions?: string[] },
+): Promise<ReplyView> {
+  const loaded = await loadScope(ctx, caller, scope);
+  const comment = await requireCommentRow(ctx, loaded, commentId);
+  const reply = await requireReplyRow(ctx, comment, replyId);
+  if (patch.body !== undefined) requireOwnerOrAdmin(loaded, caller, reply.posted_by, 'reply', 'edit it');
+  if (patch.addedReactions?.length || patch.removedReactions?.length) requireComment(loaded, 'react to replies');
+  const changes: Partial<ReplyRow> = patch.body !== undefined ? { body: JSON.stringify(patch.body), edited_at: nowIso() } : {};
+  await ctx.db.transaction().execute(async (trx) => {
+    if (Object.keys(changes).length) await updateReplyRow(trx, reply.id, changes);
+    await applyReactions({ ...ctx, db: trx }, caller, { replyId: reply.id }, patch);
+  });
+  return (await replyViews(ctx, caller, loaded, comment, [{ ...reply, ...changes }]))[0];
+}
+
+/** Deletes a reply (author or admin). 404 for an unknown comment; false when the reply did not exist. */
+export async function deleteReply(ctx: Context, caller: Caller, scope: CommentScope, commentId: string, replyId: string): Promise<boolean> {
+  const loaded = await loadScope(ctx, caller, scope);
+  const comment = await requireCommentRow(ctx, loaded, commentId);
+  const reply = await findReply(ctx.db, comment.id, replyId);
+  if (!reply) return false;
+  requireOwnerOrAdmin(loaded, caller, reply.posted_by, 'reply', 'delete it');
+  return deleteReplyRow(ctx.db, reply.id);
+}
+
+// ---- commenters
+
+/**
+ * Members of the organization who posted a comment or a reply in the scope, by user id. `total` counts them
+ * all (the reference's list of commenters requires it).
+ */
+export async function listCommenters(
+  ctx: Context,
+  caller: Caller,
+  scope: CommentScope,
+  request: PageRequest,
+): Promise<Page<MemberView> & { total: number }> {
+  const loaded = await loadScope(ctx, caller, scope);
+  const organizationId = loaded.space.organization_id;
+  const page = await collectPage({
+    codec: ctx.cursors,
+    scope: `commenters:${scope.spaceId}:${scope.changeRequestId ?? ''}`,
+    request,
+    fetch: async (after, n) => {
+      const ids = await listCommenterRows(ctx.db, organizationId, loaded.place, after, n);
+      const views = await memberViewsOf(ctx, organizationId, ids);
+      return ids.map((id) => ({ id, view: views.get(id) }));
+    },
+    positionOf: (row) => [row.id],
+    present: (row) => row.view,
+  });
+  return { ...page, total: await countCommenters(ctx.db, organizationId, loaded.place) };
+}
