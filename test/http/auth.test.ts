@@ -46,6 +46,11 @@ describe('authentication on every operation', () => {
         'listCommentsInSpace', 'postCommentInSpace', 'getCommentInSpace', 'updateCommentInSpace', 'deleteCommentInSpace',
         'postCommentReplyInSpace', 'getCommentReplyInSpace', 'updateCommentReplyInSpace', 'deleteCommentReplyInSpace',
         'listCommentRepliesInSpace', 'listCommentersInSpace',
+        // change-request comments #10-#17 and the hidden commenters list, reply update and reply delete
+        'listCommentsInChangeRequest', 'postCommentInChangeRequest', 'getCommentInChangeRequest', 'updateCommentInChangeRequest',
+        'deleteCommentInChangeRequest', 'postCommentReplyInChangeRequest', 'getCommentReplyInChangeRequest',
+        'updateCommentReplyInChangeRequest', 'deleteCommentReplyInChangeRequest', 'listCommentRepliesInChangeRequest',
+        'listCommentersInChangeRequest',
       ].sort(),
     );
   });

@@ -145,3 +145,60 @@ describe.each(DATABASE_KINDS)('change requests (%s)', (kind) => {
     await checkout.dispose();
   });
 });
+
+describe.each(DATABASE_KINDS)('change requests: counters and comments (%s)', (kind) => {
+  let t: TestApp;
+  let org: Awaited<ReturnType<TestApp['organization']>>;
+  let spaceId: string;
+
+  beforeAll(async () => {
+    t = await startTestApp(kind);
+    org = await t.organization();
+    spaceId = (await t.request('POST', `/v1/orgs/${org.id}/spaces`, { token: org.admin.token, body: { title: 'Counted' } })).body.id;
+  });
+  afterAll(async () => t?.close());
+
+  const api = (method: string, url: string, body?: unknown, token = org.admin.token) => t.request(method, url, { token, body });
+
+  it("counts the space's change requests by status", async () => {
+    const numbers: number[] = [];
+    for (let i = 0; i < 3; i++) numbers.push((await api('POST', `/v1/spaces/${spaceId}/change-requests`, { subject: `CR ${i}` })).body.number);
+    await api('PATCH', `/v1/spaces/${spaceId}/change-requests/${numbers[0]}`, { status: 'draft' });
+    await api('PATCH', `/v1/spaces/${spaceId}/change-requests/${numbers[1]}`, { status: 'archived' });
+    const space = (await api('GET', `/v1/spaces/${spaceId}`)).body;
+    expect(space).toMatchObject({ changeRequests: 3, changeRequestsOpen: 1, changeRequestsDraft: 1 });
+    const listed = (await api('GET', `/v1/orgs/${org.id}/spaces`)).body.items.find((s: any) => s.id === spaceId);
+    expect(listed).toMatchObject({ changeRequests: 3, changeRequestsOpen: 1, changeRequestsDraft: 1 });
+  });
+
+  it('keeps comments of a change request apart from the space, counts the open ones (#10-#17)', async () => {
+    const cr = (await api('POST', `/v1/spaces/${spaceId}/change-requests`, { subject: 'Discussed' })).body;
+    const prefix = `/v1/spaces/${spaceId}/change-requests/${cr.number}`;
+    const posted = await api('POST', `${prefix}/comments`, { body: { markdown: 'Is this right?' } });
+    expect(posted.status).toBe(200);
+    expect(posted.body.target.changeRequest).toBe(cr.id);
+    await api('POST', `/v1/spaces/${spaceId}/comments`, { body: { markdown: 'On main' } });
+    const listed = await api('GET', `${prefix}/comments`);
+    expect(listed.body.items.map((c: any) => c.id)).toEqual([posted.body.id]);
+    expect((await api('GET', `/v1/spaces/${spaceId}/comments`)).body.items.map((c: any) => c.id)).not.toContain(posted.body.id);
+    expect((await api('GET', prefix)).body.comments).toBe(1);
+
+    const reply = await api('POST', `${prefix}/comments/${posted.body.id}/replies`, { body: { markdown: 'Yes.' } });
+    expect(reply.status).toBe(200);
+    const edited = await api('PUT', `${prefix}/comments/${posted.body.id}/replies/${reply.body.id}`, { body: { markdown: 'Yes, checked.' } });
+    expect(edited.status, JSON.stringify(edited.body)).toBe(200);
+    expect(edited.body.body.markdown).toBe('Yes, checked.');
+    expect((await api('GET', `${prefix}/comments/${posted.body.id}/replies`)).body.items).toHaveLength(1);
+    expect((await api('GET', `${prefix}/commenters`)).body.items.map((m: any) => m.id)).toEqual([org.admin.user.id]);
+    expect((await api('DELETE', `${prefix}/comments/${posted.body.id}/replies/${reply.body.id}`)).status).toBe(205);
+
+    await api('PUT', `${prefix}/comments/${posted.body.id}`, { resolved: true });
+    expect((await api('GET', prefix)).body.comments).toBe(0);
+    expect((await api('DELETE', `${prefix}/comments/${posted.body.id}`)).status).toBe(205);
+    expect((await api('GET', `/v1/spaces/${spaceId}/change-requests/999/comments`)).status).toBe(404);
+    const stranger = await t.user();
+    expect((await api('GET', `${prefix}/comments`, undefined, stranger.token)).status).toBe(404);
+    const reader = await t.member(org.id, 'read');
+    expect((await api('POST', `${prefix}/comments`, { body: { markdown: 'no' } }, reader.token)).status).toBe(403);
+  });
+});

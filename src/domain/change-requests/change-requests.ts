@@ -21,6 +21,7 @@ import {
 } from '../../store/sql/change-requests.js';
 import { findUsersByIds, type UserRow } from '../../store/sql/users.js';
 import { isUniqueViolation } from '../../store/sql/errors.js';
+import { openChangeRequestCommentCounts } from '../../store/sql/comments.js';
 import type { SpaceRow } from '../../store/sql/content.js';
 
 export const CHANGE_REQUEST_STATUSES = ['draft', 'open', 'archived', 'merged'] as const;
@@ -76,12 +77,13 @@ async function isOutdated(ctx: Context, spaceId: string, main: string | undefine
 export async function changeRequestViews(ctx: Context, spaceId: string, rows: ChangeRequestRow[]): Promise<ChangeRequestView[]> {
   const users = new Map((await findUsersByIds(ctx.db, [...new Set(rows.map((r) => r.created_by).filter((id): id is string => !!id))])).map((u) => [u.id, u]));
   const main = await ctx.reader.resolveRef(spaceId, MAIN_REF);
+  const comments = await openChangeRequestCommentCounts(ctx.db, rows.map((r) => r.id));
   return Promise.all(
     rows.map(async (changeRequest) => {
       // A merged change request's branch stays where it was merged from.
       const revision = (await ctx.reader.resolveRef(spaceId, branchOf(changeRequest.number))) ?? changeRequest.revision_initial;
       const outdated = changeRequest.status === 'merged' ? false : await isOutdated(ctx, spaceId, main, revision);
-      return { changeRequest, createdBy: changeRequest.created_by ? users.get(changeRequest.created_by) : undefined, revision, outdated, comments: 0 };
+      return { changeRequest, createdBy: changeRequest.created_by ? users.get(changeRequest.created_by) : undefined, revision, outdated, comments: comments.get(changeRequest.id) ?? 0 };
     }),
   );
 }

@@ -4,6 +4,7 @@ import { newId, nowIso } from '../ids.js';
 import { collectPage, type Page, type PageRequest } from '../lists.js';
 import { loadOrgAccess, requireSpacePermission, spaceRole, type OrgAccess, type Role } from '../permissions.js';
 import { organizationAccess } from '../organizations/organizations.js';
+import { changeRequestCounts } from '../../store/sql/change-requests.js';
 import {
   deleteGrantsOn,
   deleteSpaceRow,
@@ -49,9 +50,21 @@ export function spaceViewOf(access: OrgAccess, space: SpaceRow, counters: SpaceC
 
 /** The counters of each of the spaces, in one query per counter for the whole set. */
 export async function spaceCounters(ctx: Context, spaceIds: readonly string[]): Promise<Map<string, SpaceCounters>> {
-  const comments = await openCommentCounts(ctx.db, spaceIds);
-  // Change requests arrive with their issue; until then a space has none.
-  return new Map(spaceIds.map((id) => [id, { ...noCounters(), comments: comments.get(id) ?? 0 }]));
+  const [comments, changeRequests] = await Promise.all([openCommentCounts(ctx.db, spaceIds), changeRequestCounts(ctx.db, spaceIds)]);
+  return new Map(
+    spaceIds.map((id) => {
+      const requests = changeRequests.get(id);
+      return [
+        id,
+        {
+          comments: comments.get(id) ?? 0,
+          changeRequests: requests?.total ?? 0,
+          changeRequestsOpen: requests?.open ?? 0,
+          changeRequestsDraft: requests?.draft ?? 0,
+        },
+      ];
+    }),
+  );
 }
 
 /** Fills in the counters of the spaces of a list page (one `spaceCounters` call for the page). */

@@ -2,9 +2,11 @@ import { Type, type Static } from 'typebox';
 import { ListOf, ListQuery, OrderQuery, StringEnum, Timestamp, Url, UserSchema } from '../../schemas.js';
 import { MemberSchema } from '../members/schema.js';
 
-export const SpaceCommentsParams = Type.Object({ spaceId: Type.String() });
-export const CommentParams = Type.Object({ spaceId: Type.String(), commentId: Type.String() });
-export const ReplyParams = Type.Object({ spaceId: Type.String(), commentId: Type.String(), commentReplyId: Type.String() });
+/** `changeRequestId` (an id or a number) is there on the change-request variants of the routes. */
+const Scope = { spaceId: Type.String(), changeRequestId: Type.Optional(Type.String()) };
+export const SpaceCommentsParams = Type.Object(Scope);
+export const CommentParams = Type.Object({ ...Scope, commentId: Type.String() });
+export const ReplyParams = Type.Object({ ...Scope, commentId: Type.String(), commentReplyId: Type.String() });
 
 export const FormatQuery = Type.Optional(StringEnum(['markdown', 'document'] as const, { description: 'Output format of bodies, default markdown' }));
 
