@@ -73,6 +73,23 @@ describe.each(DATABASE_KINDS)('merging and updating change requests (%s)', (kind
     await checkout.dispose();
   });
 
+  it('merges by structure: new SUMMARY.md items from both sides, different front matter keys of one page', async () => {
+    const guide = (description: string, icon: string) => `---\ndescription: ${description}\nicon: ${icon}\n---\n\n# Guide\n\nBody.\n`;
+    const summary = '# Table of contents\n\n* [Home](README.md)\n* [Guide](guide.md)\n';
+    const { spaceId, checkout } = await space({ 'README.md': '# Home\n', 'SUMMARY.md': summary, 'guide.md': guide('Old words', 'book') });
+    const a = await changeRequest(spaceId, { 'a.md': '# A\n', 'SUMMARY.md': `${summary}* [A](a.md)\n`, 'guide.md': guide('New words', 'book') });
+    const b = await changeRequest(spaceId, { 'b.md': '# B\n', 'SUMMARY.md': `${summary}* [B](b.md)\n`, 'guide.md': guide('Old words', 'rocket') });
+    expect((await api('POST', `/v1/spaces/${spaceId}/change-requests/${a}/merge`)).body.result).toBe('merge');
+    const second = await api('POST', `/v1/spaces/${spaceId}/change-requests/${b}/merge`);
+    expect(second.body).toMatchObject({ result: 'merge' });
+    expect((await gitIn(spaceId, 'rev-list', '--parents', '-n', '1', 'main')).split(' ')).toHaveLength(3);
+    expect(await gitIn(spaceId, 'show', 'main:SUMMARY.md')).toBe(`${summary}* [A](a.md)\n* [B](b.md)`.trim());
+    const pages = (await api('GET', `/v1/spaces/${spaceId}/content/pages`)).body.pages;
+    expect(pages.map((p: any) => p.title)).toEqual(['Home', 'Guide', 'A', 'B']);
+    expect(pages[1]).toMatchObject({ description: 'New words', icon: 'rocket', markdown: 'Body.\n' });
+    await checkout.dispose();
+  });
+
   it('answers conflicts naming the file and moves nothing; after the author merges main in a checkout, it merges', async () => {
     const { spaceId, checkout } = await space({ 'guide.md': '# Guide\n\nThe same line.\n' });
     const first = await changeRequest(spaceId, { 'guide.md': '# Guide\n\nThe first version.\n' });

@@ -11,6 +11,7 @@ import { requireSpacePermission, type OrgAccess, type Role } from '../permission
 import { loadSpace } from '../content/spaces.js';
 import { readContent, type ContentTarget } from '../content/revisions.js';
 import { recordPush } from '../content/git-access.js';
+import { mergePageFile } from '../../content/merge.js';
 import {
   findChangeRequest,
   insertChangeRequest,
@@ -201,6 +202,39 @@ function requireMergeable(changeRequest: ChangeRequestRow, action: string): void
 }
 
 /**
+ * Files git could not merge line by line but Quire can by structure: SUMMARY.md (both sides' new items are kept,
+ * ours first) and markdown pages (front matter key by key, the body as text). Any file still conflicting after
+ * that is a genuine conflict; the tree is only returned clean when none is left.
+ */
+async function resolveByStructure(
+  ctx: Context,
+  spaceId: string,
+  ours: string,
+  theirs: string,
+  merged: { tree: string; conflicts: string[] },
+): Promise<{ tree: string; conflicts: string[] }> {
+  const base = await ctx.git.mergeBase(spaceId, ours, theirs);
+  if (!base) return merged;
+  const text = async (commit: string, file: string) => (await ctx.reader.readObject(spaceId, `${commit}:${file}`))?.data.toString('utf8');
+  const resolved = new Map<string, string>();
+  const remaining: string[] = [];
+  for (const file of merged.conflicts) {
+    const [b, o, t] = await Promise.all([text(base, file), text(ours, file), text(theirs, file)]);
+    if (b === undefined || o === undefined || t === undefined || !file.endsWith('.md')) {
+      remaining.push(file);
+      continue;
+    }
+    const result = /(^|\/)SUMMARY\.md$/.test(file)
+      ? await ctx.git.mergeText(b, o, t, { union: true })
+      : await mergePageFile(b, o, t, file, (x, y, z) => ctx.git.mergeText(x, y, z));
+    if (result.clean) resolved.set(file, result.text);
+    else remaining.push(file);
+  }
+  if (remaining.length > 0) return { tree: merged.tree, conflicts: remaining };
+  return { tree: await ctx.git.replaceInTree(spaceId, merged.tree, resolved), conflicts: [] };
+}
+
+/**
  * Merges `theirs` into the commit `ref` points at and moves `ref` by compare-and-swap, retrying when another
  * writer moved it first. No working tree: `git merge-tree --write-tree`, then a commit with both parents. On a
  * conflict nothing moves.
@@ -217,7 +251,8 @@ async function mergeInto(
     const [head, theirs] = await Promise.all([ctx.reader.resolveRef(spaceId, ref), ctx.reader.resolveRef(spaceId, theirsRef)]);
     if (!head || !theirs) throw new Conflict(`changeRequestId: ${!head ? ref : theirsRef} does not exist`);
     if (await ctx.git.isAncestor(spaceId, theirs, head)) return { moved: false, head, theirs, conflicts: [] };
-    const { tree, conflicts } = await ctx.git.mergeTree(spaceId, head, theirs);
+    const merged = await ctx.git.mergeTree(spaceId, head, theirs);
+    const { tree, conflicts } = merged.conflicts.length > 0 ? await resolveByStructure(ctx, spaceId, head, theirs, merged) : merged;
     if (conflicts.length > 0) return { moved: false, head, theirs, conflicts };
     const commit = await ctx.git.commitTree(spaceId, tree, [head, theirs], message, author);
     if (await ctx.git.compareAndSwapRef(spaceId, ref, commit, head)) return { moved: true, head: commit, theirs, conflicts: [] };

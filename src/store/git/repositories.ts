@@ -4,6 +4,7 @@
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import fs from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { runGit, runGitStatus } from './run.js';
 
@@ -205,6 +206,46 @@ export class GitStore {
     if (code !== 0 && code !== 1) throw new Error(`git merge-tree failed (${code}): ${stderr.trim()}`);
     const [tree, ...paths] = stdout.toString('utf8').split('\0').filter((field) => field.length > 0);
     return { tree, conflicts: code === 1 ? [...new Set(paths)] : [] };
+  }
+
+  /** The best common ancestor of two commits, if any. */
+  async mergeBase(spaceId: string, a: string, b: string): Promise<string | undefined> {
+    const { code, stdout } = await runGitStatus(['merge-base', a, b], { gitDir: this.repositoryPath(spaceId) });
+    return code === 0 ? stdout.toString().trim() : undefined;
+  }
+
+  /**
+   * Three-way merge of texts with `git merge-file` (`union` keeps both sides of a conflict, ours first): the result
+   * and whether it was clean.
+   */
+  async mergeText(base: string, ours: string, theirs: string, options: { union?: boolean } = {}): Promise<{ text: string; clean: boolean }> {
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'quire-merge-'));
+    try {
+      const files = ['ours', 'base', 'theirs'].map((name) => path.join(dir, name));
+      await Promise.all([fs.writeFile(files[0], ours), fs.writeFile(files[1], base), fs.writeFile(files[2], theirs)]);
+      const { code, stdout } = await runGitStatus(['merge-file', '-p', ...(options.union ? ['--union'] : []), ...files]);
+      if (code < 0 || code > 127) throw new Error(`git merge-file failed (${code})`);
+      return { text: stdout.toString('utf8'), clean: code === 0 };
+    } finally {
+      await fs.rm(dir, { recursive: true, force: true });
+    }
+  }
+
+  /** A copy of `tree` with some files' contents replaced (a temporary index; the repository's refs do not move). */
+  async replaceInTree(spaceId: string, tree: string, files: Map<string, string>): Promise<string> {
+    const gitDir = this.repositoryPath(spaceId);
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'quire-index-'));
+    const env = { GIT_INDEX_FILE: path.join(dir, 'index') };
+    try {
+      await runGit(['read-tree', tree], { gitDir, env });
+      for (const [file, content] of files) {
+        const blob = (await runGit(['hash-object', '-w', '--stdin'], { gitDir, input: content })).toString().trim();
+        await runGit(['update-index', '--add', '--cacheinfo', `100644,${blob},${file}`], { gitDir, env });
+      }
+      return (await runGit(['write-tree'], { gitDir, env })).toString().trim();
+    } finally {
+      await fs.rm(dir, { recursive: true, force: true });
+    }
   }
 
   /** Writes a commit of `tree` with `parents`, authored by `author` and committed by Quire; returns its oid. */
