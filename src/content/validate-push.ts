@@ -37,6 +37,16 @@ export interface ValidatePushInput {
 /** The variable that carries the file size limit, in bytes, from the server to the hook. */
 export const MAX_FILE_BYTES_VARIABLE = 'QUIRE_GIT_MAX_FILE_BYTES';
 export const DEFAULT_MAX_FILE_BYTES = 100 * 1024 * 1024;
+/**
+ * The variable that carries the space's change requests from the server to the hook: JSON
+ * `{last: <highest number>, closed: {<number>: "merged" | "archived"}}`. Absent: branch numbers are not checked.
+ */
+export const CHANGE_REQUESTS_VARIABLE = 'QUIRE_CHANGE_REQUESTS';
+
+export interface ChangeRequestStates {
+  last: number;
+  closed: Record<string, string>;
+}
 
 const MAIN = 'refs/heads/main';
 const CHANGE_REQUEST = /^refs\/heads\/change-requests\/[1-9][0-9]*$/;
@@ -51,7 +61,8 @@ export function formatPushProblem(problem: PushProblem): string {
 }
 
 export async function validatePush(input: ValidatePushInput): Promise<PushProblem[]> {
-  const problems: PushProblem[] = input.updates.flatMap(refProblems);
+  const states = changeRequestStates(input.env);
+  const problems: PushProblem[] = input.updates.flatMap((update) => refProblems(update, states));
   const updates = input.updates.filter((update) => !ZERO_OID.test(update.newOid));
   if (updates.length === 0) return problems;
 
@@ -94,12 +105,30 @@ async function contentProblems(push: IncomingPush, tips: string[]): Promise<Push
   return problems;
 }
 
-/** Only main and change-request branches accept pushes, and main cannot be deleted. */
-function refProblems(update: RefUpdate): PushProblem[] {
+function changeRequestStates(env: Record<string, string>): ChangeRequestStates | undefined {
+  const raw = env[CHANGE_REQUESTS_VARIABLE];
+  if (!raw) return undefined;
+  const parsed = JSON.parse(raw) as ChangeRequestStates;
+  return { last: Number(parsed.last) || 0, closed: parsed.closed ?? {} };
+}
+
+/**
+ * Only main and change-request branches accept pushes, main cannot be deleted, and a change request's branch
+ * takes pushes only while the change request exists and is neither merged nor archived.
+ */
+function refProblems(update: RefUpdate, states: ChangeRequestStates | undefined): PushProblem[] {
   if (update.ref === MAIN) {
     return ZERO_OID.test(update.newOid) ? [{ message: `${MAIN}: main cannot be deleted` }] : [];
   }
-  if (CHANGE_REQUEST.test(update.ref)) return [];
+  if (CHANGE_REQUEST.test(update.ref)) {
+    const number = update.ref.slice(update.ref.lastIndexOf('/') + 1);
+    if (!states || ZERO_OID.test(update.newOid)) return [];
+    if (Number(number) > states.last) {
+      return [{ message: `${update.ref}: there is no change request ${number} in this space; open one through the API first` }];
+    }
+    const closed = states.closed[number];
+    return closed ? [{ message: `${update.ref}: change request ${number} is ${closed}; it takes no more pushes` }] : [];
+  }
   return [{ message: `${update.ref}: only ${MAIN} and refs/heads/change-requests/<number> accept pushes` }];
 }
 

@@ -10,7 +10,7 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { MAX_FILE_BYTES_VARIABLE } from '../content/validate-push.js';
+import { CHANGE_REQUESTS_VARIABLE, MAX_FILE_BYTES_VARIABLE, type ChangeRequestStates } from '../content/validate-push.js';
 
 /** Environment variables the hook scripts and programs read. */
 export const HOOK_ENV = {
@@ -24,6 +24,8 @@ export const HOOK_ENV = {
 export interface HookSettings {
   /** Largest file a push may add, in bytes. */
   maxFileBytes: number;
+  /** The space's change requests: which branch numbers exist and which are closed. */
+  changeRequests?: ChangeRequestStates;
 }
 
 interface Launch {
@@ -58,5 +60,6 @@ export function hookEnvironment(settings: HookSettings): Record<string, string> 
     [HOOK_ENV.dir]: launch.dir,
     [HOOK_ENV.extension]: launch.extension,
     [HOOK_ENV.maxFileBytes]: String(settings.maxFileBytes),
+    ...(settings.changeRequests ? { [CHANGE_REQUESTS_VARIABLE]: JSON.stringify(settings.changeRequests) } : {}),
   };
 }

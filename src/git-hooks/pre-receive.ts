@@ -5,10 +5,10 @@
  * exit 1 refuses all of it, and what it prints on stderr reaches the git client as `remote: ...` lines.
  */
 import path from 'node:path';
-import { formatPushProblem, MAX_FILE_BYTES_VARIABLE, validatePush, type RefUpdate } from '../content/validate-push.js';
+import { CHANGE_REQUESTS_VARIABLE, formatPushProblem, MAX_FILE_BYTES_VARIABLE, validatePush, type RefUpdate } from '../content/validate-push.js';
 
 /** The variables git gives hooks to read the incoming objects, and Quire's settings. */
-const PASSED = ['GIT_OBJECT_DIRECTORY', 'GIT_ALTERNATE_OBJECT_DIRECTORIES', 'GIT_QUARANTINE_PATH', MAX_FILE_BYTES_VARIABLE];
+const PASSED = ['GIT_OBJECT_DIRECTORY', 'GIT_ALTERNATE_OBJECT_DIRECTORIES', 'GIT_QUARANTINE_PATH', MAX_FILE_BYTES_VARIABLE, CHANGE_REQUESTS_VARIABLE];
 
 async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];

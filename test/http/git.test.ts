@@ -334,11 +334,21 @@ describe('git over HTTP (sqlite)', () => {
     const deletion = await refused(spaceId, () => git(['push', 'origin', '--delete', 'main'], { cwd: dir }));
     expect(deletion).toContain('remote:   refs/heads/main: main cannot be deleted');
 
+    // A change request's branch takes pushes once the change request exists, and until it is merged or archived.
+    expect(await refused(spaceId, () => git(['push', 'origin', 'HEAD:refs/heads/change-requests/1'], { cwd: dir }))).toContain(
+      'refs/heads/change-requests/1: there is no change request 1 in this space; open one through the API first',
+    );
+    expect((await t.request('POST', `/v1/spaces/${spaceId}/change-requests`, { token: org.admin.token, body: { subject: 'Branch' } })).body.number).toBe(1);
     const before = (await space(spaceId)).revision;
     await ok(['push', '--quiet', 'origin', 'HEAD:refs/heads/change-requests/1'], { cwd: dir });
     expect(await serverRefs(spaceId)).toContain(`${oid} refs/heads/change-requests/1`);
     // A change-request branch is not the space's revision.
     expect((await space(spaceId)).revision).toBe(before);
+    await t.request('PATCH', `/v1/spaces/${spaceId}/change-requests/1`, { token: org.admin.token, body: { status: 'archived' } });
+    await commit(dir, { 'more.md': '# More\n' });
+    expect(await refused(spaceId, () => git(['push', 'origin', 'HEAD:refs/heads/change-requests/1'], { cwd: dir }))).toContain(
+      'refs/heads/change-requests/1: change request 1 is archived; it takes no more pushes',
+    );
     await ok(['push', '--quiet', 'origin', '--delete', 'refs/heads/change-requests/1'], { cwd: dir });
   });
 

@@ -301,6 +301,7 @@ describe('quire sync (sqlite)', () => {
 
   it('syncs a change request branch and leaves main alone; refuses a change request that does not exist', async () => {
     const spaceId = await newSpace();
+    expect((await t.request('POST', `/v1/spaces/${spaceId}/change-requests`, { token: org.admin.token, body: { subject: 'Proposal' } })).body.number).toBe(1);
     const other = await otherClone(spaceId);
     await other.write('proposal.md', '# Proposal\n');
     await other.commit('Proposal');

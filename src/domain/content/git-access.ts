@@ -10,6 +10,7 @@ import { nowIso } from '../ids.js';
 import { requireSpacePermission } from '../permissions.js';
 import { loadSpace } from './spaces.js';
 import { hookEnvironment } from '../../git-hooks/launch.js';
+import { changeRequestStates } from '../../store/sql/change-requests.js';
 import type { GitService } from '../../store/git/repositories.js';
 import { findSpace, lockSpaceRow, updateSpaceRow, type SpaceRow } from '../../store/sql/content.js';
 
@@ -72,7 +73,8 @@ export async function startGitService(
   if (options.protocol && PROTOCOL.test(options.protocol)) env.GIT_PROTOCOL = options.protocol;
   if (service === 'receive-pack' && !options.advertiseRefs) {
     await ctx.git.ensureHooks(spaceId);
-    Object.assign(env, hookEnvironment({ maxFileBytes: ctx.gitMaxFileBytes }));
+    const changeRequests = await changeRequestStates(ctx.db, spaceId);
+    Object.assign(env, hookEnvironment({ maxFileBytes: ctx.gitMaxFileBytes, changeRequests }));
   }
   const child = ctx.git.spawnService(spaceId, service, { advertiseRefs: options.advertiseRefs, env });
   let stderr = '';

@@ -48,6 +48,18 @@ export async function listChangeRequests(
   return keysetQuery(query, CHANGE_REQUEST_LIST_KEYS, after, limit).execute();
 }
 
+/** The highest change-request number of a space, and the numbers of those merged or archived. */
+export async function changeRequestStates(db: Kysely<Database>, spaceId: string): Promise<{ last: number; closed: Record<string, string> }> {
+  const rows = await db.selectFrom('change_requests').select(['number', 'status']).where('space_id', '=', spaceId).execute();
+  const closed: Record<string, string> = {};
+  let last = 0;
+  for (const row of rows) {
+    last = Math.max(last, Number(row.number));
+    if (row.status === 'merged' || row.status === 'archived') closed[String(row.number)] = row.status;
+  }
+  return { last, closed };
+}
+
 /** Per space: total, open and draft change requests. */
 export async function changeRequestCounts(
   db: Kysely<Database>,
