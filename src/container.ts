@@ -8,6 +8,7 @@ import { GitStore } from './store/git/repositories.js';
 import { GitReader } from './store/git/reader.js';
 import { CursorCodec } from './domain/lists.js';
 import { ReadCache } from './domain/cache.js';
+import { LinkSigner } from './domain/signing.js';
 import type { Context } from './domain/context.js';
 
 export interface Container {
@@ -29,7 +30,8 @@ export async function createContainer(config: Config): Promise<Container> {
   const git = new GitStore(config.dataDir);
   const cursors = new CursorCodec(await instanceSecret(store.db, 'cursor-signing'));
   const reader = new GitReader(git);
-  const ctx: Context = { db: store.db, git, reader, cursors, cache, spaceRetentionMs: config.spaceRetentionMs, gitMaxFileBytes: config.gitMaxFileBytes };
+  const links = new LinkSigner(await instanceSecret(store.db, 'link-signing'));
+  const ctx: Context = { db: store.db, git, reader, cursors, cache, links, spaceRetentionMs: config.spaceRetentionMs, gitMaxFileBytes: config.gitMaxFileBytes };
   return {
     config,
     store,

@@ -5,6 +5,7 @@ import type { GitReader } from '../store/git/reader.js';
 import type { UserRow } from '../store/sql/users.js';
 import type { CursorCodec } from './lists.js';
 import type { ReadCache } from './cache.js';
+import type { LinkSigner } from './signing.js';
 
 /** What domain functions work with; built once by the container and passed down explicitly. */
 export interface Context {
@@ -15,6 +16,8 @@ export interface Context {
   cursors: CursorCodec;
   /** Reads every request makes (tokens, access, space rows); forgets on local writes, expires for others'. */
   cache: ReadCache;
+  /** Signs expiring download links (change-request PDFs). */
+  links: LinkSigner;
   /** Deleted spaces stay restorable this long. */
   spaceRetentionMs: number;
   /** Largest file a git push may add, in bytes (checked by the pre-receive hook). */

@@ -41,7 +41,7 @@ describe('authentication on every operation', () => {
         // change requests #34-#37 and their content #41, #43-#45, #47
         'listChangeRequestsForSpace', 'createChangeRequest', 'getChangeRequestById', 'updateChangeRequestById',
         'getRevisionOfChangeRequestById', 'listPagesInChangeRequest', 'listFilesInChangeRequestById', 'getFileInChangeRequestById',
-        'getPageInChangeRequestById', 'mergeChangeRequest', 'updateChangeRequest',
+        'getPageInChangeRequestById', 'mergeChangeRequest', 'updateChangeRequest', 'getChangeRequestPDF',
         // space comments #1-#9 and the hidden listCommentRepliesInSpace / listCommentersInSpace
         'listCommentsInSpace', 'postCommentInSpace', 'getCommentInSpace', 'updateCommentInSpace', 'deleteCommentInSpace',
         'postCommentReplyInSpace', 'getCommentReplyInSpace', 'updateCommentReplyInSpace', 'deleteCommentReplyInSpace',

@@ -202,3 +202,64 @@ describe.each(DATABASE_KINDS)('change requests: counters and comments (%s)', (ki
     expect((await api('POST', `${prefix}/comments`, { body: { markdown: 'no' } }, reader.token)).status).toBe(403);
   });
 });
+
+describe('change request PDF (#40)', () => {
+  let t: TestApp;
+  let org: Awaited<ReturnType<TestApp['organization']>>;
+  let spaceId: string;
+
+  beforeAll(async () => {
+    t = await startTestApp('sqlite');
+    org = await t.organization();
+    spaceId = (await t.request('POST', `/v1/orgs/${org.id}/spaces`, { token: org.admin.token, body: { title: 'Printed' } })).body.id;
+    const cr = (await t.request('POST', `/v1/spaces/${spaceId}/change-requests`, { token: org.admin.token, body: { subject: 'Print me' } })).body;
+    const checkout = await Checkout.clone(t.container.git.repositoryPath(spaceId));
+    await checkout.git('checkout', '--quiet', '-b', 'cr', `origin/change-requests/${cr.number}`);
+    await checkout.write('guide.md', '# Guide\n\nHow to print.\n\n## Steps\n\n```\nquire print\n```\n');
+    await checkout.write('faq.md', '# FAQ\n\nQuestions.\n');
+    await checkout.commit('pages');
+    await checkout.push(`HEAD:refs/heads/change-requests/${cr.number}`);
+    await checkout.dispose();
+    t.container.ctx.cache.invalidate();
+  });
+  afterAll(async () => t?.close());
+
+  const download = (url: string) => t.app.inject({ method: 'GET', url: new URL(url).pathname });
+
+  it('answers a signed URL that serves a real PDF without a token, for every page or only one', async () => {
+    const res = await t.request('GET', `/v1/spaces/${spaceId}/change-requests/1/pdf`, { token: org.admin.token });
+    expect(res.status).toBe(200);
+    expect(res.body.url).toMatch(/^http:\/\/quire\.test\/pdf\//);
+    const file = await download(res.body.url);
+    expect(file.statusCode).toBe(200);
+    expect(file.headers['content-type']).toBe('application/pdf');
+    expect(file.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');
+    const pages = (await t.request('GET', `/v1/spaces/${spaceId}/change-requests/1/content/pages`, { token: org.admin.token })).body.pages;
+    const guide = pages.find((p: any) => p.title === 'Guide');
+    const one = await t.request('GET', `/v1/spaces/${spaceId}/change-requests/1/pdf`, { token: org.admin.token, query: { only: true, page: guide.id } });
+    const single = await download(one.body.url);
+    expect(single.statusCode).toBe(200);
+    expect((single.rawPayload.toString('latin1').match(/\/Type \/Page\b/g) ?? []).length).toBe(1);
+    expect((file.rawPayload.toString('latin1').match(/\/Type \/Page\b/g) ?? []).length).toBe(pages.length);
+  });
+
+  it('refuses unknown pages, forged and expired links, strangers and missing tokens', async () => {
+    const unknown = await t.request('GET', `/v1/spaces/${spaceId}/change-requests/1/pdf`, { token: org.admin.token, query: { only: true, page: 'nope' } });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.error.message).toMatch(/^page: /);
+    const noPage = await t.request('GET', `/v1/spaces/${spaceId}/change-requests/1/pdf`, { token: org.admin.token, query: { only: true } });
+    expect(noPage.body.error.message).toMatch(/^page: is required/);
+    const good = (await t.request('GET', `/v1/spaces/${spaceId}/change-requests/1/pdf`, { token: org.admin.token })).body.url as string;
+    const token = good.slice(good.lastIndexOf('/') + 1);
+    const [payload, signature] = token.split('.');
+    const forged = good.replace(token, `${payload}.${signature[0] === 'A' ? 'B' : 'A'}${signature.slice(1)}`);
+    expect((await download(forged)).statusCode).toBe(404);
+    const expired = t.container.ctx.links.create({ kind: 'change-request-pdf', space: spaceId, number: 1, revision: 'x' }, Date.now() - 1000);
+    const gone = await t.app.inject({ method: 'GET', url: `/pdf/${expired}` });
+    expect(gone.statusCode).toBe(404);
+    expect(JSON.parse(gone.body).error.message).toMatch(/expired/);
+    const stranger = await t.user();
+    expect((await t.request('GET', `/v1/spaces/${spaceId}/change-requests/1/pdf`, { token: stranger.token })).status).toBe(404);
+    expect((await t.request('GET', `/v1/spaces/${spaceId}/change-requests/1/pdf`)).status).toBe(401);
+  });
+});

@@ -3,13 +3,14 @@
  * author, revisions). architecture.md section 4.
  */
 import type { Context, Caller } from '../context.js';
-import { Conflict, NotFound, PermissionDenied } from '../errors.js';
+import { Conflict, InvalidArgument, NotFound, PermissionDenied } from '../errors.js';
 import { newId, nowIso } from '../ids.js';
 import { collectPage, type Page, type PageRequest } from '../lists.js';
 import { WeightedLru } from '../lru.js';
 import { requireSpacePermission, type OrgAccess, type Role } from '../permissions.js';
 import { loadSpace } from '../content/spaces.js';
-import { readContent, type ContentTarget } from '../content/revisions.js';
+import { loadRevision, readContent, type ContentTarget } from '../content/revisions.js';
+import { renderPdf } from '../../content/pdf.js';
 import { recordPush } from '../content/git-access.js';
 import { mergePageFile } from '../../content/merge.js';
 import {
@@ -300,4 +301,43 @@ export async function updateChangeRequestFromMain(ctx: Context, caller: Caller, 
   }
   await updateChangeRequestRow(ctx.db, changeRequest.id, { revision_merged_ancestor: outcome.theirs, updated_at: nowIso() });
   return { revision: outcome.head, result: 'update' };
+}
+
+/** How long a change-request PDF link works. */
+export const PDF_LINK_MS = 60 * 60 * 1000;
+
+/**
+ * A signed link to a PDF of the change request's content (#40): all its pages, or with `only` and `page` that one
+ * page. Read permission; an unknown page is a 400 naming `page`. The link expires after an hour.
+ */
+export async function changeRequestPdfLink(
+  ctx: Context,
+  caller: Caller,
+  spaceId: string,
+  idOrNumber: string,
+  options: { only?: boolean; page?: string },
+): Promise<{ token: string; expiresAt: number }> {
+  const { changeRequest } = await loadChangeRequest(ctx, caller, spaceId, idOrNumber);
+  const { content } = await readContent(ctx, caller, spaceId, branchOf(changeRequest.number));
+  if (options.page !== undefined && !content.pagesById.has(options.page)) {
+    throw new InvalidArgument(`page: no page "${options.page}" in change request ${changeRequest.number}`);
+  }
+  if (options.only && options.page === undefined) throw new InvalidArgument('page: is required when only is true');
+  const expiresAt = Date.now() + PDF_LINK_MS;
+  const token = ctx.links.create(
+    { kind: 'change-request-pdf', space: spaceId, number: changeRequest.number, revision: content.revision.commit.oid, page: options.only ? options.page : undefined },
+    expiresAt,
+  );
+  return { token, expiresAt };
+}
+
+/** The PDF a signed link names: the revision it was made for (so the file does not change under the link). */
+export async function changeRequestPdf(ctx: Context, token: string): Promise<{ pdf: Buffer; fileName: string }> {
+  const data = ctx.links.open(token);
+  if (data.kind !== 'change-request-pdf') throw new NotFound('token: this link is not valid');
+  const spaceId = String(data.space);
+  const content = await loadRevision(ctx, spaceId, String(data.revision));
+  const pages = data.page ? [content.pagesById.get(String(data.page))].filter((p) => p !== undefined) : content.revision.pages;
+  const pdf = await renderPdf(pages, { title: `Change request #${data.number}` });
+  return { pdf, fileName: `change-request-${data.number}.pdf` };
 }

@@ -11,6 +11,7 @@ import { teamRoutes } from './teams/index.js';
 import { collectionRoutes } from './collections/index.js';
 import { spaceRoutes } from './spaces/index.js';
 import { gitRoutes } from './git/index.js';
+import { downloadRoutes } from './downloads/index.js';
 import { contentRoutes } from './content/index.js';
 import { commentRoutes } from './comments/index.js';
 import { changeRequestRoutes } from './change-requests/index.js';
@@ -38,4 +39,5 @@ export async function registerRoutes(app: FastifyInstance, deps: RouteDeps): Pro
   );
   // Git over HTTP at /git/SPACE_ID.git: outside /v1, with its own authentication (HTTP Basic or bearer).
   await app.register(gitRoutes, deps);
+  await app.register(downloadRoutes, deps);
 }

@@ -7,6 +7,7 @@ import {
   createChangeRequest,
   getChangeRequest,
   listChangeRequests,
+  changeRequestPdfLink,
   mergeChangeRequest,
   updateChangeRequest,
   updateChangeRequestFromMain,
@@ -19,6 +20,8 @@ import {
   CreatedHeaders,
   ListChangeRequestsQuery,
   MergeResultSchema,
+  PdfLinkSchema,
+  PdfQuery,
   UpdateChangeRequestBody,
 } from './schema.js';
 import { presentChangeRequest } from './presenter.js';
@@ -81,6 +84,15 @@ export const changeRequestRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (
         urls,
         await updateChangeRequest(ctx, callerOf(request), request.params.spaceId, request.params.changeRequestId, request.body),
       ),
+  );
+
+  app.get(
+    '/spaces/:spaceId/change-requests/:changeRequestId/pdf',
+    { schema: { operationId: 'getChangeRequestPDF', tags, params: ChangeRequestParams, querystring: PdfQuery, response: { 200: PdfLinkSchema, ...ErrorResponses } } },
+    async (request) => {
+      const { token } = await changeRequestPdfLink(ctx, callerOf(request), request.params.spaceId, request.params.changeRequestId, request.query);
+      return { url: urls.base(`/pdf/${token}`) };
+    },
   );
 
   app.post(

@@ -54,4 +54,11 @@ export const MergeResultSchema = Type.Object({
   conflicts: Type.Optional(Type.Array(Type.Object({ path: Type.String() }))),
 });
 
+export const PdfQuery = Type.Object({
+  only: Type.Optional(Type.Boolean({ description: 'true: only the page given by `page`' })),
+  page: Type.Optional(Type.String({ minLength: 1, description: 'Id of a page of the change request' })),
+});
+
+export const PdfLinkSchema = Type.Object({ url: Url });
+
 export const CreatedHeaders = Type.Object({ location: Type.String() });
