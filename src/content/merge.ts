@@ -5,6 +5,9 @@
  */
 import { isDeepStrictEqual } from 'node:util';
 import { parseFrontMatter, stringifyFrontMatter } from './frontmatter.js';
+import { MANIFEST_PATH, parseManifest, serializeManifest } from './manifest.js';
+
+export { MANIFEST_PATH };
 
 export type TextMerge = (base: string, ours: string, theirs: string) => Promise<{ text: string; clean: boolean }>;
 
@@ -53,4 +56,18 @@ export async function mergePageFile(base: string, ours: string, theirs: string, 
   if (isDeepStrictEqual(frontMatter.data, o.data) && o.present) return { text: ours.slice(0, ours.length - o.body.length) + body.text, clean: true };
   if (isDeepStrictEqual(frontMatter.data, t.data) && t.present) return { text: theirs.slice(0, theirs.length - t.body.length) + body.text, clean: true };
   return { text: stringifyFrontMatter(frontMatter.data, body.text), clean: true };
+}
+
+/**
+ * Three-way merge of `.quire/manifest.yaml` (ids by path): entry by entry, like front matter keys. Clean unless
+ * both sides gave one path different ids, or a side's manifest does not parse.
+ */
+export function mergeManifestFile(base: string, ours: string, theirs: string): { text: string; clean: boolean } {
+  const parsed = [base, ours, theirs].map((text) => parseManifest(text));
+  if (parsed.some((p) => p.problems.length > 0)) return { text: ours, clean: false };
+  const [b, o, t] = parsed.map((p) => p.manifest);
+  const pages = mergeFrontMatter(b.pages, o.pages, t.pages);
+  const files = mergeFrontMatter(b.files, o.files, t.files);
+  if (pages.conflicts.length > 0 || files.conflicts.length > 0) return { text: ours, clean: false };
+  return { text: serializeManifest({ pages: pages.data as Record<string, string>, files: files.data as Record<string, string> }), clean: true };
 }

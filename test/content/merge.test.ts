@@ -40,3 +40,19 @@ describe('merging by structure', () => {
     expect(result).toEqual({ text: ours, clean: true });
   });
 });
+
+describe('merging the id manifest', () => {
+  it('keeps ids both sides added, and refuses one path given two ids', async () => {
+    const { mergeManifestFile } = await import('../../src/content/merge.js');
+    const base = 'pages:\n  a.md: id-a\nfiles: {}\n';
+    const ours = 'pages:\n  a.md: id-a\n  b.md: id-b\nfiles: {}\n';
+    const theirs = 'pages:\n  a.md: id-a\n  c.md: id-c\nfiles:\n  x.png: id-x\n';
+    const merged = mergeManifestFile(base, ours, theirs);
+    expect(merged.clean).toBe(true);
+    expect(merged.text).toContain('b.md: id-b');
+    expect(merged.text).toContain('c.md: id-c');
+    expect(merged.text).toContain('x.png: id-x');
+    const clash = mergeManifestFile(base, 'pages:\n  a.md: id-a\n  d.md: one\n', 'pages:\n  a.md: id-a\n  d.md: two\n');
+    expect(clash.clean).toBe(false);
+  });
+});

@@ -12,7 +12,7 @@ import { loadSpace } from '../content/spaces.js';
 import { loadRevision, readContent, type ContentTarget } from '../content/revisions.js';
 import { renderPdf } from '../../content/pdf.js';
 import { recordPush } from '../content/git-access.js';
-import { mergePageFile } from '../../content/merge.js';
+import { MANIFEST_PATH, mergeManifestFile, mergePageFile } from '../../content/merge.js';
 import {
   findChangeRequest,
   insertChangeRequest,
@@ -221,13 +221,16 @@ async function resolveByStructure(
   const remaining: string[] = [];
   for (const file of merged.conflicts) {
     const [b, o, t] = await Promise.all([text(base, file), text(ours, file), text(theirs, file)]);
-    if (b === undefined || o === undefined || t === undefined || !file.endsWith('.md')) {
+    if (b === undefined || o === undefined || t === undefined || !(file.endsWith('.md') || file === MANIFEST_PATH)) {
       remaining.push(file);
       continue;
     }
-    const result = /(^|\/)SUMMARY\.md$/.test(file)
-      ? await ctx.git.mergeText(b, o, t, { union: true })
-      : await mergePageFile(b, o, t, file, (x, y, z) => ctx.git.mergeText(x, y, z));
+    const result =
+      file === MANIFEST_PATH
+        ? mergeManifestFile(b, o, t)
+        : /(^|\/)SUMMARY\.md$/.test(file)
+          ? await ctx.git.mergeText(b, o, t, { union: true })
+          : await mergePageFile(b, o, t, file, (x, y, z) => ctx.git.mergeText(x, y, z));
     if (result.clean) resolved.set(file, result.text);
     else remaining.push(file);
   }
