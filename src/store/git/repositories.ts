@@ -93,17 +93,7 @@ export class GitStore {
     await runGit(['config', 'core.logAllRefUpdates', 'true'], { gitDir });
     await installHooks(gitDir);
     const tree = await this.writeFlatTree(gitDir, files);
-    const when = `${Math.floor(Date.now() / 1000)} +0000`;
-    const signature = gitSignature(author);
-    const env = {
-      GIT_AUTHOR_NAME: signature.name,
-      GIT_AUTHOR_EMAIL: signature.email,
-      GIT_AUTHOR_DATE: when,
-      GIT_COMMITTER_NAME: QUIRE_SIGNATURE.name,
-      GIT_COMMITTER_EMAIL: QUIRE_SIGNATURE.email,
-      GIT_COMMITTER_DATE: when,
-    };
-    const commit = (await runGit(['commit-tree', tree, '-m', message], { gitDir, env })).toString().trim();
+    const commit = await writeCommit(gitDir, tree, [], message, author);
     // The all-zero old value makes this a compare-and-swap: it fails if main already exists.
     await runGit(['update-ref', 'refs/heads/main', commit, '0'.repeat(40)], { gitDir });
     return commit;
@@ -250,18 +240,7 @@ export class GitStore {
 
   /** Writes a commit of `tree` with `parents`, authored by `author` and committed by Quire; returns its oid. */
   async commitTree(spaceId: string, tree: string, parents: string[], message: string, author: Signature): Promise<string> {
-    const signature = gitSignature(author);
-    const when = `${Math.floor(Date.now() / 1000)} +0000`;
-    const env = {
-      GIT_AUTHOR_NAME: signature.name,
-      GIT_AUTHOR_EMAIL: signature.email,
-      GIT_AUTHOR_DATE: when,
-      GIT_COMMITTER_NAME: QUIRE_SIGNATURE.name,
-      GIT_COMMITTER_EMAIL: QUIRE_SIGNATURE.email,
-      GIT_COMMITTER_DATE: when,
-    };
-    const args = ['commit-tree', tree, ...parents.flatMap((p) => ['-p', p]), '-m', message];
-    return (await runGit(args, { gitDir: this.repositoryPath(spaceId), env })).toString().trim();
+    return writeCommit(this.repositoryPath(spaceId), tree, parents, message, author);
   }
 
   /** Moves `ref` from `oldOid` to `newOid` only if it still points at `oldOid` (compare-and-swap); false otherwise. */
@@ -274,6 +253,22 @@ export class GitStore {
   async removeRepository(spaceId: string): Promise<void> {
     await fs.rm(this.repositoryPath(spaceId), { recursive: true, force: true });
   }
+}
+
+/** A commit of `tree` with `parents`, authored by `author` and committed by Quire, now; returns its oid. */
+async function writeCommit(gitDir: string, tree: string, parents: string[], message: string, author: Signature): Promise<string> {
+  const signature = gitSignature(author);
+  const when = `${Math.floor(Date.now() / 1000)} +0000`;
+  const env = {
+    GIT_AUTHOR_NAME: signature.name,
+    GIT_AUTHOR_EMAIL: signature.email,
+    GIT_AUTHOR_DATE: when,
+    GIT_COMMITTER_NAME: QUIRE_SIGNATURE.name,
+    GIT_COMMITTER_EMAIL: QUIRE_SIGNATURE.email,
+    GIT_COMMITTER_DATE: when,
+  };
+  const args = ['commit-tree', tree, ...parents.flatMap((p) => ['-p', p]), '-m', message];
+  return (await runGit(args, { gitDir, env })).toString().trim();
 }
 
 /** Writes the hook files that differ from Quire's (atomically: a push running at the same time sees old or new). */
