@@ -9,6 +9,7 @@ import { GitReader } from './store/git/reader.js';
 import { CursorCodec } from './domain/lists.js';
 import { ReadCache } from './domain/cache.js';
 import { LinkSigner } from './domain/signing.js';
+import { GuardedFetcher } from './store/net/guarded-fetch.js';
 import type { Context } from './domain/context.js';
 
 export interface Container {
@@ -31,7 +32,8 @@ export async function createContainer(config: Config): Promise<Container> {
   const cursors = new CursorCodec(await instanceSecret(store.db, 'cursor-signing'));
   const reader = new GitReader(git);
   const links = new LinkSigner(await instanceSecret(store.db, 'link-signing'));
-  const ctx: Context = { db: store.db, git, reader, cursors, cache, links, spaceRetentionMs: config.spaceRetentionMs, gitMaxFileBytes: config.gitMaxFileBytes };
+  const fetcher = new GuardedFetcher({ allow: config.fetchAllow });
+  const ctx: Context = { db: store.db, git, reader, cursors, cache, links, fetcher, spaceRetentionMs: config.spaceRetentionMs, gitMaxFileBytes: config.gitMaxFileBytes };
   return {
     config,
     store,
@@ -39,6 +41,7 @@ export async function createContainer(config: Config): Promise<Container> {
     ctx,
     close: async () => {
       reader.close();
+      await fetcher.close();
       await store.close();
     },
   };

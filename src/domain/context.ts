@@ -6,6 +6,7 @@ import type { UserRow } from '../store/sql/users.js';
 import type { CursorCodec } from './lists.js';
 import type { ReadCache } from './cache.js';
 import type { LinkSigner } from './signing.js';
+import type { GuardedFetcher } from '../store/net/guarded-fetch.js';
 
 /** What domain functions work with; built once by the container and passed down explicitly. */
 export interface Context {
@@ -18,6 +19,8 @@ export interface Context {
   cache: ReadCache;
   /** Signs expiring download links (change-request PDFs). */
   links: LinkSigner;
+  /** The only way out to the network: refuses private addresses unless QUIRE_FETCH_ALLOW allows them. */
+  fetcher: GuardedFetcher;
   /** Deleted spaces stay restorable this long. */
   spaceRetentionMs: number;
   /** Largest file a git push may add, in bytes (checked by the pre-receive hook). */

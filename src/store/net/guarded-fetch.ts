@@ -1,0 +1,147 @@
+/**
+ * Every outbound fetch (imports, OpenAPI documents) goes through here. A request may only reach public
+ * addresses: private, loopback, link-local, unique-local, carrier-grade NAT, multicast and reserved ranges are
+ * refused unless `allow` (QUIRE_FETCH_ALLOW: CIDRs or host names) lets them through. The check is made on the
+ * address actually connected to (the DNS answer, so a name resolving to 127.0.0.1 is refused too), again for each
+ * redirect, with a time limit for the whole fetch and a cap on the bytes read.
+ */
+import dns from 'node:dns';
+import net from 'node:net';
+import ipaddr from 'ipaddr.js';
+import { Agent, request as undiciRequest } from 'undici';
+
+export type FetchFailureCode = 'FETCH_REFUSED' | 'FETCH_TIMEOUT' | 'FETCH_TOO_LARGE' | 'FETCH_ERROR';
+
+export class FetchFailure extends Error {
+  constructor(
+    readonly code: FetchFailureCode,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface FetchGuardOptions {
+  /** CIDRs (`127.0.0.1/32`, `10.0.0.0/8`, `::1/128`) or host names allowed although not public. */
+  allow: string[];
+  timeoutMs?: number;
+  maxBytes?: number;
+  maxRedirects?: number;
+}
+
+export interface FetchedResource {
+  url: string;
+  status: number;
+  contentType: string;
+  body: Buffer;
+}
+
+const PUBLIC = 'unicast';
+
+export class GuardedFetcher {
+  private readonly cidrs: Array<[ipaddr.IPv4 | ipaddr.IPv6, number]>;
+  private readonly hosts: Set<string>;
+  private readonly agent: Agent;
+
+  constructor(private readonly options: FetchGuardOptions) {
+    this.cidrs = [];
+    this.hosts = new Set();
+    for (const entry of options.allow) {
+      if (entry.includes('/') || net.isIP(entry)) {
+        this.cidrs.push(ipaddr.parseCIDR(entry.includes('/') ? entry : `${entry}/${net.isIPv6(entry) ? 128 : 32}`));
+      } else {
+        this.hosts.add(entry.toLowerCase());
+      }
+    }
+    this.agent = new Agent({
+      connect: {
+        // The address undici connects to is the one checked: no gap between the check and the connection.
+        lookup: (hostname, lookupOptions, callback) => {
+          dns.lookup(hostname, { ...lookupOptions, all: true }, (error, addresses) => {
+            if (error) return callback(error, '', 0);
+            const list = addresses as dns.LookupAddress[];
+            const refused = list.find((a) => !this.addressAllowed(a.address, hostname));
+            if (refused) return callback(refusal(hostname, refused.address), '', 0);
+            if ((lookupOptions as { all?: boolean }).all) return (callback as unknown as (e: null, a: dns.LookupAddress[]) => void)(null, list);
+            callback(null, list[0].address, list[0].family);
+          });
+        },
+      },
+    });
+  }
+
+  /** True when `address` (of `hostname`) may be reached: public, or allowed by configuration. */
+  addressAllowed(address: string, hostname?: string): boolean {
+    if (hostname && this.hosts.has(hostname.toLowerCase())) return true;
+    let parsed = ipaddr.parse(address);
+    if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) parsed = (parsed as ipaddr.IPv6).toIPv4Address();
+    if (this.cidrs.some(([range, bits]) => range.kind() === parsed.kind() && parsed.match(range, bits))) return true;
+    return parsed.range() === PUBLIC;
+  }
+
+  /** GETs `url`, following redirects (each checked again), within the time and size limits. */
+  async fetch(url: string, headers: Record<string, string> = {}): Promise<FetchedResource> {
+    const deadline = AbortSignal.timeout(this.options.timeoutMs ?? 15_000);
+    let current = new URL(url);
+    for (let hop = 0; hop <= (this.options.maxRedirects ?? 5); hop++) {
+      if (current.protocol !== 'http:' && current.protocol !== 'https:') {
+        throw new FetchFailure('FETCH_REFUSED', `url: only http and https can be fetched, not ${current.protocol}`);
+      }
+      const host = current.hostname.replace(/^\[|\]$/g, '');
+      // An address written in the URL is never looked up: check it here, before any connection.
+      if (net.isIP(host) && !this.addressAllowed(host)) throw refusal(host, host);
+      let response;
+      try {
+        response = await undiciRequest(current, { method: 'GET', headers, dispatcher: this.agent, signal: deadline, maxRedirections: 0 } as never);
+      } catch (error) {
+        throw translate(error, current);
+      }
+      const status = response.statusCode;
+      const location = response.headers.location;
+      if (status >= 300 && status < 400 && location) {
+        await response.body.dump();
+        current = new URL(String(location), current);
+        continue;
+      }
+      const body = await readCapped(response.body, this.options.maxBytes ?? 20 * 1024 * 1024, current).catch((error: unknown) => {
+        throw translate(error, current);
+      });
+      return { url: current.toString(), status, contentType: String(response.headers['content-type'] ?? ''), body };
+    }
+    throw new FetchFailure('FETCH_ERROR', `url: more than ${this.options.maxRedirects ?? 5} redirects`);
+  }
+
+  async close(): Promise<void> {
+    await this.agent.close();
+  }
+}
+
+function refusal(hostname: string, address: string): FetchFailure {
+  return new FetchFailure(
+    'FETCH_REFUSED',
+    `url: ${hostname} resolves to ${address}, a private, loopback or link-local address; Quire does not fetch from those unless QUIRE_FETCH_ALLOW allows it`,
+  );
+}
+
+function translate(error: unknown, url: URL): FetchFailure {
+  if (error instanceof FetchFailure) return error;
+  const cause = (error as { cause?: unknown }).cause;
+  if (cause instanceof FetchFailure) return cause;
+  const name = (error as { name?: string }).name;
+  if (name === 'TimeoutError' || name === 'AbortError') return new FetchFailure('FETCH_TIMEOUT', `url: ${url.host} did not answer in time`);
+  return new FetchFailure('FETCH_ERROR', `url: could not fetch ${url.toString()}: ${(error as Error).message}`);
+}
+
+async function readCapped(stream: AsyncIterable<Buffer> & { destroy(): void }, maxBytes: number, url: URL): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of stream) {
+    size += chunk.length;
+    if (size > maxBytes) {
+      stream.destroy();
+      throw new FetchFailure('FETCH_TOO_LARGE', `url: ${url.toString()} is larger than ${maxBytes} bytes`);
+    }
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks);
+}

@@ -1,0 +1,85 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FetchFailure, GuardedFetcher } from '../../src/store/net/guarded-fetch.js';
+
+// A real server on 127.0.0.1; no test sends a packet anywhere else (refusals happen before any connection).
+describe('guarded outbound fetches', () => {
+  let server: http.Server;
+  let base: string;
+  const open: GuardedFetcher[] = [];
+  const fetcher = (options: ConstructorParameters<typeof GuardedFetcher>[0]) => {
+    const f = new GuardedFetcher(options);
+    open.push(f);
+    return f;
+  };
+
+  beforeAll(async () => {
+    server = http.createServer((req, res) => {
+      if (req.url === '/ok') res.end('hello');
+      else if (req.url === '/to-private') res.writeHead(302, { location: 'http://10.0.0.1/secret' }).end();
+      else if (req.url === '/to-metadata') res.writeHead(301, { location: 'http://169.254.169.254/latest/meta-data' }).end();
+      else if (req.url === '/to-ok') res.writeHead(302, { location: '/ok' }).end();
+      else if (req.url === '/big') res.end(Buffer.alloc(64 * 1024, 'x'));
+      else if (req.url === '/slow') setTimeout(() => res.end('late'), 5000).unref();
+      else res.writeHead(404).end();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    await Promise.all(open.map((f) => f.close()));
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  });
+
+  const failure = async (promise: Promise<unknown>): Promise<FetchFailure> => {
+    try {
+      await promise;
+    } catch (error) {
+      if (error instanceof FetchFailure) return error;
+      throw error;
+    }
+    throw new Error('the fetch was expected to fail');
+  };
+
+  it('classifies addresses: public ones pass, private, loopback, link-local and the like do not', () => {
+    const f = fetcher({ allow: [] });
+    for (const address of ['93.184.216.34', '8.8.8.8', '2001:4860:4860::8888']) expect(f.addressAllowed(address), address).toBe(true);
+    for (const address of ['127.0.0.1', '10.1.2.3', '172.16.0.1', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', '::1', 'fe80::1', 'fc00::1', '::ffff:127.0.0.1', '224.0.0.1']) {
+      expect(f.addressAllowed(address), address).toBe(false);
+    }
+    const allowed = fetcher({ allow: ['10.0.0.0/8', '127.0.0.1', 'docs.internal'] });
+    expect(allowed.addressAllowed('10.9.9.9')).toBe(true);
+    expect(allowed.addressAllowed('127.0.0.1')).toBe(true);
+    expect(allowed.addressAllowed('192.168.0.1')).toBe(false);
+    expect(allowed.addressAllowed('192.168.0.1', 'docs.internal')).toBe(true);
+  });
+
+  it('refuses loopback, private, link-local addresses and names resolving there, with a clear error', async () => {
+    const f = fetcher({ allow: [] });
+    for (const url of [`${base}/ok`, 'http://10.1.2.3/x', 'http://169.254.169.254/latest', `http://localhost:${new URL(base).port}/ok`]) {
+      const error = await failure(f.fetch(url));
+      expect(error.code, url).toBe('FETCH_REFUSED');
+      expect(error.message).toMatch(/^url: .* resolves to .*private, loopback or link-local.*QUIRE_FETCH_ALLOW/);
+    }
+    expect((await failure(f.fetch('file:///etc/passwd'))).code).toBe('FETCH_REFUSED');
+  });
+
+  it('fetches what the configuration allows, and checks every redirect again', async () => {
+    const f = fetcher({ allow: ['127.0.0.1/32'] });
+    const ok = await f.fetch(`${base}/ok`);
+    expect(ok.body.toString()).toBe('hello');
+    expect((await f.fetch(`${base}/to-ok`)).url).toBe(`${base}/ok`);
+    for (const path of ['/to-private', '/to-metadata']) expect((await failure(f.fetch(`${base}${path}`))).code).toBe('FETCH_REFUSED');
+  });
+
+  it('gives up after the time limit and past the size cap', async () => {
+    const slow = fetcher({ allow: ['127.0.0.1'], timeoutMs: 300 });
+    const started = Date.now();
+    expect((await failure(slow.fetch(`${base}/slow`))).code).toBe('FETCH_TIMEOUT');
+    expect(Date.now() - started).toBeLessThan(3000);
+    const small = fetcher({ allow: ['127.0.0.1'], maxBytes: 1000 });
+    expect((await failure(small.fetch(`${base}/big`))).code).toBe('FETCH_TOO_LARGE');
+  });
+});
