@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASE_KINDS } from '../helpers/databases.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { Checkout } from '../helpers/git.js';
-import { tinyPng } from '../helpers/png.js';
+import { tinyPng } from '../helpers/content.js';
 
 const SUMMARY = `# Table of contents
 

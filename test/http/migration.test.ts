@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { Checkout, isolatedGitEnv } from '../helpers/git.js';
-import { tinyPng } from '../helpers/png.js';
+import { tinyPng } from '../helpers/content.js';
 
 const exec = promisify(execFile);
 
