@@ -15,6 +15,8 @@ import { createOrganization } from '../../src/domain/organizations/organizations
 import { addMember } from '../../src/domain/members/members.js';
 import type { Role } from '../../src/domain/permissions.js';
 import type { UserRow } from '../../src/store/sql/users.js';
+import { insertGrant } from '../../src/store/sql/content.js';
+import { newId } from '../../src/domain/ids.js';
 import { createPostgresDatabase, type DatabaseKind } from './databases.js';
 import { assertMatchesReference } from './contract.js';
 
@@ -52,6 +54,10 @@ export interface TestApp {
   organization(title?: string): Promise<{ id: string; admin: TestUser }>;
   /** A new user who is a member of the organization with the role (null: guest). */
   member(organizationId: string, role: Role | null): Promise<TestUser>;
+  /** A grant of `role` on a space or collection to a user or a team (no API writes grants yet). */
+  grant(organizationId: string, on: { space?: string; collection?: string }, to: { user?: string; team?: string }, role: Role): Promise<void>;
+  /** A team of the organization with these users as plain members; returns its id. */
+  team(organizationId: string, members: TestUser[]): Promise<string>;
   /** Starts listening on a free port of 127.0.0.1 (for real clients such as git) and returns the base URL. */
   listen(): Promise<string>;
   close(): Promise<void>;
@@ -119,6 +125,27 @@ export async function startTestApp(kind: DatabaseKind, overrides: Partial<Config
     },
     async listen() {
       return app.listen({ port: 0, host: '127.0.0.1' });
+    },
+    async grant(organizationId, on, to, role) {
+      await insertGrant(ctx.db, {
+        id: newId(),
+        organization_id: organizationId,
+        space_id: on.space ?? null,
+        collection_id: on.collection ?? null,
+        user_id: to.user ?? null,
+        team_id: to.team ?? null,
+        role,
+        created_at: new Date().toISOString(),
+      });
+    },
+    async team(organizationId, members) {
+      const id = newId();
+      const now = new Date().toISOString();
+      await ctx.db.insertInto('teams').values({ id, organization_id: organizationId, title: `Team ${id}`, created_at: now }).execute();
+      for (const m of members) {
+        await ctx.db.insertInto('team_members').values({ team_id: id, user_id: m.user.id, role: 'member', added_at: now }).execute();
+      }
+      return id;
     },
     async close() {
       await app.close();

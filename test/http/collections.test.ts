@@ -1,9 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASE_KINDS } from '../helpers/databases.js';
 import { startTestApp, type TestApp, type TestUser } from '../helpers/app.js';
-import { insertGrant, siblingsOf } from '../../src/store/sql/content.js';
-import { newId } from '../../src/domain/ids.js';
-import type { Role } from '../../src/domain/permissions.js';
+import { siblingsOf } from '../../src/store/sql/content.js';
 
 describe.each(DATABASE_KINDS)('collections (%s)', (kind) => {
   let t: TestApp;
@@ -34,29 +32,6 @@ describe.each(DATABASE_KINDS)('collections (%s)', (kind) => {
     const res = await t.request('POST', `/v1/orgs/${organizationId}/spaces`, { token, body });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     return res.body as { id: string; title: string; parent?: string };
-  }
-
-  async function grant(organizationId: string, on: { space?: string; collection?: string }, to: { user?: string; team?: string }, role: Role) {
-    await insertGrant(t.container.ctx.db, {
-      id: newId(),
-      organization_id: organizationId,
-      space_id: on.space ?? null,
-      collection_id: on.collection ?? null,
-      user_id: to.user ?? null,
-      team_id: to.team ?? null,
-      role,
-      created_at: new Date().toISOString(),
-    });
-  }
-
-  async function team(organizationId: string, members: TestUser[]): Promise<string> {
-    const id = newId();
-    const now = new Date().toISOString();
-    await t.container.ctx.db.insertInto('teams').values({ id, organization_id: organizationId, title: `Team ${id}`, created_at: now }).execute();
-    for (const m of members) {
-      await t.container.ctx.db.insertInto('team_members').values({ team_id: id, user_id: m.user.id, role: 'member', added_at: now }).execute();
-    }
-    return id;
   }
 
   async function get(id: string, token = org.admin.token) {
@@ -238,7 +213,7 @@ describe.each(DATABASE_KINDS)('collections (%s)', (kind) => {
     it('lets a member whose grant on the collection is admin update it', async () => {
       const c = await newCollection({ title: 'Delegated' });
       const member = await t.member(org.id, 'read');
-      await grant(org.id, { collection: c.id }, { user: member.user.id }, 'admin');
+      await t.grant(org.id, { collection: c.id }, { user: member.user.id }, 'admin');
       const res = await t.request('PATCH', `/v1/collections/${c.id}`, { token: member.token, body: { title: 'Delegated!' } });
       expect(res.status).toBe(200);
       expect(res.body.permissions.admin).toBe(true);
@@ -434,7 +409,7 @@ describe.each(DATABASE_KINDS)('collections (%s)', (kind) => {
       }
       // Admin of the collection through a grant, but only a reader of the destination.
       const delegate = await t.member(org.id, 'read');
-      await grant(org.id, { collection: c.id }, { user: delegate.user.id }, 'admin');
+      await t.grant(org.id, { collection: c.id }, { user: delegate.user.id }, 'admin');
       const denied = await t.request('POST', `/v1/collections/${c.id}/move`, { token: delegate.token, body: { parent: dest.id } });
       expect(denied.status).toBe(403);
       expect(denied.body.error.message).toMatch(/"create"/);
@@ -457,8 +432,8 @@ describe.each(DATABASE_KINDS)('collections (%s)', (kind) => {
       const s1 = await newSpace({ title: 'Space in travelling', parent: c.id });
       const s2 = await newSpace({ title: 'Space in inner', parent: inner.id });
       const guest = await t.member(org.id, null);
-      await grant(org.id, { collection: c.id }, { user: guest.user.id }, 'read');
-      await grant(org.id, { space: s2.id }, { user: guest.user.id }, 'edit');
+      await t.grant(org.id, { collection: c.id }, { user: guest.user.id }, 'read');
+      await t.grant(org.id, { space: s2.id }, { user: guest.user.id }, 'edit');
       expect((await get(c.id, guest.token)).status).toBe(200);
 
       const res = await t.request('POST', `/v1/collections/${c.id}/transfer`, { token: org.admin.token, body: { organization: target.id } });
@@ -569,7 +544,7 @@ describe.each(DATABASE_KINDS)('collections (%s)', (kind) => {
       await newCollection({ title: 'Closed' }, o.admin.token, o.id);
       const guest = await t.member(o.id, null);
       expect((await t.request('GET', `/v1/orgs/${o.id}/collections`, { token: guest.token })).body.items).toEqual([]);
-      await grant(o.id, { collection: open.id }, { user: guest.user.id }, 'read');
+      await t.grant(o.id, { collection: open.id }, { user: guest.user.id }, 'read');
       const seen = await t.request('GET', `/v1/orgs/${o.id}/collections`, { token: guest.token });
       expect(seen.body.items.map((c: any) => c.title)).toEqual(['Granted', 'Inside granted']);
       expect(seen.body.items[0].permissions).toEqual({ view: true, admin: false, viewInviteLinks: false, create: false });
@@ -613,10 +588,10 @@ describe.each(DATABASE_KINDS)('collections (%s)', (kind) => {
       const c = await newCollection({ title: 'Team area' });
       const s = await newSpace({ title: 'Team space', parent: c.id });
       const guest = await t.member(org.id, null);
-      const teamId = await team(org.id, [guest]);
+      const teamId = await t.team(org.id, [guest]);
       expect((await get(c.id, guest.token)).status).toBe(404);
       expect((await t.request('GET', `/v1/spaces/${s.id}`, { token: guest.token })).status).toBe(404);
-      await grant(org.id, { collection: c.id }, { team: teamId }, 'edit');
+      await t.grant(org.id, { collection: c.id }, { team: teamId }, 'edit');
       expect((await get(c.id, guest.token)).body.permissions).toEqual({ view: true, admin: false, viewInviteLinks: false, create: false });
       const listed = await t.request('GET', `/v1/collections/${c.id}/spaces`, { token: guest.token });
       expect(listed.body.items.map((x: any) => x.id)).toEqual([s.id]);

@@ -4,7 +4,7 @@ import { startTestApp, type TestApp, type TestUser } from '../helpers/app.js';
 import { addMember } from '../../src/domain/members/members.js';
 import { newId } from '../../src/domain/ids.js';
 import type { Role } from '../../src/domain/permissions.js';
-import { insertGrant, insertSpace } from '../../src/store/sql/content.js';
+import { insertSpace } from '../../src/store/sql/content.js';
 
 describe.each(DATABASE_KINDS)('members (%s)', (kind) => {
   let t: TestApp;
@@ -47,19 +47,6 @@ describe.each(DATABASE_KINDS)('members (%s)', (kind) => {
       deleted_at: options.deleted ? createdAt : null,
     });
     return id;
-  }
-
-  async function grant(organizationId: string, spaceId: string, userId: string, role: Role): Promise<void> {
-    await insertGrant(t.container.ctx.db, {
-      id: newId(),
-      organization_id: organizationId,
-      space_id: spaceId,
-      collection_id: null,
-      team_id: null,
-      user_id: userId,
-      role,
-      created_at: new Date().toISOString(),
-    });
   }
 
   async function createTeam(organizationId: string, token: string, title: string, members: string[] = []): Promise<string> {
@@ -244,7 +231,7 @@ describe.each(DATABASE_KINDS)('members (%s)', (kind) => {
       const reader = await t.member(org.id, 'read');
       const teamId = await createTeam(org.id, org.admin.token, 'Writers', [reader.user.id]);
       const spaceId = await space(org.id, 'Handbook', '2024-02-01T00:00:00.000Z');
-      await grant(org.id, spaceId, reader.user.id, 'edit');
+      await t.grant(org.id, { space: spaceId }, { user: reader.user.id }, 'edit');
       expect((await member(org.id, org.admin.token, reader.user.id)).body).toMatchObject({ teams: 1, spaces: 1 });
 
       const res = await t.request('DELETE', `/v1/orgs/${org.id}/members/${reader.user.id}`, { token: org.admin.token });
@@ -465,11 +452,11 @@ describe.each(DATABASE_KINDS)('members (%s)', (kind) => {
       newer = await space(org.id, 'Newer', '2024-03-02T00:00:00.000Z');
       open = await space(org.id, 'Open', '2024-03-03T00:00:00.000Z', { visibility: 'public' });
       const gone = await space(org.id, 'Gone', '2024-03-04T00:00:00.000Z', { deleted: true });
-      await grant(org.id, older, guest.user.id, 'edit');
+      await t.grant(org.id, { space: older }, { user: guest.user.id }, 'edit');
       // A second, weaker grant on the same space: still one space.
-      await grant(org.id, older, guest.user.id, 'read');
-      await grant(org.id, newer, reader.user.id, 'review');
-      await grant(org.id, gone, guest.user.id, 'admin');
+      await t.grant(org.id, { space: older }, { user: guest.user.id }, 'read');
+      await t.grant(org.id, { space: newer }, { user: reader.user.id }, 'review');
+      await t.grant(org.id, { space: gone }, { user: guest.user.id }, 'admin');
     });
 
     it('lists the spaces a member can access with their role, newest first', async () => {

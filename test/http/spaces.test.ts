@@ -5,10 +5,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASE_KINDS } from '../helpers/databases.js';
 import { startTestApp, type TestApp, type TestUser } from '../helpers/app.js';
-import { insertGrant } from '../../src/store/sql/content.js';
-import { newId } from '../../src/domain/ids.js';
 import { addMember } from '../../src/domain/members/members.js';
-import type { Role } from '../../src/domain/permissions.js';
 
 const DAY = 24 * 60 * 60 * 1000;
 
@@ -40,29 +37,6 @@ describe.each(DATABASE_KINDS)('spaces (%s)', (kind) => {
     const res = await t.request('POST', `/v1/orgs/${organizationId}/collections`, { token, body });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     return res.body as { id: string };
-  }
-
-  async function grant(organizationId: string, on: { space?: string; collection?: string }, to: { user?: string; team?: string }, role: Role) {
-    await insertGrant(t.container.ctx.db, {
-      id: newId(),
-      organization_id: organizationId,
-      space_id: on.space ?? null,
-      collection_id: on.collection ?? null,
-      user_id: to.user ?? null,
-      team_id: to.team ?? null,
-      role,
-      created_at: new Date().toISOString(),
-    });
-  }
-
-  async function team(organizationId: string, members: TestUser[]): Promise<string> {
-    const id = newId();
-    const now = new Date().toISOString();
-    await t.container.ctx.db.insertInto('teams').values({ id, organization_id: organizationId, title: `Team ${id}`, created_at: now }).execute();
-    for (const m of members) {
-      await t.container.ctx.db.insertInto('team_members').values({ team_id: id, user_id: m.user.id, role: 'member', added_at: now }).execute();
-    }
-    return id;
   }
 
   async function get(id: string, token = org.admin.token) {
@@ -273,8 +247,8 @@ describe.each(DATABASE_KINDS)('spaces (%s)', (kind) => {
       const guest = await t.member(o.id, null);
       const url = `/v1/orgs/${o.id}/spaces`;
       expect((await t.request('GET', url, { token: guest.token })).body.items.map((s: any) => s.title)).toEqual(['Public']);
-      await grant(o.id, { space: granted.id }, { user: guest.user.id }, 'comment');
-      await grant(o.id, { collection: c.id }, { team: await team(o.id, [guest]) }, 'read');
+      await t.grant(o.id, { space: granted.id }, { user: guest.user.id }, 'comment');
+      await t.grant(o.id, { collection: c.id }, { team: await t.team(o.id, [guest]) }, 'read');
       const seen = await t.request('GET', url, { token: guest.token });
       expect(seen.body.items.map((s: any) => s.id)).toEqual([granted.id, inCollection.id, publicOne.id]);
       expect(seen.body.items[0].permissions).toMatchObject({ view: true, comment: true, edit: false, admin: false });
@@ -612,7 +586,7 @@ describe.each(DATABASE_KINDS)('spaces (%s)', (kind) => {
         expect((await t.request('POST', `/v1/spaces/${s.id}/move`, { token: user.token, body: { parent: dest.id } })).status).toBe(403);
       }
       const delegate = await t.member(org.id, 'read');
-      await grant(org.id, { space: s.id }, { user: delegate.user.id }, 'admin');
+      await t.grant(org.id, { space: s.id }, { user: delegate.user.id }, 'admin');
       const denied = await t.request('POST', `/v1/spaces/${s.id}/move`, { token: delegate.token, body: { parent: dest.id } });
       expect(denied.status).toBe(403);
       expect(denied.body.error.message).toMatch(/"create"/);
@@ -631,7 +605,7 @@ describe.each(DATABASE_KINDS)('spaces (%s)', (kind) => {
       const s = await newSpace({ title: 'Emigrant', parent: c.id });
       await t.request('PATCH', `/v1/spaces/${s.id}`, { token: org.admin.token, body: { visibility: 'in-collection', defaultLevel: 'comment' } });
       const guest = await t.member(org.id, null);
-      await grant(org.id, { space: s.id }, { user: guest.user.id }, 'edit');
+      await t.grant(org.id, { space: s.id }, { user: guest.user.id }, 'edit');
       expect((await get(s.id, guest.token)).status).toBe(200);
 
       const res = await t.request('POST', `/v1/spaces/${s.id}/transfer`, { token: org.admin.token, body: { organization: target.id } });
@@ -724,14 +698,14 @@ describe.each(DATABASE_KINDS)('spaces (%s)', (kind) => {
       expect((await get(s.id, guest.token)).status).toBe(404);
       expect((await t.request('PATCH', `/v1/spaces/${s.id}`, { token: guest.token, body: { title: 'x' } })).status).toBe(404);
 
-      await grant(org.id, { space: s.id }, { user: guest.user.id }, 'read');
+      await t.grant(org.id, { space: s.id }, { user: guest.user.id }, 'read');
       const granted = await get(s.id, guest.token);
       expect(granted.status).toBe(200);
       expect(granted.body.permissions).toMatchObject({ view: true, edit: false });
       expect((await t.request('PATCH', `/v1/spaces/${s.id}`, { token: guest.token, body: { title: 'x' } })).status).toBe(403);
 
       expect((await get(inC.id, guest.token)).status).toBe(404);
-      await grant(org.id, { collection: c.id }, { team: await team(org.id, [guest]) }, 'edit');
+      await t.grant(org.id, { collection: c.id }, { team: await t.team(org.id, [guest]) }, 'edit');
       const viaTeam = await t.request('PATCH', `/v1/spaces/${inC.id}`, { token: guest.token, body: { title: 'Edited by a guest' } });
       expect(viaTeam.status).toBe(200);
       expect((await get(inC.id)).body.title).toBe('Edited by a guest');
