@@ -15,7 +15,7 @@ import type { Heading, Nodes, Root } from 'mdast';
 import remarkParse from 'remark-parse';
 import { unified } from 'unified';
 import { frontMatterKeyLine, parseFrontMatter, stringifyFrontMatter, type FrontMatter } from './frontmatter.js';
-import type { ContentProblem, PageCover, PageLayout } from './model.js';
+import type { ContentProblem, DocumentPage, PageCover, PageLayout } from './model.js';
 import { ContentError } from './problems.js';
 import { decodePath, folderOf, isUnder, isUrl, resolvePath } from './paths.js';
 
@@ -283,7 +283,10 @@ function splitTitleSlowly(body: string): TitleSplit {
 // Front matter fields
 
 /** The DocumentPage fields a page file gives, before ids, slugs and timestamps are assigned. */
-export interface PageFields {
+/** The optional page fields that come straight from front matter. */
+type FrontMatterFields = Pick<DocumentPage, 'description' | 'emoji' | 'icon' | 'hidden' | 'noIndex' | 'noRobotsIndex' | 'variables'>;
+
+export interface PageFields extends FrontMatterFields {
   /** Front matter `id`, when written. */
   id?: string;
   type: 'document' | 'computed';
@@ -292,13 +295,6 @@ export interface PageFields {
   /** True when the title came from an H1. */
   titleFromHeading: boolean;
   markdown: string;
-  description?: string;
-  emoji?: string;
-  icon?: string;
-  hidden?: boolean;
-  noIndex?: boolean;
-  noRobotsIndex?: boolean;
-  variables?: Record<string, string>;
   layout: PageLayout;
   /** `cover` / `coverDark` as written (relative to the page) and `coverY`. */
   coverPath?: string;
@@ -529,18 +525,11 @@ function pageFromParts(frontMatter: FrontMatter, titleSplit: TitleSplit, options
 // Writing
 
 /** What Quire writes for a page: the fields a person edits through the API. */
-export interface PageWrite {
+export interface PageWrite extends FrontMatterFields {
   title: string;
   markdown: string;
   /** Written as front matter `id` (Quire's own commits); undefined keeps whatever the file had. */
   id?: string;
-  description?: string;
-  emoji?: string;
-  icon?: string;
-  hidden?: boolean;
-  noIndex?: boolean;
-  noRobotsIndex?: boolean;
-  variables?: Record<string, string>;
   layout?: Partial<PageLayout>;
   /** Cover image paths relative to the page's folder, and the vertical offset. */
   cover?: { path?: string; pathDark?: string; yPos?: number };
