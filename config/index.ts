@@ -14,6 +14,14 @@ export interface Config {
   databaseUrl?: string;
   /** Set: jobs run on BullMQ; unset: in-process. */
   redisUrl?: string;
+  /** Prefix of every BullMQ key in Redis (`QUIRE_REDIS_PREFIX`): several installations (or test runs) can share one Redis. */
+  redisPrefix: string;
+  /** Jobs one process runs at once (`QUIRE_JOB_CONCURRENCY`). */
+  jobConcurrency: number;
+  /** Tries per job before it fails for good. */
+  jobAttempts: number;
+  /** Delay before a job's first retry (`QUIRE_JOB_RETRY_DELAY_MS`); each further retry doubles it. */
+  jobRetryDelayMs: number;
   /** CIDRs or host names outbound fetches may reach although they are private or loopback. */
   fetchAllow: string[];
   /** Largest accepted JSON request body, in bytes. */
@@ -78,6 +86,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     publicUrl,
     databaseUrl,
     redisUrl: env.REDIS_URL || undefined,
+    redisPrefix: env.QUIRE_REDIS_PREFIX || 'quire',
+    jobConcurrency: parsePositiveInteger('QUIRE_JOB_CONCURRENCY', env.QUIRE_JOB_CONCURRENCY, 4),
+    jobAttempts: 5,
+    jobRetryDelayMs: parsePositiveInteger('QUIRE_JOB_RETRY_DELAY_MS', env.QUIRE_JOB_RETRY_DELAY_MS, 1000),
     fetchAllow: parseList(env.QUIRE_FETCH_ALLOW),
     bodyLimit: 1024 * 1024,
     spaceRetentionMs: 7 * 24 * 60 * 60 * 1000,

@@ -11,6 +11,10 @@ import { ReadCache } from './domain/cache.js';
 import { LinkSigner } from './domain/signing.js';
 import { GuardedFetcher } from './store/net/guarded-fetch.js';
 import type { Context } from './domain/context.js';
+import type { Job, JobQueue } from './jobs/jobs.js';
+import { InProcessQueue } from './jobs/in-process.js';
+import { BullMqQueue, startBullMqWorkers, type BullMqWorkers } from './jobs/bullmq.js';
+import { jobHandler } from '../workers/processors.js';
 
 export interface Container {
   config: Config;
@@ -20,7 +24,17 @@ export interface Container {
   close(): Promise<void>;
 }
 
-export async function createContainer(config: Config): Promise<Container> {
+export interface ContainerOptions {
+  /** With REDIS_URL: also run BullMQ workers for every queue in this process (`quire worker`, tests). */
+  workers?: boolean;
+}
+
+function logJobFailure(job: Job, error: unknown): void {
+  const message = error instanceof Error ? error.message : String(error);
+  process.stderr.write(`${JSON.stringify({ level: 50, msg: 'job failed', job: job.name, payload: job.payload, err: message })}\n`);
+}
+
+export async function createContainer(config: Config, options: ContainerOptions = {}): Promise<Container> {
   const cache = new ReadCache(config.cacheTtlMs);
   const store = await openStore({
     onWrite: () => cache.invalidate(),
@@ -33,13 +47,39 @@ export async function createContainer(config: Config): Promise<Container> {
   const reader = new GitReader(git);
   const links = new LinkSigner(await instanceSecret(store.db, 'link-signing'));
   const fetcher = new GuardedFetcher({ allow: config.fetchAllow });
-  const ctx: Context = { db: store.db, git, reader, cursors, cache, links, fetcher, spaceRetentionMs: config.spaceRetentionMs, gitMaxFileBytes: config.gitMaxFileBytes };
+  // The handler needs the context and the context needs the queue: the handler reads `ctx` when a job runs.
+  const handle = (job: Job) => jobHandler(ctx)(job);
+  const retries = { attempts: config.jobAttempts, retryDelayMs: config.jobRetryDelayMs };
+  let jobs: JobQueue;
+  let workers: BullMqWorkers | undefined;
+  if (config.redisUrl) {
+    const bull = { ...retries, redisUrl: config.redisUrl, prefix: config.redisPrefix };
+    jobs = new BullMqQueue(bull);
+    if (options.workers) workers = startBullMqWorkers(handle, { ...bull, concurrency: config.jobConcurrency, onFailure: logJobFailure });
+  } else {
+    jobs = new InProcessQueue(handle, { ...retries, concurrency: config.jobConcurrency, onFailure: logJobFailure });
+  }
+  const ctx: Context = {
+    db: store.db,
+    git,
+    reader,
+    cursors,
+    cache,
+    links,
+    fetcher,
+    jobs,
+    spaceRetentionMs: config.spaceRetentionMs,
+    gitMaxFileBytes: config.gitMaxFileBytes,
+  };
   return {
     config,
     store,
     git,
     ctx,
     close: async () => {
+      // Running jobs finish first: they use the database and the repositories closed below.
+      await workers?.close();
+      await jobs.close();
       reader.close();
       await fetcher.close();
       await store.close();

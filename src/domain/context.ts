@@ -7,6 +7,7 @@ import type { CursorCodec } from './lists.js';
 import type { ReadCache } from './cache.js';
 import type { LinkSigner } from './signing.js';
 import type { GuardedFetcher } from '../store/net/guarded-fetch.js';
+import type { JobQueue } from '../jobs/jobs.js';
 
 /** What domain functions work with; built once by the container and passed down explicitly. */
 export interface Context {
@@ -21,6 +22,8 @@ export interface Context {
   links: LinkSigner;
   /** The only way out to the network: refuses private addresses unless QUIRE_FETCH_ALLOW allows them. */
   fetcher: GuardedFetcher;
+  /** Where work that must not block a request goes (imports, indexing, OpenAPI fetches). */
+  jobs: JobQueue;
   /** Deleted spaces stay restorable this long. */
   spaceRetentionMs: number;
   /** Largest file a git push may add, in bytes (checked by the pre-receive hook). */

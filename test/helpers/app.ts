@@ -19,6 +19,7 @@ import { insertGrant } from '../../src/store/sql/content.js';
 import { newId } from '../../src/domain/ids.js';
 import { createPostgresDatabase, type DatabaseKind } from './databases.js';
 import { assertMatchesReference } from './contract.js';
+import { assertRedisReachable, removeRedisPrefix, REDIS_TEST_URL, uniqueRedisPrefix, type QueueDriver } from './queues.js';
 
 export interface TestUser {
   user: UserRow;
@@ -44,6 +45,7 @@ export interface RequestOptions {
 
 export interface TestApp {
   kind: DatabaseKind;
+  queue: QueueDriver;
   app: FastifyInstance;
   container: Container;
   config: Config;
@@ -81,17 +83,29 @@ function queryString(query: RequestOptions['query']): string {
   return text ? `?${text}` : '';
 }
 
-export async function startTestApp(kind: DatabaseKind, overrides: Partial<Config> = {}): Promise<TestApp> {
+export interface TestAppOptions {
+  /** The job-queue driver (default in-process). With `bullmq`, the app's own BullMQ workers run in this process. */
+  queue?: QueueDriver;
+}
+
+export async function startTestApp(kind: DatabaseKind, overrides: Partial<Config> = {}, options: TestAppOptions = {}): Promise<TestApp> {
+  const queue = options.queue ?? 'in-process';
+  if (queue === 'bullmq') await assertRedisReachable();
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'quire-test-'));
   const postgres = kind === 'postgres' ? await createPostgresDatabase() : undefined;
-  const config = loadConfig({}, { dataDir, databaseUrl: postgres?.url, publicUrl: 'http://quire.test', logLevel: 'silent', ...overrides });
-  const container = await createContainer(config);
+  const redis = queue === 'bullmq' ? { redisUrl: REDIS_TEST_URL, redisPrefix: uniqueRedisPrefix() } : { redisUrl: undefined };
+  const config = loadConfig(
+    {},
+    { dataDir, databaseUrl: postgres?.url, publicUrl: 'http://quire.test', logLevel: 'silent', jobRetryDelayMs: 20, ...redis, ...overrides },
+  );
+  const container = await createContainer(config, { workers: queue === 'bullmq' });
   const app = await buildApp(container, { logger: false });
   await app.ready();
   const { ctx } = container;
 
   const testApp: TestApp = {
     kind,
+    queue,
     app,
     container,
     config,
@@ -150,6 +164,7 @@ export async function startTestApp(kind: DatabaseKind, overrides: Partial<Config
     async close() {
       await app.close();
       await container.close();
+      if (config.redisUrl) await removeRedisPrefix(config.redisPrefix, config.redisUrl);
       await postgres?.drop();
       await fs.rm(dataDir, { recursive: true, force: true });
     },

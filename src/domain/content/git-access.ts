@@ -117,9 +117,20 @@ export async function recordPush(ctx: Context, spaceId: string): Promise<void> {
 }
 
 /**
- * HOOK POINT for the jobs issue: enqueue indexing (search, link index, ...) of the space's new main revision after
- * an accepted push. Deliberately a no-op until the job queue exists; called once main has moved and is recorded.
+ * After main moved (a push, a merge, an import): queue the indexing of the new revision. The push has landed
+ * whatever happens here, so a queue outage is logged, not thrown; the link index is also built on first read of a
+ * revision it lacks, and search catches up with the next revision.
  */
-export async function enqueueIndexingAfterPush(_ctx: Context, _push: { spaceId: string; revision: string }): Promise<void> {
-  // Filled in by the jobs issue.
+export async function enqueueIndexingAfterPush(ctx: Context, push: { spaceId: string; revision: string }): Promise<void> {
+  const payload = { spaceId: push.spaceId, commit: push.revision };
+  const queued = await Promise.allSettled([
+    ctx.jobs.enqueue({ name: 'index-links', payload }),
+    ctx.jobs.enqueue({ name: 'index-search', payload }),
+  ]);
+  for (const outcome of queued) {
+    if (outcome.status === 'rejected') {
+      const message = outcome.reason instanceof Error ? outcome.reason.message : String(outcome.reason);
+      process.stderr.write(`${JSON.stringify({ level: 40, msg: 'indexing not queued', space: push.spaceId, err: message })}\n`);
+    }
+  }
 }

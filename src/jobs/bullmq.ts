@@ -1,0 +1,202 @@
+/**
+ * The BullMQ driver (REDIS_URL set): one queue per job name, producers in every `quire serve`, workers in
+ * `quire worker` processes (several may run at once; BullMQ hands each job to one of them).
+ *
+ * Redis outages: producers use a connection without an offline queue and a one-second limit, so an operation that
+ * needs a job answers 503 at once instead of hanging, while everything else (which never touches Redis) keeps
+ * working. Workers reconnect by themselves; the jobs Redis held before the outage run after it.
+ */
+import { Queue, QueueEvents, UnrecoverableError, Worker, type JobsOptions } from 'bullmq';
+import { Redis, type RedisOptions } from 'ioredis';
+import {
+  JOB_NAMES,
+  decodeFailure,
+  encodeFailure,
+  isPermanent,
+  jobKey,
+  queueUnavailable,
+  type Job,
+  type JobHandler,
+  type JobName,
+  type JobQueue,
+  type QueueOptions,
+} from './jobs.js';
+import { newId } from '../domain/ids.js';
+
+export interface BullMqOptions extends QueueOptions {
+  redisUrl: string;
+  /** Prefix of every key (several installations or test runs may share one Redis). */
+  prefix: string;
+}
+
+/** How long a producer call may wait for Redis before the operation answers 503. */
+const PRODUCER_TIMEOUT_MS = 1000;
+
+function queueName(name: JobName): string {
+  return `quire-${name}`;
+}
+
+function producerConnection(url: string): Redis {
+  const options: RedisOptions = {
+    // Fail commands at once while disconnected instead of queueing them until Redis returns.
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 1,
+    connectTimeout: PRODUCER_TIMEOUT_MS,
+    retryStrategy: (times) => Math.min(times * 200, 2000),
+  };
+  const redis = new Redis(url, options);
+  redis.on('error', () => {
+    // Reported to callers as 503 by the calls that fail; reconnection is automatic.
+  });
+  return redis;
+}
+
+function blockingConnection(url: string): Redis {
+  // BullMQ's blocking reads need unlimited retries; they wait through outages and resume after them.
+  const redis = new Redis(url, { maxRetriesPerRequest: null, retryStrategy: (times) => Math.min(times * 200, 2000) });
+  redis.on('error', () => {
+    // Reconnection is automatic; workers log job failures, not connection noise.
+  });
+  return redis;
+}
+
+async function withinDeadline<T>(what: string, promise: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(queueUnavailable(`no answer from Redis within ${PRODUCER_TIMEOUT_MS} ms`)), PRODUCER_TIMEOUT_MS);
+  });
+  try {
+    return await Promise.race([promise, deadline]);
+  } catch (error) {
+    if (error instanceof Error && error.name === 'ServiceUnavailable') throw error;
+    throw queueUnavailable(`${what}: ${(error as Error).message}`);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+export class BullMqQueue implements JobQueue {
+  readonly driver = 'bullmq' as const;
+  private readonly connection: Redis;
+  private readonly queues = new Map<JobName, Queue>();
+  private readonly events = new Map<JobName, QueueEvents>();
+
+  constructor(private readonly options: BullMqOptions) {
+    this.connection = producerConnection(options.redisUrl);
+  }
+
+  private queue(name: JobName): Queue {
+    let queue = this.queues.get(name);
+    if (!queue) {
+      queue = new Queue(queueName(name), { connection: this.connection, prefix: this.options.prefix, skipWaitingForReady: true });
+      queue.on('error', () => {
+        // Surfaced as 503 by the call that failed.
+      });
+      this.queues.set(name, queue);
+    }
+    return queue;
+  }
+
+  private jobOptions(jobId: string): JobsOptions {
+    return {
+      jobId,
+      attempts: this.options.attempts,
+      backoff: { type: 'exponential', delay: this.options.retryDelayMs },
+      // Finished jobs leave Redis, so a later job with the same key (the next fetch of a spec) is queued again.
+      removeOnComplete: true,
+      removeOnFail: { age: 24 * 60 * 60, count: 1000 },
+    };
+  }
+
+  async enqueue(job: Job): Promise<void> {
+    await withinDeadline(`queueing ${job.name}`, this.queue(job.name).add(job.name, job.payload, this.jobOptions(jobKey(job))));
+  }
+
+  async run(job: Job, options: { timeoutMs?: number } = {}): Promise<void> {
+    const events = await withinDeadline(`waiting for ${job.name}`, this.queueEvents(job.name));
+    const added = await withinDeadline(`queueing ${job.name}`, this.queue(job.name).add(job.name, job.payload, this.jobOptions(`${jobKey(job)}.${newId()}`)));
+    try {
+      await added.waitUntilFinished(events, options.timeoutMs);
+    } catch (error) {
+      const message = (error as Error).message;
+      if (/timed out/i.test(message)) throw queueUnavailable(`${job.name} did not finish within ${options.timeoutMs} ms`);
+      throw decodeFailure(message);
+    }
+  }
+
+  async every(job: Job, intervalMs: number): Promise<void> {
+    await withinDeadline(
+      `scheduling ${job.name}`,
+      this.queue(job.name).upsertJobScheduler(jobKey(job), { every: intervalMs }, { name: job.name, data: job.payload }),
+    );
+  }
+
+  /** Completion events of one queue, listened to before the first job of `run` is added (no event is missed). */
+  private async queueEvents(name: JobName): Promise<QueueEvents> {
+    let events = this.events.get(name);
+    if (!events) {
+      events = new QueueEvents(queueName(name), { connection: blockingConnection(this.options.redisUrl), prefix: this.options.prefix });
+      events.on('error', () => {
+        // Reconnects by itself.
+      });
+      this.events.set(name, events);
+    }
+    await events.waitUntilReady();
+    return events;
+  }
+
+  async close(): Promise<void> {
+    await Promise.allSettled([...this.events.values()].map((events) => events.close()));
+    await Promise.allSettled([...this.queues.values()].map((queue) => queue.close()));
+    this.connection.disconnect();
+  }
+}
+
+export interface BullMqWorkers {
+  close(graceMs?: number): Promise<void>;
+}
+
+/**
+ * Workers for every queue, running `handle`. A processor's DomainError (a 4xx reason) fails the job at once and
+ * travels to whoever waits on it; other failures are retried with exponential backoff.
+ */
+export function startBullMqWorkers(
+  handle: JobHandler,
+  options: BullMqOptions & { concurrency: number; onFailure?: (job: Job, error: unknown) => void },
+): BullMqWorkers {
+  const workers = JOB_NAMES.map((name) => {
+    const worker = new Worker(
+      queueName(name),
+      async (bullJob) => {
+        const job = { name, payload: bullJob.data } as Job;
+        try {
+          await handle(job);
+        } catch (error) {
+          const final = isPermanent(error) || bullJob.attemptsMade + 1 >= (bullJob.opts.attempts ?? 1);
+          if (final) options.onFailure?.(job, error);
+          if (isPermanent(error)) throw new UnrecoverableError(encodeFailure(error));
+          throw new Error(encodeFailure(error));
+        }
+      },
+      { connection: blockingConnection(options.redisUrl), prefix: options.prefix, concurrency: options.concurrency },
+    );
+    worker.on('error', () => {
+      // Connection errors: the worker reconnects and resumes by itself.
+    });
+    return worker;
+  });
+  return {
+    async close(graceMs = 10_000) {
+      let timer: NodeJS.Timeout | undefined;
+      const closing = Promise.allSettled(workers.map((worker) => worker.close()));
+      const forced = new Promise<void>((resolve) => {
+        timer = setTimeout(() => {
+          void Promise.allSettled(workers.map((worker) => worker.close(true)));
+          resolve();
+        }, graceMs);
+      });
+      await Promise.race([closing, forced]);
+      clearTimeout(timer);
+    },
+  };
+}

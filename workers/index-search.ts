@@ -1,0 +1,7 @@
+import type { Context } from '../src/domain/context.js';
+import { PermanentJobFailure, type JobPayloads } from '../src/jobs/jobs.js';
+
+// PLACEHOLDER: replaced by the processor of this job before it lands.
+export async function indexSearchJob(_ctx: Context, _payload: JobPayloads['index-search']): Promise<void> {
+  throw new PermanentJobFailure('index-search: not built yet');
+}
