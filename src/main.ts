@@ -66,6 +66,40 @@ async function serve(config: Config): Promise<void> {
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   await app.listen({ port: config.port, host: config.host });
   void purge();
+  await scheduleRecurringJobs(container, (message, error) => app.log.warn({ err: error }, message));
+}
+
+/** OpenAPI specifications with a URL source are fetched again every hour. */
+const OPENAPI_REFRESH_MS = 60 * 60 * 1000;
+
+/** Schedules the recurring jobs (idempotent: every serve and worker process may do it; BullMQ keeps one schedule). */
+async function scheduleRecurringJobs(container: Container, warn: (message: string, error: unknown) => void): Promise<void> {
+  await container.ctx.jobs
+    .every({ name: 'refresh-openapi-specs', payload: {} }, OPENAPI_REFRESH_MS)
+    .catch((error: unknown) => warn('the hourly refresh of OpenAPI specifications is not scheduled', error));
+}
+
+/** `quire worker`: BullMQ workers for every queue until SIGINT or SIGTERM; running jobs finish before it exits. */
+async function worker(config: Config): Promise<void> {
+  const log = (level: number, msg: string, extra: Record<string, unknown> = {}) =>
+    process.stdout.write(`${JSON.stringify({ level, time: Date.now(), msg, ...extra })}\n`);
+  if (!config.redisUrl) {
+    process.stderr.write('quire worker: REDIS_URL is not set; without it `quire serve` runs the jobs in its own process\n');
+    process.exit(1);
+  }
+  const container = await createContainer(config, { workers: true });
+  await scheduleRecurringJobs(container, (message, error) => log(40, message, { err: (error as Error).message }));
+  log(30, 'worker started', { concurrency: config.jobConcurrency });
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) process.exit(1);
+    closing = true;
+    log(30, 'shutting down: finishing running jobs', { signal });
+    await container.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
 }
 
 const program = new Command('quire').description('Quire: documentation whose content lives in git');
@@ -74,6 +108,11 @@ program
   .command('serve')
   .description('HTTP API and git over HTTP on HOST:PORT')
   .action(async () => serve(loadConfig()));
+
+program
+  .command('worker')
+  .description('BullMQ workers for every job queue (needs REDIS_URL); several may run at once')
+  .action(async () => worker(loadConfig()));
 
 const admin = program.command('admin').description('administration from the command line');
 

@@ -80,6 +80,7 @@ export class BullMqQueue implements JobQueue {
   private readonly connection: Redis;
   private readonly queues = new Map<JobName, Queue>();
   private readonly events = new Map<JobName, QueueEvents>();
+  private firstConnection?: Promise<void>;
 
   constructor(private readonly options: BullMqOptions) {
     this.connection = producerConnection(options.redisUrl);
@@ -108,13 +109,31 @@ export class BullMqQueue implements JobQueue {
     };
   }
 
+  /** Resolves once the producer connection is up (at start, or after an outage while it reconnects). */
+  private async connected(): Promise<void> {
+    const status = this.connection.status;
+    if (status === 'ready') return;
+    // Lost and retrying: fail at once (the caller answers 503) rather than wait for the next attempt.
+    if (status === 'reconnecting' || status === 'close' || status === 'end') throw queueUnavailable(`Redis connection is ${status}`);
+    // First connection still being made: one shared wait, bounded by the caller's deadline.
+    this.firstConnection ??= new Promise<void>((resolve) => this.connection.once('ready', () => resolve()));
+    await this.firstConnection;
+  }
+
+  private async add(job: Job, jobId: string) {
+    return withinDeadline(
+      `queueing ${job.name}`,
+      this.connected().then(() => this.queue(job.name).add(job.name, job.payload, this.jobOptions(jobId))),
+    );
+  }
+
   async enqueue(job: Job): Promise<void> {
-    await withinDeadline(`queueing ${job.name}`, this.queue(job.name).add(job.name, job.payload, this.jobOptions(jobKey(job))));
+    await this.add(job, jobKey(job));
   }
 
   async run(job: Job, options: { timeoutMs?: number } = {}): Promise<void> {
     const events = await withinDeadline(`waiting for ${job.name}`, this.queueEvents(job.name));
-    const added = await withinDeadline(`queueing ${job.name}`, this.queue(job.name).add(job.name, job.payload, this.jobOptions(`${jobKey(job)}.${newId()}`)));
+    const added = await this.add(job, `${jobKey(job)}.${newId()}`);
     try {
       await added.waitUntilFinished(events, options.timeoutMs);
     } catch (error) {
@@ -127,7 +146,7 @@ export class BullMqQueue implements JobQueue {
   async every(job: Job, intervalMs: number): Promise<void> {
     await withinDeadline(
       `scheduling ${job.name}`,
-      this.queue(job.name).upsertJobScheduler(jobKey(job), { every: intervalMs }, { name: job.name, data: job.payload }),
+      this.connected().then(() => this.queue(job.name).upsertJobScheduler(jobKey(job), { every: intervalMs }, { name: job.name, data: job.payload })),
     );
   }
 

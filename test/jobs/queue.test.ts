@@ -1,0 +1,187 @@
+/**
+ * The JobQueue contract, under both drivers: the in-process p-queue and BullMQ on the real Redis. The handler here
+ * records what ran; the processors' own suites cover what the jobs do.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { InProcessQueue } from '../../src/jobs/in-process.js';
+import { BullMqQueue, startBullMqWorkers, type BullMqWorkers } from '../../src/jobs/bullmq.js';
+import type { Job, JobHandler, JobQueue } from '../../src/jobs/jobs.js';
+import { InvalidArgument } from '../../src/domain/errors.js';
+import { QUEUE_DRIVERS, REDIS_TEST_URL, assertRedisReachable, removeRedisPrefix, uniqueRedisPrefix, type QueueDriver } from '../helpers/queues.js';
+
+const RETRY_DELAY_MS = 100;
+
+interface Harness {
+  queue: JobQueue;
+  /** Another worker process's worth of workers on the same queues (BullMQ only). */
+  addWorkers(handle: JobHandler): void;
+  close(): Promise<void>;
+}
+
+const open: Harness[] = [];
+
+async function harness(driver: QueueDriver, handle: JobHandler, attempts = 3): Promise<Harness> {
+  let result: Harness;
+  if (driver === 'in-process') {
+    const queue = new InProcessQueue(handle, { attempts, retryDelayMs: RETRY_DELAY_MS, concurrency: 4 });
+    result = { queue, addWorkers: () => undefined, close: () => queue.close() };
+  } else {
+    await assertRedisReachable();
+    const options = { attempts, retryDelayMs: RETRY_DELAY_MS, redisUrl: REDIS_TEST_URL, prefix: uniqueRedisPrefix() };
+    const queue = new BullMqQueue(options);
+    const workers: BullMqWorkers[] = [startBullMqWorkers(handle, { ...options, concurrency: 4 })];
+    result = {
+      queue,
+      addWorkers: (other) => workers.push(startBullMqWorkers(other, { ...options, concurrency: 4 })),
+      close: async () => {
+        await Promise.all(workers.map((w) => w.close()));
+        await queue.close();
+        await removeRedisPrefix(options.prefix);
+      },
+    };
+  }
+  open.push(result);
+  return result;
+}
+
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((h) => h.close()));
+});
+
+function job(spaceId: string, commit = 'c1'): Job {
+  return { name: 'index-search', payload: { spaceId, commit } };
+}
+
+async function until(condition: () => boolean, what: string, timeoutMs = 5000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe.each(QUEUE_DRIVERS)('job queue (%s)', (driver) => {
+  it('runs a queued job with its payload', async () => {
+    const seen: Job[] = [];
+    const { queue } = await harness(driver, async (j) => void seen.push(j));
+    await queue.enqueue(job('s1'));
+    await until(() => seen.length === 1, 'the job');
+    expect(seen[0]).toEqual(job('s1'));
+  });
+
+  it('run waits until the job has finished', async () => {
+    let finished = false;
+    const { queue } = await harness(driver, async () => {
+      await sleep(150);
+      finished = true;
+    });
+    await queue.run(job('s1'));
+    expect(finished).toBe(true);
+  });
+
+  it('does not queue a job twice while one with the same key waits or runs, and queues it again afterwards', async () => {
+    const runs: string[] = [];
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const { queue } = await harness(driver, async (j) => {
+      runs.push(JSON.stringify(j.payload));
+      await gate;
+    });
+    await queue.enqueue(job('s1'));
+    await until(() => runs.length === 1, 'the first run');
+    await queue.enqueue(job('s1'));
+    await queue.enqueue(job('s1'));
+    await queue.enqueue(job('s1', 'c2'));
+    await until(() => runs.length === 2, 'the other commit');
+    release();
+    await sleep(200);
+    expect(runs.filter((r) => r.includes('"c1"'))).toHaveLength(1);
+    await queue.enqueue(job('s1'));
+    await until(() => runs.length === 3, 'the job queued again after it finished');
+  });
+
+  it('retries a failing job with exponential backoff', async () => {
+    const attempts: number[] = [];
+    const { queue } = await harness(driver, async () => {
+      attempts.push(Date.now());
+      if (attempts.length < 3) throw new Error('flaky dependency');
+    });
+    await queue.run(job('s1'));
+    expect(attempts).toHaveLength(3);
+    const first = attempts[1] - attempts[0];
+    const second = attempts[2] - attempts[1];
+    expect(first).toBeGreaterThanOrEqual(RETRY_DELAY_MS * 0.9);
+    expect(second).toBeGreaterThanOrEqual(RETRY_DELAY_MS * 2 * 0.9);
+  });
+
+  it('gives up after the last attempt and run rejects with the reason', async () => {
+    let calls = 0;
+    const { queue } = await harness(
+      driver,
+      async () => {
+        calls += 1;
+        throw new Error('still broken');
+      },
+      2,
+    );
+    await expect(queue.run(job('s1'))).rejects.toThrow('still broken');
+    expect(calls).toBe(2);
+  });
+
+  it('fails a job at once on a client error and hands the same error to the caller', async () => {
+    let calls = 0;
+    const { queue } = await harness(driver, async () => {
+      calls += 1;
+      throw new InvalidArgument('url: the server answered 404');
+    });
+    const error = await queue.run(job('s1')).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(error).toMatchObject({ code: 'InvalidArgument', status: 400, message: 'url: the server answered 404' });
+    expect(calls).toBe(1);
+  });
+
+  it('repeats a scheduled job', async () => {
+    let runs = 0;
+    const { queue } = await harness(driver, async () => void (runs += 1));
+    await queue.every({ name: 'refresh-openapi-specs', payload: {} }, 100);
+    await until(() => runs >= 2, 'two runs of the scheduled job', 5000);
+  });
+
+  it('lets a running job finish when it closes', async () => {
+    let finished = false;
+    let started = false;
+    const h = await harness(driver, async () => {
+      started = true;
+      await sleep(300);
+      finished = true;
+    });
+    await h.queue.enqueue(job('s1'));
+    await until(() => started, 'the job to start');
+    open.splice(open.indexOf(h), 1);
+    await h.close();
+    expect(finished).toBe(true);
+  });
+});
+
+describe('job queue (bullmq, several workers)', () => {
+  it('hands each job to exactly one of several worker processes', async () => {
+    const runs = new Map<string, string[]>();
+    const record = (worker: string) => async (j: Job) => {
+      const id = (j.payload as { spaceId: string }).spaceId;
+      runs.set(id, [...(runs.get(id) ?? []), worker]);
+      await sleep(20);
+    };
+    const h = await harness('bullmq', record('a'));
+    h.addWorkers(record('b'));
+    for (let i = 0; i < 30; i++) await h.queue.enqueue(job(`s${i}`));
+    await until(() => runs.size === 30, 'all 30 jobs');
+    await sleep(200);
+    for (const workers of runs.values()) expect(workers).toHaveLength(1);
+    const byWorker = new Set([...runs.values()].flat());
+    expect(byWorker).toEqual(new Set(['a', 'b']));
+  });
+});
