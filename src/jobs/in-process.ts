@@ -29,6 +29,7 @@ export class InProcessQueue implements JobQueue {
   }
 
   async enqueue(job: Job): Promise<void> {
+    if (this.closed) throw queueUnavailable('the process is shutting down');
     const key = jobKey(job);
     if (this.pending.has(key)) return;
     const done = this.schedule(job).then(
@@ -63,7 +64,6 @@ export class InProcessQueue implements JobQueue {
     this.closed = true;
     for (const timer of this.timers) clearInterval(timer);
     this.timers.clear();
-    this.queue.clear();
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([this.queue.onIdle(), new Promise((resolve) => (timer = setTimeout(resolve, graceMs)))]);
     clearTimeout(timer);
@@ -74,7 +74,11 @@ export class InProcessQueue implements JobQueue {
     if (this.closed) throw queueUnavailable('the process is shutting down');
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.queue.add(() => this.handle(job));
+        return await this.queue.add(() => {
+          // Waiting jobs are not started once closing began; their callers hear so instead of waiting forever.
+          if (this.closed) throw queueUnavailable('the process is shutting down');
+          return this.handle(job);
+        });
       } catch (error) {
         if (isPermanent(error) || attempt >= this.options.attempts || this.closed) throw error;
         await new Promise((resolve) => setTimeout(resolve, this.options.retryDelayMs * 2 ** (attempt - 1)));

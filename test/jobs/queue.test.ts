@@ -185,3 +185,27 @@ describe('job queue (bullmq, several workers)', () => {
     expect(byWorker).toEqual(new Set(['a', 'b']));
   });
 });
+
+describe('job queue (in-process, closing)', () => {
+  it('does not start waiting jobs once closing began, and tells their callers', async () => {
+    let started = 0;
+    const queue = new InProcessQueue(
+      async () => {
+        started += 1;
+        await sleep(200);
+      },
+      { attempts: 1, retryDelayMs: RETRY_DELAY_MS, concurrency: 1 },
+    );
+    const running = queue.run(job('s1'));
+    const waiting = queue.run(job('s2')).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    await until(() => started === 1, 'the first job');
+    await queue.close();
+    await running;
+    expect(await waiting).toMatchObject({ code: 'ServiceUnavailable' });
+    expect(started).toBe(1);
+    await expect(queue.enqueue(job('s3'))).rejects.toMatchObject({ code: 'ServiceUnavailable' });
+  });
+});
