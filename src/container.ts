@@ -10,6 +10,8 @@ import { CursorCodec } from './domain/lists.js';
 import { ReadCache } from './domain/cache.js';
 import { LinkSigner } from './domain/signing.js';
 import { GuardedFetcher } from './store/net/guarded-fetch.js';
+import { loadOrCreateSigningKey } from './store/keys/signing-key.js';
+import { VISITOR_CLAIMS_KEY, VisitorClaimsSigner } from './domain/members/visitor-claims.js';
 import type { Context } from './domain/context.js';
 import type { Job, JobQueue } from './jobs/jobs.js';
 import { InProcessQueue } from './jobs/in-process.js';
@@ -46,6 +48,7 @@ export async function createContainer(config: Config, options: ContainerOptions 
   const cursors = new CursorCodec(await instanceSecret(store.db, 'cursor-signing'));
   const reader = new GitReader(git);
   const links = new LinkSigner(await instanceSecret(store.db, 'link-signing'));
+  const visitorClaims = await VisitorClaimsSigner.create(await loadOrCreateSigningKey(config.dataDir, VISITOR_CLAIMS_KEY), config.publicUrl);
   const fetcher = new GuardedFetcher({ allow: config.fetchAllow });
   // The handler needs the context and the context needs the queue: the handler reads `ctx` when a job runs.
   const handle = (job: Job) => jobHandler(ctx)(job);
@@ -68,6 +71,7 @@ export async function createContainer(config: Config, options: ContainerOptions 
     links,
     fetcher,
     jobs,
+    visitorClaims,
     spaceRetentionMs: config.spaceRetentionMs,
     gitMaxFileBytes: config.gitMaxFileBytes,
   };

@@ -8,6 +8,7 @@ import type { ReadCache } from './cache.js';
 import type { LinkSigner } from './signing.js';
 import type { GuardedFetcher } from '../store/net/guarded-fetch.js';
 import type { JobQueue } from '../jobs/jobs.js';
+import type { VisitorClaimsSigner } from './members/visitor-claims.js';
 
 /** What domain functions work with; built once by the container and passed down explicitly. */
 export interface Context {
@@ -24,6 +25,8 @@ export interface Context {
   fetcher: GuardedFetcher;
   /** Where work that must not block a request goes (imports, indexing, OpenAPI fetches). */
   jobs: JobQueue;
+  /** Signs the visitor claims the ping operation returns (key pair kept in the data dir). */
+  visitorClaims: VisitorClaimsSigner;
   /** Deleted spaces stay restorable this long. */
   spaceRetentionMs: number;
   /** Largest file a git push may add, in bytes (checked by the pre-receive hook). */

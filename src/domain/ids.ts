@@ -11,6 +11,17 @@ export function newId(): string {
   }
 }
 
+/**
+ * An id that is itself a secret (an invite link's): 32 random bytes, URL-safe, starting with a letter or digit
+ * like `newId`, so that it cannot be guessed.
+ */
+export function newSecretId(): string {
+  for (;;) {
+    const id = crypto.randomBytes(32).toString('base64url');
+    if (/^[a-zA-Z0-9]/.test(id)) return id;
+  }
+}
+
 /** A new API token: 32 random bytes, with a prefix that makes leaked tokens easy to spot. */
 export function newToken(): string {
   return `qt_${crypto.randomBytes(32).toString('base64url')}`;

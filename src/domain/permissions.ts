@@ -227,6 +227,27 @@ export function teamPermissions(access: OrgAccess, teamId: string): TeamPermissi
   };
 }
 
+export interface TranslationPermissions {
+  view: boolean;
+  edit: boolean;
+}
+
+/** Translation settings are organization settings: members who are not guests see them, admins change them. */
+export function translationPermissions(access: OrgAccess): TranslationPermissions {
+  const role = orgRole(access);
+  return { view: role !== null, edit: role === 'admin' };
+}
+
+/**
+ * True when the caller already has everything an organization invite with `role` gives (`redundant` of the
+ * reference's InviteLinkToOrganization): they are an active member with that role or a stronger one; any
+ * membership is enough for an invite of guests (role null).
+ */
+export function inviteIsRedundant(access: OrgAccess, role: Role | null): boolean {
+  if (!isMember(access)) return false;
+  return role === null || atLeast(orgRole(access), role);
+}
+
 // ---- checks: 404 when the caller cannot see, 403 when they can see but not act
 
 /** The organization exists and the caller is a member. */
@@ -252,4 +273,12 @@ export function requireSpacePermission(role: Role | null, id: string, flag: keyo
 export function requireTeamPermission(access: OrgAccess, teamId: string, flag: keyof TeamPermissions, action: string): void {
   if (!teamPermissions(access, teamId).view) throw new NotFound(`teamId: no team "${teamId}" is visible to you`);
   if (!teamPermissions(access, teamId)[flag]) throw new PermissionDenied(`you need the "${flag}" permission on this team to ${action}`);
+}
+
+/** `id` undefined: the list of the organization's translation settings (403 for guests, who see the organization). */
+export function requireTranslationPermission(access: OrgAccess, id: string | undefined, flag: keyof TranslationPermissions, action: string): void {
+  requireOrgMember(access);
+  const permissions = translationPermissions(access);
+  if (id !== undefined && !permissions.view) throw new NotFound(`translationSettingsId: no translation settings "${id}" are visible to you`);
+  if (!permissions[flag]) throw new PermissionDenied(`you need the "${flag}" permission on translation settings to ${action}`);
 }

@@ -23,6 +23,14 @@ describe('authentication on every operation', () => {
         // organizations #88-#93
         'listOrganizationsForAuthenticatedUser', 'getOrganizationById', 'updateOrganizationById', 'deleteOrganizationInviteById',
         'searchOrganizationContent', 'getOrganizationsForEmailDomain',
+        // invite links: #91's siblings from the reference (creation, list, read, role change, joining)
+        'createOrganizationInvite', 'listOrganizationInviteLinks', 'getOrganizationInviteLink', 'updateOrganizationInviteById',
+        'joinOrganizationWithInvite',
+        // SAML providers #111-#115 and SSO login infos #116
+        'listSAMLProvidersInOrganizationById', 'createOrganizationSAMLProvider', 'getOrganizationSAMLProviderById',
+        'deleteOrganizationSAMLProvider', 'updateOrganizationSAMLProvider', 'listSSOProviderLoginsInOrganization',
+        // translation settings #127-#131
+        'listTranslations', 'createTranslation', 'getTranslation', 'updateTranslation', 'deleteTranslation',
         // members #94-#101
         'listMembersInOrganizationById', 'getMemberInOrganizationById', 'removeMemberFromOrganizationById', 'updateMemberInOrganizationById',
         'updateOrganizationMemberLastSeenAt', 'setUserAsSSOMemberForOrganization', 'listSpacesForOrganizationMember', 'listTeamsForOrganizationMember',

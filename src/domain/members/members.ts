@@ -5,6 +5,7 @@ import { collectPage, type Page, type PageRequest } from '../lists.js';
 import {
   loadOrgAccess,
   organizationPermissions,
+  orgRole,
   requireOrgPermission,
   spaceRole,
   teamPermissions,
@@ -145,10 +146,19 @@ export async function updateMember(
   return getMember(ctx, caller, organizationId, userId);
 }
 
-/** Records that the caller was active in the organization now. */
-export async function pingMember(ctx: Context, caller: Caller, organizationId: string): Promise<void> {
-  await organizationAccess(ctx, caller, organizationId);
-  await updateMemberRow(ctx.db, organizationId, caller.user.id, { last_seen_at: nowIso() });
+/**
+ * Records that the caller was active in the organization now, and returns their visitor claims: a signed JWT of
+ * who they are in this organization (src/domain/members/visitor-claims.ts lists the claims).
+ */
+export async function pingMember(ctx: Context, caller: Caller, organizationId: string): Promise<{ visitorClaims: string }> {
+  const { access } = await organizationAccess(ctx, caller, organizationId);
+  const now = new Date();
+  await updateMemberRow(ctx.db, organizationId, caller.user.id, { last_seen_at: now.toISOString() });
+  const visitorClaims = await ctx.visitorClaims.sign(
+    { sub: caller.user.id, email: caller.user.email, name: caller.user.display_name, organization: organizationId, role: orgRole(access) },
+    now.getTime(),
+  );
+  return { visitorClaims };
 }
 
 /** Marks a member as signing in through the organization's SSO (admin). */

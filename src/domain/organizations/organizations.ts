@@ -4,7 +4,6 @@ import { newId, nowIso } from '../ids.js';
 import { collectPage, type Page, type PageRequest } from '../lists.js';
 import { loadOrgAccess, requireOrgMember, requireOrgPermission, type OrgAccess, type Role } from '../permissions.js';
 import {
-  deleteLinkInviteRow,
   emailDomainsOf,
   findOrganizationById,
   insertOrganization,
@@ -150,12 +149,15 @@ export async function updateOrganization(
 }
 
 /**
- * Organizations that list an e-mail domain. Visible to their members, and to any user whose own e-mail is at that
- * domain (so people can find the organization of their company); others get an empty list.
+ * Organizations that list an e-mail domain (#93), oldest first. Each is listed for its members (guests included)
+ * and for any user whose own e-mail address is at that domain, so people can find the organization of their
+ * company before they join it (their `permissions` are then all false); other callers get an empty list, so
+ * the answer never tells a stranger which organizations exist. 400 when the value is not a domain name.
  */
 export async function listOrganizationsForEmailDomain(ctx: Context, caller: Caller, domain: string): Promise<OrganizationView[]> {
-  const normalized = domain.toLowerCase();
-  const sameDomain = caller.user.email.split('@')[1] === normalized;
+  const normalized = domain.trim().toLowerCase();
+  if (!DOMAIN.test(normalized)) throw new InvalidArgument(`emailDomain: "${domain}" is not a domain name`);
+  const sameDomain = caller.user.email.slice(caller.user.email.lastIndexOf('@') + 1).toLowerCase() === normalized;
   const views: OrganizationView[] = [];
   for (const organization of await listOrganizationsWithEmailDomain(ctx.db, normalized)) {
     const access = await loadOrgAccess(ctx, organization.id, caller.user.id);
@@ -163,13 +165,6 @@ export async function listOrganizationsForEmailDomain(ctx: Context, caller: Call
     views.push(await view(ctx, organization, access));
   }
   return views;
-}
-
-/** Deletes an invite link (admin). True when it existed. */
-export async function deleteLinkInvite(ctx: Context, caller: Caller, organizationId: string, inviteId: string): Promise<boolean> {
-  const { access } = await organizationAccess(ctx, caller, organizationId);
-  requireOrgPermission(access, 'admin', 'delete invite links');
-  return deleteLinkInviteRow(ctx.db, organizationId, inviteId);
 }
 
 /**

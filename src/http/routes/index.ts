@@ -15,6 +15,9 @@ import { downloadRoutes } from './downloads/index.js';
 import { contentRoutes } from './content/index.js';
 import { commentRoutes } from './comments/index.js';
 import { changeRequestRoutes } from './change-requests/index.js';
+import { inviteRoutes } from './invites/index.js';
+import { ssoRoutes } from './sso/index.js';
+import { translationRoutes } from './translations/index.js';
 
 /** What every route plugin receives. */
 export interface RouteDeps {
@@ -27,8 +30,11 @@ export async function registerRoutes(app: FastifyInstance, deps: RouteDeps): Pro
     async (v1) => {
       registerAuth(v1, deps.ctx);
       await v1.register(organizationRoutes, deps);
+      await v1.register(inviteRoutes, deps);
       await v1.register(memberRoutes, deps);
       await v1.register(teamRoutes, deps);
+      await v1.register(ssoRoutes, deps);
+      await v1.register(translationRoutes, deps);
       await v1.register(collectionRoutes, deps);
       await v1.register(spaceRoutes, deps);
       await v1.register(contentRoutes, deps);

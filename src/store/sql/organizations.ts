@@ -91,6 +91,26 @@ export async function findLinkInvite(
     .executeTakeFirst();
 }
 
+const LINK_INVITE_LIST_KEYS = [
+  { column: 'link_invites.created_at', direction: 'asc' as const },
+  { column: 'link_invites.id', direction: 'asc' as const },
+];
+
+/** The organization's invite links, oldest first. */
+export async function listLinkInvites(
+  db: Kysely<Database>,
+  organizationId: string,
+  after: unknown[] | undefined,
+  limit: number,
+): Promise<LinkInviteRow[]> {
+  const query = db.selectFrom('link_invites').selectAll().where('organization_id', '=', organizationId);
+  return keysetQuery(query, LINK_INVITE_LIST_KEYS, after, limit).execute();
+}
+
+export async function updateLinkInviteRole(db: Kysely<Database>, organizationId: string, inviteId: string, role: string | null): Promise<void> {
+  await db.updateTable('link_invites').set({ role }).where('organization_id', '=', organizationId).where('id', '=', inviteId).execute();
+}
+
 export async function insertLinkInvite(db: Kysely<Database>, invite: LinkInviteRow): Promise<void> {
   await db.insertInto('link_invites').values(invite).execute();
 }

@@ -115,12 +115,40 @@ export interface ContentGrantsTable {
   created_at: string;
 }
 
+/** An invite link to an organization. */
 export interface LinkInvitesTable {
+  /** The secret the link carries (32 random bytes): whoever holds it may join. */
   id: string;
   organization_id: string;
   role: string | null;
   created_by: string | null;
   created_at: string;
+}
+
+/** A SAML identity provider of an organization (pending until entity id, SSO URL and certificate are all set). */
+export interface SamlProvidersTable {
+  id: string;
+  organization_id: string;
+  label: string;
+  entity_id: string | null;
+  sso_url: string | null;
+  /** PEM, normalized by the domain. */
+  certificate: string | null;
+  default_team_id: string | null;
+  /** Role given to members who arrive through this provider; null: guest. */
+  default_role: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface TranslationSettingsTable {
+  id: string;
+  organization_id: string;
+  title: string;
+  /** JSON array of language codes. */
+  languages: string;
+  created_at: string;
+  updated_at: string;
 }
 
 /** Ids and timestamps of each path at a commit, derived from history (a cache: deterministic). */
@@ -212,6 +240,8 @@ export interface Database {
   comments: CommentsTable;
   comment_replies: CommentRepliesTable;
   comment_reactions: CommentReactionsTable;
+  saml_providers: SamlProvidersTable;
+  translation_settings: TranslationSettingsTable;
 }
 
 // Generated is re-exported for later tables with database-made values.

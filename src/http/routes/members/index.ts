@@ -88,8 +88,8 @@ export const memberRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { 
       },
     },
     async (request) => {
-      await pingMember(ctx, callerOf(request), request.params.organizationId);
-      return {};
+      const { visitorClaims } = await pingMember(ctx, callerOf(request), request.params.organizationId);
+      return { serviceVisitorClaims: visitorClaims };
     },
   );
 

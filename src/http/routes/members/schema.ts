@@ -35,8 +35,17 @@ export const ListMembersQuery = Type.Object({
 
 export const UpdateMemberBody = Type.Object({ role: Type.Optional(RoleOrNull) }, { minProperties: 1 });
 
-/** `serviceVisitorClaims` (a signed JWT) arrives with the visitor-authentication issue. */
-export const PingReply = Type.Object({ serviceVisitorClaims: Type.Optional(Type.String()) });
+/**
+ * The spec's member name (contract-notes C1: the reference calls it `gitbookVisitorClaims`, optional; ours is
+ * always present and still validates there).
+ */
+export const PingReply = Type.Object({
+  serviceVisitorClaims: Type.String({
+    description:
+      'A JWT (ES256) of the member\'s claims: iss (this server), sub (user id), email, name, organization, role (null for guests), iat, exp (one hour). ' +
+      'Verify it with the public key the server keeps in its data dir (keys/visitor-claims.pub.pem).',
+  }),
+});
 
 export const MemberSpacesQuery = Type.Object({ ...ListQuery, order: OrderQuery });
 

@@ -2,10 +2,9 @@ import { Type } from 'typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { RouteDeps } from '../index.js';
 import { callerOf } from '../../plugins/auth.js';
-import { ErrorResponses, ListOf, NoContent } from '../../schemas.js';
-import { presentList, noContent } from '../../present.js';
+import { ErrorResponses, ListOf } from '../../schemas.js';
+import { presentList } from '../../present.js';
 import {
-  deleteLinkInvite,
   getOrganization,
   listOrganizations,
   listOrganizationsForEmailDomain,
@@ -14,7 +13,6 @@ import {
 } from '../../../domain/organizations/organizations.js';
 import {
   EmailDomainParams,
-  InviteParams,
   ListOrganizationsQuery,
   OrganizationParams,
   OrganizationSchema,
@@ -49,15 +47,6 @@ export const organizationRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (a
       },
     },
     async (request) => presentOrganization(urls, await updateOrganization(ctx, callerOf(request), request.params.organizationId, request.body)),
-  );
-
-  app.delete(
-    '/orgs/:organizationId/link-invites/:inviteId',
-    { schema: { operationId: 'deleteOrganizationInviteById', tags: ['organizations'], params: InviteParams, response: { 204: NoContent, 205: NoContent, ...ErrorResponses } } },
-    async (request, reply) => {
-      const deleted = await deleteLinkInvite(ctx, callerOf(request), request.params.organizationId, request.params.inviteId);
-      return noContent(reply, deleted ? 205 : 204);
-    },
   );
 
   app.get(

@@ -53,8 +53,6 @@ export const UpdateOrganizationBody = Type.Object(
   { minProperties: 1 },
 );
 
-export const InviteParams = Type.Object({ organizationId: Type.String(), inviteId: Type.String() });
-
 export const SearchQuery = Type.Object({
   query: Type.String({ minLength: 1, maxLength: 512 }),
   ...ListQuery,
