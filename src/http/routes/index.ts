@@ -15,6 +15,7 @@ import { downloadRoutes } from './downloads/index.js';
 import { contentRoutes } from './content/index.js';
 import { commentRoutes } from './comments/index.js';
 import { changeRequestRoutes } from './change-requests/index.js';
+import { openApiRoutes } from './openapi/index.js';
 
 /** What every route plugin receives. */
 export interface RouteDeps {
@@ -34,6 +35,7 @@ export async function registerRoutes(app: FastifyInstance, deps: RouteDeps): Pro
       await v1.register(contentRoutes, deps);
       await v1.register(commentRoutes, deps);
       await v1.register(changeRequestRoutes, deps);
+      await v1.register(openApiRoutes, deps);
     },
     { prefix: '/v1' },
   );
