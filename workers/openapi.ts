@@ -14,7 +14,7 @@ export async function fetchOpenApiJob(ctx: Context, payload: JobPayloads['fetch-
   }
 }
 
-/** Periodic: queues a fetch of every spec whose source is a URL. */
+/** Periodic: queues a fetch of every spec whose source is a URL, and of any whose processing never completed. */
 export async function refreshOpenApiSpecsJob(ctx: Context): Promise<void> {
   await refreshUrlSpecs(ctx);
 }

@@ -9,6 +9,8 @@ export interface Route {
   body?: string;
   status?: number;
   contentType?: string;
+  /** More headers (a `location` for redirects). */
+  headers?: Record<string, string>;
   /** Answers after this many milliseconds. */
   delayMs?: number;
   /** Never answers (the connection stays open until the server closes). */
@@ -38,7 +40,7 @@ export async function startFileServer(): Promise<FileServer> {
       return;
     }
     if (route.hang) return;
-    const answer = () => res.writeHead(route.status ?? 200, { 'content-type': route.contentType ?? 'application/octet-stream' }).end(route.body ?? '');
+    const answer = () => res.writeHead(route.status ?? 200, { 'content-type': route.contentType ?? 'application/octet-stream', ...route.headers }).end(route.body ?? '');
     if (route.delayMs) {
       const timer = setTimeout(() => {
         timers.delete(timer);

@@ -473,12 +473,16 @@ paths:
     }
   });
 
-  it('records FETCH_ERROR for a URL nobody listens on and for an error status', async () => {
+  it('records FETCH_ERROR for a URL nobody listens on, an error status and a redirect to a private address', async () => {
     const closed = await closedPortUrl();
     server.set('/gone.yaml', { status: 410, body: 'gone' });
+    server.set('/to-metadata', { status: 302, headers: { location: 'http://169.254.169.254/latest/meta-data/openapi.json' } });
+    server.set('/to-private', { status: 301, headers: { location: 'http://10.0.0.1/openapi.json' } });
     for (const [slug, url, reason] of [
       ['closed-port', closed, /^source\.url: could not fetch/],
       ['gone', `${server.base}/gone.yaml`, /answered HTTP 410$/],
+      ['to-metadata', `${server.base}/to-metadata`, /^source\.url: 169\.254\.169\.254 resolves to 169\.254\.169\.254, a private, loopback or link-local address/],
+      ['to-private', `${server.base}/to-private`, /^source\.url: 10\.0\.0\.1 resolves to 10\.0\.0\.1, a private, loopback or link-local address/],
     ] as const) {
       const created = await create(slug, { url });
       const done = await settled(t, org, slug);
@@ -566,12 +570,21 @@ paths:
     expect((await latestDocument('racing')).info.version).toBe('fast');
   });
 
-  it('the periodic refresh refetches every spec whose source is a URL, and only those', async () => {
+  it('the periodic refresh refetches every spec whose source is a URL, and text specs only when their job was lost', async () => {
     server.set('/refresh.json', petstore('1'));
     await create('refreshed', { url: `${server.base}/refresh.json` });
     await create('text-only', { text: petstore('1') });
+    await create('text-lost', { text: petstore('lost') });
     const url = await settled(t, org, 'refreshed');
     const text = await settled(t, org, 'text-only');
+    // As if the process had stopped before the job ran (the in-process queue keeps nothing across a restart).
+    const lost = await settled(t, org, 'text-lost');
+    await t.container.ctx.db.deleteFrom('openapi_spec_versions').where('spec_id', '=', lost.id).execute();
+    await t.container.ctx.db
+      .updateTable('openapi_specs')
+      .set({ processing_state: 'pending', last_version_id: null, last_processed_at: null })
+      .where('id', '=', lost.id)
+      .execute();
     server.set('/refresh.json', petstore('2'));
     const hits = server.hits('/refresh.json');
     await t.container.ctx.jobs.run({ name: 'refresh-openapi-specs', payload: {} });
@@ -586,6 +599,9 @@ paths:
     expect((await latestDocument('refreshed')).info.version).toBe('2');
     const textAfter = (await t.request('GET', `${specsUrl(org)}/text-only`, { token: org.admin.token })).body;
     expect(textAfter.lastProcessedAt).toBe(text.lastProcessedAt);
+    const recovered = await settled(t, org, 'text-lost');
+    expect(recovered.lastVersion).toEqual(expect.any(String));
+    expect((await latestDocument('text-lost')).info.version).toBe('lost');
   });
 
   it('with default settings refuses private addresses: literal ones with a 400, names resolving to them with FETCH_ERROR', async () => {

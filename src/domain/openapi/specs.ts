@@ -31,7 +31,7 @@ import {
   nextVersionNumber,
   updateSpec,
   updateSpecIfCurrent,
-  urlSpecIds,
+  specIdsToRefresh,
   versionContent,
   type OpenApiSpecRow,
   type OpenApiSpecVersionMeta,
@@ -344,14 +344,15 @@ async function recordResult(ctx: Context, spec: OpenApiSpecRow, requestId: strin
 
 /**
  * The periodic `refresh-openapi-specs` job: queues `fetch-openapi` for every spec whose source is a URL (text
- * sources cannot change by themselves). One indexed read per 500 specs; the fetches run as their own jobs.
+ * sources cannot change by themselves), and for any spec whose processing never completed (a lost job). One read
+ * per 500 specs; the fetches run as their own jobs.
  */
 export async function refreshUrlSpecs(ctx: Context): Promise<number> {
   const requestId = `refresh-${newId()}`;
   let queued = 0;
   let after: string | undefined;
   for (;;) {
-    const ids = await urlSpecIds(ctx.db, after, 500);
+    const ids = await specIdsToRefresh(ctx.db, after, 500);
     await Promise.all(ids.map((specId) => ctx.jobs.enqueue({ name: 'fetch-openapi', payload: { specId, requestId } })));
     queued += ids.length;
     if (ids.length < 500) return queued;

@@ -57,9 +57,15 @@ export async function listSpecs(db: Kysely<Database>, organizationId: string, af
   return keysetQuery(query, SPEC_LIST_KEYS, after, limit).execute();
 }
 
-/** Ids of the specs whose source is a URL, in id order, after `afterId` (the periodic refresh walks them in batches). */
-export async function urlSpecIds(db: Kysely<Database>, afterId: string | undefined, limit: number): Promise<string[]> {
-  let query = db.selectFrom('openapi_specs').select('id').where('source_url', 'is not', null);
+/**
+ * Ids of the specs the periodic refresh queues, in id order after `afterId`: every spec whose source is a URL, and
+ * any other whose processing never completed (its job was lost, say with the in-process queue at a restart).
+ */
+export async function specIdsToRefresh(db: Kysely<Database>, afterId: string | undefined, limit: number): Promise<string[]> {
+  let query = db
+    .selectFrom('openapi_specs')
+    .select('id')
+    .where((eb) => eb.or([eb('source_url', 'is not', null), eb('processing_state', '<>', 'complete')]));
   if (afterId !== undefined) query = query.where('id', '>', afterId);
   const rows = await query.orderBy('id').limit(limit).execute();
   return rows.map((r) => r.id);
