@@ -24,6 +24,8 @@ export interface Config {
   jobRetryDelayMs: number;
   /** CIDRs or host names outbound fetches may reach although they are private or loopback. */
   fetchAllow: string[];
+  /** Time limit of one outbound fetch, redirects included (`QUIRE_FETCH_TIMEOUT_MS`). */
+  fetchTimeoutMs: number;
   /** Largest accepted JSON request body, in bytes. */
   bodyLimit: number;
   /** Deleted spaces stay restorable this long. */
@@ -91,6 +93,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     jobAttempts: 5,
     jobRetryDelayMs: parsePositiveInteger('QUIRE_JOB_RETRY_DELAY_MS', env.QUIRE_JOB_RETRY_DELAY_MS, 1000),
     fetchAllow: parseList(env.QUIRE_FETCH_ALLOW),
+    fetchTimeoutMs: parsePositiveInteger('QUIRE_FETCH_TIMEOUT_MS', env.QUIRE_FETCH_TIMEOUT_MS, 15_000),
     bodyLimit: 1024 * 1024,
     spaceRetentionMs: 7 * 24 * 60 * 60 * 1000,
     cacheTtlMs: env.QUIRE_CACHE_TTL_MS === undefined || env.QUIRE_CACHE_TTL_MS === '' ? 1000 : Number(env.QUIRE_CACHE_TTL_MS),

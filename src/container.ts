@@ -49,7 +49,7 @@ export async function createContainer(config: Config, options: ContainerOptions 
   const reader = new GitReader(git);
   const links = new LinkSigner(await instanceSecret(store.db, 'link-signing'));
   const visitorClaims = await VisitorClaimsSigner.create(await loadOrCreateSigningKey(config.dataDir, VISITOR_CLAIMS_KEY), config.publicUrl);
-  const fetcher = new GuardedFetcher({ allow: config.fetchAllow });
+  const fetcher = new GuardedFetcher({ allow: config.fetchAllow, timeoutMs: config.fetchTimeoutMs });
   // The handler needs the context and the context needs the queue: the handler reads `ctx` when a job runs.
   const handle = (job: Job) => jobHandler(ctx)(job);
   const retries = { attempts: config.jobAttempts, retryDelayMs: config.jobRetryDelayMs };

@@ -171,6 +171,19 @@ export function organizationPermissions(access: OrgAccess): OrganizationPermissi
   };
 }
 
+export interface OpenApiSpecPermissions {
+  view: boolean;
+  edit: boolean;
+  /** Not in the spec; the reference lists it as required. */
+  delete: boolean;
+}
+
+/** Any member (guests too) views the organization's OpenAPI specs; `createOpenAPISpec` creates, edits and deletes them. */
+export function openApiSpecPermissions(access: OrgAccess): OpenApiSpecPermissions {
+  const edit = organizationPermissions(access).createOpenAPISpec;
+  return { view: isMember(access), edit, delete: edit };
+}
+
 export interface CollectionPermissions {
   view: boolean;
   admin: boolean;

@@ -59,6 +59,10 @@ describe('authentication on every operation', () => {
         'deleteCommentInChangeRequest', 'postCommentReplyInChangeRequest', 'getCommentReplyInChangeRequest',
         'updateCommentReplyInChangeRequest', 'deleteCommentReplyInChangeRequest', 'listCommentRepliesInChangeRequest',
         'listCommentersInChangeRequest',
+        // OpenAPI specs #117-#126
+        'listOpenAPISpecs', 'createOpenAPISpec', 'getOpenAPISpecBySlug', 'createOrUpdateOpenAPISpecBySlug', 'deleteOpenAPISpecBySlug',
+        'listOpenAPISpecVersions', 'getLatestOpenAPISpecVersion', 'getLatestOpenAPISpecVersionContent', 'getOpenAPISpecVersionById',
+        'getOpenAPISpecVersionContentById',
       ].sort(),
     );
   });

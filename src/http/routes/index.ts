@@ -18,6 +18,7 @@ import { changeRequestRoutes } from './change-requests/index.js';
 import { inviteRoutes } from './invites/index.js';
 import { ssoRoutes } from './sso/index.js';
 import { translationRoutes } from './translations/index.js';
+import { openApiRoutes } from './openapi/index.js';
 
 /** What every route plugin receives. */
 export interface RouteDeps {
@@ -40,6 +41,7 @@ export async function registerRoutes(app: FastifyInstance, deps: RouteDeps): Pro
       await v1.register(contentRoutes, deps);
       await v1.register(commentRoutes, deps);
       await v1.register(changeRequestRoutes, deps);
+      await v1.register(openApiRoutes, deps);
     },
     { prefix: '/v1' },
   );

@@ -12,7 +12,8 @@ import { WriteObserverPlugin } from './write-observer.js';
 import * as m0001 from './migrations/0001_initial.js';
 import * as m0002 from './migrations/0002_revision_facts.js';
 import * as m0003 from './migrations/0003_change_requests_comments.js';
-import * as m0007 from './migrations/0007_org_admin.js';
+import * as m0004 from './migrations/0004_org_admin.js';
+import * as m0005 from './migrations/0005_openapi.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -26,7 +27,8 @@ const migrations: Record<string, Migration> = {
   '0001_initial': m0001,
   '0002_revision_facts': m0002,
   '0003_change_requests_comments': m0003,
-  '0007_org_admin': m0007,
+  '0004_org_admin': m0004,
+  '0005_openapi': m0005,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

@@ -216,6 +216,45 @@ export interface CommentReactionsTable {
   reacted_at: string;
 }
 
+/** An OpenAPI specification of an organization, known by its slug. */
+export interface OpenApiSpecsTable {
+  id: string;
+  organization_id: string;
+  /** Unique in the organization. */
+  slug: string;
+  /** The source: a URL fetched by the `fetch-openapi` job, or the text given (exactly one is set). */
+  source_url: string | null;
+  source_text: string | null;
+  /** pending (queued), progress (being fetched and parsed), complete. */
+  processing_state: string;
+  /** Id of the latest request to process the source; a fetch started for an older one discards its result. */
+  request_id: string;
+  last_processed_at: string | null;
+  /** FETCH_TIMEOUT, FETCH_ERROR or PARSE_ERROR; null after a success. */
+  last_process_error_code: string | null;
+  /** The reason of the last failure, for operators (not in answers). */
+  last_process_error: string | null;
+  last_version_id: string | null;
+  created_by: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A processed, different content of a spec. */
+export interface OpenApiSpecVersionsTable {
+  id: string;
+  spec_id: string;
+  /** 1, 2, 3... within the spec. */
+  number: number;
+  /** The URL the document was fetched from; null for a text source. */
+  url: string | null;
+  /** SHA-256 of the canonical JSON of the bundled document: a new version only when it changes. */
+  hash: string;
+  /** JSON: the bundled document (external $refs resolved into it). */
+  content: string;
+  created_at: string;
+}
+
 /** Secrets shared by every process that uses this database (cursor signing, ...). */
 export interface InstanceSecretsTable {
   name: string;
@@ -242,6 +281,8 @@ export interface Database {
   comment_reactions: CommentReactionsTable;
   saml_providers: SamlProvidersTable;
   translation_settings: TranslationSettingsTable;
+  openapi_specs: OpenApiSpecsTable;
+  openapi_spec_versions: OpenApiSpecVersionsTable;
 }
 
 // Generated is re-exported for later tables with database-made values.
