@@ -14,6 +14,7 @@
  * - Description: `<meta name="description">`.
  * - URLs are kept as written (relative ones too): the importer resolves them against `baseUrl` (the page's URL,
  *   or its `<base href>`) and rewrites them with mapUrls once it knows where everything went.
+ * - A table without header cells gets its first row as the header (markdown tables need one).
  * - Heading permalinks (`<a href="#id">¶</a>` inside a heading, as Sphinx, MkDocs and many generators add) are
  *   dropped: they are decoration, and would end up as `[¶](#id)` in every heading.
  */
@@ -124,6 +125,21 @@ function dropPermalinks(node: HastRoot | Element, inHeading = false): void {
 }
 
 /**
+ * Markdown tables always have a header row. A table without header cells (Word's, most hand-written ones) has its
+ * first row taken as the header, rather than an empty one being made up.
+ */
+function headerRows(node: HastRoot | Element): void {
+  for (const child of childrenOf(node)) {
+    if (!isElement(child)) continue;
+    if (child.tagName === 'table' && !findFirst(child, (e) => e.tagName === 'th', (e) => e.tagName === 'table')) {
+      const firstRow = findFirst(child, (e) => e.tagName === 'tr', (e) => e.tagName === 'table');
+      for (const cell of firstRow ? childrenOf(firstRow) : []) if (isElement(cell) && cell.tagName === 'td') cell.tagName = 'th';
+    }
+    headerRows(child);
+  }
+}
+
+/**
  * An HTML page (or fragment) as markdown: its main content, title and description (see the decisions above).
  * `url` is where the page came from; relative URLs in the body stay as written, relative to `baseUrl`.
  */
@@ -176,6 +192,7 @@ export function convertHtml(html: string, options: { url: string }): ConvertedDo
     }
   }
   prune(main, isDropped);
+  headerRows(main);
 
   const root: HastRoot = { type: 'root', children: main.type === 'root' ? main.children : [main] };
   const mdast = htmlToMdast.runSync(root) as Root;

@@ -239,7 +239,7 @@ describe.each(DATABASE_KINDS)('content import #51 #42 (%s)', (kind) => {
     const page = (await pageAt(spaceId, 'report')).body;
     expect(page.title).toBe('Quarterly report');
     expect(page.markdown).toContain('Sales grew. **A lot.**[ Details](https://example.com/details)');
-    expect(page.markdown).toContain('| Quarter | Sales |');
+    expect(page.markdown).toContain('| Quarter | Sales |\n| ------- | ----- |\n| Q1      | 10    |\n');
     expect(page.markdown).toContain('![Chart](.gitbook/assets/image-1.png)');
     const files = (await api('GET', `/v1/spaces/${spaceId}/content/files`)).body.items;
     expect(files).toEqual([expect.objectContaining({ name: 'image-1.png', dimensions: { width: 3, height: 2 } })]);

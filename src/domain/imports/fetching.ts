@@ -134,7 +134,9 @@ export async function downloadImages(
       const outcome = await tryFetch(fetcher, url);
       if (outcome instanceof FetchFailure || outcome.status < 200 || outcome.status > 299) return;
       const type = mediaType(outcome);
-      if (!type.startsWith('image/') && !IMAGE_EXTENSIONS.test(parsed.pathname)) return;
+      // An image says so; a server that states no useful type is believed on the file's extension.
+      const generic = type === '' || type === 'application/octet-stream' || type === 'binary/octet-stream';
+      if (!type.startsWith('image/') && !(generic && IMAGE_EXTENSIONS.test(parsed.pathname))) return;
       if (!options.budget.spend(outcome.body.length)) return;
       found.set(url, { key: url, name: imageName(parsed, type), bytes: outcome.body });
     });

@@ -47,7 +47,7 @@ const UNSUPPORTED: Partial<Record<ImportSource, string>> = {
 };
 
 /** How long a request waits for its import (the crawl itself stops after WEBSITE_LIMITS.timeMs). */
-export const IMPORT_WAIT_MS = 10 * 60 * 1000;
+export const IMPORT_WAIT_MS = 5 * 60 * 1000;
 
 export interface ImportResult {
   /** The commit the import made. */

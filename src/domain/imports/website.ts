@@ -12,8 +12,8 @@
  * - Page tree: from the URL paths under the start folder: `/docs/guide/install.html` -> `guide/install.md`, and a
  *   page with pages below it is its folder's README.md (`/docs/guide/` -> `guide/README.md`). `index.html` and
  *   extensions (`.html`, `.htm`, `.php`...) are dropped; each segment is slugified. A folder that has pages below
- *   it but no page of its own gets a generated page listing them (not counted as imported). Siblings keep the
- *   order in which the crawl found them (the site's navigation order, as a rule).
+ *   it but no page of its own gets a generated page listing them (not counted as imported). Siblings are in the
+ *   order the site links them, from the start page on (its navigation order, as a rule): see compareRanks.
  * - Links to crawled pages become relative links to their files; a link to a page of the site that answered 404
  *   stays as written (so the link index reports it broken); links to anything else become absolute URLs.
  * - Images (any origin, each through the guard) are downloaded into files; one that fails keeps its absolute URL.
@@ -62,7 +62,18 @@ interface CrawledPage {
   document: ConvertedDocument;
   /** Route: the slugified path segments under the start folder ([] for the folder itself). */
   route: string[];
-  order: number;
+  /** Where the crawl found it: the link indexes from the start page (see compareRanks). */
+  rank: number[];
+}
+
+/**
+ * The order pages are listed in: by where they were first linked, as a path of link indexes from the start page,
+ * compared element by element (so a page's links come right after it, in their order on the page). Deterministic
+ * whatever order the concurrent fetches finish in.
+ */
+function compareRanks(a: number[], b: number[]): number {
+  for (let i = 0; i < Math.min(a.length, b.length); i++) if (a[i] !== b[i]) return a[i] - b[i];
+  return a.length - b.length;
 }
 
 /** A URL without its fragment, or undefined when it is not one. */
@@ -120,6 +131,8 @@ export async function importWebsite(fetcher: GuardedFetcher, startUrl: string, l
   /** Fetched URL -> the URL of the page it turned out to be (redirects). */
   const aliases = new Map<string, string>();
   const pages: CrawledPage[] = [];
+  /** The smallest rank each in-scope URL was linked with. */
+  const ranks = new Map<string, number[]>([[start.toString(), []]]);
   const images = new Set<string>();
   const queue = new PQueue({ concurrency: limits.concurrency });
   let reserved = 0;
@@ -153,7 +166,8 @@ export async function importWebsite(fetcher: GuardedFetcher, startUrl: string, l
       return void found.set(url, 'skipped');
     }
     const document = convertHtml(decodeText(outcome), { url: finalKey });
-    const page: CrawledPage = { url: finalKey, document, route: routeOf(final, folder), order: pages.length };
+    const rank = ranks.get(url) ?? [];
+    const page: CrawledPage = { url: finalKey, document, route: routeOf(final, folder), rank };
     pages.push(page);
     found.set(finalKey, page);
     if (finalKey !== url) found.set(url, page);
@@ -161,17 +175,19 @@ export async function importWebsite(fetcher: GuardedFetcher, startUrl: string, l
       const absolute = image.startsWith('data:') ? image : withoutHash(image, document.baseUrl)?.toString();
       if (absolute) images.add(absolute);
     }
-    if (depth >= limits.maxDepth) return;
-    for (const link of document.links) {
+    document.links.forEach((link, index) => {
       const target = withoutHash(link, document.baseUrl);
-      if (!target || !inScope(target) || NOT_A_PAGE.test(target.pathname)) continue;
+      if (!target || !inScope(target) || NOT_A_PAGE.test(target.pathname)) return;
       const key = target.toString();
-      if (found.has(key)) continue;
+      const linkRank = [...rank, index];
+      const known = ranks.get(key);
+      if (!known || compareRanks(linkRank, known) < 0) ranks.set(key, linkRank);
+      if (found.has(key) || depth >= limits.maxDepth) return;
       found.set(key, 'skipped');
       void queue.add(() => visit(key, depth + 1)).catch((error: unknown) => {
         failure ??= error as Error;
       });
-    }
+    });
   };
 
   found.set(start.toString(), 'skipped');
@@ -181,7 +197,9 @@ export async function importWebsite(fetcher: GuardedFetcher, startUrl: string, l
 
   const assets = await downloadImages(fetcher, images, { budget, concurrency: limits.concurrency });
 
-  // Pages by route: the first page found for a route wins, later ones are the same page under another URL.
+  // Pages by route: the first in rank order wins, others are the same page under another URL.
+  for (const page of pages) page.rank = ranks.get(page.url) && compareRanks(ranks.get(page.url)!, page.rank) < 0 ? ranks.get(page.url)! : page.rank;
+  pages.sort((a, b) => compareRanks(a.rank, b.rank));
   const byRoute = new Map<string, CrawledPage>();
   for (const page of pages) {
     const key = page.route.join('/');
@@ -236,29 +254,30 @@ interface TreeNode {
   route: string[];
   page?: CrawledPage;
   children: Map<string, TreeNode>;
-  order: number;
+  /** The smallest rank of its pages. */
+  rank: number[];
 }
 
 /** The page tree from the routes (see the decisions at the top of this file). */
 function buildTree(pages: CrawledPage[]): { roots: ImportNode[]; byPage: Map<CrawledPage, ImportPageNode> } {
-  const top: TreeNode = { route: [], children: new Map(), order: 0 };
+  const top: TreeNode = { route: [], children: new Map(), rank: [] };
   for (const page of pages) {
     let node = top;
     for (let i = 0; i < page.route.length; i++) {
       const segment = page.route[i];
       let child = node.children.get(segment);
       if (!child) {
-        child = { route: page.route.slice(0, i + 1), children: new Map(), order: page.order };
+        child = { route: page.route.slice(0, i + 1), children: new Map(), rank: page.rank };
         node.children.set(segment, child);
       }
-      child.order = Math.min(child.order, page.order);
+      if (compareRanks(page.rank, child.rank) < 0) child.rank = page.rank;
       node = child;
     }
     node.page = page;
   }
   const byPage = new Map<CrawledPage, ImportPageNode>();
   const convert = (node: TreeNode): ImportPageNode => {
-    const children = [...node.children.values()].sort((a, b) => a.order - b.order).map(convert);
+    const children = [...node.children.values()].sort((a, b) => compareRanks(a.rank, b.rank)).map(convert);
     const name = node.route.length === 0 ? 'README' : node.route[node.route.length - 1];
     const folder = node.route.join('/');
     const file = node.route.length === 0 ? 'README.md' : children.length > 0 ? `${folder}/README.md` : `${folder}.md`;
@@ -279,7 +298,7 @@ function buildTree(pages: CrawledPage[]): { roots: ImportNode[]; byPage: Map<Cra
   };
   // The start folder's own page holds everything else; without it, its folders are the top level.
   if (top.page) return { roots: [convert(top)], byPage };
-  return { roots: [...top.children.values()].sort((a, b) => a.order - b.order).map(convert), byPage };
+  return { roots: [...top.children.values()].sort((a, b) => compareRanks(a.rank, b.rank)).map(convert), byPage };
 }
 
 /** `getting-started` -> `Getting started`. */

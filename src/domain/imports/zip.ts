@@ -34,7 +34,7 @@ export interface ZipLimits {
   maxBytes: number;
 }
 
-export const ZIP_LIMITS: Readonly<ZipLimits> = Object.freeze({ maxEntries: 10_000, maxBytes: 256 * 1024 * 1024 });
+export const ZIP_LIMITS: Readonly<ZipLimits> = Object.freeze({ maxEntries: 10_000, maxBytes: 128 * 1024 * 1024 });
 
 export interface ZipEntry {
   path: string;
