@@ -290,7 +290,8 @@ export function planImport(existing: ExistingContent, tree: ImportTree): ImportP
     }
     const title = page.title.replace(/\s+/g, ' ').trim() || baseName(path).replace(/\.md$/i, '');
     const markdown = stringifyMarkdown(body);
-    const text = `# ${title}\n${markdown === '' ? '' : `\n${markdown}`}`;
+    // Markdown punctuation in a title is escaped, so the H1 reads back as the same text.
+    const text = `# ${title.replace(/[\\`*_[\]<>]/g, '\\$&')}\n${markdown === '' ? '' : `\n${markdown}`}`;
     files.set(path, Buffer.from(Object.keys(data).length > 0 ? stringifyFrontMatter(data, `\n${text}`) : text, 'utf8'));
   }
 

@@ -107,6 +107,15 @@ describe('planImport', () => {
     ]);
   });
 
+  it('writes titles so they read back as written, markdown punctuation included', async () => {
+    const title = 'C# for *fast* [beta] <users> _now_ `x`';
+    const files = { 'README.md': '# Home\n' };
+    const plan = planImport(await existing(files), { nodes: [page('t', 't.md', title, 'Body')], assets: [], total: 1 });
+    const after = { ...files, ...Object.fromEntries(plan.files) };
+    const revision = await buildRevision(memoryTree(after), TEST_COMMIT, memoryFacts());
+    expect(revision.pages.map((p) => p.title)).toEqual(['Home', title]);
+  });
+
   it('leaves the tree it was given as it was (it may be planned again on another head)', async () => {
     const tree: ImportTree = { nodes: [page('a', 'a.md', 'A', `[self](${pageRef('a')})`)], assets: [], total: 1 };
     const first = planImport(await existing({ 'README.md': '# Home\n' }), tree);

@@ -150,6 +150,18 @@ describe.each(DATABASE_KINDS)('content import #51 #42 (%s)', (kind) => {
     expect((await pageAt(spaceId, 'install-2')).body.markdown).toContain('![Logo](.gitbook/assets/logo.png)');
   });
 
+  it('places two imports running at once one after the other: both commits land, names do not collide', async () => {
+    const spaceId = await newSpace();
+    const before = Number(await gitIn(spaceId, 'rev-list', '--count', 'main'));
+    const body = { url: `${site.url}/api.html`, source: 'html' };
+    const [a, b] = await Promise.all([api('POST', `/v1/spaces/${spaceId}/content/import`, body), api('POST', `/v1/spaces/${spaceId}/content/import`, body)]);
+    expect([a.status, b.status]).toEqual([201, 201]);
+    expect(Number(await gitIn(spaceId, 'rev-list', '--count', 'main'))).toBe(before + 2);
+    expect([a.body.revision, b.body.revision]).toContain(await gitIn(spaceId, 'rev-parse', 'main'));
+    const pages = (await api('GET', `/v1/spaces/${spaceId}/content/pages`)).body.pages;
+    expect(pages.map((p: any) => p.path)).toEqual(['readme', 'api', 'api-2']);
+  });
+
   it('imports one markdown file, its relative image downloaded and links made absolute', async () => {
     site.set('/notes/release.md', {
       type: 'text/markdown',
@@ -274,6 +286,7 @@ describe.each(DATABASE_KINDS)('content import #51 #42 (%s)', (kind) => {
     const spaceId = await newSpace();
     const head = await gitIn(spaceId, 'rev-parse', 'main');
     const port = await closedPort();
+    site.set('/huge.md', { type: 'text/markdown', body: Buffer.alloc(21 * 1024 * 1024, 0x61) });
     const cases: Array<[unknown, RegExp]> = [
       [{ source: 'website' }, /^url: is required/],
       [{ url: `${site.url}/` }, /^source: is required/],
@@ -289,7 +302,9 @@ describe.each(DATABASE_KINDS)('content import #51 #42 (%s)', (kind) => {
       [{ url: `http://127.0.0.1:${port}/`, source: 'website' }, /^url: could not fetch .*ECONNREFUSED/],
       [{ url: `http://127.0.0.1:${port}/a.md`, source: 'markdown' }, /^url: could not fetch .*ECONNREFUSED/],
       [{ url: 'http://no-such-host.invalid/', source: 'html' }, /^url: could not fetch http:\/\/no-such-host\.invalid\/: .*ENOTFOUND/],
+      [{ url: `${site.url}/huge.md`, source: 'markdown' }, /^url: .*huge\.md is larger than 20971520 bytes/],
       [{ url: `${site.url}/img/logo.png`, source: 'markdown' }, /^url: .* is not a text file/],
+      [{ url: `${site.url}/api.html`, source: 'markdown' }, /^url: .* is an HTML page, not a markdown file/],
       [{ url: `${site.url}/api.html`, source: 'zip' }, /^url: .* is not a zip archive/],
       [{ url: `${site.url}/api.html`, source: 'docx' }, /^url: .* is not a Word document/],
       [{ url: `${site.url}/img/logo.png`, source: 'website' }, /^url: .* is not an HTML page/],

@@ -20,7 +20,7 @@ import { convertHtml, mapUrls, parseMarkdown, urlsOf } from '../../content/conve
 import { parseFrontMatter } from '../../content/frontmatter.js';
 import { splitTitle } from '../../content/page.js';
 import { assetRef, type ImportAsset, type ImportTree } from '../../content/import-plan.js';
-import { slugify } from '../../content/paths.js';
+import { decodePath, slugify } from '../../content/paths.js';
 import { Budget, decodeText, downloadImages, fetchSource, mediaType } from './fetching.js';
 
 /** Bytes and time for the images of one document. */
@@ -29,13 +29,7 @@ const DOCUMENT_BUDGET = { maxBytes: 100 * 1024 * 1024, timeMs: 60_000, concurren
 /** The file name (without extension) the URL gives a page, or undefined when its path has no last segment. */
 export function nameFromUrl(url: string): string | undefined {
   const path = new URL(url).pathname;
-  let last = path.slice(path.lastIndexOf('/') + 1);
-  try {
-    last = decodeURIComponent(last);
-  } catch {
-    // Kept as written.
-  }
-  last = last.replace(/\.[A-Za-z0-9]{1,5}$/, '');
+  const last = decodePath(path.slice(path.lastIndexOf('/') + 1)).replace(/\.[A-Za-z0-9]{1,5}$/, '');
   return last === '' ? undefined : slugify(last);
 }
 
@@ -80,6 +74,8 @@ async function resolveDocumentUrls(fetcher: GuardedFetcher, body: Root, base: st
 export async function importMarkdown(fetcher: GuardedFetcher, url: string): Promise<ImportTree> {
   const fetched = await fetchSource(fetcher, url);
   if (looksBinary(fetched.body)) throw new InvalidArgument(`url: ${url} is not a text file (it is ${mediaType(fetched) || 'binary'}); a markdown import needs a .md file`);
+  // A page showing a markdown file (a repository browser's) is not the file.
+  if (mediaType(fetched) === 'text/html') throw new InvalidArgument(`url: ${url} is an HTML page, not a markdown file; use the raw file's URL, or source "html"`);
   const split = parseFrontMatter(decodeText(fetched), url);
   if (!split.ok) throw new InvalidArgument(`url: ${url} line ${split.problem.line ?? 1}: ${split.problem.message}`);
   const { data, body } = split.value;

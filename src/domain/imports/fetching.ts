@@ -7,6 +7,7 @@ import mime from 'mime-types';
 import { FetchFailure, type FetchedResource, type GuardedFetcher } from '../../store/net/guarded-fetch.js';
 import { InvalidArgument } from '../errors.js';
 import { safeFileName, type ImportAsset } from '../../content/import-plan.js';
+import { decodePath } from '../../content/paths.js';
 
 /** Sent with every import request, so site owners can tell Quire's requests apart (and address it in robots.txt). */
 export const USER_AGENT = 'QuireImporter/1.0';
@@ -90,7 +91,7 @@ const IMAGE_EXTENSIONS = /\.(png|jpe?g|gif|svg|webp|bmp|ico|avif|tiff?)$/i;
 
 /** A file name for an image: the last segment of its URL, with an extension from its content type when it lacks one. */
 function imageName(url: URL, contentType: string): string {
-  let name = decodeURIComponent(url.pathname.slice(url.pathname.lastIndexOf('/') + 1)) || 'image';
+  let name = decodePath(url.pathname.slice(url.pathname.lastIndexOf('/') + 1)) || 'image';
   if (!IMAGE_EXTENSIONS.test(name)) {
     const extension = mime.extension(contentType);
     if (extension) name = `${name}.${extension === 'jpeg' ? 'jpg' : extension}`;
@@ -108,13 +109,12 @@ const DATA_URL = /^data:(image\/[a-z0-9.+-]+);base64,([a-z0-9+/=\s]+)$/i;
 export async function downloadImages(
   fetcher: GuardedFetcher,
   urls: Iterable<string>,
-  options: { budget: Budget; concurrency: number; maxImages?: number },
+  options: { budget: Budget; concurrency: number },
 ): Promise<Map<string, ImportAsset>> {
   // Filled in any order, returned in the order of `urls`: names that clash get their suffixes deterministically.
   const found = new Map<string, ImportAsset | undefined>();
   const queue = new PQueue({ concurrency: options.concurrency });
   for (const url of new Set(urls)) {
-    if (options.maxImages !== undefined && found.size >= options.maxImages) break;
     found.set(url, undefined);
     const data = DATA_URL.exec(url);
     if (data) {
@@ -129,16 +129,21 @@ export async function downloadImages(
       continue;
     }
     if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') continue;
+    // Never rejects: one image that cannot be had leaves the others alone.
     void queue.add(async () => {
-      if (!options.budget.open) return;
-      const outcome = await tryFetch(fetcher, url);
-      if (outcome instanceof FetchFailure || outcome.status < 200 || outcome.status > 299) return;
-      const type = mediaType(outcome);
-      // An image says so; a server that states no useful type is believed on the file's extension.
-      const generic = type === '' || type === 'application/octet-stream' || type === 'binary/octet-stream';
-      if (!type.startsWith('image/') && !(generic && IMAGE_EXTENSIONS.test(parsed.pathname))) return;
-      if (!options.budget.spend(outcome.body.length)) return;
-      found.set(url, { key: url, name: imageName(parsed, type), bytes: outcome.body });
+      try {
+        if (!options.budget.open) return;
+        const outcome = await tryFetch(fetcher, url);
+        if (outcome instanceof FetchFailure || outcome.status < 200 || outcome.status > 299) return;
+        const type = mediaType(outcome);
+        // An image says so; a server that states no useful type is believed on the file's extension.
+        const generic = type === '' || type === 'application/octet-stream' || type === 'binary/octet-stream';
+        if (!type.startsWith('image/') && !(generic && IMAGE_EXTENSIONS.test(parsed.pathname))) return;
+        if (!options.budget.spend(outcome.body.length)) return;
+        found.set(url, { key: url, name: imageName(parsed, type), bytes: outcome.body });
+      } catch {
+        // Left out: the page keeps pointing at the image's URL.
+      }
     });
   }
   await queue.onIdle();

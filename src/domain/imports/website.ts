@@ -25,7 +25,7 @@ import { FetchFailure, type FetchedResource, type GuardedFetcher } from '../../s
 import { InvalidArgument } from '../errors.js';
 import { convertHtml, mapUrls, urlsOf, type ConvertedDocument } from '../../content/convert.js';
 import { assetRef, pageRef, type ImportNode, type ImportPageNode, type ImportTree } from '../../content/import-plan.js';
-import { slugify } from '../../content/paths.js';
+import { decodePath, slugify } from '../../content/paths.js';
 import { Budget, decodeText, downloadImages, fetchProblem, mediaType, tryFetch, USER_AGENT } from './fetching.js';
 
 export interface CrawlLimits {
@@ -59,6 +59,8 @@ const NOT_A_PAGE = /\.(pdf|zip|gz|tgz|tar|7z|rar|png|jpe?g|gif|svg|webp|avif|ico
 interface CrawledPage {
   /** The URL the page was found at (after redirects), without its fragment. */
   url: string;
+  /** The URL the crawl asked for (the same, unless it redirected). */
+  requested: string;
   document: ConvertedDocument;
   /** Route: the slugified path segments under the start folder ([] for the folder itself). */
   route: string[];
@@ -96,13 +98,7 @@ export function routeOf(url: URL, folder: string): string[] {
     .slice(folder.length)
     .split('/')
     .filter((s) => s !== '')
-    .map((s) => {
-      try {
-        return decodeURIComponent(s);
-      } catch {
-        return s;
-      }
-    });
+    .map(decodePath);
   if (segments.length > 0 && INDEX_FILE.test(segments[segments.length - 1])) segments.pop();
   if (segments.length > 0) segments[segments.length - 1] = segments[segments.length - 1].replace(PAGE_EXTENSION, '');
   return segments.map((s) => slugify(s)).filter((s) => s !== '');
@@ -136,7 +132,6 @@ export async function importWebsite(fetcher: GuardedFetcher, startUrl: string, l
   const images = new Set<string>();
   const queue = new PQueue({ concurrency: limits.concurrency });
   let reserved = 0;
-  let failure: Error | undefined;
 
   const visit = async (url: string, depth: number): Promise<void> => {
     const isStart = depth === 0;
@@ -167,7 +162,7 @@ export async function importWebsite(fetcher: GuardedFetcher, startUrl: string, l
     }
     const document = convertHtml(decodeText(outcome), { url: finalKey });
     const rank = ranks.get(url) ?? [];
-    const page: CrawledPage = { url: finalKey, document, route: routeOf(final, folder), rank };
+    const page: CrawledPage = { url: finalKey, requested: url, document, route: routeOf(final, folder), rank };
     pages.push(page);
     found.set(finalKey, page);
     if (finalKey !== url) found.set(url, page);
@@ -182,23 +177,26 @@ export async function importWebsite(fetcher: GuardedFetcher, startUrl: string, l
       const linkRank = [...rank, index];
       const known = ranks.get(key);
       if (!known || compareRanks(linkRank, known) < 0) ranks.set(key, linkRank);
-      if (found.has(key) || depth >= limits.maxDepth) return;
+      if (found.has(key)) return;
       found.set(key, 'skipped');
-      void queue.add(() => visit(key, depth + 1)).catch((error: unknown) => {
-        failure ??= error as Error;
-      });
+      // Beyond the depth limit: found (and counted), not fetched.
+      if (depth >= limits.maxDepth) return;
+      // Only the start page's failures are the import's; any other page that fails is left out.
+      void queue.add(() => visit(key, depth + 1)).catch(() => found.set(key, 'skipped'));
     });
   };
 
   found.set(start.toString(), 'skipped');
   await visit(start.toString(), 0);
   await queue.onIdle();
-  if (failure) throw failure;
 
   const assets = await downloadImages(fetcher, images, { budget, concurrency: limits.concurrency });
 
   // Pages by route: the first in rank order wins, others are the same page under another URL.
-  for (const page of pages) page.rank = ranks.get(page.url) && compareRanks(ranks.get(page.url)!, page.rank) < 0 ? ranks.get(page.url)! : page.rank;
+  // A page may have been linked with a smaller rank after it was fetched, under either of its URLs.
+  for (const page of pages) {
+    for (const rank of [ranks.get(page.requested), ranks.get(page.url)]) if (rank && compareRanks(rank, page.rank) < 0) page.rank = rank;
+  }
   pages.sort((a, b) => compareRanks(a.rank, b.rank));
   const byRoute = new Map<string, CrawledPage>();
   for (const page of pages) {
@@ -238,7 +236,7 @@ export async function importWebsite(fetcher: GuardedFetcher, startUrl: string, l
     const hash = resolved.hash.slice(1);
     resolved.hash = '';
     const target = pageOf(resolved.toString());
-    if (target) return pageRef(target.url, hash ? decodeURIComponent(hash) : undefined);
+    if (target) return pageRef(target.url, hash ? decodePath(hash) : undefined);
     // A page of the site that is not there: kept as written, so the link shows as broken.
     if (found.get(resolved.toString()) === 'missing') return raw;
     resolved.hash = hash;
