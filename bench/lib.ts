@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import type { FastifyInstance } from 'fastify';
-import { loadConfig } from '../config/index.js';
+import { loadConfig, type Config } from '../config/index.js';
 import { createContainer, type Container } from '../src/container.js';
 import { buildApp } from '../src/http/app.js';
 import { createApiToken, createUser } from '../src/domain/identity/users.js';
@@ -27,9 +27,10 @@ export interface BenchServer {
   close(): Promise<void>;
 }
 
-export async function startBenchServer(): Promise<BenchServer> {
+/** The app on a temp data dir; `overrides` change its settings (e.g. `fetchAllow` for a site served locally). */
+export async function startBenchServer(overrides: Partial<Config> = {}): Promise<BenchServer> {
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'quire-bench-'));
-  const container = await createContainer(loadConfig({}, { dataDir, logLevel: 'silent', publicUrl: 'http://bench.local' }));
+  const container = await createContainer(loadConfig({}, { dataDir, logLevel: 'silent', publicUrl: 'http://bench.local', ...overrides }));
   const app = await buildApp(container, { logger: false });
   const address = await app.listen({ port: 0, host: '127.0.0.1' });
   const user = await createUser(container.ctx, { email: 'bench@example.com', name: 'Bench' });

@@ -1,7 +1,8 @@
 import type { Context } from '../src/domain/context.js';
-import { PermanentJobFailure, type JobPayloads } from '../src/jobs/jobs.js';
+import type { JobPayloads } from '../src/jobs/jobs.js';
+import { runContentImport } from '../src/domain/imports/imports.js';
 
-// PLACEHOLDER: replaced by the processor of this job before it lands.
-export async function importContentJob(_ctx: Context, _payload: JobPayloads['import-content']): Promise<void> {
-  throw new PermanentJobFailure('import-content: not built yet');
+/** Imports the source recorded in a content_imports row (src/domain/imports/imports.ts); a done row is left alone. */
+export async function importContentJob(ctx: Context, payload: JobPayloads['import-content']): Promise<void> {
+  await runContentImport(ctx, payload.importId);
 }

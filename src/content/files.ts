@@ -2,6 +2,7 @@
  * Files of a revision (git-format.md, File table): content type from the file name's extension (mime-types), image
  * dimensions from the image header (image-size). Only images are read.
  */
+import { createHash } from 'node:crypto';
 import { imageSize } from 'image-size';
 import mime from 'mime-types';
 
@@ -43,4 +44,9 @@ export function imageDimensions(bytes: Uint8Array): { width: number; height: num
   } catch {
     return undefined;
   }
+}
+
+/** The oid git gives a blob of these bytes (`sha1("blob <length>\0" + bytes)`): equal bytes, equal oid. */
+export function blobOid(bytes: Uint8Array): string {
+  return createHash('sha1').update(`blob ${bytes.length}\0`).update(bytes).digest('hex');
 }

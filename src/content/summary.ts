@@ -300,21 +300,21 @@ function serializeItems(items: SummaryItem[], depth: number, out: string[]): voi
 }
 
 /**
- * SUMMARY.md text in the seen format: `# Title`, a blank line, `* ` items nested by two spaces, each group as a
- * blank line, `## Title`, a blank line and its items. Page paths are written relative to the SUMMARY.md's folder
- * (`path`), with spaces and parentheses percent-encoded.
+ * The lines of SUMMARY.md entries in the seen format: `* ` items nested by two spaces, each group as a blank line,
+ * `## Title`, a blank line and its items. Items that follow a group in `entries` are written after it (and so read
+ * back as its items).
  */
-export function serializeSummary(structure: SummaryStructure): string {
-  const out: string[] = [`# ${structure.title || DEFAULT_SUMMARY_TITLE}`, ''];
+export function serializeSummaryEntries(entries: SummaryEntry[]): string[] {
+  const out: string[] = [];
   let pendingItems: SummaryItem[] = [];
   const flush = (): void => {
     if (pendingItems.length > 0) serializeItems(pendingItems, 0, out);
     pendingItems = [];
   };
-  for (const entry of structure.entries) {
+  for (const entry of entries) {
     if (entry.type === 'group') {
       flush();
-      if (out[out.length - 1] !== '') out.push('');
+      if (out.length > 0 && out[out.length - 1] !== '') out.push('');
       out.push(`## ${entry.title}`, '');
       serializeItems(entry.items, 0, out);
     } else {
@@ -322,6 +322,16 @@ export function serializeSummary(structure: SummaryStructure): string {
     }
   }
   flush();
+  while (out.length > 0 && out[out.length - 1] === '') out.pop();
+  return out;
+}
+
+/**
+ * SUMMARY.md text in the seen format: `# Title`, a blank line, then the entries (serializeSummaryEntries). Page
+ * paths are written relative to the SUMMARY.md's folder (`path`), with spaces and parentheses percent-encoded.
+ */
+export function serializeSummary(structure: SummaryStructure): string {
+  const out: string[] = [`# ${structure.title || DEFAULT_SUMMARY_TITLE}`, '', ...serializeSummaryEntries(structure.entries)];
   while (out.length > 0 && out[out.length - 1] === '') out.pop();
   return `${out.join('\n')}\n`;
 }

@@ -50,6 +50,8 @@ describe('authentication on every operation', () => {
         'listChangeRequestsForSpace', 'createChangeRequest', 'getChangeRequestById', 'updateChangeRequestById',
         'getRevisionOfChangeRequestById', 'listPagesInChangeRequest', 'listFilesInChangeRequestById', 'getFileInChangeRequestById',
         'getPageInChangeRequestById', 'mergeChangeRequest', 'updateChangeRequest', 'getChangeRequestPDF',
+        // content import #42, #51
+        'importContent', 'importContentInChangeRequest',
         // space comments #1-#9 and the hidden listCommentRepliesInSpace / listCommentersInSpace
         'listCommentsInSpace', 'postCommentInSpace', 'getCommentInSpace', 'updateCommentInSpace', 'deleteCommentInSpace',
         'postCommentReplyInSpace', 'getCommentReplyInSpace', 'updateCommentReplyInSpace', 'deleteCommentReplyInSpace',

@@ -221,21 +221,40 @@ export class GitStore {
     }
   }
 
-  /** A copy of `tree` with some files' contents replaced (a temporary index; the repository's refs do not move). */
-  async replaceInTree(spaceId: string, tree: string, files: Map<string, string>): Promise<string> {
+  /**
+   * A copy of `tree` with some files' contents replaced or added (a temporary index; the repository's refs do not
+   * move). However many files, four git processes: the blobs are written by one `hash-object --stdin-paths` and
+   * entered by one `update-index --index-info`.
+   */
+  async replaceInTree(spaceId: string, tree: string, files: Map<string, string | Buffer>): Promise<string> {
     const gitDir = this.repositoryPath(spaceId);
     const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'quire-index-'));
     const env = { GIT_INDEX_FILE: path.join(dir, 'index') };
     try {
       await runGit(['read-tree', tree], { gitDir, env });
-      for (const [file, content] of files) {
-        const blob = (await runGit(['hash-object', '-w', '--stdin'], { gitDir, input: content })).toString().trim();
-        await runGit(['update-index', '--add', '--cacheinfo', `100644,${blob},${file}`], { gitDir, env });
+      const entries = [...files];
+      if (entries.length > 0) {
+        const blobs = entries.map((_, i) => path.join(dir, `blob-${i}`));
+        await Promise.all(entries.map(([, content], i) => fs.writeFile(blobs[i], content)));
+        const out = await runGit(['hash-object', '-w', '--no-filters', '--stdin-paths'], { gitDir, input: `${blobs.join('\n')}\n` });
+        const oids = out.toString('utf8').trim().split('\n');
+        if (oids.length !== entries.length) throw new Error(`git hash-object wrote ${oids.length} blobs for ${entries.length} files`);
+        const info = entries.map(([file], i) => `100644 ${oids[i]}\t${file}\0`).join('');
+        await runGit(['update-index', '-z', '--index-info'], { gitDir, env, input: info });
       }
       return (await runGit(['write-tree'], { gitDir, env })).toString().trim();
     } finally {
       await fs.rm(dir, { recursive: true, force: true });
     }
+  }
+
+  /** The newest commit reachable from `ref` whose message contains `text`; undefined when none does (or no ref). */
+  async findCommitByMessage(spaceId: string, ref: string, text: string): Promise<string | undefined> {
+    const { code, stdout } = await runGitStatus(['log', '-n', '1', '--format=%H', '--fixed-strings', `--grep=${text}`, ref, '--'], {
+      gitDir: this.repositoryPath(spaceId),
+    });
+    const oid = stdout.toString('utf8').trim();
+    return code === 0 && oid !== '' ? oid : undefined;
   }
 
   /** Writes a commit of `tree` with `parents`, authored by `author` and committed by Quire; returns its oid. */

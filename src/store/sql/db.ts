@@ -14,6 +14,7 @@ import * as m0002 from './migrations/0002_revision_facts.js';
 import * as m0003 from './migrations/0003_change_requests_comments.js';
 import * as m0004 from './migrations/0004_org_admin.js';
 import * as m0005 from './migrations/0005_openapi.js';
+import * as m0006 from './migrations/0006_imports.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -29,6 +30,7 @@ const migrations: Record<string, Migration> = {
   '0003_change_requests_comments': m0003,
   '0004_org_admin': m0004,
   '0005_openapi': m0005,
+  '0006_imports': m0006,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

@@ -255,6 +255,28 @@ export interface OpenApiSpecVersionsTable {
   created_at: string;
 }
 
+/** A content import (#42, #51) and its outcome; the import-content job works from this row. */
+export interface ContentImportsTable {
+  id: string;
+  space_id: string;
+  /** null: an import into the space's main content. */
+  change_request_id: string | null;
+  url: string;
+  /** website, markdown, html, zip or docx. */
+  source: string;
+  requested_by: string | null;
+  /** pending, running, done or failed. */
+  status: string;
+  /** The commit the import made (set once, when done). */
+  result_revision: string | null;
+  imported_resources: number | null;
+  total_resources: number | null;
+  /** Why the last attempt failed. */
+  error: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
 /** Secrets shared by every process that uses this database (cursor signing, ...). */
 export interface InstanceSecretsTable {
   name: string;
@@ -283,6 +305,7 @@ export interface Database {
   translation_settings: TranslationSettingsTable;
   openapi_specs: OpenApiSpecsTable;
   openapi_spec_versions: OpenApiSpecVersionsTable;
+  content_imports: ContentImportsTable;
 }
 
 // Generated is re-exported for later tables with database-made values.

@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { readChangeRequestContent } from '../../../domain/change-requests/change-requests.js';
+import { importContent } from '../../../domain/imports/imports.js';
 import type { RouteDeps } from '../index.js';
 import { callerOf } from '../../plugins/auth.js';
 import { ErrorResponses, ListOf } from '../../schemas.js';
@@ -21,6 +22,9 @@ import {
   FileParams,
   FileSchema,
   FilesQuery,
+  ImportContentBody,
+  ImportContentResultSchema,
+  ImportedHeaders,
   PageParams,
   PagePathParams,
   PageQuery,
@@ -63,11 +67,11 @@ function options(query: { metadata?: boolean; format?: 'markdown' | 'document'; 
   };
 }
 
-/** Main's content, or a change request's branch when the path names one (#41, #43-#45, #47). */
+/** Main's content, or a change request's branch when the path names one (#41-#45, #47, #50-#54, #56). */
 const VARIANTS = [
   {
     prefix: '/spaces/:spaceId',
-    ids: { revision: 'getCurrentRevision', pages: 'listPages', files: 'listFiles', file: 'getFileById', page: 'getPageById' },
+    ids: { revision: 'getCurrentRevision', pages: 'listPages', files: 'listFiles', file: 'getFileById', page: 'getPageById', import: 'importContent' },
   },
   {
     prefix: '/spaces/:spaceId/change-requests/:changeRequestId',
@@ -77,6 +81,7 @@ const VARIANTS = [
       files: 'listFilesInChangeRequestById',
       file: 'getFileInChangeRequestById',
       page: 'getPageInChangeRequestById',
+      import: 'importContentInChangeRequest',
     },
   },
 ] as const;
@@ -96,6 +101,25 @@ export const contentRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, {
         const o = options(request.query);
         const json = cachedJson(content.revision, `revision:${ref ?? ''}:${optionsKey(o)}`, () => new ContentPresenter(urls, content, o, ref).revision());
         return reply.type('application/json; charset=utf-8').send(json as never);
+      },
+    );
+
+    // Waits for the import job; answers with the new revision, and its API URL in Location.
+    app.post(
+      `${prefix}/content/import`,
+      {
+        schema: {
+          operationId: ids.import,
+          tags,
+          params: SpaceContentParams,
+          body: ImportContentBody,
+          response: { 201: { ...ImportContentResultSchema, headers: ImportedHeaders }, ...ErrorResponses },
+        },
+      },
+      async (request, reply) => {
+        const { spaceId, changeRequestId } = request.params;
+        const result = await importContent(ctx, callerOf(request), spaceId, changeRequestId, request.body);
+        return reply.status(201).header('location', urls.api(`/spaces/${spaceId}/revisions/${result.revision}`)).send(result);
       },
     );
 

@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import { ListQuery, StringEnum, Timestamp, Url } from '../../schemas.js';
+import { IMPORT_SOURCES } from '../../../domain/imports/imports.js';
 
 export const ContentQuery = Type.Object({
   metadata: Type.Optional(Type.Boolean({ default: true, description: 'false leaves out git metadata' })),
@@ -99,3 +100,16 @@ export const RevisionSchema = Type.Object({
 });
 
 export const PagesSchema = Type.Object({ pages: Type.Array(PageSchema) });
+
+export const ImportContentBody = Type.Object({
+  url: Type.String({ format: 'uri', description: 'URL of the content to import' }),
+  source: StringEnum(IMPORT_SOURCES, { description: 'website, markdown, html, zip and docx can be imported; the others answer 400 with the reason' }),
+});
+
+export const ImportContentResultSchema = Type.Object({
+  revision: Type.String({ description: 'ID of the newly created revision' }),
+  importedResources: Type.Number({ description: 'Pages and files imported' }),
+  totalResources: Type.Number({ description: 'Pages and files found at the source, imported or not' }),
+});
+
+export const ImportedHeaders = Type.Object({ location: Type.String({ description: 'API URL of the new revision' }) });

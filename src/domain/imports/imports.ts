@@ -1,0 +1,273 @@
+/**
+ * Content imports (#42 into a change request, #51 into a space): a row in `content_imports` records the request,
+ * the `import-content` job does the work (fetch through the guard, convert, one commit), and the request waits for
+ * it and answers with the new revision.
+ *
+ * The commit is built whole (every page, file and the table of contents in one tree) and the ref moves once, by
+ * compare-and-swap; when someone else moved it first, the import is placed again on the new head. Nothing is left
+ * half-written: a failure before the ref moves leaves the branch as it was.
+ *
+ * Running the job again for one import is harmless: a row with a result is done, and a commit of the import that
+ * reached the branch before its row was updated (a worker that stopped in between) is found by the
+ * `Quire-Import: <id>` trailer of its message and recorded instead of importing twice.
+ */
+import type { Caller, Context } from '../context.js';
+import { Conflict, InvalidArgument, NotFound, PermissionDenied } from '../errors.js';
+import { newId, nowIso } from '../ids.js';
+import { requireSpacePermission } from '../permissions.js';
+import { loadSpace } from '../content/spaces.js';
+import { loadRevision } from '../content/revisions.js';
+import { recordPush } from '../content/git-access.js';
+import { branchOf, loadChangeRequest, MAIN_REF } from '../change-requests/change-requests.js';
+import { planImport, type ImportTree } from '../../content/import-plan.js';
+import { blobOid } from '../../content/files.js';
+import type { TreeEntry } from '../../content/model.js';
+import { formatProblem } from '../../content/problems.js';
+import { readConfig } from '../../content/revision.js';
+import { validateContent } from '../../content/validate-content.js';
+import { QUIRE_SIGNATURE, type Signature } from '../../store/git/repositories.js';
+import { findChangeRequest, type ChangeRequestRow } from '../../store/sql/change-requests.js';
+import { findSpace, type SpaceRow } from '../../store/sql/content.js';
+import { findContentImport, insertContentImport, updateUnfinishedImport, type ContentImportRow } from '../../store/sql/imports.js';
+import { findUserById } from '../../store/sql/users.js';
+import { importWebsite } from './website.js';
+import { importDocx, importHtml, importMarkdown } from './documents.js';
+import { importZip } from './zip.js';
+
+/** Every source value of the API (ImportContentSource). */
+export const IMPORT_SOURCES = ['website', 'docx', 'markdown', 'html', 'zip', 'confluence', 'github-wiki', 'notion', 'google-docs'] as const;
+export type ImportSource = (typeof IMPORT_SOURCES)[number];
+
+/** Why Quire does not import from the sources it knows but cannot read. */
+const UNSUPPORTED: Partial<Record<ImportSource, string>> = {
+  confluence: 'Confluence is read through its API with an account, which Quire does not have; export the space as HTML (a zip) and import that with source "zip"',
+  'github-wiki': 'a GitHub wiki is a git repository; clone it and import it as a zip of markdown with source "zip"',
+  notion: 'Notion is read through its API with an integration token, which Quire does not have; export the pages as markdown (a zip) and import that with source "zip"',
+  'google-docs': 'Google Docs needs a Google account to read; download the document as .docx and import it with source "docx"',
+};
+
+/** How long a request waits for its import (the crawl itself stops after WEBSITE_LIMITS.timeMs). */
+export const IMPORT_WAIT_MS = 5 * 60 * 1000;
+
+export interface ImportResult {
+  /** The commit the import made. */
+  revision: string;
+  importedResources: number;
+  totalResources: number;
+}
+
+function requireImportableSource(source: string): void {
+  const reason = UNSUPPORTED[source as ImportSource];
+  if (reason) throw new InvalidArgument(`source: Quire cannot import from "${source}": ${reason}`);
+  if (!(IMPORT_SOURCES as readonly string[]).includes(source)) throw new InvalidArgument(`source: must be one of: ${IMPORT_SOURCES.join(', ')}`);
+}
+
+function requireHttpUrl(url: string): void {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new InvalidArgument('url: must be an absolute http or https URL');
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new InvalidArgument(`url: must be an http or https URL, not ${parsed.protocol}`);
+  if (parsed.username || parsed.password) throw new InvalidArgument('url: must not carry a user name or password');
+}
+
+/** The rules of a push, for content written through the API: a space in edit mode `locked` takes no changes. */
+function requireWritable(space: SpaceRow): void {
+  if (space.edit_mode === 'locked') {
+    throw new PermissionDenied(`spaceId: space "${space.id}" is locked: it takes no changes until an admin sets its edit mode back to "live"`);
+  }
+}
+
+/** A change request takes changes while it is neither merged nor archived (as its branch takes pushes). */
+function requireOpen(changeRequest: ChangeRequestRow): void {
+  if (changeRequest.status === 'merged' || changeRequest.status === 'archived') {
+    throw new Conflict(`changeRequestId: change request ${changeRequest.number} is ${changeRequest.status}; it takes no more changes`);
+  }
+}
+
+/**
+ * Imports `url` as `source` into the space's main content, or into a change request (#42, #51), and waits for the
+ * job: the new revision and the counts. Needs edit on the space (which must not be locked); a change request must
+ * be neither merged nor archived. A source Quire cannot import, or cannot reach, is a 400 naming the field.
+ */
+export async function importContent(
+  ctx: Context,
+  caller: Caller,
+  spaceId: string,
+  changeRequestId: string | undefined,
+  input: { url: string; source: string },
+): Promise<ImportResult> {
+  let changeRequest: ChangeRequestRow | undefined;
+  if (changeRequestId !== undefined) {
+    const loaded = await loadChangeRequest(ctx, caller, spaceId, changeRequestId);
+    requireSpacePermission(loaded.role, spaceId, 'edit', 'import content into its change requests');
+    requireWritable(loaded.space);
+    requireOpen(loaded.changeRequest);
+    changeRequest = loaded.changeRequest;
+  } else {
+    const { space, role } = await loadSpace(ctx, caller, spaceId);
+    requireSpacePermission(role, spaceId, 'edit', 'import content into it');
+    requireWritable(space);
+  }
+  requireImportableSource(input.source);
+  requireHttpUrl(input.url);
+  const now = nowIso();
+  const row: ContentImportRow = {
+    id: newId(),
+    space_id: spaceId,
+    change_request_id: changeRequest?.id ?? null,
+    url: input.url,
+    source: input.source,
+    requested_by: caller.user.id,
+    status: 'pending',
+    result_revision: null,
+    imported_resources: null,
+    total_resources: null,
+    error: null,
+    created_at: now,
+    updated_at: now,
+  };
+  await insertContentImport(ctx.db, row);
+  await ctx.jobs.run({ name: 'import-content', payload: { importId: row.id } }, { timeoutMs: IMPORT_WAIT_MS });
+  const done = await findContentImport(ctx.db, row.id);
+  if (!done?.result_revision) throw new Error(`import ${row.id}: the job finished without recording a revision`);
+  // The job may have run in another process: what this process cached about the branch is stale.
+  ctx.cache.invalidate();
+  return { revision: done.result_revision, importedResources: done.imported_resources ?? 0, totalResources: done.total_resources ?? 0 };
+}
+
+/** Converts the row's source into pages and files (fetching through the guard). */
+export async function convertSource(ctx: Context, source: string, url: string): Promise<ImportTree> {
+  requireImportableSource(source);
+  requireHttpUrl(url);
+  switch (source as ImportSource) {
+    case 'website':
+      return importWebsite(ctx.fetcher, url);
+    case 'markdown':
+      return importMarkdown(ctx.fetcher, url);
+    case 'html':
+      return importHtml(ctx.fetcher, url);
+    case 'zip':
+      return importZip(ctx.fetcher, url);
+    case 'docx':
+      return importDocx(ctx.fetcher, url);
+    default:
+      throw new InvalidArgument(`source: Quire cannot import from "${source}"`);
+  }
+}
+
+const TRAILER = 'Quire-Import:';
+
+function commitMessage(row: ContentImportRow, imported: number, total: number): string {
+  return `Import ${row.source} from ${row.url}\n\n${TRAILER} ${row.id} imported=${imported} total=${total}\n`;
+}
+
+/** The commit of this import already on `ref`, with the counts its message records. */
+async function findImportCommit(ctx: Context, spaceId: string, ref: string, importId: string): Promise<ImportResult | undefined> {
+  const oid = await ctx.git.findCommitByMessage(spaceId, ref, `${TRAILER} ${importId} `);
+  if (!oid) return undefined;
+  const commit = await ctx.reader.readCommit(spaceId, oid);
+  const counts = new RegExp(`${TRAILER} ${importId} imported=(\\d+) total=(\\d+)`).exec(commit?.message ?? '');
+  return { revision: oid, importedResources: Number(counts?.[1] ?? 0), totalResources: Number(counts?.[2] ?? 0) };
+}
+
+const MAX_ATTEMPTS = 8;
+
+/**
+ * Writes the converted import as one commit on `ref` of the space, placed beside the content at the ref's head
+ * (src/content/import-plan.ts), checked like a push, then moved by compare-and-swap; placed again on the new
+ * head when the ref moved in between.
+ */
+async function writeImport(ctx: Context, spaceId: string, ref: string, row: ContentImportRow, tree: ImportTree, author: Signature): Promise<ImportResult> {
+  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+    const head = await ctx.reader.resolveRef(spaceId, ref);
+    if (!head) throw new Conflict(`spaceId: ${ref} does not exist in space "${spaceId}"`);
+    // A run of this job that lost the race to another run of it: that one's commit is the result.
+    if (attempt > 0) {
+      const already = await findImportCommit(ctx, spaceId, ref, row.id);
+      if (already) return already;
+    }
+    const commit = await ctx.reader.readCommit(spaceId, head);
+    if (!commit) throw new Error(`commit ${head} of ${ref} cannot be read`);
+    const entries = await ctx.reader.listBlobs(spaceId, commit.tree);
+    const readBlob = (oid: string) => ctx.reader.readBlob(spaceId, oid);
+    const { config } = await readConfig({ entries, readBlob });
+    const summaryPath = config.root + config.summary;
+    const summary = entries.find((e) => e.path === summaryPath);
+    const plan = planImport(
+      {
+        entries,
+        root: config.root,
+        summaryPath,
+        summaryText: summary ? (await readBlob(summary.oid)).toString('utf8') : undefined,
+        pages: summary ? [] : (await loadRevision(ctx, spaceId, head)).revision.pages,
+      },
+      tree,
+    );
+
+    // The new tree must read as the format says, like any push; only what the import wrote is its business.
+    const added = new Map<string, Buffer>();
+    const overlay = new Map<string, TreeEntry>(entries.map((e) => [e.path, e]));
+    for (const [path, bytes] of plan.files) {
+      const oid = blobOid(bytes);
+      added.set(oid, bytes);
+      overlay.set(path, { path, mode: '100644', oid, size: bytes.length });
+    }
+    const problems = (await validateContent({ entries: [...overlay.values()], readBlob: async (oid) => added.get(oid) ?? readBlob(oid) })).filter((p) =>
+      plan.files.has(p.path),
+    );
+    if (problems.length > 0) {
+      throw new InvalidArgument(`url: the imported content does not fit Quire's format: ${problems.slice(0, 3).map(formatProblem).join('; ')}`);
+    }
+
+    const result = { importedResources: plan.pages + plan.assets, totalResources: Math.max(tree.total, plan.pages + plan.assets) };
+    const newTree = await ctx.git.replaceInTree(spaceId, commit.tree, plan.files);
+    const newCommit = await ctx.git.commitTree(spaceId, newTree, [head], commitMessage(row, result.importedResources, result.totalResources), author);
+    if (await ctx.git.compareAndSwapRef(spaceId, ref, newCommit, head)) return { revision: newCommit, ...result };
+  }
+  throw new Conflict(`${ref}: it kept moving while the import was written; try again`);
+}
+
+/**
+ * The import-content job: reloads the row, converts its source and writes one commit on main or on the change
+ * request's branch; for main, the space records the new revision and indexing is queued. Does nothing for a row
+ * that already has its result (or no longer exists: its space was deleted for good).
+ */
+export async function runContentImport(ctx: Context, importId: string): Promise<void> {
+  const row = await findContentImport(ctx.db, importId);
+  if (!row || row.result_revision) return;
+  try {
+    const space = await findSpace(ctx.db, row.space_id);
+    if (!space || space.deleted_at) throw new NotFound(`spaceId: space "${row.space_id}" no longer exists`);
+    requireWritable(space);
+    let ref = MAIN_REF;
+    if (row.change_request_id) {
+      const changeRequest = await findChangeRequest(ctx.db, space.id, row.change_request_id);
+      if (!changeRequest) throw new NotFound(`changeRequestId: change request "${row.change_request_id}" no longer exists`);
+      requireOpen(changeRequest);
+      ref = branchOf(changeRequest.number);
+    }
+    await updateUnfinishedImport(ctx.db, row.id, { status: 'running', error: null, updated_at: nowIso() });
+    let result = await findImportCommit(ctx, space.id, ref, row.id);
+    if (!result) {
+      const tree = await convertSource(ctx, row.source, row.url);
+      const user = row.requested_by ? await findUserById(ctx.db, row.requested_by) : undefined;
+      const author = user ? { name: user.display_name, email: user.email } : QUIRE_SIGNATURE;
+      result = await writeImport(ctx, space.id, ref, row, tree, author);
+    }
+    await updateUnfinishedImport(ctx.db, row.id, {
+      status: 'done',
+      result_revision: result.revision,
+      imported_resources: result.importedResources,
+      total_resources: result.totalResources,
+      error: null,
+      updated_at: nowIso(),
+    });
+    if (ref === MAIN_REF) await recordPush(ctx, space.id);
+  } catch (error) {
+    await updateUnfinishedImport(ctx.db, row.id, { status: 'failed', error: (error as Error).message ?? String(error), updated_at: nowIso() });
+    throw error;
+  }
+}
