@@ -1,0 +1,111 @@
+/**
+ * Jobs across real processes: `quire serve` queues on BullMQ, `quire worker` runs the jobs, both on the real Redis
+ * behind a TCP proxy the test cuts and restores. While Redis is unreachable, reads keep working and operations
+ * that need a job answer 503 within a second; a job queued before the outage completes once Redis is back.
+ */
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runQuire, spawnQuire, startServer, type QuireProcess, type ServerProcess } from '../helpers/cli.js';
+import { REDIS_TEST_URL, assertRedisReachable, removeRedisPrefix, uniqueRedisPrefix } from '../helpers/queues.js';
+import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy.js';
+import { startFileServer, type FileServer } from '../helpers/file-server.js';
+
+const SPEC = JSON.stringify({ openapi: '3.0.3', info: { title: 'Pets', version: '1' }, paths: { '/pets': { get: { responses: { '200': { description: 'ok' } } } } } });
+
+describe('jobs across processes (bullmq): quire serve + quire worker through a Redis outage', () => {
+  let dataDir: string;
+  let proxy: TcpProxy;
+  let files: FileServer;
+  let server: ServerProcess | undefined;
+  let worker: QuireProcess | undefined;
+  let env: Record<string, string>;
+  const prefix = uniqueRedisPrefix();
+
+  beforeAll(async () => {
+    await assertRedisReachable();
+    dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'quire-jobs-e2e-'));
+    const redis = new URL(REDIS_TEST_URL);
+    proxy = await startTcpProxy({ host: redis.hostname, port: Number(redis.port || 6379) });
+    files = await startFileServer();
+    env = {
+      QUIRE_DATA_DIR: dataDir,
+      DATABASE_URL: '',
+      REDIS_URL: `redis://127.0.0.1:${proxy.port}`,
+      QUIRE_REDIS_PREFIX: prefix,
+      QUIRE_FETCH_ALLOW: '127.0.0.1',
+      QUIRE_CACHE_TTL_MS: '0',
+    };
+  });
+  afterAll(async () => {
+    if (worker && worker.child.exitCode === null) {
+      worker.child.kill('SIGTERM');
+      await worker.exited;
+    }
+    await server?.stop();
+    await proxy?.restore().catch(() => undefined);
+    await proxy?.close();
+    await files?.close();
+    await removeRedisPrefix(prefix);
+    await fs.rm(dataDir, { recursive: true, force: true });
+  });
+
+  async function startWorker(): Promise<QuireProcess> {
+    const started = spawnQuire(['worker'], env);
+    await started.waitForOutput(/worker started/);
+    return started;
+  }
+
+  it('imports through the worker, keeps reads up and refuses jobs during the outage, and finishes queued jobs after it', async () => {
+    const bootstrap = await runQuire(['admin', 'bootstrap', '--email', 'ops@example.com', '--org', 'Ops'], env);
+    expect(bootstrap.code, bootstrap.stderr).toBe(0);
+    const { token, organization } = JSON.parse(bootstrap.stdout);
+    server = await startServer(env);
+    worker = await startWorker();
+    const api = (method: string, url: string, body?: unknown) =>
+      fetch(`${server!.url}${url}`, {
+        method,
+        headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+        body: body ? JSON.stringify(body) : undefined,
+      });
+
+    const space = await (await api('POST', `/v1/orgs/${organization.id}/spaces`, { title: 'Handbook' })).json();
+    files.set('/guide.md', { body: '# Guide\n\nHow we work.\n', contentType: 'text/markdown' });
+    const imported = await api('POST', `/v1/spaces/${space.id}/content/import`, { url: `${files.base}/guide.md`, source: 'markdown' });
+    expect(imported.status, await imported.clone().text()).toBe(201);
+    const { revision } = await imported.json();
+    const pages = await (await api('GET', `/v1/spaces/${space.id}/content/pages`)).json();
+    expect(JSON.stringify(pages)).toContain('Guide');
+    expect((await (await api('GET', `/v1/spaces/${space.id}`)).json()).revision).toBe(revision);
+
+    // The worker stops; a job queued now waits in Redis.
+    worker.child.kill('SIGTERM');
+    expect(await worker.exited).toBe(0);
+    files.set('/pets.json', { body: SPEC, contentType: 'application/json' });
+    const created = await api('POST', `/v1/orgs/${organization.id}/openapi`, { slug: 'pets', source: { url: `${files.base}/pets.json` } });
+    expect(created.status).toBe(201);
+    expect((await created.json()).processingState).toBe('pending');
+
+    await proxy.cut();
+    expect((await api('GET', `/v1/spaces/${space.id}/content/pages`)).status).toBe(200);
+    expect((await api('GET', `/v1/orgs/${organization.id}/openapi/pets`)).status).toBe(200);
+    const started = Date.now();
+    const refused = await api('POST', `/v1/spaces/${space.id}/content/import`, { url: `${files.base}/guide.md`, source: 'markdown' });
+    expect(Date.now() - started).toBeLessThan(1000);
+    expect(refused.status).toBe(503);
+    expect((await refused.json()).error.message).toMatch(/job queue is unreachable/);
+
+    await proxy.restore();
+    worker = await startWorker();
+    const deadline = Date.now() + 20_000;
+    let spec: { processingState: string; lastVersion?: string };
+    do {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      spec = await (await api('GET', `/v1/orgs/${organization.id}/openapi/pets`)).json();
+    } while (spec.processingState !== 'complete' && Date.now() < deadline);
+    expect(spec.processingState).toBe('complete');
+    expect(spec.lastVersion).toBeTruthy();
+    expect(files.hits('/pets.json')).toBe(1);
+  });
+});
