@@ -15,6 +15,10 @@ import { downloadRoutes } from './downloads/index.js';
 import { contentRoutes } from './content/index.js';
 import { commentRoutes } from './comments/index.js';
 import { changeRequestRoutes } from './change-requests/index.js';
+import { siteRoutes } from './sites/index.js';
+import { siteSectionRoutes } from './site-sections/index.js';
+import { siteSpaceRoutes } from './site-spaces/index.js';
+import { shareLinkRoutes } from './share-links/index.js';
 
 /** What every route plugin receives. */
 export interface RouteDeps {
@@ -34,6 +38,10 @@ export async function registerRoutes(app: FastifyInstance, deps: RouteDeps): Pro
       await v1.register(contentRoutes, deps);
       await v1.register(commentRoutes, deps);
       await v1.register(changeRequestRoutes, deps);
+      await v1.register(siteRoutes, deps);
+      await v1.register(siteSectionRoutes, deps);
+      await v1.register(siteSpaceRoutes, deps);
+      await v1.register(shareLinkRoutes, deps);
     },
     { prefix: '/v1' },
   );
