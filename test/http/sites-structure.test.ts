@@ -222,6 +222,44 @@ describe.each(DATABASE_KINDS)('site structure (%s)', (kind) => {
     });
   });
 
+  describe('defaults and lists', () => {
+    it('defaultSiteSection and defaultSiteSpace (#62) choose the default section and the default site space in it', async () => {
+      const site = await createSite(t, org.id, admin, { title: 'Default choices', spaces: [guide.id, api.id] });
+      const other = await addSection(site.id, { spaceId: manual.id });
+      const [gathered] = (await structureOf(site.id)).structure;
+      await expectBadRequest(t, 'PATCH', url(site.id), admin, { defaultSiteSpace: other.siteSpaces[0].id }, /^defaultSiteSpace: no site space ".*" in the default section of this site$/);
+      await expectStatus(t, 200, 'PATCH', url(site.id), { token: p.creator.token, body: { defaultSiteSpace: gathered.siteSpaces[1].id } });
+      expect(outline(await structureOf(site.id))).toEqual([
+        [`section:${gathered.id}*`, [`space:${gathered.siteSpaces[0].id}`, `space:${gathered.siteSpaces[1].id}*`]],
+        [`section:${other.id}`, [`space:${other.siteSpaces[0].id}*`]],
+      ]);
+      await expectStatus(t, 200, 'PATCH', url(site.id), { token: admin, body: { defaultSiteSection: other.id } });
+      const after = await structureOf(site.id);
+      expect(outline(after)).toEqual([
+        [`section:${gathered.id}`, [`space:${gathered.siteSpaces[0].id}`, `space:${gathered.siteSpaces[1].id}*`]],
+        [`section:${other.id}*`, [`space:${other.siteSpaces[0].id}*`]],
+      ]);
+      // The default section is served at the site's own address, the others one segment down.
+      expect(after.structure[1].urls.published).toBe(site.urls.published);
+      expect(after.structure[0].urls.published).toBe(`${site.urls.published}/${gathered.path}`);
+      expect(after.structure[0].siteSpaces[0].urls.published).toBe(`${site.urls.published}/${gathered.path}/guide`);
+      // Now the default section is `other`: defaultSiteSpace looks there.
+      await expectBadRequest(t, 'PATCH', url(site.id), admin, { defaultSiteSpace: gathered.siteSpaces[0].id }, /^defaultSiteSpace: /);
+    });
+
+    it('every list refuses a bad page token or limit naming the parameter', async () => {
+      const site = await createSite(t, org.id, admin, { title: 'Lists', spaces: [guide.id] });
+      for (const path of ['/sections', '/section-groups', '/site-spaces', '/share-links']) {
+        await expectBadRequest(t, 'GET', `${url(site.id, path)}?page=forged.token`, admin, undefined, /^page: is not a valid page token/);
+        await expectBadRequest(t, 'GET', `${url(site.id, path)}?limit=1001`, admin, undefined, /^limit: /);
+        await expectBadRequest(t, 'GET', `${url(site.id, path)}?limit=many`, admin, undefined, /^limit: /);
+      }
+      // A token of one list is refused by another.
+      const page = (await expectStatus(t, 200, 'GET', url(site.id, '/site-spaces'), { token: admin, query: { limit: 0 } })).next.page;
+      await expectBadRequest(t, 'GET', `${url(site.id, '/sections')}?page=${page}`, admin, undefined, /^page: /);
+    });
+  });
+
   describe('section groups #72-#78', () => {
     it('groups sections: creation with sections, list, update, add and remove a section, deletion puts the sections back in place', async () => {
       const site = await createSite(t, org.id, admin, { title: 'Grouped' });
