@@ -12,7 +12,7 @@
  * - Sites belong to the organization, not to a collection: members who are not guests read them; org admins and
  *   members whose org role lets them create content (`create`, `admin`) manage them (structure, settings, share
  *   links, deletion). Others (guests, non-members) read a published site only when its visibility is public or
- *   unlisted, or with the `shareKey` of one of its active share links (share-link visibility); see sites/access.ts.
+ *   unlisted, or with the `shareKey` of one of its active share links (share-link visibility); see sites/tree.ts.
  * - A resource the caller cannot view answers 404; one they can view but not change answers 403.
  */
 import type { Kysely } from 'kysely';
