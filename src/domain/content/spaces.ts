@@ -2,7 +2,7 @@ import type { Context, Caller } from '../context.js';
 import { Conflict, InvalidArgument, NotFound } from '../errors.js';
 import { newId, nowIso } from '../ids.js';
 import { collectPage, type Page, type PageRequest } from '../lists.js';
-import { loadOrgAccess, requireSpacePermission, spaceRole, strongest, type OrgAccess, type Role } from '../permissions.js';
+import { loadOrgAccess, requireSpacePermission, spaceRole, type OrgAccess, type Role } from '../permissions.js';
 import { shareKeyOpensSpace } from '../sites/share-keys.js';
 import { organizationAccess } from '../organizations/organizations.js';
 import { changeRequestCounts } from '../../store/sql/change-requests.js';
@@ -171,8 +171,8 @@ export async function getSpace(ctx: Context, caller: Caller, spaceId: string, op
     if (!space || space.deleted_at) throw error;
     loaded = { space, access: await loadOrgAccess(ctx, space.organization_id, caller.user.id), role: 'read' };
   }
-  const { space, access, role } = loaded;
-  return { ...spaceViewOf(access, space, (await spaceCounters(ctx, [space.id])).get(space.id)), role: strongest(role, spaceRole(access, space)) };
+  const { space, role } = loaded;
+  return { space, role, counters: (await spaceCounters(ctx, [space.id])).get(space.id)! };
 }
 
 export interface SpacePatch {
