@@ -96,3 +96,26 @@ export async function collectPage<Row, Item>(options: {
     after = positionOf(rows[rows.length - 1]);
   }
 }
+
+function compareValues(a: unknown, b: unknown): number {
+  if (typeof a === 'number' && typeof b === 'number') return a - b;
+  return String(a) < String(b) ? -1 : String(a) > String(b) ? 1 : 0;
+}
+
+/** Lexicographic order of two keyset positions (numbers numerically, anything else as strings). */
+export function compareKeys(a: readonly unknown[], b: readonly unknown[]): number {
+  for (let i = 0; i < Math.min(a.length, b.length); i++) {
+    const order = compareValues(a[i], b[i]);
+    if (order !== 0) return order;
+  }
+  return a.length - b.length;
+}
+
+/**
+ * The `fetch` of `collectPage` for rows already in memory and in list order (small lists the domain orders
+ * itself, such as a site's structure): the rows after a position, by their keyset positions.
+ */
+export function fetchInMemory<Row>(rows: readonly Row[], positionOf: (row: Row) => unknown[]) {
+  return async (after: unknown[] | undefined, n: number): Promise<Row[]> =>
+    rows.filter((row) => !after || compareKeys(positionOf(row), after) > 0).slice(0, n);
+}

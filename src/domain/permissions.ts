@@ -9,6 +9,10 @@
  *   guests), the `defaultLevel` of the space and of every collection above it (members who are not guests), and
  *   grants to the caller or to their teams on the space or any collection above it (guests included).
  * - Non-members get read on spaces whose visibility is public or unlisted, and nothing else.
+ * - Sites belong to the organization, not to a collection: members who are not guests read them; org admins and
+ *   members whose org role lets them create content (`create`, `admin`) manage them (structure, settings, share
+ *   links, deletion). Others (guests, non-members) read a published site only when its visibility is public or
+ *   unlisted, or with the `shareKey` of one of its active share links (share-link visibility); see sites/tree.ts.
  * - A resource the caller cannot view answers 404; one they can view but not change answers 403.
  */
 import type { Kysely } from 'kysely';
@@ -261,6 +265,19 @@ export function inviteIsRedundant(access: OrgAccess, role: Role | null): boolean
   return role === null || atLeast(orgRole(access), role);
 }
 
+/** What a caller may do with a site of the organization (sites have no `permissions` member in the reference). */
+export interface SitePermissions {
+  /** See the site's settings, structure and share links. */
+  view: boolean;
+  /** Change the site, its structure, adaptive schema and share links; delete it. */
+  edit: boolean;
+}
+
+export function sitePermissions(access: OrgAccess): SitePermissions {
+  const role = orgRole(access);
+  return { view: role !== null, edit: atLeast(role, 'create') };
+}
+
 // ---- checks: 404 when the caller cannot see, 403 when they can see but not act
 
 /** The organization exists and the caller is a member. */
@@ -294,4 +311,9 @@ export function requireTranslationPermission(access: OrgAccess, id: string | und
   const permissions = translationPermissions(access);
   if (id !== undefined && !permissions.view) throw new NotFound(`translationSettingsId: no translation settings "${id}" are visible to you`);
   if (!permissions[flag]) throw new PermissionDenied(`you need the "${flag}" permission on translation settings to ${action}`);
+}
+
+export function requireSitePermission(access: OrgAccess, siteId: string, flag: keyof SitePermissions, action: string): void {
+  if (!sitePermissions(access).view) throw new NotFound(`siteId: no site "${siteId}" is visible to you`);
+  if (!sitePermissions(access)[flag]) throw new PermissionDenied(`you need the "${flag}" permission on this site to ${action}`);
 }

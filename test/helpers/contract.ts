@@ -35,6 +35,8 @@ const EXCLUDED = /^\/orgs\/\{organizationId\}\/translations/;
 const ajv = new Ajv({ strict: false, allErrors: true, discriminator: false, validateFormats: true });
 addFormats(ajv);
 ajv.addFormat('emoji', true);
+// The reference marks icon names with a format of its own, as it does emoji.
+ajv.addFormat('icon', true);
 ajv.addSchema(rebase({ components: reference.components }) as object, 'reference.json');
 
 /**

@@ -65,6 +65,15 @@ describe('authentication on every operation', () => {
         'listOpenAPISpecs', 'createOpenAPISpec', 'getOpenAPISpecBySlug', 'createOrUpdateOpenAPISpecBySlug', 'deleteOpenAPISpecBySlug',
         'listOpenAPISpecVersions', 'getLatestOpenAPISpecVersion', 'getLatestOpenAPISpecVersionContent', 'getOpenAPISpecVersionById',
         'getOpenAPISpecVersionContentById',
+        // sites #58-#66 and the hidden getSiteStructure / sortSiteStructure
+        'listSites', 'createSite', 'getSiteById', 'deleteSiteById', 'updateSiteById', 'getSiteAdaptiveSchema', 'updateSiteAdaptiveSchema',
+        'listSiteAdaptiveTemplateConditions', 'getPublishedContentSite', 'getSiteStructure', 'sortSiteStructure',
+        // site sections #67-#71, section groups #72-#78, site spaces #79-#83, share links #84-#87
+        'listSiteSections', 'addSectionToSite', 'deleteSiteSectionById', 'updateSiteSectionById', 'moveSiteSection',
+        'listSiteSectionGroups', 'addSectionGroupToSite', 'deleteSiteSectionGroupById', 'updateSiteSectionGroupById', 'addSectionToGroup',
+        'removeSectionFromGroup', 'moveSiteSectionGroup',
+        'listSiteSpaces', 'addSpaceToSite', 'deleteSiteSpaceById', 'updateSiteSpaceById', 'moveSiteSpace',
+        'listSiteShareLinks', 'createSiteShareLink', 'deleteSiteShareLinkById', 'updateSiteShareLinkById',
       ].sort(),
     );
   });

@@ -165,6 +165,25 @@ describe.each(DATABASE_KINDS)('organizations (%s)', (kind) => {
       expect(huge.body.error.code).toBe(413);
     });
 
+    it('sets defaultContent to a site of the organization, refuses another organization\'s site, forgets a deleted site', async () => {
+      const site = await t.request('POST', `/v1/orgs/${org.id}/sites`, { token: org.admin.token, body: { title: 'Handbook' } });
+      expect(site.status).toBe(201);
+      const set = await t.request('PATCH', `/v1/orgs/${org.id}`, { token: org.admin.token, body: { defaultContent: { type: 'site', site: site.body.id } } });
+      expect(set.status).toBe(200);
+      expect(set.body.defaultContent).toEqual({ type: 'site', site: site.body.id });
+      expect((await t.request('GET', `/v1/orgs/${org.id}`, { token: org.admin.token })).body.defaultContent).toEqual({ type: 'site', site: site.body.id });
+
+      const other = await t.organization('Elsewhere');
+      const foreign = await t.request('POST', `/v1/orgs/${other.id}/sites`, { token: other.admin.token, body: { title: 'Theirs' } });
+      const refused = await t.request('PATCH', `/v1/orgs/${org.id}`, { token: org.admin.token, body: { defaultContent: { type: 'site', site: foreign.body.id } } });
+      expect(refused.status).toBe(400);
+      expect(refused.body.error.message).toMatch(/^defaultContent.site: /);
+      expect((await t.request('GET', `/v1/orgs/${org.id}`, { token: org.admin.token })).body.defaultContent).toEqual({ type: 'site', site: site.body.id });
+
+      expect((await t.request('DELETE', `/v1/orgs/${org.id}/sites/${site.body.id}`, { token: org.admin.token })).status).toBe(205);
+      expect((await t.request('GET', `/v1/orgs/${org.id}`, { token: org.admin.token })).body.defaultContent).toBeUndefined();
+    });
+
     it('refuses a hostname another organization uses', async () => {
       const other = await t.organization('Taken');
       await t.request('PATCH', `/v1/orgs/${other.id}`, { token: other.admin.token, body: { hostname: `taken-${kind}` } });

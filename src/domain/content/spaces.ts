@@ -3,6 +3,7 @@ import { Conflict, InvalidArgument, NotFound } from '../errors.js';
 import { newId, nowIso } from '../ids.js';
 import { collectPage, type Page, type PageRequest } from '../lists.js';
 import { loadOrgAccess, requireSpacePermission, spaceRole, type OrgAccess, type Role } from '../permissions.js';
+import { shareKeyOpensSpace } from '../sites/share-keys.js';
 import { organizationAccess } from '../organizations/organizations.js';
 import { changeRequestCounts } from '../../store/sql/change-requests.js';
 import {
@@ -113,14 +114,16 @@ function initialReadme(title: string): string {
 }
 
 /**
- * Creates a space with its bare repository and a first commit (a README.md page). The repository is made first
- * and removed again if the row cannot be written, so neither exists without the other.
+ * Creates a space with its bare repository and a first commit (a README.md page, or `options.files`, which only
+ * other domain functions pass: sample content of a new site). The repository is made first and removed again if
+ * the row cannot be written, so neither exists without the other.
  */
 export async function createSpace(
   ctx: Context,
   caller: Caller,
   organizationId: string,
   input: { title?: string; emoji?: string; parent?: string; editMode?: EditMode },
+  options: { files?: (title: string) => Array<{ path: string; content: string }> } = {},
 ): Promise<SpaceView> {
   const { access } = await organizationAccess(ctx, caller, organizationId);
   const parentId = input.parent ?? null;
@@ -129,7 +132,7 @@ export async function createSpace(
   const title = input.title ?? 'Untitled';
   const revision = await ctx.git.createRepository(
     id,
-    [{ path: 'README.md', content: initialReadme(title) }],
+    options.files?.(title) ?? [{ path: 'README.md', content: initialReadme(title) }],
     'Create space',
     { name: caller.user.display_name, email: caller.user.email },
   );
@@ -154,9 +157,22 @@ export async function createSpace(
   return spaceViewOf(await loadOrgAccess(ctx, organizationId, caller.user.id), space);
 }
 
-export async function getSpace(ctx: Context, caller: Caller, spaceId: string): Promise<SpaceView> {
-  const { space, access } = await loadSpace(ctx, caller, spaceId);
-  return spaceViewOf(access, space, (await spaceCounters(ctx, [space.id])).get(space.id));
+/**
+ * The space as the caller sees it. `shareKey`: the key of an active share link of a share-link site that publishes
+ * the space lets anyone who could not see it otherwise read it (role `read`), members or not.
+ */
+export async function getSpace(ctx: Context, caller: Caller, spaceId: string, options: { shareKey?: string } = {}): Promise<SpaceView> {
+  let loaded: LoadedSpace;
+  try {
+    loaded = await loadSpace(ctx, caller, spaceId);
+  } catch (error) {
+    if (!(error instanceof NotFound) || !(await shareKeyOpensSpace(ctx, options.shareKey, spaceId))) throw error;
+    const space = await findSpace(ctx.db, spaceId);
+    if (!space || space.deleted_at) throw error;
+    loaded = { space, access: await loadOrgAccess(ctx, space.organization_id, caller.user.id), role: 'read' };
+  }
+  const { space, role } = loaded;
+  return { space, role, counters: (await spaceCounters(ctx, [space.id])).get(space.id)! };
 }
 
 export interface SpacePatch {

@@ -15,6 +15,7 @@ import {
 } from '../../store/sql/organizations.js';
 import { insertMember } from '../../store/sql/members.js';
 import { isUniqueViolation } from '../../store/sql/errors.js';
+import { findSite } from '../../store/sql/sites.js';
 
 export interface OrganizationView {
   organization: OrganizationRow;
@@ -123,15 +124,16 @@ export async function updateOrganization(
   patch.emailDomains?.forEach((domain, i) => {
     if (!DOMAIN.test(domain.toLowerCase())) throw new InvalidArgument(`emailDomains[${i}]: "${domain}" is not a domain name`);
   });
-  if (patch.defaultContent) {
-    // Sites arrive with the sites issue; until then no site id can name a site of this organization.
+  if (patch.defaultContent && !(await findSite(ctx.db, organizationId, patch.defaultContent.site))) {
     throw new InvalidArgument(`defaultContent.site: no site "${patch.defaultContent.site}" in this organization`);
   }
   const changes: Partial<OrganizationRow> = { updated_at: nowIso() };
   if (patch.title !== undefined) changes.title = patch.title;
   if (patch.hostname !== undefined) changes.hostname = patch.hostname;
   if (patch.defaultRole !== undefined) changes.default_role = patch.defaultRole;
-  if (patch.defaultContent === null) changes.default_content = null;
+  if (patch.defaultContent !== undefined) {
+    changes.default_content = patch.defaultContent && JSON.stringify({ type: 'site', site: patch.defaultContent.site });
+  }
   if (patch.logo !== undefined) changes.logo_url = patch.logo;
   if (patch.sso !== undefined) changes.sso = patch.sso ? 1 : 0;
   if (patch.ai !== undefined) changes.ai = patch.ai ? 1 : 0;

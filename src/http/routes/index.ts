@@ -19,6 +19,10 @@ import { inviteRoutes } from './invites/index.js';
 import { ssoRoutes } from './sso/index.js';
 import { translationRoutes } from './translations/index.js';
 import { openApiRoutes } from './openapi/index.js';
+import { siteRoutes } from './sites/index.js';
+import { siteSectionRoutes } from './site-sections/index.js';
+import { siteSpaceRoutes } from './site-spaces/index.js';
+import { shareLinkRoutes } from './share-links/index.js';
 
 /** What every route plugin receives. */
 export interface RouteDeps {
@@ -42,6 +46,10 @@ export async function registerRoutes(app: FastifyInstance, deps: RouteDeps): Pro
       await v1.register(commentRoutes, deps);
       await v1.register(changeRequestRoutes, deps);
       await v1.register(openApiRoutes, deps);
+      await v1.register(siteRoutes, deps);
+      await v1.register(siteSectionRoutes, deps);
+      await v1.register(siteSpaceRoutes, deps);
+      await v1.register(shareLinkRoutes, deps);
     },
     { prefix: '/v1' },
   );

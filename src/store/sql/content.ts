@@ -102,6 +102,12 @@ export async function findSpace(db: Kysely<Database>, id: string): Promise<Space
   return db.selectFrom('spaces').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
+/** The spaces with these ids (deleted or not), in no particular order. */
+export async function findSpaces(db: Kysely<Database>, ids: readonly string[]): Promise<SpaceRow[]> {
+  if (ids.length === 0) return [];
+  return db.selectFrom('spaces').selectAll().where('id', 'in', [...new Set(ids)]).execute();
+}
+
 export async function updateSpaceRow(db: Kysely<Database>, id: string, changes: Updateable<SpacesTable>): Promise<void> {
   await db.updateTable('spaces').set(changes).where('id', '=', id).execute();
 }

@@ -15,6 +15,7 @@ import * as m0003 from './migrations/0003_change_requests_comments.js';
 import * as m0004 from './migrations/0004_org_admin.js';
 import * as m0005 from './migrations/0005_openapi.js';
 import * as m0006 from './migrations/0006_imports.js';
+import * as m0007 from './migrations/0007_sites.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -31,6 +32,7 @@ const migrations: Record<string, Migration> = {
   '0004_org_admin': m0004,
   '0005_openapi': m0005,
   '0006_imports': m0006,
+  '0007_sites': m0007,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

@@ -277,6 +277,82 @@ export interface ContentImportsTable {
   updated_at: string;
 }
 
+export interface SitesTable {
+  id: string;
+  organization_id: string;
+  /** A SiteType: basic, premium, ... */
+  type: string;
+  title: string;
+  /** public, unlisted, share-link or visitor-auth. */
+  visibility: string;
+  basename: string | null;
+  /** The proxy origin, e.g. `company.com/docs`. */
+  proxy: string | null;
+  /** included or excluded. */
+  agents_context: string;
+  adaptive_content: number;
+  /** JSON: the adaptive (visitor claims) JSON Schema, or null when none was set. */
+  adaptive_schema: string | null;
+  adaptive_schema_updated_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface SiteSectionGroupsTable {
+  id: string;
+  site_id: string;
+  title: string;
+  icon: string | null;
+  /** Order among the site's top-level items (groups and sections outside groups). */
+  position: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface SiteSectionsTable {
+  id: string;
+  site_id: string;
+  /** null: a top-level section. */
+  group_id: string | null;
+  title: string;
+  description: string | null;
+  path: string;
+  condition: string | null;
+  icon: string | null;
+  is_default: number;
+  /** Order among the siblings: the site's top-level items, or the sections of the group. */
+  position: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface SiteSpacesTable {
+  id: string;
+  site_id: string;
+  /** null: at the root of a site without sections. */
+  section_id: string | null;
+  space_id: string;
+  path: string;
+  condition: string | null;
+  is_default: number;
+  /** Order among the site spaces of the same section (or of the root). */
+  position: number;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A secret link to a site whose visibility is share-link. */
+export interface ShareLinksTable {
+  id: string;
+  site_id: string;
+  name: string;
+  /** The secret of the link, shown in its `urls.published` (so it is kept readable, see share-links.ts). */
+  token: string;
+  active: number;
+  created_at: string;
+  updated_at: string;
+}
+
 /** Secrets shared by every process that uses this database (cursor signing, ...). */
 export interface InstanceSecretsTable {
   name: string;
@@ -306,6 +382,11 @@ export interface Database {
   openapi_specs: OpenApiSpecsTable;
   openapi_spec_versions: OpenApiSpecVersionsTable;
   content_imports: ContentImportsTable;
+  sites: SitesTable;
+  site_section_groups: SiteSectionGroupsTable;
+  site_sections: SiteSectionsTable;
+  site_spaces: SiteSpacesTable;
+  share_links: ShareLinksTable;
 }
 
 // Generated is re-exported for later tables with database-made values.

@@ -36,7 +36,7 @@ export const spaceRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { c
     {
       schema: { operationId: 'getSpaceById', tags, params: SpaceParams, querystring: GetSpaceQuery, response: { 200: SpaceSchema, ...ErrorResponses } },
     },
-    async (request) => presentSpace(urls, await getSpace(ctx, callerOf(request), request.params.spaceId)),
+    async (request) => presentSpace(urls, await getSpace(ctx, callerOf(request), request.params.spaceId, { shareKey: request.query.shareKey })),
   );
 
   app.delete(

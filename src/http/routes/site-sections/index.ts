@@ -1,0 +1,225 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { RouteDeps } from '../index.js';
+import { callerOf } from '../../plugins/auth.js';
+import { ErrorResponses, ListOf, NoContent } from '../../schemas.js';
+import { presentList, noContent } from '../../present.js';
+import {
+  addSection,
+  addSectionGroup,
+  addSectionToGroup,
+  deleteSection,
+  deleteSectionGroup,
+  listSectionGroups,
+  listSections,
+  moveSection,
+  moveSectionGroup,
+  removeSectionFromGroup,
+  updateSection,
+  updateSectionGroup,
+} from '../../../domain/sites/structure.js';
+import { anchorOf, CreatedHeaders, SiteParams, SiteSectionGroupSchema, SiteSectionSchema } from '../sites/schema.js';
+import { presentGroup, presentGroupOf, presentSection, presentSectionOf } from '../sites/presenter.js';
+import {
+  AddGroupBody,
+  AddSectionBody,
+  AddSectionToGroupBody,
+  GroupParams,
+  GroupSectionParams,
+  ListGroupsQuery,
+  ListSectionsQuery,
+  MoveGroupBody,
+  MoveSectionBody,
+  SectionParams,
+  UpdateGroupBody,
+  UpdateSectionBody,
+} from './schema.js';
+
+const tags = ['sites'];
+const SECTIONS = '/orgs/:organizationId/sites/:siteId/sections';
+const GROUPS = '/orgs/:organizationId/sites/:siteId/section-groups';
+
+export const siteSectionRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { ctx, urls }) => {
+  // ---- sections #67-#71
+
+  app.get(
+    SECTIONS,
+    { schema: { operationId: 'listSiteSections', tags, params: SiteParams, querystring: ListSectionsQuery, response: { 200: ListOf(SiteSectionSchema), ...ErrorResponses } } },
+    async (request) => {
+      const { tree, page } = await listSections(ctx, callerOf(request), request.params.organizationId, request.params.siteId, request.query);
+      return presentList(page, (s) => presentSection(urls, tree, s));
+    },
+  );
+
+  app.post(
+    SECTIONS,
+    {
+      schema: {
+        operationId: 'addSectionToSite',
+        tags,
+        params: SiteParams,
+        body: AddSectionBody,
+        response: { 201: { ...SiteSectionSchema, headers: CreatedHeaders }, ...ErrorResponses },
+      },
+    },
+    async (request, reply) => {
+      const view = await addSection(ctx, callerOf(request), request.params.organizationId, request.params.siteId, request.body);
+      const section = presentSectionOf(urls, view);
+      return reply.status(201).header('location', section.urls.location).send(section);
+    },
+  );
+
+  app.delete(
+    `${SECTIONS}/:siteSectionId`,
+    { schema: { operationId: 'deleteSiteSectionById', tags, params: SectionParams, response: { 204: NoContent, 205: NoContent, ...ErrorResponses } } },
+    async (request, reply) => {
+      const { organizationId, siteId, siteSectionId } = request.params;
+      return noContent(reply, (await deleteSection(ctx, callerOf(request), organizationId, siteId, siteSectionId)) ? 205 : 204);
+    },
+  );
+
+  app.patch(
+    `${SECTIONS}/:siteSectionId`,
+    { schema: { operationId: 'updateSiteSectionById', tags, params: SectionParams, body: UpdateSectionBody, response: { 200: SiteSectionSchema, ...ErrorResponses } } },
+    async (request) => {
+      const { organizationId, siteId, siteSectionId } = request.params;
+      return presentSectionOf(urls, await updateSection(ctx, callerOf(request), organizationId, siteId, siteSectionId, request.body));
+    },
+  );
+
+  app.post(
+    `${SECTIONS}/:siteSectionId/move`,
+    {
+      schema: {
+        operationId: 'moveSiteSection',
+        tags,
+        deprecated: true,
+        params: SectionParams,
+        body: MoveSectionBody,
+        response: { 200: SiteSectionSchema, ...ErrorResponses },
+      },
+    },
+    async (request) => {
+      const { organizationId, siteId, siteSectionId } = request.params;
+      const anchor = anchorOf(request.body?.position, (p) => ({ type: p.type, id: p.siteSection }), 'position');
+      return presentSectionOf(urls, await moveSection(ctx, callerOf(request), organizationId, siteId, siteSectionId, anchor));
+    },
+  );
+
+  // ---- section groups #72-#78
+
+  app.get(
+    GROUPS,
+    {
+      schema: {
+        operationId: 'listSiteSectionGroups',
+        tags,
+        params: SiteParams,
+        querystring: ListGroupsQuery,
+        response: { 200: ListOf(SiteSectionGroupSchema), ...ErrorResponses },
+      },
+    },
+    async (request) => {
+      const { tree, page } = await listSectionGroups(ctx, callerOf(request), request.params.organizationId, request.params.siteId, request.query);
+      return presentList(page, (g) => presentGroup(urls, tree, g));
+    },
+  );
+
+  app.post(
+    GROUPS,
+    {
+      schema: {
+        operationId: 'addSectionGroupToSite',
+        tags,
+        params: SiteParams,
+        body: AddGroupBody,
+        response: { 201: { ...SiteSectionGroupSchema, headers: CreatedHeaders }, ...ErrorResponses },
+      },
+    },
+    async (request, reply) => {
+      const { organizationId, siteId } = request.params;
+      const view = await addSectionGroup(ctx, callerOf(request), organizationId, siteId, request.body);
+      return reply
+        .status(201)
+        .header('location', urls.api(`/orgs/${organizationId}/sites/${siteId}/section-groups/${view.item.id}`))
+        .send(presentGroupOf(urls, view));
+    },
+  );
+
+  app.delete(
+    `${GROUPS}/:siteSectionGroupId`,
+    { schema: { operationId: 'deleteSiteSectionGroupById', tags, params: GroupParams, response: { 204: NoContent, 205: NoContent, ...ErrorResponses } } },
+    async (request, reply) => {
+      const { organizationId, siteId, siteSectionGroupId } = request.params;
+      return noContent(reply, (await deleteSectionGroup(ctx, callerOf(request), organizationId, siteId, siteSectionGroupId)) ? 205 : 204);
+    },
+  );
+
+  app.patch(
+    `${GROUPS}/:siteSectionGroupId`,
+    {
+      schema: {
+        operationId: 'updateSiteSectionGroupById',
+        tags,
+        params: GroupParams,
+        body: UpdateGroupBody,
+        response: { 200: SiteSectionGroupSchema, ...ErrorResponses },
+      },
+    },
+    async (request) => {
+      const { organizationId, siteId, siteSectionGroupId } = request.params;
+      return presentGroupOf(urls, await updateSectionGroup(ctx, callerOf(request), organizationId, siteId, siteSectionGroupId, request.body));
+    },
+  );
+
+  app.post(
+    `${GROUPS}/:siteSectionGroupId/sections`,
+    {
+      schema: {
+        operationId: 'addSectionToGroup',
+        tags,
+        params: GroupParams,
+        body: AddSectionToGroupBody,
+        response: { 201: { ...SiteSectionGroupSchema, headers: CreatedHeaders }, ...ErrorResponses },
+      },
+    },
+    async (request, reply) => {
+      const { organizationId, siteId, siteSectionGroupId } = request.params;
+      const view = await addSectionToGroup(ctx, callerOf(request), organizationId, siteId, siteSectionGroupId, request.body.sectionId);
+      return reply
+        .status(201)
+        .header('location', urls.api(`/orgs/${organizationId}/sites/${siteId}/section-groups/${siteSectionGroupId}`))
+        .send(presentGroupOf(urls, view));
+    },
+  );
+
+  app.delete(
+    `${GROUPS}/:siteSectionGroupId/sections/:siteSectionId`,
+    {
+      schema: { operationId: 'removeSectionFromGroup', tags, params: GroupSectionParams, response: { 204: NoContent, 205: NoContent, ...ErrorResponses } },
+    },
+    async (request, reply) => {
+      const { organizationId, siteId, siteSectionGroupId, siteSectionId } = request.params;
+      const removed = await removeSectionFromGroup(ctx, callerOf(request), organizationId, siteId, siteSectionGroupId, siteSectionId);
+      return noContent(reply, removed ? 205 : 204);
+    },
+  );
+
+  app.post(
+    `${GROUPS}/:siteSectionGroupId/move`,
+    {
+      schema: {
+        operationId: 'moveSiteSectionGroup',
+        tags,
+        deprecated: true,
+        params: GroupParams,
+        body: MoveGroupBody,
+        response: { 200: SiteSectionGroupSchema, ...ErrorResponses },
+      },
+    },
+    async (request) => {
+      const { organizationId, siteId, siteSectionGroupId } = request.params;
+      const anchor = anchorOf(request.body?.position, (p) => p, 'position');
+      return presentGroupOf(urls, await moveSectionGroup(ctx, callerOf(request), organizationId, siteId, siteSectionGroupId, anchor));
+    },
+  );
+};
