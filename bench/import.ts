@@ -7,7 +7,7 @@
 import { performance } from 'node:perf_hooks';
 import { importContent } from '../src/domain/imports/imports.js';
 import { createSpace } from '../src/domain/content/spaces.js';
-import { serveSite, type Resource } from '../test/helpers/web.js';
+import { startFileServer, type Route } from '../test/helpers/file-server.js';
 import { tinyPng } from '../test/helpers/content.js';
 import { machine, startBenchServer } from './lib.js';
 
@@ -16,8 +16,8 @@ const SECTIONS = Number(process.env.SECTIONS ?? 10);
 const TARGET_MS = 20_000;
 
 /** `/` links every section; `/section-s/` links its pages; every page links the sections and its neighbours. */
-function site(): Record<string, Resource> {
-  const routes: Record<string, Resource> = {};
+function site(): Record<string, Route> {
+  const routes: Record<string, Route> = {};
   const perSection = Math.ceil((PAGES - 1 - SECTIONS) / SECTIONS);
   const sections = Array.from({ length: SECTIONS }, (_, s) => `/section-${s}/`);
   const nav = sections.map((href, s) => `<li><a href="${href}">Section ${s}</a></li>`).join('');
@@ -34,7 +34,7 @@ ${'<p>Paragraph with <strong>bold</strong>, <em>emphasis</em> and <code>code</co
   let images = 0;
   const image = () => {
     const n = images++;
-    routes[`/assets/img-${n}.png`] = { type: 'image/png', body: tinyPng(40 + (n % 50), 30 + (n % 20)) };
+    routes[`/assets/img-${n}.png`] = { contentType: 'image/png', body: tinyPng(40 + (n % 50), 30 + (n % 20)) };
     return `/assets/img-${n}.png`;
   };
   routes['/'] = { body: page('Home', `<p>Welcome. Sections:</p><ul>${nav}</ul>`, image()) };
@@ -53,7 +53,7 @@ ${'<p>Paragraph with <strong>bold</strong>, <em>emphasis</em> and <code>code</co
 
 const routes = site();
 const pageCount = Object.keys(routes).filter((r) => !r.startsWith('/assets/')).length;
-const web = await serveSite(routes);
+const web = await startFileServer(routes);
 const server = await startBenchServer({ fetchAllow: ['127.0.0.1'] });
 try {
   const user = await server.container.ctx.db.selectFrom('users').selectAll().executeTakeFirstOrThrow();
@@ -64,7 +64,7 @@ try {
     const space = await createSpace(server.container.ctx, caller, server.organizationId, { title: `Import ${round}` });
     web.requests.length = 0;
     const start = performance.now();
-    result = await importContent(server.container.ctx, caller, space.space.id, undefined, { url: `${web.url}/`, source: 'website' });
+    result = await importContent(server.container.ctx, caller, space.space.id, undefined, { url: `${web.base}/`, source: 'website' });
     rounds.push(performance.now() - start);
     if (result.importedResources !== pageCount * 2) throw new Error(`imported ${result.importedResources} of ${pageCount * 2}: ${JSON.stringify(result)}`);
   }

@@ -6,7 +6,8 @@ import { importWebsite, routeOf, WEBSITE_LIMITS } from '../../src/domain/imports
 import { stringifyMarkdown } from '../../src/content/convert.js';
 import type { ImportNode, ImportPageNode } from '../../src/content/import-plan.js';
 import { tinyPng } from '../helpers/content.js';
-import { htmlPage, serveSite, zipOf, type TestSite } from '../helpers/web.js';
+import { htmlPage, zipOf } from '../helpers/web.js';
+import { startFileServer, type FileServer } from '../helpers/file-server.js';
 
 describe('readZip: archives are checked before anything is imported', () => {
   it('refuses entries that leave the archive: .., absolute paths, drive letters, backslashes', () => {
@@ -57,30 +58,30 @@ function pages(nodes: ImportNode[]): ImportPageNode[] {
 }
 
 describe('importWebsite: the crawl against a real site on 127.0.0.1', () => {
-  let site: TestSite;
-  let images: TestSite;
+  let site: FileServer;
+  let images: FileServer;
   const fetcher = new GuardedFetcher({ allow: ['127.0.0.1'] });
 
   beforeAll(async () => {
-    images = await serveSite({ '/shot.png': { body: tinyPng(2, 2), type: 'image/png' }, '/broken.png': { body: 'nope', type: 'text/plain' } });
-    site = await serveSite({
+    images = await startFileServer({ '/shot.png': { body: tinyPng(2, 2), contentType: 'image/png' }, '/broken.png': { body: 'nope', contentType: 'text/plain' } });
+    site = await startFileServer({
       '/docs/': {
         body: htmlPage(
           'Home',
-          `<h1>Home</h1><p><img src="${images.url}/shot.png" alt="Shot"><img src="${images.url}/broken.png" alt="Broken"></p>
+          `<h1>Home</h1><p><img src="${images.base}/shot.png" alt="Shot"><img src="${images.base}/broken.png" alt="Broken"></p>
            <a href="old.html">old</a> <a href="tools/cli/run.html">run</a> <a href="report.pdf">pdf</a> <a href="page.html?print=1">print</a>
            <a href="/outside.html">outside</a> <a href="https://example.com/">external</a>`,
           ['/docs/a.html', '/docs/b.html', '/docs/c.html'],
         ),
       },
-      '/docs/old.html': { status: 301, body: '', type: 'text/html' },
+      '/docs/old.html': { status: 301, body: '', contentType: 'text/html' },
       '/docs/a.html': { body: htmlPage('A', '<h1>A</h1><a href="deeper/one.html">one</a>') },
       '/docs/deeper/one.html': { body: htmlPage('One', '<h1>One</h1><a href="two.html">two</a>') },
       '/docs/deeper/two.html': { body: htmlPage('Two', '<h1>Two</h1>') },
       '/docs/b.html': { body: htmlPage('B', '<h1>B</h1>') },
       '/docs/c.html': { body: htmlPage('C', '<h1>C</h1>') },
       '/docs/tools/cli/run.html': { body: htmlPage('Run', '<h1>Run</h1>') },
-      '/docs/report.pdf': { body: Buffer.from('%PDF'), type: 'application/pdf' },
+      '/docs/report.pdf': { body: Buffer.from('%PDF'), contentType: 'application/pdf' },
       '/outside.html': { body: htmlPage('Outside', '<h1>Outside</h1>') },
     });
   });
@@ -92,7 +93,7 @@ describe('importWebsite: the crawl against a real site on 127.0.0.1', () => {
 
   it('follows the navigation under the start folder, builds the tree from paths, downloads images from any origin', async () => {
     site.requests.length = 0;
-    const tree = await importWebsite(fetcher, `${site.url}/docs/`);
+    const tree = await importWebsite(fetcher, `${site.base}/docs/`);
     expect(site.requests).not.toContain('/outside.html');
     expect(site.requests).not.toContain('/docs/report.pdf');
     expect(site.requests.filter((r) => r.startsWith('/docs/page.html'))).toEqual([]);
@@ -113,32 +114,32 @@ describe('importWebsite: the crawl against a real site on 127.0.0.1', () => {
     expect(generated).toEqual(['deeper/README.md', 'tools/README.md', 'tools/cli/README.md']);
     expect(stringifyMarkdown(pages(tree.nodes).find((p) => p.file === 'deeper/README.md')!.body)).toMatch(/^\* \[One\]\(quire-import-page:.*\n\* \[Two\]/);
     // The image of another origin is downloaded; the one that is not an image keeps its URL.
-    expect(tree.assets.map((a) => [a.key, a.name])).toEqual([[`${images.url}/shot.png`, 'shot.png']]);
+    expect(tree.assets.map((a) => [a.key, a.name])).toEqual([[`${images.base}/shot.png`, 'shot.png']]);
     const body = stringifyMarkdown(home.body);
     expect(body).toContain('![Shot](quire-import-asset:');
-    expect(body).toContain(`![Broken](${images.url}/broken.png)`);
+    expect(body).toContain(`![Broken](${images.base}/broken.png)`);
     // old.html redirects to nothing useful (a 301 without Location is a non-page): an absolute link; others too.
-    expect(body).toContain(`[outside](${site.url}/outside.html)`);
-    expect(body).toContain(`[pdf](${site.url}/docs/report.pdf)`);
+    expect(body).toContain(`[outside](${site.base}/outside.html)`);
+    expect(body).toContain(`[pdf](${site.base}/docs/report.pdf)`);
     expect(body).toContain('[external](https://example.com/)');
     // Pages: home, a, b, c, one, two, run, old.html (failed); images: 2.
     expect(tree.total).toBe(10);
   });
 
   it('stops at the page and depth limits, counting what it left out', async () => {
-    const few = await importWebsite(fetcher, `${site.url}/docs/`, { ...WEBSITE_LIMITS, maxPages: 3 });
+    const few = await importWebsite(fetcher, `${site.base}/docs/`, { ...WEBSITE_LIMITS, maxPages: 3 });
     expect(pages(few.nodes).filter((p) => !p.generated)).toHaveLength(3);
     expect(few.total).toBeGreaterThan(3 + 1);
-    const shallow = await importWebsite(fetcher, `${site.url}/docs/`, { ...WEBSITE_LIMITS, maxDepth: 1 });
+    const shallow = await importWebsite(fetcher, `${site.base}/docs/`, { ...WEBSITE_LIMITS, maxDepth: 1 });
     const titles = pages(shallow.nodes).filter((p) => !p.generated).map((p) => p.title);
     expect(titles).toContain('A');
     expect(titles).not.toContain('One');
   });
 
   it('refuses a start page robots.txt disallows', async () => {
-    const guarded = await serveSite({ '/robots.txt': { body: 'User-agent: QuireImporter\nDisallow: /\n', type: 'text/plain' }, '/': { body: htmlPage('x', '<h1>x</h1>') } });
+    const guarded = await startFileServer({ '/robots.txt': { body: 'User-agent: QuireImporter\nDisallow: /\n', contentType: 'text/plain' }, '/': { body: htmlPage('x', '<h1>x</h1>') } });
     try {
-      await expect(importWebsite(fetcher, `${guarded.url}/`)).rejects.toThrow(/^url: .*robots\.txt does not allow QuireImporter/);
+      await expect(importWebsite(fetcher, `${guarded.base}/`)).rejects.toThrow(/^url: .*robots\.txt does not allow QuireImporter/);
       expect(guarded.requests).toEqual(['/robots.txt']);
     } finally {
       await guarded.close();

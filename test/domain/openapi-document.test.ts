@@ -9,7 +9,7 @@ import {
   loadDocumentFromUrl,
   type Fetch,
 } from '../../src/domain/openapi/document.js';
-import { closedPortUrl, startFileServer, type FileServer } from '../helpers/file-server.js';
+import { closedPort, startFileServer, type FileServer } from '../helpers/file-server.js';
 
 const PETSTORE = {
   openapi: '3.0.3',
@@ -166,7 +166,7 @@ paths:
     expect(missing.message).toMatch(/a \$ref cannot be resolved: .*nope/);
     const notFound = await failure(loadDocumentFromUrl(fetch, `${server.base}/absent.yaml`));
     expect(notFound).toMatchObject({ code: 'FETCH_ERROR', message: `source.url: ${server.base}/absent.yaml answered HTTP 404` });
-    const closed = await failure(loadDocumentFromUrl(fetch, await closedPortUrl()));
+    const closed = await failure(loadDocumentFromUrl(fetch, `http://127.0.0.1:${await closedPort()}/openapi.json`));
     expect(closed.code).toBe('FETCH_ERROR');
     expect(closed.message).toMatch(/^source\.url: could not fetch/);
   });

@@ -1,13 +1,16 @@
 /**
- * A real HTTP server on 127.0.0.1 serving files set by the test: what outbound fetches (OpenAPI documents, imports)
- * read in tests. A route can answer late, never, or with an error status; every request is counted.
+ * A real HTTP server on 127.0.0.1 serving what the test sets: the websites, documents and OpenAPI files that
+ * outbound fetches (imports, OpenAPI specifications) read in tests and benchmarks. A route can answer late, never,
+ * or with an error status; every request is recorded.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import mime from 'mime-types';
 
 export interface Route {
-  body?: string;
+  body?: string | Buffer;
   status?: number;
+  /** Default: from the path's extension; `text/html` for a path without one. */
   contentType?: string;
   /** More headers (a `location` for redirects). */
   headers?: Record<string, string>;
@@ -18,29 +21,38 @@ export interface Route {
 }
 
 export interface FileServer {
-  /** `http://127.0.0.1:PORT` */
+  /** `http://127.0.0.1:PORT` (no trailing slash). */
   base: string;
-  /** Serves `body` (or the route) at `path`; other paths answer 404. */
+  /** Paths requested so far, in order (query strings left out). */
+  requests: string[];
+  /** Serves `route` (or a body) at `path`; other paths answer 404. */
   set(path: string, route: string | Route): void;
-  /** Requests received per path. */
+  /** Requests received for `path`. */
   hits(path: string): number;
   close(): Promise<void>;
 }
 
-export async function startFileServer(): Promise<FileServer> {
+function contentTypeOf(path: string): string {
+  const type = mime.lookup(path);
+  if (!type) return 'text/html; charset=utf-8';
+  return type.startsWith('text/') ? `${type}; charset=utf-8` : type;
+}
+
+export async function startFileServer(initial: Record<string, string | Route> = {}): Promise<FileServer> {
   const routes = new Map<string, Route>();
-  const hits = new Map<string, number>();
+  const requests: string[] = [];
   const timers = new Set<NodeJS.Timeout>();
   const server = http.createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0];
-    hits.set(path, (hits.get(path) ?? 0) + 1);
+    requests.push(path);
     const route = routes.get(path);
     if (!route) {
-      res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
+      res.writeHead(404, { 'content-type': 'text/html; charset=utf-8' }).end('<h1>Not found</h1>');
       return;
     }
     if (route.hang) return;
-    const answer = () => res.writeHead(route.status ?? 200, { 'content-type': route.contentType ?? 'application/octet-stream', ...route.headers }).end(route.body ?? '');
+    const answer = () =>
+      res.writeHead(route.status ?? 200, { 'content-type': route.contentType ?? contentTypeOf(path), ...route.headers }).end(route.body ?? '');
     if (route.delayMs) {
       const timer = setTimeout(() => {
         timers.delete(timer);
@@ -49,14 +61,16 @@ export async function startFileServer(): Promise<FileServer> {
       timers.add(timer);
     } else answer();
   });
+  server.keepAliveTimeout = 1000;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
+  const fileServer: FileServer = {
     base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    requests,
     set(path, route) {
       routes.set(path, typeof route === 'string' ? { body: route } : route);
     },
     hits(path) {
-      return hits.get(path) ?? 0;
+      return requests.filter((requested) => requested === path).length;
     },
     async close() {
       for (const timer of timers) clearTimeout(timer);
@@ -64,13 +78,15 @@ export async function startFileServer(): Promise<FileServer> {
       await new Promise((resolve) => server.close(resolve));
     },
   };
+  for (const [path, route] of Object.entries(initial)) fileServer.set(path, route);
+  return fileServer;
 }
 
-/** A URL on 127.0.0.1 where nothing listens (a port just released). */
-export async function closedPortUrl(): Promise<string> {
+/** A port of 127.0.0.1 nothing listens on (bound, then released). */
+export async function closedPort(): Promise<number> {
   const server = http.createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as AddressInfo).port;
+  const { port } = server.address() as AddressInfo;
   await new Promise((resolve) => server.close(resolve));
-  return `http://127.0.0.1:${port}/openapi.json`;
+  return port;
 }

@@ -1,66 +1,8 @@
 /**
- * Real sources for import tests and benchmarks: a website served by node:http on 127.0.0.1 (a free port), and
- * documents built in memory (a .docx from the minimal OOXML parts, zip archives) with fflate.
+ * Sources for import tests and benchmarks (served by test/helpers/file-server.ts): HTML pages, and documents built
+ * in memory (a .docx from the minimal OOXML parts, zip archives) with fflate.
  */
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { zipSync, strToU8, type Zippable } from 'fflate';
-
-export interface Resource {
-  status?: number;
-  type?: string;
-  body: string | Buffer;
-}
-
-export interface TestSite {
-  /** `http://127.0.0.1:PORT` (no trailing slash). */
-  url: string;
-  /** Paths requested so far, in order. */
-  requests: string[];
-  /** Adds or replaces what a path serves. */
-  set(path: string, resource: Resource): void;
-  close(): Promise<void>;
-}
-
-/** Serves `routes` (path -> resource); any other path is a 404. */
-export async function serveSite(routes: Record<string, Resource> = {}): Promise<TestSite> {
-  const table = new Map(Object.entries(routes));
-  const requests: string[] = [];
-  const server = http.createServer((request, response) => {
-    const path = (request.url ?? '/').split('?')[0];
-    requests.push(path);
-    const resource = table.get(path);
-    if (!resource) {
-      response.writeHead(404, { 'content-type': 'text/html' });
-      response.end('<h1>Not found</h1>');
-      return;
-    }
-    response.writeHead(resource.status ?? 200, { 'content-type': resource.type ?? 'text/html; charset=utf-8' });
-    response.end(resource.body);
-  });
-  server.keepAliveTimeout = 1000;
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    requests,
-    set: (path, resource) => void table.set(path, resource),
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-}
-
-/** A port of 127.0.0.1 nothing listens on (bound, then released). */
-export async function closedPort(): Promise<number> {
-  const server = http.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 /** An HTML page with a site header and navigation around `main`. */
 export function htmlPage(title: string, main: string, nav: string[] = []): string {

@@ -5,14 +5,15 @@ import { DATABASE_KINDS } from '../helpers/databases.js';
 import { QUEUE_DRIVERS } from '../helpers/queues.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { tinyPng } from '../helpers/content.js';
-import { closedPort, docxOf, htmlPage, serveSite, zipOf, type TestSite } from '../helpers/web.js';
+import { docxOf, htmlPage, zipOf } from '../helpers/web.js';
+import { closedPort, startFileServer, type FileServer, type Route } from '../helpers/file-server.js';
 
 const exec = promisify(execFile);
 const LOGO = tinyPng(6, 4);
 const DIAGRAM = tinyPng(3, 2);
 
 /** A small documentation site: nested pages, an image, a table, a code block, a broken link, robots.txt. */
-function siteRoutes(): Record<string, { body: string | Buffer; type?: string; status?: number }> {
+function siteRoutes(): Record<string, Route> {
   const nav = ['/guide/', '/guide/install.html', '/api.html', '/private/secret.html'];
   return {
     '/': {
@@ -40,20 +41,20 @@ acme init</code></pre>
     },
     '/api.html': { body: htmlPage('API', '<h1>API</h1><h2 id="auth">Authentication</h2><p>Tokens.</p>', nav) },
     '/private/secret.html': { body: htmlPage('Secret', '<h1>Secret</h1>') },
-    '/img/logo.png': { body: LOGO, type: 'image/png' },
-    '/robots.txt': { body: 'User-agent: *\nDisallow: /private/\n', type: 'text/plain' },
+    '/img/logo.png': { body: LOGO, contentType: 'image/png' },
+    '/robots.txt': { body: 'User-agent: *\nDisallow: /private/\n', contentType: 'text/plain' },
   };
 }
 
 describe.each(DATABASE_KINDS)('content import #51 #42 (%s)', (kind) => {
   let t: TestApp;
   let org: Awaited<ReturnType<TestApp['organization']>>;
-  let site: TestSite;
+  let site: FileServer;
 
   beforeAll(async () => {
     t = await startTestApp(kind, { fetchAllow: ['127.0.0.1'] });
     org = await t.organization();
-    site = await serveSite(siteRoutes());
+    site = await startFileServer(siteRoutes());
   });
   afterAll(async () => {
     await site?.close();
@@ -69,7 +70,7 @@ describe.each(DATABASE_KINDS)('content import #51 #42 (%s)', (kind) => {
   it('imports a website: nested pages by path, the image as a file, converted markdown, one commit on main (#51)', async () => {
     const spaceId = await newSpace('Acme');
     const before = await gitIn(spaceId, 'rev-parse', 'main');
-    const res = await api('POST', `/v1/spaces/${spaceId}/content/import`, { url: `${site.url}/`, source: 'website' });
+    const res = await api('POST', `/v1/spaces/${spaceId}/content/import`, { url: `${site.base}/`, source: 'website' });
     expect(res.status).toBe(201);
     // 4 pages and the logo; found: 6 pages (the 404 and the one robots.txt disallows too) and the logo.
     expect(res.body).toEqual({ revision: expect.stringMatching(/^[0-9a-f]{40}$/), importedResources: 5, totalResources: 7 });
@@ -127,13 +128,13 @@ describe.each(DATABASE_KINDS)('content import #51 #42 (%s)', (kind) => {
         '  * [API](api.md)',
       ].join('\n'),
     );
-    expect(await gitIn(spaceId, 'log', '-1', '--format=%an <%ae>%n%B', 'main')).toContain(`Import website from ${site.url}/`);
+    expect(await gitIn(spaceId, 'log', '-1', '--format=%an <%ae>%n%B', 'main')).toContain(`Import website from ${site.base}/`);
   });
 
   it('imports twice into one space: the second import gets suffixed names and is appended to SUMMARY.md', async () => {
     const spaceId = await newSpace();
-    await api('POST', `/v1/spaces/${spaceId}/content/import`, { url: `${site.url}/guide/install.html`, source: 'html' });
-    const second = await api('POST', `/v1/spaces/${spaceId}/content/import`, { url: `${site.url}/guide/install.html`, source: 'html' });
+    await api('POST', `/v1/spaces/${spaceId}/content/import`, { url: `${site.base}/guide/install.html`, source: 'html' });
+    const second = await api('POST', `/v1/spaces/${spaceId}/content/import`, { url: `${site.base}/guide/install.html`, source: 'html' });
     expect(second.status).toBe(201);
     expect(second.body).toMatchObject({ importedResources: 2, totalResources: 2 });
     const pages = (await api('GET', `/v1/spaces/${spaceId}/content/pages`)).body.pages;
@@ -153,7 +154,7 @@ describe.each(DATABASE_KINDS)('content import #51 #42 (%s)', (kind) => {
   it('places two imports running at once one after the other: both commits land, names do not collide', async () => {
     const spaceId = await newSpace();
     const before = Number(await gitIn(spaceId, 'rev-list', '--count', 'main'));
-    const body = { url: `${site.url}/api.html`, source: 'html' };
+    const body = { url: `${site.base}/api.html`, source: 'html' };
     const [a, b] = await Promise.all([api('POST', `/v1/spaces/${spaceId}/content/import`, body), api('POST', `/v1/spaces/${spaceId}/content/import`, body)]);
     expect([a.status, b.status]).toEqual([201, 201]);
     expect(Number(await gitIn(spaceId, 'rev-list', '--count', 'main'))).toBe(before + 2);
@@ -164,23 +165,23 @@ describe.each(DATABASE_KINDS)('content import #51 #42 (%s)', (kind) => {
 
   it('imports one markdown file, its relative image downloaded and links made absolute', async () => {
     site.set('/notes/release.md', {
-      type: 'text/markdown',
+      contentType: 'text/markdown',
       body: '---\ntitle: Ignored when there is an H1\ndescription: What changed\nlayout: post\n---\n\n# Release notes\n\n* Faster\n* [Details](details.md)\n\n![Diagram](diagram.png)\n\n| a | b |\n| - | - |\n| 1 | 2 |\n',
     });
-    site.set('/notes/diagram.png', { type: 'image/png', body: DIAGRAM });
+    site.set('/notes/diagram.png', { contentType: 'image/png', body: DIAGRAM });
     const spaceId = await newSpace();
-    const res = await api('POST', `/v1/spaces/${spaceId}/content/import`, { url: `${site.url}/notes/release.md`, source: 'markdown' });
+    const res = await api('POST', `/v1/spaces/${spaceId}/content/import`, { url: `${site.base}/notes/release.md`, source: 'markdown' });
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ importedResources: 2, totalResources: 2 });
     const page = (await pageAt(spaceId, 'release')).body;
     expect(page).toMatchObject({ title: 'Release notes', description: 'What changed' });
-    expect(page.markdown).toBe(`* Faster\n* [Details](${site.url}/notes/details.md)\n\n![Diagram](.gitbook/assets/diagram.png)\n\n| a | b |\n| - | - |\n| 1 | 2 |\n`);
+    expect(page.markdown).toBe(`* Faster\n* [Details](${site.base}/notes/details.md)\n\n![Diagram](.gitbook/assets/diagram.png)\n\n| a | b |\n| - | - |\n| 1 | 2 |\n`);
     expect(await gitIn(spaceId, 'show', 'main:release.md')).not.toContain('layout');
   });
 
   it('imports one HTML page', async () => {
     const spaceId = await newSpace();
-    const res = await api('POST', `/v1/spaces/${spaceId}/content/import`, { url: `${site.url}/api.html`, source: 'html' });
+    const res = await api('POST', `/v1/spaces/${spaceId}/content/import`, { url: `${site.base}/api.html`, source: 'html' });
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ importedResources: 1, totalResources: 1 });
     expect((await pageAt(spaceId, 'api')).body).toMatchObject({ title: 'API', markdown: '## Authentication\n\nTokens.\n' });
@@ -188,7 +189,7 @@ describe.each(DATABASE_KINDS)('content import #51 #42 (%s)', (kind) => {
 
   it('imports a zip of a docs repository in the GitBook layout; a zip-slip entry refuses the archive', async () => {
     site.set('/docs.zip', {
-      type: 'application/zip',
+      contentType: 'application/zip',
       body: zipOf({
         'docs-main/.gitbook.yaml': 'root: ./docs/\n',
         'docs-main/package.json': '{}\n',
@@ -201,7 +202,7 @@ describe.each(DATABASE_KINDS)('content import #51 #42 (%s)', (kind) => {
       }),
     });
     const spaceId = await newSpace('Zipped');
-    const res = await api('POST', `/v1/spaces/${spaceId}/content/import`, { url: `${site.url}/docs.zip`, source: 'zip' });
+    const res = await api('POST', `/v1/spaces/${spaceId}/content/import`, { url: `${site.base}/docs.zip`, source: 'zip' });
     expect(res.status).toBe(201);
     // 3 pages and the diagram; found: 7 files (package.json and .gitbook.yaml not imported) and the symbolic link.
     expect(res.body).toMatchObject({ importedResources: 4, totalResources: 8 });
@@ -221,9 +222,9 @@ describe.each(DATABASE_KINDS)('content import #51 #42 (%s)', (kind) => {
     const tree = await gitIn(spaceId, 'ls-tree', '-r', '--name-only', 'main');
     expect(tree.split('\n').sort()).toEqual(['.gitbook/assets/diagram.png', 'README.md', 'SUMMARY.md', 'guides/setup.md', 'introduction.md', 'reference/config.md']);
 
-    site.set('/evil.zip', { type: 'application/zip', body: zipOf({ 'ok.md': '# Fine\n', '../evil.md': '# Escaped\n' }) });
+    site.set('/evil.zip', { contentType: 'application/zip', body: zipOf({ 'ok.md': '# Fine\n', '../evil.md': '# Escaped\n' }) });
     const head = await gitIn(spaceId, 'rev-parse', 'main');
-    const evil = await api('POST', `/v1/spaces/${spaceId}/content/import`, { url: `${site.url}/evil.zip`, source: 'zip' });
+    const evil = await api('POST', `/v1/spaces/${spaceId}/content/import`, { url: `${site.base}/evil.zip`, source: 'zip' });
     expect(evil.status).toBe(400);
     expect(evil.body.error.message).toMatch(/^url: the archive holds an entry whose path leaves the archive \(\.\.\/evil\.md\)/);
     expect(await gitIn(spaceId, 'rev-parse', 'main')).toBe(head);
@@ -231,7 +232,7 @@ describe.each(DATABASE_KINDS)('content import #51 #42 (%s)', (kind) => {
 
   it('imports a Word document (.docx): heading, bold, link, table and its image', async () => {
     site.set('/files/report.docx', {
-      type: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+      contentType: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
       body: docxOf({
         title: 'Quarterly report',
         paragraph: 'Sales grew. ',
@@ -245,7 +246,7 @@ describe.each(DATABASE_KINDS)('content import #51 #42 (%s)', (kind) => {
       }),
     });
     const spaceId = await newSpace();
-    const res = await api('POST', `/v1/spaces/${spaceId}/content/import`, { url: `${site.url}/files/report.docx`, source: 'docx' });
+    const res = await api('POST', `/v1/spaces/${spaceId}/content/import`, { url: `${site.base}/files/report.docx`, source: 'docx' });
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ importedResources: 2, totalResources: 2 });
     const page = (await pageAt(spaceId, 'report')).body;
@@ -261,7 +262,7 @@ describe.each(DATABASE_KINDS)('content import #51 #42 (%s)', (kind) => {
     const spaceId = await newSpace();
     const main = await gitIn(spaceId, 'rev-parse', 'main');
     const cr = (await api('POST', `/v1/spaces/${spaceId}/change-requests`, { subject: 'Import' })).body;
-    const res = await api('POST', `/v1/spaces/${spaceId}/change-requests/${cr.id}/content/import`, { url: `${site.url}/api.html`, source: 'html' });
+    const res = await api('POST', `/v1/spaces/${spaceId}/change-requests/${cr.id}/content/import`, { url: `${site.base}/api.html`, source: 'html' });
     expect(res.status).toBe(201);
     expect(res.headers.location).toBe(`http://quire.test/v1/spaces/${spaceId}/revisions/${res.body.revision}`);
     expect(await gitIn(spaceId, 'rev-parse', `change-requests/${cr.number}`)).toBe(res.body.revision);
@@ -275,10 +276,10 @@ describe.each(DATABASE_KINDS)('content import #51 #42 (%s)', (kind) => {
 
     // A change request that is archived (or merged) takes no imports, as its branch takes no pushes.
     await api('PATCH', `/v1/spaces/${spaceId}/change-requests/${cr.id}`, { status: 'archived' });
-    const archived = await api('POST', `/v1/spaces/${spaceId}/change-requests/${cr.number}/content/import`, { url: `${site.url}/api.html`, source: 'html' });
+    const archived = await api('POST', `/v1/spaces/${spaceId}/change-requests/${cr.number}/content/import`, { url: `${site.base}/api.html`, source: 'html' });
     expect(archived.status).toBe(409);
     expect(archived.body.error.message).toMatch(/^changeRequestId: .*archived/);
-    const unknown = await api('POST', `/v1/spaces/${spaceId}/change-requests/999/content/import`, { url: `${site.url}/api.html`, source: 'html' });
+    const unknown = await api('POST', `/v1/spaces/${spaceId}/change-requests/999/content/import`, { url: `${site.base}/api.html`, source: 'html' });
     expect(unknown.status).toBe(404);
   });
 
@@ -286,28 +287,28 @@ describe.each(DATABASE_KINDS)('content import #51 #42 (%s)', (kind) => {
     const spaceId = await newSpace();
     const head = await gitIn(spaceId, 'rev-parse', 'main');
     const port = await closedPort();
-    site.set('/huge.md', { type: 'text/markdown', body: Buffer.alloc(21 * 1024 * 1024, 0x61) });
+    site.set('/huge.md', { contentType: 'text/markdown', body: Buffer.alloc(21 * 1024 * 1024, 0x61) });
     const cases: Array<[unknown, RegExp]> = [
       [{ source: 'website' }, /^url: is required/],
-      [{ url: `${site.url}/` }, /^source: is required/],
+      [{ url: `${site.base}/` }, /^source: is required/],
       [{ url: 'not a url', source: 'website' }, /^url: must match format "uri"/],
       [{ url: 'ftp://example.com/docs.zip', source: 'zip' }, /^url: must be an http or https URL/],
-      [{ url: `${site.url}/`, source: 'pdf' }, /^source: must be one of: website, docx, markdown, html, zip, confluence/],
-      [{ url: `${site.url}/`, source: 'notion' }, /^source: Quire cannot import from "notion": .*zip/],
-      [{ url: `${site.url}/`, source: 'confluence' }, /^source: Quire cannot import from "confluence"/],
-      [{ url: `${site.url}/`, source: 'github-wiki' }, /^source: Quire cannot import from "github-wiki"/],
-      [{ url: `${site.url}/`, source: 'google-docs' }, /^source: Quire cannot import from "google-docs": .*docx/],
-      [{ url: `${site.url}/nothing-here.html`, source: 'html' }, /^url: .*nothing-here\.html answered 404 \(not found\); nothing was imported/],
-      [{ url: `${site.url}/nothing-here/`, source: 'website' }, /^url: .*answered 404/],
+      [{ url: `${site.base}/`, source: 'pdf' }, /^source: must be one of: website, docx, markdown, html, zip, confluence/],
+      [{ url: `${site.base}/`, source: 'notion' }, /^source: Quire cannot import from "notion": .*zip/],
+      [{ url: `${site.base}/`, source: 'confluence' }, /^source: Quire cannot import from "confluence"/],
+      [{ url: `${site.base}/`, source: 'github-wiki' }, /^source: Quire cannot import from "github-wiki"/],
+      [{ url: `${site.base}/`, source: 'google-docs' }, /^source: Quire cannot import from "google-docs": .*docx/],
+      [{ url: `${site.base}/nothing-here.html`, source: 'html' }, /^url: .*nothing-here\.html answered 404 \(not found\); nothing was imported/],
+      [{ url: `${site.base}/nothing-here/`, source: 'website' }, /^url: .*answered 404/],
       [{ url: `http://127.0.0.1:${port}/`, source: 'website' }, /^url: could not fetch .*ECONNREFUSED/],
       [{ url: `http://127.0.0.1:${port}/a.md`, source: 'markdown' }, /^url: could not fetch .*ECONNREFUSED/],
       [{ url: 'http://no-such-host.invalid/', source: 'html' }, /^url: could not fetch http:\/\/no-such-host\.invalid\/: .*ENOTFOUND/],
-      [{ url: `${site.url}/huge.md`, source: 'markdown' }, /^url: .*huge\.md is larger than 20971520 bytes/],
-      [{ url: `${site.url}/img/logo.png`, source: 'markdown' }, /^url: .* is not a text file/],
-      [{ url: `${site.url}/api.html`, source: 'markdown' }, /^url: .* is an HTML page, not a markdown file/],
-      [{ url: `${site.url}/api.html`, source: 'zip' }, /^url: .* is not a zip archive/],
-      [{ url: `${site.url}/api.html`, source: 'docx' }, /^url: .* is not a Word document/],
-      [{ url: `${site.url}/img/logo.png`, source: 'website' }, /^url: .* is not an HTML page/],
+      [{ url: `${site.base}/huge.md`, source: 'markdown' }, /^url: .*huge\.md is larger than 20971520 bytes/],
+      [{ url: `${site.base}/img/logo.png`, source: 'markdown' }, /^url: .* is not a text file/],
+      [{ url: `${site.base}/api.html`, source: 'markdown' }, /^url: .* is an HTML page, not a markdown file/],
+      [{ url: `${site.base}/api.html`, source: 'zip' }, /^url: .* is not a zip archive/],
+      [{ url: `${site.base}/api.html`, source: 'docx' }, /^url: .* is not a Word document/],
+      [{ url: `${site.base}/img/logo.png`, source: 'website' }, /^url: .* is not an HTML page/],
     ];
     for (const [body, message] of cases) {
       const res = await api('POST', `/v1/spaces/${spaceId}/content/import`, body);
@@ -319,7 +320,7 @@ describe.each(DATABASE_KINDS)('content import #51 #42 (%s)', (kind) => {
 
   it('needs edit on the space: reader 403, non-member 404, no token 401, locked space 403', async () => {
     const spaceId = await newSpace();
-    const body = { url: `${site.url}/api.html`, source: 'html' };
+    const body = { url: `${site.base}/api.html`, source: 'html' };
     const reader = await t.member(org.id, 'read');
     const readerRes = await api('POST', `/v1/spaces/${spaceId}/content/import`, body, reader.token);
     expect(readerRes.status).toBe(403);
@@ -344,12 +345,12 @@ describe.each(DATABASE_KINDS)('content import #51 #42 (%s)', (kind) => {
 describe.each(DATABASE_KINDS)('content import with default settings: private addresses refused (%s)', (kind) => {
   let t: TestApp;
   let org: Awaited<ReturnType<TestApp['organization']>>;
-  let site: TestSite;
+  let site: FileServer;
 
   beforeAll(async () => {
     t = await startTestApp(kind);
     org = await t.organization();
-    site = await serveSite(siteRoutes());
+    site = await startFileServer(siteRoutes());
   });
   afterAll(async () => {
     await site?.close();
@@ -358,8 +359,8 @@ describe.each(DATABASE_KINDS)('content import with default settings: private add
 
   it('refuses loopback, private, link-local and localhost URLs with a clear 400, fetching nothing', async () => {
     const spaceId = (await t.request('POST', `/v1/orgs/${org.id}/spaces`, { token: org.admin.token, body: { title: 'Guarded' } })).body.id;
-    const port = new URL(site.url).port;
-    const urls = [`${site.url}/`, 'http://10.0.0.1/docs/', 'http://169.254.169.254/latest/meta-data/', `http://localhost:${port}/`];
+    const port = new URL(site.base).port;
+    const urls = [`${site.base}/`, 'http://10.0.0.1/docs/', 'http://169.254.169.254/latest/meta-data/', `http://localhost:${port}/`];
     for (const url of urls) {
       for (const source of ['website', 'markdown']) {
         const res = await t.request('POST', `/v1/spaces/${spaceId}/content/import`, { token: org.admin.token, body: { url, source } });
@@ -374,12 +375,12 @@ describe.each(DATABASE_KINDS)('content import with default settings: private add
 describe.each(QUEUE_DRIVERS)('the import-content job under the %s driver (sqlite)', (queue) => {
   let t: TestApp;
   let org: Awaited<ReturnType<TestApp['organization']>>;
-  let site: TestSite;
+  let site: FileServer;
 
   beforeAll(async () => {
     t = await startTestApp('sqlite', { fetchAllow: ['127.0.0.1'] }, { queue });
     org = await t.organization();
-    site = await serveSite(siteRoutes());
+    site = await startFileServer(siteRoutes());
   });
   afterAll(async () => {
     await site?.close();
@@ -392,7 +393,7 @@ describe.each(QUEUE_DRIVERS)('the import-content job under the %s driver (sqlite
   it('runs an import through the API to its commit; running the job again for the row makes no second commit', async () => {
     expect(t.container.ctx.jobs.driver).toBe(queue);
     const spaceId = (await t.request('POST', `/v1/orgs/${org.id}/spaces`, { token: org.admin.token, body: { title: 'Jobs' } })).body.id;
-    const res = await t.request('POST', `/v1/spaces/${spaceId}/content/import`, { token: org.admin.token, body: { url: `${site.url}/`, source: 'website' } });
+    const res = await t.request('POST', `/v1/spaces/${spaceId}/content/import`, { token: org.admin.token, body: { url: `${site.base}/`, source: 'website' } });
     expect(res.status).toBe(201);
     expect(await gitIn(spaceId, 'rev-parse', 'main')).toBe(res.body.revision);
     expect(await gitIn(spaceId, 'ls-tree', '-r', '--name-only', 'main')).toContain('guide/install.md');
@@ -416,7 +417,7 @@ describe.each(QUEUE_DRIVERS)('the import-content job under the %s driver (sqlite
 
   it('rethrows the processor reason to the waiting request: 400 naming url, the row failed', async () => {
     const spaceId = (await t.request('POST', `/v1/orgs/${org.id}/spaces`, { token: org.admin.token, body: { title: 'Fails' } })).body.id;
-    const res = await t.request('POST', `/v1/spaces/${spaceId}/content/import`, { token: org.admin.token, body: { url: `${site.url}/gone.md`, source: 'markdown' } });
+    const res = await t.request('POST', `/v1/spaces/${spaceId}/content/import`, { token: org.admin.token, body: { url: `${site.base}/gone.md`, source: 'markdown' } });
     expect(res.status).toBe(400);
     expect(res.body.error.message).toMatch(/^url: .*gone\.md answered 404/);
     const row = await t.container.ctx.db.selectFrom('content_imports').selectAll().where('space_id', '=', spaceId).executeTakeFirstOrThrow();

@@ -3,7 +3,7 @@ import yaml from 'js-yaml';
 import { DATABASE_KINDS } from '../helpers/databases.js';
 import { QUEUE_DRIVERS, REDIS_TEST_URL } from '../helpers/queues.js';
 import { startTestApp, type TestApp, type TestUser } from '../helpers/app.js';
-import { closedPortUrl, startFileServer, type FileServer } from '../helpers/file-server.js';
+import { closedPort, startFileServer, type FileServer } from '../helpers/file-server.js';
 import { GuardedFetcher } from '../../src/store/net/guarded-fetch.js';
 import { insertSpec } from '../../src/store/sql/openapi.js';
 
@@ -458,7 +458,7 @@ paths:
   });
 
   it('records FETCH_ERROR for a URL nobody listens on, an error status and a redirect to a private address', async () => {
-    const closed = await closedPortUrl();
+    const closed = `http://127.0.0.1:${await closedPort()}/openapi.json`;
     server.set('/gone.yaml', { status: 410, body: 'gone' });
     server.set('/to-metadata', { status: 302, headers: { location: 'http://169.254.169.254/latest/meta-data/openapi.json' } });
     server.set('/to-private', { status: 301, headers: { location: 'http://10.0.0.1/openapi.json' } });
@@ -622,7 +622,7 @@ describe('OpenAPI specs when the job queue is unreachable', () => {
   let org: Org;
 
   beforeAll(async () => {
-    const deadRedis = (await closedPortUrl()).replace(/^http:/, 'redis:').replace(/\/openapi\.json$/, '');
+    const deadRedis = `redis://127.0.0.1:${await closedPort()}`;
     t = await startTestApp('sqlite', { redisUrl: deadRedis }, { queue: 'bullmq' });
     org = await t.organization('No Queue Co');
   });
