@@ -51,6 +51,9 @@ describe('authentication on every operation', () => {
         'deleteCommentInChangeRequest', 'postCommentReplyInChangeRequest', 'getCommentReplyInChangeRequest',
         'updateCommentReplyInChangeRequest', 'deleteCommentReplyInChangeRequest', 'listCommentRepliesInChangeRequest',
         'listCommentersInChangeRequest',
+        // links and backlinks #33, #46, #48, #55, #57; search #49 (and #92 above)
+        'listSpaceLinks', 'listPageLinksInSpace', 'listPageLinksInChangeRequest', 'listSpaceFileBacklinks', 'listChangeRequestFileBacklinks',
+        'searchSpaceContent',
       ].sort(),
     );
   });

@@ -15,6 +15,8 @@ import { downloadRoutes } from './downloads/index.js';
 import { contentRoutes } from './content/index.js';
 import { commentRoutes } from './comments/index.js';
 import { changeRequestRoutes } from './change-requests/index.js';
+import { linkRoutes } from './links/index.js';
+import { searchRoutes } from './search/index.js';
 
 /** What every route plugin receives. */
 export interface RouteDeps {
@@ -34,6 +36,8 @@ export async function registerRoutes(app: FastifyInstance, deps: RouteDeps): Pro
       await v1.register(contentRoutes, deps);
       await v1.register(commentRoutes, deps);
       await v1.register(changeRequestRoutes, deps);
+      await v1.register(linkRoutes, deps);
+      await v1.register(searchRoutes, deps);
     },
     { prefix: '/v1' },
   );

@@ -12,6 +12,7 @@ import { WriteObserverPlugin } from './write-observer.js';
 import * as m0001 from './migrations/0001_initial.js';
 import * as m0002 from './migrations/0002_revision_facts.js';
 import * as m0003 from './migrations/0003_change_requests_comments.js';
+import * as m0004 from './migrations/0004_links_search.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -25,6 +26,7 @@ const migrations: Record<string, Migration> = {
   '0001_initial': m0001,
   '0002_revision_facts': m0002,
   '0003_change_requests_comments': m0003,
+  '0004_links_search': m0004,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

@@ -9,7 +9,6 @@ import {
   getOrganization,
   listOrganizations,
   listOrganizationsForEmailDomain,
-  searchOrganization,
   updateOrganization,
 } from '../../../domain/organizations/organizations.js';
 import {
@@ -18,8 +17,6 @@ import {
   ListOrganizationsQuery,
   OrganizationParams,
   OrganizationSchema,
-  SearchQuery,
-  SearchSpaceResult,
   UpdateOrganizationBody,
 } from './schema.js';
 import { presentOrganization } from './presenter.js';
@@ -58,20 +55,6 @@ export const organizationRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (a
       const deleted = await deleteLinkInvite(ctx, callerOf(request), request.params.organizationId, request.params.inviteId);
       return noContent(reply, deleted ? 205 : 204);
     },
-  );
-
-  app.get(
-    '/orgs/:organizationId/search',
-    {
-      schema: {
-        operationId: 'searchOrganizationContent',
-        tags: ['organizations'],
-        params: OrganizationParams,
-        querystring: SearchQuery,
-        response: { 200: ListOf(SearchSpaceResult), ...ErrorResponses },
-      },
-    },
-    async (request) => presentList(await searchOrganization(ctx, callerOf(request), request.params.organizationId, request.query.query), (x) => x),
   );
 
   app.get(
