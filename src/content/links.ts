@@ -71,10 +71,62 @@ const BLOCKS: Array<{ pattern: RegExp; relation: LinkRelation }> = [
   { pattern: /\{%\s*content-ref\s+url="([^"]+)"\s*%\}/g, relation: 'reference' },
 ];
 
+const BLANK = /^[ \t]*$/;
+const FENCE_OPEN = /^ {0,3}(`{3,}|~{3,})(.*)$/;
+// A line that may open or continue a container or a block spanning blank lines: indented, a list item, a quote, a
+// table row, HTML.
+const STRUCTURAL = /^(?:[ \t]|[-+*][ \t]|\d{1,9}[.)][ \t]|[>|<])/;
+
+/**
+ * The body with every plain paragraph that cannot hold a link replaced by `x`, so that remark parses only what
+ * matters (prose is most of a page, and parsing is most of the cost of indexing). A chunk (lines between blank
+ * lines, fenced code taken whole) is replaced only when none of its lines starts like a container or a block that
+ * spans blank lines (indentation, list marker, `>`, `|`, `<`, a fence), and it has none of `[ < > @ {`, `://`,
+ * `www.`: such a chunk is a paragraph, a heading or a thematic break at the top level, and after a blank line any
+ * of those closes what came before it, like the `x` paragraph put in its place. Everything else is kept as
+ * written, so the links remark finds are the links of the whole body.
+ */
+export function linkBearingText(markdown: string): string {
+  const lines = markdown.split(/\r?\n/);
+  const chunks: string[] = [];
+  let current: string[] = [];
+  let plain = true;
+  const close = () => {
+    if (current.length === 0) return;
+    const text = current.join('\n');
+    chunks.push(plain && !MAY_LINK.test(text) && !text.includes('>') ? 'x' : text);
+    current = [];
+    plain = true;
+  };
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i];
+    if (BLANK.test(line)) {
+      close();
+      continue;
+    }
+    const fence = FENCE_OPEN.exec(line);
+    if (fence && !(fence[1][0] === '`' && fence[2].includes('`'))) {
+      // Fenced code, blank lines included, up to its closing fence (or the end): kept whole.
+      plain = false;
+      current.push(line);
+      const closing = new RegExp(`^ {0,3}${fence[1][0] === '`' ? '`' : '~'}{${fence[1].length},}[ \t]*$`);
+      for (i += 1; i < lines.length; i++) {
+        current.push(lines[i]);
+        if (closing.test(lines[i])) break;
+      }
+      continue;
+    }
+    if (STRUCTURAL.test(line)) plain = false;
+    current.push(line);
+  }
+  close();
+  return chunks.join('\n\n');
+}
+
 /** The links written in a markdown body, in order (duplicates kept). */
 export function extractLinks(markdown: string): RawLink[] {
   if (!MAY_LINK.test(markdown)) return [];
-  const tree = parser.parse(markdown) as Root;
+  const tree = parser.parse(linkBearingText(markdown)) as Root;
   // Definitions may come after the references that use them. Identifiers are normalized by the parser.
   const definitions = new Map<string, string>();
   visit(tree, 'definition', (node) => {

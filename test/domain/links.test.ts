@@ -1,5 +1,9 @@
+import remarkGfm from 'remark-gfm';
+import remarkParse from 'remark-parse';
+import { unified } from 'unified';
+import { visit } from 'unist-util-visit';
 import { describe, expect, it } from 'vitest';
-import { extractLinks, normalizeUrl, revisionLinks, targetKey, type RevisionLink } from '../../src/content/links.js';
+import { extractLinks, linkBearingText, normalizeUrl, revisionLinks, targetKey, type RevisionLink } from '../../src/content/links.js';
 import { buildRevision } from '../../src/content/revision.js';
 import type { Revision } from '../../src/content/model.js';
 import { memoryFacts, memoryTree, TEST_COMMIT, tinyPng, type MemoryFile } from '../helpers/content.js';
@@ -60,6 +64,49 @@ describe('extractLinks', () => {
   it('skips bodies that cannot hold a link without parsing them, and empty links', () => {
     expect(extractLinks('Just prose, nothing else.\n\nMore prose.')).toEqual([]);
     expect(extractLinks('[empty]() and [blank](<>)')).toEqual([]);
+  });
+
+  it('parses only the chunks that can hold a link, without changing which links remark finds', () => {
+    const markdown = [
+      'Plain prose.',
+      'Still plain.',
+      '',
+      'A [link](a.md) here.',
+      '',
+      '```',
+      'fenced [not a link](b.md)',
+      '',
+      'still fenced',
+      '```',
+      '',
+      '<!--',
+      'a comment',
+      '',
+      'that [hides](c.md) a link',
+      '',
+      '-->',
+      '',
+      '1. Item',
+      '',
+      'Closing prose.',
+      '',
+      '    [indented code](d.md)',
+      '',
+      '- Item',
+      '',
+      '    [continuation](e.md)',
+    ].join('\n');
+    const text = linkBearingText(markdown);
+    expect(text.startsWith('x\n\nA [link](a.md) here.')).toBe(true);
+    expect(text).not.toContain('Plain prose');
+    expect(text).not.toContain('Closing prose');
+    expect(text).toContain('still fenced');
+    expect(text).toContain('a comment');
+    // The links of a parse of the whole body: prose became `x` paragraphs, which close lists as prose does.
+    const whole: string[] = [];
+    visit(unified().use(remarkParse).use(remarkGfm).parse(markdown), 'link', (node) => void whole.push(node.url));
+    expect(whole).toEqual(['a.md', 'e.md']);
+    expect(extractLinks(markdown).map((l) => l.href)).toEqual(whole);
   });
 
   it('normalizes http(s) URLs and keeps other schemes as written', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { matchTerm, pageSections, queryTerms, tokenize } from '../../src/content/search-text.js';
-import { excerpt, pageRows, sectionHits } from '../../src/domain/search/search.js';
+import { excerpt, pageRows, sectionHits, termScore } from '../../src/domain/search/search.js';
 import { buildRevision } from '../../src/content/revision.js';
 import type { DocumentPage } from '../../src/content/model.js';
 import { memoryFacts, memoryTree, TEST_COMMIT } from '../helpers/content.js';
@@ -80,13 +80,33 @@ describe('pageRows', () => {
       memoryFacts(),
     );
     const rows = pageRows(revision.pages[0] as DocumentPage);
-    const posting = (term: string) => rows.postings.find((p) => p.term === term);
-    expect(posting('deploy')).toEqual({ term: 'deploy', title_tf: 1, heading_tf: 1, body_tf: 3 });
-    expect(posting('linux')).toEqual({ term: 'linux', title_tf: 0, heading_tf: 1, body_tf: 1 });
-    expect(posting('quire')).toEqual({ term: 'quire', title_tf: 1, heading_tf: 0, body_tf: 0 });
-    expect(posting('guide')).toEqual({ term: 'guide', title_tf: 0, heading_tf: 0, body_tf: 1 });
+    const score = (term: string) => rows.postings.find((p) => p.term === term)?.score;
+    expect(score('deploy')).toBe(termScore(1, 1, 3));
+    expect(score('linux')).toBe(termScore(0, 1, 1));
+    expect(score('quire')).toBe(termScore(1, 0, 0));
+    expect(score('guide')).toBe(termScore(0, 0, 1));
     expect(rows.sections.map((s) => s.anchor)).toEqual(['', 'deploy-on-linux']);
     expect(rows.page).toMatchObject({ title: 'Deploy Quire', path: 'readme' });
+  });
+});
+
+describe('termScore', () => {
+  it('sums over query terms in the ranking order: title terms, then terms, then heading terms, then occurrences', () => {
+    const page = (...terms: Array<[number, number, number]>) => terms.reduce((sum, [t, h, b]) => sum + termScore(t, h, b), 0);
+    // Best first; each page differs from the next by one rule only.
+    const ordered = [
+      page([1, 0, 0], [0, 0, 0]), // one term in the title
+      page([0, 1, 999], [0, 1, 999], [0, 1, 999]), // three terms, in headings, often, but none in the title
+      page([0, 1, 1], [0, 0, 1]), // two terms, one in a heading
+      page([0, 0, 1000], [0, 0, 1000]), // two terms, no heading, many occurrences
+      page([0, 0, 1], [0, 0, 1]), // two terms, few occurrences
+      page([0, 1, 5000]), // one term (occurrences count up to 1,000)
+      page([0, 0, 1]),
+    ];
+    expect([...ordered].sort((a, b) => b - a)).toEqual(ordered);
+    expect(new Set(ordered).size).toBe(ordered.length);
+    expect(termScore(0, 0, 5000)).toBe(termScore(0, 0, 1000));
+    expect(Number.isSafeInteger(20 * termScore(1, 1, 1000))).toBe(true);
   });
 });
 
@@ -102,6 +122,16 @@ describe('sectionHits', () => {
     const hits = sectionHits('guide/setup', sections, queryTerms('install config'));
     expect(hits.map((h) => h.id)).toEqual(['configure', 'more', 'setup']);
     expect(hits[0]).toEqual({ id: 'configure', title: 'Configure', path: 'guide/setup#configure', body: 'Options you may configure.' });
+  });
+
+  it('matches words with accents and other cases as their terms', () => {
+    const accented = [
+      { position: 1, anchor: 'cafe', title: 'Le café', body: 'Un CAFÉ noir.' },
+      { position: 2, anchor: 'tea', title: 'Tea', body: 'No coffee here.' },
+    ];
+    expect(sectionHits('p', accented, queryTerms('cafe')).map((h) => h.id)).toEqual(['cafe']);
+    expect(sectionHits('p', accented, queryTerms('Café')).map((h) => h.id)).toEqual(['cafe']);
+    expect(sectionHits('p', accented, queryTerms('COFF')).map((h) => h.id)).toEqual(['tea']);
   });
 
   it('excerpts long sections around the first match', () => {

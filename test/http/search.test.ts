@@ -3,7 +3,8 @@ import { DATABASE_KINDS } from '../helpers/databases.js';
 import { QUEUE_DRIVERS } from '../helpers/queues.js';
 import { startTestApp, type TestApp, type TestUser } from '../helpers/app.js';
 import { Checkout } from '../helpers/git.js';
-import { indexSearch } from '../../src/domain/search/search.js';
+import { indexSearch, searchTuning } from '../../src/domain/search/search.js';
+import { matchTerm, queryTerms } from '../../src/content/search-text.js';
 
 const HANDBOOK: Record<string, string> = {
   'README.md': '# Welcome\n\nWelcome to the handbook.\n',
@@ -92,6 +93,58 @@ describe.each(DATABASE_KINDS)('search (%s)', (kind) => {
     const both = await search(`/v1/orgs/${org.id}/search`, { query: 'secret cli' });
     expect(both.body.items.map((s: any) => s.title)).toEqual(['Secret plans', 'Handbook']);
     expect(both.body.items[1].pages.map((p: any) => p.title)).toEqual(['Install the CLI', 'Deploy', 'Tips']);
+  });
+
+  it('finds the same pages in the same order as scoring every page, through every page of results', async () => {
+    // 400 pages over 8 words: each word is on 100 pages or more (more than one read of 50), and many pages share
+    // terms and scores, so ties and deep reads are exercised.
+    const words = ['alpha', 'beta', 'gamma', 'delta', 'epsilon', 'zeta', 'zebra', 'eta'];
+    let seed = 7;
+    const pick = () => words[(seed = (seed * 48271) % 2147483647) % words.length];
+    const files: Record<string, string> = { 'README.md': '# Random\n' };
+    for (let i = 0; i < 400; i++) {
+      const body = Array.from({ length: 1 + (i % 6) }, () => pick()).join(' ');
+      files[`p${i}.md`] = `# ${pick()} ${i}\n\n${body}.\n${i % 3 === 0 ? `\n## ${pick()}\n\n${pick()}\n` : ''}`;
+    }
+    const id = await space('Random', files);
+    const organizationId = org.id;
+    await search(`/v1/spaces/${id}/search`, { query: 'alpha' });
+    const postings = await t.container.ctx.db.selectFrom('search_postings').select(['page_id', 'term', 'score']).where('space_id', '=', id).execute();
+    const defaults = { ...searchTuning };
+    // Every way of reading: short lists read whole; the longest read best first with look-ups; with whole reads.
+    const tunings = [defaults, { readWhole: 0, lookUp: 10_000 }, { readWhole: 0, lookUp: 0 }];
+    for (const [tuning, query] of tunings.flatMap((tuning) => ['alpha', 'alpha beta', 'beta gam', 'delta alpha epsilon', 'ze', 'eta zeta', 'zebra ze'].map((q) => [tuning, q] as const))) {
+      const terms = queryTerms(query);
+      const totals = new Map<string, Map<number, number>>();
+      for (const posting of postings) {
+        const q = matchTerm(terms, posting.term);
+        if (q < 0) continue;
+        const byTerm = totals.get(posting.page_id) ?? new Map<number, number>();
+        byTerm.set(q, Math.max(byTerm.get(q) ?? 0, Number(posting.score)));
+        totals.set(posting.page_id, byTerm);
+      }
+      const expected = [...totals]
+        .map(([pageId, byTerm]) => ({ pageId, score: [...byTerm.values()].reduce((a, b) => a + b, 0) }))
+        .sort((a, b) => (a.score !== b.score ? b.score - a.score : a.pageId < b.pageId ? 1 : -1))
+        .map((p) => p.pageId);
+      Object.assign(searchTuning, tuning);
+      try {
+        const found: string[] = [];
+        let page: string | undefined;
+        do {
+          const res = await search(`/v1/spaces/${id}/search`, { query, limit: 7, ...(page ? { page } : {}) });
+          found.push(...res.body.items.map((p: any) => p.id));
+          page = res.body.next?.page;
+        } while (page);
+        expect(found, `${query} ${JSON.stringify(tuning)}`).toEqual(expected);
+        expect(found.length, query).toBeGreaterThan(7);
+        // The organization search reads every space at once, the same way: this space's best 10 pages.
+        const org = await search(`/v1/orgs/${organizationId}/search`, { query });
+        expect(org.body.items.find((s: any) => s.id === id).pages.map((p: any) => p.id), `org ${query}`).toEqual(expected.slice(0, 10));
+      } finally {
+        Object.assign(searchTuning, defaults);
+      }
+    }
   });
 
   describe('visibility and input', () => {

@@ -2,10 +2,9 @@
  * Full-text search over the pages of spaces (issue 5): #49 in one space, #92 across an organization's spaces the
  * caller can see.
  *
- * Index (src/store/sql/search.ts): a portable posting table, term -> (space, page) with the term's frequency in the
- * page title, in its headings and in its text, beside the pages and their sections. It is the same SQL on SQLite and
- * PostgreSQL (no FTS5 / tsvector pair to keep in step, one ranking on both), and it is small enough here: a page
- * has a few hundred distinct terms. Terms are tokenized by src/content/search-text.ts.
+ * Index (src/store/sql/search.ts): a portable posting table, term -> (space, page, score), beside the pages and
+ * their sections. It is the same SQL on SQLite and PostgreSQL (no FTS5 / tsvector pair to keep in step, one ranking
+ * on both). Terms are tokenized by src/content/search-text.ts.
  * - The `index-search` job indexes main's current revision of a space (whatever commit the job names: a late job
  *   indexes the newest revision, or finds it done). Only pages whose blob or title changed are parsed again; pages
  *   that only moved get their new path. It is idempotent: nothing happens when the stored revision is main's.
@@ -20,9 +19,13 @@
  *   1. more query terms in the page title;
  *   2. more query terms anywhere in the page (title, headings, text);
  *   3. more query terms in its section headings;
- *   4. more occurrences of the query terms in its text;
- *   then by space id and page id, so the order is total and pages are stable.
- * So a title match ranks above body matches, and more matching terms above fewer.
+ *   4. more occurrences of the query terms in its text (at most 1,000 counted per term);
+ *   then by page id (descending: the index's order), and across spaces by space id.
+ * So a title match ranks above body matches, and more matching terms above fewer. Each posting stores its term's
+ * part of that order as one number (digits in base 2^15: title, present, heading, occurrences), so a page's rank
+ * is the sum over the query terms of its postings' scores, and the best pages are found without reading every
+ * posting of a common term: the postings of the other terms are read whole, those of the most common one best
+ * first, deeper until no page not seen yet can beat the k-th page found (the threshold algorithm, Fagin).
  * Sections of a page result: the sections (split at headings) whose heading or text has a query term, best first by
  * the same rules (heading terms, terms, occurrences, then page order), at most 5, each with an excerpt of its text
  * around the first match. Organization results are spaces ranked by their best page, each with its best 10 pages.
@@ -48,16 +51,18 @@ import {
 } from '../../content/search-text.js';
 import {
   applySearchChange,
-  bestPagesPerSpace,
-  rankedPages,
+  countPostings,
+  readLists,
+  searchPagesByIds,
   searchStates,
   sectionsOf,
   storedSearchPages,
-  type PageMatchRow,
+  termScores,
+  topPostings,
   type SearchIndexChange,
   type SearchPageRows,
   type SectionRow,
-  type TermMatch,
+  type TermList,
 } from '../../store/sql/search.js';
 import { findSpace, liveSpacesOfOrganization, lockSpaceRow, type SpaceRow } from '../../store/sql/content.js';
 
@@ -68,6 +73,7 @@ const MAX_SECTION_TEXT = 20_000;
 const SECTIONS_PER_PAGE = 5;
 const PAGES_PER_SPACE = 10;
 const EXCERPT = 200;
+const NON_ASCII = /[^\x00-\x7f]/;
 
 // ---- indexing
 
@@ -75,7 +81,16 @@ function signatureOf(page: DocumentPage): string {
   return `${page.blobOid} ${page.title}`;
 }
 
-/** The search rows of one page: its sections and its terms' frequencies in title, headings and text. */
+// A term's score in a page, digits in base 2^15 (sums over a query's terms never carry; see the top of this file).
+const DIGIT = 2 ** 15;
+const MAX_OCCURRENCES = 1000;
+
+/** The score of a term in a page: in the title, present, in a heading, occurrences in the text. */
+export function termScore(inTitle: number, inHeadings: number, inText: number): number {
+  return (inTitle > 0 ? DIGIT ** 3 : 0) + DIGIT ** 2 + (inHeadings > 0 ? DIGIT : 0) + Math.min(inText, MAX_OCCURRENCES);
+}
+
+/** The search rows of one page: its sections and the score of each of its terms. */
 export function pageRows(page: DocumentPage): SearchPageRows {
   const sections = pageSections(page.markdown);
   if (page.description) sections[0].body = sections[0].body ? `${page.description}\n${sections[0].body}` : page.description;
@@ -90,7 +105,7 @@ export function pageRows(page: DocumentPage): SearchPageRows {
   return {
     page: { page_id: page.id, title: page.title, path: page.path, signature: signatureOf(page) },
     sections: sections.map((s) => ({ ...s, body: s.body.slice(0, MAX_SECTION_TEXT) })),
-    postings: [...terms].map((term) => ({ term, title_tf: title.get(term) ?? 0, heading_tf: headings.get(term) ?? 0, body_tf: body.get(term) ?? 0 })),
+    postings: [...terms].map((term) => ({ term, score: termScore(title.get(term) ?? 0, headings.get(term) ?? 0, body.get(term) ?? 0) })),
   };
 }
 
@@ -174,12 +189,22 @@ export interface SpaceHit {
   pages: PageHit[];
 }
 
-/** The term match of a query for the store: the prefix as a range of terms in byte order. */
-function termMatch(terms: SearchTerms): TermMatch {
-  if (terms.prefix === undefined) return { exact: terms.exact };
-  const last = terms.prefix.codePointAt(terms.prefix.length - 1)!;
-  const stem = terms.prefix.slice(0, terms.prefix.length - String.fromCodePoint(last).length);
-  return { exact: terms.exact, range: { from: terms.prefix, to: stem + String.fromCodePoint(last + 1) } };
+/**
+ * The lists of postings of a query: one per exact term; for the last word, matched as a prefix, the word itself and
+ * the range of longer terms that start with it (but the exact terms). A word is often a term of its own and the
+ * most common of its range: read as an exact term, its postings come best first from the key.
+ */
+function termLists(terms: SearchTerms): TermList[] {
+  const lists: TermList[] = terms.exact.map((exact, q) => ({ q, exact }));
+  if (terms.prefix !== undefined) {
+    const q = terms.exact.length;
+    const prefix = terms.prefix;
+    const last = prefix.codePointAt(prefix.length - 1)!;
+    const to = prefix.slice(0, prefix.length - String.fromCodePoint(last).length) + String.fromCodePoint(last + 1);
+    if (!terms.exact.includes(prefix)) lists.push({ q, exact: prefix });
+    lists.push({ q, range: { after: prefix, to }, except: terms.exact });
+  }
+  return lists;
 }
 
 /** An excerpt of at most about EXCERPT characters of `text`, starting a little before `offset`. */
@@ -202,7 +227,14 @@ export function excerpt(text: string, offset = 0): string {
 /** The sections of a page that have a query term, best first (see the top of this file). */
 export function sectionHits(pagePath: string, sections: ReadonlyArray<Pick<SectionRow, 'position' | 'anchor' | 'title' | 'body'>>, terms: SearchTerms): SectionHit[] {
   const scored = [];
+  const needles = [...terms.exact, ...(terms.prefix !== undefined ? [terms.prefix] : [])];
+  const asciiNeedles = needles.every((n) => !NON_ASCII.test(n));
   for (const section of sections) {
+    // Plain ASCII text without any query term as a substring has none as a term either: not tokenized.
+    if (asciiNeedles && !NON_ASCII.test(section.title) && !NON_ASCII.test(section.body)) {
+      const lower = `${section.title}\n${section.body}`.toLowerCase();
+      if (!needles.some((n) => lower.includes(n))) continue;
+    }
     const inTitle = new Set<number>();
     for (const term of tokenize(section.title)) {
       const q = matchTerm(terms, term);
@@ -230,24 +262,116 @@ export function sectionHits(pagePath: string, sections: ReadonlyArray<Pick<Secti
   }));
 }
 
-async function withSections(ctx: Context, rows: PageMatchRow[], terms: SearchTerms): Promise<PageHit[]> {
-  const sections = await sectionsOf(ctx.db, rows.map((row) => ({ spaceId: row.space_id, pageId: row.page_id })));
+/** A page of a space and its rank score (the sum of its terms' scores). */
+interface Ranked {
+  pageId: string;
+  score: number;
+}
+
+/** True when `a` ranks before `b`: higher score, then higher page id. */
+function before(a: Ranked, b: Ranked): boolean {
+  return a.score !== b.score ? a.score > b.score : a.pageId > b.pageId;
+}
+
+const byRank = (a: Ranked, b: Ranked) => (before(a, b) ? -1 : before(b, a) ? 1 : 0);
+
+/**
+ * How topPages reads (tests set other values to take every path). `readWhole`: lists this long or shorter are read
+ * whole, one range read costing less than seeking page after page; `lookUp`: at most this many pages are looked up
+ * one by one in the longest list, more and it is read whole.
+ */
+export const searchTuning = { readWhole: 256, lookUp: 128 };
+
+/**
+ * The best `k` pages of each space for the query's lists (after a position, for one space's next page). In each
+ * space every list but the longest is read whole; the longest is read best first, deeper and deeper (the threshold
+ * algorithm with one sorted list, see the top of this file): a page seen in none of the lists has only the longest
+ * list's term, so it ranks after the place where that list stopped, and the k-th page found is final once it ranks
+ * before that place. Pages of the other lists not seen in the longest one get their score there by a look-up (or
+ * the longest list is read whole when they are many). All spaces are read together: a few statements per search,
+ * whatever the number of spaces.
+ */
+async function topPages(ctx: Context, spaceIds: readonly string[], lists: TermList[], k: number, after?: Ranked): Promise<Map<string, Ranked[]>> {
+  const result = new Map<string, Ranked[]>();
+  if (lists.length === 0 || k <= 0) return result;
+  const counts = await countPostings(ctx.db, spaceIds, lists);
+  const longest = new Map<string, number>();
+  for (const [spaceId, sizes] of counts) {
+    const max = Math.max(...sizes);
+    if (max > 0) longest.set(spaceId, sizes.indexOf(max));
+  }
+  // Per space and page: the best score for each word of the query, and whether its score in the longest list is known.
+  const known = new Map<string, Map<string, { words: Map<number, number>; inLongest: boolean }>>([...longest.keys()].map((id) => [id, new Map()]));
+  const page = (spaceId: string, pageId: string) => {
+    const pages = known.get(spaceId)!;
+    let entry = pages.get(pageId);
+    if (!entry) pages.set(pageId, (entry = { words: new Map(), inLongest: false }));
+    return entry;
+  };
+  const add = (row: { space_id: string; page_id: string; i: number; score: number }) => {
+    const entry = page(row.space_id, row.page_id);
+    const q = lists[row.i].q;
+    entry.words.set(q, Math.max(entry.words.get(q) ?? 0, row.score));
+    if (row.i === longest.get(row.space_id)) entry.inLongest = true;
+  };
+  const wholeLongest = new Set([...longest].filter(([spaceId, i]) => counts.get(spaceId)![i] <= searchTuning.readWhole).map(([spaceId]) => spaceId));
+  const readWhole = async (spaces: Set<string>, includeLongest: boolean) => {
+    const spacesOfList = lists.map((_, i) =>
+      [...spaces].filter((spaceId) => counts.get(spaceId)![i] > 0 && (includeLongest || longest.get(spaceId) !== i)),
+    );
+    for (const row of await readLists(ctx.db, lists, spacesOfList)) add(row);
+  };
+  const ranked = (spaceId: string) =>
+    [...known.get(spaceId)!]
+      .map(([pageId, { words }]) => ({ pageId, score: [...words.values()].reduce((sum, s) => sum + s, 0) }))
+      .filter((p) => !after || before(after, p))
+      .sort(byRank);
+  // Short longest lists are read whole with the others: every score is then known.
+  await Promise.all([readWhole(wholeLongest, true), readWhole(new Set([...longest.keys()].filter((id) => !wholeLongest.has(id))), false)]);
+  for (const spaceId of wholeLongest) result.set(spaceId, ranked(spaceId).slice(0, k));
+  let open = [...longest.keys()].filter((id) => !wholeLongest.has(id));
+  for (let depth = Math.max(32, 2 * k); open.length > 0; depth *= 4) {
+    const read = await topPostings(ctx.db, open.map((spaceId) => ({ spaceId, list: lists[longest.get(spaceId)!] })), depth);
+    for (const [spaceId, rows] of read) for (const row of rows) add({ space_id: spaceId, page_id: row.page_id, i: longest.get(spaceId)!, score: row.score });
+    // Pages of the other lists whose score in the longest list is not known yet: looked up, or the list read whole.
+    const unknown = open.map((spaceId) => ({ spaceId, pageIds: [...known.get(spaceId)!].filter(([, e]) => !e.inLongest).map(([id]) => id) }));
+    const exhausted = new Set(open.filter((spaceId) => read.get(spaceId)!.length < depth));
+    const many = new Set(unknown.filter((u) => !exhausted.has(u.spaceId) && u.pageIds.length > searchTuning.lookUp).map((u) => u.spaceId));
+    const lookUp = unknown.filter((u) => !exhausted.has(u.spaceId) && !many.has(u.spaceId)).flatMap((u) => u.pageIds.map((pageId) => ({ spaceId: u.spaceId, pageId })));
+    const lookedUp = termScores(ctx.db, lookUp, lists, (spaceId) => [longest.get(spaceId)!]);
+    const wholly = many.size > 0 ? readLists(ctx.db, lists, lists.map((_, i) => [...many].filter((spaceId) => longest.get(spaceId) === i))) : Promise.resolve([]);
+    for (const row of [...(await lookedUp), ...(await wholly)]) if (row.i === longest.get(row.space_id)) add(row);
+    for (const u of unknown) for (const pageId of u.pageIds) page(u.spaceId, pageId).inLongest = true;
+    open = open.filter((spaceId) => {
+      const rows = read.get(spaceId)!;
+      const best = ranked(spaceId);
+      const last = rows[rows.length - 1];
+      const done = exhausted.has(spaceId) || many.has(spaceId) || (best.length >= k && !before({ pageId: last.page_id, score: last.score }, best[k - 1]));
+      if (done) result.set(spaceId, best.slice(0, k));
+      return !done;
+    });
+  }
+  return result;
+}
+
+async function withSections(ctx: Context, ranked: Array<{ spaceId: string; pages: Ranked[] }>, terms: SearchTerms): Promise<Map<string, PageHit[]>> {
+  const keys = ranked.flatMap(({ spaceId, pages }) => pages.map((r) => ({ spaceId, pageId: r.pageId })));
+  const [pages, sections] = await Promise.all([searchPagesByIds(ctx.db, keys), sectionsOf(ctx.db, keys)]);
   const byPage = new Map<string, SectionRow[]>();
   for (const section of sections) {
     const key = `${section.space_id} ${section.page_id}`;
     byPage.set(key, [...(byPage.get(key) ?? []), section]);
   }
-  return rows.map((row) => ({
-    spaceId: row.space_id,
-    id: row.page_id,
-    title: row.title,
-    path: row.path,
-    sections: sectionHits(row.path, byPage.get(`${row.space_id} ${row.page_id}`) ?? [], terms),
-  }));
-}
-
-function rankPosition(row: PageMatchRow): unknown[] {
-  return [row.title_terms, row.terms, row.heading_terms, row.body_tf, row.space_id, row.page_id];
+  return new Map(
+    ranked.map(({ spaceId, pages: hits }) => [
+      spaceId,
+      hits.flatMap((r) => {
+        const key = `${spaceId} ${r.pageId}`;
+        const page = pages.get(key);
+        return page ? [{ spaceId, id: r.pageId, title: page.title, path: page.path, sections: sectionHits(page.path, byPage.get(key) ?? [], terms) }] : [];
+      }),
+    ]),
+  );
 }
 
 /** Pages of one space matching `query`, best first (read permission on the space). */
@@ -255,59 +379,51 @@ export async function searchSpace(ctx: Context, caller: Caller, spaceId: string,
   await loadSpace(ctx, caller, spaceId);
   await ensureIndexed(ctx, [spaceId]);
   const terms = queryTerms(query);
+  const lists = termLists(terms);
   const page = await collectPage({
     codec: ctx.cursors,
     scope: `search:${spaceId}:${JSON.stringify(terms)}`,
     request,
-    fetch: (after, n) => (termCount(terms) === 0 ? Promise.resolve([]) : rankedPages(ctx.db, [spaceId], termMatch(terms), after, n)),
-    positionOf: rankPosition,
-    present: (row) => row,
+    fetch: async (after, n) => (await topPages(ctx, [spaceId], lists, n, after ? { score: Number(after[0]), pageId: String(after[1]) } : undefined)).get(spaceId) ?? [],
+    positionOf: (r) => [r.score, r.pageId],
+    present: (r) => r,
   });
-  return { items: await withSections(ctx, page.items, terms), next: page.next };
-}
-
-/** Compares two rank positions (rankPosition of a space's best page): <0 when `a` ranks first. */
-function compareRank(a: unknown[], b: unknown[]): number {
-  for (let i = 0; i < 4; i++) if (a[i] !== b[i]) return Number(b[i]) - Number(a[i]);
-  const x = String(a[4]);
-  const y = String(b[4]);
-  return x < y ? -1 : x > y ? 1 : 0;
+  const hits = await withSections(ctx, [{ spaceId, pages: page.items }], terms);
+  return { items: hits.get(spaceId) ?? [], next: page.next };
 }
 
 /**
  * Spaces of an organization matching `query`: only live spaces the caller can read (the organization's members;
- * 404 for others), ranked by their best page, each with its best pages.
+ * 404 for others), ranked by their best page (then by space id), each with its best pages.
  */
 export async function searchOrganization(ctx: Context, caller: Caller, organizationId: string, query: string, request: PageRequest): Promise<Page<SpaceHit>> {
   const { access } = await organizationAccess(ctx, caller, organizationId);
   const spaces = (await liveSpacesOfOrganization(ctx.db, organizationId)).filter((space) => atLeast(spaceRole(access, space), 'read'));
   const terms = queryTerms(query);
-  const ids = spaces.map((s) => s.id);
-  let rows: PageMatchRow[] = [];
-  if (termCount(terms) > 0 && ids.length > 0) {
-    await ensureIndexed(ctx, ids);
-    rows = await bestPagesPerSpace(ctx.db, ids, termMatch(terms), PAGES_PER_SPACE);
+  const lists = termLists(terms);
+  const found: Array<{ space: SpaceRow; pages: Ranked[] }> = [];
+  if (termCount(terms) > 0 && spaces.length > 0) {
+    await ensureIndexed(ctx, spaces.map((s) => s.id));
+    const best = await topPages(ctx, spaces.map((s) => s.id), lists, PAGES_PER_SPACE);
+    for (const space of spaces) {
+      const pages = best.get(space.id);
+      if (pages && pages.length > 0) found.push({ space, pages });
+    }
   }
-  const bySpace = new Map<string, PageMatchRow[]>();
-  for (const row of rows) bySpace.set(row.space_id, [...(bySpace.get(row.space_id) ?? []), row]);
-  // Spaces in the order of their best page (each list is in ranking order already).
-  const ranked = [...bySpace.values()].map((pages) => ({ position: rankPosition(pages[0]).slice(0, 5), pages }));
-  ranked.sort((a, b) => compareRank(a.position, b.position));
+  const position = (hit: { space: SpaceRow; pages: Ranked[] }): [number, string] => [hit.pages[0].score, hit.space.id];
+  const compare = (a: [number, string], b: [number, string]) => (a[0] !== b[0] ? b[0] - a[0] : a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0);
+  found.sort((a, b) => compare(position(a), position(b)));
   const page = await collectPage({
     codec: ctx.cursors,
     scope: `org-search:${organizationId}:${JSON.stringify(terms)}`,
     request,
     fetch: async (after, n) => {
-      const start = after ? ranked.findIndex((r) => compareRank(r.position, after) > 0) : 0;
-      return start < 0 ? [] : ranked.slice(start, start + n);
+      const start = after ? found.findIndex((hit) => compare(position(hit), [Number(after[0]), String(after[1])]) > 0) : 0;
+      return start < 0 ? [] : found.slice(start, start + n);
     },
-    positionOf: (r) => r.position,
-    present: (r) => r,
+    positionOf: position,
+    present: (hit) => hit,
   });
-  const hits = await withSections(ctx, page.items.flatMap((r) => r.pages), terms);
-  const spaceById = new Map(spaces.map((s) => [s.id, s]));
-  return {
-    items: page.items.map((r) => ({ space: spaceById.get(r.pages[0].space_id)!, pages: hits.filter((hit) => hit.spaceId === r.pages[0].space_id) })),
-    next: page.next,
-  };
+  const hits = await withSections(ctx, page.items.map((hit) => ({ spaceId: hit.space.id, pages: hit.pages })), terms);
+  return { items: page.items.map((hit) => ({ space: hit.space, pages: hits.get(hit.space.id) ?? [] })), next: page.next };
 }

@@ -244,14 +244,12 @@ export interface SearchSectionsTable {
   body: string;
 }
 
-/** How often a term occurs in a page's title, headings and text. */
+/** A term of a page and its score there (in the title, in a heading, how often in the text, as one number). */
 export interface SearchPostingsTable {
   space_id: string;
   term: string;
   page_id: string;
-  title_tf: number;
-  heading_tf: number;
-  body_tf: number;
+  score: number;
 }
 
 /** Secrets shared by every process that uses this database (cursor signing, ...). */

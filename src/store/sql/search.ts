@@ -1,11 +1,10 @@
 /**
  * The full-text search index: per space, the revision of main it was made from, its pages, their sections, and
- * postings (term -> page, with the term's frequency in the title, the headings and the text). Portable SQL: the
- * same tables and queries on SQLite and PostgreSQL (terms compare byte by byte on both, see migration 0004).
+ * postings (term -> page, with the term's score in the page). Portable SQL: the same tables and queries on SQLite
+ * and PostgreSQL (terms compare byte by byte on both, see migration 0004).
  */
-import { sql, type Kysely } from 'kysely';
+import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool } from 'kysely';
 import type { Database } from './schema.js';
-import { keysetQuery, type KeysetKey } from './keyset.js';
 
 export interface SearchState {
   commit_oid: string;
@@ -33,7 +32,7 @@ export async function storedSearchPages(db: Kysely<Database>, spaceId: string): 
 export interface SearchPageRows {
   page: { page_id: string; title: string; path: string; signature: string };
   sections: Array<{ position: number; anchor: string; title: string; body: string }>;
-  postings: Array<{ term: string; title_tf: number; heading_tf: number; body_tf: number }>;
+  postings: Array<{ term: string; score: number }>;
 }
 
 /** What one indexing changes: pages whose rows go, pages written (anew), pages only moved (new path). */
@@ -80,110 +79,142 @@ export async function applySearchChange(
     .execute();
 }
 
-/** The terms a search matches: exact terms (in this order), and a range of terms for the prefix of the last word. */
-export interface TermMatch {
-  exact: string[];
-  /** Terms t with from <= t < to (byte order). */
-  range?: { from: string; to: string };
-}
-
 /**
- * Postings of the matched terms in the spaces, each with `q`: which query term it matches (the index of the exact
- * term, or exact.length for the prefix range).
+ * One list of postings of a search: an exact term, or the terms of a range (`after` < term < `to`, byte order) but
+ * a few. `q` says which word of the query the list is for (a prefix has two lists: the word, and longer terms).
  */
-function matchedPostings(db: Kysely<Database>, spaceIds: readonly string[], match: TermMatch) {
-  const cases = match.exact.map((term, i) => sql`when term = ${term} then ${sql.lit(i)}`);
-  const q = cases.length > 0 ? sql<number>`case ${sql.join(cases, sql` `)} else ${sql.lit(match.exact.length)} end` : sql<number>`0`;
-  return db
-    .selectFrom('search_postings')
-    .select(['space_id', 'page_id', 'title_tf', 'heading_tf', 'body_tf', q.as('q')])
-    .where('space_id', 'in', [...spaceIds])
-    .where((eb) => {
-      const any = [];
-      if (match.exact.length > 0) any.push(eb('term', 'in', match.exact));
-      if (match.range) any.push(eb.and([eb('term', '>=', match.range.from), eb('term', '<', match.range.to)]));
-      return eb.or(any);
-    });
+export type TermList = { q: number } & ({ exact: string } | { range: { after: string; to: string }; except: string[] });
+
+type Postings = ExpressionBuilder<Database, 'search_postings'>;
+
+function termIs(eb: Postings, list: TermList): Expression<SqlBool> {
+  if ('exact' in list) return eb('term', '=', list.exact);
+  const range = [eb('term', '>', list.range.after), eb('term', '<', list.range.to)];
+  if (list.except.length > 0) range.push(eb('term', 'not in', list.except));
+  return eb.and(range);
 }
 
-/**
- * One row per matching page: how many query terms its title has, how many it has anywhere, how many its headings
- * have, and how often they occur in its text.
- */
-function pageScores(db: Kysely<Database>, spaceIds: readonly string[], match: TermMatch) {
-  return db
-    .selectFrom(matchedPostings(db, spaceIds, match).as('m'))
-    .select([
-      'm.space_id',
-      'm.page_id',
-      sql<number>`count(distinct case when m.title_tf > 0 then m.q end)`.as('title_terms'),
-      sql<number>`count(distinct m.q)`.as('terms'),
-      sql<number>`count(distinct case when m.heading_tf > 0 then m.q end)`.as('heading_terms'),
-      sql<number>`sum(m.body_tf)`.as('body_tf'),
-    ])
-    .groupBy(['m.space_id', 'm.page_id']);
+/** One statement of the queries, one for each arm. */
+function unionAll<Q extends { unionAll(other: Q): Q }>(arms: Q[]): Q {
+  return arms.slice(1).reduce((query, arm) => query.unionAll(arm), arms[0]);
 }
 
-export interface PageMatchRow {
-  space_id: string;
-  page_id: string;
-  title: string;
-  path: string;
-  title_terms: number;
-  terms: number;
-  heading_terms: number;
-  body_tf: number;
+// Queries read each list on its own (one arm of a UNION ALL per list), never `term = a OR term = b`: a condition
+// on one term, or one range, is what lets both databases seek the key (space, term, …) or (space, page, term, …)
+// instead of reading every posting of a space or of a page.
+
+/** Per space, how many postings each list has (by list index). */
+export async function countPostings(db: Kysely<Database>, spaceIds: readonly string[], lists: readonly TermList[]): Promise<Map<string, number[]>> {
+  const counts = new Map(spaceIds.map((id) => [id, lists.map(() => 0)]));
+  if (spaceIds.length === 0 || lists.length === 0) return counts;
+  const arms = lists.map((list, i) =>
+    db
+      .selectFrom('search_postings')
+      .select(['space_id', sql<number>`${sql.lit(i)}`.as('i'), (eb) => eb.fn.countAll<number>().as('n')])
+      .where('space_id', 'in', [...spaceIds])
+      .where((eb) => termIs(eb, list))
+      .groupBy('space_id'),
+  );
+  for (const row of await unionAll(arms).execute()) counts.get(row.space_id)![Number(row.i)] = Number(row.n);
+  return counts;
 }
 
-/** The ranking order: see src/domain/search/search.ts. */
-export const RANK_KEYS: KeysetKey[] = [
-  { column: 'r.title_terms', direction: 'desc' },
-  { column: 'r.terms', direction: 'desc' },
-  { column: 'r.heading_terms', direction: 'desc' },
-  { column: 'r.body_tf', direction: 'desc' },
-  { column: 'r.space_id', direction: 'asc' },
-  { column: 'r.page_id', direction: 'asc' },
-];
-
-function numbers(row: PageMatchRow): PageMatchRow {
-  return { ...row, title_terms: Number(row.title_terms), terms: Number(row.terms), heading_terms: Number(row.heading_terms), body_tf: Number(row.body_tf) };
-}
-
-/** Matching pages of the spaces, best first, after a keyset position of RANK_KEYS. */
-export async function rankedPages(
+/** Every posting of each list (by list index `i`) in the spaces named for that list. */
+export async function readLists(
   db: Kysely<Database>,
-  spaceIds: readonly string[],
-  match: TermMatch,
-  after: unknown[] | undefined,
-  limit: number,
-): Promise<PageMatchRow[]> {
-  if (spaceIds.length === 0) return [];
-  const query = db
-    .selectFrom(pageScores(db, spaceIds, match).as('r'))
-    .innerJoin('search_pages as p', (join) => join.onRef('p.space_id', '=', 'r.space_id').onRef('p.page_id', '=', 'r.page_id'))
-    .select(['r.space_id', 'r.page_id', 'p.title', 'p.path', 'r.title_terms', 'r.terms', 'r.heading_terms', 'r.body_tf']);
-  const rows = await keysetQuery(query, RANK_KEYS, after, limit).execute();
-  return (rows as PageMatchRow[]).map(numbers);
+  lists: readonly TermList[],
+  spacesOfList: ReadonlyArray<readonly string[]>,
+): Promise<Array<{ space_id: string; page_id: string; i: number; score: number }>> {
+  const arms = lists
+    .map((list, i) => ({ list, i, spaceIds: spacesOfList[i] ?? [] }))
+    .filter((arm) => arm.spaceIds.length > 0)
+    .map(({ list, i, spaceIds }) =>
+      db
+        .selectFrom('search_postings')
+        .select(['space_id', 'page_id', sql<number>`${sql.lit(i)}`.as('i'), 'score'])
+        .where('space_id', 'in', [...spaceIds])
+        .where((eb) => termIs(eb, list)),
+    );
+  if (arms.length === 0) return [];
+  if (arms.length === 0) return [];
+  const rows = await unionAll(arms).execute();
+  return rows.map((row) => ({ space_id: row.space_id, page_id: row.page_id, i: Number(row.i), score: Number(row.score) }));
 }
 
-/** The best `perSpace` matching pages of each space, in ranking order within each space. */
-export async function bestPagesPerSpace(db: Kysely<Database>, spaceIds: readonly string[], match: TermMatch, perSpace: number): Promise<PageMatchRow[]> {
-  if (spaceIds.length === 0) return [];
-  const ranked = db
-    .selectFrom(pageScores(db, spaceIds, match).as('r'))
-    .selectAll('r')
-    .select(
-      sql<number>`row_number() over (partition by r.space_id order by r.title_terms desc, r.terms desc, r.heading_terms desc, r.body_tf desc, r.page_id asc)`.as('rank'),
-    );
-  const rows = await db
-    .selectFrom(ranked.as('k'))
-    .innerJoin('search_pages as p', (join) => join.onRef('p.space_id', '=', 'k.space_id').onRef('p.page_id', '=', 'k.page_id'))
-    .select(['k.space_id', 'k.page_id', 'p.title', 'p.path', 'k.title_terms', 'k.terms', 'k.heading_terms', 'k.body_tf'])
-    .where('k.rank', '<=', perSpace)
-    .orderBy('k.space_id')
-    .orderBy('k.rank')
-    .execute();
-  return (rows as PageMatchRow[]).map(numbers);
+/**
+ * The best `limit` postings of one list per space: highest score first, ties by page id descending (the order of
+ * the table's key, read backwards, for an exact term). A page may appear more than once in a range list.
+ */
+export async function topPostings(
+  db: Kysely<Database>,
+  wanted: ReadonlyArray<{ spaceId: string; list: TermList }>,
+  limit: number,
+): Promise<Map<string, Array<{ page_id: string; score: number }>>> {
+  const out = new Map(wanted.map((w) => [w.spaceId, [] as Array<{ page_id: string; score: number }>]));
+  if (wanted.length === 0) return out;
+  const arms = wanted.map((w) =>
+    db
+      .selectFrom(
+        db
+          .selectFrom('search_postings')
+          .select(['space_id', 'page_id', 'score'])
+          .where('space_id', '=', w.spaceId)
+          .where((eb) => termIs(eb, w.list))
+          .orderBy('score', 'desc')
+          .orderBy('page_id', 'desc')
+          .limit(limit)
+          .as('t'),
+      )
+      .selectAll(),
+  );
+  for (const row of await unionAll(arms).execute()) out.get(row.space_id)!.push({ page_id: row.page_id, score: Number(row.score) });
+  // Each arm is in order; the union keeps arms apart but not necessarily their order.
+  for (const rows of out.values()) rows.sort((a, b) => b.score - a.score || (a.page_id < b.page_id ? 1 : a.page_id > b.page_id ? -1 : 0));
+  return out;
+}
+
+/**
+ * The best score of each given page in lists (by list index `i`) it has a term of: in each space, the lists
+ * `listsOf(space)` names. One arm per space and list, so each reads the given pages' postings of that list only.
+ */
+export async function termScores(
+  db: Kysely<Database>,
+  pages: ReadonlyArray<{ spaceId: string; pageId: string }>,
+  lists: readonly TermList[],
+  listsOf: (spaceId: string) => readonly number[],
+): Promise<Array<{ space_id: string; page_id: string; i: number; score: number }>> {
+  if (pages.length === 0 || lists.length === 0) return [];
+  const arms = [...bySpace(pages)].flatMap(([spaceId, pageIds]) =>
+    listsOf(spaceId).map((i) => [lists[i], i] as const).map(([list, i]) =>
+      db
+        .selectFrom('search_postings')
+        .select(['space_id', 'page_id', sql<number>`${sql.lit(i)}`.as('i'), (eb) => eb.fn.max('score').as('score')])
+        .where('space_id', '=', spaceId)
+        .where('page_id', 'in', pageIds)
+        .where((eb) => termIs(eb, list))
+        .groupBy(['space_id', 'page_id']),
+    ),
+  );
+  if (arms.length === 0) return [];
+  const rows = await unionAll(arms).execute();
+  return rows.map((row) => ({ space_id: row.space_id, page_id: row.page_id, i: Number(row.i), score: Number(row.score) }));
+}
+
+/** The given pages grouped by space. */
+function bySpace(pages: ReadonlyArray<{ spaceId: string; pageId: string }>): Map<string, string[]> {
+  const grouped = new Map<string, string[]>();
+  for (const page of pages) grouped.set(page.spaceId, [...(grouped.get(page.spaceId) ?? []), page.pageId]);
+  return grouped;
+}
+
+/** Title and path of pages, by `space page`. */
+export async function searchPagesByIds(db: Kysely<Database>, pages: ReadonlyArray<{ spaceId: string; pageId: string }>): Promise<Map<string, { title: string; path: string }>> {
+  if (pages.length === 0) return new Map();
+  const arms = [...bySpace(pages)].map(([spaceId, pageIds]) =>
+    db.selectFrom('search_pages').select(['space_id', 'page_id', 'title', 'path']).where('space_id', '=', spaceId).where('page_id', 'in', pageIds),
+  );
+  const rows = await unionAll(arms).execute();
+  return new Map(rows.map((row) => [`${row.space_id} ${row.page_id}`, { title: row.title, path: row.path }]));
 }
 
 export interface SectionRow {
@@ -198,14 +229,9 @@ export interface SectionRow {
 /** The sections (after the first heading) of these pages, in page order. */
 export async function sectionsOf(db: Kysely<Database>, pages: ReadonlyArray<{ spaceId: string; pageId: string }>): Promise<SectionRow[]> {
   if (pages.length === 0) return [];
-  const wanted = new Set(pages.map((p) => `${p.spaceId} ${p.pageId}`));
-  const rows = await db
-    .selectFrom('search_sections')
-    .selectAll()
-    .where('space_id', 'in', [...new Set(pages.map((p) => p.spaceId))])
-    .where('page_id', 'in', [...new Set(pages.map((p) => p.pageId))])
-    .where('position', '>', 0)
-    .orderBy('position')
-    .execute();
-  return rows.filter((row) => wanted.has(`${row.space_id} ${row.page_id}`)).map((row) => ({ ...row, position: Number(row.position) }));
+  const arms = [...bySpace(pages)].map(([spaceId, pageIds]) =>
+    db.selectFrom('search_sections').selectAll().where('space_id', '=', spaceId).where('page_id', 'in', pageIds).where('position', '>', 0),
+  );
+  const rows = await unionAll(arms).execute();
+  return rows.map((row) => ({ ...row, position: Number(row.position) })).sort((a, b) => a.position - b.position);
 }

@@ -69,22 +69,22 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addPrimaryKeyConstraint('search_sections_pk', ['space_id', 'page_id', 'position'])
     .execute();
 
-  // Postings: how often each term occurs in a page's title, its headings and its text. Terms are compared byte by
-  // byte (the last word of a query matches as a prefix, a range of terms): PostgreSQL's "C" collation, SQLite's
-  // default BINARY one.
+  // Postings: a term of a page and its score there (src/domain/search/search.ts: whether the term is in the title,
+  // in a heading, how often in the text, as one number). Terms and page ids are compared byte by byte (the last word
+  // of a query matches as a prefix, a range of terms; ties are read in page id order, which the code compares too):
+  // PostgreSQL's "C" collation, SQLite's default BINARY one. The key serves the best postings of a term first; the
+  // second index the postings of given pages (scoring, removal).
   const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
+  const bytewise = postgres ? sql`text collate "C"` : text;
   await db.schema
     .createTable('search_postings')
     .addColumn('space_id', text, (c) => c.notNull().references('spaces.id').onDelete('cascade'))
-    .addColumn('term', postgres ? sql`text collate "C"` : text, (c) => c.notNull())
-    .addColumn('page_id', text, (c) => c.notNull())
-    .addColumn('title_tf', 'integer', (c) => c.notNull())
-    .addColumn('heading_tf', 'integer', (c) => c.notNull())
-    .addColumn('body_tf', 'integer', (c) => c.notNull())
-    .addPrimaryKeyConstraint('search_postings_pk', ['space_id', 'term', 'page_id'])
+    .addColumn('term', bytewise, (c) => c.notNull())
+    .addColumn('page_id', bytewise, (c) => c.notNull())
+    .addColumn('score', 'bigint', (c) => c.notNull())
+    .addPrimaryKeyConstraint('search_postings_pk', ['space_id', 'term', 'score', 'page_id'])
     .execute();
-  // Re-indexing a changed page removes its postings.
-  await db.schema.createIndex('search_postings_page').on('search_postings').columns(['space_id', 'page_id']).execute();
+  await db.schema.createIndex('search_postings_page').on('search_postings').columns(['space_id', 'page_id', 'term', 'score']).execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
