@@ -58,18 +58,32 @@ export function pageBody(i: number, bytes = 1500): string {
   return body;
 }
 
+/** The file of page `i` of spaceWithPages: `section-<i / 50>/page-<i>.md`. */
+export function pageFile(i: number): string {
+  return `section-${Math.floor(i / 50)}/page-${i}.md`;
+}
+
+export interface SpaceOptions {
+  /** The body of page `i` (default pageBody). */
+  body?: (i: number) => string;
+  /** More files of the first commit (assets...). */
+  files?: Record<string, string | Buffer>;
+  title?: string;
+}
+
 /** A space whose main branch holds `pages` pages in folders of 50, listed in SUMMARY.md. */
-export async function spaceWithPages(server: BenchServer, pages: number): Promise<{ spaceId: string; checkout: Checkout }> {
+export async function spaceWithPages(server: BenchServer, pages: number, options: SpaceOptions = {}): Promise<{ spaceId: string; checkout: Checkout }> {
   const user = (await server.container.ctx.db.selectFrom('users').selectAll().executeTakeFirstOrThrow());
-  const space = await createSpace(server.container.ctx, { user }, server.organizationId, { title: `Bench ${pages}` });
+  const space = await createSpace(server.container.ctx, { user }, server.organizationId, { title: options.title ?? `Bench ${pages}` });
   const checkout = await Checkout.clone(server.container.git.repositoryPath(space.space.id));
   const summary = ['# Table of contents', '', '* [Home](README.md)'];
+  const body = options.body ?? pageBody;
   for (let i = 0; i < pages; i++) {
-    const folder = `section-${Math.floor(i / 50)}`;
-    const file = `${folder}/page-${i}.md`;
-    await checkout.write(file, pageBody(i));
+    const file = pageFile(i);
+    await checkout.write(file, body(i));
     summary.push(`* [Page ${i}](${file})`);
   }
+  for (const [file, content] of Object.entries(options.files ?? {})) await checkout.write(file, content);
   await checkout.write('SUMMARY.md', `${summary.join('\n')}\n`);
   await checkout.commitAndPush(`${pages} pages`);
   return { spaceId: space.space.id, checkout };

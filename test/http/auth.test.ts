@@ -74,6 +74,9 @@ describe('authentication on every operation', () => {
         'removeSectionFromGroup', 'moveSiteSectionGroup',
         'listSiteSpaces', 'addSpaceToSite', 'deleteSiteSpaceById', 'updateSiteSpaceById', 'moveSiteSpace',
         'listSiteShareLinks', 'createSiteShareLink', 'deleteSiteShareLinkById', 'updateSiteShareLinkById',
+        // links and backlinks #33, #46, #48, #55, #57; search #49 (and #92 above)
+        'listSpaceLinks', 'listPageLinksInSpace', 'listPageLinksInChangeRequest', 'listSpaceFileBacklinks', 'listChangeRequestFileBacklinks',
+        'searchSpaceContent',
       ].sort(),
     );
   });

@@ -37,6 +37,17 @@ async function view(ctx: Context, organization: OrganizationRow, access: OrgAcce
   return { organization, emailDomains: domains.get(organization.id) ?? [], access };
 }
 
+/**
+ * The organization of content the caller can see, as other resources embed it (a link's target, a file's location):
+ * also for callers who are not members (a public space), who are not shown its e-mail domains.
+ */
+export async function embeddedOrganizationView(ctx: Context, access: OrgAccess): Promise<OrganizationView> {
+  const organization = await ctx.cache.get(`organization:${access.organizationId}`, () => findOrganizationById(ctx.db, access.organizationId));
+  if (!organization) throw new NotFound(`organizationId: no organization "${access.organizationId}" is visible to you`);
+  if (!access.membership) return { organization, emailDomains: [], access };
+  return view(ctx, organization, access);
+}
+
 /** Creates an organization with `ownerId` as its first admin (used by `quire admin bootstrap`). */
 export async function createOrganization(ctx: Context, ownerId: string, input: { title: string }): Promise<OrganizationRow> {
   const title = input.title.trim();
@@ -167,13 +178,4 @@ export async function listOrganizationsForEmailDomain(ctx: Context, caller: Call
     views.push(await view(ctx, organization, access));
   }
   return views;
-}
-
-/**
- * Full-text search across the organization's spaces. The search index arrives with the jobs issue; until then
- * the caller's membership is checked and no result is found.
- */
-export async function searchOrganization(ctx: Context, caller: Caller, organizationId: string, _query: string): Promise<Page<never>> {
-  await organizationAccess(ctx, caller, organizationId);
-  return { items: [] };
 }

@@ -23,6 +23,8 @@ import { siteRoutes } from './sites/index.js';
 import { siteSectionRoutes } from './site-sections/index.js';
 import { siteSpaceRoutes } from './site-spaces/index.js';
 import { shareLinkRoutes } from './share-links/index.js';
+import { linkRoutes } from './links/index.js';
+import { searchRoutes } from './search/index.js';
 
 /** What every route plugin receives. */
 export interface RouteDeps {
@@ -50,6 +52,8 @@ export async function registerRoutes(app: FastifyInstance, deps: RouteDeps): Pro
       await v1.register(siteSectionRoutes, deps);
       await v1.register(siteSpaceRoutes, deps);
       await v1.register(shareLinkRoutes, deps);
+      await v1.register(linkRoutes, deps);
+      await v1.register(searchRoutes, deps);
     },
     { prefix: '/v1' },
   );

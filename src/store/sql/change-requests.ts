@@ -81,3 +81,8 @@ export async function changeRequestCounts(
   }
   return counts;
 }
+
+/** The change requests of a space still in progress (draft or open). */
+export async function liveChangeRequests(db: Kysely<Database>, spaceId: string): Promise<ChangeRequestRow[]> {
+  return db.selectFrom('change_requests').selectAll().where('space_id', '=', spaceId).where('status', 'in', ['draft', 'open']).execute();
+}

@@ -152,6 +152,11 @@ export async function listSpacesOfOrganization(
   return keysetQuery(query, CREATED_KEYS('spaces', direction), after, limit).execute();
 }
 
+/** Every live space of an organization (unpaged: for work over all of them, such as a search). */
+export async function liveSpacesOfOrganization(db: Kysely<Database>, organizationId: string): Promise<SpaceRow[]> {
+  return db.selectFrom('spaces').selectAll().where('organization_id', '=', organizationId).where('deleted_at', 'is', null).execute();
+}
+
 /** Live spaces directly in a collection, in sibling order. */
 export async function listSpacesOfCollection(
   db: Kysely<Database>,

@@ -16,6 +16,7 @@ import * as m0004 from './migrations/0004_org_admin.js';
 import * as m0005 from './migrations/0005_openapi.js';
 import * as m0006 from './migrations/0006_imports.js';
 import * as m0007 from './migrations/0007_sites.js';
+import * as m0008 from './migrations/0008_links_search.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -33,6 +34,7 @@ const migrations: Record<string, Migration> = {
   '0005_openapi': m0005,
   '0006_imports': m0006,
   '0007_sites': m0007,
+  '0008_links_search': m0008,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

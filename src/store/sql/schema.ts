@@ -353,6 +353,70 @@ export interface ShareLinksTable {
   updated_at: string;
 }
 
+/** A revision (commit) of a space whose links are in `links`, and the extraction rules they were made with. */
+export interface LinkIndexTable {
+  space_id: string;
+  commit_oid: string;
+  version: number;
+  indexed_at: string;
+}
+
+/** One page of an indexed revision and one target it links to. */
+export interface LinksTable {
+  space_id: string;
+  commit_oid: string;
+  page_id: string;
+  /** The page's place in the revision's page order. */
+  page_order: number;
+  /** `reference` or `dependsOn`. */
+  relation: string;
+  /** The key shared by every link to the same target: `page:<id>[#anchor]`, `file:<id>`, `url:<url>`, `missing:<path>`... */
+  target: string;
+  /** `page`, `file`, `url`, `reusable-content` or `missing`. */
+  target_kind: string;
+  /** The page, file or reusable content id; the URL; the path that resolves to nothing. */
+  target_value: string;
+  anchor: string | null;
+  /** `ok` or `broken`. */
+  status: string;
+}
+
+/** The revision of main a space's search rows come from. */
+export interface SearchSpacesTable {
+  space_id: string;
+  commit_oid: string;
+  version: number;
+  indexed_at: string;
+}
+
+export interface SearchPagesTable {
+  space_id: string;
+  page_id: string;
+  title: string;
+  path: string;
+  /** What the page's rows were made from (blob oid and title). */
+  signature: string;
+}
+
+/** A section of a page: split at headings; position 0 is the text before the first heading (anchor ''). */
+export interface SearchSectionsTable {
+  space_id: string;
+  page_id: string;
+  position: number;
+  anchor: string;
+  title: string;
+  /** Plain text. */
+  body: string;
+}
+
+/** A term of a page and its score there (in the title, in a heading, how often in the text, as one number). */
+export interface SearchPostingsTable {
+  space_id: string;
+  term: string;
+  page_id: string;
+  score: number;
+}
+
 /** Secrets shared by every process that uses this database (cursor signing, ...). */
 export interface InstanceSecretsTable {
   name: string;
@@ -387,6 +451,12 @@ export interface Database {
   site_sections: SiteSectionsTable;
   site_spaces: SiteSpacesTable;
   share_links: ShareLinksTable;
+  link_index: LinkIndexTable;
+  links: LinksTable;
+  search_spaces: SearchSpacesTable;
+  search_pages: SearchPagesTable;
+  search_sections: SearchSectionsTable;
+  search_postings: SearchPostingsTable;
 }
 
 // Generated is re-exported for later tables with database-made values.

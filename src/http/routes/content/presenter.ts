@@ -2,7 +2,7 @@
  * Revision, Page and File as the API shows them (contract-notes.md section 7 "Document page traps": document
  * pages always carry `kind: "sheet"`, a full `layout` and `markdown`; groups only at the top level).
  */
-import type { DocumentPage, Page, RevisionFile } from '../../../content/model.js';
+import type { DocumentPage, Page, ReusableContent, RevisionFile } from '../../../content/model.js';
 import type { IndexedRevision } from '../../../domain/content/revisions.js';
 import type { Urls } from '../../urls.js';
 
@@ -39,6 +39,11 @@ export function markdownDocument(markdown: string) {
   };
 }
 
+/** The app URL of a page of a space, by its path. */
+export function pageAppUrl(urls: Urls, spaceId: string, pagePath: string): string {
+  return urls.app(`/s/${spaceId}/${pagePath}`);
+}
+
 export class ContentPresenter {
   constructor(
     private readonly urls: Urls,
@@ -49,7 +54,7 @@ export class ContentPresenter {
   ) {}
 
   private pageApp(page: Page): string {
-    return this.urls.app(`/s/${this.content.spaceId}/${page.path}`);
+    return pageAppUrl(this.urls, this.content.spaceId, page.path);
   }
 
   page(page: Page): Record<string, unknown> {
@@ -117,6 +122,15 @@ export class ContentPresenter {
     };
   }
 
+  reusableContent(r: ReusableContent): Record<string, unknown> {
+    return {
+      id: r.id,
+      title: r.title || 'Untitled',
+      document: r.blobOid,
+      ...(this.options.metadata ? { git: { oid: r.blobOid, path: r.gitPath } } : {}),
+    };
+  }
+
   pages(): Record<string, unknown>[] {
     return this.content.revision.pages.map((p) => this.page(p));
   }
@@ -131,12 +145,7 @@ export class ContentPresenter {
       parents: commit.parents,
       pages: this.pages(),
       files: this.content.files.map((f) => this.file(f)),
-      reusableContents: revision.reusableContents.map((r) => ({
-        id: r.id,
-        title: r.title || 'Untitled',
-        document: r.blobOid,
-        ...(this.options.metadata ? { git: { oid: r.blobOid, path: r.gitPath } } : {}),
-      })),
+      reusableContents: revision.reusableContents.map((r) => this.reusableContent(r)),
       variables: revision.variables,
       createdAt: commit.createdAt,
       ...(this.options.metadata

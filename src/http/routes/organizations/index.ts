@@ -8,7 +8,6 @@ import {
   getOrganization,
   listOrganizations,
   listOrganizationsForEmailDomain,
-  searchOrganization,
   updateOrganization,
 } from '../../../domain/organizations/organizations.js';
 import {
@@ -16,8 +15,6 @@ import {
   ListOrganizationsQuery,
   OrganizationParams,
   OrganizationSchema,
-  SearchQuery,
-  SearchSpaceResult,
   UpdateOrganizationBody,
 } from './schema.js';
 import { presentOrganization } from './presenter.js';
@@ -47,20 +44,6 @@ export const organizationRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (a
       },
     },
     async (request) => presentOrganization(urls, await updateOrganization(ctx, callerOf(request), request.params.organizationId, request.body)),
-  );
-
-  app.get(
-    '/orgs/:organizationId/search',
-    {
-      schema: {
-        operationId: 'searchOrganizationContent',
-        tags: ['organizations'],
-        params: OrganizationParams,
-        querystring: SearchQuery,
-        response: { 200: ListOf(SearchSpaceResult), ...ErrorResponses },
-      },
-    },
-    async (request) => presentList(await searchOrganization(ctx, callerOf(request), request.params.organizationId, request.query.query), (x) => x),
   );
 
   app.get(

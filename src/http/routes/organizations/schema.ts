@@ -53,27 +53,6 @@ export const UpdateOrganizationBody = Type.Object(
   { minProperties: 1 },
 );
 
-export const SearchQuery = Type.Object({
-  query: Type.String({ minLength: 1, maxLength: 512 }),
-  ...ListQuery,
-});
-
-export const SearchSpaceResult = Type.Object({
-  id: Type.String(),
-  title: Type.String(),
-  pages: Type.Array(
-    Type.Object({
-      id: Type.String(),
-      title: Type.String(),
-      path: Type.String(),
-      urls: Type.Object({ app: Url }),
-      sections: Type.Optional(
-        Type.Array(Type.Object({ id: Type.String(), title: Type.String(), path: Type.String(), body: Type.String(), urls: Type.Object({ app: Url }) })),
-      ),
-    }),
-  ),
-});
-
 export const EmailDomainParams = Type.Object({ emailDomain: Type.String({ minLength: 1, maxLength: 253 }) });
 
 export { Role };

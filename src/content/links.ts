@@ -1,0 +1,275 @@
+/**
+ * The links of a revision (issue 5): every link of every document page, parsed with remark (remark-parse and
+ * remark-gfm), resolved against the revision the way git-format.md lays it out. Pure: no git, no SQL.
+ *
+ * What counts as a link of a page:
+ * - markdown links and images `[t](href)` / `![a](src)`, reference-style links and images `[t][ref]` (through their
+ *   definition; a reference without a definition is plain text, as CommonMark renders it), autolinks `<https://…>`
+ *   and GFM's literal autolinks (`https://…`, `www.…`, e-mail addresses);
+ * - the GitBook blocks `{% include "…" %}` (relation `dependsOn`), `{% embed url="…" %}`, `{% file src="…" %}` and
+ *   `{% content-ref url="…" %}` (relation `reference`);
+ * - the page's cover and dark cover (front matter `cover`, `coverDark`): references to their files.
+ * Code (fenced, indented, inline) and raw HTML are not read. Link pages of SUMMARY.md are pages, not links, and the
+ * bodies of reusable contents are not pages, so neither is a location.
+ *
+ * How a link resolves (status `ok` or `broken`; `in-app` is told apart when read, see src/domain/content/links.ts):
+ * - a URL with a scheme (`https:`, `mailto:`) or `//host`: kind `url`, always `ok`. External URLs are never fetched.
+ *   http(s) URLs are normalized (`new URL(href).href`: lower-case scheme and host, default port dropped).
+ * - `#anchor` alone: the page itself at that anchor (anchors are not checked against the headings).
+ * - anything else is a path, percent-decoded when the written form does not match, relative to the page's file (or to
+ *   the content root when it starts with `/`), without its `?query`; `#anchor` is kept for pages. It resolves to a
+ *   page (its file), a folder's page (`folder/` or `folder` -> `folder/README.md`), a reusable content
+ *   (`.gitbook/includes/*.md`) or a file of the revision (`.gitbook/assets/*`, and any other blob under the root,
+ *   including `.md` files SUMMARY.md does not list). Otherwise, or when it leaves the content root, it is `broken`
+ *   (kind `missing`, the path it resolved to).
+ */
+import crypto from 'node:crypto';
+import type { Paragraph, Root } from 'mdast';
+import { toString } from 'mdast-util-to-string';
+import remarkGfm from 'remark-gfm';
+import remarkParse from 'remark-parse';
+import { unified } from 'unified';
+import { visit } from 'unist-util-visit';
+import type { DocumentPage, Page, Revision } from './model.js';
+import { decodePath, folderOf, isUnder, isUrl, resolvePath } from './paths.js';
+
+export type LinkRelation = 'reference' | 'dependsOn';
+export type LinkTargetKind = 'page' | 'file' | 'url' | 'reusable-content' | 'missing';
+export type LinkStatus = 'ok' | 'broken';
+
+/** A link as written in a page. */
+export interface RawLink {
+  href: string;
+  relation: LinkRelation;
+}
+
+/** A link of a revision, resolved: one per page, relation and target. */
+export interface RevisionLink {
+  pageId: string;
+  /** The page's place in the revision's page order (0 for the first page). */
+  pageOrder: number;
+  relation: LinkRelation;
+  kind: LinkTargetKind;
+  /** Page, file or reusable-content id; the URL; the path that resolves to nothing. */
+  value: string;
+  /** For page targets: the `#anchor` of the link. */
+  anchor?: string;
+  status: LinkStatus;
+  /** The key every link to the same target (and anchor) shares. */
+  target: string;
+}
+
+const parser = unified().use(remarkParse).use(remarkGfm).freeze();
+
+// Without one of these a body has no link at all, and is not parsed (most paragraphs of prose have none).
+const MAY_LINK = /[[<@{]|:\/\/|www\./i;
+
+const BLOCKS: Array<{ pattern: RegExp; relation: LinkRelation }> = [
+  { pattern: /\{%\s*include\s+"([^"]+)"\s*%\}/g, relation: 'dependsOn' },
+  { pattern: /\{%\s*embed\s+url="([^"]+)"[^%]*%\}/g, relation: 'reference' },
+  { pattern: /\{%\s*file\s+src="([^"]+)"[^%]*%\}/g, relation: 'reference' },
+  { pattern: /\{%\s*content-ref\s+url="([^"]+)"\s*%\}/g, relation: 'reference' },
+];
+
+const BLANK = /^[ \t]*$/;
+const FENCE_OPEN = /^ {0,3}(`{3,}|~{3,})(.*)$/;
+// A line that may open or continue a container or a block spanning blank lines: indented, a list item, a quote, a
+// table row, HTML.
+const STRUCTURAL = /^(?:[ \t]|[-+*][ \t]|\d{1,9}[.)][ \t]|[>|<])/;
+
+/**
+ * The body with every plain paragraph that cannot hold a link replaced by `x`, so that remark parses only what
+ * matters (prose is most of a page, and parsing is most of the cost of indexing). A chunk (lines between blank
+ * lines, fenced code taken whole) is replaced only when none of its lines starts like a container or a block that
+ * spans blank lines (indentation, list marker, `>`, `|`, `<`, a fence), and it has none of `[ < > @ {`, `://`,
+ * `www.`: such a chunk is a paragraph, a heading or a thematic break at the top level, and after a blank line any
+ * of those closes what came before it, like the `x` paragraph put in its place. Everything else is kept as
+ * written, so the links remark finds are the links of the whole body.
+ */
+export function linkBearingText(markdown: string): string {
+  const lines = markdown.split(/\r?\n/);
+  const chunks: string[] = [];
+  let current: string[] = [];
+  let plain = true;
+  const close = () => {
+    if (current.length === 0) return;
+    const text = current.join('\n');
+    chunks.push(plain && !MAY_LINK.test(text) && !text.includes('>') ? 'x' : text);
+    current = [];
+    plain = true;
+  };
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i];
+    if (BLANK.test(line)) {
+      close();
+      continue;
+    }
+    const fence = FENCE_OPEN.exec(line);
+    if (fence && !(fence[1][0] === '`' && fence[2].includes('`'))) {
+      // Fenced code, blank lines included, up to its closing fence (or the end): kept whole.
+      plain = false;
+      current.push(line);
+      const closing = new RegExp(`^ {0,3}${fence[1][0] === '`' ? '`' : '~'}{${fence[1].length},}[ \t]*$`);
+      for (i += 1; i < lines.length; i++) {
+        current.push(lines[i]);
+        if (closing.test(lines[i])) break;
+      }
+      continue;
+    }
+    if (STRUCTURAL.test(line)) plain = false;
+    current.push(line);
+  }
+  close();
+  return chunks.join('\n\n');
+}
+
+/** The links written in a markdown body, in order (duplicates kept). */
+export function extractLinks(markdown: string): RawLink[] {
+  if (!MAY_LINK.test(markdown)) return [];
+  const tree = parser.parse(linkBearingText(markdown)) as Root;
+  // Definitions may come after the references that use them. Identifiers are normalized by the parser.
+  const definitions = new Map<string, string>();
+  visit(tree, 'definition', (node) => {
+    if (!definitions.has(node.identifier)) definitions.set(node.identifier, node.url);
+  });
+  const links: RawLink[] = [];
+  const add = (href: string | undefined, relation: LinkRelation = 'reference') => {
+    if (href !== undefined && href.trim() !== '') links.push({ href: href.trim(), relation });
+  };
+  visit(tree, (node) => {
+    switch (node.type) {
+      case 'link':
+      case 'image':
+        add(node.url);
+        break;
+      case 'linkReference':
+      case 'imageReference':
+        add(definitions.get(node.identifier));
+        break;
+      case 'paragraph':
+        blockLinks(node, add);
+        break;
+    }
+  });
+  return links;
+}
+
+/** GitBook blocks are paragraphs of text; their quoted URL may have become a literal autolink, hence the plain text. */
+function blockLinks(paragraph: Paragraph, add: (href: string, relation: LinkRelation) => void): void {
+  const text = toString(paragraph, { includeHtml: false });
+  if (!text.includes('{%')) return;
+  for (const { pattern, relation } of BLOCKS) {
+    for (const match of text.matchAll(pattern)) add(match[1], relation);
+  }
+}
+
+/** http(s) URLs in their normal form; anything else as written. */
+export function normalizeUrl(href: string): string {
+  if (!/^https?:/i.test(href)) return href;
+  try {
+    return new URL(href).href;
+  } catch {
+    return href;
+  }
+}
+
+const MAX_KEY = 512;
+
+/**
+ * The key every link to the same target (and anchor) shares. Keys long enough to strain an index (long URLs) are
+ * hashed; the value keeps the whole text.
+ */
+export function targetKey(kind: LinkTargetKind, value: string, anchor?: string): string {
+  const key = `${kind}:${value}${anchor !== undefined ? `#${anchor}` : ''}`;
+  if (key.length <= MAX_KEY) return key;
+  return `${kind}:sha256:${crypto.createHash('sha256').update(key).digest('hex')}`;
+}
+
+/** Every document page in page order (a pre-order walk of the tree). */
+export function documentPages(pages: Page[], out: DocumentPage[] = []): DocumentPage[] {
+  for (const page of pages) {
+    if (page.type === 'document' || page.type === 'computed') out.push(page);
+    documentPages(page.pages, out);
+  }
+  return out;
+}
+
+interface Lookups {
+  root: string;
+  pages: Map<string, DocumentPage>;
+  /** Folder (no trailing slash) -> the page of its README.md. */
+  readmes: Map<string, DocumentPage>;
+  files: Map<string, string>;
+  reusable: Map<string, string>;
+}
+
+function lookupsOf(revision: Revision, pages: DocumentPage[]): Lookups {
+  const readmes = new Map<string, DocumentPage>();
+  for (const page of pages) {
+    const slash = page.gitPath.lastIndexOf('/');
+    if (page.gitPath.slice(slash + 1).toLowerCase() === 'readme.md') readmes.set(page.gitPath.slice(0, Math.max(slash, 0)), page);
+  }
+  return {
+    root: revision.root,
+    pages: new Map(pages.map((p) => [p.gitPath, p])),
+    readmes,
+    files: new Map(revision.files.map((f) => [f.gitPath, f.id])),
+    reusable: new Map(revision.reusableContents.map((r) => [r.gitPath, r.id])),
+  };
+}
+
+type Resolved = Pick<RevisionLink, 'kind' | 'value' | 'anchor' | 'status'>;
+
+/** Resolves one link written in `page` (see the rules at the top of this file); undefined for an empty link. */
+function resolveLink(href: string, page: DocumentPage, lookups: Lookups): Resolved | undefined {
+  if (isUrl(href)) return { kind: 'url', value: normalizeUrl(href), status: 'ok' };
+  const hash = href.indexOf('#');
+  const anchor = hash >= 0 ? href.slice(hash + 1) : undefined;
+  let path = hash >= 0 ? href.slice(0, hash) : href;
+  const query = path.indexOf('?');
+  if (query >= 0) path = path.slice(0, query);
+  if (path === '') return anchor ? { kind: 'page', value: page.id, anchor, status: 'ok' } : undefined;
+  const { root } = lookups;
+  let firstResolved: string | undefined;
+  for (const candidate of new Set([path, decodePath(path)])) {
+    const gitPath = candidate.startsWith('/') ? resolvePath(root, candidate.replace(/^\/+/, '')) : resolvePath(folderOf(page.gitPath), candidate);
+    if (gitPath === undefined || !isUnder(gitPath, root)) continue;
+    firstResolved ??= gitPath;
+    const target = lookups.pages.get(gitPath) ?? lookups.readmes.get(gitPath);
+    if (target) return { kind: 'page', value: target.id, ...(anchor ? { anchor } : {}), status: 'ok' };
+    const reusable = lookups.reusable.get(gitPath);
+    if (reusable) return { kind: 'reusable-content', value: reusable, status: 'ok' };
+    const file = lookups.files.get(gitPath);
+    if (file) return { kind: 'file', value: file, status: 'ok' };
+  }
+  const missing = firstResolved !== undefined ? firstResolved.slice(root.length) : decodePath(path);
+  return { kind: 'missing', value: missing, status: 'broken' };
+}
+
+/**
+ * Every link of every document page of a revision, resolved, one per page, relation and target. `rawLinksOf`
+ * reads a page's links (extractLinks of its body by default; callers may cache it by blob).
+ */
+export function revisionLinks(revision: Revision, rawLinksOf: (page: DocumentPage) => RawLink[] = (page) => extractLinks(page.markdown)): RevisionLink[] {
+  const pages = documentPages(revision.pages);
+  const lookups = lookupsOf(revision, pages);
+  const out: RevisionLink[] = [];
+  pages.forEach((page, pageOrder) => {
+    const seen = new Set<string>();
+    const push = (relation: LinkRelation, resolved: Resolved) => {
+      const target = targetKey(resolved.kind, resolved.value, resolved.anchor);
+      const key = `${relation}\0${target}`;
+      if (seen.has(key)) return;
+      seen.add(key);
+      out.push({ pageId: page.id, pageOrder, relation, ...resolved, target });
+    };
+    for (const file of [page.cover?.file, page.cover?.fileDark]) {
+      if (file) push('reference', { kind: 'file', value: file, status: 'ok' });
+    }
+    for (const link of rawLinksOf(page)) {
+      const resolved = resolveLink(link.href, page, lookups);
+      if (resolved) push(link.relation, resolved);
+    }
+  });
+  return out;
+}

@@ -1,0 +1,37 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { RouteDeps } from '../index.js';
+import { callerOf } from '../../plugins/auth.js';
+import { ErrorResponses } from '../../schemas.js';
+import { presentList } from '../../present.js';
+import { searchOrganization, searchSpace } from '../../../domain/search/search.js';
+import { OrganizationSearchList, OrganizationSearchParams, SearchQuery, SpaceSearchList, SpaceSearchParams } from './schema.js';
+import { presentPageHit, presentSpaceHit } from './presenter.js';
+
+/** Full-text search in a space (#49) and across an organization's spaces (#92). */
+export const searchRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { ctx, urls }) => {
+  app.get(
+    '/spaces/:spaceId/search',
+    { schema: { operationId: 'searchSpaceContent', tags: ['space-content'], params: SpaceSearchParams, querystring: SearchQuery, response: { 200: SpaceSearchList, ...ErrorResponses } } },
+    async (request) => {
+      const { query, ...page } = request.query;
+      return presentList(await searchSpace(ctx, callerOf(request), request.params.spaceId, query, page), (hit) => presentPageHit(urls, hit));
+    },
+  );
+
+  app.get(
+    '/orgs/:organizationId/search',
+    {
+      schema: {
+        operationId: 'searchOrganizationContent',
+        tags: ['organizations'],
+        params: OrganizationSearchParams,
+        querystring: SearchQuery,
+        response: { 200: OrganizationSearchList, ...ErrorResponses },
+      },
+    },
+    async (request) => {
+      const { query, ...page } = request.query;
+      return presentList(await searchOrganization(ctx, callerOf(request), request.params.organizationId, query, page), (hit) => presentSpaceHit(urls, hit));
+    },
+  );
+};
