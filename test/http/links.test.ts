@@ -273,12 +273,13 @@ describe.each(QUEUE_DRIVERS)('the index-links job after a push (%s queue)', (que
     (await t.container.ctx.db.selectFrom('link_index').select('commit_oid').where('space_id', '=', spaceId).execute()).map((r) => r.commit_oid);
 
   /** Polls the index (not the API, which would index on its own) until it holds `commit`. */
-  async function waitForIndex(commit: string, deadlineMs = 5000): Promise<string[]> {
+  /** Waits until `commit` is indexed (and, with `pruned`, that commit's rows are gone: the job prunes after indexing). */
+  async function waitForIndex(commit: string, pruned?: string, deadlineMs = 5000): Promise<string[]> {
     const deadline = Date.now() + deadlineMs;
     for (;;) {
       const commits = await indexed();
-      if (commits.includes(commit)) return commits;
-      if (Date.now() > deadline) throw new Error(`index-links did not index ${commit} within ${deadlineMs} ms (indexed: ${commits.join(', ')})`);
+      if (commits.includes(commit) && !(pruned && commits.includes(pruned))) return commits;
+      if (Date.now() > deadline) throw new Error(`index-links did not index ${commit}${pruned ? ` and prune ${pruned}` : ''} within ${deadlineMs} ms (indexed: ${commits.join(', ')})`);
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
   }
@@ -292,7 +293,8 @@ describe.each(QUEUE_DRIVERS)('the index-links job after a push (%s queue)', (que
 
     await checkout.write('README.md', '# Jobs\n\nA [fixed](https://example.com/) link.\n');
     const second = await checkout.commitAndPush('second');
-    const commits = await waitForIndex(second);
+    const commits = await waitForIndex(second, first);
+    expect(commits).toContain(second);
     expect(commits).not.toContain(first);
     const after = await t.request('GET', `/v1/spaces/${spaceId}/links`, { token: org.admin.token });
     expect(after.body.items.map((i: any) => [i.status, i.targetReference.url])).toEqual([['ok', 'https://example.com/']]);
