@@ -116,6 +116,17 @@ describe.each(DATABASE_KINDS)('content import #51 #42 (%s)', (kind) => {
     const download = await t.request('GET', new URL(files[0].downloadURL).pathname, { token: org.admin.token, unchecked: true });
     expect(Buffer.from(download.body as string, 'binary').length).toBeGreaterThan(0);
 
+    // The link index (built by the index-links job the import queued, or by this first read) reports the broken
+    // link of the imported pages, and the file backlink of the logo.
+    const links = await api('GET', `/v1/spaces/${spaceId}/links`);
+    expect(links.status).toBe(200);
+    const broken = links.body.items.filter((item: any) => item.status === 'broken');
+    expect(broken.map((item: any) => item.targetReference)).toEqual([expect.objectContaining({ kind: 'url', url: expect.stringMatching(/missing\.html$/) })]);
+    expect(broken[0].locationReferences.map((location: any) => location.page.title).sort()).toEqual(['Install', 'Welcome to Acme']);
+    expect(links.body.stats.broken.total).toBe(1);
+    const backlinks = await api('GET', `/v1/spaces/${spaceId}/content/files/${files[0].id}/backlinks`);
+    expect(backlinks.body.items.map((location: any) => location.page?.title)).toEqual(['Install']);
+
     const summary = await gitIn(spaceId, 'show', 'main:SUMMARY.md');
     expect(summary).toBe(
       [
