@@ -59,30 +59,33 @@ export function pageSections(markdown: string): PageSection[] {
 
 const WORD = /[\p{L}\p{N}]+/gu;
 const MAX_TERM = 64;
+const ASCII = /^[\x00-\x7f]*$/;
+const ASCII_WORD = /[a-z0-9]+/g;
 
 /** One word as a term: lower case, Latin accents dropped. */
 export function normalizeTerm(word: string): string {
   const lower = word.toLowerCase();
   // Plain ASCII (the common case) needs no Unicode normalization.
-  if (/^[\x00-\x7f]*$/.test(lower)) return lower;
+  if (ASCII.test(lower)) return lower;
   return lower.normalize('NFKD').replace(/(\p{Script=Latin})\p{M}+/gu, '$1').normalize('NFC');
 }
 
 /** The terms of a text, in order, repeats kept. */
 export function tokenize(text: string): string[] {
   const terms: string[] = [];
-  for (const match of text.matchAll(WORD)) {
-    if (match[0].length > MAX_TERM) continue;
-    terms.push(normalizeTerm(match[0]));
-  }
+  for (const { term } of termsWithOffsets(text)) terms.push(term);
   return terms;
 }
 
 /** Each term of a text with the offset of its word in the text (for excerpts). */
 export function* termsWithOffsets(text: string): Generator<{ term: string; offset: number; length: number }> {
-  for (const match of text.matchAll(WORD)) {
+  // Plain ASCII (the common case): the same words, found by a cheaper expression on the lowercased text, and no
+  // normalization (lowercasing is all it would do). Three to four times faster, which search excerpts need.
+  const ascii = ASCII.test(text);
+  const source = ascii ? text.toLowerCase() : text;
+  for (const match of source.matchAll(ascii ? ASCII_WORD : WORD)) {
     if (match[0].length > MAX_TERM) continue;
-    yield { term: normalizeTerm(match[0]), offset: match.index, length: match[0].length };
+    yield { term: ascii ? match[0] : normalizeTerm(match[0]), offset: match.index, length: match[0].length };
   }
 }
 
@@ -123,6 +126,50 @@ export function matchTerm(terms: SearchTerms, term: string): number {
   const exact = terms.exact.indexOf(term);
   if (exact >= 0) return exact;
   return terms.prefix !== undefined && term.startsWith(terms.prefix) ? terms.exact.length : -1;
+}
+
+/** Where the query's terms occur in a text: which (numbered as matchTerm numbers them), how often, the first offset. */
+export interface TermsFound {
+  matched: Set<number>;
+  occurrences: number;
+  first?: number;
+}
+
+const isAsciiWordChar = (code: number) => (code >= 48 && code <= 57) || (code >= 97 && code <= 122);
+
+/**
+ * The query's terms in `text`, counted as tokenizing it and matching each term would count them. Plain ASCII text
+ * (the common case) is searched for each query word with indexOf instead: search results do this for every section
+ * of every page they show, and tokenizing whole sections was most of their cost.
+ */
+export function findTerms(text: string, terms: SearchTerms): TermsFound {
+  const found: TermsFound = { matched: new Set(), occurrences: 0 };
+  const count = (q: number, offset: number) => {
+    found.matched.add(q);
+    found.occurrences += 1;
+    if (found.first === undefined || offset < found.first) found.first = offset;
+  };
+  const needles = terms.prefix !== undefined ? [...terms.exact, terms.prefix] : terms.exact;
+  if (!ASCII.test(text) || !needles.every((needle) => ASCII.test(needle))) {
+    for (const { term, offset } of termsWithOffsets(text)) {
+      const q = matchTerm(terms, term);
+      if (q >= 0) count(q, offset);
+    }
+    return found;
+  }
+  const lower = text.toLowerCase();
+  needles.forEach((needle, q) => {
+    for (let at = lower.indexOf(needle); at >= 0; at = lower.indexOf(needle, at + 1)) {
+      if (at > 0 && isAsciiWordChar(lower.charCodeAt(at - 1))) continue;
+      let end = at + needle.length;
+      while (end < lower.length && isAsciiWordChar(lower.charCodeAt(end))) end += 1;
+      // The whole word is the term; it counts under this needle only if matchTerm gives it this needle's number
+      // (a word equal to an exact term counts as that term, not as the prefix).
+      if (end - at <= MAX_TERM && matchTerm(terms, lower.slice(at, end)) === q) count(q, at);
+      at = end - 1;
+    }
+  });
+  return found;
 }
 
 /** The number of query terms (exact terms, and the prefix) of a search. */

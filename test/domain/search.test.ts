@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { matchTerm, pageSections, queryTerms, tokenize } from '../../src/content/search-text.js';
+import { findTerms, matchTerm, pageSections, queryTerms, termsWithOffsets, tokenize, type SearchTerms } from '../../src/content/search-text.js';
 import { excerpt, pageRows, sectionHits, termScore } from '../../src/domain/search/search.js';
 import { buildRevision } from '../../src/content/revision.js';
 import type { DocumentPage } from '../../src/content/model.js';
@@ -142,5 +142,43 @@ describe('sectionHits', () => {
     expect(hit.body).toContain('the needle is here');
     expect(hit.body.length).toBeLessThanOrEqual(205);
     expect(excerpt('short  text\n')).toBe('short text');
+  });
+});
+
+describe('findTerms', () => {
+  /** What tokenizing the text and matching every term finds: the reference the fast path of findTerms must agree with. */
+  function byTokens(text: string, terms: SearchTerms) {
+    const matched = new Set<number>();
+    let occurrences = 0;
+    let first: number | undefined;
+    for (const { term, offset } of termsWithOffsets(text)) {
+      const q = matchTerm(terms, term);
+      if (q < 0) continue;
+      matched.add(q);
+      occurrences += 1;
+      first ??= offset;
+    }
+    return { matched, occurrences, first };
+  }
+
+  it('finds in plain ASCII text what tokenizing finds: whole words, the prefix, exact terms before the prefix', () => {
+    const vocabulary = ['ka', 'kal', 'kalo', 'kalon', 'lo', 'mi', 'mine', 'ruta', 'x9', '9x', 'kal-o', 'Kalo', 'KAL', 'a'.repeat(70) + 'kal'];
+    let seed = 7;
+    const pick = () => vocabulary[(seed = (seed * 1103515245 + 12345) % 2147483648) % vocabulary.length];
+    const separators = [' ', '. ', ', ', '\n', '_', '-', '(', ') '];
+    const queries = ['kal', 'kal lo', 'kalo ka', 'mine kal', 'ruta mi', 'x9 9x', 'zz'];
+    for (let round = 0; round < 200; round++) {
+      const text = Array.from({ length: 30 }, (_, i) => pick() + separators[i % separators.length]).join('');
+      for (const query of queries) {
+        const terms = queryTerms(query);
+        expect(findTerms(text, terms), `${query} in ${text}`).toEqual(byTokens(text, terms));
+      }
+    }
+  });
+
+  it('falls back to tokenizing for text with accents and other scripts', () => {
+    const terms = queryTerms('cafe déj');
+    expect(findTerms('Un café, déjà vu au CAFÉ', terms)).toEqual(byTokens('Un café, déjà vu au CAFÉ', terms));
+    expect(findTerms('Un café, déjà vu au CAFÉ', terms).occurrences).toBe(3);
   });
 });

@@ -40,13 +40,11 @@ import { MAIN_REF } from '../change-requests/change-requests.js';
 import { organizationAccess } from '../organizations/organizations.js';
 import type { DocumentPage } from '../../content/model.js';
 import {
-  matchTerm,
+  findTerms,
   pageSections,
   queryTerms,
   termCount,
   termCounts,
-  termsWithOffsets,
-  tokenize,
   type SearchTerms,
 } from '../../content/search-text.js';
 import {
@@ -73,7 +71,6 @@ const MAX_SECTION_TEXT = 20_000;
 const SECTIONS_PER_PAGE = 5;
 const PAGES_PER_SPACE = 10;
 const EXCERPT = 200;
-const NON_ASCII = /[^\x00-\x7f]/;
 
 // ---- indexing
 
@@ -227,29 +224,10 @@ export function excerpt(text: string, offset = 0): string {
 /** The sections of a page that have a query term, best first (see the top of this file). */
 export function sectionHits(pagePath: string, sections: ReadonlyArray<Pick<SectionRow, 'position' | 'anchor' | 'title' | 'body'>>, terms: SearchTerms): SectionHit[] {
   const scored = [];
-  const needles = [...terms.exact, ...(terms.prefix !== undefined ? [terms.prefix] : [])];
-  const asciiNeedles = needles.every((n) => !NON_ASCII.test(n));
   for (const section of sections) {
-    // Plain ASCII text without any query term as a substring has none as a term either: not tokenized.
-    if (asciiNeedles && !NON_ASCII.test(section.title) && !NON_ASCII.test(section.body)) {
-      const lower = `${section.title}\n${section.body}`.toLowerCase();
-      if (!needles.some((n) => lower.includes(n))) continue;
-    }
-    const inTitle = new Set<number>();
-    for (const term of tokenize(section.title)) {
-      const q = matchTerm(terms, term);
-      if (q >= 0) inTitle.add(q);
-    }
-    const matched = new Set(inTitle);
-    let occurrences = 0;
-    let first: number | undefined;
-    for (const { term, offset } of termsWithOffsets(section.body)) {
-      const q = matchTerm(terms, term);
-      if (q < 0) continue;
-      matched.add(q);
-      occurrences += 1;
-      first ??= offset;
-    }
+    const inTitle = findTerms(section.title, terms).matched;
+    const { matched: inBody, occurrences, first } = findTerms(section.body, terms);
+    const matched = new Set([...inTitle, ...inBody]);
     if (matched.size === 0) continue;
     scored.push({ section, inTitle: inTitle.size, matched: matched.size, occurrences, first });
   }
