@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createOrganization } from '../../src/domain/organizations/organizations.js';
 import { DATABASE_KINDS } from '../helpers/databases.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { createSite, createSpace, expectBadRequest, expectStatus, sitePeople, siteUrl, type SitePeople } from '../helpers/sites.js';
@@ -269,6 +270,19 @@ describe.each(DATABASE_KINDS)('sites (%s)', (kind) => {
       await expectStatus(t, 204, 'DELETE', siteUrl(org.id, site.id), { token: p.creator.token });
       // The space itself stays.
       await expectStatus(t, 200, 'GET', `/v1/spaces/${guide.id}`, { token: org.admin.token });
+    });
+  });
+
+  describe('a published space transferred to another organization', () => {
+    it('leaves the sites of the organization it left', async () => {
+      const moving = await createSpace(t, org.id, org.admin.token, 'Moving');
+      const site = await createSite(t, org.id, org.admin.token, { title: 'Before the move', spaces: [moving.id, guide.id] });
+      expect(site.siteSpaces).toBe(2);
+      const other = await createOrganization(t.container.ctx, org.admin.user.id, { title: 'Elsewhere' });
+      await expectStatus(t, 200, 'POST', `/v1/spaces/${moving.id}/transfer`, { token: org.admin.token, body: { organization: other.id } });
+      const siteSpaces = await expectStatus(t, 200, 'GET', siteUrl(org.id, site.id, '/site-spaces'), { token: org.admin.token });
+      expect(siteSpaces.items.map((s: any) => [s.space.id, s.default])).toEqual([[guide.id, true]]);
+      expect((await expectStatus(t, 200, 'GET', siteUrl(org.id, site.id), { token: org.admin.token })).siteSpaces).toBe(1);
     });
   });
 

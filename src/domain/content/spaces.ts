@@ -1,3 +1,4 @@
+import { deleteSiteSpacesOfSpace } from '../../store/sql/sites.js';
 import type { Context, Caller } from '../context.js';
 import { Conflict, InvalidArgument, NotFound } from '../errors.js';
 import { newId, nowIso } from '../ids.js';
@@ -261,6 +262,8 @@ export async function transferSpace(ctx: Context, caller: Caller, spaceId: strin
   await requireTransferTarget(ctx, caller, input.organization);
   await ctx.db.transaction().execute(async (trx) => {
     await deleteGrantsOn(trx, { spaceIds: [spaceId], collectionIds: [] });
+    // The old organization's sites stop publishing it: they would otherwise show another organization's content.
+    await deleteSiteSpacesOfSpace(trx, spaceId);
     const now = nowIso();
     await updateSpaceRow(trx, spaceId, {
       organization_id: input.organization,

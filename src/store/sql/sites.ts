@@ -188,6 +188,14 @@ export async function setStructurePosition(db: Kysely<Database>, table: Structur
 }
 
 /** True when the site publishes the space through one of its site spaces. */
+/**
+ * Removes a space from every site that publishes it (the space leaves the organization). A container that loses
+ * its default falls back to its first site space, as the structure reads it.
+ */
+export async function deleteSiteSpacesOfSpace(db: Kysely<Database>, spaceId: string): Promise<void> {
+  await db.deleteFrom('site_spaces').where('space_id', '=', spaceId).execute();
+}
+
 export async function sitePublishesSpace(db: Kysely<Database>, siteId: string, spaceId: string): Promise<boolean> {
   const row = await db.selectFrom('site_spaces').select('id').where('site_id', '=', siteId).where('space_id', '=', spaceId).executeTakeFirst();
   return row !== undefined;
