@@ -9,6 +9,7 @@ import { PermissionDenied } from '../errors.js';
 import { nowIso } from '../ids.js';
 import { requireSpacePermission } from '../permissions.js';
 import { loadSpace } from './spaces.js';
+import { enqueueIndexingAfterPush } from './indexing.js';
 import { hookEnvironment } from '../../git-hooks/launch.js';
 import { changeRequestStates } from '../../store/sql/change-requests.js';
 import type { GitService } from '../../store/git/repositories.js';
@@ -114,23 +115,4 @@ export async function recordPush(ctx: Context, spaceId: string): Promise<void> {
     return main;
   });
   if (revision) await enqueueIndexingAfterPush(ctx, { spaceId, revision });
-}
-
-/**
- * After main moved (a push, a merge, an import): queue the indexing of the new revision. The push has landed
- * whatever happens here, so a queue outage is logged, not thrown; the link index is also built on first read of a
- * revision it lacks, and search catches up with the next revision.
- */
-export async function enqueueIndexingAfterPush(ctx: Context, push: { spaceId: string; revision: string }): Promise<void> {
-  const payload = { spaceId: push.spaceId, commit: push.revision };
-  const queued = await Promise.allSettled([
-    ctx.jobs.enqueue({ name: 'index-links', payload }),
-    ctx.jobs.enqueue({ name: 'index-search', payload }),
-  ]);
-  for (const outcome of queued) {
-    if (outcome.status === 'rejected') {
-      const message = outcome.reason instanceof Error ? outcome.reason.message : String(outcome.reason);
-      process.stderr.write(`${JSON.stringify({ level: 40, msg: 'indexing not queued', space: push.spaceId, err: message })}\n`);
-    }
-  }
 }

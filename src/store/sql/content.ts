@@ -153,6 +153,11 @@ export async function listSpacesOfOrganization(
 }
 
 /** Every live space of an organization (unpaged: for work over all of them, such as a search). */
+/** Every live space's id and main revision (what the indexes should have caught up with). */
+export async function liveSpaces(db: Kysely<Database>): Promise<Array<{ id: string; revision: string }>> {
+  return db.selectFrom('spaces').select(['id', 'revision']).where('deleted_at', 'is', null).execute();
+}
+
 export async function liveSpacesOfOrganization(db: Kysely<Database>, organizationId: string): Promise<SpaceRow[]> {
   return db.selectFrom('spaces').selectAll().where('organization_id', '=', organizationId).where('deleted_at', 'is', null).execute();
 }

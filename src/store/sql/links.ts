@@ -18,6 +18,12 @@ export interface LinkRowInput {
 }
 
 /** The extraction version a revision was indexed with; undefined when it is not indexed. */
+/** `space commit` of every revision indexed under `version` of the rules. */
+export async function indexedLinkCommits(db: Kysely<Database>, version: number): Promise<Set<string>> {
+  const rows = await db.selectFrom('link_index').select(['space_id', 'commit_oid']).where('version', '=', version).execute();
+  return new Set(rows.map((row) => `${row.space_id} ${row.commit_oid}`));
+}
+
 export async function linkIndexVersion(db: Kysely<Database>, spaceId: string, commit: string): Promise<number | undefined> {
   const row = await db
     .selectFrom('link_index')

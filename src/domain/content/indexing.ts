@@ -1,0 +1,47 @@
+/**
+ * Keeping the link and search indexes up to date: indexing is queued after every change of main, and at start for
+ * the spaces whose indexes missed a change (jobs that a restart of the in-process queue lost, or that could not
+ * be queued while Redis was down).
+ */
+import type { Context } from '../context.js';
+import { liveSpaces } from '../../store/sql/content.js';
+import { searchStates } from '../../store/sql/search.js';
+import { indexedLinkCommits } from '../../store/sql/links.js';
+import { SEARCH_VERSION } from '../search/search.js';
+import { LINKS_VERSION } from './links.js';
+
+/**
+ * After main moved (a push, a merge, an import): queue the indexing of the new revision. The push has landed
+ * whatever happens here, so a queue outage is logged, not thrown; the link index is also built on first read of a
+ * revision it lacks, and search catches up with the next revision.
+ */
+export async function enqueueIndexingAfterPush(ctx: Context, push: { spaceId: string; revision: string }): Promise<void> {
+  const payload = { spaceId: push.spaceId, commit: push.revision };
+  const queued = await Promise.allSettled([
+    ctx.jobs.enqueue({ name: 'index-links', payload }),
+    ctx.jobs.enqueue({ name: 'index-search', payload }),
+  ]);
+  for (const outcome of queued) {
+    if (outcome.status === 'rejected') {
+      const message = outcome.reason instanceof Error ? outcome.reason.message : String(outcome.reason);
+      process.stderr.write(`${JSON.stringify({ level: 40, msg: 'indexing not queued', space: push.spaceId, err: message })}\n`);
+    }
+  }
+}
+
+/**
+ * Queues indexing for every live space whose main revision the search index or the link index has not caught up
+ * with. Cheap (two reads over all spaces); returns the ids queued. Run when `quire serve` starts.
+ */
+export async function queueMissedIndexing(ctx: Context): Promise<string[]> {
+  const spaces = await liveSpaces(ctx.db);
+  const ids = spaces.map((space) => space.id);
+  const [search, links] = await Promise.all([searchStates(ctx.db, ids), indexedLinkCommits(ctx.db, LINKS_VERSION)]);
+  const behind = spaces.filter((space) => {
+    const state = search.get(space.id);
+    const searchCurrent = state?.commit_oid === space.revision && state.version === SEARCH_VERSION;
+    return !searchCurrent || !links.has(`${space.id} ${space.revision}`);
+  });
+  for (const space of behind) await enqueueIndexingAfterPush(ctx, { spaceId: space.id, revision: space.revision });
+  return behind.map((space) => space.id);
+}
