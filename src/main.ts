@@ -94,8 +94,6 @@ async function worker(config: Config): Promise<void> {
     process.exit(1);
   }
   const container = await createContainer(config, { workers: true });
-  await scheduleRecurringJobs(container, (message, error) => log(40, message, { err: (error as Error).message }));
-  log(30, 'worker started', { concurrency: config.jobConcurrency });
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) process.exit(1);
@@ -104,8 +102,11 @@ async function worker(config: Config): Promise<void> {
     await container.close();
     process.exit(0);
   };
+  // Before "worker started": whoever waits for that line may signal at once.
   process.on('SIGINT', () => void shutdown('SIGINT'));
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  await scheduleRecurringJobs(container, (message, error) => log(40, message, { err: (error as Error).message }));
+  log(30, 'worker started', { concurrency: config.jobConcurrency });
 }
 
 const program = new Command('quire').description('Quire: documentation whose content lives in git');
