@@ -29,8 +29,11 @@ export interface BullMqOptions extends QueueOptions {
   prefix: string;
 }
 
-/** How long a producer call may wait for Redis before the operation answers 503. */
-const PRODUCER_TIMEOUT_MS = 1000;
+/**
+ * How long a producer call may wait for Redis before the operation answers 503: below a second, so that the whole
+ * answer, HTTP included, stays within the second that promise makes.
+ */
+const PRODUCER_TIMEOUT_MS = 800;
 
 function queueName(name: JobName): string {
   return `quire-${name}`;
