@@ -175,6 +175,8 @@ export class BullMqQueue implements JobQueue {
 }
 
 export interface BullMqWorkers {
+  /** Resolves once every worker is connected and taking jobs. */
+  ready(): Promise<void>;
   close(graceMs?: number): Promise<void>;
 }
 
@@ -208,6 +210,9 @@ export function startBullMqWorkers(
     return worker;
   });
   return {
+    async ready() {
+      await Promise.all(workers.map((worker) => worker.waitUntilReady()));
+    },
     async close(graceMs = 10_000) {
       let timer: NodeJS.Timeout | undefined;
       const closing = Promise.allSettled(workers.map((worker) => worker.close()));

@@ -13,8 +13,8 @@ const RETRY_DELAY_MS = 100;
 
 interface Harness {
   queue: JobQueue;
-  /** Another worker process's worth of workers on the same queues (BullMQ only). */
-  addWorkers(handle: JobHandler): void;
+  /** Another worker process's worth of workers on the same queues (BullMQ only); resolves once all are ready. */
+  addWorkers(handle: JobHandler): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -24,7 +24,7 @@ async function harness(driver: QueueDriver, handle: JobHandler, attempts = 3): P
   let result: Harness;
   if (driver === 'in-process') {
     const queue = new InProcessQueue(handle, { attempts, retryDelayMs: RETRY_DELAY_MS, concurrency: 4 });
-    result = { queue, addWorkers: () => undefined, close: () => queue.close() };
+    result = { queue, addWorkers: async () => undefined, close: () => queue.close() };
   } else {
     await assertRedisReachable();
     const options = { attempts, retryDelayMs: RETRY_DELAY_MS, redisUrl: REDIS_TEST_URL, prefix: uniqueRedisPrefix() };
@@ -32,7 +32,10 @@ async function harness(driver: QueueDriver, handle: JobHandler, attempts = 3): P
     const workers: BullMqWorkers[] = [startBullMqWorkers(handle, { ...options, concurrency: 4 })];
     result = {
       queue,
-      addWorkers: (other) => workers.push(startBullMqWorkers(other, { ...options, concurrency: 4 })),
+      addWorkers: async (other) => {
+        workers.push(startBullMqWorkers(other, { ...options, concurrency: 4 }));
+        await Promise.all(workers.map((w) => w.ready()));
+      },
       close: async () => {
         await Promise.all(workers.map((w) => w.close()));
         await queue.close();
@@ -176,7 +179,7 @@ describe('job queue (bullmq, several workers)', () => {
       await sleep(20);
     };
     const h = await harness('bullmq', record('a'));
-    h.addWorkers(record('b'));
+    await h.addWorkers(record('b'));
     for (let i = 0; i < 30; i++) await h.queue.enqueue(job(`s${i}`));
     await until(() => runs.size === 30, 'all 30 jobs');
     await sleep(200);
