@@ -24,6 +24,11 @@ export async function isolatedGitEnv(): Promise<NodeJS.ProcessEnv> {
   };
 }
 
+/** The clone URL of a space on a listening test server, with `token` as HTTP Basic credentials. */
+export function spaceRemote(base: string, token: string, spaceId: string): string {
+  return `${base.replace('://', `://quire:${token}@`)}/git/${spaceId}.git`;
+}
+
 export class Checkout {
   private constructor(
     readonly dir: string,

@@ -3,7 +3,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASE_KINDS } from '../helpers/databases.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
-import { Checkout } from '../helpers/git.js';
+import { Checkout, spaceRemote } from '../helpers/git.js';
 
 const exec = promisify(execFile);
 
@@ -20,7 +20,7 @@ describe.each(DATABASE_KINDS)('change requests (%s)', (kind) => {
   });
   const ref = async (name: string) =>
     (await exec('git', ['--git-dir', t.container.git.repositoryPath(spaceId), 'rev-parse', '--verify', '--quiet', name]).catch(() => ({ stdout: '' }))).stdout.trim();
-  const remote = () => `${base.replace('://', `://quire:${org.admin.token}@`)}/git/${spaceId}.git`;
+  const remote = () => spaceRemote(base, org.admin.token, spaceId);
 
   beforeAll(async () => {
     t = await startTestApp(kind);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASE_KINDS } from '../helpers/databases.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
-import { Checkout } from '../helpers/git.js';
+import { Checkout, spaceRemote } from '../helpers/git.js';
 import { tinyPng } from '../helpers/content.js';
 
 const SUMMARY = `# Table of contents
@@ -66,7 +66,7 @@ describe.each(DATABASE_KINDS)('content pushed with git over HTTP, read through t
     org = await t.organization();
     spaceId = (await t.request('POST', `/v1/orgs/${org.id}/spaces`, { token: org.admin.token, body: { title: 'Handbook' } })).body.id;
     const base = await t.listen();
-    checkout = await Checkout.clone(`${base.replace('://', `://quire:${org.admin.token}@`)}/git/${spaceId}.git`);
+    checkout = await Checkout.clone(spaceRemote(base, org.admin.token, spaceId));
   });
   afterAll(async () => {
     await checkout?.dispose();

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASE_KINDS } from '../helpers/databases.js';
 import { QUEUE_DRIVERS } from '../helpers/queues.js';
 import { startTestApp, type TestApp, type TestUser } from '../helpers/app.js';
-import { Checkout } from '../helpers/git.js';
+import { Checkout, spaceRemote } from '../helpers/git.js';
 import { tinyPng } from '../helpers/content.js';
 
 const SUMMARY = `# Table of contents
@@ -42,7 +42,7 @@ describe.each(DATABASE_KINDS)('links and backlinks (%s)', (kind) => {
   let fileIds: Record<string, string>;
 
   const get = (url: string, token: string | null = org.admin.token, query?: Record<string, string | number>) => t.request('GET', url, { token, query });
-  const remote = (id: string) => `${base.replace('://', `://quire:${org.admin.token}@`)}/git/${id}.git`;
+  const remote = (id: string) => spaceRemote(base, org.admin.token, id);
   /** A target in short: the URL, or `kind:title` (`file:name`). */
   const targetOf = (item: any): string => {
     const target = item.targetReference;
@@ -262,7 +262,7 @@ describe.each(QUEUE_DRIVERS)('the index-links job after a push (%s queue)', (que
     org = await t.organization();
     const base = await t.listen();
     spaceId = (await t.request('POST', `/v1/orgs/${org.id}/spaces`, { token: org.admin.token, body: { title: 'Jobs' } })).body.id;
-    checkout = await Checkout.clone(`${base.replace('://', `://quire:${org.admin.token}@`)}/git/${spaceId}.git`);
+    checkout = await Checkout.clone(spaceRemote(base, org.admin.token, spaceId));
   });
   afterAll(async () => {
     await checkout?.dispose();

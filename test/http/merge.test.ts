@@ -3,7 +3,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASE_KINDS } from '../helpers/databases.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
-import { Checkout } from '../helpers/git.js';
+import { Checkout, spaceRemote } from '../helpers/git.js';
 
 const exec = promisify(execFile);
 
@@ -20,7 +20,7 @@ describe.each(DATABASE_KINDS)('merging and updating change requests (%s)', (kind
   afterAll(async () => t?.close());
 
   const api = (method: string, url: string, token = org.admin.token, body?: unknown) => t.request(method, url, { token, body });
-  const remote = (spaceId: string) => `${base.replace('://', `://quire:${org.admin.token}@`)}/git/${spaceId}.git`;
+  const remote = (spaceId: string) => spaceRemote(base, org.admin.token, spaceId);
   const gitIn = async (spaceId: string, ...args: string[]) =>
     (await exec('git', ['--git-dir', t.container.git.repositoryPath(spaceId), ...args])).stdout.trim();
 

@@ -5,7 +5,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.js';
-import { Checkout, isolatedGitEnv } from '../helpers/git.js';
+import { Checkout, spaceRemote, isolatedGitEnv } from '../helpers/git.js';
 import { tinyPng } from '../helpers/content.js';
 
 const exec = promisify(execFile);
@@ -46,7 +46,7 @@ describe('migration: an existing docs repository pushed into a space, cloned bac
   });
   afterAll(async () => t?.close());
 
-  const remote = (spaceId: string) => `${base.replace('://', `://quire:${org.admin.token}@`)}/git/${spaceId}.git`;
+  const remote = (spaceId: string) => spaceRemote(base, org.admin.token, spaceId);
 
   async function importRepository(files: Record<string, string | Buffer>): Promise<{ spaceId: string; source: string; head: string }> {
     const env = await isolatedGitEnv();

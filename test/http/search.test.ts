@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASE_KINDS } from '../helpers/databases.js';
 import { QUEUE_DRIVERS } from '../helpers/queues.js';
 import { startTestApp, type TestApp, type TestUser } from '../helpers/app.js';
-import { Checkout } from '../helpers/git.js';
+import { Checkout, spaceRemote } from '../helpers/git.js';
 import { indexSearch, searchTuning } from '../../src/domain/search/search.js';
 import { matchTerm, queryTerms } from '../../src/content/search-text.js';
 
@@ -22,7 +22,7 @@ describe.each(DATABASE_KINDS)('search (%s)', (kind) => {
   let handbook: string;
   let secret: string;
 
-  const remote = (id: string) => `${base.replace('://', `://quire:${org.admin.token}@`)}/git/${id}.git`;
+  const remote = (id: string) => spaceRemote(base, org.admin.token, id);
   const search = (url: string, query: Record<string, string | number> | undefined, token: string | null = org.admin.token) => t.request('GET', url, { token, query });
   const titles = (res: { body: any }) => res.body.items.map((p: any) => p.title);
 
@@ -204,7 +204,7 @@ describe.each(QUEUE_DRIVERS)('the index-search job after a push (%s queue)', (qu
     org = await t.organization();
     const base = await t.listen();
     spaceId = (await t.request('POST', `/v1/orgs/${org.id}/spaces`, { token: org.admin.token, body: { title: 'Jobs' } })).body.id;
-    checkout = await Checkout.clone(`${base.replace('://', `://quire:${org.admin.token}@`)}/git/${spaceId}.git`);
+    checkout = await Checkout.clone(spaceRemote(base, org.admin.token, spaceId));
   });
   afterAll(async () => {
     await checkout?.dispose();

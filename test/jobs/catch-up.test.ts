@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { QUEUE_DRIVERS } from '../helpers/queues.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
-import { Checkout } from '../helpers/git.js';
+import { Checkout, spaceRemote } from '../helpers/git.js';
 import { queueMissedIndexing } from '../../src/domain/content/indexing.js';
 
 async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, what: string, timeoutMs = 8000): Promise<T> {
@@ -30,7 +30,7 @@ describe.each(QUEUE_DRIVERS)('indexing catch-up at start (%s queue)', (queue) =>
     const base = await t.listen();
     const space = async (title: string) => {
       const id = (await t.request('POST', `/v1/orgs/${org.id}/spaces`, { token: org.admin.token, body: { title } })).body.id as string;
-      const checkout = await Checkout.clone(`${base.replace('://', `://quire:${org.admin.token}@`)}/git/${id}.git`);
+      const checkout = await Checkout.clone(spaceRemote(base, org.admin.token, id));
       await checkout.write('guide.md', '# Guide\n\nSee the [missing page](missing.md).\n');
       const pushed = await checkout.commitAndPush('content');
       await checkout.dispose();

@@ -331,12 +331,9 @@ export async function moveSection(
   sectionId: string,
   anchor: Anchor | undefined,
 ): Promise<StructureItemView> {
-  const item: StructurePointer = { type: 'site-section', id: sectionId };
-  const { reader } = await changeStructure(ctx, caller, organizationId, siteId, 'move its sections', async (trx, structure) => {
-    findSection(structure, sectionId, 'siteSectionId', 'notFound');
-    await moveAmongSiblings(trx, structure, item, anchor);
-  });
-  return itemView(ctx, reader, item);
+  return moveItem(ctx, caller, organizationId, siteId, { type: 'site-section', id: sectionId }, anchor, 'move its sections', (structure) =>
+    findSection(structure, sectionId, 'siteSectionId', 'notFound'),
+  );
 }
 
 // ---- section groups
@@ -483,12 +480,9 @@ export async function moveSectionGroup(
   groupId: string,
   anchor: Anchor | undefined,
 ): Promise<StructureItemView> {
-  const item: StructurePointer = { type: 'site-section-group', id: groupId };
-  const { reader } = await changeStructure(ctx, caller, organizationId, siteId, 'move its section groups', async (trx, structure) => {
-    findGroup(structure, groupId);
-    await moveAmongSiblings(trx, structure, item, anchor);
-  });
-  return itemView(ctx, reader, item);
+  return moveItem(ctx, caller, organizationId, siteId, { type: 'site-section-group', id: groupId }, anchor, 'move its section groups', (structure) =>
+    findGroup(structure, groupId),
+  );
 }
 
 // ---- site spaces
@@ -590,12 +584,9 @@ export async function moveSiteSpace(
   siteSpaceId: string,
   anchor: Anchor | undefined,
 ): Promise<StructureItemView> {
-  const item: StructurePointer = { type: 'site-space', id: siteSpaceId };
-  const { reader } = await changeStructure(ctx, caller, organizationId, siteId, 'move its site spaces', async (trx, structure) => {
-    findSiteSpace(structure, siteSpaceId);
-    await moveAmongSiblings(trx, structure, item, anchor);
-  });
-  return itemView(ctx, reader, item);
+  return moveItem(ctx, caller, organizationId, siteId, { type: 'site-space', id: siteSpaceId }, anchor, 'move its site spaces', (structure) =>
+    findSiteSpace(structure, siteSpaceId),
+  );
 }
 
 /** sortSiteStructure: moves any item of the structure among its siblings (404 when the item is not in the site). */
@@ -607,8 +598,27 @@ export async function sortStructure(
   item: StructurePointer,
   anchor: Anchor | undefined,
 ): Promise<StructureItemView> {
-  const { reader } = await changeStructure(ctx, caller, organizationId, siteId, 'sort its structure', async (trx, structure) => {
+  return moveItem(ctx, caller, organizationId, siteId, item, anchor, 'sort its structure', (structure) => {
     if (!siblingsOf(structure, item)) throw new NotFound(`item: no ${item.type} "${item.id}" in this site`);
+  });
+}
+
+/**
+ * Moves an item among its siblings: what sortSiteStructure and the deprecated moves share. `requireItem` throws the
+ * 404 the operation answers when the item is not in the site.
+ */
+async function moveItem(
+  ctx: Context,
+  caller: Caller,
+  organizationId: string,
+  siteId: string,
+  item: StructurePointer,
+  anchor: Anchor | undefined,
+  action: string,
+  requireItem: (structure: Structure) => unknown,
+): Promise<StructureItemView> {
+  const { reader } = await changeStructure(ctx, caller, organizationId, siteId, action, async (trx, structure) => {
+    requireItem(structure);
     await moveAmongSiblings(trx, structure, item, anchor);
   });
   return itemView(ctx, reader, item);

@@ -3,19 +3,11 @@
  * revisions are indexed. Rows of one revision are written together and replaced together.
  */
 import { sql, type Expression, type Kysely, type SqlBool } from 'kysely';
-import type { Database } from './schema.js';
+import type { Database, LinksTable } from './schema.js';
 import { keysetQuery, type KeysetKey } from './keyset.js';
 
-export interface LinkRowInput {
-  page_id: string;
-  page_order: number;
-  relation: string;
-  target: string;
-  target_kind: string;
-  target_value: string;
-  anchor: string | null;
-  status: string;
-}
+/** A row of `links` without its revision (the space and commit it is stored under). */
+export type LinkRowInput = Omit<LinksTable, 'space_id' | 'commit_oid'>;
 
 /** The extraction version a revision was indexed with; undefined when it is not indexed. */
 /** `space commit` of every revision indexed under `version` of the rules. */
