@@ -6,6 +6,8 @@ import { openStore, type Store } from './store/sql/db.js';
 import { instanceSecret } from './store/sql/secrets.js';
 import { GitStore } from './store/git/repositories.js';
 import { GitReader } from './store/git/reader.js';
+import { HistoryFacts } from './domain/content/history.js';
+import { RevisionCache } from './domain/content/revisions.js';
 import { CursorCodec } from './domain/lists.js';
 import { ReadCache } from './domain/cache.js';
 import { LinkSigner } from './domain/signing.js';
@@ -47,6 +49,10 @@ export async function createContainer(config: Config, options: ContainerOptions 
   const git = new GitStore(config.dataDir);
   const cursors = new CursorCodec(await instanceSecret(store.db, 'cursor-signing'));
   const reader = new GitReader(git);
+  const history = new HistoryFacts(
+    { db: store.db, git, reader },
+    { log: (msg, fields) => process.stderr.write(`${JSON.stringify({ level: 40, msg, ...fields })}\n`) },
+  );
   const links = new LinkSigner(await instanceSecret(store.db, 'link-signing'));
   const visitorClaims = await VisitorClaimsSigner.create(await loadOrCreateSigningKey(config.dataDir, VISITOR_CLAIMS_KEY), config.publicUrl);
   const fetcher = new GuardedFetcher({ allow: config.fetchAllow, timeoutMs: config.fetchTimeoutMs });
@@ -66,6 +72,8 @@ export async function createContainer(config: Config, options: ContainerOptions 
     db: store.db,
     git,
     reader,
+    history,
+    revisions: new RevisionCache(),
     cursors,
     cache,
     links,
@@ -84,6 +92,7 @@ export async function createContainer(config: Config, options: ContainerOptions 
       // Running jobs finish first: they use the database and the repositories closed below.
       await workers?.close();
       await jobs.close();
+      await history.close();
       reader.close();
       await fetcher.close();
       await store.close();

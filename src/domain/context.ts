@@ -9,6 +9,8 @@ import type { LinkSigner } from './signing.js';
 import type { GuardedFetcher } from '../store/net/guarded-fetch.js';
 import type { JobQueue } from '../jobs/jobs.js';
 import type { VisitorClaimsSigner } from './members/visitor-claims.js';
+import type { HistoryFacts } from './content/history.js';
+import type { RevisionCache } from './content/revisions.js';
 
 /** What domain functions work with; built once by the container and passed down explicitly. */
 export interface Context {
@@ -17,6 +19,10 @@ export interface Context {
   /** Object and ref reads (long-lived cat-file processes). */
   reader: GitReader;
   cursors: CursorCodec;
+  /** Ids and dates of paths derived from history, computed when commits arrive and stored per commit. */
+  history: HistoryFacts;
+  /** Parsed revisions by commit. */
+  revisions: RevisionCache;
   /** Reads every request makes (tokens, access, space rows); forgets on local writes, expires for others'. */
   cache: ReadCache;
   /** Signs expiring download links (change-request PDFs). */

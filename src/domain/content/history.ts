@@ -3,15 +3,26 @@
  * renames and moves), when the path was created and when it last changed (git-format.md "Ids").
  *
  * They are a deterministic function of the commit graph: a path inherits from the same path in a parent, or from
- * the path it was renamed from (same blob, else git's similarity detection); a new path gets an id hashed from
- * the space, the commit and the path. So nothing is lost if the cache (memory, then the revision_facts table) is
- * dropped, and two processes computing the same commit agree. Pushed trees are never rewritten to record ids.
+ * the path git finds it was renamed from (against the first parent); a path seen for the first time gets an id
+ * hashed from the space and the path (from the commit too, when that id is already held by another path). So
+ * nothing is lost if the stored facts are dropped, and two processes computing the same commit agree. Pushed trees
+ * are never rewritten to record ids.
+ *
+ * Cost: facts are stored for the commits that were asked for (ref tips) and for a checkpoint every few hundred
+ * commits, so a new commit costs one diff against its parent. The commits between the wanted one and the nearest
+ * stored ancestors are found by walking commit objects (any shape: merges, criss-cross, octopus) and diffed in ONE
+ * `git diff-tree --stdin` process, oldest first. A read never walks a long history: past a few dozen unknown
+ * commits it answers with provisional facts (the nearest stored ancestor's, advanced to the commit in one step, or
+ * ids from the paths alone) while the full computation runs in the background, once per commit and process.
  */
 import crypto from 'node:crypto';
-import type { Context } from '../context.js';
-import { detectRenames, type BlobEntry, type CommitObject } from '../../store/git/reader.js';
-import { findRevisionFacts, saveRevisionFacts } from '../../store/sql/revisions.js';
+import type { Kysely } from 'kysely';
 import { WeightedLru } from '../lru.js';
+import type { Database } from '../../store/sql/schema.js';
+import type { GitStore } from '../../store/git/repositories.js';
+import type { BlobEntry, CommitObject, GitReader } from '../../store/git/reader.js';
+import { commitChanges, type CommitToDiff, type PathChange } from '../../store/git/changes.js';
+import { findRevisionFacts, revisionFactCommits, saveRevisionFacts } from '../../store/sql/revisions.js';
 
 export interface PathFact {
   /** id */
@@ -26,124 +37,377 @@ export interface PathFact {
 
 export type Facts = Record<string, PathFact>;
 
-// Facts of recently read commits, by `space:commit`. Process-local is safe: facts never change for a commit.
-const memory = new WeightedLru<string, Facts>(256);
-
-function remember(key: string, facts: Facts): void {
-  memory.set(key, facts);
+/** Facts for a read: `final` when derived from the whole history, else provisional (see the top of this file). */
+export interface ReadFacts {
+  facts: Facts;
+  final: boolean;
 }
 
-/** A new id for a path first seen in `commitOid`. */
+type FactMap = Map<string, PathFact>;
+
+function hashId(input: string): string {
+  return crypto.createHash('sha256').update(input).digest('base64url').slice(0, 16);
+}
+
+/** The id of a path seen for the first time: from the space and the path, so it is known before history is read. */
+export function pathId(spaceId: string, path: string): string {
+  return hashId(`${spaceId}\0${path}`);
+}
+
+/** An id tied to one commit: for a new path whose path id is already held (a page was moved away and another took its place). */
 export function derivedId(spaceId: string, commitOid: string, path: string): string {
-  return crypto.createHash('sha256').update(`${spaceId}\0${commitOid}\0${path}`).digest('base64url').slice(0, 16);
-}
-
-async function stored(ctx: Context, spaceId: string, oid: string): Promise<Facts | undefined> {
-  const key = `${spaceId}:${oid}`;
-  const cached = memory.get(key);
-  if (cached) return cached;
-  const row = await findRevisionFacts(ctx.db, spaceId, oid);
-  if (!row) return undefined;
-  const facts = JSON.parse(row) as Facts;
-  remember(key, facts);
-  return facts;
-}
-
-/** Facts of one commit from its parents' facts. */
-async function derive(ctx: Context, spaceId: string, commit: CommitObject, blobs: BlobEntry[], parents: Facts[]): Promise<Facts> {
-  const at = commit.committedAt;
-  const facts: Facts = {};
-  const [first, ...others] = parents;
-  const unexplained: BlobEntry[] = [];
-  const present = new Set(blobs.map((b) => b.path));
-  for (const blob of blobs) {
-    const inFirst = first?.[blob.path];
-    const inOther = others.map((p) => p[blob.path]).find((f) => f !== undefined);
-    const base = inFirst ?? inOther;
-    if (!base) {
-      unexplained.push(blob);
-      continue;
-    }
-    // Unchanged from some parent: that parent's updatedAt; changed: this commit's date.
-    const same = [inFirst, ...others.map((p) => p[blob.path])].find((f) => f?.o === blob.oid);
-    facts[blob.path] = { i: base.i, c: base.c, u: same ? same.u : at, o: blob.oid };
-  }
-  if (unexplained.length > 0 && first) {
-    // Renames: a path that left the first parent, with the same blob (exact), else git's similarity detection.
-    const gone = Object.entries(first).filter(([path]) => !present.has(path));
-    const byOid = new Map<string, [string, PathFact]>();
-    for (const entry of gone) if (!byOid.has(entry[1].o)) byOid.set(entry[1].o, entry);
-    const taken = new Set<string>();
-    const rest: BlobEntry[] = [];
-    for (const blob of unexplained) {
-      const match = byOid.get(blob.oid);
-      if (match && !taken.has(match[0])) {
-        taken.add(match[0]);
-        facts[blob.path] = { i: match[1].i, c: match[1].c, u: at, o: blob.oid };
-      } else rest.push(blob);
-    }
-    if (rest.length > 0 && gone.some(([path]) => !taken.has(path))) {
-      const renames = await detectRenames(ctx.git, spaceId, commit.parents[0], commit.oid);
-      const source = new Map(renames.map((r) => [r.to, r.from]));
-      for (const blob of rest.splice(0)) {
-        const from = source.get(blob.path);
-        const origin = from && !taken.has(from) ? first[from] : undefined;
-        if (origin) {
-          taken.add(from!);
-          facts[blob.path] = { i: origin.i, c: origin.c, u: at, o: blob.oid };
-        } else rest.push(blob);
-      }
-    }
-    unexplained.splice(0, unexplained.length, ...rest);
-  }
-  for (const blob of unexplained) facts[blob.path] = { i: derivedId(spaceId, commit.oid, blob.path), c: at, u: at, o: blob.oid };
-  return facts;
+  return hashId(`${spaceId}\0${commitOid}\0${path}`);
 }
 
 /**
- * The facts of a commit, computing (and caching) those of any ancestor not known yet, oldest first. Iterative,
- * so a long history does not nest promises or stack frames.
+ * The facts of a commit from its parents' facts and its changes against the first parent. `into` is the map to
+ * fill: a copy of the first parent's facts, or that map itself when no other commit needs it any more.
  */
-export async function factsOf(ctx: Context, spaceId: string, commitOid: string): Promise<Facts> {
-  const known = await stored(ctx, spaceId, commitOid);
-  if (known) return known;
-  const reader = ctx.reader;
-  const pending: string[] = [commitOid];
-  const commits = new Map<string, CommitObject>();
-  const computed = new Map<string, Facts>();
-  const factsFor = async (oid: string) => computed.get(oid) ?? (await stored(ctx, spaceId, oid));
-  while (pending.length > 0) {
-    const oid = pending[pending.length - 1];
-    if (computed.has(oid)) {
-      pending.pop();
-      continue;
-    }
-    let commit = commits.get(oid);
-    if (!commit) {
-      commit = await reader.readCommit(spaceId, oid);
-      if (!commit) throw new Error(`commit ${oid} not found in space ${spaceId}`);
-      commits.set(oid, commit);
-    }
-    const missing: string[] = [];
-    const parents: Facts[] = [];
-    for (const parent of commit.parents) {
-      const facts = await factsFor(parent);
-      if (facts) parents.push(facts);
-      else if (pending.includes(parent)) throw new Error(`commit graph cycle at ${parent}`);
-      else missing.push(parent);
-    }
-    if (missing.length > 0) {
-      pending.push(...missing);
-      continue;
-    }
-    const blobs = await reader.listBlobs(spaceId, commit.tree);
-    const facts = await derive(ctx, spaceId, commit, blobs, parents);
-    computed.set(oid, facts);
-    remember(`${spaceId}:${oid}`, facts);
-    pending.pop();
+export function advanceFacts(
+  spaceId: string,
+  commit: { oid: string; committedAt: string },
+  parents: Array<FactMap | undefined>,
+  changes: PathChange[],
+  into: FactMap,
+): FactMap {
+  const [first, ...rest] = parents;
+  const others = rest.filter((p): p is FactMap => p !== undefined);
+  const at = commit.committedAt;
+  // Paths that left the tree: deleted, or the source of a rename. A path can leave and be added again in one commit.
+  const gone = new Set<string>();
+  for (const change of changes) {
+    if (change.status === 'D') gone.add(change.path);
+    else if (change.status === 'R' && change.from !== undefined) gone.add(change.from);
   }
-  const result = computed.get(commitOid)!;
-  // Only the requested commit is stored: ancestors are recomputed from it cheaply if ever asked for again.
-  await saveRevisionFacts(ctx.db, spaceId, commitOid, JSON.stringify(result));
-  return result;
+  // Read before deleting: `into` may be the first parent's map itself.
+  const leaving = new Map<string, PathFact>();
+  for (const path of gone) {
+    const fact = first?.get(path);
+    if (fact) leaving.set(path, fact);
+    into.delete(path);
+  }
+  const before = (path: string) => (gone.has(path) ? undefined : first?.get(path));
+  const renamedFrom = new Set<string>();
+  const fresh: PathChange[] = [];
+  for (const change of changes) {
+    if (change.status === 'D') continue;
+    const own = before(change.path);
+    const inOthers = others.map((p) => p.get(change.path));
+    let base = own ?? inOthers.find((f) => f !== undefined);
+    if (!base && change.status === 'R' && change.from !== undefined && !renamedFrom.has(change.from)) {
+      base = leaving.get(change.from);
+      if (base) renamedFrom.add(change.from);
+    }
+    if (!base) {
+      fresh.push(change);
+      continue;
+    }
+    // Unchanged from some parent (a merge taking one side): that parent's updatedAt; changed: this commit's date.
+    const same = [own, ...inOthers].find((f) => f?.o === change.oid);
+    into.set(change.path, { i: base.i, c: base.c, u: same ? same.u : at, o: change.oid });
+  }
+  if (fresh.length > 0) {
+    const held = new Set<string>();
+    for (const fact of into.values()) held.add(fact.i);
+    for (const change of fresh) {
+      let id = pathId(spaceId, change.path);
+      if (held.has(id)) id = derivedId(spaceId, commit.oid, change.path);
+      held.add(id);
+      into.set(change.path, { i: id, c: at, u: at, o: change.oid });
+    }
+  }
+  return into;
+}
+
+export interface HistoryFactsOptions {
+  /** Most unknown commits a read computes before answering; past that it answers provisionally. */
+  inlineCommits?: number;
+  /** How long a read waits for a computation already running before it answers provisionally. */
+  readWaitMs?: number;
+  /** Store the facts of every Nth computed commit, so later computations start near. */
+  checkpointEvery?: number;
+  /** Paths of facts kept in memory (sum over commits). */
+  memoryPaths?: number;
+  /** Where failures of background computations go. */
+  log?: (message: string, fields: Record<string, unknown>) => void;
+}
+
+interface Plan {
+  /** Commits to compute, parents before children. */
+  order: CommitObject[];
+  /** Commits with facts already (stored, in memory, or being computed) that the plan starts from. */
+  boundary: string[];
+  /** The walk stopped at its limit before reaching known commits everywhere. */
+  truncated: boolean;
+}
+
+/**
+ * History facts of the spaces' commits: owned by the container (its memory and its running computations), used by
+ * every revision read.
+ */
+export class HistoryFacts {
+  private readonly memory: WeightedLru<string, Facts>;
+  private readonly running = new Map<string, Promise<Facts>>();
+  private readonly inlineCommits: number;
+  private readonly checkpointEvery: number;
+  private readonly readWaitMs: number;
+  private readonly log: NonNullable<HistoryFactsOptions['log']>;
+  private closed = false;
+
+  constructor(
+    private readonly deps: { db: Kysely<Database>; git: GitStore; reader: GitReader },
+    options: HistoryFactsOptions = {},
+  ) {
+    this.memory = new WeightedLru(options.memoryPaths ?? 1_000_000);
+    this.inlineCommits = options.inlineCommits ?? 64;
+    this.checkpointEvery = options.checkpointEvery ?? 250;
+    this.readWaitMs = options.readWaitMs ?? 500;
+    this.log = options.log ?? (() => {});
+  }
+
+  /** The final facts of a commit, computing those of every ancestor not known yet. */
+  async factsOf(spaceId: string, commitOid: string): Promise<Facts> {
+    const known = await this.stored(spaceId, commitOid);
+    if (known) return known;
+    return this.compute(spaceId, commitOid);
+  }
+
+  /**
+   * Facts for a read: final when known or cheap to compute (a few dozen new commits), else provisional while the
+   * whole computation runs in the background. Never walks a long history before answering.
+   */
+  async forRead(spaceId: string, commitOid: string): Promise<ReadFacts> {
+    const known = await this.stored(spaceId, commitOid);
+    if (known) return { facts: known, final: true };
+    const running = this.running.get(`${spaceId}:${commitOid}`);
+    if (running) {
+      // Usually a push's few commits, done in milliseconds: worth a short wait for the real facts.
+      const facts = await settledWithin(running, this.readWaitMs);
+      if (facts) return { facts, final: true };
+      return { facts: await this.provisional(spaceId, commitOid, []), final: false };
+    }
+    const plan = await this.plan(spaceId, commitOid, this.inlineCommits);
+    if (!plan.truncated) return { facts: await this.compute(spaceId, commitOid, plan), final: true };
+    void this.prepare(spaceId, commitOid);
+    return { facts: await this.provisional(spaceId, commitOid, plan.boundary), final: false };
+  }
+
+  /** Whether this process has the final facts of a commit in memory (a provisional read can be redone). */
+  isFinal(spaceId: string, commitOid: string): boolean {
+    return this.memory.get(`${spaceId}:${commitOid}`) !== undefined;
+  }
+
+  /**
+   * Starts computing a commit's facts in the background (after a push, a merge or an import), unless they are
+   * known or already being computed. Resolves when done; failures are logged, not thrown.
+   */
+  prepare(spaceId: string, commitOid: string): Promise<void> {
+    if (this.closed || this.isFinal(spaceId, commitOid)) return Promise.resolve();
+    return this.compute(spaceId, commitOid).then(
+      () => undefined,
+      (error: unknown) => {
+        if (!this.closed) this.log('history facts not computed', { space: spaceId, commit: commitOid, err: (error as Error).message });
+      },
+    );
+  }
+
+  /** Stops background work: running computations end at their next commit. */
+  async close(): Promise<void> {
+    this.closed = true;
+    await Promise.allSettled([...this.running.values()]);
+  }
+
+  private async stored(spaceId: string, oid: string): Promise<Facts | undefined> {
+    const key = `${spaceId}:${oid}`;
+    const cached = this.memory.get(key);
+    if (cached) return cached;
+    const row = await findRevisionFacts(this.deps.db, spaceId, oid);
+    if (!row) return undefined;
+    const facts = JSON.parse(row) as Facts;
+    this.remember(key, facts);
+    return facts;
+  }
+
+  private remember(key: string, facts: Facts): void {
+    this.memory.set(key, facts, Object.keys(facts).length + 1);
+  }
+
+  /** One computation per commit and process: concurrent callers share it. */
+  private compute(spaceId: string, commitOid: string, plan?: Plan): Promise<Facts> {
+    const key = `${spaceId}:${commitOid}`;
+    const running = this.running.get(key);
+    if (running) return running;
+    const work = (async () => {
+      const known = await this.stored(spaceId, commitOid);
+      if (known) return known;
+      return this.run(spaceId, commitOid, plan ?? (await this.plan(spaceId, commitOid)));
+    })();
+    this.running.set(key, work);
+    void work.then(
+      () => this.running.delete(key),
+      () => this.running.delete(key),
+    );
+    return work;
+  }
+
+  /**
+   * The commits between `target` and the commits whose facts are known, read as objects through cat-file, level by
+   * level (pipelined). Stops after `limit` commits, if given.
+   */
+  private async plan(spaceId: string, target: string, limit = Infinity): Promise<Plan> {
+    const storedOids = new Set(await revisionFactCommits(this.deps.db, spaceId));
+    const isKnown = (oid: string) => oid !== target && (storedOids.has(oid) || this.isFinal(spaceId, oid) || this.running.has(`${spaceId}:${oid}`));
+    const commits = new Map<string, CommitObject>();
+    const boundary = new Set<string>();
+    const seen = new Set<string>([target]);
+    let level = [target];
+    while (level.length > 0) {
+      const read = await Promise.all(level.map((oid) => this.deps.reader.readCommit(spaceId, oid)));
+      const next: string[] = [];
+      for (const commit of read) {
+        if (!commit) continue;
+        commits.set(commit.oid, commit);
+        for (const parent of commit.parents) {
+          if (seen.has(parent)) continue;
+          seen.add(parent);
+          if (isKnown(parent)) boundary.add(parent);
+          else next.push(parent);
+        }
+      }
+      if (commits.size > limit) return { order: [], boundary: [...boundary], truncated: true };
+      level = next;
+    }
+    if (!commits.has(target)) throw new Error(`commit ${target} not found in space ${spaceId}`);
+    return { order: postorder(target, commits), boundary: [...boundary], truncated: false };
+  }
+
+  /** Computes the facts of the plan's commits, oldest first, storing the target's and checkpoints'. */
+  private async run(spaceId: string, target: string, plan: Plan): Promise<Facts> {
+    // How many commits still need each commit's facts: a map is handed on (not copied) to its last child.
+    const waiting = new Map<string, number>();
+    for (const commit of plan.order) for (const parent of commit.parents) waiting.set(parent, (waiting.get(parent) ?? 0) + 1);
+    const live = new Map<string, FactMap>();
+    const factsOfParent = async (oid: string): Promise<FactMap | undefined> => {
+      const computed = live.get(oid);
+      if (computed) return computed;
+      const known = (await this.stored(spaceId, oid)) ?? (await this.running.get(`${spaceId}:${oid}`));
+      if (!known) return undefined;
+      const map: FactMap = new Map(Object.entries(known));
+      live.set(oid, map);
+      return map;
+    };
+    const inPlan = new Set(plan.order.map((c) => c.oid));
+    const reachable = (oid: string | undefined) => oid !== undefined && (inPlan.has(oid) || plan.boundary.includes(oid));
+    // A commit whose first parent is missing (a shallow history) is diffed against nothing, like a root commit.
+    const toDiff: CommitToDiff[] = [];
+    const orphans = new Set<string>();
+    for (const commit of plan.order) {
+      const parent = commit.parents[0];
+      if (parent === undefined) toDiff.push({ oid: commit.oid });
+      else if (reachable(parent)) toDiff.push({ oid: commit.oid, parent });
+      else orphans.add(commit.oid);
+    }
+    let result: Facts | undefined;
+    let count = 0;
+    const step = async (commit: CommitObject, changes: PathChange[]) => {
+      if (this.closed) throw new Error('closed');
+      const parents = await Promise.all(commit.parents.map((p) => (reachable(p) ? factsOfParent(p) : undefined)));
+      const first = parents[0];
+      const firstParent = commit.parents[0];
+      const lastUse = firstParent !== undefined && waiting.get(firstParent) === 1 && !commit.parents.slice(1).includes(firstParent);
+      const into: FactMap = first && lastUse ? first : new Map(first ?? []);
+      const facts = advanceFacts(spaceId, commit, orphans.has(commit.oid) ? [] : parents, changes, into);
+      for (const parent of commit.parents) {
+        const left = (waiting.get(parent) ?? 1) - 1;
+        waiting.set(parent, left);
+        if (left <= 0) live.delete(parent);
+      }
+      live.set(commit.oid, facts);
+      count++;
+      if (commit.oid === target || count % this.checkpointEvery === 0) {
+        const record = Object.fromEntries(facts);
+        this.remember(`${spaceId}:${commit.oid}`, record);
+        await saveRevisionFacts(this.deps.db, spaceId, commit.oid, JSON.stringify(record));
+        if (commit.oid === target) result = record;
+      }
+      if ((waiting.get(commit.oid) ?? 0) === 0 && commit.oid !== target) live.delete(commit.oid);
+    };
+    const diffs = commitChanges(this.deps.git, spaceId, toDiff);
+    try {
+      for (const commit of plan.order) {
+        if (orphans.has(commit.oid)) {
+          await step(commit, addedBlobs(await this.deps.reader.listBlobs(spaceId, commit.tree)));
+          continue;
+        }
+        const next = await diffs.next();
+        if (next.done || next.value.oid !== commit.oid) throw new Error(`git diff-tree answered out of order at ${commit.oid}`);
+        await step(commit, next.value.changes);
+      }
+    } finally {
+      // Ends the git process when a step failed half-way.
+      await diffs.return(undefined);
+    }
+    if (!result) throw new Error(`commit ${target} was not computed`);
+    return result;
+  }
+
+  /**
+   * Facts good enough to answer a read while the real ones are computed: the nearest known ancestor's advanced to
+   * the commit in one step (so pages that existed keep their ids), else ids from paths alone.
+   */
+  private async provisional(spaceId: string, commitOid: string, boundary: string[]): Promise<Facts> {
+    const commit = await this.deps.reader.readCommit(spaceId, commitOid);
+    if (!commit) throw new Error(`commit ${commitOid} not found in space ${spaceId}`);
+    const baseOid = boundary.find((oid) => this.isFinal(spaceId, oid)) ?? boundary[0];
+    const base = baseOid ? await this.stored(spaceId, baseOid) : undefined;
+    if (base && baseOid) {
+      for await (const diff of commitChanges(this.deps.git, spaceId, [{ oid: commitOid, parent: baseOid }])) {
+        const map: FactMap = new Map(Object.entries(base));
+        return Object.fromEntries(advanceFacts(spaceId, commit, [map], diff.changes, map));
+      }
+    }
+    const changes = addedBlobs(await this.deps.reader.listBlobs(spaceId, commit.tree));
+    return Object.fromEntries(advanceFacts(spaceId, commit, [], changes, new Map()));
+  }
+}
+
+/** A whole tree as changes: every blob added (a root commit, or one whose parent is missing). */
+function addedBlobs(blobs: BlobEntry[]): PathChange[] {
+  return blobs.map((b) => ({ status: 'A', path: b.path, oid: b.oid, mode: b.mode }));
+}
+
+/** The promise's value if it settles successfully within `ms`, else undefined. */
+async function settledWithin<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<undefined>((resolve) => {
+    timer = setTimeout(() => resolve(undefined), ms);
+  });
+  try {
+    return await Promise.race([promise.catch(() => undefined), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Commits in `commits` reachable from `target`, every commit after its parents (iterative depth-first, first parent first). */
+function postorder(target: string, commits: Map<string, CommitObject>): CommitObject[] {
+  const order: CommitObject[] = [];
+  const state = new Map<string, 'open' | 'done'>();
+  const stack: Array<{ commit: CommitObject; next: number }> = [{ commit: commits.get(target)!, next: 0 }];
+  state.set(target, 'open');
+  while (stack.length > 0) {
+    const top = stack[stack.length - 1];
+    const parent = top.commit.parents[top.next++];
+    if (parent === undefined) {
+      stack.pop();
+      state.set(top.commit.oid, 'done');
+      order.push(top.commit);
+      continue;
+    }
+    const commit = commits.get(parent);
+    if (!commit || state.has(parent)) continue;
+    state.set(parent, 'open');
+    stack.push({ commit, next: 0 });
+  }
+  return order;
 }

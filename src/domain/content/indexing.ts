@@ -11,11 +11,13 @@ import { SEARCH_VERSION } from '../search/search.js';
 import { LINKS_VERSION } from './links.js';
 
 /**
- * After main moved (a push, a merge, an import): queue the indexing of the new revision. The push has landed
- * whatever happens here, so a queue outage is logged, not thrown; the link index is also built on first read of a
- * revision it lacks, and search catches up with the next revision.
+ * After main moved (a push, a merge, an import): compute the history facts of the new commits in the background (a
+ * first push of a long history must not hold the answer, nor the reads after it) and queue the indexing of the new
+ * revision. The push has landed whatever happens here, so a queue outage is logged, not thrown; the link index is
+ * also built on first read of a revision it lacks, and search catches up with the next revision.
  */
 export async function enqueueIndexingAfterPush(ctx: Context, push: { spaceId: string; revision: string }): Promise<void> {
+  void ctx.history.prepare(push.spaceId, push.revision);
   const payload = { spaceId: push.spaceId, commit: push.revision };
   const queued = await Promise.allSettled([
     ctx.jobs.enqueue({ name: 'index-links', payload }),

@@ -73,7 +73,8 @@ function linksOfPage(page: DocumentPage): RawLink[] {
  * transaction). Returns how many rows it stored.
  */
 export async function indexLinks(ctx: Context, spaceId: string, commit: string): Promise<number> {
-  const content = await loadRevision(ctx, spaceId, commit);
+  // Final facts: the index stores page ids, which provisional facts may not have right yet.
+  const content = await loadRevision(ctx, spaceId, commit, { final: true });
   const links = revisionLinks(content.revision, linksOfPage);
   const rows = links.map((link) => ({
     page_id: link.pageId,

@@ -1,8 +1,9 @@
 /**
  * Reading a space's content: the revision at a ref (main, or a change request's branch), its pages and files.
  *
- * A revision is parsed once per commit and kept in a bounded LRU (commits never change, so the cache needs no
- * invalidation and is safe in every process); only the ref is read per request, from the ref file.
+ * A revision is parsed once per commit and kept in the container's bounded cache (commits never change, so an
+ * entry built from final history facts needs no invalidation); only the ref is read per request, from the ref file.
+ * An entry built from provisional facts (a long history still being computed) is rebuilt once the facts are final.
  */
 import type { Context, Caller } from '../context.js';
 import { NotFound } from '../errors.js';
@@ -10,7 +11,7 @@ import { collectPage, type Page as ListPage, type PageRequest } from '../lists.j
 import { WeightedLru } from '../lru.js';
 import { requireSpacePermission, type Role } from '../permissions.js';
 import { loadSpace } from './spaces.js';
-import { derivedId, factsOf } from './history.js';
+import { derivedId, type ReadFacts } from './history.js';
 import { buildRevision } from '../../content/revision.js';
 import type { CommitInfo, DocumentPage, Page, Revision, RevisionFile } from '../../content/model.js';
 import { QUIRE_SIGNATURE } from '../../store/git/repositories.js';
@@ -27,8 +28,32 @@ export interface IndexedRevision {
   files: RevisionFile[];
 }
 
-// Bounded by the bytes of page bodies: a cached 1,000-page space of 2 KB pages weighs about 2 MB.
-const revisions = new WeightedLru<string, Promise<IndexedRevision>>(256 * 1024 * 1024);
+interface CachedRevision {
+  revision: Promise<IndexedRevision>;
+  /** Built from final history facts (else provisional ones: rebuilt when the final ones are known). */
+  final: boolean;
+}
+
+/** Parsed revisions by `space:commit`, bounded by the bytes of page bodies (a 1,000-page space of 2 KB pages: ~2 MB). */
+export class RevisionCache {
+  private readonly entries: WeightedLru<string, CachedRevision>;
+
+  constructor(maxBytes = 256 * 1024 * 1024) {
+    this.entries = new WeightedLru(maxBytes);
+  }
+
+  get(key: string): CachedRevision | undefined {
+    return this.entries.get(key);
+  }
+
+  set(key: string, entry: CachedRevision, weight: number): void {
+    this.entries.set(key, entry, weight);
+  }
+
+  delete(key: string): void {
+    this.entries.delete(key);
+  }
+}
 
 function indexRevision(spaceId: string, revision: Revision): IndexedRevision {
   const pagesById = new Map<string, Page>();
@@ -57,15 +82,21 @@ function weightOf(revision: Revision): number {
   return bytes;
 }
 
-/** Parses (or takes from the cache) the revision at a commit of a space. */
-export async function loadRevision(ctx: Context, spaceId: string, commitOid: string): Promise<IndexedRevision> {
+/**
+ * Parses (or takes from the cache) the revision at a commit of a space. Reads take provisional history facts when
+ * a long history is still being computed; `final` waits for the real ones (indexing stores page ids, so it must).
+ */
+export async function loadRevision(ctx: Context, spaceId: string, commitOid: string, options: { final?: boolean } = {}): Promise<IndexedRevision> {
   const key = `${spaceId}:${commitOid}`;
-  const cached = revisions.get(key);
-  if (cached) return cached;
+  const cached = ctx.revisions.get(key);
+  if (cached && (cached.final || (!options.final && !ctx.history.isFinal(spaceId, commitOid)))) return cached.revision;
   const loading = (async () => {
     const commit = await ctx.reader.readCommit(spaceId, commitOid);
     if (!commit) throw new NotFound(`revisionId: no revision "${commitOid}" in this space`);
-    const [entries, facts] = await Promise.all([ctx.reader.listBlobs(spaceId, commit.tree), factsOf(ctx, spaceId, commitOid)]);
+    const history: Promise<ReadFacts> = options.final
+      ? ctx.history.factsOf(spaceId, commitOid).then((facts) => ({ facts, final: true }))
+      : ctx.history.forRead(spaceId, commitOid);
+    const [entries, { facts, final }] = await Promise.all([ctx.reader.listBlobs(spaceId, commit.tree), history]);
     const info: CommitInfo = {
       oid: commit.oid,
       parents: commit.parents,
@@ -86,12 +117,15 @@ export async function loadRevision(ctx: Context, spaceId: string, commitOid: str
       },
     );
     const indexed = indexRevision(spaceId, revision);
-    revisions.set(key, Promise.resolve(indexed), weightOf(revision));
+    ctx.revisions.set(key, { revision: Promise.resolve(indexed), final }, weightOf(revision));
     return indexed;
   })();
-  // Concurrent readers of one commit share the parse; a failure is not cached.
-  revisions.set(key, loading, 4096);
-  loading.catch(() => revisions.delete(key));
+  // Concurrent readers of one commit share the parse; a failure is not cached. A load that waits for final facts
+  // (indexing) is not shared while it runs: a read must not wait behind a long history's computation.
+  if (!options.final) {
+    ctx.revisions.set(key, { revision: loading, final: false }, 4096);
+    loading.catch(() => ctx.revisions.delete(key));
+  }
   return loading;
 }
 

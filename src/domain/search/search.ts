@@ -119,7 +119,7 @@ export async function indexSearch(ctx: Context, spaceId: string): Promise<IndexO
   if (!main) return 'skipped';
   const isCurrent = (state: { commit_oid: string; version: number } | undefined) => state?.commit_oid === main && state.version === SEARCH_VERSION;
   if (isCurrent((await searchStates(ctx.db, [spaceId])).get(spaceId))) return 'current';
-  const content = await loadRevision(ctx, spaceId, main);
+  const content = await loadRevision(ctx, spaceId, main, { final: true });
   const pages = [...content.pagesById.values()].filter((p): p is DocumentPage => p.type === 'document' || p.type === 'computed');
   // Parse, outside the transaction, the pages whose rows are missing or out of date.
   const before = await storedSearchPages(ctx.db, spaceId);

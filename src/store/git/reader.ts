@@ -6,7 +6,6 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { GitStore } from './repositories.js';
 import { CatFileProcess, type GitObject } from './catfile.js';
-import { runGit } from './run.js';
 
 export interface CommitObject {
   oid: string;
@@ -221,21 +220,4 @@ export class GitReader {
     }
     return undefined;
   }
-}
-
-/**
- * Paths renamed between two commits, by git's own similarity detection (`diff-tree -M`). Spawns one process:
- * callers use it only when exact blob matches did not explain every added path.
- */
-export async function detectRenames(store: GitStore, spaceId: string, from: string, to: string): Promise<Array<{ from: string; to: string }>> {
-  const out = await runGit(['diff-tree', '-r', '-M', '--diff-filter=R', '--no-commit-id', '-z', '--name-status', from, to], {
-    gitDir: store.repositoryPath(spaceId),
-  });
-  const fields = out.toString('utf8').split('\0').filter((f) => f.length > 0);
-  const renames: Array<{ from: string; to: string }> = [];
-  for (let i = 0; i + 2 < fields.length + 1; i += 3) {
-    if (!fields[i]?.startsWith('R')) break;
-    renames.push({ from: fields[i + 1], to: fields[i + 2] });
-  }
-  return renames;
 }

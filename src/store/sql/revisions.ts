@@ -19,3 +19,9 @@ export async function saveRevisionFacts(db: Kysely<Database>, spaceId: string, c
     .onConflict((oc) => oc.columns(['space_id', 'commit_oid']).doNothing())
     .execute();
 }
+
+/** The commits of a space whose facts are stored (where a computation of a newer commit can start). */
+export async function revisionFactCommits(db: Kysely<Database>, spaceId: string): Promise<string[]> {
+  const rows = await db.selectFrom('revision_facts').select('commit_oid').where('space_id', '=', spaceId).execute();
+  return rows.map((row) => row.commit_oid);
+}
