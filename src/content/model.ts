@@ -18,6 +18,11 @@ export interface TreeSource {
   /** Every blob of the commit, in any order. */
   entries: TreeEntry[];
   readBlob(oid: string): Promise<Buffer>;
+  /**
+   * An image's width and height by blob oid, when the caller keeps them (images are read whole to find them, and a
+   * repository's assets change rarely); without it, every image blob is read.
+   */
+  dimensionsOf?(oid: string): Promise<{ width: number; height: number } | undefined>;
 }
 
 /**

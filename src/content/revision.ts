@@ -124,7 +124,7 @@ export async function analyzeTree(source: TreeSource, commit: CommitInfo, facts:
 
   // Read every blob needed, concurrently.
   const texts = new Map<string, string>();
-  const images = new Map<string, Buffer>();
+  const dimensionsByPath = new Map<string, { width: number; height: number } | undefined>();
   const reads: Promise<void>[] = [];
   const readText = (entry: TreeEntry | undefined): void => {
     if (entry) reads.push(source.readBlob(entry.oid).then((bytes) => void texts.set(entry.path, decode(bytes))));
@@ -132,7 +132,8 @@ export async function analyzeTree(source: TreeSource, commit: CommitInfo, facts:
   [summaryEntry, varsEntry, manifestEntry, ...markdown, ...includes].forEach(readText);
   for (const entry of others) {
     if (hasDimensions(contentTypeOf(entry.path))) {
-      reads.push(source.readBlob(entry.oid).then((bytes) => void images.set(entry.path, bytes)));
+      const dimensions = source.dimensionsOf ? source.dimensionsOf(entry.oid) : source.readBlob(entry.oid).then((bytes) => imageDimensions(bytes));
+      reads.push(dimensions.then((found) => void dimensionsByPath.set(entry.path, found)));
     }
   }
   await Promise.all(reads);
@@ -183,8 +184,7 @@ export async function analyzeTree(source: TreeSource, commit: CommitInfo, facts:
     fileIdByPath.set(entry.path, id);
     const contentType = contentTypeOf(entry.path);
     const file: RevisionFile = { id, name: baseName(entry.path), gitPath: entry.path, blobOid: entry.oid, size: entry.size, contentType };
-    const bytes = images.get(entry.path);
-    const dimensions = bytes ? imageDimensions(bytes) : undefined;
+    const dimensions = dimensionsByPath.get(entry.path);
     if (dimensions) file.dimensions = dimensions;
     return file;
   });

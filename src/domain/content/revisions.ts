@@ -13,6 +13,7 @@ import { requireSpacePermission, type Role } from '../permissions.js';
 import { loadSpace } from './spaces.js';
 import { derivedId, type ReadFacts } from './history.js';
 import { buildRevision } from '../../content/revision.js';
+import { imageDimensions } from '../../content/files.js';
 import type { CommitInfo, DocumentPage, Page, Revision, RevisionFile } from '../../content/model.js';
 import { QUIRE_SIGNATURE } from '../../store/git/repositories.js';
 import type { SpaceRow } from '../../store/sql/content.js';
@@ -28,6 +29,8 @@ export interface IndexedRevision {
   files: RevisionFile[];
 }
 
+type Dimensions = { width: number; height: number };
+
 interface CachedRevision {
   revision: Promise<IndexedRevision>;
   /** Built from final history facts (else provisional ones: rebuilt when the final ones are known). */
@@ -37,6 +40,7 @@ interface CachedRevision {
 /** Parsed revisions by `space:commit`, bounded by the bytes of page bodies (a 1,000-page space of 2 KB pages: ~2 MB). */
 export class RevisionCache {
   private readonly entries: WeightedLru<string, CachedRevision>;
+  private readonly dimensions = new WeightedLru<string, Dimensions | null>(100_000);
 
   constructor(maxBytes = 256 * 1024 * 1024) {
     this.entries = new WeightedLru(maxBytes);
@@ -52,6 +56,15 @@ export class RevisionCache {
 
   delete(key: string): void {
     this.entries.delete(key);
+  }
+
+  /** An image's dimensions by blob oid (blobs never change): read once per process, then remembered. */
+  async dimensionsOf(oid: string, read: () => Promise<Buffer>): Promise<Dimensions | undefined> {
+    const known = this.dimensions.get(oid);
+    if (known !== undefined) return known ?? undefined;
+    const found = imageDimensions(await read());
+    this.dimensions.set(oid, found ?? null);
+    return found;
   }
 }
 
@@ -107,7 +120,11 @@ export async function loadRevision(ctx: Context, spaceId: string, commitOid: str
       createdByQuire: commit.committerEmail === QUIRE_SIGNATURE.email && commit.committerName === QUIRE_SIGNATURE.name,
     };
     const revision = await buildRevision(
-      { entries, readBlob: (oid) => ctx.reader.readBlob(spaceId, oid) },
+      {
+        entries,
+        readBlob: (oid) => ctx.reader.readBlob(spaceId, oid),
+        dimensionsOf: (oid) => ctx.revisions.dimensionsOf(oid, () => ctx.reader.readBlob(spaceId, oid)),
+      },
       info,
       {
         // Groups and link pages have no file: their key (`SUMMARY.md#path`) gets an id stable across commits.

@@ -28,6 +28,11 @@ export class CatFileProcess {
   private readonly child: ChildProcessWithoutNullStreams;
   private readonly pending: Pending[] = [];
   private buffer: Buffer = Buffer.alloc(0);
+  /** Chunks of an object's content still arriving, joined once it is whole (joining per chunk is quadratic). */
+  private parts: Buffer[] = [];
+  private partsLength = 0;
+  /** Bytes `buffer` must hold before the object at its head is whole; 0 when not waiting for one. */
+  private needed = 0;
   private closed = false;
   lastUsed = Date.now();
 
@@ -75,7 +80,17 @@ export class CatFileProcess {
   }
 
   private onData(chunk: Buffer): void {
-    this.buffer = this.buffer.length === 0 ? chunk : Buffer.concat([this.buffer, chunk]);
+    if (this.needed > 0) {
+      this.parts.push(chunk);
+      this.partsLength += chunk.length;
+      if (this.buffer.length + this.partsLength < this.needed) return;
+      this.buffer = Buffer.concat([this.buffer, ...this.parts]);
+      this.parts = [];
+      this.partsLength = 0;
+      this.needed = 0;
+    } else {
+      this.buffer = this.buffer.length === 0 ? chunk : Buffer.concat([this.buffer, chunk]);
+    }
     for (;;) {
       const next = this.pending[0];
       if (!next) return;
@@ -98,7 +113,10 @@ export class CatFileProcess {
       }
       // Header, content, then one newline.
       const end = newline + 1 + size + 1;
-      if (this.buffer.length < end) return;
+      if (this.buffer.length < end) {
+        this.needed = end;
+        return;
+      }
       const data = Buffer.from(this.buffer.subarray(newline + 1, newline + 1 + size));
       this.buffer = this.buffer.subarray(end);
       this.pending.shift();
