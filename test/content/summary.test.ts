@@ -122,7 +122,7 @@ describe('parseSummary', () => {
     expect(structure.entries).toHaveLength(1);
   });
 
-  it('reports each broken line with its number', () => {
+  it('warns of each line the hosted platform tolerates, with its number, and keeps reading', () => {
     const text = [
       '# Table of contents', // 1
       '', // 2
@@ -136,22 +136,29 @@ describe('parseSummary', () => {
       '* [Empty]()', // 10
       '* [Outside the root](../outside.md)', // 11
     ].join('\n');
-    const { problems } = parseSummary(text, { path: 'docs/SUMMARY.md', root: 'docs/', exists: existing('docs/README.md') });
+    const { structure, problems } = parseSummary(text, { path: 'docs/SUMMARY.md', root: 'docs/', exists: existing('docs/README.md') });
+    const warning = (line: number, message: string) => ({ path: 'docs/SUMMARY.md', line, message, severity: 'warning' });
     expect(problems).toEqual([
-      { path: 'docs/SUMMARY.md', line: 4, message: 'a list item must be a link `[Title](page.md)`, found "Just text, not a link"' },
-      { path: 'docs/SUMMARY.md', line: 5, message: '../../etc/passwd.md points outside the content root' },
-      { path: 'docs/SUMMARY.md', line: 6, message: 'docs/README.md is already listed on line 3: a file may be listed once' },
-      { path: 'docs/SUMMARY.md', line: 7, message: 'the listed file docs/getting-started/install.md does not exist' },
-      { path: 'docs/SUMMARY.md', line: 8, message: 'hero.png is not a markdown file: an item points at a .md file, a URL or an #anchor' },
-      { path: 'docs/SUMMARY.md', line: 9, message: 'expected a list item `* [Title](page.md)` or a `## Group` heading, found "Some stray paragraph"' },
-      { path: 'docs/SUMMARY.md', line: 10, message: 'the link "Empty" has no target' },
-      { path: 'docs/SUMMARY.md', line: 11, message: '../outside.md points outside the content root' },
+      warning(4, 'an item is a link `[Title](page.md)`, found "Just text, not a link": its nested items are shown in its place'),
+      warning(5, '../../etc/passwd.md points outside the content root: ignored'),
+      warning(6, 'docs/README.md is already listed on line 3: shown as a link to that page'),
+      warning(7, 'the listed file docs/getting-started/install.md does not exist: ignored, its nested items are shown in its place'),
+      warning(8, 'hero.png is not a markdown file (an item points at a .md file, a URL or an #anchor): ignored'),
+      warning(9, 'not an item of the table of contents (`* [Title](page.md)` or a `## Group` heading), ignored: "Some stray paragraph"'),
+      warning(10, 'the link "Empty" has no target: ignored, its nested items are shown in its place'),
+      warning(11, '../outside.md points outside the content root: ignored'),
+    ]);
+    expect(structure.entries.map((e) => [e.type, e.title])).toEqual([
+      ['page', 'Intro'],
+      ['link', 'Again'],
     ]);
   });
 
   it('counts lines of CRLF files and skips a BOM', () => {
     const { problems } = parseSummary('\uFEFF# TOC\r\n\r\n* [A](a.md)\r\n* nope\r\n', { path: 'SUMMARY.md' });
-    expect(problems).toEqual([{ path: 'SUMMARY.md', line: 4, message: 'a list item must be a link `[Title](page.md)`, found "nope"' }]);
+    expect(problems).toEqual([
+      { path: 'SUMMARY.md', line: 4, severity: 'warning', message: 'an item is a link `[Title](page.md)`, found "nope": its nested items are shown in its place' },
+    ]);
   });
 });
 
