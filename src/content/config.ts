@@ -1,6 +1,12 @@
 /**
  * `.gitbook.yaml` (root, structure.readme, structure.summary, redirects) and `.gitbook/vars.yaml` (revision
  * variables), git-format.md "Tree".
+ *
+ * `.gitbook.yaml` is read as the hosted platform writes and tolerates it: an empty file is the defaults; invisible
+ * characters around keys and values (U+200B, U+FEFF, seen in synced repositories as `\u200Bstructure:`) are not
+ * part of them; `root` may be written with or without `./` and a trailing `/`. Only what Quire cannot read is an
+ * error: YAML that does not parse, and a path that leaves the repository. A value of the wrong shape is a warning
+ * (the default is used in its place).
  */
 import yaml from 'js-yaml';
 import type { ContentProblem } from './model.js';
@@ -15,8 +21,10 @@ export interface GitbookConfig {
   readme: string;
   /** The table of contents, relative to the root (default SUMMARY.md). */
   summary: string;
-  /** `redirects` as written (path -> target); Quire keeps them and does not serve them yet. */
+  /** `redirects` as written (old path -> target file or URL), in order; resolved by the revision builder. */
   redirects: Record<string, string>;
+  /** The line of each redirect (problems name it). */
+  redirectLines: Record<string, number | undefined>;
 }
 
 export const DEFAULT_CONFIG: Readonly<GitbookConfig> = Object.freeze({
@@ -24,7 +32,11 @@ export const DEFAULT_CONFIG: Readonly<GitbookConfig> = Object.freeze({
   readme: 'README.md',
   summary: 'SUMMARY.md',
   redirects: {},
+  redirectLines: {},
 });
+
+/** Zero-width and byte-order-mark characters: invisible, never meant as part of a key or a value. */
+const INVISIBLE = /[\u200B-\u200D\u2060\uFEFF]/g;
 
 function isMapping(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -46,19 +58,24 @@ function loadYaml(text: string, path: string, schema: yaml.Schema, problems: Con
   }
 }
 
-/** Parses `.gitbook.yaml`. A root or structure path that leaves the repository is a problem. */
+/**
+ * Parses `.gitbook.yaml` (see the rules at the top of this file); the config holds the defaults wherever the file
+ * gives nothing usable.
+ */
 export function parseGitbookConfig(text: string, path = CONFIG_PATH): { config: GitbookConfig; problems: ContentProblem[] } {
   const problems: ContentProblem[] = [];
-  const config: GitbookConfig = { ...DEFAULT_CONFIG, redirects: {} };
+  const warn = (line: number | undefined, message: string): void => void problems.push({ path, line, message, severity: 'warning' });
+  const config: GitbookConfig = { ...DEFAULT_CONFIG, redirects: {}, redirectLines: {} };
+  text = text.replace(INVISIBLE, '');
   const data = loadYaml(text, path, yaml.CORE_SCHEMA, problems);
   if (data === undefined || data === null) return { config, problems };
   if (!isMapping(data)) {
-    problems.push({ path, line: 1, message: 'must be a mapping (root, structure, redirects)' });
+    warn(1, 'must be a mapping (root, structure, redirects): the defaults are used');
     return { config, problems };
   }
   const folder = (value: unknown, key: string): string | undefined => {
     if (typeof value !== 'string') {
-      problems.push({ path, line: keyLine(text, key), message: `\`${key}\` must be a path` });
+      warn(keyLine(text, key), `\`${key}\` must be a path: the default is used`);
       return undefined;
     }
     const normalized = normalizePath(value.trim());
@@ -74,23 +91,26 @@ export function parseGitbookConfig(text: string, path = CONFIG_PATH): { config: 
   }
   const structure = data.structure;
   if (structure !== undefined && structure !== null) {
-    if (!isMapping(structure)) problems.push({ path, line: keyLine(text, 'structure'), message: '`structure` must be a mapping (readme, summary)' });
+    if (!isMapping(structure)) warn(keyLine(text, 'structure'), '`structure` must be a mapping (readme, summary): the defaults are used');
     else {
       for (const key of ['readme', 'summary'] as const) {
         if (structure[key] === undefined || structure[key] === null) continue;
         const file = folder(structure[key], key);
-        if (file === '') problems.push({ path, line: keyLine(text, key), message: `\`structure.${key}\` must name a file` });
+        if (file === '') warn(keyLine(text, key), `\`structure.${key}\` must name a file: the default is used`);
         else if (file !== undefined) config[key] = file;
       }
     }
   }
   const redirects = data.redirects;
   if (redirects !== undefined && redirects !== null) {
-    if (!isMapping(redirects)) problems.push({ path, line: keyLine(text, 'redirects'), message: '`redirects` must be a mapping of paths to targets' });
+    if (!isMapping(redirects)) warn(keyLine(text, 'redirects'), '`redirects` must be a mapping of paths to targets: ignored');
     else {
       for (const [from, to] of Object.entries(redirects)) {
-        if (typeof to === 'string') config.redirects[from] = to;
-        else problems.push({ path, line: keyLine(text, from), message: `redirect ${from} must point at a path` });
+        const line = keyLine(text, from);
+        if (typeof to === 'string' && to.trim() !== '') {
+          config.redirects[from] = to.trim();
+          config.redirectLines[from] = line;
+        } else warn(line, `redirect ${from} must point at a page or a URL: ignored`);
       }
     }
   }
@@ -108,13 +128,16 @@ export function parseVariables(text: string, path: string): { variables: Record<
   const data = loadYaml(text, path, yaml.FAILSAFE_SCHEMA, problems);
   if (data === undefined || data === null) return { variables, problems };
   if (!isMapping(data)) {
-    problems.push({ path, line: 1, message: 'must be a mapping of variable names to strings' });
+    problems.push({ path, line: 1, message: 'must be a mapping of variable names to strings: ignored', severity: 'warning' });
     return { variables, problems };
   }
   for (const [name, value] of Object.entries(data)) {
     if (typeof value === 'string') variables[name] = value;
     else if (value === null) variables[name] = '';
-    else problems.push({ path, line: keyLine(text, name), message: `variable ${name} must be a string, found a ${Array.isArray(value) ? 'list' : 'mapping'}` });
+    else {
+      const found = Array.isArray(value) ? 'list' : 'mapping';
+      problems.push({ path, line: keyLine(text, name), message: `variable ${name} must be a string, found a ${found}: ignored`, severity: 'warning' });
+    }
   }
   return { variables, problems };
 }

@@ -334,6 +334,7 @@ export function entriesOfPages(pages: Page[], summaryFolder: string): SummaryEnt
     const children = page.pages.flatMap(item);
     if (page.type === 'group') return children;
     if (page.type === 'link') return [{ type: 'link', title: page.title, href: page.href, children }];
+    if (page.type === 'computed-block') return [{ type: 'computed', title: page.title, source: page.computed, children }];
     return [{ type: 'page', title: page.title, path: relativePath(summaryFolder, page.gitPath), children }];
   };
   return pages.flatMap((page): SummaryEntry[] => (page.type === 'group' ? [{ type: 'group', title: page.title, items: page.pages.flatMap(item) }] : item(page)));

@@ -19,9 +19,11 @@
  * - anything else is a path, percent-decoded when the written form does not match, relative to the page's file (or to
  *   the content root when it starts with `/`), without its `?query`; `#anchor` is kept for pages. It resolves to a
  *   page (its file), a folder's page (`folder/` or `folder` -> `folder/README.md`), a reusable content
- *   (`.gitbook/includes/*.md`) or a file of the revision (`.gitbook/assets/*`, and any other blob under the root,
- *   including `.md` files SUMMARY.md does not list). Otherwise, or when it leaves the content root, it is `broken`
- *   (kind `missing`, the path it resolved to).
+ *   (`.gitbook/includes/*.md`, also at the top of the repository outside the content root) or a file of the revision
+ *   (`.gitbook/assets/*`, and any other blob under the root, including `.md` files SUMMARY.md does not list). Names
+ *   compare in Unicode's composed form (NFC); a `#` or `?` that is part of a file name works written as is or
+ *   percent-encoded. Otherwise, or when it leaves the content root, it is `broken` (kind `missing`, the path it
+ *   resolved to).
  */
 import crypto from 'node:crypto';
 import type { Paragraph, Root } from 'mdast';
@@ -207,14 +209,14 @@ function lookupsOf(revision: Revision, pages: DocumentPage[]): Lookups {
   const readmes = new Map<string, DocumentPage>();
   for (const page of pages) {
     const slash = page.gitPath.lastIndexOf('/');
-    if (page.gitPath.slice(slash + 1).toLowerCase() === 'readme.md') readmes.set(page.gitPath.slice(0, Math.max(slash, 0)), page);
+    if (page.gitPath.slice(slash + 1).toLowerCase() === 'readme.md') readmes.set(page.gitPath.slice(0, Math.max(slash, 0)).normalize('NFC'), page);
   }
   return {
     root: revision.root,
-    pages: new Map(pages.map((p) => [p.gitPath, p])),
+    pages: new Map(pages.map((p) => [p.gitPath.normalize('NFC'), p])),
     readmes,
-    files: new Map(revision.files.map((f) => [f.gitPath, f.id])),
-    reusable: new Map(revision.reusableContents.map((r) => [r.gitPath, r.id])),
+    files: new Map(revision.files.map((f) => [f.gitPath.normalize('NFC'), f.id])),
+    reusable: new Map(revision.reusableContents.map((r) => [r.gitPath.normalize('NFC'), r.id])),
   };
 }
 
@@ -231,14 +233,24 @@ function resolveLink(href: string, page: DocumentPage, lookups: Lookups): Resolv
   if (path === '') return anchor ? { kind: 'page', value: page.id, anchor, status: 'ok' } : undefined;
   const { root } = lookups;
   let firstResolved: string | undefined;
-  for (const candidate of new Set([path, decodePath(path)])) {
-    const gitPath = candidate.startsWith('/') ? resolvePath(root, candidate.replace(/^\/+/, '')) : resolvePath(folderOf(page.gitPath), candidate);
-    if (gitPath === undefined || !isUnder(gitPath, root)) continue;
-    firstResolved ??= gitPath;
-    const target = lookups.pages.get(gitPath) ?? lookups.readmes.get(gitPath);
-    if (target) return { kind: 'page', value: target.id, ...(anchor ? { anchor } : {}), status: 'ok' };
+  // A `#` or `?` may also be part of a file's name (`C#.md`, `image?.png`), written as is: the whole href is tried
+  // after the path without them.
+  const written = [path, ...(hash >= 0 || query >= 0 ? [href] : [])];
+  for (const candidate of new Set(written.flatMap((w) => [w, decodePath(w)]))) {
+    const resolved = candidate.startsWith('/') ? resolvePath(root, candidate.replace(/^\/+/, '')) : resolvePath(folderOf(page.gitPath), candidate);
+    if (resolved === undefined) continue;
+    // Names compare in Unicode's composed form (macOS writes some names decomposed).
+    const gitPath = resolved.normalize('NFC');
+    // Reusable contents may live at the top of the repository, outside the content root.
     const reusable = lookups.reusable.get(gitPath);
     if (reusable) return { kind: 'reusable-content', value: reusable, status: 'ok' };
+    if (!isUnder(gitPath, root)) continue;
+    firstResolved ??= gitPath;
+    const target = lookups.pages.get(gitPath) ?? lookups.readmes.get(gitPath);
+    if (target) {
+      const at = candidate === path || candidate === decodePath(path) ? anchor : undefined;
+      return { kind: 'page', value: target.id, ...(at ? { anchor: at } : {}), status: 'ok' };
+    }
     const file = lookups.files.get(gitPath);
     if (file) return { kind: 'file', value: file, status: 'ok' };
   }

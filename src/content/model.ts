@@ -59,7 +59,10 @@ export interface PageCover {
 
 interface PageBase {
   id: string;
+  /** The SUMMARY.md link text; else the page's own `# H1`; else its file name. */
   title: string;
+  /** The quoted link title of its SUMMARY.md item (the hosted platform's "page link title", shown in the sidebar). */
+  tocTitle?: string;
   /** Last segment of `path`. */
   slug: string;
   /** Slug chain from the root, e.g. `getting-started/install`. */
@@ -97,11 +100,35 @@ export interface GroupPage extends PageBase {
 
 export interface LinkPage extends PageBase {
   type: 'link';
-  /** The URL (or anchor) the SUMMARY.md item points at. */
+  /** The URL (or anchor, or page path) the SUMMARY.md item points at, as written. */
   href: string;
+  /**
+   * For a file SUMMARY.md lists again (its first listing is the page): the id of that page, and the `#anchor` of
+   * this listing, if any.
+   */
+  pageId?: string;
+  anchor?: string;
 }
 
-export type Page = DocumentPage | GroupPage | LinkPage;
+/**
+ * A computed page declared in SUMMARY.md by a fenced ```` ```yaml ```` item (`type: builtin:openapi`, its `props`
+ * and `dependencies`): it has no file; the block is its source. Shown by the API as a page of type `computed`.
+ */
+export interface ComputedBlockPage extends PageBase {
+  type: 'computed-block';
+  /** The block's YAML mapping, as written (`type`, `props`, `dependencies`, ...). */
+  computed: Record<string, unknown>;
+}
+
+export type Page = DocumentPage | GroupPage | LinkPage | ComputedBlockPage;
+
+/** A `.gitbook.yaml` redirect: an old page path of the space and where it now leads. */
+export interface RevisionRedirect {
+  /** The old path, as a page path (no leading or trailing `/`), percent-decoded. */
+  source: string;
+  /** The page it leads to; a URL; or a path that names no page of the revision. */
+  target: { kind: 'page'; pageId: string } | { kind: 'url'; url: string } | { kind: 'missing'; path: string };
+}
 
 export interface RevisionFile {
   id: string;
@@ -144,11 +171,20 @@ export interface Revision {
   variables: Record<string, string>;
   /** The content root inside the repository ('' or e.g. `docs/`), from .gitbook.yaml `root`. */
   root: string;
+  /** `.gitbook.yaml` `redirects`, in the order written. */
+  redirects: RevisionRedirect[];
 }
 
-/** A problem with a file of the tree: refused pushes print these, as `path:line: message`. */
+/**
+ * A problem with a file of the tree, printed by pushes as `path:line: message`. An error (no `severity`, or
+ * `'error'`) is something that would break Quire (YAML it must read that does not parse, a path leaving the tree):
+ * a push with one is refused. A warning is something the hosted platform tolerates (a listed file that does not
+ * exist, a file listed twice, a missing cover): the push goes through and prints it. Neither ever stops a revision
+ * from being read: the builder shows what it can.
+ */
 export interface ContentProblem {
   path: string;
   line?: number;
   message: string;
+  severity?: 'error' | 'warning';
 }

@@ -2,11 +2,17 @@
  * A page file (git-format.md "A page file"): front matter keys -> DocumentPage fields, the first `# H1` -> title,
  * the rest -> markdown; and back (writePageFile), keeping what Quire did not change byte for byte.
  *
- * Title: the first depth-1 heading (ATX `# T` or setext `T\n===`) that is a top-level block of the body, as remark
- * reads it (so a `#` line inside a code fence, a list or a quote is not a title). `markdown` is the body after that
- * heading's last line with leading blank lines trimmed; text before the heading, if any, is kept in front of it
- * (`before\n\nafter`), so nothing is lost. Without such a heading: `fallbackTitle` (the SUMMARY.md link text, else the
- * file name) and the whole body, leading blank lines trimmed.
+ * Title (the hosted platform's "Content configuration": in SUMMARY.md `* [Page main title](page.md "Page link
+ * title")`, the link text is the page's title and the quoted text its title in the sidebar): the SUMMARY.md link
+ * text when there is one (`summaryTitle`); else the body's title heading; else the file name (a folder's README: the
+ * folder's name). The title heading is the first depth-1 heading (ATX `# T` or setext `T\n===`) that is a top-level
+ * block of the body, as remark reads it (so a `#` line inside a code fence, a list or a quote is not a title).
+ *
+ * `markdown` is the body without its title heading when that heading is the title: with no SUMMARY.md title, or
+ * when it reads the same as the SUMMARY.md title (sameTitle: whitespace, Unicode normalization and emoji variation
+ * selectors aside). Text before the heading, if any, is kept in front of the rest (`before\n\nafter`). When SUMMARY.md
+ * gives another title, the heading is not the title and stays in `markdown` as written, so no text is lost and
+ * writing the page back (writePageFile) gives the same bytes. Leading blank lines are trimmed either way.
  *
  * Front matter: a key set to null (`description:` with nothing after it) counts as absent. Any other value of the
  * wrong type is a problem, never silently dropped.
@@ -290,10 +296,10 @@ export interface PageFields extends FrontMatterFields {
   /** Front matter `id`, when written. */
   id?: string;
   type: 'document' | 'computed';
-  /** The H1 text, or the fallback title. */
+  /** The SUMMARY.md title, else the body's title heading, else the file name. */
   title: string;
-  /** True when the title came from an H1. */
-  titleFromHeading: boolean;
+  /** True when the body's title heading is the title (and so is not part of `markdown`). */
+  titleInBody: boolean;
   markdown: string;
   layout: PageLayout;
   /** `cover` / `coverDark` as written (relative to the page) and `coverY`. */
@@ -312,13 +318,44 @@ export interface ParsePageOptions {
   gitPath: string;
   /** Content root ('' or a prefix ending with '/'): cover paths starting with `/` resolve against it. */
   root?: string;
-  /** Title when the body has no H1 (default: the file name without `.md`). */
-  fallbackTitle?: string;
-  /** File id by path from the repository root; when given, `cover`/`coverDark` must name an existing file. */
+  /** The SUMMARY.md link text of the page: its title, whatever its body's heading says. */
+  summaryTitle?: string;
+  /**
+   * File id by path from the repository root; when given, `cover`/`coverDark` should name an existing file (a
+   * warning otherwise: the hosted platform shows the page without its cover).
+   */
   fileIdOf?: (gitPath: string) => string | undefined;
 }
 
-export type ParsedPage = { ok: true; page: PageFields; problems: [] } | { ok: false; problems: ContentProblem[] };
+/**
+ * The page as far as it could be read (a value of the wrong type is left out, front matter that does not parse
+ * leaves the whole file as the body), and its problems; `ok` when there are none.
+ */
+export interface ParsedPage {
+  ok: boolean;
+  page: PageFields;
+  problems: ContentProblem[];
+}
+
+/** Title text compared as people read it: Unicode normalization, emoji variation selectors and whitespace aside. */
+export function sameTitle(a: string, b: string): boolean {
+  const norm = (text: string): string => text.normalize('NFKC').replace(/[\uFE0E\uFE0F\u200B-\u200D\u2060\uFEFF]/g, '').replace(/\s+/g, ' ').trim();
+  return norm(a) === norm(b);
+}
+
+/**
+ * The title and markdown of a body (see the title rules at the top of this file): `split` is splitTitle of `body`,
+ * `summaryTitle` the SUMMARY.md link text, if any. `titleInBody` tells whether the body's heading is the title.
+ */
+export function pageTitle(body: string, split: TitleSplit, summaryTitle: string | undefined, fileTitle: string): { title: string; markdown: string; titleInBody: boolean } {
+  const heading = split.title !== undefined && split.title !== '' ? split.title : undefined;
+  const summary = summaryTitle?.replace(/\s+/g, ' ').trim();
+  if (summary === undefined || summary === '') {
+    return heading !== undefined ? { title: heading, markdown: split.markdown, titleInBody: true } : { title: fileTitle, markdown: split.markdown, titleInBody: false };
+  }
+  if (heading !== undefined && sameTitle(heading, summary)) return { title: summary, markdown: split.markdown, titleInBody: true };
+  return { title: summary, markdown: trimLeadingBlankLines(body), titleInBody: false };
+}
 
 function isMapping(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -336,7 +373,7 @@ export function readFrontMatterFields(
   frontMatter: FrontMatter,
   path: string,
   problems: ContentProblem[],
-): Omit<PageFields, 'title' | 'titleFromHeading' | 'markdown' | 'cover'> {
+): Omit<PageFields, 'title' | 'titleInBody' | 'markdown' | 'cover'> {
   const data = frontMatter.data;
   const wrong = (key: string, expected: string, value: unknown, shownKey = key): void => {
     problems.push({
@@ -360,7 +397,7 @@ export function readFrontMatterFields(
     return undefined;
   };
 
-  const fields: Omit<PageFields, 'title' | 'titleFromHeading' | 'markdown' | 'cover'> = {
+  const fields: Omit<PageFields, 'title' | 'titleInBody' | 'markdown' | 'cover'> = {
     type: 'document',
     layout: { ...DEFAULT_LAYOUT },
     coverY: 0,
@@ -466,6 +503,7 @@ function resolveCover(
   problems.push({
     path: options.gitPath,
     line: frontMatterKeyLine(frontMatter, key),
+    severity: 'warning',
     message: isUrl(written)
       ? `front matter \`${key}\` must be the path of an image in the repository, not a URL (${written})`
       : `front matter \`${key}\` names ${written}, which is not a file of the content (paths are relative to the page)`,
@@ -473,7 +511,8 @@ function resolveCover(
   return undefined;
 }
 
-function fileTitle(gitPath: string): string {
+/** The title of a page without SUMMARY.md title or heading: the file name without `.md`, a README's folder name. */
+export function fileTitle(gitPath: string): string {
   const parts = gitPath.split('/');
   const name = parts[parts.length - 1];
   if (name.toLowerCase() === 'readme.md' && parts.length > 1) return parts[parts.length - 2];
@@ -485,25 +524,28 @@ export function parsePage(text: string, options: ParsePageOptions): ParsedPage {
   return parsePages([{ text, options }])[0];
 }
 
-/** parsePage for many files, with their titles found in one pass (splitTitles). */
+/**
+ * parsePage for many files, with their titles found in one pass (splitTitles). A file whose front matter does not
+ * parse is read as a page without front matter (its whole text is the body), with that problem.
+ */
 export function parsePages(files: { text: string; options: ParsePageOptions }[]): ParsedPage[] {
-  const splits = files.map((file) => parseFrontMatter(file.text, file.options.gitPath));
-  const titles = splitTitles(splits.map((split) => (split.ok ? split.value.body : '')));
-  return files.map((file, i) => {
-    const split = splits[i];
-    return split.ok ? pageFromParts(split.value, titles[i], file.options) : { ok: false, problems: [split.problem] };
+  const problems: ContentProblem[][] = files.map(() => []);
+  const frontMatters = files.map((file, i): FrontMatter => {
+    const split = parseFrontMatter(file.text, file.options.gitPath);
+    if (split.ok) return split.value;
+    problems[i].push(split.problem);
+    const body = file.text.charCodeAt(0) === 0xfeff ? file.text.slice(1) : file.text;
+    return { data: {}, present: false, body, bodyLine: 1, yamlText: '' };
   });
+  const titles = splitTitles(frontMatters.map((frontMatter) => frontMatter.body));
+  return files.map((file, i) => pageFromParts(frontMatters[i], titles[i], file.options, problems[i]));
 }
 
-function pageFromParts(frontMatter: FrontMatter, titleSplit: TitleSplit, options: ParsePageOptions): ParsedPage {
-  const problems: ContentProblem[] = [];
+function pageFromParts(frontMatter: FrontMatter, titleSplit: TitleSplit, options: ParsePageOptions, problems: ContentProblem[]): ParsedPage {
   const fields = readFrontMatterFields(frontMatter, options.gitPath, problems);
-  const { title, markdown } = titleSplit;
   const page: PageFields = {
     ...fields,
-    title: title || options.fallbackTitle || fileTitle(options.gitPath),
-    titleFromHeading: title !== undefined && title !== '',
-    markdown,
+    ...pageTitle(frontMatter.body, titleSplit, options.summaryTitle, fileTitle(options.gitPath)),
   };
   if (fields.coverPath !== undefined || fields.coverDarkPath !== undefined) {
     const cover: PageCover = { yPos: fields.coverY };
@@ -517,8 +559,7 @@ function pageFromParts(frontMatter: FrontMatter, titleSplit: TitleSplit, options
     }
     page.cover = cover;
   }
-  if (problems.length > 0) return { ok: false, problems };
-  return { ok: true, page, problems: [] };
+  return { ok: problems.length === 0, page, problems };
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -545,8 +586,13 @@ function same(a: unknown, b: unknown): boolean {
  * The text of a page file. With `original` (the file as it is), only what differs from it changes: unknown keys
  * and the order of keys are kept, a key whose value did not change is left as written, and when nothing changed
  * the original is returned byte for byte. Timestamps are never written.
+ *
+ * `summaryTitle` is the original's SUMMARY.md title, read as parsePage reads it. When the original's body has no
+ * heading that is its title (SUMMARY.md gives another, or none is written), the title lives in SUMMARY.md only and
+ * the body is written as `markdown` alone: no heading is added (the caller writes a new title to SUMMARY.md).
+ * Otherwise the body is `# title` followed by `markdown`, as the seen files have it.
  */
-export function writePageFile(page: PageWrite, original?: string): string {
+export function writePageFile(page: PageWrite, original?: string, options: { summaryTitle?: string } = {}): string {
   let base: FrontMatter = { data: {}, present: false, body: '', bodyLine: 1, yamlText: '' };
   if (original !== undefined) {
     const split = parseFrontMatter(original, 'page');
@@ -600,12 +646,14 @@ export function writePageFile(page: PageWrite, original?: string): string {
   scalar('computedSeed', page.computedSeed, old.computedSeed, absent);
 
   const titleLine = `# ${page.title.replace(/\s+/g, ' ').trim()}`;
-  const oldTitle = splitTitle(base.body);
-  const bodyUnchanged = original !== undefined && oldTitle.title === page.title && oldTitle.markdown === page.markdown;
+  const previous = pageTitle(base.body, splitTitle(base.body), options.summaryTitle, page.title);
+  const bodyUnchanged = original !== undefined && previous.title === page.title && previous.markdown === page.markdown;
+  // With SUMMARY.md's title and no title heading in the body, the body is the markdown alone.
+  const headingless = original !== undefined && options.summaryTitle !== undefined && !previous.titleInBody;
   const markdown = page.markdown === '' || page.markdown.endsWith('\n') ? page.markdown : `${page.markdown}\n`;
   // Blank lines between the front matter and the title: as the file had them; one for a new file (the seen files).
   const leading = original !== undefined ? /^(?:[ \t]*\r?\n)*/.exec(base.body)![0] : Object.keys(data).length > 0 ? '\n' : '';
-  const body = bodyUnchanged ? base.body : `${leading}${titleLine}\n${markdown === '' ? '' : `\n${markdown}`}`;
+  const body = bodyUnchanged ? base.body : headingless ? `${leading}${markdown}` : `${leading}${titleLine}\n${markdown === '' ? '' : `\n${markdown}`}`;
 
   if (original !== undefined && same(data, base.data) && Object.keys(data).join() === Object.keys(base.data).join()) {
     if (bodyUnchanged) return original;

@@ -7,6 +7,16 @@ export function formatProblem(problem: ContentProblem): string {
     : `${problem.path}:${problem.line}: ${problem.message}`;
 }
 
+/** True for a problem that refuses a push (see ContentProblem). */
+export function isError(problem: { severity?: 'error' | 'warning' }): boolean {
+  return problem.severity !== 'warning';
+}
+
+/** The same problem as a warning. */
+export function asWarning<T extends ContentProblem>(problem: T): T {
+  return { ...problem, severity: 'warning' };
+}
+
 /** Problems by path, then line. */
 export function sortProblems(problems: ContentProblem[]): ContentProblem[] {
   return [...problems].sort(

@@ -10,19 +10,25 @@
  *   starts with `.` are not pages.
  * - With SUMMARY.md only listed files are pages; other `.md` files are files of the revision, so nothing is lost.
  * - Files: every blob under the root that is not a page, the SUMMARY.md, `.gitbook.yaml`, `.quire/*`,
- *   `.gitbook/includes/*.md` or `.gitbook/vars.yaml`. Symbolic links and submodules are neither pages nor files
- *   (validateContent reports them).
+ *   `.gitbook/includes/*.md` or `.gitbook/vars.yaml`. `.md` files SUMMARY.md does not list (those among
+ *   `.gitbook/assets/` included) are files. Symbolic links and submodules are neither pages nor files
+ *   (validateContent reports them). Reusable contents: `.gitbook/includes/*.md` under the root, and at the top of
+ *   the repository when the content has a root of its own.
  * - Slug and path of a document page come from its file (relative to the root): `a/b.md` -> `b`, `a/b`;
  *   `a/README.md` -> `a`, `a`; the readme at the root -> `readme`. Each segment is slugified (lowercase; see
- *   slugify). Groups and link pages: the slugified title (`group`/`link` when empty); a link page nested under a
- *   page is under that page's path. Paths are unique in the revision: document pages claim theirs first (in page
+ *   slugify). Groups, link pages and computed items of SUMMARY.md: the slugified title (`group`/`link`/`computed`
+ *   when empty); one nested under a page is under that page's path. Paths are unique in the revision: document pages claim theirs first (in page
  *   order), then groups and links; a clash appends `-2`, `-3`, ...
  * - Ids: front matter `id`, then `.quire/manifest.yaml`, then `facts.idOf('page', key)`. The key is the file's path
  *   for a document page and `<SUMMARY.md path>#<page path>` for groups and link pages. An id already taken by a page
  *   earlier in the page order (a copy) is not taken again. Reusable contents resolve the same way (kind 'page',
  *   keyed by their path); files use the manifest's `files`, then `facts.idOf('file', path)`.
- * - Title without an H1: the SUMMARY.md link text, else the file name without `.md` (a folder README: the folder
- *   name). Reusable content title: front matter `title`, else the file name.
+ * - Title: the SUMMARY.md link text, else the page's `# H1`, else the file name without `.md` (a folder README: the
+ *   folder name); see src/content/page.ts for what happens to the H1. The quoted link title is `tocTitle`. Reusable
+ *   content title: front matter `title`, else the file name.
+ * - A file SUMMARY.md lists again (with or without `#anchor`): its first listing is the page, the others are link
+ *   pages to it (`pageId`, `anchor`).
+ * - Redirects of `.gitbook.yaml` are resolved to pages (resolveRedirects).
  */
 import { CONFIG_PATH, DEFAULT_CONFIG, parseGitbookConfig, parseVariables, type GitbookConfig } from './config.js';
 import { contentTypeOf, hasDimensions, imageDimensions } from './files.js';
@@ -30,6 +36,7 @@ import { frontMatterKeyLine, parseFrontMatter } from './frontmatter.js';
 import { MANIFEST_PATH, parseManifest, type Manifest } from './manifest.js';
 import type {
   CommitInfo,
+  ComputedBlockPage,
   ContentProblem,
   DocumentPage,
   GroupPage,
@@ -39,12 +46,12 @@ import type {
   ReusableContent,
   Revision,
   RevisionFile,
+  RevisionRedirect,
   TreeEntry,
   TreeSource,
 } from './model.js';
 import { parsePages } from './page.js';
-import { baseName, isMarkdownPath, slugify } from './paths.js';
-import { ContentError } from './problems.js';
+import { baseName, decodePath, isMarkdownPath, isUrl, normalizePath, slugify } from './paths.js';
 import { parseSummary, type SummaryItem } from './summary.js';
 
 export const INCLUDES_FOLDER = '.gitbook/includes/';
@@ -59,13 +66,18 @@ export function summaryPageKey(summaryGitPath: string, pagePath: string): string
 }
 
 type StructureNode =
-  | { kind: 'document'; gitPath: string; linkText?: string; children: StructureNode[] }
-  | { kind: 'link'; title: string; href: string; children: StructureNode[] }
+  | { kind: 'document'; gitPath: string; title?: string; tocTitle?: string; children: StructureNode[] }
+  | { kind: 'link'; title: string; tocTitle?: string; href: string; pageGitPath?: string; anchor?: string; children: StructureNode[] }
+  | { kind: 'computed'; title: string; computed: Record<string, unknown>; children: StructureNode[] }
   | { kind: 'group'; title: string; children: StructureNode[] };
 
 export interface TreeAnalysis {
-  /** The revision as far as it could be built (pages that did not parse are left out). */
+  /**
+   * The revision as far as it could be built: a page whose front matter does not parse is shown without it, a value
+   * of the wrong type is left out, a SUMMARY.md item that names nothing is skipped (its nested items take its place).
+   */
   revision: Revision;
+  /** Errors (a push with one is refused) and warnings (see ContentProblem). */
   problems: ContentProblem[];
 }
 
@@ -75,17 +87,19 @@ function decode(bytes: Buffer): string {
   return bytes.toString('utf8');
 }
 
-/** Builds the Revision of a commit; throws ContentError listing every problem when the tree breaks the format. */
+/**
+ * Builds the Revision of a commit. Never fails on the content: git accepted the commit, so it must read. What the
+ * pre-receive hook would have refused (a commit pushed before a rule existed, one written by another tool) is
+ * built as far as it can be (see TreeAnalysis); validateContent lists the problems.
+ */
 export async function buildRevision(source: TreeSource, commit: CommitInfo, facts: HistoryFacts): Promise<Revision> {
-  const { revision, problems } = await analyzeTree(source, commit, facts);
-  if (problems.length > 0) throw new ContentError(problems);
-  return revision;
+  return (await analyzeTree(source, commit, facts)).revision;
 }
 
 /** Reads the `.gitbook.yaml` of a tree (defaults when there is none). */
 export async function readConfig(source: TreeSource): Promise<{ config: GitbookConfig; problems: ContentProblem[] }> {
   const entry = source.entries.find((e) => e.path === CONFIG_PATH && e.mode !== SYMLINK && e.mode !== SUBMODULE);
-  if (!entry) return { config: { ...DEFAULT_CONFIG, redirects: {} }, problems: [] };
+  if (!entry) return { config: { ...DEFAULT_CONFIG, redirects: {}, redirectLines: {} }, problems: [] };
   return parseGitbookConfig(decode(await source.readBlob(entry.oid)), CONFIG_PATH);
 }
 
@@ -99,6 +113,9 @@ export async function analyzeTree(source: TreeSource, commit: CommitInfo, facts:
   const readmePath = root + config.readme;
   const varsPath = root + VARS_PATH;
   const includesFolder = root + INCLUDES_FOLDER;
+  // Reusable contents also live at the repository's own `.gitbook/includes/` when the content has a root of its own
+  // (the hosted platform writes them there for every space of a repository).
+  const isInclude = (path: string): boolean => (path.startsWith(includesFolder) || path.startsWith(INCLUDES_FOLDER)) && isMarkdownPath(path);
 
   // Classify the blobs under the root.
   const byPath = new Map<string, TreeEntry>();
@@ -111,13 +128,16 @@ export async function analyzeTree(source: TreeSource, commit: CommitInfo, facts:
   for (const entry of source.entries) {
     if (entry.mode === SYMLINK || entry.mode === SUBMODULE) continue;
     if (entry.path === MANIFEST_PATH) manifestEntry = entry;
-    if (!entry.path.startsWith(root)) continue;
+    if (!entry.path.startsWith(root)) {
+      if (isInclude(entry.path)) includes.push(entry);
+      continue;
+    }
     const rel = entry.path.slice(root.length);
     if (entry.path === CONFIG_PATH || entry.path.startsWith('.quire/') || rel.startsWith('.quire/')) continue;
     byPath.set(entry.path, entry);
     if (entry.path === summaryPath) summaryEntry = entry;
     else if (entry.path === varsPath) varsEntry = entry;
-    else if (entry.path.startsWith(includesFolder) && isMarkdownPath(entry.path)) includes.push(entry);
+    else if (isInclude(entry.path)) includes.push(entry);
     else if (isMarkdownPath(entry.path)) markdown.push(entry);
     else others.push(entry);
   }
@@ -156,10 +176,13 @@ export async function analyzeTree(source: TreeSource, commit: CommitInfo, facts:
       exists: (gitPath) => markdownPaths.has(gitPath),
     });
     problems.push(...parsed.problems);
-    const toNode = (item: SummaryItem): StructureNode =>
-      item.type === 'page'
-        ? { kind: 'document', gitPath: item.gitPath!, linkText: item.title, children: item.children.map(toNode) }
-        : { kind: 'link', title: item.title, href: item.href, children: item.children.map(toNode) };
+    const toNode = (item: SummaryItem): StructureNode => {
+      const children = item.children.map(toNode);
+      const toc = item.type !== 'computed' && item.tocTitle !== undefined ? { tocTitle: item.tocTitle } : {};
+      if (item.type === 'page') return { kind: 'document', gitPath: item.gitPath!, title: item.title, ...toc, children };
+      if (item.type === 'computed') return { kind: 'computed', title: item.title, computed: item.source, children };
+      return { kind: 'link', title: item.title, ...toc, href: item.href, pageGitPath: item.pageGitPath, anchor: item.anchor, children };
+    };
     structure = parsed.structure.entries.map((entry) =>
       entry.type === 'group' ? { kind: 'group', title: entry.title, children: entry.items.map(toNode) } : toNode(entry),
     );
@@ -213,18 +236,15 @@ export async function analyzeTree(source: TreeSource, commit: CommitInfo, facts:
   const parsedPages = parsePages(
     documentNodes.map((node) => ({
       text: texts.get(node.gitPath) ?? '',
-      options: { gitPath: node.gitPath, root, fallbackTitle: node.linkText, fileIdOf },
+      options: { gitPath: node.gitPath, root, summaryTitle: node.title, fileIdOf },
     })),
   );
-  const documents = new Map<StructureNode, DocumentPage | undefined>();
+  const documents = new Map<StructureNode, DocumentPage>();
+  const pageIdByGitPath = new Map<string, string>();
   documentNodes.forEach((node, index) => {
     const entry = byPath.get(node.gitPath)!;
     const parsed = parsedPages[index];
-    if (!parsed.ok) {
-      problems.push(...parsed.problems);
-      documents.set(node, undefined);
-      return;
-    }
+    problems.push(...parsed.problems);
     const fields = parsed.page;
     const pagePath = uniquePath(documentPath(node.gitPath, root, readmePath), usedPaths);
     const page: DocumentPage = {
@@ -242,6 +262,7 @@ export async function analyzeTree(source: TreeSource, commit: CommitInfo, facts:
       createdAt: facts.createdAt(node.gitPath),
       updatedAt: facts.updatedAt(node.gitPath),
     };
+    if (node.tocTitle !== undefined) page.tocTitle = node.tocTitle;
     if (fields.description !== undefined) page.description = fields.description;
     if (fields.emoji !== undefined) page.emoji = fields.emoji;
     if (fields.icon !== undefined) page.icon = fields.icon;
@@ -253,15 +274,15 @@ export async function analyzeTree(source: TreeSource, commit: CommitInfo, facts:
     if (fields.computed !== undefined) page.computed = fields.computed;
     if (fields.computedSeed !== undefined) page.computedSeed = fields.computedSeed;
     documents.set(node, page);
+    pageIdByGitPath.set(node.gitPath, page.id);
   });
 
-  // Pass 2, in page order: groups and links, then assemble the tree.
+  // Pass 2, in page order: groups, links and computed items, then assemble the tree.
   const build = (nodes: StructureNode[], parentPath: string): Page[] => {
     const pages: Page[] = [];
     for (const node of nodes) {
       if (node.kind === 'document') {
-        const page = documents.get(node);
-        if (!page) continue;
+        const page = documents.get(node)!;
         page.pages = build(node.children, page.path);
         pages.push(page);
         continue;
@@ -273,8 +294,16 @@ export async function analyzeTree(source: TreeSource, commit: CommitInfo, facts:
       if (node.kind === 'group') {
         const group: GroupPage = { ...base, type: 'group', pages: build(node.children, '') };
         pages.push(group);
+      } else if (node.kind === 'computed') {
+        const computed: ComputedBlockPage = { ...base, type: 'computed-block', computed: node.computed, pages: [] };
+        computed.pages = build(node.children, pagePath);
+        pages.push(computed);
       } else {
         const link: LinkPage = { ...base, type: 'link', href: node.href, pages: [] };
+        if (node.tocTitle !== undefined) link.tocTitle = node.tocTitle;
+        const pageId = node.pageGitPath !== undefined ? pageIdByGitPath.get(node.pageGitPath) : undefined;
+        if (pageId !== undefined) link.pageId = pageId;
+        if (pageId !== undefined && node.anchor !== undefined) link.anchor = node.anchor;
         link.pages = build(node.children, pagePath);
         pages.push(link);
       }
@@ -297,7 +326,7 @@ export async function analyzeTree(source: TreeSource, commit: CommitInfo, facts:
     let title = baseName(entry.path).replace(/\.md$/i, '');
     if (typeof data.title === 'string') title = data.title;
     else if (data.title !== undefined && data.title !== null) {
-      problems.push({ path: entry.path, line: frontMatterKeyLine(split.value, 'title'), message: 'front matter `title` must be a string' });
+      problems.push({ path: entry.path, line: frontMatterKeyLine(split.value, 'title'), message: 'front matter `title` must be a string', severity: 'warning' });
     }
     let claimed: string | undefined;
     if (typeof data.id === 'string' && /^[a-zA-Z0-9_-]+$/.test(data.id)) claimed = data.id;
@@ -321,7 +350,55 @@ export async function analyzeTree(source: TreeSource, commit: CommitInfo, facts:
     problems.push(...parsed.problems);
   }
 
-  return { revision: { commit, pages, files, reusableContents, variables, root }, problems };
+  // Redirects.
+  const redirects = resolveRedirects(config, pages, problems);
+
+  return { revision: { commit, pages, files, reusableContents, variables, root, redirects }, problems };
+}
+
+/**
+ * `.gitbook.yaml` redirects, resolved: the source as a page path (leading and trailing `/` removed, percent-decoded);
+ * the target a URL, or a file relative to the content root (`page.md`, `folder/README.md`; `folder`, `folder/` and
+ * a path without `.md` are tried too, as people write them) that is a page. A target that names no page is kept
+ * (kind `missing`) with a warning: the hosted platform tolerates it.
+ */
+function resolveRedirects(config: GitbookConfig, pages: Page[], problems: ContentProblem[]): RevisionRedirect[] {
+  const byGitPath = new Map<string, string>();
+  walkPages(pages, (page) => {
+    if (page.type === 'document' || page.type === 'computed') byGitPath.set(page.gitPath, page.id);
+  });
+  const nowhere: string[] = [];
+  const redirects = Object.entries(config.redirects).map(([from, to]): RevisionRedirect => {
+    const source = decodePath(from).replace(/^\/+|\/+$/g, '');
+    if (isUrl(to)) return { source, target: { kind: 'url', url: to } };
+    const written = normalizePath(decodePath(to).replace(/^\/+/, ''));
+    const base = written === undefined ? undefined : config.root + written;
+    const candidates = base === undefined ? [] : [base, `${base}.md`, `${base}/README.md`];
+    for (const candidate of candidates) {
+      const pageId = byGitPath.get(candidate);
+      if (pageId !== undefined) return { source, target: { kind: 'page', pageId } };
+    }
+    nowhere.push(from);
+    return { source, target: { kind: 'missing', path: written ?? to } };
+  });
+  // Stale redirects are common in synced repositories (dozens, after pages moved): one warning for all of them.
+  if (nowhere.length > 0) {
+    const named = nowhere.slice(0, 3).map((from) => `${from} -> ${config.redirects[from]}`).join(', ');
+    problems.push({
+      path: CONFIG_PATH,
+      line: config.redirectLines[nowhere[0]],
+      severity: 'warning',
+      message: `${nowhere.length === 1 ? 'a redirect leads' : `${nowhere.length} redirects lead`} to no page of the table of contents: ${named}${nowhere.length > 3 ? ', ...' : ''}`,
+    });
+  }
+  return redirects;
+}
+
+function walkPages(pages: Page[], visit: (page: Page) => void): void {
+  for (const page of pages) {
+    visit(page);
+    walkPages(page.pages, visit);
+  }
 }
 
 function walk(nodes: StructureNode[], visit: (node: StructureNode) => void): void {

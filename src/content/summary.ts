@@ -1,20 +1,31 @@
 /**
- * SUMMARY.md, the table of contents of a space (git-format.md "SUMMARY.md grammar"):
+ * SUMMARY.md, the table of contents of a space (git-format.md "SUMMARY.md grammar"), read the way the hosted
+ * platform writes it and tolerates it:
  *
- *   # Table of contents                       <- an H1 first line (any text; optional here)
+ *   # Table of contents                       <- a first H1 (any text; optional)
  *
- *   * [Introduction](README.md)               <- a page: `[Title](path "optional toc title")`
+ *   * [Introduction](README.md)               <- a page: `[Title](path "Sidebar title")`
  *     * [Install](install.md "Install it")    <- nested by indentation (2 or 4 spaces, or tabs)
  *   * [Status](https://status.example.com)    <- a URL or an `#anchor`: a link page
+ *   * [Install again](install.md#linux)       <- a file listed again: a link page to the first listing's page
+ *   * ```yaml                                 <- a fenced YAML block: a computed page (`type: builtin:openapi`)
+ *     type: builtin:openapi
+ *     ```
  *
- *   ## Reference                              <- a top-level heading: a group of the items that follow
+ *   ## Reference <a href="#ref" id="ref"></a>  <- any other heading: a group of the items that follow
  *   * [API](api.md)
  *
- * Paths are relative to the SUMMARY.md's folder, percent-decoded (`%20`), optionally written `<...>`; a path ending
- * with `/` means that folder's README.md. Blank lines, HTML comments and thematic breaks (`---`) are ignored. Any
- * other text is a problem, as is an item that is not a link, a target outside the content root, a file listed
- * twice, a target that is not a `.md` file, and a listed file that does not exist.
+ * Link text is the page's title, the quoted link title its sidebar title (the hosted platform's "page link title").
+ * Paths are relative to the SUMMARY.md's folder (`/` = the content root), backslash escapes and percent escapes
+ * (`%20`) decoded, optionally written `<...>`; a path ending with `/`, or naming a folder that has a README.md,
+ * means that README.md. Blank lines, HTML comments and thematic breaks (`---`) are ignored.
+ *
+ * What the hosted platform tolerates is a warning, never a reason to refuse: text that is not an item, an item that
+ * is not a link (its nested items take its place), a target outside the content root or that is not a `.md` file,
+ * a listed file that does not exist (skipped, its nested items take its place), a file listed again (a link page).
+ * The only error is a fenced YAML item that does not parse (YAML Quire must read).
  */
+import yaml from 'js-yaml';
 import type { ContentProblem } from './model.js';
 import { decodePath, folderOf, isUnder, isUrl, relativePath, resolvePath } from './paths.js';
 
@@ -28,6 +39,8 @@ export interface SummaryPageItem {
   path: string;
   /** Path of the page's file from the repository root (set by parseSummary). */
   gitPath?: string;
+  /** The `#anchor` written after the path, if any (kept so the item is written back as it was). */
+  anchor?: string;
   /** 1-based line in SUMMARY.md (set by parseSummary). */
   line?: number;
   children: SummaryItem[];
@@ -37,13 +50,29 @@ export interface SummaryLinkItem {
   type: 'link';
   title: string;
   tocTitle?: string;
-  /** The URL or `#anchor`, as written. */
+  /** The URL, `#anchor` or path, as written. */
   href: string;
+  /** For a file listed again: its path from the repository root (its first listing is the page), and the anchor. */
+  pageGitPath?: string;
+  anchor?: string;
   line?: number;
   children: SummaryItem[];
 }
 
-export type SummaryItem = SummaryPageItem | SummaryLinkItem;
+/** A fenced YAML block as an item: a computed page (`type: builtin:openapi`, `props`, `dependencies`). */
+export interface SummaryComputedItem {
+  type: 'computed';
+  /** The block's `title`, else the name of the spec it depends on, else its `type`. */
+  title: string;
+  /** The parsed mapping. */
+  source: Record<string, unknown>;
+  /** The YAML text as written, without the item's indentation (written back unchanged). */
+  yaml?: string;
+  line?: number;
+  children: SummaryItem[];
+}
+
+export type SummaryItem = SummaryPageItem | SummaryLinkItem | SummaryComputedItem;
 
 export interface SummaryGroup {
   type: 'group';
@@ -66,7 +95,10 @@ export interface ParseSummaryOptions {
   path: string;
   /** Content root ('' or a folder prefix ending with '/'): targets may not leave it. */
   root?: string;
-  /** Whether a blob exists at a path from the repository root; when given, listed files must exist. */
+  /**
+   * Whether a blob exists at a path from the repository root. When given, a listed file that does not exist is
+   * skipped (a warning), and a target without `.md` may name a folder with a README.md.
+   */
   exists?: (gitPath: string) => boolean;
 }
 
@@ -78,6 +110,7 @@ export interface ParsedSummary {
 export const DEFAULT_SUMMARY_TITLE = 'Table of contents';
 
 const HEADING = /^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$/;
+const FENCE_START = /^(`{3,}|~{3,})([^`]*)$/;
 const LIST_ITEM = /^([ \t]*)(?:[*+-]|\d{1,9}[.)])(?:[ \t]+(.*))?$/;
 const THEMATIC_BREAK = /^ {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$/;
 
@@ -185,6 +218,7 @@ export function parseSummary(text: string, options: ParseSummaryOptions): Parsed
   const root = options.root ?? '';
   const folder = folderOf(path);
   const problems: ContentProblem[] = [];
+  const warn = (line: number, message: string): void => void problems.push({ path, line, message, severity: 'warning' });
   const structure: SummaryStructure = { title: DEFAULT_SUMMARY_TITLE, entries: [] };
   const listed = new Map<string, number>();
 
@@ -228,18 +262,39 @@ export function parseSummary(text: string, options: ParseSummaryOptions): Parsed
     seenContent = true;
     const listItem = LIST_ITEM.exec(line);
     if (!listItem) {
-      problems.push({ path, line: lineNo, message: `expected a list item \`* [Title](page.md)\` or a \`## Group\` heading, found "${line.trim()}"` });
+      warn(lineNo, `not an item of the table of contents (\`* [Title](page.md)\` or a \`## Group\` heading), ignored: "${line.trim()}"`);
       continue;
     }
     const indent = indentWidth(listItem[1]);
     const content = listItem[2] ?? '';
-    const link = parseMarkdownLink(content);
     while (stack.length > 0 && stack[stack.length - 1].indent >= indent) stack.pop();
-    if (!link) {
-      problems.push({ path, line: lineNo, message: `a list item must be a link \`[Title](page.md)\`, found "${content.trim()}"` });
-      continue;
+    let item: SummaryItem | undefined;
+    const fence = FENCE_START.exec(content.trim());
+    if (fence) {
+      // The block's lines are indented to the item's content; they end at a closing fence (or the end of the file).
+      const contentColumn = line.length - content.length;
+      const body: string[] = [];
+      let closed = false;
+      for (index++; index < lines.length; index++) {
+        const inner = lines[index];
+        const trimmed = inner.trim();
+        if (/^(`+|~+)$/.test(trimmed) && trimmed[0] === fence[1][0] && trimmed.length >= fence[1].length) {
+          closed = true;
+          break;
+        }
+        const strip = Math.min(contentColumn, /^[ \t]*/.exec(inner)![0].length);
+        body.push(inner.slice(strip));
+      }
+      if (!closed) index = lines.length;
+      item = computedItem(body.join('\n'), lineNo);
+    } else {
+      const link = parseMarkdownLink(content);
+      if (!link) {
+        warn(lineNo, `an item is a link \`[Title](page.md)\`, found "${content.trim()}": its nested items are shown in its place`);
+        continue;
+      }
+      item = makeItem(link, lineNo);
     }
-    const item = makeItem(link, lineNo);
     if (!item) continue;
     const parent = stack[stack.length - 1];
     if (parent) parent.item.children.push(item);
@@ -249,37 +304,75 @@ export function parseSummary(text: string, options: ParseSummaryOptions): Parsed
   }
   return { structure, problems };
 
+  function computedItem(source: string, lineNo: number): SummaryComputedItem | undefined {
+    let data: unknown;
+    try {
+      data = yaml.load(source, { schema: yaml.CORE_SCHEMA });
+    } catch (error) {
+      const e = error as yaml.YAMLException;
+      problems.push({ path, line: lineNo + 1 + (e.mark ? e.mark.line : 0), message: `the YAML block of this item does not parse: ${e.reason ?? e.message}` });
+      return undefined;
+    }
+    if (typeof data !== 'object' || data === null || Array.isArray(data) || typeof (data as Record<string, unknown>).type !== 'string') {
+      warn(lineNo, 'a YAML block item is a mapping with a `type` (such as `builtin:openapi`): ignored');
+      return undefined;
+    }
+    const mapping = data as Record<string, unknown>;
+    return { type: 'computed', title: computedTitle(mapping), source: mapping, yaml: source, line: lineNo, children: [] };
+  }
+
   function makeItem(link: ParsedLink, lineNo: number): SummaryItem | undefined {
     const base = { title: link.text, ...(link.title !== undefined ? { tocTitle: link.title } : {}), line: lineNo, children: [] };
     const destination = link.destination.trim();
     if (destination === '') {
-      problems.push({ path, line: lineNo, message: `the link "${link.text}" has no target` });
+      warn(lineNo, `the link "${link.text}" has no target: ignored, its nested items are shown in its place`);
       return undefined;
     }
     if (isUrl(destination) || destination.startsWith('#')) return { type: 'link', ...base, href: destination };
-    let decoded = decodePath(destination);
-    if (decoded.endsWith('/')) decoded += 'README.md';
-    const gitPath = resolvePath(destination.startsWith('/') ? root : folder, decoded.replace(/^\/+/, ''));
-    if (gitPath === undefined || !isUnder(gitPath, root) || gitPath === '') {
-      problems.push({ path, line: lineNo, message: `${destination} points outside the content root` });
-      return undefined;
-    }
-    if (!/\.md$/i.test(gitPath)) {
-      problems.push({ path, line: lineNo, message: `${destination} is not a markdown file: an item points at a .md file, a URL or an #anchor` });
-      return undefined;
-    }
+    const hash = destination.indexOf('#');
+    const written = hash < 0 ? destination : destination.slice(0, hash);
+    const anchor = hash < 0 || hash === destination.length - 1 ? undefined : destination.slice(hash + 1);
+    const gitPath = resolveTarget(written);
+    if (gitPath === undefined) return undefined;
     const earlier = listed.get(gitPath);
     if (earlier !== undefined) {
-      problems.push({ path, line: lineNo, message: `${gitPath} is already listed on line ${earlier}: a file may be listed once` });
-      return undefined;
+      warn(lineNo, `${gitPath} is already listed on line ${earlier}: shown as a link to that page`);
+      return { type: 'link', ...base, href: destination, pageGitPath: gitPath, ...(anchor !== undefined ? { anchor } : {}) };
     }
     listed.set(gitPath, lineNo);
-    if (options.exists && !options.exists(gitPath)) {
-      problems.push({ path, line: lineNo, message: `the listed file ${gitPath} does not exist` });
+    return { type: 'page', ...base, path: relativePath(folder, gitPath), gitPath, ...(anchor !== undefined ? { anchor } : {}) };
+
+    /** The listed file's path from the repository root, or undefined (with a warning) when it names none. */
+    function resolveTarget(target: string): string | undefined {
+      const candidates = [...new Set([decodePath(target), target])].map((written) => {
+        const file = written.endsWith('/') ? `${written}README.md` : written;
+        return resolvePath(target.startsWith('/') ? root : folder, file.replace(/^\/+/, ''));
+      });
+      const inside = candidates.filter((c): c is string => c !== undefined && c !== '' && isUnder(c, root));
+      if (inside.length === 0) {
+        warn(lineNo, `${target} points outside the content root: ignored`);
+        return undefined;
+      }
+      const { exists } = options;
+      for (const candidate of inside) {
+        if (/\.md$/i.test(candidate) && (!exists || exists(candidate))) return candidate;
+        // A folder named without its trailing slash: its README.md.
+        if (exists && exists(`${candidate}/README.md`)) return `${candidate}/README.md`;
+      }
+      if (!/\.md$/i.test(inside[0])) warn(lineNo, `${target} is not a markdown file (an item points at a .md file, a URL or an #anchor): ignored`);
+      else warn(lineNo, `the listed file ${inside[0]} does not exist: ignored, its nested items are shown in its place`);
       return undefined;
     }
-    return { type: 'page', ...base, path: relativePath(folder, gitPath), gitPath };
   }
+}
+
+/** The title of a computed item: its `title`, else the spec it depends on, else its `type`. */
+function computedTitle(source: Record<string, unknown>): string {
+  if (typeof source.title === 'string' && source.title.trim() !== '') return source.title.trim();
+  const dependencies = source.dependencies as { spec?: { ref?: { spec?: unknown } } } | undefined;
+  const spec = dependencies?.spec?.ref?.spec;
+  if (typeof spec === 'string' && spec !== '') return spec;
+  return String(source.type);
 }
 
 function escapeLinkText(text: string): string {
@@ -287,14 +380,22 @@ function escapeLinkText(text: string): string {
 }
 
 function encodeDestination(path: string): string {
-  return path.replace(/[%\s()<>]/g, (c) => encodeURIComponent(c).replace(/[()]/g, (p) => (p === '(' ? '%28' : '%29')));
+  return path.replace(/[%\s()<>#]/g, (c) => encodeURIComponent(c).replace(/[()]/g, (p) => (p === '(' ? '%28' : '%29')));
 }
 
 function serializeItems(items: SummaryItem[], depth: number, out: string[]): void {
   for (const item of items) {
-    const destination = item.type === 'link' ? item.href : encodeDestination(item.path);
+    const indent = '  '.repeat(depth);
+    if (item.type === 'computed') {
+      const source = (item.yaml ?? yaml.dump(item.source, { lineWidth: -1 })).replace(/\n+$/, '');
+      out.push(`${indent}* \`\`\`yaml`, ...source.split('\n').map((line) => (line === '' ? '' : `${indent}  ${line}`)), `${indent}  \`\`\``);
+      serializeItems(item.children, depth + 1, out);
+      continue;
+    }
+    const destination =
+      item.type === 'link' ? item.href : `${encodeDestination(item.path)}${item.anchor !== undefined ? `#${item.anchor}` : ''}`;
     const title = item.tocTitle !== undefined ? ` "${item.tocTitle.replace(/[\\"]/g, '\\$&')}"` : '';
-    out.push(`${'  '.repeat(depth)}* [${escapeLinkText(item.title)}](${destination}${title})`);
+    out.push(`${indent}* [${escapeLinkText(item.title)}](${destination}${title})`);
     serializeItems(item.children, depth + 1, out);
   }
 }

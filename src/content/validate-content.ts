@@ -1,9 +1,10 @@
 /**
- * validateContent: every problem that would make buildRevision fail or silently lose data, for a push hook to
- * print (`path:line: reason`, see formatProblem) before any ref moves. Runs the same analysis as buildRevision
- * (front matter and its field types, SUMMARY.md, `.gitbook.yaml`, `.gitbook/vars.yaml`, includes, the manifest,
- * cover references), plus what buildRevision skips without failing: symbolic links and submodules under the
- * content root, which would be neither pages nor files.
+ * validateContent: every problem of a tree, for a push hook to print (`path:line: reason`, see formatProblem)
+ * before any ref moves: errors refuse the push, warnings are printed (see ContentProblem). Runs the same analysis
+ * as buildRevision (front matter and its field types, SUMMARY.md, `.gitbook.yaml`, `.gitbook/vars.yaml`, includes,
+ * the manifest, cover references, redirects), plus what buildRevision skips: symbolic links under the content root
+ * (an error: a page behind one would silently not show) and submodules (a warning: their content is not part of
+ * the space, as on the hosted platform).
  */
 import type { CommitInfo, ContentProblem, HistoryFacts, TreeSource } from './model.js';
 import { sortProblems } from './problems.js';
@@ -29,7 +30,7 @@ function placeholderFacts(): HistoryFacts {
   };
 }
 
-/** The problems of a tree, sorted by path and line; [] when buildRevision would build it whole. */
+/** The problems of a tree (errors and warnings), sorted by path and line; [] when buildRevision builds it whole. */
 export async function validateContent(source: TreeSource): Promise<ContentProblem[]> {
   const { problems } = await analyzeTree(source, NO_COMMIT, placeholderFacts());
   const { config } = await readConfig(source);
@@ -38,7 +39,7 @@ export async function validateContent(source: TreeSource): Promise<ContentProble
     if (entry.mode === '120000') {
       problems.push({ path: entry.path, message: 'symbolic links are not supported: commit the file itself' });
     } else if (entry.mode === '160000') {
-      problems.push({ path: entry.path, message: 'submodules are not supported: their content would not be part of the space' });
+      problems.push({ path: entry.path, message: 'a submodule: its content is not part of the space', severity: 'warning' });
     }
   }
   return sortProblems(problems);

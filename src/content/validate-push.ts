@@ -1,7 +1,8 @@
 /**
  * What a push must satisfy before any ref moves. The pre-receive hook (src/git-hooks/pre-receive.ts) calls
- * `validatePush` with the ref updates git received and git's quarantine environment; any problem refuses the whole
- * push, and each is printed in the git client as `remote: <path>: <reason>`.
+ * `validatePush` with the ref updates git received and git's quarantine environment; any error refuses the whole
+ * push, and each is printed in the git client as `remote: <path>: <reason>`. Warnings (what the hosted platform
+ * tolerates, see ContentProblem) let the push through and are printed as `remote: warning: <path>:<line>: <reason>`.
  *
  * Rules here: which refs accept pushes, a file size limit, and that nothing points outside the tree. The content
  * rules (front matter and SUMMARY.md parse) plug in at the marked place in `validatePush`.
@@ -16,11 +17,13 @@ export interface RefUpdate {
   newOid: string;
 }
 
-/** One reason to refuse a push; `path` names the file it is about (`line` within it, when known). */
+/** One reason to refuse a push, or a warning; `path` names the file it is about (`line` within it, when known). */
 export interface PushProblem {
   path?: string;
   line?: number;
   message: string;
+  /** Absent or `'error'`: the push is refused. `'warning'`: it goes through, and the warning is printed. */
+  severity?: 'error' | 'warning';
 }
 
 export interface ValidatePushInput {
@@ -87,7 +90,7 @@ export async function validatePush(input: ValidatePushInput): Promise<PushProble
 const READ_FOR_CONTENT = /\.(md|markdown|ya?ml|png|jpe?g|gif|svg|webp)$/i;
 
 /**
- * The content each pushed branch would show must parse: front matter, SUMMARY.md, .gitbook.yaml, vars.yaml
+ * The content each pushed branch would show must read: front matter, SUMMARY.md, .gitbook.yaml, vars.yaml
  * (src/content/validate-content.ts, the same analysis the API uses to build a revision). Checked on the tree each
  * ref would point at, whatever the commits in between.
  */
@@ -100,7 +103,7 @@ async function contentProblems(push: IncomingPush, tips: string[]): Promise<Push
       entries,
       readBlob: async (oid: string) => blobs.get(oid) ?? (await push.readBlobs([oid])).get(oid) ?? Buffer.alloc(0),
     };
-    for (const problem of await validateContent(source)) problems.push({ path: problem.path, line: problem.line, message: problem.message });
+    for (const problem of await validateContent(source)) problems.push({ path: problem.path, line: problem.line, message: problem.message, severity: problem.severity });
   }
   return problems;
 }

@@ -5,7 +5,11 @@
  * exit 1 refuses all of it, and what it prints on stderr reaches the git client as `remote: ...` lines.
  */
 import path from 'node:path';
+import { isError } from '../content/problems.js';
 import { CHANGE_REQUESTS_VARIABLE, formatPushProblem, MAX_FILE_BYTES_VARIABLE, validatePush, type RefUpdate } from '../content/validate-push.js';
+
+/** Warnings printed by one push, at most. */
+const MAX_WARNINGS = 50;
 
 /** The variables git gives hooks to read the incoming objects, and Quire's settings. */
 const PASSED = ['GIT_OBJECT_DIRECTORY', 'GIT_ALTERNATE_OBJECT_DIRECTORIES', 'GIT_QUARANTINE_PATH', MAX_FILE_BYTES_VARIABLE, CHANGE_REQUESTS_VARIABLE];
@@ -34,10 +38,18 @@ async function main(): Promise<number> {
   }
   const gitDir = path.resolve(process.env.GIT_DIR ?? '.');
   const problems = await validatePush({ gitDir, updates: parseUpdates(await readStdin()), env });
-  if (problems.length === 0) return 0;
-  const lines = problems.map((problem) => `  ${formatPushProblem(problem)}`);
-  process.stderr.write(`Quire refused the push (nothing was changed):\n${lines.join('\n')}\n`);
-  return 1;
+  const errors = problems.filter(isError);
+  const warnings = problems.filter((problem) => !isError(problem));
+  if (errors.length > 0) {
+    const lines = errors.map((problem) => `  ${formatPushProblem(problem)}`);
+    process.stderr.write(`Quire refused the push (nothing was changed):\n${lines.join('\n')}\n`);
+  }
+  // Warnings are worth knowing, never a reason to refuse; a long list is cut short (the same ones come back with
+  // every push until they are fixed).
+  const shown = warnings.slice(0, MAX_WARNINGS).map((problem) => `warning: ${formatPushProblem(problem)}`);
+  if (warnings.length > MAX_WARNINGS) shown.push(`warning: ... and ${warnings.length - MAX_WARNINGS} more`);
+  if (shown.length > 0) process.stderr.write(`${shown.join('\n')}\n`);
+  return errors.length > 0 ? 1 : 0;
 }
 
 main().then(

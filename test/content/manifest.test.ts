@@ -36,14 +36,14 @@ describe('manifest', () => {
 describe('.gitbook.yaml', () => {
   it('reads root and structure, normalizing the root to a folder prefix', () => {
     expect(parseGitbookConfig('root: ./docs/\nstructure:\n  readme: intro.md\n  summary: toc/SUMMARY.md\nredirects:\n  old/page: new/page.md\n')).toEqual({
-      config: { root: 'docs/', readme: 'intro.md', summary: 'toc/SUMMARY.md', redirects: { 'old/page': 'new/page.md' } },
+      config: { root: 'docs/', readme: 'intro.md', summary: 'toc/SUMMARY.md', redirects: { 'old/page': 'new/page.md' }, redirectLines: { 'old/page': 6 } },
       problems: [],
     });
     expect(parseGitbookConfig('root: ./\n').config.root).toBe('');
-    expect(parseGitbookConfig('').config).toEqual({ root: '', readme: 'README.md', summary: 'SUMMARY.md', redirects: {} });
+    expect(parseGitbookConfig('').config).toEqual({ root: '', readme: 'README.md', summary: 'SUMMARY.md', redirects: {}, redirectLines: {} });
   });
 
-  it('refuses a root that escapes, broken YAML and wrong types', () => {
+  it('refuses a root that escapes and broken YAML; warns of wrong types and uses the defaults', () => {
     expect(parseGitbookConfig('# config\nroot: ../elsewhere/\n').problems).toEqual([
       { path: '.gitbook.yaml', line: 2, message: '`root` ../elsewhere/ points outside the repository' },
     ]);
@@ -51,9 +51,12 @@ describe('.gitbook.yaml', () => {
       { path: '.gitbook.yaml', line: 2, message: expect.stringMatching(/^not valid YAML: /) },
     ]);
     expect(parseGitbookConfig('structure: SUMMARY.md\n').problems).toEqual([
-      { path: '.gitbook.yaml', line: 1, message: '`structure` must be a mapping (readme, summary)' },
+      { path: '.gitbook.yaml', line: 1, message: '`structure` must be a mapping (readme, summary): the defaults are used', severity: 'warning' },
     ]);
-    expect(parseGitbookConfig('root: 3\n').problems).toEqual([{ path: '.gitbook.yaml', line: 1, message: '`root` must be a path' }]);
+    expect(parseGitbookConfig('root: 3\n')).toEqual({
+      config: expect.objectContaining({ root: '' }),
+      problems: [{ path: '.gitbook.yaml', line: 1, message: '`root` must be a path: the default is used', severity: 'warning' }],
+    });
   });
 });
 
@@ -65,11 +68,12 @@ describe('.gitbook/vars.yaml', () => {
     });
   });
 
-  it('refuses what is not a map of strings', () => {
-    expect(parseVariables('- a\n', 'v.yaml').problems).toEqual([{ path: 'v.yaml', line: 1, message: 'must be a mapping of variable names to strings' }]);
-    expect(parseVariables('a: x\nnested:\n  b: c\n', 'v.yaml').problems).toEqual([
-      { path: 'v.yaml', line: 2, message: 'variable nested must be a string, found a mapping' },
-    ]);
+  it('warns of what is not a map of strings, and keeps the strings', () => {
+    expect(parseVariables('- a\n', 'v.yaml').problems).toEqual([{ path: 'v.yaml', line: 1, message: 'must be a mapping of variable names to strings: ignored', severity: 'warning' }]);
+    expect(parseVariables('a: x\nnested:\n  b: c\n', 'v.yaml')).toEqual({
+      variables: { a: 'x' },
+      problems: [{ path: 'v.yaml', line: 2, message: 'variable nested must be a string, found a mapping: ignored', severity: 'warning' }],
+    });
   });
 
   it('serializes so that values read back unchanged', () => {

@@ -71,7 +71,7 @@ describe('parsePage', () => {
       id: 'pg_7Hq2LmX9',
       type: 'document',
       title: 'Install the CLI',
-      titleFromHeading: true,
+      titleInBody: true,
       markdown: 'Body in markdown...\n',
       description: 'Install the CLI and authenticate against your organization.',
       icon: 'rocket',
@@ -106,7 +106,7 @@ describe('parsePage', () => {
     expect(page('# Plain\n\nText\n')).toEqual({
       type: 'document',
       title: 'Plain',
-      titleFromHeading: true,
+      titleInBody: true,
       markdown: 'Text\n',
       layout: { ...DEFAULT_LAYOUT },
       coverY: 0,
@@ -141,19 +141,19 @@ describe('parsePage', () => {
     expect(computed.computedSeed).toBe('seed-1');
   });
 
-  it('resolves covers relative to the page, from the content root with /, and refuses a missing file', () => {
+  it('resolves covers relative to the page, from the content root with /, and warns of a missing file', () => {
     expect(page('---\ncover: local.png\n---\n').cover).toEqual({ file: 'file-local', yPos: 0 });
     expect(page('---\ncover: /.gitbook/assets/hero.png\ncoverY: 12.5\n---\n').cover).toEqual({ file: 'file-hero', yPos: 12.5 });
     expect(problems('---\ntitle: x\ncover: ../missing.png\n---\n')).toEqual([
-      { path: 'guide/install.md', line: 3, message: 'front matter `cover` names ../missing.png, which is not a file of the content (paths are relative to the page)' },
+      { path: 'guide/install.md', line: 3, severity: 'warning', message: 'front matter `cover` names ../missing.png, which is not a file of the content (paths are relative to the page)' },
     ]);
     expect(problems('---\ncoverDark: https://images.example.com/a.png\n---\n')).toEqual([
-      { path: 'guide/install.md', line: 2, message: 'front matter `coverDark` must be the path of an image in the repository, not a URL (https://images.example.com/a.png)' },
+      { path: 'guide/install.md', line: 2, severity: 'warning', message: 'front matter `coverDark` must be the path of an image in the repository, not a URL (https://images.example.com/a.png)' },
     ]);
   });
 
-  it('takes the title from the fallback, then from the file name, when there is no H1', () => {
-    expect(page('Text only\n', { fallbackTitle: 'From SUMMARY' })).toMatchObject({ title: 'From SUMMARY', titleFromHeading: false, markdown: 'Text only\n' });
+  it('takes the title from SUMMARY.md, then from the file name, when there is no H1', () => {
+    expect(page('Text only\n', { summaryTitle: 'From SUMMARY' })).toMatchObject({ title: 'From SUMMARY', titleInBody: false, markdown: 'Text only\n' });
     expect(page('Text only\n').title).toBe('install');
     expect(page('', { gitPath: 'getting-started/README.md' }).title).toBe('getting-started');
     expect(page('', { gitPath: 'README.md' }).title).toBe('README');

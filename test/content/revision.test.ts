@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Page, Revision } from '../../src/content/model.js';
-import { ContentError, formatProblem } from '../../src/content/problems.js';
-import { buildRevision } from '../../src/content/revision.js';
+import { formatProblem, sortProblems } from '../../src/content/problems.js';
+import { analyzeTree, buildRevision } from '../../src/content/revision.js';
 import { gitBlobOid, memoryFacts, memoryTree, TEST_COMMIT, tinyPng, type MemoryFile } from '../helpers/content.js';
 
 async function build(files: Record<string, MemoryFile>, facts = memoryFacts()): Promise<Revision> {
@@ -46,7 +46,7 @@ const SEEN_LAYOUT: Record<string, MemoryFile> = {
 
 * [Introduction](README.md)
 * [Getting started](getting-started/README.md)
-  * [Install](getting-started/install.md "Install the CLI")
+  * [Install the CLI](getting-started/install.md "Install")
   * [Configure](getting-started/configure.md)
 * [Status page](https://status.example.com)
 
@@ -122,6 +122,7 @@ describe('buildRevision: the seen layout', () => {
       id: 'new-page-docs-getting-started-install-md',
       type: 'document',
       title: 'Install the CLI',
+      tocTitle: 'Install',
       slug: 'install',
       path: 'getting-started/install',
       pages: [],
@@ -204,6 +205,7 @@ describe('buildRevision: the seen layout', () => {
       },
     ]);
     expect(revision.variables).toEqual({ support: 'help@example.com', version: '3.10' });
+    expect(revision.redirects).toEqual([{ source: 'previous/page', target: { kind: 'page', pageId: install.id } }]);
   });
 
   it('reads only the blobs it needs: markdown, YAML and images, not other files', async () => {
@@ -278,7 +280,7 @@ describe('buildRevision: structure without SUMMARY.md', () => {
   });
 
   it('gives an empty revision for an empty tree', async () => {
-    expect(await build({})).toEqual({ commit: TEST_COMMIT, pages: [], files: [], reusableContents: [], variables: {}, root: '' });
+    expect(await build({})).toEqual({ commit: TEST_COMMIT, pages: [], files: [], reusableContents: [], variables: {}, root: '', redirects: [] });
   });
 });
 
@@ -309,7 +311,7 @@ describe('buildRevision: SUMMARY.md', () => {
     });
     expect(shape(revision.pages)).toEqual([
       ['document', 'Home', 'readme', 'README.md'],
-      ['document', 'Here', 'toc/here', 'toc/here.md'],
+      ['document', 'Same folder', 'toc/here', 'toc/here.md'],
     ]);
   });
 
@@ -405,18 +407,31 @@ describe('buildRevision: ids and timestamps', () => {
   });
 });
 
-describe('buildRevision: refusals', () => {
-  it('throws a ContentError listing every problem', async () => {
-    const error = await build({
-      'SUMMARY.md': '# TOC\n\n* [A](a.md)\n* [Missing](missing.md)\n',
+describe('buildRevision: problems', () => {
+  it('never throws: it builds what it can, and analyzeTree lists the problems', async () => {
+    const files = {
+      'SUMMARY.md': '# TOC\n\n* [A](a.md)\n* [Missing](missing.md)\n  * [B](b.md)\n* [Broken](broken.md)\n',
       'a.md': '---\nhidden: "yes"\n---\n# A\n',
-      '.gitbook/vars.yaml': 'list:\n  - 1\n',
-    }).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(ContentError);
-    expect((error as ContentError).problems.map(formatProblem)).toEqual([
-      '.gitbook/vars.yaml:1: variable list must be a string, found a list',
-      'SUMMARY.md:4: the listed file missing.md does not exist',
-      'a.md:2: front matter `hidden` must be true or false, found string "yes"',
+      'b.md': '# B\n',
+      'broken.md': '---\ntitle: [unclosed\n---\n# Broken\n\nBody.\n',
+      '.gitbook/vars.yaml': 'list:\n  - 1\nname: x\n',
+    };
+    const revision = await build(files);
+    expect(shape(revision.pages)).toEqual([
+      ['document', 'A', 'a', 'a.md'],
+      ['document', 'B', 'b', 'b.md'],
+      ['document', 'Broken', 'broken', 'broken.md'],
+    ]);
+    expect(doc(revision.pages, 'a').hidden).toBeUndefined();
+    // Front matter that does not parse: the whole file is the body (its title heading aside), nothing is lost.
+    expect(doc(revision.pages, 'broken').markdown).toBe('---\ntitle: [unclosed\n---\n\nBody.\n');
+    expect(revision.variables).toEqual({ name: 'x' });
+    const { problems } = await analyzeTree(memoryTree(files), TEST_COMMIT, memoryFacts());
+    expect(sortProblems(problems).map((p) => `${p.severity ?? 'error'} ${formatProblem(p)}`)).toEqual([
+      'warning .gitbook/vars.yaml:1: variable list must be a string, found a list: ignored',
+      'warning SUMMARY.md:4: the listed file missing.md does not exist: ignored, its nested items are shown in its place',
+      'error a.md:2: front matter `hidden` must be true or false, found string "yes"',
+      expect.stringMatching(/^error broken\.md:\d+: front matter is not valid YAML/),
     ]);
   });
 });

@@ -122,7 +122,7 @@ describe('parseSummary', () => {
     expect(structure.entries).toHaveLength(1);
   });
 
-  it('reports each broken line with its number', () => {
+  it('warns of each line the hosted platform tolerates, with its number, and keeps reading', () => {
     const text = [
       '# Table of contents', // 1
       '', // 2
@@ -136,22 +136,29 @@ describe('parseSummary', () => {
       '* [Empty]()', // 10
       '* [Outside the root](../outside.md)', // 11
     ].join('\n');
-    const { problems } = parseSummary(text, { path: 'docs/SUMMARY.md', root: 'docs/', exists: existing('docs/README.md') });
+    const { structure, problems } = parseSummary(text, { path: 'docs/SUMMARY.md', root: 'docs/', exists: existing('docs/README.md') });
+    const warning = (line: number, message: string) => ({ path: 'docs/SUMMARY.md', line, message, severity: 'warning' });
     expect(problems).toEqual([
-      { path: 'docs/SUMMARY.md', line: 4, message: 'a list item must be a link `[Title](page.md)`, found "Just text, not a link"' },
-      { path: 'docs/SUMMARY.md', line: 5, message: '../../etc/passwd.md points outside the content root' },
-      { path: 'docs/SUMMARY.md', line: 6, message: 'docs/README.md is already listed on line 3: a file may be listed once' },
-      { path: 'docs/SUMMARY.md', line: 7, message: 'the listed file docs/getting-started/install.md does not exist' },
-      { path: 'docs/SUMMARY.md', line: 8, message: 'hero.png is not a markdown file: an item points at a .md file, a URL or an #anchor' },
-      { path: 'docs/SUMMARY.md', line: 9, message: 'expected a list item `* [Title](page.md)` or a `## Group` heading, found "Some stray paragraph"' },
-      { path: 'docs/SUMMARY.md', line: 10, message: 'the link "Empty" has no target' },
-      { path: 'docs/SUMMARY.md', line: 11, message: '../outside.md points outside the content root' },
+      warning(4, 'an item is a link `[Title](page.md)`, found "Just text, not a link": its nested items are shown in its place'),
+      warning(5, '../../etc/passwd.md points outside the content root: ignored'),
+      warning(6, 'docs/README.md is already listed on line 3: shown as a link to that page'),
+      warning(7, 'the listed file docs/getting-started/install.md does not exist: ignored, its nested items are shown in its place'),
+      warning(8, 'hero.png is not a markdown file (an item points at a .md file, a URL or an #anchor): ignored'),
+      warning(9, 'not an item of the table of contents (`* [Title](page.md)` or a `## Group` heading), ignored: "Some stray paragraph"'),
+      warning(10, 'the link "Empty" has no target: ignored, its nested items are shown in its place'),
+      warning(11, '../outside.md points outside the content root: ignored'),
+    ]);
+    expect(structure.entries.map((e) => [e.type, e.title])).toEqual([
+      ['page', 'Intro'],
+      ['link', 'Again'],
     ]);
   });
 
   it('counts lines of CRLF files and skips a BOM', () => {
     const { problems } = parseSummary('\uFEFF# TOC\r\n\r\n* [A](a.md)\r\n* nope\r\n', { path: 'SUMMARY.md' });
-    expect(problems).toEqual([{ path: 'SUMMARY.md', line: 4, message: 'a list item must be a link `[Title](page.md)`, found "nope"' }]);
+    expect(problems).toEqual([
+      { path: 'SUMMARY.md', line: 4, severity: 'warning', message: 'an item is a link `[Title](page.md)`, found "nope": its nested items are shown in its place' },
+    ]);
   });
 });
 
@@ -181,5 +188,176 @@ describe('serializeSummary', () => {
     );
     const strip = (s: SummaryStructure): unknown => JSON.parse(JSON.stringify(s, (k, v) => (k === 'line' || k === 'gitPath' ? undefined : v)));
     expect(strip(parseSummary(text, { path: 'SUMMARY.md' }).structure)).toEqual(strip(structure));
+  });
+});
+
+/** Forms seen in repositories the hosted platform's Git Sync wrote (each a small fixture; none copied). */
+describe('parseSummary: the forms the hosted platform writes', () => {
+  const parse = (text: string, files: string[], options: { path?: string; root?: string } = {}) =>
+    parseSummary(text, { path: options.path ?? 'SUMMARY.md', root: options.root, exists: existing(...files) });
+  /** [type, title, gitPath | href, children] */
+  const rows = (entries: SummaryStructure['entries']): unknown =>
+    entries.map((e) =>
+      e.type === 'group'
+        ? ['group', e.title, rows(e.items)]
+        : e.type === 'page'
+          ? ['page', e.title, e.gitPath, rows(e.children)]
+          : e.type === 'link'
+            ? ['link', e.title, e.pageGitPath ?? e.href, e.anchor, rows(e.children)]
+            : ['computed', e.title, rows(e.children)],
+    );
+
+  it('a file listed twice or more: the first listing is the page, the others links to it (with their anchor)', () => {
+    const text = '# TOC\n\n* [Start](start.md)\n  * [Start](start.md)\n  * [Linux](start.md#linux)\n* [Start again](./start.md "Again")\n';
+    const { structure, problems } = parse(text, ['start.md']);
+    expect(rows(structure.entries)).toEqual([
+      ['page', 'Start', 'start.md', [
+        ['link', 'Start', 'start.md', undefined, []],
+        ['link', 'Linux', 'start.md', 'linux', []],
+      ]],
+      ['link', 'Start again', 'start.md', undefined, []],
+    ]);
+    expect(problems.map((p) => [p.line, p.severity, p.message])).toEqual([
+      [4, 'warning', 'start.md is already listed on line 3: shown as a link to that page'],
+      [5, 'warning', 'start.md is already listed on line 3: shown as a link to that page'],
+      [6, 'warning', 'start.md is already listed on line 3: shown as a link to that page'],
+    ]);
+    const again = structure.entries[1];
+    expect(again).toMatchObject({ type: 'link', href: './start.md', tocTitle: 'Again' });
+  });
+
+  it('the first listing may carry an anchor: it is the page, and writes back with it', () => {
+    const { structure, problems } = parse('* [Part](guide.md#part)\n* [Guide](guide.md)\n', ['guide.md']);
+    expect(problems).toHaveLength(1);
+    expect(structure.entries[0]).toMatchObject({ type: 'page', gitPath: 'guide.md', anchor: 'part' });
+    expect(serializeSummary(structure)).toContain('* [Part](guide.md#part)');
+  });
+
+  it('group headings with anchors, at any depth, and any first heading', () => {
+    const text = [
+      '## 9', // a first heading that is not an H1: a group
+      '',
+      '### Version 9 <a href="#v9" id="v9"></a>',
+      '',
+      ' * [Begin](/contents/9/begin.md)',
+      '',
+      '# Table of Contents <a href="#toc" id="toc"></a>', // an H1 after content: a group too
+      '* [Other](other.md)',
+    ].join('\n');
+    const { structure, problems } = parse(text, ['contents/9/begin.md', 'other.md']);
+    expect(problems).toEqual([]);
+    expect(structure.title).toBe('Table of contents');
+    expect(rows(structure.entries)).toEqual([
+      ['group', '9', []],
+      ['group', 'Version 9', [['page', 'Begin', 'contents/9/begin.md', []]]],
+      ['group', 'Table of Contents', [['page', 'Other', 'other.md', []]]],
+    ]);
+  });
+
+  it('the readme inside the first group, and its children in another folder', () => {
+    const text = '# Table of Contents\n\n## Get started <a href="#get-started" id="get-started"></a>\n\n* [Welcome](README.md)\n  * [Install](guides/setup/install.md)\n';
+    const { structure, problems } = parse(text, ['README.md', 'guides/setup/install.md']);
+    expect(problems).toEqual([]);
+    expect(structure.title).toBe('Table of Contents');
+    expect(rows(structure.entries)).toEqual([['group', 'Get started', [['page', 'Welcome', 'README.md', [['page', 'Install', 'guides/setup/install.md', []]]]]]]);
+  });
+
+  it('backslash-escaped targets, angle-bracket targets with spaces, percent escapes, and folders without a slash', () => {
+    const text = [
+      '* [MiniMax Music \\[legacy\\]](models/minimax-music-\\[legacy].md)',
+      '* [Spaces](<guides/my page.md>)',
+      '* [Encoded](guides/my%20page%20two.md)',
+      '* [Cyrillic](%D0%BD%D0%B0%D1%87%D0%B0%D0%BB%D0%BE.md)',
+      '* [Folder](guides)',
+      '* [Literal percent](100%25.md)',
+    ].join('\n');
+    const files = ['models/minimax-music-[legacy].md', 'guides/my page.md', 'guides/my page two.md', 'начало.md', 'guides/README.md', '100%.md'];
+    const { structure, problems } = parse(text, files);
+    expect(problems).toEqual([]);
+    expect(rows(structure.entries)).toEqual([
+      ['page', 'MiniMax Music [legacy]', 'models/minimax-music-[legacy].md', []],
+      ['page', 'Spaces', 'guides/my page.md', []],
+      ['page', 'Encoded', 'guides/my page two.md', []],
+      ['page', 'Cyrillic', 'начало.md', []],
+      ['page', 'Folder', 'guides/README.md', []],
+      ['page', 'Literal percent', '100%.md', []],
+    ]);
+  });
+
+  it('URL items are link pages', () => {
+    const { structure } = parse('* [Status](https://status.example.com)\n* [Mail](mailto:a@example.com)\n', []);
+    expect(rows(structure.entries)).toEqual([
+      ['link', 'Status', 'https://status.example.com', undefined, []],
+      ['link', 'Mail', 'mailto:a@example.com', undefined, []],
+    ]);
+  });
+
+  it('a fenced ```yaml block as an item is a computed page, at any depth, and writes back as written', () => {
+    const text = [
+      '# Table of contents',
+      '',
+      '* [Overview](README.md)',
+      '  * ```yaml',
+      '    type: builtin:openapi',
+      '    props:',
+      '      models: true',
+      '      downloadLink: false',
+      '    dependencies:',
+      '      spec:',
+      '        ref:',
+      '          kind: openapi',
+      '          spec: petstore-api',
+      '    ```',
+      '',
+      '## Reference',
+      '',
+      '* ```yaml',
+      '  props:',
+      '    models: false',
+      '  type: builtin:openapi',
+      '  dependencies:',
+      '    spec:',
+      '      ref:',
+      '        kind: openapi',
+      '        spec: billing',
+      '  ```',
+      '* [After](after.md)',
+    ].join('\n');
+    const { structure, problems } = parse(text, ['README.md', 'after.md']);
+    expect(problems).toEqual([]);
+    expect(rows(structure.entries)).toEqual([
+      ['page', 'Overview', 'README.md', [['computed', 'petstore-api', []]]],
+      ['group', 'Reference', [['computed', 'billing', []], ['page', 'After', 'after.md', []]]],
+    ]);
+    const first = (structure.entries[0] as { children: unknown[] }).children[0];
+    expect(first).toMatchObject({
+      type: 'computed',
+      line: 4,
+      source: { type: 'builtin:openapi', props: { models: true, downloadLink: false }, dependencies: { spec: { ref: { kind: 'openapi', spec: 'petstore-api' } } } },
+    });
+    expect(serializeSummary(structure)).toBe(`${text}\n`);
+  });
+
+  it('a YAML item that does not parse is an error (YAML Quire must read); one without a type a warning', () => {
+    const { problems } = parse('* ```yaml\n  type: [unclosed\n  ```\n* ```yaml\n  props: {}\n  ```\n', []);
+    expect(problems.map((p) => [p.line, p.severity ?? 'error'])).toEqual([
+      [3, 'error'],
+      [4, 'warning'],
+    ]);
+  });
+
+  it('text lines that are not items, and items without a link, are warnings; nested items take their place', () => {
+    const text = '# TOC\n\nSome introduction.\n\n- [Start](start.md)\n- Overview\n    - [Nodes](nodes.md)\n    - [Gone](gone.md)\n        - [Kept](kept.md)\n';
+    const { structure, problems } = parse(text, ['start.md', 'nodes.md', 'kept.md']);
+    expect(rows(structure.entries)).toEqual([
+      ['page', 'Start', 'start.md', []],
+      ['page', 'Nodes', 'nodes.md', []],
+      ['page', 'Kept', 'kept.md', []],
+    ]);
+    expect(problems.map((p) => [p.line, p.severity])).toEqual([
+      [3, 'warning'],
+      [6, 'warning'],
+      [8, 'warning'],
+    ]);
   });
 });

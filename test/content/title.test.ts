@@ -2,7 +2,7 @@ import type { Nodes } from 'mdast';
 import remarkParse from 'remark-parse';
 import { unified } from 'unified';
 import { describe, expect, it } from 'vitest';
-import { inlinePlainText, splitTitle, splitTitles } from '../../src/content/page.js';
+import { inlinePlainText, parsePage, sameTitle, splitTitle, splitTitles, writePageFile } from '../../src/content/page.js';
 
 const parser = unified().use(remarkParse);
 
@@ -127,5 +127,59 @@ describe('splitTitle', () => {
       { title: 'F', markdown: '' },
       { title: 'H & I', markdown: 'z' },
     ]);
+  });
+});
+
+/**
+ * The hosted platform's "Content configuration" (Git Sync): in SUMMARY.md `* [Page main title](page.md "Page link
+ * title")` the link text is the page's title, the quoted text its title in the sidebar.
+ */
+describe('the page title: SUMMARY.md first, then the H1', () => {
+  const read = (text: string, summaryTitle?: string) => {
+    const { page } = parsePage(text, { gitPath: 'guide/install.md', summaryTitle });
+    return { title: page.title, markdown: page.markdown, titleInBody: page.titleInBody };
+  };
+
+  it('SUMMARY.md\'s title wins; an H1 that reads the same is the title heading and leaves the markdown', () => {
+    expect(read('# Install the CLI\n\nBody\n', 'Install the CLI')).toEqual({ title: 'Install the CLI', markdown: 'Body\n', titleInBody: true });
+    expect(read('# Install *the* CLI\n\nBody\n', 'Install the CLI')).toEqual({ title: 'Install the CLI', markdown: 'Body\n', titleInBody: true });
+    expect(read('# ℹ️ Overview\n\nBody\n', 'ℹ Overview').titleInBody).toBe(true);
+    expect(sameTitle('Café', 'Cafe\u0301')).toBe(true);
+    expect(sameTitle('API Reference', 'API reference')).toBe(false);
+  });
+
+  it('an H1 that says something else stays in the markdown as written: no text is lost', () => {
+    expect(read('# Axon AMQP Extension\n\nBody\n', 'AMQP')).toEqual({ title: 'AMQP', markdown: '# Axon AMQP Extension\n\nBody\n', titleInBody: false });
+    // A page made of numbered H1 sections: its first section heading is not a title.
+    expect(read('\n# 1. Overview\n\nText\n\n# 2. Setup\n', 'Hardware Guide').markdown).toBe('# 1. Overview\n\nText\n\n# 2. Setup\n');
+  });
+
+  it('without a SUMMARY.md title: the H1, else the file name', () => {
+    expect(read('# Install\n\nBody\n')).toEqual({ title: 'Install', markdown: 'Body\n', titleInBody: true });
+    expect(read('Body\n')).toEqual({ title: 'install', markdown: 'Body\n', titleInBody: false });
+    expect(read('Body\n', 'From SUMMARY')).toEqual({ title: 'From SUMMARY', markdown: 'Body\n', titleInBody: false });
+  });
+
+  it('writing the page back as read gives the same bytes, whichever title rule applied', () => {
+    const cases: [string, string | undefined][] = [
+      ['# Axon AMQP Extension\n\nBody\n', 'AMQP'],
+      ['---\ndescription: d\n---\n\n# Other heading\n\nBody\n', 'Title'],
+      ['# Same\n\nBody\n', 'Same'],
+      ['No heading at all.\n', 'Title'],
+      ['# Heading\n\nBody\n', undefined],
+    ];
+    for (const [text, summaryTitle] of cases) {
+      const { page } = parsePage(text, { gitPath: 'p.md', summaryTitle });
+      expect(writePageFile({ title: page.title, markdown: page.markdown, description: page.description }, text, { summaryTitle })).toBe(text);
+    }
+  });
+
+  it('an edited body of a page titled by SUMMARY.md only is written without a heading added, and reads back the same', () => {
+    const text = '# Axon AMQP Extension\n\nBody\n';
+    const written = writePageFile({ title: 'AMQP', markdown: '# Axon AMQP Extension\n\nNew body\n' }, text, { summaryTitle: 'AMQP' });
+    expect(written).toBe('# Axon AMQP Extension\n\nNew body\n');
+    expect(read(written, 'AMQP')).toEqual({ title: 'AMQP', markdown: '# Axon AMQP Extension\n\nNew body\n', titleInBody: false });
+    // A page whose heading is its title keeps writing it.
+    expect(writePageFile({ title: 'Same', markdown: 'New\n' }, '# Same\n\nOld\n', { summaryTitle: 'Same' })).toBe('# Same\n\nNew\n');
   });
 });

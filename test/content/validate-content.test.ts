@@ -4,7 +4,7 @@ import { validateContent } from '../../src/content/validate-content.js';
 import { memoryTree, tinyPng } from '../helpers/content.js';
 
 async function problems(files: Parameters<typeof memoryTree>[0]): Promise<string[]> {
-  return (await validateContent(memoryTree(files))).map(formatProblem);
+  return (await validateContent(memoryTree(files))).map((p) => `${p.severity === 'warning' ? 'warning: ' : ''}${formatProblem(p)}`);
 }
 
 describe('validateContent', () => {
@@ -29,17 +29,17 @@ describe('validateContent', () => {
     ]);
   });
 
-  it('reports a broken SUMMARY.md', async () => {
+  it('warns of what the hosted platform tolerates in SUMMARY.md', async () => {
     expect(
       await problems({
         'SUMMARY.md': '# TOC\n\n* [A](a.md)\n  * Not a link\n* [A again](a.md)\n* [Gone](gone.md)\n* [Out](../../x.md)\n',
         'a.md': '# A\n',
       }),
     ).toEqual([
-      'SUMMARY.md:4: a list item must be a link `[Title](page.md)`, found "Not a link"',
-      'SUMMARY.md:5: a.md is already listed on line 3: a file may be listed once',
-      'SUMMARY.md:6: the listed file gone.md does not exist',
-      'SUMMARY.md:7: ../../x.md points outside the content root',
+      'warning: SUMMARY.md:4: an item is a link `[Title](page.md)`, found "Not a link": its nested items are shown in its place',
+      'warning: SUMMARY.md:5: a.md is already listed on line 3: shown as a link to that page',
+      'warning: SUMMARY.md:6: the listed file gone.md does not exist: ignored, its nested items are shown in its place',
+      'warning: SUMMARY.md:7: ../../x.md points outside the content root: ignored',
     ]);
   });
 
@@ -62,8 +62,8 @@ describe('validateContent', () => {
       }),
     ).toEqual([
       expect.stringMatching(/^\.gitbook\/includes\/footer\.md:3: front matter is not valid YAML: /),
-      '.gitbook/includes/header.md:2: front matter `title` must be a string',
-      '.gitbook/vars.yaml:2: variable versions must be a string, found a list',
+      'warning: .gitbook/includes/header.md:2: front matter `title` must be a string',
+      'warning: .gitbook/vars.yaml:2: variable versions must be a string, found a list: ignored',
     ]);
   });
 
@@ -76,11 +76,11 @@ describe('validateContent', () => {
     ).toEqual([
       expect.stringMatching(/^\.quire\/manifest\.yaml:2: not valid YAML: /),
       'README.md:2: front matter `hidden` must be true or false, found string "yes"',
-      'README.md:3: front matter `cover` names nowhere.png, which is not a file of the content (paths are relative to the page)',
+      'warning: README.md:3: front matter `cover` names nowhere.png, which is not a file of the content (paths are relative to the page)',
     ]);
   });
 
-  it('reports symbolic links and submodules under the content root', async () => {
+  it('reports symbolic links under the content root, and warns of submodules', async () => {
     expect(
       await problems({
         'README.md': '# Home\n',
@@ -89,7 +89,7 @@ describe('validateContent', () => {
       }),
     ).toEqual([
       'link.md: symbolic links are not supported: commit the file itself',
-      'vendor/lib: submodules are not supported: their content would not be part of the space',
+      'warning: vendor/lib: a submodule: its content is not part of the space',
     ]);
   });
 });

@@ -400,17 +400,31 @@ describe('git over HTTP (sqlite)', () => {
     expect(yaml).toContain('pre-receive hook declined');
 
     await ok(['reset', '--quiet', '--hard', 'origin/main'], { cwd: dir });
-    await commit(dir, { 'SUMMARY.md': '# Table of contents\n\n* [Guide](guide.md)\n* not a link\n', 'guide.md': '# Guide\n' });
-    const summary = await refused(spaceId, () => git(['push', 'origin', 'HEAD:main'], { cwd: dir }));
-    expect(summary).toMatch(/remote: {3}SUMMARY\.md:4: /);
+    await commit(dir, { 'hidden.md': '---\nhidden: "yes"\n---\n# Hidden\n', 'SUMMARY.md': '* [Hidden](hidden.md)\n* [Missing](missing.md)\n' });
+    const types = await refused(spaceId, () => git(['push', 'origin', 'HEAD:main'], { cwd: dir }));
+    expect(types).toMatch(/remote: {3}hidden\.md:2: .*hidden/);
+    // Warnings are printed apart from the errors that refuse the push.
+    expect(types).toContain('remote: warning: SUMMARY.md:2: the listed file missing.md does not exist');
+  });
 
-    await ok(['reset', '--quiet', '--hard', 'origin/main'], { cwd: dir });
-    await commit(dir, { 'SUMMARY.md': '# Table of contents\n\n* [Missing](missing.md)\n' });
-    expect(await refused(spaceId, () => git(['push', 'origin', 'HEAD:main'], { cwd: dir }))).toMatch(/remote: {3}SUMMARY\.md:3: .*missing\.md/);
-
-    await ok(['reset', '--quiet', '--hard', 'origin/main'], { cwd: dir });
-    await commit(dir, { 'hidden.md': '---\nhidden: "yes"\n---\n# Hidden\n' });
-    expect(await refused(spaceId, () => git(['push', 'origin', 'HEAD:main'], { cwd: dir }))).toMatch(/remote: {3}hidden\.md:2: .*hidden/);
+  it('accepts what the hosted platform tolerates, printing warnings', async () => {
+    const spaceId = await newSpace();
+    const dir = await clone(spaceId);
+    const oid = await commit(dir, {
+      'SUMMARY.md': '# Table of contents\n\n* [Guide](guide.md)\n* not a link\n* [Missing](missing.md)\n* [Guide again](guide.md)\n',
+      'guide.md': '---\ncover: gone.png\nsomethingNew: 1\n---\n# Guide\n',
+      '.gitbook.yaml': '',
+      'extra.md': '# Not listed\n',
+    });
+    const pushed = await git(['push', 'origin', 'HEAD:main'], { cwd: dir });
+    expect(pushed.code, pushed.stderr).toBe(0);
+    expect((await space(spaceId)).revision).toBe(oid);
+    expect(pushed.stderr).toContain('remote: warning: SUMMARY.md:4: an item is a link');
+    expect(pushed.stderr).toContain('remote: warning: SUMMARY.md:5: the listed file missing.md does not exist');
+    expect(pushed.stderr).toContain('remote: warning: SUMMARY.md:6: guide.md is already listed on line 3');
+    expect(pushed.stderr).toContain('remote: warning: guide.md:2: front matter `cover` names gone.png');
+    expect(pushed.stderr).not.toContain('extra.md');
+    expect(pushed.stderr).not.toContain('somethingNew');
   });
 
   it('refuses crafted trees with ".." or ".git" entries', async () => {

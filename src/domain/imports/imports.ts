@@ -22,7 +22,7 @@ import { branchOf, loadChangeRequest, MAIN_REF } from '../change-requests/change
 import { planImport, type ImportTree } from '../../content/import-plan.js';
 import { blobOid } from '../../content/files.js';
 import type { TreeEntry } from '../../content/model.js';
-import { formatProblem } from '../../content/problems.js';
+import { formatProblem, isError } from '../../content/problems.js';
 import { readConfig } from '../../content/revision.js';
 import { validateContent } from '../../content/validate-content.js';
 import { QUIRE_SIGNATURE, type Signature } from '../../store/git/repositories.js';
@@ -215,8 +215,8 @@ async function writeImport(ctx: Context, spaceId: string, ref: string, row: Cont
       added.set(oid, bytes);
       overlay.set(path, { path, mode: '100644', oid, size: bytes.length });
     }
-    const problems = (await validateContent({ entries: [...overlay.values()], readBlob: async (oid) => added.get(oid) ?? readBlob(oid) })).filter((p) =>
-      plan.files.has(p.path),
+    const problems = (await validateContent({ entries: [...overlay.values()], readBlob: async (oid) => added.get(oid) ?? readBlob(oid) })).filter(
+      (p) => isError(p) && plan.files.has(p.path),
     );
     if (problems.length > 0) {
       throw new InvalidArgument(`url: the imported content does not fit Quire's format: ${problems.slice(0, 3).map(formatProblem).join('; ')}`);

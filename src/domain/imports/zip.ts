@@ -23,7 +23,7 @@ import { mapUrls, parseMarkdown } from '../../content/convert.js';
 import { assetRef, pageRef, type ImportAsset, type ImportNode, type ImportTree } from '../../content/import-plan.js';
 import type { CommitInfo, Page, TreeEntry } from '../../content/model.js';
 import { baseName, decodePath, folderOf, isUrl, normalizePath, resolvePath } from '../../content/paths.js';
-import { formatProblem } from '../../content/problems.js';
+import { formatProblem, isError } from '../../content/problems.js';
 import { analyzeTree } from '../../content/revision.js';
 import { fetchSource } from './fetching.js';
 
@@ -139,7 +139,10 @@ export async function importZip(fetcher: GuardedFetcher, url: string): Promise<I
   });
   const source = { entries, readBlob: async (oid: string) => byOid.get(oid) ?? Buffer.alloc(0) };
   let next = 0;
-  const { revision, problems } = await analyzeTree(source, NO_COMMIT, { idOf: () => `zip-${next++}`, createdAt: () => '', updatedAt: () => '' });
+  const analysis = await analyzeTree(source, NO_COMMIT, { idOf: () => `zip-${next++}`, createdAt: () => '', updatedAt: () => '' });
+  const { revision } = analysis;
+  // Warnings (a missing cover, a file listed twice) are what the hosted platform tolerates: imported as they are.
+  const problems = analysis.problems.filter(isError);
   if (problems.length > 0) {
     const shown = problems.slice(0, 3).map(formatProblem).join('; ');
     throw new InvalidArgument(`url: the archive's content does not parse: ${shown}${problems.length > 3 ? ` (and ${problems.length - 3} more)` : ''}`);
@@ -180,6 +183,8 @@ export async function importZip(fetcher: GuardedFetcher, url: string): Promise<I
       const children = convert(page.pages, false);
       if (page.type === 'group') return topLevel ? [{ kind: 'group', title: page.title, children }] : children;
       if (page.type === 'link') return [{ kind: 'link', title: page.title, href: page.href, children }];
+      // A computed page of SUMMARY.md has no file to import; its nested pages take its place.
+      if (page.type === 'computed-block') return children;
       const body = parseMarkdown(page.markdown);
       mapUrls(body, (raw, kind) => target(page.gitPath, raw, kind) ?? raw);
       const frontMatter: Record<string, unknown> = { ...page.frontMatter };

@@ -2,6 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { readChangeRequestContent } from '../../../domain/change-requests/change-requests.js';
 import { importContent } from '../../../domain/imports/imports.js';
+import { findPageByPathOrRedirect } from '../../../domain/content/page-paths.js';
 import type { RouteDeps } from '../index.js';
 import { callerOf } from '../../plugins/auth.js';
 import { ErrorResponses, ListOf } from '../../schemas.js';
@@ -10,7 +11,6 @@ import { contentTypeOf } from '../../../content/files.js';
 import {
   findFile,
   findPage,
-  findPageByPath,
   listFiles,
   readContent,
   readFileBlob,
@@ -178,7 +178,7 @@ export const contentRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, {
     { schema: { operationId: 'getPageByPath', tags, params: PagePathParams, querystring: PageQuery, response: { 200: PageSchema, ...ErrorResponses } } },
     async (request) => {
       const { content } = await readContent(ctx, callerOf(request), request.params.spaceId);
-      return new ContentPresenter(urls, content, options(request.query)).page(findPageByPath(content, request.params['*'])) as never;
+      return new ContentPresenter(urls, content, options(request.query)).page(findPageByPathOrRedirect(content, request.params['*'])) as never;
     },
   );
 

@@ -2,7 +2,7 @@
  * Revision, Page and File as the API shows them (contract-notes.md section 7 "Document page traps": document
  * pages always carry `kind: "sheet"`, a full `layout` and `markdown`; groups only at the top level).
  */
-import type { DocumentPage, Page, ReusableContent, RevisionFile } from '../../../content/model.js';
+import type { DocumentPage, LinkPage, Page, ReusableContent, RevisionFile } from '../../../content/model.js';
 import type { IndexedRevision } from '../../../domain/content/revisions.js';
 import type { Urls } from '../../urls.js';
 
@@ -39,9 +39,20 @@ export function markdownDocument(markdown: string) {
   };
 }
 
-/** The app URL of a page of a space, by its path. */
+/**
+ * The app URL of a page of a space, by its path. Each segment is percent-encoded: slugs keep letters of every script
+ * (`快速开始`, `начало`), and a URL must stay a valid URI.
+ */
 export function pageAppUrl(urls: Urls, spaceId: string, pagePath: string): string {
-  return urls.app(`/s/${spaceId}/${pagePath}`);
+  return urls.app(`/s/${spaceId}/${pagePath.split('/').map(encodeURIComponent).join('/')}`);
+}
+
+/** The ContentRef a link page points at: another page of the space (at an anchor), an anchor, or a URL. */
+function linkTarget(page: LinkPage): Record<string, unknown> {
+  if (page.pageId !== undefined) {
+    return page.anchor !== undefined ? { kind: 'anchor', page: page.pageId, anchor: page.anchor } : { kind: 'page', page: page.pageId };
+  }
+  return page.href.startsWith('#') ? { kind: 'anchor', anchor: page.href.slice(1) } : { kind: 'url', url: page.href };
 }
 
 export class ContentPresenter {
@@ -59,12 +70,16 @@ export class ContentPresenter {
 
   page(page: Page): Record<string, unknown> {
     const base = { id: page.id, title: page.title || 'Untitled' };
+    // Link and computed pages have no children in the hosted platform; SUMMARY.md may still nest items under them,
+    // and those are shown rather than lost.
+    const nested = page.pages.length > 0 ? { pages: page.pages.map((p) => this.page(p)) } : {};
     if (page.type === 'group') {
       return { ...base, kind: 'group', type: 'group', slug: page.slug, path: page.path, pages: page.pages.map((p) => this.page(p)) };
     }
-    if (page.type === 'link') {
-      const target = page.href.startsWith('#') ? { kind: 'anchor', anchor: page.href.slice(1) } : { kind: 'url', url: page.href };
-      return { ...base, kind: 'link', type: 'link', target, href: page.href };
+    if (page.type === 'link') return { ...base, kind: 'link', type: 'link', target: linkTarget(page), href: page.href, ...nested };
+    if (page.type === 'computed-block') {
+      // The source of a computed page declared in SUMMARY.md; nothing is computed here yet, the source is shown.
+      return { ...base, type: 'computed', slug: page.slug, path: page.path, computed: page.computed, ...nested };
     }
     return this.documentPage(page);
   }

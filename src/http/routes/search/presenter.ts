@@ -9,7 +9,7 @@ export function presentPageHit(urls: Urls, hit: PageHit) {
     id: hit.id,
     title: hit.title,
     path: hit.path,
-    sections: hit.sections.map((section) => ({ ...section, urls: { app: `${app}#${section.id}` } })),
+    sections: hit.sections.map((section) => ({ ...section, urls: { app: `${app}#${encodeURIComponent(section.id)}` } })),
     urls: { app },
   };
 }
