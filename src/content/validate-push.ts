@@ -86,8 +86,8 @@ export async function validatePush(input: ValidatePushInput): Promise<PushProble
   return unique(problems);
 }
 
-/** Files whose bytes the content checks read: text the format parses, and images (for their dimensions). */
-const READ_FOR_CONTENT = /\.(md|markdown|ya?ml|png|jpe?g|gif|svg|webp)$/i;
+/** Files whose bytes the content checks read: the text the format parses (images are not: no rule needs their bytes). */
+const READ_FOR_CONTENT = /\.(md|markdown|ya?ml)$/i;
 
 /**
  * The content each pushed branch would show must read: front matter, SUMMARY.md, .gitbook.yaml, vars.yaml
@@ -102,6 +102,8 @@ async function contentProblems(push: IncomingPush, tips: string[]): Promise<Push
     const source = {
       entries,
       readBlob: async (oid: string) => blobs.get(oid) ?? (await push.readBlobs([oid])).get(oid) ?? Buffer.alloc(0),
+      // A repository's assets can weigh hundreds of megabytes; their dimensions matter to reads, not to the checks.
+      dimensionsOf: async () => undefined,
     };
     for (const problem of await validateContent(source)) problems.push({ path: problem.path, line: problem.line, message: problem.message, severity: problem.severity });
   }
