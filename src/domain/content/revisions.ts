@@ -9,9 +9,10 @@ import { NotFound } from '../errors.js';
 import { collectPage, type Page as ListPage, type PageRequest } from '../lists.js';
 import { WeightedLru } from '../lru.js';
 import { requireSpacePermission, type Role } from '../permissions.js';
-import { loadSpace } from './spaces.js';
+import { loadSpace, projectDirectoryOf } from './spaces.js';
 import { derivedId, factsOf } from './history.js';
 import { buildRevision } from '../../content/revision.js';
+import { inProjectDirectory } from '../../content/project-directory.js';
 import type { CommitInfo, DocumentPage, Page, Revision, RevisionFile } from '../../content/model.js';
 import { QUIRE_SIGNATURE } from '../../store/git/repositories.js';
 import type { SpaceRow } from '../../store/sql/content.js';
@@ -59,13 +60,16 @@ function weightOf(revision: Revision): number {
 
 /** Parses (or takes from the cache) the revision at a commit of a space. */
 export async function loadRevision(ctx: Context, spaceId: string, commitOid: string): Promise<IndexedRevision> {
-  const key = `${spaceId}:${commitOid}`;
+  // Monorepos: the space sees only its project directory; history facts stay keyed by full path.
+  const directory = await projectDirectoryOf(ctx, spaceId);
+  const key = `${spaceId}:${directory}:${commitOid}`;
   const cached = revisions.get(key);
   if (cached) return cached;
   const loading = (async () => {
     const commit = await ctx.reader.readCommit(spaceId, commitOid);
     if (!commit) throw new NotFound(`revisionId: no revision "${commitOid}" in this space`);
-    const [entries, facts] = await Promise.all([ctx.reader.listBlobs(spaceId, commit.tree), factsOf(ctx, spaceId, commitOid)]);
+    const [blobs, facts] = await Promise.all([ctx.reader.listBlobs(spaceId, commit.tree), factsOf(ctx, spaceId, commitOid)]);
+    const entries = inProjectDirectory(blobs, directory);
     const info: CommitInfo = {
       oid: commit.oid,
       parents: commit.parents,
@@ -80,9 +84,9 @@ export async function loadRevision(ctx: Context, spaceId: string, commitOid: str
       info,
       {
         // Groups and link pages have no file: their key (`SUMMARY.md#path`) gets an id stable across commits.
-        idOf: (_kind, path) => facts[path]?.i ?? derivedId(spaceId, 'structure', path),
-        createdAt: (path) => facts[path]?.c ?? commit.committedAt,
-        updatedAt: (path) => facts[path]?.u ?? commit.committedAt,
+        idOf: (_kind, path) => facts[directory + path]?.i ?? derivedId(spaceId, 'structure', path),
+        createdAt: (path) => facts[directory + path]?.c ?? commit.committedAt,
+        updatedAt: (path) => facts[directory + path]?.u ?? commit.committedAt,
       },
     );
     const indexed = indexRevision(spaceId, revision);
