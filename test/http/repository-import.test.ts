@@ -6,6 +6,8 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { zipSync } from 'fflate';
 import { DATABASE_KINDS } from '../helpers/databases.js';
+import { QUEUE_DRIVERS } from '../helpers/queues.js';
+import { runRepositoryImport } from '../../src/domain/imports/repositories.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { tinyPng } from '../helpers/content.js';
 import { Checkout, isolatedGitEnv, spaceRemote } from '../helpers/git.js';
@@ -13,13 +15,6 @@ import { startGitHttpServer, type GitHttpServer } from '../helpers/git-http-serv
 import { closedPort, startFileServer, type FileServer } from '../helpers/file-server.js';
 
 const exec = promisify(execFile);
-
-/**
- * Whether the fixture's history holds a merge commit. Reads of histories with merges answer 500 ("commit graph
- * cycle") until the history-facts rewrite (issue 11, item 1) lands; then this becomes true and every assertion
- * below must hold on the merge history too. The clone-back checks do not read history facts and pass either way.
- */
-const WITH_MERGE = process.env.QUIRE_TEST_MONOREPO_MERGE === '1';
 
 const DOCS_YAML = `$schema: https://api.gitbook.com/openapi.yaml#/components/schemas/GitSyncSiteConfig
 site:
@@ -76,9 +71,9 @@ const EXPECTED: Record<string, { directory: string; titles: string[]; asset: str
 /**
  * The monorepo: three project directories (docs/en, docs/fr, api) with SUMMARY.md, README.md and assets; api has
  * its own .gitbook.yaml whose root is `./content/`; a docs.yaml at the root; code beside the docs; a history of
- * several commits (with a merge commit when WITH_MERGE). Returns the bare repository's path and its commits.
+ * four commits, one of them a merge commit. Returns the bare repository's path and its commits.
  */
-async function buildMonorepo(base: string): Promise<{ bare: string; head: string; commits: string[] }> {
+async function buildMonorepo(base: string): Promise<{ bare: string; head: string; commits: string[]; merges: string[] }> {
   const env = await isolatedGitEnv();
   const work = path.join(base, 'work');
   const git = (...args: string[]) => exec('git', args, { cwd: work, env }).then((r) => r.stdout.trim());
@@ -106,31 +101,23 @@ async function buildMonorepo(base: string): Promise<{ bare: string; head: string
   await write('api/content/.gitbook/assets/diagram.png', tinyPng(2, 2));
   await git('add', '--all');
   await git('commit', '--quiet', '-m', 'Docs and code');
-  if (WITH_MERGE) {
-    await git('checkout', '--quiet', '-b', 'configure');
-    await write('docs/en/configure.md', 'Set it up.\n');
-    await write('docs/en/SUMMARY.md', '# Table of contents\n\n* [Welcome](README.md)\n* [Install the tool](install.md)\n* [Configure it](configure.md)\n');
-    await git('add', '--all');
-    await git('commit', '--quiet', '-m', 'Configure page');
-    await git('checkout', '--quiet', 'main');
-    await write('src/index.js', 'console.log("acme 2");\n');
-    await git('add', '--all');
-    await git('commit', '--quiet', '-m', 'Code change');
-    await git('merge', '--quiet', '--no-ff', '-m', 'Merge pull request #1 from acme/configure', 'configure');
-  } else {
-    await write('src/index.js', 'console.log("acme 2");\n');
-    await git('add', '--all');
-    await git('commit', '--quiet', '-m', 'Code change');
-    await write('docs/en/configure.md', 'Set it up.\n');
-    await write('docs/en/SUMMARY.md', '# Table of contents\n\n* [Welcome](README.md)\n* [Install the tool](install.md)\n* [Configure it](configure.md)\n');
-    await git('add', '--all');
-    await git('commit', '--quiet', '-m', 'Configure page');
-  }
+  // A pull request merged with a merge commit: its branch and main each moved on from the first commit.
+  await git('checkout', '--quiet', '-b', 'configure');
+  await write('docs/en/configure.md', 'Set it up.\n');
+  await write('docs/en/SUMMARY.md', '# Table of contents\n\n* [Welcome](README.md)\n* [Install the tool](install.md)\n* [Configure it](configure.md)\n');
+  await git('add', '--all');
+  await git('commit', '--quiet', '-m', 'Configure page');
+  await git('checkout', '--quiet', 'main');
+  await write('src/index.js', 'console.log("acme 2");\n');
+  await git('add', '--all');
+  await git('commit', '--quiet', '-m', 'Code change');
+  await git('merge', '--quiet', '--no-ff', '-m', 'Merge pull request #1 from acme/configure', 'configure');
   const bare = path.join(base, 'acme-docs.git');
   await exec('git', ['clone', '--quiet', '--bare', work, bare], { env });
   const head = await git('rev-parse', 'HEAD');
   const commits = (await git('rev-list', '--all')).split('\n').sort();
-  return { bare, head, commits };
+  const merges = (await git('rev-list', '--merges', 'HEAD')).split('\n').filter((line) => line.length > 0);
+  return { bare, head, commits, merges };
 }
 
 async function bundleOf(bare: string): Promise<Buffer> {
@@ -190,6 +177,7 @@ describe.each(DATABASE_KINDS)('repository import: monorepos (%s)', (kind) => {
 
   /** The checks every import must pass: three spaces with their own pages, same commits, the site. */
   async function expectImported(body: any): Promise<void> {
+    expect(repo.merges).toHaveLength(1);
     expect(body.revision).toBe(repo.head);
     expect(body.projects.map((p: any) => [p.key, p.projectDirectory, p.language ?? null])).toEqual([
       ['docs-en', 'docs/en/', 'en'],
@@ -379,5 +367,40 @@ describe.each(DATABASE_KINDS)('repository import: monorepos (%s)', (kind) => {
     const reader = await t.member(org.id, 'read');
     const res = await t.request('POST', `/v1/orgs/${org.id}/git/import`, { token: reader.token, body: { url: `${server.url}/acme-docs.git` }, unchecked: true });
     expect(res.status).toBe(403);
+  });
+});
+
+describe.each(QUEUE_DRIVERS)('the import-repository job under the %s driver (sqlite)', (queue) => {
+  let t: TestApp;
+  let org: Awaited<ReturnType<TestApp['organization']>>;
+  let base: string;
+  let server: GitHttpServer;
+  let repo: Awaited<ReturnType<typeof buildMonorepo>>;
+
+  beforeAll(async () => {
+    t = await startTestApp('sqlite', { fetchAllow: ['127.0.0.1'] }, { queue });
+    org = await t.organization();
+    base = await fs.mkdtemp(path.join(os.tmpdir(), 'quire-monorepo-jobs-'));
+    repo = await buildMonorepo(base);
+    server = await startGitHttpServer(base);
+  });
+  afterAll(async () => {
+    await server?.close();
+    await t?.close();
+    if (base) await fs.rm(base, { recursive: true, force: true });
+  });
+
+  it('imports through the job; running the job again for a done row creates nothing more, and the staging repository is gone', async () => {
+    expect(t.container.ctx.jobs.driver).toBe(queue);
+    const res = await t.request('POST', `/v1/orgs/${org.id}/git/import`, { token: org.admin.token, body: { url: `${server.url}/acme-docs.git` }, unchecked: true });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    expect(res.body.projects).toHaveLength(3);
+    const row = await t.container.ctx.db.selectFrom('repository_imports').selectAll().where('organization_id', '=', org.id).executeTakeFirstOrThrow();
+    expect(row.status).toBe('done');
+    expect(await t.container.ctx.git.exists(row.id)).toBe(false);
+    await runRepositoryImport(t.container.ctx, row.id);
+    const spaces = await t.request('GET', `/v1/orgs/${org.id}/spaces`, { token: org.admin.token });
+    expect(spaces.body.items).toHaveLength(3);
+    expect(spaces.body.items.every((s: any) => s.revision === repo.head)).toBe(true);
   });
 });
