@@ -5,6 +5,7 @@
 import type { Context } from '../src/domain/context.js';
 import type { JobHandler } from '../src/jobs/jobs.js';
 import { importContentJob } from './import-content.js';
+import { importRepositoryJob } from './import-repository.js';
 import { indexLinksJob } from './index-links.js';
 import { indexSearchJob } from './index-search.js';
 import { fetchOpenApiJob, refreshOpenApiSpecsJob } from './openapi.js';
@@ -14,6 +15,8 @@ export function jobHandler(ctx: Context): JobHandler {
     switch (job.name) {
       case 'import-content':
         return importContentJob(ctx, job.payload);
+      case 'import-repository':
+        return importRepositoryJob(ctx, job.payload);
       case 'index-links':
         return indexLinksJob(ctx, job.payload);
       case 'index-search':

@@ -9,6 +9,7 @@
  */
 import { IncomingPush } from '../store/git/repositories.js';
 import { validateContent } from './validate-content.js';
+import { inProjectDirectory, PROJECT_DIRECTORY_VARIABLE } from './project-directory.js';
 
 export interface RefUpdate {
   ref: string;
@@ -81,7 +82,9 @@ export async function validatePush(input: ValidatePushInput): Promise<PushProble
   problems.push(...(await sizeProblems(push, entries, maxFileBytes(input.env))));
   problems.push(...(await symlinkProblems(push, entries)));
 
-  problems.push(...(await contentProblems(push, updates.map((u) => u.newOid).filter((oid) => tips.get(oid)?.type === 'commit'))));
+  problems.push(
+    ...(await contentProblems(push, updates.map((u) => u.newOid).filter((oid) => tips.get(oid)?.type === 'commit'), input.env[PROJECT_DIRECTORY_VARIABLE] ?? '')),
+  );
 
   return unique(problems);
 }
@@ -94,10 +97,11 @@ const READ_FOR_CONTENT = /\.(md|markdown|ya?ml)$/i;
  * (src/content/validate-content.ts, the same analysis the API uses to build a revision). Checked on the tree each
  * ref would point at, whatever the commits in between.
  */
-async function contentProblems(push: IncomingPush, tips: string[]): Promise<PushProblem[]> {
+async function contentProblems(push: IncomingPush, tips: string[], projectDirectory: string): Promise<PushProblem[]> {
   const problems: PushProblem[] = [];
   for (const tip of new Set(tips)) {
-    const entries = await push.listTree(tip);
+    // Monorepos: only the space's project directory is its content; the rest is kept, not read.
+    const entries = inProjectDirectory(await push.listTree(tip), projectDirectory);
     const blobs = await push.readBlobs(entries.filter((e) => e.mode !== SUBMODULE && READ_FOR_CONTENT.test(e.path)).map((e) => e.oid));
     const source = {
       entries,
@@ -105,7 +109,9 @@ async function contentProblems(push: IncomingPush, tips: string[]): Promise<Push
       // A repository's assets can weigh hundreds of megabytes; their dimensions matter to reads, not to the checks.
       dimensionsOf: async () => undefined,
     };
-    for (const problem of await validateContent(source)) problems.push({ path: problem.path, line: problem.line, message: problem.message, severity: problem.severity });
+    for (const problem of await validateContent(source)) {
+      problems.push({ path: projectDirectory + problem.path, line: problem.line, message: problem.message, severity: problem.severity });
+    }
   }
   return problems;
 }

@@ -11,6 +11,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { CHANGE_REQUESTS_VARIABLE, MAX_FILE_BYTES_VARIABLE, type ChangeRequestStates } from '../content/validate-push.js';
+import { PROJECT_DIRECTORY_VARIABLE } from '../content/project-directory.js';
 
 /** Environment variables the hook scripts and programs read. */
 export const HOOK_ENV = {
@@ -26,6 +27,8 @@ export interface HookSettings {
   maxFileBytes: number;
   /** The space's change requests: which branch numbers exist and which are closed. */
   changeRequests?: ChangeRequestStates;
+  /** The space's project directory ('' or absent: the repository's root): the content checks look only there. */
+  projectDirectory?: string;
 }
 
 interface Launch {
@@ -61,5 +64,6 @@ export function hookEnvironment(settings: HookSettings): Record<string, string> 
     [HOOK_ENV.extension]: launch.extension,
     [HOOK_ENV.maxFileBytes]: String(settings.maxFileBytes),
     ...(settings.changeRequests ? { [CHANGE_REQUESTS_VARIABLE]: JSON.stringify(settings.changeRequests) } : {}),
+    ...(settings.projectDirectory ? { [PROJECT_DIRECTORY_VARIABLE]: settings.projectDirectory } : {}),
   };
 }

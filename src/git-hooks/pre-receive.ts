@@ -7,12 +7,13 @@
 import path from 'node:path';
 import { isError } from '../content/problems.js';
 import { CHANGE_REQUESTS_VARIABLE, formatPushProblem, MAX_FILE_BYTES_VARIABLE, validatePush, type RefUpdate } from '../content/validate-push.js';
+import { PROJECT_DIRECTORY_VARIABLE } from '../content/project-directory.js';
 
 /** Warnings printed by one push, at most. */
 const MAX_WARNINGS = 50;
 
 /** The variables git gives hooks to read the incoming objects, and Quire's settings. */
-const PASSED = ['GIT_OBJECT_DIRECTORY', 'GIT_ALTERNATE_OBJECT_DIRECTORIES', 'GIT_QUARANTINE_PATH', MAX_FILE_BYTES_VARIABLE, CHANGE_REQUESTS_VARIABLE];
+const PASSED = ['GIT_OBJECT_DIRECTORY', 'GIT_ALTERNATE_OBJECT_DIRECTORIES', 'GIT_QUARANTINE_PATH', MAX_FILE_BYTES_VARIABLE, CHANGE_REQUESTS_VARIABLE, PROJECT_DIRECTORY_VARIABLE];
 
 async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];

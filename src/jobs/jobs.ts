@@ -10,6 +10,8 @@ import { DomainError, ServiceUnavailable } from '../domain/errors.js';
 export interface JobPayloads {
   /** Imports the source recorded in the content_imports row (website crawl, markdown, zip, docx...). */
   'import-content': { importId: string };
+  /** Imports the whole git repository recorded in the repository_imports row (with its history). */
+  'import-repository': { importId: string };
   /** Indexes the links of one revision (a commit) of a space: main's after a push or merge, a change request's. */
   'index-links': { spaceId: string; commit: string };
   /** Indexes the pages of a space's main revision for full-text search. */
@@ -22,7 +24,7 @@ export interface JobPayloads {
 
 export type JobName = keyof JobPayloads;
 
-export const JOB_NAMES: readonly JobName[] = ['import-content', 'index-links', 'index-search', 'fetch-openapi', 'refresh-openapi-specs'];
+export const JOB_NAMES: readonly JobName[] = ['import-content', 'import-repository', 'index-links', 'index-search', 'fetch-openapi', 'refresh-openapi-specs'];
 
 export type Job<N extends JobName = JobName> = N extends JobName ? { name: N; payload: JobPayloads[N] } : never;
 

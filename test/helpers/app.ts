@@ -35,8 +35,8 @@ export interface ApiResponse<T = any> {
 export interface RequestOptions {
   token?: string | null;
   body?: unknown;
-  /** Raw payload sent as is (for malformed JSON tests). */
-  rawBody?: string;
+  /** Raw payload sent as is (malformed JSON, uploads). */
+  rawBody?: string | Buffer;
   headers?: Record<string, string>;
   query?: Record<string, string | number | boolean | string[] | undefined>;
   /** Skip the reference check (for operations the reference does not describe). */
@@ -112,7 +112,7 @@ export async function startTestApp(kind: DatabaseKind, overrides: Partial<Config
     async request(method, url, options = {}) {
       const headers: Record<string, string> = { ...options.headers };
       if (options.token) headers.authorization = `Bearer ${options.token}`;
-      let payload: string | undefined;
+      let payload: string | Buffer | undefined;
       if (options.rawBody !== undefined) payload = options.rawBody;
       else if (options.body !== undefined) payload = JSON.stringify(options.body);
       if (payload !== undefined && !headers['content-type']) headers['content-type'] = 'application/json';

@@ -221,12 +221,14 @@ async function resolveByStructure(
   const remaining: string[] = [];
   for (const file of merged.conflicts) {
     const [b, o, t] = await Promise.all([text(base, file), text(ours, file), text(theirs, file)]);
-    if (b === undefined || o === undefined || t === undefined || !(file.endsWith('.md') || file === MANIFEST_PATH)) {
+    // The manifest of a space whose content is in a project directory (monorepos) is under that directory.
+    const manifest = file === MANIFEST_PATH || file.endsWith(`/${MANIFEST_PATH}`);
+    if (b === undefined || o === undefined || t === undefined || !(file.endsWith('.md') || manifest)) {
       remaining.push(file);
       continue;
     }
     const result =
-      file === MANIFEST_PATH
+      manifest
         ? mergeManifestFile(b, o, t)
         : /(^|\/)SUMMARY\.md$/.test(file)
           ? await ctx.git.mergeText(b, o, t, { union: true })

@@ -8,7 +8,7 @@ import type { Caller, Context } from '../context.js';
 import { PermissionDenied } from '../errors.js';
 import { nowIso } from '../ids.js';
 import { requireSpacePermission } from '../permissions.js';
-import { loadSpace } from './spaces.js';
+import { loadSpace, projectDirectoryOf } from './spaces.js';
 import { enqueueIndexingAfterPush } from './indexing.js';
 import { hookEnvironment } from '../../git-hooks/launch.js';
 import { changeRequestStates } from '../../store/sql/change-requests.js';
@@ -75,7 +75,8 @@ export async function startGitService(
   if (service === 'receive-pack' && !options.advertiseRefs) {
     await ctx.git.ensureHooks(spaceId);
     const changeRequests = await changeRequestStates(ctx.db, spaceId);
-    Object.assign(env, hookEnvironment({ maxFileBytes: ctx.gitMaxFileBytes, changeRequests }));
+    const projectDirectory = await projectDirectoryOf(ctx, spaceId);
+    Object.assign(env, hookEnvironment({ maxFileBytes: ctx.gitMaxFileBytes, changeRequests, projectDirectory }));
   }
   const child = ctx.git.spawnService(spaceId, service, { advertiseRefs: options.advertiseRefs, env });
   let stderr = '';

@@ -10,10 +10,11 @@ import { NotFound } from '../errors.js';
 import { collectPage, type Page as ListPage, type PageRequest } from '../lists.js';
 import { WeightedLru } from '../lru.js';
 import { requireSpacePermission, type Role } from '../permissions.js';
-import { loadSpace } from './spaces.js';
+import { loadSpace, projectDirectoryOf } from './spaces.js';
 import { derivedId, type ReadFacts } from './history.js';
 import { buildRevision } from '../../content/revision.js';
 import { imageDimensions } from '../../content/files.js';
+import { inProjectDirectory } from '../../content/project-directory.js';
 import type { CommitInfo, DocumentPage, Page, Revision, RevisionFile } from '../../content/model.js';
 import { QUIRE_SIGNATURE } from '../../store/git/repositories.js';
 import type { SpaceRow } from '../../store/sql/content.js';
@@ -100,7 +101,9 @@ function weightOf(revision: Revision): number {
  * a long history is still being computed; `final` waits for the real ones (indexing stores page ids, so it must).
  */
 export async function loadRevision(ctx: Context, spaceId: string, commitOid: string, options: { final?: boolean } = {}): Promise<IndexedRevision> {
-  const key = `${spaceId}:${commitOid}`;
+  // Monorepos: the space sees only its project directory; history facts stay keyed by full path.
+  const directory = await projectDirectoryOf(ctx, spaceId);
+  const key = `${spaceId}:${directory}:${commitOid}`;
   const cached = ctx.revisions.get(key);
   if (cached && (cached.final || (!options.final && !ctx.history.isFinal(spaceId, commitOid)))) return cached.revision;
   const loading = (async () => {
@@ -109,7 +112,8 @@ export async function loadRevision(ctx: Context, spaceId: string, commitOid: str
     const history: Promise<ReadFacts> = options.final
       ? ctx.history.factsOf(spaceId, commitOid).then((facts) => ({ facts, final: true }))
       : ctx.history.forRead(spaceId, commitOid);
-    const [entries, { facts, final }] = await Promise.all([ctx.reader.listBlobs(spaceId, commit.tree), history]);
+    const [blobs, { facts, final }] = await Promise.all([ctx.reader.listBlobs(spaceId, commit.tree), history]);
+    const entries = inProjectDirectory(blobs, directory);
     const info: CommitInfo = {
       oid: commit.oid,
       parents: commit.parents,
@@ -128,9 +132,9 @@ export async function loadRevision(ctx: Context, spaceId: string, commitOid: str
       info,
       {
         // Groups and link pages have no file: their key (`SUMMARY.md#path`) gets an id stable across commits.
-        idOf: (_kind, path) => facts[path]?.i ?? derivedId(spaceId, 'structure', path),
-        createdAt: (path) => facts[path]?.c ?? commit.committedAt,
-        updatedAt: (path) => facts[path]?.u ?? commit.committedAt,
+        idOf: (_kind, path) => facts[directory + path]?.i ?? derivedId(spaceId, 'structure', path),
+        createdAt: (path) => facts[directory + path]?.c ?? commit.committedAt,
+        updatedAt: (path) => facts[directory + path]?.u ?? commit.committedAt,
       },
     );
     const indexed = indexRevision(spaceId, revision);

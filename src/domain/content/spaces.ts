@@ -94,6 +94,12 @@ export async function loadSpace(ctx: Context, caller: Caller, spaceId: string, o
   return { space, access, role };
 }
 
+/** The space's project directory ('' for the repository's root), through the read cache; '' for no such space. */
+export async function projectDirectoryOf(ctx: Context, spaceId: string): Promise<string> {
+  const space = await ctx.cache.get(`space:${spaceId}`, () => findSpace(ctx.db, spaceId));
+  return space?.project_directory ?? '';
+}
+
 /**
  * Writes the row of a space whose repository was just made, at the end of its siblings. If the row cannot be
  * written the repository is removed again, so neither exists without the other.
@@ -153,9 +159,49 @@ export async function createSpace(
     created_at: now,
     updated_at: now,
     deleted_at: null,
+    project_directory: '',
   };
   await insertSpaceOfRepository(ctx, space);
   return spaceViewOf(await loadOrgAccess(ctx, organizationId, caller.user.id), space);
+}
+
+/**
+ * Creates a space whose repository is a copy of main of the repository `sourceId` with its whole history (a
+ * repository import: same commits), showing what lies under `projectDirectory`. The caller's right to create at
+ * the top level of the organization is checked by the caller of this function. Returns the new row.
+ */
+export async function createSpaceFromRepository(
+  ctx: Context,
+  caller: Caller,
+  organizationId: string,
+  input: { id: string; sourceId: string; title: string; projectDirectory: string },
+): Promise<SpaceRow> {
+  await ctx.git.copyRepository(input.sourceId, input.id);
+  const revision = await ctx.reader.resolveRef(input.id, 'refs/heads/main');
+  if (!revision) {
+    await ctx.git.removeRepository(input.id);
+    throw new Error(`repository ${input.sourceId} has no main branch to copy`);
+  }
+  const now = nowIso();
+  const space: SpaceRow = {
+    id: input.id,
+    organization_id: organizationId,
+    parent_id: null,
+    title: input.title.slice(0, 50),
+    emoji: '',
+    visibility: 'private',
+    edit_mode: 'live',
+    default_level: null,
+    position: 0,
+    revision,
+    created_by: caller.user.id,
+    created_at: now,
+    updated_at: now,
+    deleted_at: null,
+    project_directory: input.projectDirectory,
+  };
+  await insertSpaceOfRepository(ctx, space);
+  return space;
 }
 
 /**

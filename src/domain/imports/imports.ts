@@ -15,7 +15,7 @@ import type { Caller, Context } from '../context.js';
 import { Conflict, InvalidArgument, NotFound, PermissionDenied } from '../errors.js';
 import { newId, nowIso } from '../ids.js';
 import { requireSpacePermission } from '../permissions.js';
-import { loadSpace } from '../content/spaces.js';
+import { loadSpace, projectDirectoryOf } from '../content/spaces.js';
 import { loadRevision } from '../content/revisions.js';
 import { recordPush } from '../content/git-access.js';
 import { branchOf, loadChangeRequest, MAIN_REF } from '../change-requests/change-requests.js';
@@ -24,6 +24,7 @@ import { blobOid } from '../../content/files.js';
 import type { TreeEntry } from '../../content/model.js';
 import { formatProblem, isError } from '../../content/problems.js';
 import { readConfig } from '../../content/revision.js';
+import { inProjectDirectory } from '../../content/project-directory.js';
 import { validateContent } from '../../content/validate-content.js';
 import { QUIRE_SIGNATURE, type Signature } from '../../store/git/repositories.js';
 import { findChangeRequest, type ChangeRequestRow } from '../../store/sql/change-requests.js';
@@ -62,7 +63,8 @@ function requireImportableSource(source: string): void {
   if (!(IMPORT_SOURCES as readonly string[]).includes(source)) throw new InvalidArgument(`source: must be one of: ${IMPORT_SOURCES.join(', ')}`);
 }
 
-function requireHttpUrl(url: string): void {
+/** `url` is an absolute http(s) URL without credentials (400 naming `url` otherwise). */
+export function requireHttpUrl(url: string): void {
   let parsed: URL;
   try {
     parsed = new URL(url);
@@ -74,7 +76,7 @@ function requireHttpUrl(url: string): void {
 }
 
 /** The rules of a push, for content written through the API: a space in edit mode `locked` takes no changes. */
-function requireWritable(space: SpaceRow): void {
+export function requireWritable(space: SpaceRow): void {
   if (space.edit_mode === 'locked') {
     throw new PermissionDenied(`spaceId: space "${space.id}" is locked: it takes no changes until an admin sets its edit mode back to "live"`);
   }
@@ -191,7 +193,9 @@ async function writeImport(ctx: Context, spaceId: string, ref: string, row: Cont
     }
     const commit = await ctx.reader.readCommit(spaceId, head);
     if (!commit) throw new Error(`commit ${head} of ${ref} cannot be read`);
-    const entries = await ctx.reader.listBlobs(spaceId, commit.tree);
+    // Monorepos: the import is placed in the space's project directory, as the space sees it.
+    const directory = await projectDirectoryOf(ctx, spaceId);
+    const entries = inProjectDirectory(await ctx.reader.listBlobs(spaceId, commit.tree), directory);
     const readBlob = (oid: string) => ctx.reader.readBlob(spaceId, oid);
     const { config } = await readConfig({ entries, readBlob });
     const summaryPath = config.root + config.summary;
@@ -223,7 +227,8 @@ async function writeImport(ctx: Context, spaceId: string, ref: string, row: Cont
     }
 
     const result = { importedResources: plan.pages + plan.assets, totalResources: Math.max(tree.total, plan.pages + plan.assets) };
-    const newTree = await ctx.git.replaceInTree(spaceId, commit.tree, plan.files);
+    const written = new Map([...plan.files].map(([path, bytes]) => [directory + path, bytes]));
+    const newTree = await ctx.git.replaceInTree(spaceId, commit.tree, written);
     const newCommit = await ctx.git.commitTree(spaceId, newTree, [head], commitMessage(row, result.importedResources, result.totalResources), author);
     if (await ctx.git.compareAndSwapRef(spaceId, ref, newCommit, head)) return { revision: newCommit, ...result };
   }

@@ -25,6 +25,7 @@ import { siteSpaceRoutes } from './site-spaces/index.js';
 import { shareLinkRoutes } from './share-links/index.js';
 import { linkRoutes } from './links/index.js';
 import { searchRoutes } from './search/index.js';
+import { repositoryImportRoutes } from './repository-imports/index.js';
 
 /** What every route plugin receives. */
 export interface RouteDeps {
@@ -54,6 +55,7 @@ export async function registerRoutes(app: FastifyInstance, deps: RouteDeps): Pro
       await v1.register(shareLinkRoutes, deps);
       await v1.register(linkRoutes, deps);
       await v1.register(searchRoutes, deps);
+      await v1.register(repositoryImportRoutes, deps);
     },
     { prefix: '/v1' },
   );

@@ -17,6 +17,8 @@ export interface RunGitOptions {
   cwd?: string;
   input?: string | Buffer;
   env?: Record<string, string>;
+  /** Stops the process (SIGTERM) when aborted; the promise then rejects with the signal's reason. */
+  signal?: AbortSignal;
 }
 
 /** Runs `git ARGS` and resolves with stdout; rejects with GitCommandError on a non-zero exit. */
@@ -29,12 +31,12 @@ export function runGit(args: readonly string[], options: RunGitOptions = {}): Pr
       ...options.env,
     };
     if (options.gitDir) env.GIT_DIR = options.gitDir;
-    const child = spawn('git', args, { cwd: options.cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn('git', args, { cwd: options.cwd, env, stdio: ['pipe', 'pipe', 'pipe'], signal: options.signal });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
     child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
-    child.on('error', reject);
+    child.on('error', (error) => reject(options.signal?.aborted ? options.signal.reason : error));
     child.on('close', (code) => {
       if (code === 0) resolve(Buffer.concat(out));
       else reject(new GitCommandError(args, code, Buffer.concat(err).toString('utf8'), Buffer.concat(out)));

@@ -79,6 +79,31 @@ export class GuardedFetcher {
     return parsed.range() === PUBLIC;
   }
 
+  /**
+   * Resolves the host of `url` (http or https) and checks every address with the rules of `fetch`: the address a
+   * program that does its own connections (git's HTTP transport) must be pinned to. Throws FetchFailure.
+   */
+  async resolvePinned(url: string): Promise<{ host: string; port: number; address: string }> {
+    const parsed = new URL(url);
+    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+      throw new FetchFailure('FETCH_REFUSED', `url: only http and https can be fetched, not ${parsed.protocol}`);
+    }
+    const host = parsed.hostname.replace(/^\[|\]$/g, '');
+    const port = Number(parsed.port || (parsed.protocol === 'https:' ? 443 : 80));
+    let addresses: dns.LookupAddress[];
+    if (net.isIP(host)) addresses = [{ address: host, family: net.isIPv6(host) ? 6 : 4 }];
+    else {
+      try {
+        addresses = await dns.promises.lookup(host, { all: true });
+      } catch (error) {
+        throw new FetchFailure('FETCH_ERROR', `url: could not resolve ${host}: ${(error as Error).message}`);
+      }
+    }
+    const refused = addresses.find((a) => !this.addressAllowed(a.address, host));
+    if (refused || addresses.length === 0) throw refusal(host, refused?.address ?? 'nothing');
+    return { host: parsed.hostname.replace(/^\[|\]$/g, ''), port, address: addresses[0].address };
+  }
+
   /** GETs `url`, following redirects (each checked again), within the time and size limits. */
   async fetch(url: string, headers: Record<string, string> = {}): Promise<FetchedResource> {
     const deadline = AbortSignal.timeout(this.options.timeoutMs ?? 15_000);

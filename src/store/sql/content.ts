@@ -2,7 +2,7 @@
  * Collections, spaces and the grants on them: the content tree of an organization.
  * Collections and spaces under one parent are siblings ordered by `position`.
  */
-import type { Kysely, Selectable, Updateable } from 'kysely';
+import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
 import type { CollectionsTable, ContentGrantsTable, Database, SpacesTable } from './schema.js';
 import { keysetQuery, type KeysetKey, type SortDirection } from './keyset.js';
 
@@ -93,7 +93,7 @@ export async function setPosition(db: Kysely<Database>, item: Sibling): Promise<
 
 // ---- spaces
 
-export async function insertSpace(db: Kysely<Database>, row: SpaceRow): Promise<void> {
+export async function insertSpace(db: Kysely<Database>, row: Insertable<SpacesTable>): Promise<void> {
   await db.insertInto('spaces').values(row).execute();
 }
 

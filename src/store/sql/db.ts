@@ -17,6 +17,7 @@ import * as m0005 from './migrations/0005_openapi.js';
 import * as m0006 from './migrations/0006_imports.js';
 import * as m0007 from './migrations/0007_sites.js';
 import * as m0008 from './migrations/0008_links_search.js';
+import * as m0009 from './migrations/0009_monorepo.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -35,6 +36,7 @@ const migrations: Record<string, Migration> = {
   '0006_imports': m0006,
   '0007_sites': m0007,
   '0008_links_search': m0008,
+  '0009_monorepo': m0009,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

@@ -2,7 +2,7 @@
  * Table types for Kysely. One schema serves SQLite and PostgreSQL, so column types stay portable:
  * timestamps are ISO-8601 text, booleans are integers 0/1, JSON values are text.
  */
-import type { Generated } from 'kysely';
+import type { ColumnType, Generated } from 'kysely';
 
 export interface UsersTable {
   id: string;
@@ -101,6 +101,8 @@ export interface SpacesTable {
   created_at: string;
   updated_at: string;
   deleted_at: string | null;
+  /** The folder of the repository holding the space's content: '' (the root) or a relative path ending in '/'. */
+  project_directory: ColumnType<string, string | undefined, string>;
 }
 
 /** A role given on a space or a collection to a team or to one user. */
@@ -277,6 +279,31 @@ export interface ContentImportsTable {
   updated_at: string;
 }
 
+/** A whole git repository imported with its history (into an organization, or into one space). */
+export interface RepositoryImportsTable {
+  id: string;
+  organization_id: string;
+  /** null: an organization import (one space per project directory, a site from docs.yaml). */
+  space_id: string | null;
+  /** url, bundle or zip. */
+  source: string;
+  url: string | null;
+  ref: string | null;
+  /** An import into a space: the project directory it sets. */
+  project_directory: string | null;
+  force: number;
+  requested_by: string | null;
+  /** pending, running, done or failed. */
+  status: string;
+  /** JSON: the ids the import creates, written before it creates them. */
+  plan: string | null;
+  /** JSON: what the import made (set once, when done). */
+  result: string | null;
+  error: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface SitesTable {
   id: string;
   organization_id: string;
@@ -446,6 +473,7 @@ export interface Database {
   openapi_specs: OpenApiSpecsTable;
   openapi_spec_versions: OpenApiSpecVersionsTable;
   content_imports: ContentImportsTable;
+  repository_imports: RepositoryImportsTable;
   sites: SitesTable;
   site_section_groups: SiteSectionGroupsTable;
   site_sections: SiteSectionsTable;

@@ -1,0 +1,63 @@
+/**
+ * A real git smart-HTTP server on 127.0.0.1 (git's own `git http-backend` behind node's http server, as CGI): the
+ * remote repositories that repository imports fetch in tests. Serves every bare repository under `root`.
+ */
+import { spawn } from 'node:child_process';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface GitHttpServer {
+  /** `http://127.0.0.1:PORT` */
+  url: string;
+  /** Requests seen (method and path). */
+  requests: string[];
+  close(): Promise<void>;
+}
+
+export async function startGitHttpServer(root: string): Promise<GitHttpServer> {
+  const requests: string[] = [];
+  const server = http.createServer((request, response) => {
+    const url = new URL(request.url ?? '/', 'http://127.0.0.1');
+    requests.push(`${request.method} ${url.pathname}`);
+    const child = spawn('git', ['http-backend'], {
+      env: {
+        ...process.env,
+        GIT_CONFIG_NOSYSTEM: '1',
+        GIT_PROJECT_ROOT: root,
+        GIT_HTTP_EXPORT_ALL: '1',
+        PATH_INFO: decodeURIComponent(url.pathname),
+        QUERY_STRING: url.search.slice(1),
+        REQUEST_METHOD: request.method ?? 'GET',
+        CONTENT_TYPE: String(request.headers['content-type'] ?? ''),
+        GIT_PROTOCOL: String(request.headers['git-protocol'] ?? ''),
+        HTTP_CONTENT_ENCODING: String(request.headers['content-encoding'] ?? ''),
+        REMOTE_ADDR: '127.0.0.1',
+      },
+    });
+    request.pipe(child.stdin);
+    const chunks: Buffer[] = [];
+    child.stdout.on('data', (chunk: Buffer) => chunks.push(chunk));
+    child.on('close', () => {
+      const out = Buffer.concat(chunks);
+      const split = out.indexOf('\r\n\r\n');
+      const head = out.subarray(0, split).toString('latin1');
+      let status = 200;
+      for (const line of head.split('\r\n')) {
+        const at = line.indexOf(':');
+        const name = line.slice(0, at).trim();
+        const value = line.slice(at + 1).trim();
+        if (name.toLowerCase() === 'status') status = Number(value.split(' ')[0]);
+        else if (name) response.setHeader(name, value);
+      }
+      response.statusCode = status;
+      response.end(out.subarray(split + 4));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
