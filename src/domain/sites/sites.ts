@@ -82,7 +82,8 @@ function sampleFiles(title: string): Array<{ path: string; content: string }> {
   return [
     { path: 'README.md', content: `# ${title}\n\nWelcome to ${title}. This page is the landing page of the site.\n` },
     { path: 'getting-started.md', content: '# Getting started\n\nEdit these pages through the API, or clone the space with git and push.\n' },
-    { path: 'SUMMARY.md', content: '# Table of contents\n\n* [Introduction](README.md)\n* [Getting started](getting-started.md)\n' },
+    // SUMMARY.md's link text is a page's title (git-format.md): the same as the pages' H1s.
+    { path: 'SUMMARY.md', content: `# Table of contents\n\n* [${title.replace(/[\\[\]]/g, '\\$&')}](README.md)\n* [Getting started](getting-started.md)\n` },
   ];
 }
 
