@@ -1,0 +1,104 @@
+/**
+ * The harness's HTTP client of Quire's API: every answer that is not 2xx becomes an HttpFailure naming the method,
+ * the URL (without the temporary server's origin), the status and the error's code and message.
+ */
+
+export class HttpFailure extends Error {
+  constructor(
+    readonly method: string,
+    readonly path: string,
+    readonly status: number,
+    detail: string,
+  ) {
+    super(`${method} ${path} -> ${status}${detail ? ` ${detail}` : ''}`);
+  }
+}
+
+export interface ApiPage {
+  id: string;
+  title: string;
+  type: 'document' | 'group' | 'link' | 'computed';
+  path?: string;
+  markdown?: string;
+  href?: string;
+  git?: { oid: string; path: string };
+  pages?: ApiPage[];
+}
+
+export interface ApiRevision {
+  id: string;
+  pages: ApiPage[];
+  files: ApiFile[];
+}
+
+export interface ApiFile {
+  id: string;
+  name: string;
+  git?: { oid: string; path: string };
+}
+
+export interface ApiList<T> {
+  items: T[];
+  next?: { page: string };
+}
+
+/** Encodes each segment of a page path for a URL (`a b/c#d` -> `a%20b/c%23d`). */
+export function encodePath(path: string): string {
+  return path.split('/').map(encodeURIComponent).join('/');
+}
+
+export class Api {
+  /**
+   * @param origin the server's `http://127.0.0.1:PORT`
+   * @param lastServerError the message of the server's latest logged 500, shown beside a 500 as a hint
+   */
+  constructor(
+    private readonly origin: string,
+    private readonly token: string,
+    private readonly lastServerError: () => string | undefined = () => undefined,
+  ) {}
+
+  /** `method path` with an optional JSON body; the parsed JSON answer, or an HttpFailure. */
+  async request<T>(method: string, path: string, body?: unknown): Promise<T> {
+    let response: Response;
+    try {
+      response = await fetch(`${this.origin}${path}`, {
+        method,
+        headers: { authorization: `Bearer ${this.token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+    } catch (error) {
+      throw new HttpFailure(method, path, 0, `(no answer: ${(error as Error).message})`);
+    }
+    const text = await response.text();
+    if (response.status < 200 || response.status > 299) {
+      let detail = '';
+      try {
+        const { error } = JSON.parse(text) as { error?: { code?: string; message?: string } };
+        detail = [error?.code, error?.message].filter(Boolean).join(': ');
+      } catch {
+        detail = text.slice(0, 200);
+      }
+      const hint = response.status >= 500 ? this.lastServerError() : undefined;
+      throw new HttpFailure(method, path, response.status, hint ? `${detail} (server log: ${hint})` : detail);
+    }
+    return (text === '' ? undefined : JSON.parse(text)) as T;
+  }
+
+  get<T>(path: string): Promise<T> {
+    return this.request<T>('GET', path);
+  }
+
+  /** Every item of a paged list (`{items, next}`), following `next.page`. */
+  async all<T>(path: string, limit = 1000): Promise<T[]> {
+    const items: T[] = [];
+    let page: string | undefined;
+    do {
+      const separator = path.includes('?') ? '&' : '?';
+      const list = await this.get<ApiList<T>>(`${path}${separator}limit=${limit}${page ? `&page=${encodeURIComponent(page)}` : ''}`);
+      items.push(...list.items);
+      page = list.next?.page;
+    } while (page);
+    return items;
+  }
+}
