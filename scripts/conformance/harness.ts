@@ -74,6 +74,8 @@ export interface ConformanceOptions {
   onProgress?: (text: string) => void;
   /** Keep the temporary data dir (its path is given to onProgress at the end). */
   keepData?: boolean;
+  /** Repositories checked at the same time (default 1: each one's timings are its own). */
+  parallel?: number;
   /** Push a copy with placeholders of a repository that lacks objects (see openSource). */
   fillMissing?: boolean;
 }
@@ -119,12 +121,15 @@ export async function runConformance(inputs: readonly string[], options: Conform
     gitEnv: await isolatedGitEnv(),
   };
   const results: RepositoryResult[] = [];
+  const queue = new PQueue({ concurrency: options.parallel ?? 1 });
   try {
-    for (const [index, input] of inputs.entries()) {
-      const result = await runRepository(harness, input, options, (text) => progress(`[${index + 1}/${inputs.length}] ${text}`));
-      results.push(result);
-      options.onResult?.(result);
-    }
+    await queue.addAll(
+      inputs.map((input, index) => async () => {
+        const result = await runRepository(harness, input, options, (text) => progress(`[${index + 1}/${inputs.length}] ${text}`));
+        results[index] = result;
+        options.onResult?.(result);
+      }),
+    );
   } finally {
     await server.stop().catch(() => server.child.kill('SIGKILL'));
     await fs.rm(harness.gitEnv.HOME!, { recursive: true, force: true });

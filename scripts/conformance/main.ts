@@ -1,5 +1,5 @@
 /**
- * `npm run conformance -- [--json] [--keep-data] [--fill-missing] [--search-timeout-ms MS] REPO...`
+ * `npm run conformance -- [--json] [--keep-data] [--fill-missing] [--parallel N] [--search-timeout-ms MS] REPO...`
  *
  * REPO: a bare repository (any git directory), a folder with a `.git`, or a folder of content without git. Prints one
  * line per repository as it finishes (PASS/FAIL, pages, files, commits, the time of each step, the first reasons of
@@ -65,6 +65,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     .option('--json', 'print the results as JSON')
     .option('--keep-data', 'keep the temporary data dir (printed at the end)')
     .option('--fill-missing', 'push a copy with placeholder blobs of a repository that lacks objects (a partial mirror)')
+    .option('--parallel <n>', 'repositories checked at the same time (their timings then share the machine)', parsePositive, 1)
     .option('--search-timeout-ms <ms>', 'how long to wait for search to find a page', parsePositive, 60_000)
     .exitOverride();
   try {
@@ -72,13 +73,14 @@ export async function main(argv: readonly string[]): Promise<number> {
   } catch (error) {
     return (error as { exitCode?: number }).exitCode === 0 ? 0 : 2;
   }
-  const options = program.opts<{ json?: boolean; keepData?: boolean; fillMissing?: boolean; searchTimeoutMs: number }>();
+  const options = program.opts<{ json?: boolean; keepData?: boolean; fillMissing?: boolean; parallel: number; searchTimeoutMs: number }>();
   const terminal = process.stderr.isTTY;
   const clearProgress = () => terminal && process.stderr.write('\r\x1b[K');
   const results = await runConformance(program.args, {
     searchTimeoutMs: options.searchTimeoutMs,
     keepData: options.keepData,
     fillMissing: options.fillMissing,
+    parallel: options.parallel,
     onProgress: (text) => {
       if (text.startsWith('data kept')) process.stderr.write(`${terminal ? '\r\x1b[K' : ''}${text}\n`);
       else if (terminal) process.stderr.write(`\r\x1b[K${text.slice(0, (process.stderr.columns || 100) - 1)}`);
