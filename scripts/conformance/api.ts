@@ -47,20 +47,54 @@ export function encodePath(path: string): string {
   return path.split('/').map(encodeURIComponent).join('/');
 }
 
+/**
+ * The errors the server logs, in order: a 500's answer says nothing of its cause, the log does. Its lines come
+ * through a pipe, possibly after the answer, so a failure waits a moment for the line logged after its request began.
+ */
+export class ServerErrors {
+  private readonly messages: string[] = [];
+  private readonly waiting = new Set<() => void>();
+
+  record(message: string): void {
+    this.messages.push(message);
+    for (const wake of this.waiting) wake();
+  }
+
+  get count(): number {
+    return this.messages.length;
+  }
+
+  /** The first error logged after the first `from` ones, waiting up to `waitMs` for it. */
+  async after(from: number, waitMs = 500): Promise<string | undefined> {
+    if (this.messages.length > from) return this.messages[from];
+    await new Promise<void>((resolve) => {
+      const wake = () => {
+        clearTimeout(timer);
+        this.waiting.delete(wake);
+        resolve();
+      };
+      const timer = setTimeout(wake, waitMs);
+      this.waiting.add(wake);
+    });
+    return this.messages[from];
+  }
+}
+
 export class Api {
   /**
    * @param origin the server's `http://127.0.0.1:PORT`
-   * @param lastServerError the message of the server's latest logged 500, shown beside a 500 as a hint
+   * @param serverErrors what the server logs: the cause of a 5xx is shown beside it
    */
   constructor(
     private readonly origin: string,
     private readonly token: string,
-    private readonly lastServerError: () => string | undefined = () => undefined,
+    private readonly serverErrors: ServerErrors = new ServerErrors(),
   ) {}
 
   /** `method path` with an optional JSON body; the parsed JSON answer, or an HttpFailure. */
   async request<T>(method: string, path: string, body?: unknown): Promise<T> {
     let response: Response;
+    const errorsBefore = this.serverErrors.count;
     try {
       response = await fetch(`${this.origin}${path}`, {
         method,
@@ -79,7 +113,7 @@ export class Api {
       } catch {
         detail = text.slice(0, 200);
       }
-      const hint = response.status >= 500 ? this.lastServerError() : undefined;
+      const hint = response.status >= 500 ? await this.serverErrors.after(errorsBefore) : undefined;
       throw new HttpFailure(method, path, response.status, hint ? `${detail} (server log: ${hint})` : detail);
     }
     return (text === '' ? undefined : JSON.parse(text)) as T;

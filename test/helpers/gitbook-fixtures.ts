@@ -426,6 +426,18 @@ const summaryForms: GitbookFixture[] = [
         });
       }),
   },
+  {
+    name: 'summary-missing-target',
+    pattern: 'SUMMARY items whose file does not exist (a folder without README.md, a deleted page; seen in a real repository)',
+    build: (dir) =>
+      withRepository(dir, async (repo) => {
+        await repo.commitFiles('Pages', {
+          'README.md': page('Welcome'),
+          'contents/10/Basics.md': page('Basic concepts'),
+          'SUMMARY.md': summary('* [Welcome](README.md)', '* [Version ten](contents/10/)', '  * [Basic concepts](contents/10/Basics.md)', '* [Removed page](removed.md)'),
+        });
+      }),
+  },
 ];
 
 const configForms: GitbookFixture[] = [
