@@ -123,8 +123,8 @@ export class Api {
     return this.request<T>('GET', path);
   }
 
-  /** Every item of a paged list (`{items, next}`), following `next.page`. */
-  async all<T>(path: string, limit = 1000): Promise<T[]> {
+  /** Every item of a paged list (`{items, next}`), following `next.page` (pages of 100: paging is exercised too). */
+  async all<T>(path: string, limit = 100): Promise<T[]> {
     const items: T[] = [];
     let page: string | undefined;
     do {

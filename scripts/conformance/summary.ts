@@ -7,7 +7,7 @@
  *   page; its title is the link text (backslash escapes removed). The target may be written `<...>`, carry
  *   backslash escapes and percent-escapes, and an `#anchor` (dropped). A target ending with `/` is that folder's
  *   README.md; one starting with `/` is from the content root, any other from the SUMMARY.md's folder.
- * - An item whose target has a scheme (`https:`) is a URL item (a link page); a list item whose text starts a
+ * - An item whose target has a scheme (`https:`) or is an `#anchor` is a URL item (a link page); one whose text starts a
  *   fenced ```` ```yaml ```` block is a computed page.
  * - The first heading, when it is a `#` heading before any item, is the table's title; every other heading is a
  *   group (its `<a ...></a>` anchors and closing `#`s dropped).
@@ -28,7 +28,7 @@ export interface ExpectedSummary {
   listings: SummaryListing[];
   /** Group headings, in order. */
   groups: string[];
-  /** Items whose target is a URL. */
+  /** Items whose target is a URL or an `#anchor` (link pages). */
   urlItems: number;
   /** Fenced ```yaml blocks listed as items. */
   computedItems: number;
@@ -192,13 +192,13 @@ export function parseExpectedSummary(text: string, layout: RepositoryLayout): Ex
     }
     const link = firstLink(body);
     if (!link) continue;
-    if (/^[a-zA-Z][a-zA-Z0-9+.-]*:/.test(link.target) || link.target.startsWith('//')) {
+    if (/^[a-zA-Z][a-zA-Z0-9+.-]*:/.test(link.target) || link.target.startsWith('//') || link.target.startsWith('#')) {
       expected.urlItems++;
       continue;
     }
     const gitPath = resolveTarget(link.target, layout);
     if (gitPath === undefined || !/\.md$/i.test(gitPath)) {
-      if (!link.target.startsWith('#')) expected.otherTargets.push(link.target);
+      expected.otherTargets.push(link.target);
       continue;
     }
     expected.listings.push({ gitPath, title: link.title, line: index + 1 });
