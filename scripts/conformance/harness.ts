@@ -128,8 +128,9 @@ async function withServer<T>(
     for (const line of lines) {
       if (!line.startsWith('{')) continue;
       try {
-        const entry = JSON.parse(line) as { level?: number; err?: { message?: string }; msg?: string };
-        if ((entry.level ?? 0) >= 50) serverErrors.record(entry.err?.message ?? entry.msg ?? line);
+        const entry = JSON.parse(line) as { level?: number; err?: string | { message?: string }; msg?: string };
+        const cause = typeof entry.err === 'string' ? entry.err : entry.err?.message;
+        if ((entry.level ?? 0) >= 50) serverErrors.record(cause ?? entry.msg ?? line);
       } catch {
         // not a log line
       }
@@ -229,9 +230,16 @@ async function runRepository(harness: Harness, input: string, options: Conforman
     const base = `/v1/spaces/${space.id}`;
 
     const pushed = await run.step('push', async () => {
-      const { stderr } = await git(gitEnv, ['--git-dir', source.gitDir, 'push', '--no-progress', remote, `+${source.head}:refs/heads/main`]);
-      result.warnings = stderr.split('\n').filter((line) => /^remote: warning:/i.test(line));
-      return true;
+      try {
+        const { stderr } = await git(gitEnv, ['--git-dir', source.gitDir, 'push', '--no-progress', remote, `+${source.head}:refs/heads/main`]);
+        result.warnings = stderr.split('\n').filter((line) => /^remote: warning:/i.test(line));
+        return true;
+      } catch (error) {
+        // Quire's reasons are the `remote:` lines; git's own wrapping says nothing more.
+        const said = (error as Error).message.split(' / ').filter((part) => part.includes('remote:'));
+        const reasons = said.map((part) => part.slice(part.indexOf('remote:') + 'remote:'.length).trim()).filter((reason) => reason !== '' && !reason.endsWith(':'));
+        throw new Error(reasons.length ? `refused: ${reasons.join('; ')}` : (error as Error).message);
+      }
     });
     if (!pushed) return run.finish();
 
