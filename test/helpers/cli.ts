@@ -50,8 +50,8 @@ export interface ServerProcess {
   stop(): Promise<void>;
 }
 
-/** Starts `quire serve` and waits until it answers HTTP. */
-export async function startServer(env: Record<string, string | undefined>): Promise<ServerProcess> {
+/** Starts `quire serve` and waits until it answers HTTP (at most `startTimeoutMs`). */
+export async function startServer(env: Record<string, string | undefined>, { startTimeoutMs = 20_000 } = {}): Promise<ServerProcess> {
   const port = await freePort();
   const child = spawn(process.execPath, quireArgs(['serve']), {
     cwd: root,
@@ -62,7 +62,7 @@ export async function startServer(env: Record<string, string | undefined>): Prom
   child.stdout!.on('data', (d) => (output += d));
   child.stderr!.on('data', (d) => (output += d));
   const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 20_000;
+  const deadline = Date.now() + startTimeoutMs;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`quire serve exited with ${child.exitCode}: ${output}`);
     try {
