@@ -32,7 +32,8 @@ const NestedPages = Type.Array(Type.Unsafe<Record<string, unknown>>({ type: 'obj
 export const PageSchema = Type.Object({
   id: Type.String(),
   title: Type.String(),
-  kind: Type.String(),
+  // Deprecated in the reference, and absent from its computed pages.
+  kind: Type.Optional(Type.String()),
   type: StringEnum(['document', 'group', 'link', 'computed'] as const),
   emoji: Type.Optional(Type.String()),
   icon: Type.Optional(Type.String()),
