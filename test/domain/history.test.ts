@@ -4,6 +4,7 @@ import { Checkout } from '../helpers/git.js';
 import { writeLongHistory } from '../helpers/histories.js';
 import { derivedId, pathId, type Facts } from '../../src/domain/content/history.js';
 import { createContainer } from '../../src/container.js';
+import { findPage, loadRevision } from '../../src/domain/content/revisions.js';
 
 describe('history facts: ids and timestamps that survive edits, renames and merges', () => {
   let t: TestApp;
@@ -207,6 +208,12 @@ describe('history facts: ids and timestamps that survive edits, renames and merg
     for (const path of moved) expect(created.has(final.facts[path].i)).toBe(true);
     // The provisional facts had the moved pages under ids of their current paths: the final ones differ there only.
     for (const path of Object.keys(final.facts).filter((p) => !p.startsWith('guide/moved-'))) expect(read.facts[path].i).toBe(final.facts[path].i);
+    // A client that listed pages provisionally still finds each one by the id it was shown.
+    const finalContent = await loadRevision(t.container.ctx, spaceId, tip);
+    const pages = [...finalContent.pagesById.values()].filter((p) => 'gitPath' in p);
+    const shownBefore = pages.filter((p) => read.facts[(p as { gitPath: string }).gitPath].i !== p.id);
+    expect(shownBefore.length).toBeGreaterThan(0);
+    for (const page of shownBefore) expect(findPage(finalContent, read.facts[(page as { gitPath: string }).gitPath].i).id).toBe(page.id);
     expect(await fromScratch(spaceId, tip)).toEqual(final.facts);
     // Checkpoints were stored on the way, so an old commit is computed from a near one.
     const stored = await t.container.ctx.db.selectFrom('revision_facts').select('commit_oid').where('space_id', '=', spaceId).execute();

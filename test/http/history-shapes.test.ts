@@ -139,6 +139,12 @@ describe.each(DATABASE_KINDS)('histories of every shape, pushed and read (%s)', 
       const stable = final.filter((p) => !p.path.startsWith('guide/moved-'));
       expect(stable.map((p) => p.id)).toEqual(first.filter((p) => !p.path.startsWith('guide/moved-')).map((p) => p.id));
       expect(new Set(final.map((p) => p.id)).size).toBe(final.length);
+      // The ids the first read showed (provisional or not) still lead to their pages.
+      for (const [i, page] of first.entries()) {
+        const read = await t.request('GET', `/v1/spaces/${spaceId}/content/page/${page.id}`, { token });
+        expect(read.status).toBe(200);
+        expect(read.body.id).toBe(final[i].id);
+      }
     } finally {
       await fs.rm(source, { recursive: true, force: true });
     }

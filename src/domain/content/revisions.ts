@@ -11,7 +11,7 @@ import { collectPage, type Page as ListPage, type PageRequest } from '../lists.j
 import { WeightedLru } from '../lru.js';
 import { requireSpacePermission, type Role } from '../permissions.js';
 import { loadSpace, projectDirectoryOf } from './spaces.js';
-import { derivedId, type ReadFacts } from './history.js';
+import { derivedId, pathId, type ReadFacts } from './history.js';
 import { buildRevision } from '../../content/revision.js';
 import { imageDimensions } from '../../content/files.js';
 import { inProjectDirectory } from '../../content/project-directory.js';
@@ -28,6 +28,10 @@ export interface IndexedRevision {
   filesById: Map<string, RevisionFile>;
   /** Files in a stable order (by path), for paged lists. */
   files: RevisionFile[];
+  /** The id a path gets before history is read (a provisional read shows it): still found once facts are final. */
+  provisionalIdOf: (gitPath: string) => string;
+  /** Pages and files by provisional id, made on the first lookup that misses. */
+  aliases?: Map<string, Page | RevisionFile>;
 }
 
 type Dimensions = { width: number; height: number };
@@ -69,7 +73,7 @@ export class RevisionCache {
   }
 }
 
-function indexRevision(spaceId: string, revision: Revision): IndexedRevision {
+function indexRevision(spaceId: string, revision: Revision, provisionalIdOf: (gitPath: string) => string): IndexedRevision {
   const pagesById = new Map<string, Page>();
   const pagesByPath = new Map<string, Page>();
   const walk = (pages: Page[]) => {
@@ -81,7 +85,7 @@ function indexRevision(spaceId: string, revision: Revision): IndexedRevision {
   };
   walk(revision.pages);
   const files = [...revision.files].sort((a, b) => (a.gitPath < b.gitPath ? -1 : a.gitPath > b.gitPath ? 1 : 0));
-  return { spaceId, revision, pagesById, pagesByPath, filesById: new Map(files.map((f) => [f.id, f])), files };
+  return { spaceId, revision, pagesById, pagesByPath, filesById: new Map(files.map((f) => [f.id, f])), files, provisionalIdOf };
 }
 
 function weightOf(revision: Revision): number {
@@ -137,7 +141,7 @@ export async function loadRevision(ctx: Context, spaceId: string, commitOid: str
         updatedAt: (path) => facts[directory + path]?.u ?? commit.committedAt,
       },
     );
-    const indexed = indexRevision(spaceId, revision);
+    const indexed = indexRevision(spaceId, revision, (gitPath) => pathId(spaceId, directory + gitPath));
     ctx.revisions.set(key, { revision: Promise.resolve(indexed), final }, weightOf(revision));
     return indexed;
   })();
@@ -176,9 +180,31 @@ export async function readRevisionById(ctx: Context, caller: Caller, spaceId: st
   return { space, role, content: await loadRevision(ctx, spaceId, revisionId) };
 }
 
+/**
+ * A page or file by the id a provisional read showed (see history.ts): a client that listed pages while a long
+ * history was being computed keeps reaching them by those ids afterwards.
+ */
+function findAlias(content: IndexedRevision, id: string): Page | RevisionFile | undefined {
+  if (!content.aliases) {
+    const aliases = new Map<string, Page | RevisionFile>();
+    for (const page of content.pagesById.values()) {
+      if ('gitPath' in page) {
+        const alias = content.provisionalIdOf(page.gitPath);
+        if (alias !== page.id && !content.pagesById.has(alias)) aliases.set(alias, page);
+      }
+    }
+    for (const file of content.files) {
+      const alias = content.provisionalIdOf(file.gitPath);
+      if (alias !== file.id && !content.filesById.has(alias)) aliases.set(alias, file);
+    }
+    content.aliases = aliases;
+  }
+  return content.aliases.get(id);
+}
+
 export function findPage(content: IndexedRevision, pageId: string): Page {
-  const page = content.pagesById.get(pageId);
-  if (!page) throw new NotFound(`pageId: no page "${pageId}" in this revision`);
+  const page = content.pagesById.get(pageId) ?? findAlias(content, pageId);
+  if (!page || !('pages' in page)) throw new NotFound(`pageId: no page "${pageId}" in this revision`);
   return page;
 }
 
@@ -189,8 +215,8 @@ export function findPageByPath(content: IndexedRevision, pagePath: string): Page
 }
 
 export function findFile(content: IndexedRevision, fileId: string): RevisionFile {
-  const file = content.filesById.get(fileId);
-  if (!file) throw new NotFound(`fileId: no file "${fileId}" in this revision`);
+  const file = content.filesById.get(fileId) ?? findAlias(content, fileId);
+  if (!file || 'pages' in file) throw new NotFound(`fileId: no file "${fileId}" in this revision`);
   return file;
 }
 
