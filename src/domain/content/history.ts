@@ -161,7 +161,7 @@ export class HistoryFacts {
     this.memory = new WeightedLru(options.memoryPaths ?? 1_000_000);
     this.inlineCommits = options.inlineCommits ?? 64;
     this.checkpointEvery = options.checkpointEvery ?? 250;
-    this.readWaitMs = options.readWaitMs ?? 500;
+    this.readWaitMs = options.readWaitMs ?? 1500;
     this.log = options.log ?? (() => {});
   }
 

@@ -110,13 +110,21 @@ export async function loadRevision(ctx: Context, spaceId: string, commitOid: str
   const key = `${spaceId}:${directory}:${commitOid}`;
   const cached = ctx.revisions.get(key);
   if (cached && (cached.final || (!options.final && !ctx.history.isFinal(spaceId, commitOid)))) return cached.revision;
-  const loading = (async () => {
+  // The load's own promise, which its body compares with what the cache holds.
+  const self: { loading?: Promise<IndexedRevision> } = {};
+  const loading = (async (): Promise<IndexedRevision> => {
     const commit = await ctx.reader.readCommit(spaceId, commitOid);
     if (!commit) throw new NotFound(`revisionId: no revision "${commitOid}" in this space`);
     const history: Promise<ReadFacts> = options.final
       ? ctx.history.factsOf(spaceId, commitOid).then((facts) => ({ facts, final: true }))
       : ctx.history.forRead(spaceId, commitOid);
     const [blobs, { facts, final }] = await Promise.all([ctx.reader.listBlobs(spaceId, commit.tree), history]);
+    if (final) {
+      // Readers and indexing jobs that waited for the same facts share one build.
+      const other = ctx.revisions.get(key);
+      if (other?.final && other.revision !== self.loading) return other.revision;
+      ctx.revisions.set(key, { revision: self.loading!, final: true }, 4096);
+    }
     const entries = inProjectDirectory(blobs, directory);
     const info: CommitInfo = {
       oid: commit.oid,
@@ -142,15 +150,17 @@ export async function loadRevision(ctx: Context, spaceId: string, commitOid: str
       },
     );
     const indexed = indexRevision(spaceId, revision, (gitPath) => pathId(spaceId, directory + gitPath));
-    ctx.revisions.set(key, { revision: Promise.resolve(indexed), final }, weightOf(revision));
+    // A provisional build never replaces a final one made meanwhile.
+    if (final || !ctx.revisions.get(key)?.final) ctx.revisions.set(key, { revision: Promise.resolve(indexed), final }, weightOf(revision));
     return indexed;
   })();
+  self.loading = loading;
   // Concurrent readers of one commit share the parse; a failure is not cached. A load that waits for final facts
-  // (indexing) is not shared while it runs: a read must not wait behind a long history's computation.
-  if (!options.final) {
-    ctx.revisions.set(key, { revision: loading, final: false }, 4096);
-    loading.catch(() => ctx.revisions.delete(key));
-  }
+  // (indexing) is shared only once they are known (above): a read must not wait behind a long history's computation.
+  if (!options.final) ctx.revisions.set(key, { revision: loading, final: false }, 4096);
+  loading.catch(() => {
+    if (ctx.revisions.get(key)?.revision === loading) ctx.revisions.delete(key);
+  });
   return loading;
 }
 
