@@ -13,6 +13,7 @@
  *   group (its `<a ...></a>` anchors and closing `#`s dropped).
  * - Anything else (blank lines, comments, prose) is ignored.
  */
+import { normalizePath } from '../../src/content/paths.js';
 import yaml from 'js-yaml';
 
 export interface SummaryListing {
@@ -46,18 +47,6 @@ export interface RepositoryLayout {
 /** Characters the hosted platform's editors leave around YAML keys (zero-width space, byte order mark). */
 const INVISIBLE = /[\u200B\uFEFF]/g;
 
-/** `a/./b/../c` -> `a/c`; undefined when it climbs above the top. */
-export function normalizeRelative(path: string): string | undefined {
-  const out: string[] = [];
-  for (const segment of path.split('/')) {
-    if (segment === '' || segment === '.') continue;
-    if (segment === '..') {
-      if (out.length === 0) return undefined;
-      out.pop();
-    } else out.push(segment);
-  }
-  return out.join('/');
-}
 
 /** The content root and SUMMARY.md path a `.gitbook.yaml` (or its absence: undefined) gives. */
 export function layoutOf(configText: string | undefined): RepositoryLayout {
@@ -69,9 +58,9 @@ export function layoutOf(configText: string | undefined): RepositoryLayout {
   }
   const config = typeof data === 'object' && data !== null ? (data as Record<string, unknown>) : {};
   const structure = typeof config.structure === 'object' && config.structure !== null ? (config.structure as Record<string, unknown>) : {};
-  const rootText = typeof config.root === 'string' ? normalizeRelative(config.root.trim()) ?? '' : '';
+  const rootText = typeof config.root === 'string' ? normalizePath(config.root.trim()) ?? '' : '';
   const root = rootText === '' ? '' : `${rootText}/`;
-  const summary = typeof structure.summary === 'string' ? normalizeRelative(structure.summary.trim()) ?? 'SUMMARY.md' : 'SUMMARY.md';
+  const summary = typeof structure.summary === 'string' ? normalizePath(structure.summary.trim()) ?? 'SUMMARY.md' : 'SUMMARY.md';
   return { root, summaryPath: root + summary };
 }
 
@@ -141,7 +130,7 @@ function resolveTarget(target: string, layout: RepositoryLayout): string | undef
   let path = percentDecode(unescapeMarkdown(withoutAnchor));
   if (path === '' || path.endsWith('/')) path += 'README.md';
   const folder = layout.summaryPath.slice(0, layout.summaryPath.lastIndexOf('/') + 1);
-  const resolved = path.startsWith('/') ? normalizeRelative(layout.root + path) : normalizeRelative(folder + path);
+  const resolved = path.startsWith('/') ? normalizePath(layout.root + path) : normalizePath(folder + path);
   return resolved !== undefined && resolved.startsWith(layout.root) ? resolved : undefined;
 }
 

@@ -120,6 +120,38 @@ function initialReadme(title: string): string {
   return `# ${title}\n`;
 }
 
+/** The row of a new space at `revision`: private, live, at the first position. */
+function newSpaceRow(input: {
+  id: string;
+  organizationId: string;
+  parentId: string | null;
+  title: string;
+  emoji?: string;
+  editMode?: EditMode;
+  revision: string;
+  createdBy: string;
+  projectDirectory?: string;
+}): SpaceRow {
+  const now = nowIso();
+  return {
+    id: input.id,
+    organization_id: input.organizationId,
+    parent_id: input.parentId,
+    title: input.title,
+    emoji: input.emoji ?? '',
+    visibility: 'private',
+    edit_mode: input.editMode ?? 'live',
+    default_level: null,
+    position: 0,
+    revision: input.revision,
+    created_by: input.createdBy,
+    created_at: now,
+    updated_at: now,
+    deleted_at: null,
+    project_directory: input.projectDirectory ?? '',
+  };
+}
+
 /**
  * Creates a space with its bare repository and a first commit (a README.md page, or `options.files`, which only
  * other domain functions pass: sample content of a new site). The repository is made first and removed again if
@@ -143,24 +175,7 @@ export async function createSpace(
     'Create space',
     { name: caller.user.display_name, email: caller.user.email },
   );
-  const now = nowIso();
-  const space: SpaceRow = {
-    id,
-    organization_id: organizationId,
-    parent_id: parentId,
-    title,
-    emoji: input.emoji ?? '',
-    visibility: 'private',
-    edit_mode: input.editMode ?? 'live',
-    default_level: null,
-    position: 0,
-    revision,
-    created_by: caller.user.id,
-    created_at: now,
-    updated_at: now,
-    deleted_at: null,
-    project_directory: '',
-  };
+  const space = newSpaceRow({ id, organizationId, parentId, title, emoji: input.emoji, editMode: input.editMode, revision, createdBy: caller.user.id });
   await insertSpaceOfRepository(ctx, space);
   return spaceViewOf(await loadOrgAccess(ctx, organizationId, caller.user.id), space);
 }
@@ -182,24 +197,15 @@ export async function createSpaceFromRepository(
     await ctx.git.removeRepository(input.id);
     throw new Error(`repository ${input.sourceId} has no main branch to copy`);
   }
-  const now = nowIso();
-  const space: SpaceRow = {
+  const space = newSpaceRow({
     id: input.id,
-    organization_id: organizationId,
-    parent_id: null,
+    organizationId,
+    parentId: null,
     title: input.title.slice(0, 50),
-    emoji: '',
-    visibility: 'private',
-    edit_mode: 'live',
-    default_level: null,
-    position: 0,
     revision,
-    created_by: caller.user.id,
-    created_at: now,
-    updated_at: now,
-    deleted_at: null,
-    project_directory: input.projectDirectory,
-  };
+    createdBy: caller.user.id,
+    projectDirectory: input.projectDirectory,
+  });
   await insertSpaceOfRepository(ctx, space);
   return space;
 }
