@@ -52,6 +52,8 @@ describe('authentication on every operation', () => {
         'getPageInChangeRequestById', 'mergeChangeRequest', 'updateChangeRequest', 'getChangeRequestPDF',
         // content import #42, #51
         'importContent', 'importContentInChangeRequest',
+        // repository imports (issue 11): the reference's importGitRepository, and Quire's organization-level imports
+        'importGitRepository', 'importRepositoryIntoOrganization', 'importRepositoryUploadIntoOrganization',
         // space comments #1-#9 and the hidden listCommentRepliesInSpace / listCommentersInSpace
         'listCommentsInSpace', 'postCommentInSpace', 'getCommentInSpace', 'updateCommentInSpace', 'deleteCommentInSpace',
         'postCommentReplyInSpace', 'getCommentReplyInSpace', 'updateCommentReplyInSpace', 'deleteCommentReplyInSpace',
