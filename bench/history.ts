@@ -92,7 +92,7 @@ try {
   console.log(`history: ${COMMITS} commits (${merges} merges), ${PAGES} pages, ${ROUNDS} rounds, medians; ${machine()}`);
   console.log(`  push through Quire (git over HTTP, checks)   ${ms(median(rows.push))}   target < 10 s`);
   console.log(`  same push to a bare repository on disk      ${ms(median(rows.baseline))}   ratio ${(median(rows.push) / median(rows.baseline)).toFixed(1)}`);
-  console.log(`  first GET /content after the push            ${ms(median(rows.firstRead))}   target < 2 s (provisional facts)`);
+  console.log(`  first GET /content after the push            ${ms(median(rows.firstRead))}   target < 2 s`);
   console.log(`  final history facts ready after the push     ${ms(median(rows.finalFacts))}   (background)`);
   console.log(`  warm page read                               ${median(rows.warmRead).toFixed(1)} ms`);
   console.log(`  facts of one new commit                      ${median(rows.oneCommitFacts).toFixed(1)} ms   target < 50 ms`);
