@@ -50,10 +50,11 @@ export class CursorCodec {
     if (dot <= 0) throw invalid;
     const payload = token.slice(0, dot);
     const signature = token.slice(dot + 1);
-    const expected = this.sign(scope, payload);
-    if (signature.length !== expected.length || !crypto.timingSafeEqual(Buffer.from(signature), Buffer.from(expected))) {
-      throw invalid;
-    }
+    // Compared as bytes: a signature of the right length in characters but with non-ASCII ones has more bytes, and
+    // timingSafeEqual throws on buffers of different lengths.
+    const given = Buffer.from(signature);
+    const wanted = Buffer.from(this.sign(scope, payload));
+    if (given.length !== wanted.length || !crypto.timingSafeEqual(given, wanted)) throw invalid;
     const position = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as unknown;
     if (position !== null && !Array.isArray(position)) throw invalid;
     return position as unknown[] | null;

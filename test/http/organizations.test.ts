@@ -67,7 +67,9 @@ describe.each(DATABASE_KINDS)('organizations (%s)', (kind) => {
       }
       const page = (await t.request('GET', '/v1/orgs', { token: org.admin.token, query: { limit: 0 } })).body.next.page as string;
       const tampered = page.replace(/^./, (c) => (c === 'A' ? 'B' : 'A'));
-      for (const bad of [tampered, 'garbage', `${page}x`]) {
+      // A signature of the right length in characters, with a non-ASCII one (more bytes): once a 500.
+      const nonAscii = page.replace(/.$/, 'é');
+      for (const bad of [tampered, 'garbage', `${page}x`, nonAscii]) {
         const res = await t.request('GET', '/v1/orgs', { token: org.admin.token, query: { page: bad } });
         expect(res.status).toBe(400);
         expect(res.body.error.message).toMatch(/^page: /);
