@@ -18,6 +18,10 @@ export function StringEnum<const T extends readonly string[]>(values: T, options
   return Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...options });
 }
 
+/** Text with at least one character that is not white space (the validator says "must not be blank"). */
+export const NOT_BLANK = '\\S';
+export const NonBlankString = (options: Record<string, unknown> = {}) => Type.String({ ...options, pattern: NOT_BLANK });
+
 export const Timestamp = Type.String({ format: 'date-time' });
 export const Url = Type.String({ format: 'uri' });
 

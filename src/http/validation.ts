@@ -6,6 +6,7 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { FastifySchemaValidationError } from 'fastify/types/schema.js';
+import { NOT_BLANK } from './schemas.js';
 
 // ajv-formats is CommonJS with a default export.
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
@@ -57,6 +58,8 @@ function describe(error: ErrorObject): { field: string; message: string } {
       return { field: path, message: `must be at least ${params.limit} ${plural(Number(params.limit), 'character')}` };
     case 'enum':
       return { field: path, message: `must be one of: ${(params.allowedValues as unknown[]).map((v) => (v === null ? 'null' : v)).join(', ')}` };
+    case 'pattern':
+      return { field: path, message: params.pattern === NOT_BLANK ? 'must not be blank' : `must match the pattern ${params.pattern}` };
     case 'minProperties':
       return { field: path, message: `must have at least ${params.limit} member(s)` };
     default:

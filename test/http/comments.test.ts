@@ -136,6 +136,8 @@ describe.each(DATABASE_KINDS)('space comments (%s)', (kind) => {
       for (const [body, message] of [
         [{}, /^body: is required/],
         [{ body: { markdown: 5 } }, /^body\.markdown: must be string/],
+        [{ body: { markdown: '' } }, /^body\.markdown: must not be blank/],
+        [{ body: { markdown: ' \n\t' } }, /^body\.markdown: must not be blank/],
         [{ body: 'text' }, /^body: /],
         [{ body: { markdown: 'a', document: paragraphs('a') } }, /^body: must match exactly one schema/],
         [{ body: { document: { object: 'page', data: {}, nodes: [] } } }, /^body/],
@@ -318,6 +320,13 @@ describe.each(DATABASE_KINDS)('space comments (%s)', (kind) => {
 
       const byAdmin = await put(space.id, comment.id, { body: { document: paragraphs('moderated') } }, admin.token);
       expect(byAdmin.status).toBe(200);
+      expect((await get(space.id, comment.id)).body.body).toEqual({ markdown: 'moderated' });
+      // An empty markdown body is refused, as on create, and leaves the comment as it was.
+      for (const markdown of ['', '   ']) {
+        const blank = await put(space.id, comment.id, { body: { markdown } }, admin.token);
+        expect(blank.status).toBe(400);
+        expect(blank.body.error.message).toMatch(/^body\.markdown: must not be blank/);
+      }
       expect((await get(space.id, comment.id)).body.body).toEqual({ markdown: 'moderated' });
       // An empty update changes nothing.
       const unchanged = await put(space.id, comment.id, {}, author.token);

@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { ListOf, ListQuery, OrderQuery, StringEnum, Timestamp, Url, UserSchema } from '../../schemas.js';
+import { ListOf, ListQuery, NonBlankString, OrderQuery, StringEnum, Timestamp, Url, UserSchema } from '../../schemas.js';
 import { MemberSchema } from '../members/schema.js';
 
 /** `changeRequestId` (an id or a number) is there on the change-request variants of the routes. */
@@ -30,7 +30,8 @@ export const JsonDocument = Type.Object({
   nodes: Type.Array(Type.Unsafe<Record<string, unknown>>({ type: 'object', additionalProperties: true })),
 });
 
-const MarkdownBody = Type.Object({ markdown: Type.String() });
+/** A markdown body says something: blank text is refused (send `{}` for an empty body). */
+const MarkdownBody = Type.Object({ markdown: NonBlankString({ description: 'Markdown text' }) });
 const DocumentBody = Type.Object({ document: JsonDocument });
 const EmptyBody = Type.Object({}, { additionalProperties: false });
 
