@@ -57,6 +57,26 @@ describe.each(DATABASE_KINDS)("a space's repository through duplicate, delete, r
     expect(listed).toEqual(expect.arrayContaining([original, copy.id]));
   });
 
+  it("copies only main's history: a blob that exists only on an unmerged change request cannot be read through the copy", async () => {
+    const original = await spaceWithHistory('With a draft');
+    const changeRequest = (await t.request('POST', `/v1/spaces/${original}/change-requests`, { token: org.admin.token, body: { subject: 'Draft' } })).body;
+    const checkout = await Checkout.clone(t.container.git.repositoryPath(original));
+    await checkout.write('draft.md', '# Draft\n\nNot for the copy.\n');
+    await checkout.commit('draft');
+    await checkout.push(`HEAD:refs/heads/change-requests/${changeRequest.number}`);
+    const draftBlob = (await checkout.git('rev-parse', 'HEAD:draft.md')).trim();
+    await checkout.dispose();
+    const download = (spaceId: string) => t.request('GET', `/v1/spaces/${spaceId}/files/${draftBlob}/draft.md`, { token: org.admin.token });
+    expect((await download(original)).status).toBe(200);
+
+    const copy = (await t.request('POST', `/v1/spaces/${original}/duplicate`, { token: org.admin.token })).body;
+    const leaked = await download(copy.id);
+    expect(leaked.status).toBe(404);
+    expect(leaked.body.error.code).toBeDefined();
+    await expect(exec('git', ['--git-dir', t.container.git.repositoryPath(copy.id), 'cat-file', '-e', draftBlob])).rejects.toThrow();
+    expect(await log(copy.id)).toEqual(await log(original));
+  });
+
   it('keeps a long title within 50 characters and refuses callers who may not create or see', async () => {
     const original = await spaceWithHistory('x'.repeat(50));
     const copy = await t.request('POST', `/v1/spaces/${original}/duplicate`, { token: org.admin.token });

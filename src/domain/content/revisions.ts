@@ -248,7 +248,8 @@ export async function listFiles(ctx: Context, content: IndexedRevision, request:
 
 /**
  * The bytes of a blob of the space, for file downloads (read permission). Any blob of the repository: the same
- * permission covers every branch.
+ * permission covers every branch, and a repository holds only objects its own refs brought (a duplicate is packed
+ * from main alone, GitStore.copyRepository).
  */
 export async function readFileBlob(ctx: Context, caller: Caller, spaceId: string, oid: string): Promise<Buffer> {
   const { role } = await loadSpace(ctx, caller, spaceId);

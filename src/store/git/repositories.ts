@@ -111,16 +111,17 @@ export class GitStore {
   }
 
   /**
-   * Makes `toId` a copy of `fromId`'s main branch with its whole history (a local clone: objects are hard-linked,
-   * so the copy costs little). Change-request branches stay behind. Fails if `toId` exists; a half-made copy is
-   * removed.
+   * Makes `toId` a copy of `fromId`'s main branch with its whole history. Change-request branches stay behind, and
+   * so do their objects: the copy is packed from what main reaches (`--no-local`), not hard-linked from the whole
+   * object store, since a copy may be given to people who never could read the original's change requests and
+   * files are served by object id. Fails if `toId` exists; a half-made copy is removed.
    */
   async copyRepository(fromId: string, toId: string): Promise<void> {
     const from = this.repositoryPath(fromId);
     const to = this.repositoryPath(toId);
     await fs.mkdir(path.dirname(to), { recursive: true });
     try {
-      await runGit(['clone', '--bare', '--quiet', '--single-branch', '--branch', 'main', '--no-tags', from, to]);
+      await runGit(['clone', '--bare', '--quiet', '--no-local', '--single-branch', '--branch', 'main', '--no-tags', from, to]);
       // The copy stands alone: no remote pointing back at the original.
       await runGit(['remote', 'remove', 'origin'], { gitDir: to });
       await runGit(['config', 'core.logAllRefUpdates', 'true'], { gitDir: to });
