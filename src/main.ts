@@ -17,7 +17,7 @@ import { findUserByEmail } from './store/sql/users.js';
 import { emailDomainsOf } from './store/sql/organizations.js';
 import { DomainError } from './domain/errors.js';
 import { purgeDeletedSpaces } from './domain/content/spaces.js';
-import { queueMissedIndexing } from './domain/content/indexing.js';
+import { catchUpWithRepositories } from './domain/content/git-access.js';
 import { DEFAULT_DEBOUNCE_MS, DEFAULT_INTERVAL_MS, Sync, SyncError } from './sync/sync.js';
 
 async function withContainer<T>(run: (container: Container) => Promise<T>): Promise<T> {
@@ -68,10 +68,12 @@ async function serve(config: Config): Promise<void> {
   await app.listen({ port: config.port, host: config.host });
   void purge();
   await scheduleRecurringJobs(container, (message, error) => app.log.warn({ err: error }, message));
-  // Indexing that a restart lost (in-process queue) or that could not be queued (Redis down) catches up now.
-  queueMissedIndexing(container.ctx).then(
-    (spaces) => spaces.length > 0 && app.log.info({ spaces: spaces.length }, 'queued indexing the indexes missed'),
-    (error: unknown) => app.log.warn({ err: error }, 'could not queue missed indexing'),
+  // Pushes a killed process did not record, and indexing that a restart lost (in-process queue) or that could not be
+  // queued (Redis down), catch up now.
+  catchUpWithRepositories(container.ctx).then(
+    ({ recorded, indexed }) =>
+      (recorded.length > 0 || indexed.length > 0) && app.log.info({ recorded: recorded.length, indexed: indexed.length }, 'caught up with the repositories'),
+    (error: unknown) => app.log.warn({ err: error }, 'could not catch up with the repositories'),
   );
 }
 

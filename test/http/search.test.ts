@@ -3,7 +3,7 @@ import { DATABASE_KINDS } from '../helpers/databases.js';
 import { QUEUE_DRIVERS } from '../helpers/queues.js';
 import { startTestApp, type TestApp, type TestUser } from '../helpers/app.js';
 import { Checkout, spaceRemote } from '../helpers/git.js';
-import { indexSearch, searchTuning } from '../../src/domain/search/search.js';
+import { indexSearch, indexSearchAt, searchTuning } from '../../src/domain/search/search.js';
 import { matchTerm, queryTerms } from '../../src/content/search-text.js';
 
 const HANDBOOK: Record<string, string> = {
@@ -241,5 +241,19 @@ describe.each(QUEUE_DRIVERS)('the index-search job after a push (%s queue)', (qu
     await checkout.remove('zephyr.md');
     await checkout.commitAndPush('third');
     await waitFor('westerly', []);
+  });
+
+  it('never puts an older revision over a newer one: an indexing that began before main moved writes nothing', async () => {
+    await checkout.write('older.md', '# Older\n\nQuixotic windmills.\n');
+    const older = await checkout.commitAndPush('older');
+    await waitFor('quixotic', ['Older']);
+    await checkout.write('newer.md', '# Newer\n\nPhlegmatic tortoises.\n');
+    const newer = await checkout.commitAndPush('newer');
+    await waitFor('phlegmatic', ['Newer']);
+    // A job that resolved main before the push ends now (a worker running two jobs of the space at once).
+    expect(await indexSearchAt(t.container.ctx, spaceId, older)).toBe('superseded');
+    const state = await t.container.ctx.db.selectFrom('search_spaces').select('commit_oid').where('space_id', '=', spaceId).executeTakeFirst();
+    expect(state?.commit_oid).toBe(newer);
+    await waitFor('phlegmatic', ['Newer']);
   });
 });

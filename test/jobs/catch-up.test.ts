@@ -1,13 +1,15 @@
 /**
  * Indexing that missed a change of main (a job lost when the in-process queue restarted, or not queued while Redis
  * was down) catches up when `quire serve` starts: queueMissedIndexing queues exactly the spaces whose search or
- * link index is behind main, and the jobs bring them up to date. Under both queue drivers.
+ * link index is behind main, and the jobs bring them up to date. A push that moved main but was never recorded (the
+ * process was killed in between) shows through every read at once and is recorded at start. Under both queue drivers.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { QUEUE_DRIVERS } from '../helpers/queues.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { Checkout, spaceRemote } from '../helpers/git.js';
 import { queueMissedIndexing } from '../../src/domain/content/indexing.js';
+import { catchUpWithRepositories } from '../../src/domain/content/git-access.js';
 
 async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, what: string, timeoutMs = 8000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
@@ -69,5 +71,37 @@ describe.each(QUEUE_DRIVERS)('indexing catch-up at start (%s queue)', (queue) =>
       'the link index to catch up',
     );
     expect(await queueMissedIndexing(t.container.ctx)).toEqual([]);
+  });
+
+  it('shows a main that moved without being recorded at once, and records and indexes it at start', async () => {
+    const org = await t.organization();
+    const id = (await t.request('POST', `/v1/orgs/${org.id}/spaces`, { token: org.admin.token, body: { title: 'Crashed' } })).body.id as string;
+    const before = (await t.request('GET', `/v1/spaces/${id}`, { token: org.admin.token })).body.revision as string;
+    // As when the server was killed after git moved main and before the push was recorded: main moves in the
+    // repository behind the server's back (no hook, no recording).
+    const checkout = await Checkout.clone(t.container.git.repositoryPath(id));
+    await checkout.write('newest.md', '# Newest\n\nZanzibarian lighthouses.\n');
+    const pushed = await checkout.commitAndPush('written while the server died');
+    await checkout.dispose();
+    t.container.ctx.cache.invalidate();
+    const row = () => t.container.ctx.db.selectFrom('spaces').select('revision').where('id', '=', id).executeTakeFirstOrThrow();
+    expect((await row()).revision).toBe(before);
+
+    // Any read shows main.
+    expect((await t.request('GET', `/v1/spaces/${id}`, { token: org.admin.token })).body.revision).toBe(pushed);
+    expect((await t.request('GET', `/v1/spaces/${id}/content`, { token: org.admin.token })).body.id).toBe(pushed);
+
+    // The start records it, and search finds the newest page within 10 s.
+    const { recorded } = await catchUpWithRepositories(t.container.ctx);
+    expect(recorded).toEqual([id]);
+    expect((await row()).revision).toBe(pushed);
+    const search = await until(
+      () => t.request('GET', `/v1/spaces/${id}/search`, { token: org.admin.token, query: { query: 'zanzibarian' } }),
+      (res) => res.status === 200 && res.body.items.length === 1,
+      'search to find the newest page',
+      10_000,
+    );
+    expect(search.body.items[0].title).toBe('Newest');
+    expect((await catchUpWithRepositories(t.container.ctx)).recorded).toEqual([]);
   });
 });

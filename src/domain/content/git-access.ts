@@ -9,11 +9,11 @@ import { PermissionDenied } from '../errors.js';
 import { nowIso } from '../ids.js';
 import { requireSpacePermission } from '../permissions.js';
 import { loadSpace, projectDirectoryOf } from './spaces.js';
-import { enqueueIndexingAfterPush } from './indexing.js';
+import { enqueueIndexingAfterPush, queueMissedIndexing } from './indexing.js';
 import { hookEnvironment } from '../../git-hooks/launch.js';
 import { changeRequestStates } from '../../store/sql/change-requests.js';
 import type { GitService } from '../../store/git/repositories.js';
-import { findSpace, lockSpaceRow, updateSpaceRow, type SpaceRow } from '../../store/sql/content.js';
+import { findSpace, liveSpaces, lockSpaceRow, updateSpaceRow, type SpaceRow } from '../../store/sql/content.js';
 
 export type { GitService };
 
@@ -116,4 +116,21 @@ export async function recordPush(ctx: Context, spaceId: string): Promise<void> {
     return main;
   });
   if (revision) await enqueueIndexingAfterPush(ctx, { spaceId, revision });
+}
+
+/**
+ * At start: records main's commit in the row of every live space whose row is behind its repository (a process
+ * killed between moving main and recording it), which queues their indexing, then queues the indexing that the
+ * indexes missed (queueMissedIndexing). Returns the ids of the spaces whose rows were behind and of those queued.
+ */
+export async function catchUpWithRepositories(ctx: Context): Promise<{ recorded: string[]; indexed: string[] }> {
+  const recorded: string[] = [];
+  for (const space of await liveSpaces(ctx.db)) {
+    const main = await ctx.reader.resolveRef(space.id, 'refs/heads/main');
+    if (main && main !== space.revision) {
+      await recordPush(ctx, space.id);
+      recorded.push(space.id);
+    }
+  }
+  return { recorded, indexed: await queueMissedIndexing(ctx) };
 }

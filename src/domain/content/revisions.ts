@@ -10,7 +10,7 @@ import { NotFound } from '../errors.js';
 import { collectPage, type Page as ListPage, type PageRequest } from '../lists.js';
 import { WeightedLru } from '../lru.js';
 import { requireSpacePermission, type Role } from '../permissions.js';
-import { loadSpace, projectDirectoryOf } from './spaces.js';
+import { loadSpace, projectDirectoryOf, resolveSpaceRef } from './spaces.js';
 import { derivedId, pathId, type ReadFacts } from './history.js';
 import { buildRevision } from '../../content/revision.js';
 import { imageDimensions } from '../../content/files.js';
@@ -176,8 +176,7 @@ export interface ContentTarget {
 export async function readContent(ctx: Context, caller: Caller, spaceId: string, ref = 'refs/heads/main'): Promise<ContentTarget> {
   const { space, role } = await loadSpace(ctx, caller, spaceId);
   requireSpacePermission(role, spaceId, 'view', 'read its content');
-  // Through the read cache: a push records the new revision in the space row, which forgets cached refs here.
-  const oid = await ctx.cache.get(`ref:${spaceId}:${ref}`, () => ctx.reader.resolveRef(spaceId, ref));
+  const oid = await resolveSpaceRef(ctx, spaceId, ref);
   if (!oid) throw new NotFound(`spaceId: space "${spaceId}" has no content at ${ref}`);
   const content = await loadRevision(ctx, spaceId, oid);
   return { space, role, content, ref };

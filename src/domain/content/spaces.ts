@@ -86,12 +86,27 @@ interface LoadedSpace {
  * which only restore uses).
  */
 export async function loadSpace(ctx: Context, caller: Caller, spaceId: string, options: { includeDeleted?: boolean } = {}): Promise<LoadedSpace> {
-  const space = await ctx.cache.get(`space:${spaceId}`, () => findSpace(ctx.db, spaceId));
-  if (!space || (space.deleted_at && !options.includeDeleted)) throw new NotFound(`spaceId: no space "${spaceId}" is visible to you`);
-  const access = await loadOrgAccess(ctx, space.organization_id, caller.user.id);
-  const role = spaceRole(access, space);
+  const row = await ctx.cache.get(`space:${spaceId}`, () => findSpace(ctx.db, spaceId));
+  if (!row || (row.deleted_at && !options.includeDeleted)) throw new NotFound(`spaceId: no space "${spaceId}" is visible to you`);
+  const access = await loadOrgAccess(ctx, row.organization_id, caller.user.id);
+  const role = spaceRole(access, row);
   requireSpacePermission(role, spaceId, 'view', 'view it');
+  // git is the truth: a process killed between moving main and recording it left the row behind (the next start
+  // records it, see recordMissedPushes); until then the space shows main's commit all the same.
+  const main = await resolveSpaceRef(ctx, spaceId, MAIN_BRANCH);
+  const space = main && main !== row.revision ? { ...row, revision: main } : row;
   return { space, access, role };
+}
+
+/** The space's main branch. */
+const MAIN_BRANCH = 'refs/heads/main';
+
+/**
+ * The commit a ref of the space points at, through the read cache (a push records its new revision in the space
+ * row, which forgets cached refs; another process's pushes are seen within the cache's time to live).
+ */
+export function resolveSpaceRef(ctx: Context, spaceId: string, ref: string): Promise<string | undefined> {
+  return ctx.cache.get(`ref:${spaceId}:${ref}`, () => ctx.reader.resolveRef(spaceId, ref));
 }
 
 /** The space's project directory ('' for the repository's root), through the read cache; '' for no such space. */

@@ -106,17 +106,30 @@ export function pageRows(page: DocumentPage): SearchPageRows {
   };
 }
 
-export type IndexOutcome = 'indexed' | 'current' | 'skipped';
+export type IndexOutcome = 'indexed' | 'current' | 'skipped' | 'superseded';
 
 /**
  * Indexes main's current revision of a space (see the top of this file). `skipped`: the space is deleted or gone;
  * `current`: the stored revision is main's already.
  */
 export async function indexSearch(ctx: Context, spaceId: string): Promise<IndexOutcome> {
+  // Main may move while a revision is being indexed: index the newer one (its own job would do it too).
+  for (let attempt = 1; ; attempt++) {
+    const main = await ctx.reader.resolveRef(spaceId, MAIN_REF);
+    if (!main) return 'skipped';
+    const outcome = await indexSearchAt(ctx, spaceId, main);
+    if (outcome !== 'superseded' || attempt === 3) return outcome;
+  }
+}
+
+/**
+ * Indexes `main`, the commit main was at when the indexing began. `superseded`: main moved on meanwhile, and
+ * nothing was written: an indexing that began earlier and ends later must never put an older revision over a
+ * newer one (a worker running two jobs of one space at once).
+ */
+export async function indexSearchAt(ctx: Context, spaceId: string, main: string): Promise<IndexOutcome> {
   const space = await findSpace(ctx.db, spaceId);
   if (!space || space.deleted_at) return 'skipped';
-  const main = await ctx.reader.resolveRef(spaceId, MAIN_REF);
-  if (!main) return 'skipped';
   const isCurrent = (state: { commit_oid: string; version: number } | undefined) => state?.commit_oid === main && state.version === SEARCH_VERSION;
   if (isCurrent((await searchStates(ctx.db, [spaceId])).get(spaceId))) return 'current';
   const content = await loadRevision(ctx, spaceId, main, { final: true });
@@ -128,6 +141,7 @@ export async function indexSearch(ctx: Context, spaceId: string): Promise<IndexO
   return ctx.db.transaction().execute(async (trx) => {
     // One indexing of a space at a time (in any process): the others find the work done, or do what is left.
     await lockSpaceRow(trx, spaceId);
+    if ((await ctx.reader.resolveRef(spaceId, MAIN_REF)) !== main) return 'superseded';
     const state = (await searchStates(trx, [spaceId])).get(spaceId);
     if (isCurrent(state)) return 'current';
     const stored = await storedSearchPages(trx, spaceId);
