@@ -101,12 +101,17 @@ export class BullMqQueue implements JobQueue {
     return queue;
   }
 
-  private jobOptions(jobId: string): JobsOptions {
+  /**
+   * Every job gets an id of its own; `deduplicateBy` (the job's key) keeps a second one out only while the first
+   * waits or runs (BullMQ's deduplication, simple mode). A job id alone would also keep it out while a finished job
+   * of that id stays in Redis: a failed indexing kept for inspection would drop the catch-up queued after it.
+   */
+  private jobOptions(jobId: string, deduplicateBy?: string): JobsOptions {
     return {
       jobId,
+      ...(deduplicateBy ? { deduplication: { id: deduplicateBy } } : {}),
       attempts: this.options.attempts,
       backoff: { type: 'exponential', delay: this.options.retryDelayMs },
-      // Finished jobs leave Redis, so a later job with the same key (the next fetch of a spec) is queued again.
       removeOnComplete: true,
       removeOnFail: { age: 24 * 60 * 60, count: 1000 },
     };
@@ -123,15 +128,16 @@ export class BullMqQueue implements JobQueue {
     await this.firstConnection;
   }
 
-  private async add(job: Job, jobId: string) {
+  private async add(job: Job, jobId: string, deduplicateBy?: string) {
     return withinDeadline(
       `queueing ${job.name}`,
-      this.connected().then(() => this.queue(job.name).add(job.name, job.payload, this.jobOptions(jobId))),
+      this.connected().then(() => this.queue(job.name).add(job.name, job.payload, this.jobOptions(jobId, deduplicateBy))),
     );
   }
 
   async enqueue(job: Job): Promise<void> {
-    await this.add(job, jobKey(job));
+    const key = jobKey(job);
+    await this.add(job, `${key}.${newId()}`, key);
   }
 
   async run(job: Job, options: { timeoutMs?: number } = {}): Promise<void> {

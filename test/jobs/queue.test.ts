@@ -105,6 +105,23 @@ describe.each(QUEUE_DRIVERS)('job queue (%s)', (driver) => {
     await until(() => runs.length === 3, 'the job queued again after it finished');
   });
 
+  it('queues a job again after one with the same key failed for good (a retry after an outage is never dropped)', async () => {
+    let calls = 0;
+    const { queue } = await harness(
+      driver,
+      async () => {
+        calls += 1;
+        if (calls === 1) throw new InvalidArgument('broken the first time');
+      },
+      1,
+    );
+    await queue.enqueue(job('s1'));
+    await until(() => calls === 1, 'the failing run');
+    await sleep(100);
+    await queue.enqueue(job('s1'));
+    await until(() => calls === 2, 'the same job queued again after it failed');
+  });
+
   it('retries a failing job with exponential backoff', async () => {
     const attempts: number[] = [];
     const { queue } = await harness(driver, async () => {
