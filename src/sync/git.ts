@@ -83,6 +83,9 @@ export function gitEnvironment({ base, token, config = [] }: GitEnvironmentOptio
   });
   env.GIT_TERMINAL_PROMPT = '0';
   env.GIT_LITERAL_PATHSPECS = '1';
+  // Git's messages untranslated, whatever the user's locale: the few the sync shows are then the same everywhere.
+  env.LC_ALL = 'C';
+  delete env.LANGUAGE;
   return env;
 }
 
@@ -128,4 +131,26 @@ export async function tryGit(git: SimpleGit, args: string[]): Promise<{ ok: true
     if (error instanceof GitCommandError) return { ok: false, error };
     throw error;
   }
+}
+
+/** One ref of `git push --porcelain`'s report: `<flag>\t<from>:<to>\t<summary> (<reason>)`, never translated. */
+export interface PushedRef {
+  /** ` ` fast-forward, `+` forced, `-` deleted, `*` new, `!` rejected or failed, `=` up to date. */
+  flag: string;
+  /** The remote ref. */
+  ref: string;
+  /** `[rejected]`, `[remote rejected]`, `[new branch]`, `[up to date]`, or `<old>..<new>`. */
+  summary: string;
+  /** Why, for a rejected ref: `fetch first`, `non-fast-forward`, `pre-receive hook declined`... */
+  reason?: string;
+}
+
+/** The refs of `git push --porcelain`'s standard output. */
+export function pushedRefs(stdout: string): PushedRef[] {
+  const refs: PushedRef[] = [];
+  for (const line of stdout.split('\n')) {
+    const match = /^([ +\-*!=])\t[^\t]*:([^\t]+)\t([^(]*?)(?: \((.*)\))?$/.exec(line);
+    if (match) refs.push({ flag: match[1], ref: match[2], summary: match[3], reason: match[4] });
+  }
+  return refs;
 }

@@ -18,7 +18,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';
 import type { SimpleGit } from 'simple-git';
-import { createGit, gitEnvironment, GitCommandError, tryGit } from './git.js';
+import { createGit, gitEnvironment, GitCommandError, pushedRefs, tryGit, type PushedRef } from './git.js';
 import {
   commitMessage,
   digestOf,
@@ -103,9 +103,13 @@ function refusedProblems(output: string): PushProblem[] | null {
   return problems;
 }
 
-/** A push that failed because the server's branch moved (someone else pushed first). */
-function isBehind(output: string): boolean {
-  return /\[rejected\]|\(fetch first\)|\(non-fast-forward\)|failed to update ref|cannot lock ref|incorrect old value/.test(output);
+/**
+ * A push that failed because the server's branch moved (someone else pushed first): git saw it before sending
+ * (`[rejected]`), or the server's ref had moved by the time the push arrived (`failed to update ref`, from servers
+ * that let git find out while moving the ref).
+ */
+function isBehind(refs: PushedRef[]): boolean {
+  return refs.some((ref) => ref.flag === '!' && (ref.summary === '[rejected]' || (ref.summary === '[remote rejected]' && ref.reason === 'failed to update ref')));
 }
 
 function sameContent(a: Buffer | null, b: Buffer | null): boolean {
@@ -407,11 +411,9 @@ export class Sync {
     // Only these files go into the commit, whatever else was staged by hand.
     await this.git.raw(['reset', '--quiet']);
     for (let i = 0; i < files.length; i += 200) await this.git.raw(['add', '--all', '--', ...files.slice(i, i + 200)]);
-    const committed = await tryGit(this.git, ['commit', '--quiet', '--no-verify', '-m', commitMessage(changes)]);
-    if (!committed.ok) {
-      if (/nothing (added )?to commit|no changes added/.test(committed.error.output)) return [];
-      throw committed.error;
-    }
+    // Nothing staged (the files are as committed): `git diff --cached --quiet` exits 0.
+    if ((await tryGit(this.git, ['diff', '--cached', '--quiet'])).ok) return [];
+    await this.git.raw(['commit', '--quiet', '--no-verify', '-m', commitMessage(changes)]);
     this.unpushed.push(...files);
     return files;
   }
@@ -563,13 +565,12 @@ export class Sync {
         this.log(files.length > 0 ? `committed and pushed ${plural(files.length, 'file')}: ${listFiles(files)}` : `pushed ${plural(ahead, 'commit')}`);
         return;
       }
-      const output = pushed.error.output;
-      const problems = refusedProblems(output);
+      const problems = refusedProblems(pushed.error.stderr);
       if (problems) {
         await this.setRefusedAside(problems);
         continue;
       }
-      if (isBehind(output)) {
+      if (isBehind(pushedRefs(pushed.error.stdout))) {
         if (!(await this.pull())) return;
         continue;
       }

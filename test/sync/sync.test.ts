@@ -46,7 +46,9 @@ describe('quire sync (sqlite)', () => {
   const checkouts: Checkout[] = [];
 
   beforeAll(async () => {
-    gitEnv = await isolatedGitEnv();
+    // A user whose git speaks German: the sync must not depend on git's English (it runs git with LC_ALL=C and reads
+    // machine-readable output only).
+    gitEnv = { ...(await isolatedGitEnv()), LANGUAGE: 'de', LANG: 'C.UTF-8' };
     temporary.push(gitEnv.HOME!);
     t = await startTestApp('sqlite');
     base = await t.listen();
