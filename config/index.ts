@@ -34,6 +34,11 @@ export interface Config {
   cacheTtlMs: number;
   /** Largest file a git push may add, in bytes. */
   gitMaxFileBytes: number;
+  /**
+   * How often `quire serve` records pushes a killed process missed and queues indexing the indexes missed (a push
+   * while Redis was down) (`QUIRE_CATCH_UP_INTERVAL_MS`).
+   */
+  catchUpIntervalMs: number;
   logLevel: string;
   /** `quire sync`: base URL of the Quire server it syncs with (`QUIRE_URL`; default: `publicUrl`), no trailing slash. */
   syncUrl: string;
@@ -98,6 +103,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     spaceRetentionMs: 7 * 24 * 60 * 60 * 1000,
     cacheTtlMs: env.QUIRE_CACHE_TTL_MS === undefined || env.QUIRE_CACHE_TTL_MS === '' ? 1000 : Number(env.QUIRE_CACHE_TTL_MS),
     gitMaxFileBytes: parsePositiveInteger('QUIRE_GIT_MAX_FILE_BYTES', env.QUIRE_GIT_MAX_FILE_BYTES, 100 * 1024 * 1024),
+    catchUpIntervalMs: parsePositiveInteger('QUIRE_CATCH_UP_INTERVAL_MS', env.QUIRE_CATCH_UP_INTERVAL_MS, 60_000),
     logLevel: env.QUIRE_LOG_LEVEL || 'info',
     syncUrl: (env.QUIRE_URL || publicUrl).replace(/\/+$/, ''),
     syncToken: env.QUIRE_TOKEN || undefined,

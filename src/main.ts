@@ -50,11 +50,24 @@ async function serve(config: Config): Promise<void> {
     );
   const purgeTimer = setInterval(() => void purge(), 60 * 60 * 1000);
   purgeTimer.unref();
+  let catchingUp = false;
+  const catchUp = async () => {
+    if (catchingUp) return;
+    catchingUp = true;
+    await catchUpWithRepositories(container.ctx).then(
+      ({ recorded, indexed }) =>
+        (recorded.length > 0 || indexed.length > 0) && app.log.info({ recorded: recorded.length, indexed: indexed.length }, 'caught up with the repositories'),
+      (error: unknown) => app.log.warn({ err: error }, 'could not catch up with the repositories'),
+    );
+    catchingUp = false;
+  };
+  let catchUpTimer: NodeJS.Timeout | undefined;
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;
     clearInterval(purgeTimer);
+    clearInterval(catchUpTimer);
     app.log.info({ signal }, 'shutting down');
     // In-flight requests get a grace period; keep-alive connections a client never closes must not hold the exit.
     const grace = setTimeout(() => app.server.closeAllConnections(), 3000);
@@ -69,12 +82,10 @@ async function serve(config: Config): Promise<void> {
   void purge();
   await scheduleRecurringJobs(container, (message, error) => app.log.warn({ err: error }, message));
   // Pushes a killed process did not record, and indexing that a restart lost (in-process queue) or that could not be
-  // queued (Redis down), catch up now.
-  catchUpWithRepositories(container.ctx).then(
-    ({ recorded, indexed }) =>
-      (recorded.length > 0 || indexed.length > 0) && app.log.info({ recorded: recorded.length, indexed: indexed.length }, 'caught up with the repositories'),
-    (error: unknown) => app.log.warn({ err: error }, 'could not catch up with the repositories'),
-  );
+  // queued (Redis down), catch up now and then every few minutes: nothing else would bring them forward.
+  void catchUp();
+  catchUpTimer = setInterval(() => void catchUp(), config.catchUpIntervalMs);
+  catchUpTimer.unref();
 }
 
 /** OpenAPI specifications with a URL source are fetched again every hour. */
