@@ -77,15 +77,17 @@ export async function validatePush(input: ValidatePushInput): Promise<PushProble
     const type = tips.get(update.newOid)?.type;
     if (type !== 'commit') problems.push({ message: `${update.ref}: must point at a commit, not ${type ? `a ${type}` : 'a missing object'}` });
   }
-  const commits = await push.newCommits(updates.map((update) => update.newOid).filter((oid) => tips.get(oid)?.type === 'commit'));
-  const entries = await push.changedEntries(commits);
-  problems.push(...pathProblems(entries));
-  problems.push(...(await sizeProblems(push, entries, maxFileBytes(input.env))));
-  problems.push(...(await symlinkProblems(push, entries)));
-
-  problems.push(
-    ...(await contentProblems(push, updates.map((u) => u.newOid).filter((oid) => tips.get(oid)?.type === 'commit'), input.env[PROJECT_DIRECTORY_VARIABLE] ?? '')),
-  );
+  const commitTips = updates.map((update) => update.newOid).filter((oid) => tips.get(oid)?.type === 'commit');
+  // The pushed commits' files and the content of the tips are read at the same time (a push's wait is its latency).
+  const [entryProblems, content] = await Promise.all([
+    (async () => {
+      const entries = await push.changedEntries(await push.newCommits(commitTips));
+      const [sizes, links] = await Promise.all([sizeProblems(push, entries, maxFileBytes(input.env)), symlinkProblems(push, entries)]);
+      return [...pathProblems(entries), ...sizes, ...links];
+    })(),
+    contentProblems(push, commitTips, input.env[PROJECT_DIRECTORY_VARIABLE] ?? ''),
+  ]);
+  problems.push(...entryProblems, ...content);
 
   return unique(problems);
 }

@@ -159,7 +159,7 @@ describe('concurrent pushes to one space (sqlite)', () => {
     const pushed = pages.map((page) => page.path).filter((p) => /^w\d+-\d+$/.test(p));
     expect(new Set(pushed).size).toBe(WRITERS * COMMITS);
     expect((await t.request('GET', `/v1/spaces/${spaceId}`, { token: org.admin.token })).body.revision).toBe(await mainOf(spaceId));
-  }, 600_000);
+  }, 900_000);
 
   /**
    * A push whose old value of main is not main's: what a client sends when main moves between the ref

@@ -86,9 +86,14 @@ export async function startGitService(
   const pushing = service === 'receive-pack' && !options.advertiseRefs;
   let push: PushDecision | undefined;
   if (pushing) {
-    await ctx.git.ensureHooks(spaceId);
-    const settings = await pushSettings(ctx, spaceId);
     const channel = await ctx.git.openPushChannel();
+    let settings: Record<string, string>;
+    try {
+      [settings] = await Promise.all([pushSettings(ctx, spaceId), ctx.git.ensureHooks(spaceId)]);
+    } catch (error) {
+      await channel.close();
+      throw error;
+    }
     push = new PushDecision(ctx, spaceId, channel, settings);
     Object.assign(env, channel.env);
   }
