@@ -8,7 +8,7 @@
  * `directory + path` is a full path and `path.startsWith(directory)` tests membership.
  */
 
-/** Carries the project directory from the server to the pre-receive hook (which checks only what is under it). */
+/** Carries the project directory to the push checks (validatePush), which check only what is under it. */
 export const PROJECT_DIRECTORY_VARIABLE = 'QUIRE_PROJECT_DIRECTORY';
 
 /**

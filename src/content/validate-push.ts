@@ -1,6 +1,7 @@
 /**
- * What a push must satisfy before any ref moves. The pre-receive hook (src/git-hooks/pre-receive.ts) calls
- * `validatePush` with the ref updates git received and git's quarantine environment; any error refuses the whole
+ * What a push must satisfy before any ref moves. The server calls `validatePush` when a receive-pack's pre-receive
+ * hook hands it the push (src/domain/content/git-access.ts), with the ref updates git received and git's
+ * quarantine environment: one call, plain serializable input and output; any error refuses the whole
  * push, and each is printed in the git client as `remote: <path>: <reason>`. Warnings (what the hosted platform
  * tolerates, see ContentProblem) let the push through and are printed as `remote: warning: <path>:<line>: <reason>`.
  *
@@ -38,11 +39,11 @@ export interface ValidatePushInput {
   env: Record<string, string>;
 }
 
-/** The variable that carries the file size limit, in bytes, from the server to the hook. */
+/** The setting (in ValidatePushInput.env) that carries the file size limit, in bytes. */
 export const MAX_FILE_BYTES_VARIABLE = 'QUIRE_GIT_MAX_FILE_BYTES';
 export const DEFAULT_MAX_FILE_BYTES = 100 * 1024 * 1024;
 /**
- * The variable that carries the space's change requests from the server to the hook: JSON
+ * The setting (in ValidatePushInput.env) that carries the space's change requests: JSON
  * `{last: <highest number>, closed: {<number>: "merged" | "archived"}}`. Absent: branch numbers are not checked.
  */
 export const CHANGE_REQUESTS_VARIABLE = 'QUIRE_CHANGE_REQUESTS';
@@ -76,15 +77,17 @@ export async function validatePush(input: ValidatePushInput): Promise<PushProble
     const type = tips.get(update.newOid)?.type;
     if (type !== 'commit') problems.push({ message: `${update.ref}: must point at a commit, not ${type ? `a ${type}` : 'a missing object'}` });
   }
-  const commits = await push.newCommits(updates.map((update) => update.newOid).filter((oid) => tips.get(oid)?.type === 'commit'));
-  const entries = await push.changedEntries(commits);
-  problems.push(...pathProblems(entries));
-  problems.push(...(await sizeProblems(push, entries, maxFileBytes(input.env))));
-  problems.push(...(await symlinkProblems(push, entries)));
-
-  problems.push(
-    ...(await contentProblems(push, updates.map((u) => u.newOid).filter((oid) => tips.get(oid)?.type === 'commit'), input.env[PROJECT_DIRECTORY_VARIABLE] ?? '')),
-  );
+  const commitTips = updates.map((update) => update.newOid).filter((oid) => tips.get(oid)?.type === 'commit');
+  // The pushed commits' files and the content of the tips are read at the same time (a push's wait is its latency).
+  const [entryProblems, content] = await Promise.all([
+    (async () => {
+      const entries = await push.changedEntries(await push.newCommits(commitTips));
+      const [sizes, links] = await Promise.all([sizeProblems(push, entries, maxFileBytes(input.env)), symlinkProblems(push, entries)]);
+      return [...pathProblems(entries), ...sizes, ...links];
+    })(),
+    contentProblems(push, commitTips, input.env[PROJECT_DIRECTORY_VARIABLE] ?? ''),
+  ]);
+  problems.push(...entryProblems, ...content);
 
   return unique(problems);
 }

@@ -488,7 +488,7 @@ describe('git over HTTP (sqlite)', () => {
 describe('git over HTTP from the built output (node dist/src/main.js)', () => {
   const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
-  it('runs the compiled pre-receive hook with plain node', async () => {
+  it('checks pushes with the built server, whose hook starts no node', async () => {
     gitEnv ??= await isolatedGitEnv();
     // Paths with spaces: the hook script must quote them.
     const out = await tempDir('quire dist ');
@@ -500,8 +500,8 @@ describe('git over HTTP from the built output (node dist/src/main.js)', () => {
       child.on('error', reject);
       child.on('close', (code) => resolve({ code, stdout, stderr: '' }));
     });
-    await fs.access(path.join(out, 'src/git-hooks/pre-receive.js')).catch(() => {
-      throw new Error(`the build did not write the hook: ${tsc.stdout}`);
+    await fs.access(path.join(out, 'src/main.js')).catch(() => {
+      throw new Error(`the build did not write the server: ${tsc.stdout}`);
     });
     await fs.copyFile(path.join(root, 'package.json'), path.join(out, 'package.json'));
     await fs.symlink(path.join(root, 'node_modules'), path.join(out, 'node_modules'), 'dir');
@@ -552,7 +552,9 @@ describe('git over HTTP from the built output (node dist/src/main.js)', () => {
       const read = await fetch(`${base}/v1/spaces/${spaceId}`, { headers });
       expect(((await read.json()) as { revision: string }).revision).toBe(oid);
       const hook = await fs.readFile(path.join(new GitStore(dataDir).repositoryPath(spaceId), 'hooks/pre-receive'), 'utf8');
-      expect(hook).toContain('exec "$QUIRE_HOOK_NODE"');
+      expect(hook).toMatch(/^#!\/bin\/sh\n/);
+      expect(hook).toContain('$QUIRE_PUSH_CHANNEL');
+      expect(hook).not.toMatch(/node/i);
     } finally {
       server.kill('SIGTERM');
       await new Promise((resolve) => (server.exitCode !== null ? resolve(undefined) : server.once('exit', resolve)));

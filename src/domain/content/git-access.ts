@@ -1,7 +1,13 @@
 /**
- * Git over HTTP, the rules: who may clone, fetch and push a space's repository, starting git's services on it, and
- * what an accepted push changes in the space's row. The checks of the pushed content itself run in the
- * repository's pre-receive hook (src/content/validate-push.ts), before any ref moves.
+ * Git over HTTP, the rules: who may clone, fetch and push a space's repository, starting git's services on it,
+ * deciding whether a push lands, and what an accepted push changes in the space's row.
+ *
+ * A push, in order: receive-pack receives the objects into quarantine and runs the pre-receive hook, which hands
+ * the ref updates to this process (src/store/git/push-channel.ts). A push whose refs moved since the client
+ * fetched them is refused at once (fetch first); the content checks run (src/content/validate-push.ts), outside
+ * any lock; then the space's ref lock is taken (src/store/git/ref-lock.ts, shared by every process), the refs are
+ * checked again under it, and the hook lets receive-pack move them. The lock is kept until receive-pack has exited
+ * and the push is recorded, so no other writer ever finds a ref locked by git (`cannot lock ref`).
  */
 import type { Readable, Writable } from 'node:stream';
 import type { Caller, Context } from '../context.js';
@@ -10,9 +16,14 @@ import { nowIso } from '../ids.js';
 import { requireSpacePermission } from '../permissions.js';
 import { loadSpace, projectDirectoryOf } from './spaces.js';
 import { enqueueIndexingAfterPush, queueMissedIndexing } from './indexing.js';
-import { hookEnvironment } from '../../git-hooks/launch.js';
 import { changeRequestStates } from '../../store/sql/change-requests.js';
 import type { GitService } from '../../store/git/repositories.js';
+import type { PushChannel, PushRequest } from '../../store/git/push-channel.js';
+import { RefLockTimeout, type RefLock } from '../../store/git/ref-lock.js';
+import { isError } from '../../content/problems.js';
+import { PROJECT_DIRECTORY_VARIABLE } from '../../content/project-directory.js';
+import { CHANGE_REQUESTS_VARIABLE, formatPushProblem, MAX_FILE_BYTES_VARIABLE, validatePush } from '../../content/validate-push.js';
+import { busyRefusal, failedRefusal, invalidRefusal, staleRefusal } from '../../content/push-messages.js';
 import { findSpace, liveSpaces, lockSpaceRow, updateSpaceRow, type SpaceRow } from '../../store/sql/content.js';
 
 export type { GitService };
@@ -61,8 +72,8 @@ const MAX_STDERR = 64 * 1024;
 /**
  * Starts `git upload-pack` or `git receive-pack` (stateless RPC) on the space's repository, after the caller was
  * authorized. `protocol` is the client's Git-Protocol header (`version=2`), passed to git as GIT_PROTOCOL. Before
- * receive-pack, the repository's hooks are put in place (repositories made before hooks existed get them here)
- * and the hook learns how to run Quire's checks from the environment.
+ * receive-pack, the repository's hooks are put in place (repositories made before hooks existed get them here) and
+ * a channel is opened for its pre-receive hook, through which this process decides the push (decidePush).
  */
 export async function startGitService(
   ctx: Context,
@@ -72,13 +83,27 @@ export async function startGitService(
 ): Promise<GitServiceRun> {
   const env: Record<string, string> = {};
   if (options.protocol && PROTOCOL.test(options.protocol)) env.GIT_PROTOCOL = options.protocol;
-  if (service === 'receive-pack' && !options.advertiseRefs) {
-    await ctx.git.ensureHooks(spaceId);
-    const changeRequests = await changeRequestStates(ctx.db, spaceId);
-    const projectDirectory = await projectDirectoryOf(ctx, spaceId);
-    Object.assign(env, hookEnvironment({ maxFileBytes: ctx.gitMaxFileBytes, changeRequests, projectDirectory }));
+  const pushing = service === 'receive-pack' && !options.advertiseRefs;
+  let push: PushDecision | undefined;
+  if (pushing) {
+    const channel = await ctx.git.openPushChannel();
+    let settings: Record<string, string>;
+    try {
+      [settings] = await Promise.all([pushSettings(ctx, spaceId), ctx.git.ensureHooks(spaceId)]);
+    } catch (error) {
+      await channel.close();
+      throw error;
+    }
+    push = new PushDecision(ctx, spaceId, channel, settings);
+    Object.assign(env, channel.env);
   }
-  const child = ctx.git.spawnService(spaceId, service, { advertiseRefs: options.advertiseRefs, env });
+  let child;
+  try {
+    child = ctx.git.spawnService(spaceId, service, { advertiseRefs: options.advertiseRefs, env });
+  } catch (error) {
+    await push?.finish();
+    throw error;
+  }
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => {
     if (stderr.length < MAX_STDERR) stderr += chunk.toString('utf8');
@@ -90,16 +115,127 @@ export async function startGitService(
     child.once('error', reject);
     child.once('close', (code) => resolve(code));
   });
-  const done = exited.then(async (code) => {
-    // Refs may have moved even when receive-pack failed afterwards (or was stopped): record whatever main is now.
-    if (service === 'receive-pack' && !options.advertiseRefs) await recordPush(ctx, spaceId);
-    if (code !== 0) throw new Error(`git ${service} exited with ${code}: ${stderr.trim()}`);
-  });
+  const done = exited.then(
+    async (code) => {
+      // Refs may have moved even when receive-pack failed afterwards (or was stopped): record whatever main is now,
+      // still holding the lock, so the space's revision follows main in the order main moved.
+      if (push) {
+        try {
+          await recordPush(ctx, spaceId);
+        } finally {
+          await push.finish();
+        }
+      }
+      if (code !== 0) throw new Error(`git ${service} exited with ${code}: ${stderr.trim()}`);
+    },
+    async (error: unknown) => {
+      await push?.finish();
+      throw error;
+    },
+  );
   const abandon = () => {
     if (service === 'upload-pack') child.kill();
     else child.stdout.resume();
   };
   return { stdin: child.stdin, stdout: child.stdout, done, abandon };
+}
+
+/** What the content checks need to know of the space, as validatePush reads it (plain, serializable values). */
+async function pushSettings(ctx: Context, spaceId: string): Promise<Record<string, string>> {
+  const changeRequests = await changeRequestStates(ctx.db, spaceId);
+  const projectDirectory = await projectDirectoryOf(ctx, spaceId);
+  return {
+    [MAX_FILE_BYTES_VARIABLE]: String(ctx.gitMaxFileBytes),
+    ...(changeRequests ? { [CHANGE_REQUESTS_VARIABLE]: JSON.stringify(changeRequests) } : {}),
+    ...(projectDirectory ? { [PROJECT_DIRECTORY_VARIABLE]: projectDirectory } : {}),
+  };
+}
+
+/** Warnings printed by one push, at most (the same ones come back with every push until they are fixed). */
+const MAX_WARNINGS = 50;
+const ZERO_OID = /^0+$/;
+
+/** The decision on one receive-pack's push, from its hook's request to the release of the lock. */
+class PushDecision {
+  private lock: RefLock | undefined;
+  private finished = false;
+
+  constructor(
+    private readonly ctx: Context,
+    private readonly spaceId: string,
+    private readonly channel: PushChannel,
+    private readonly settings: Record<string, string>,
+  ) {
+    channel.onRequest((request) => {
+      void this.decide(request).then(
+        ({ lines, accepted }) => this.channel.answer(lines, accepted ? 0 : 1),
+        (error: unknown) => this.channel.answer(failedRefusal(error instanceof Error ? error.message : String(error)), 1),
+      );
+    });
+  }
+
+  private async decide(request: PushRequest | Error): Promise<{ lines: string[]; accepted: boolean }> {
+    if (request instanceof Error) return { lines: failedRefusal(request.message), accepted: false };
+    // Cheap, before the checks: a push that cannot land is told so at once.
+    const moved = await this.movedRefs(request);
+    if (moved.length > 0) return { lines: staleRefusal(moved), accepted: false };
+
+    const problems = await validatePush({
+      gitDir: this.ctx.git.repositoryPath(this.spaceId),
+      updates: request.updates,
+      env: { ...request.env, ...this.settings },
+    });
+    const errors = problems.filter(isError);
+    const warnings = problems.filter((problem) => !isError(problem));
+    const shown = warnings.slice(0, MAX_WARNINGS).map((problem) => `warning: ${formatPushProblem(problem)}`);
+    if (warnings.length > MAX_WARNINGS) shown.push(`warning: ... and ${warnings.length - MAX_WARNINGS} more`);
+    if (errors.length > 0) return { lines: [...invalidRefusal(errors.map(formatPushProblem)), ...shown], accepted: false };
+
+    try {
+      this.lock = await this.ctx.git.lockRefs(this.spaceId);
+    } catch (error) {
+      if (error instanceof RefLockTimeout) return { lines: busyRefusal(error.waitedMs), accepted: false };
+      throw error;
+    }
+    if (this.finished) {
+      // receive-pack exited while this push waited (the client went away): nothing will move, let go at once.
+      await this.release();
+      return { lines: [], accepted: false };
+    }
+    const movedMeanwhile = await this.movedRefs(request);
+    if (movedMeanwhile.length > 0) {
+      await this.release();
+      return { lines: staleRefusal(movedMeanwhile), accepted: false };
+    }
+    return { lines: shown, accepted: true };
+  }
+
+  /** The refs of the request that no longer point where the client saw them. */
+  private async movedRefs(request: PushRequest): Promise<string[]> {
+    const moved: string[] = [];
+    for (const update of request.updates) {
+      const current = await this.ctx.reader.resolveRef(this.spaceId, update.ref);
+      const expected = ZERO_OID.test(update.oldOid) ? undefined : update.oldOid;
+      if (current !== expected) moved.push(update.ref);
+    }
+    return moved;
+  }
+
+  private async release(): Promise<void> {
+    const lock = this.lock;
+    this.lock = undefined;
+    await lock?.release();
+  }
+
+  /** After receive-pack exited (and the push was recorded): the lock is released and the channel closed. */
+  async finish(): Promise<void> {
+    this.finished = true;
+    try {
+      await this.release();
+    } finally {
+      await this.channel.close();
+    }
+  }
 }
 
 /**

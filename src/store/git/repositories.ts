@@ -6,6 +6,8 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { PUSH_CHANNEL_VARIABLE, PUSH_SERVER_PID_VARIABLE, PushChannel, QUARANTINE_VARIABLES } from './push-channel.js';
+import { RefLocks, type RefLock } from './ref-lock.js';
 import { runGit, runGitStatus } from './run.js';
 
 const SAFE_ID = /^[a-zA-Z0-9_-]+$/;
@@ -26,21 +28,42 @@ export const QUIRE_SIGNATURE: Signature = { name: 'Quire', email: 'quire@localho
 export type GitService = 'upload-pack' | 'receive-pack';
 
 /**
- * The pre-receive hook of every repository. It runs Quire's checks (src/git-hooks/pre-receive.ts) with the node and
- * the program the server names in the environment of the receive-pack it spawns (src/git-hooks/launch.ts); every
- * expansion is quoted, so paths with spaces are safe. Without those variables (a push that does not come through
- * the Quire server) it refuses: nothing moves a ref unchecked.
+ * The pre-receive hook of every repository: a POSIX sh script that hands the push to the Quire process that spawned
+ * this receive-pack (src/store/git/push-channel.ts) and prints its answer; no program starts per push. Without the
+ * channel (git run on the repository directly, not through the Quire server) it refuses: nothing moves a ref
+ * unchecked. Every expansion is quoted, so paths with spaces are safe.
  */
 const PRE_RECEIVE_HOOK = `#!/bin/sh
-# Installed by Quire. A push is checked before any ref moves; do not edit (it is rewritten when it differs).
-if [ -z "$QUIRE_HOOK_NODE" ] || [ -z "$QUIRE_HOOK_DIR" ]; then
+# Installed by Quire. Every push is checked by the Quire server before any ref moves; do not edit (it is
+# rewritten when it differs).
+channel=$${PUSH_CHANNEL_VARIABLE}
+if [ -z "$channel" ] || [ ! -p "$channel/request" ] || [ ! -p "$channel/answer" ]; then
   echo "Quire: pushes are accepted only through the Quire server (git over HTTP)" >&2
   exit 1
 fi
-if [ -n "$QUIRE_HOOK_IMPORT" ]; then
-  exec "$QUIRE_HOOK_NODE" --import "$QUIRE_HOOK_IMPORT" "$QUIRE_HOOK_DIR/pre-receive$QUIRE_HOOK_EXT"
+if [ -n "$${PUSH_SERVER_PID_VARIABLE}" ] && ! kill -0 "$${PUSH_SERVER_PID_VARIABLE}" 2>/dev/null; then
+  echo "Quire: the server that received this push is gone; nothing was changed: push again" >&2
+  exit 1
 fi
-exec "$QUIRE_HOOK_NODE" "$QUIRE_HOOK_DIR/pre-receive$QUIRE_HOOK_EXT"
+# The server holds both FIFOs open: these opens do not block, and its answer ends with an "exit N" line (a server
+# gone meanwhile: end of file, refused).
+exec 3<"$channel/answer"
+{
+${QUARANTINE_VARIABLES.map((name) => `  printf 'env ${name}=%s\\n' "$${name}"`).join('\n')}
+  while read -r old new ref; do
+    printf 'update %s %s %s\\n' "$old" "$new" "$ref"
+  done
+  printf 'end\\n'
+} >"$channel/request"
+status=1
+while IFS= read -r line <&3; do
+  case $line in
+    'say '*) printf '%s\\n' "\${line#say }" >&2 ;;
+    'exit '*) status=\${line#exit }; break ;;
+  esac
+done
+exec 3<&-
+exit "$status"
 `;
 
 /**
@@ -56,11 +79,34 @@ export function gitSignature(signature: Signature): Signature {
   return { name: candidates.find(usable) ?? 'Quire user', email };
 }
 
+/** How long a writer waits for the other writers of a repository before giving up (RefLockTimeout, a 503). */
+export const REF_LOCK_TIMEOUT_MS = 30_000;
+
 export class GitStore {
   readonly root: string;
+  private readonly refLocks = new RefLocks();
 
   constructor(dataDir: string) {
     this.root = path.join(dataDir, 'repositories');
+  }
+
+  /**
+   * Takes the space's ref lock (src/store/git/ref-lock.ts): one writer of its refs at a time, across processes.
+   * Every ref move of the server holds it; release it once. Waits at most `timeoutMs`, then rejects with
+   * RefLockTimeout.
+   */
+  lockRefs(spaceId: string, timeoutMs = REF_LOCK_TIMEOUT_MS): Promise<RefLock> {
+    return this.refLocks.acquire(this.repositoryPath(spaceId), timeoutMs);
+  }
+
+  /** Runs `work` holding the space's ref lock (see lockRefs). Never call another ref-moving method inside it. */
+  withRefLock<T>(spaceId: string, work: () => Promise<T>): Promise<T> {
+    return this.refLocks.withLock(this.repositoryPath(spaceId), REF_LOCK_TIMEOUT_MS, work);
+  }
+
+  /** A channel for the pre-receive hook of a receive-pack to be spawned (src/store/git/push-channel.ts). */
+  openPushChannel(): Promise<PushChannel> {
+    return PushChannel.open();
   }
 
   /** Absolute path of a space's bare repository. Ids outside `[a-zA-Z0-9_-]` are refused, so no `..` escapes. */
@@ -95,7 +141,7 @@ export class GitStore {
     const tree = await this.writeFlatTree(gitDir, files);
     const commit = await writeCommit(gitDir, tree, [], message, author);
     // The all-zero old value makes this a compare-and-swap: it fails if main already exists.
-    await runGit(['update-ref', 'refs/heads/main', commit, '0'.repeat(40)], { gitDir });
+    await this.refLocks.withLock(gitDir, REF_LOCK_TIMEOUT_MS, () => runGit(['update-ref', 'refs/heads/main', commit, '0'.repeat(40)], { gitDir }));
     return commit;
   }
 
@@ -172,7 +218,7 @@ export class GitStore {
 
   /** Points `ref` at `oid`, whatever it pointed at (for refs only one writer can own, e.g. a new change request's). */
   async setRef(spaceId: string, ref: string, oid: string): Promise<void> {
-    await runGit(['update-ref', ref, oid], { gitDir: this.repositoryPath(spaceId) });
+    await this.withRefLock(spaceId, () => runGit(['update-ref', ref, oid], { gitDir: this.repositoryPath(spaceId) }));
   }
 
   /** True when `ancestor` is reachable from `descendant` (or is it). */
@@ -265,7 +311,7 @@ export class GitStore {
 
   /** Moves `ref` from `oldOid` to `newOid` only if it still points at `oldOid` (compare-and-swap); false otherwise. */
   async compareAndSwapRef(spaceId: string, ref: string, newOid: string, oldOid: string): Promise<boolean> {
-    const { code } = await runGitStatus(['update-ref', ref, newOid, oldOid], { gitDir: this.repositoryPath(spaceId) });
+    const { code } = await this.withRefLock(spaceId, () => runGitStatus(['update-ref', ref, newOid, oldOid], { gitDir: this.repositoryPath(spaceId) }));
     return code === 0;
   }
 

@@ -224,7 +224,7 @@ export async function fetchFromRepositoryFiles(
  * moves main to it by compare-and-swap). Objects arrive through the pack protocol.
  */
 export async function bringBranch(store: GitStore, fromId: string, toId: string): Promise<void> {
-  await runGit(['fetch', '--quiet', '--no-tags', '--no-write-fetch-head', '--', store.repositoryPath(fromId), `+${MAIN}:refs/quire/import`], {
+  await store.withRefLock(toId, () => runGit(['fetch', '--quiet', '--no-tags', '--no-write-fetch-head', '--', store.repositoryPath(fromId), `+${MAIN}:refs/quire/import`], {
     gitDir: store.repositoryPath(toId),
-  });
+  }));
 }
