@@ -4,7 +4,7 @@
  */
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Container } from '../container.js';
-import { registerErrorHandling } from './plugins/errors.js';
+import { frameworkErrorOptions, registerErrorHandling, type RequestLimits } from './plugins/errors.js';
 import { registerOpenApi } from './plugins/openapi.js';
 import { registerRoutes } from './routes/index.js';
 import { validatorCompiler } from './validation.js';
@@ -16,11 +16,13 @@ export interface BuildAppOptions {
 
 export async function buildApp(container: Container, options: BuildAppOptions = {}): Promise<FastifyInstance> {
   const { config, ctx } = container;
+  const limits: RequestLimits = { bodyLimit: config.bodyLimit, maxParamLength: 500 };
   const app = Fastify({
     logger: options.logger === false ? false : { level: config.logLevel },
-    bodyLimit: config.bodyLimit,
+    bodyLimit: limits.bodyLimit,
     return503OnClosing: true,
-    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: limits.maxParamLength },
+    ...frameworkErrorOptions(limits),
   });
   app.setValidatorCompiler(validatorCompiler);
   // An empty body sent with a JSON content type means "no body": the reference's generated client sends the header
@@ -33,7 +35,7 @@ export async function buildApp(container: Container, options: BuildAppOptions = 
     if (text.length === 0) done(null, undefined);
     else parseJson(request, text, done);
   });
-  registerErrorHandling(app, config.bodyLimit);
+  registerErrorHandling(app, limits);
   await registerOpenApi(app, config.publicUrl);
   await registerRoutes(app, { ctx, urls: new Urls(config.publicUrl) });
   return app;
