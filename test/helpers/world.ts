@@ -17,6 +17,13 @@ export interface World {
   member: TestUser;
   /** Path parameter name -> an existing value (`*` is a page path, `oid` and `name` a file download). */
   params: Record<string, string>;
+  /** The comment and reply ids under the change request (its paths name them with the same parameters). */
+  changeRequestParams: Record<string, string>;
+}
+
+/** The existing values for the parameters of a path template. */
+export function paramsFor(world: World, template: string): Record<string, string> {
+  return template.includes('/change-requests/{changeRequestId}/comments') ? { ...world.params, ...world.changeRequestParams } : world.params;
 }
 
 const PETSTORE = `openapi: 3.0.0
@@ -27,6 +34,14 @@ paths:
       responses:
         '200': { description: ok }
 `;
+
+/** A site's visitor-claims schema the API accepts. */
+export const ADAPTIVE_SCHEMA = {
+  $schema: 'http://json-schema.org/draft-07/schema#',
+  type: 'object',
+  properties: { beta: { type: 'boolean', description: 'Beta testers' } },
+  additionalProperties: false,
+};
 
 export async function buildWorld(t: TestApp, base: string): Promise<World> {
   const org = await t.organization('World');
@@ -59,7 +74,7 @@ export async function buildWorld(t: TestApp, base: string): Promise<World> {
   const comment = await created('POST', `/v1/spaces/${space.id}/comments`, { body: { markdown: 'A comment' } });
   const reply = await created('POST', `/v1/spaces/${space.id}/comments/${comment.id}/replies`, { body: { markdown: 'A reply' } });
   const crComment = await created('POST', `${crUrl}/comments`, { body: { markdown: 'On the change' } });
-  await created('POST', `${crUrl}/comments/${crComment.id}/replies`, { body: { markdown: 'A reply' } });
+  const crReply = await created('POST', `${crUrl}/comments/${crComment.id}/replies`, { body: { markdown: 'A reply' } });
 
   const team = await created('PUT', `/v1/orgs/${org.id}/teams`, { title: 'Writers', members: [member.user.id] });
   const invite = await created('POST', `/v1/orgs/${org.id}/link-invites`, { role: 'read' });
@@ -79,6 +94,7 @@ export async function buildWorld(t: TestApp, base: string): Promise<World> {
   const grouped = await created('POST', `${siteUrl}/sections`, { spaceId: second.id });
   const group = await created('POST', `${siteUrl}/section-groups`, { title: 'Reference', sections: [grouped.id] });
   const shareLink = await created('POST', `${siteUrl}/share-links`, { name: 'Partners' });
+  await created('PUT', `${siteUrl}/adaptive-schema`, { jsonSchema: ADAPTIVE_SCHEMA });
 
   // The cross-organization move targets (transferSpace, transferCollection) need no fixture: the fuzz sends bad ones.
   return {
@@ -112,6 +128,7 @@ export async function buildWorld(t: TestApp, base: string): Promise<World> {
       shareLinkId: shareLink.id,
       emailDomain: 'example.com',
     },
+    changeRequestParams: { commentId: crComment.id, commentReplyId: crReply.id },
   };
 }
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASE_KINDS } from '../helpers/databases.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
-import { buildWorld, fillPath, publishedOperations, type Operation, type World } from '../helpers/world.js';
+import { buildWorld, fillPath, paramsFor, publishedOperations, type Operation, type World } from '../helpers/world.js';
 import {
   encodeLoose,
   hashSeed,
@@ -64,7 +64,7 @@ describe.each(DATABASE_KINDS)('fuzz over every operation (%s)', (kind) => {
 
   function generate(op: Operation, random: Random, realCursor: string | undefined): FuzzRequest {
     const token = world.admin.token;
-    const values = { ...world.params, token: pdfToken };
+    const values = { ...paramsFor(world, op.path), token: pdfToken };
     const pathParams = op.parameters.filter((p) => p.in === 'path');
     const queryParams = op.parameters.filter((p) => p.in === 'query');
     const sendsBody = ['POST', 'PUT', 'PATCH'].includes(op.method);
@@ -146,7 +146,7 @@ describe.each(DATABASE_KINDS)('fuzz over every operation (%s)', (kind) => {
       const random = new Random(hashSeed(SEED, op.operationId));
       let realCursor: string | undefined;
       if (op.method === 'GET' && op.parameters.some((p) => p.name === 'page')) {
-        const first = await t.request('GET', `${fillPath(op.path, world.params)}?limit=1`, { token: world.admin.token, unchecked: true });
+        const first = await t.request('GET', `${fillPath(op.path, paramsFor(world, op.path))}?limit=1`, { token: world.admin.token, unchecked: true });
         realCursor = first.body?.next?.page;
       }
       for (let round = 0; round < ROUNDS; round++) {
