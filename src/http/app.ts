@@ -7,7 +7,7 @@ import type { Container } from '../container.js';
 import { frameworkErrorOptions, registerErrorHandling, type RequestLimits } from './plugins/errors.js';
 import { registerOpenApi } from './plugins/openapi.js';
 import { registerRoutes } from './routes/index.js';
-import { validatorCompiler } from './validation.js';
+import { refuseNulCharacters, validatorCompiler } from './validation.js';
 import { Urls } from './urls.js';
 
 export interface BuildAppOptions {
@@ -25,6 +25,7 @@ export async function buildApp(container: Container, options: BuildAppOptions = 
     ...frameworkErrorOptions(limits),
   });
   app.setValidatorCompiler(validatorCompiler);
+  app.addHook('preValidation', refuseNulCharacters);
   // An empty body sent with a JSON content type means "no body": the reference's generated client sends the header
   // even when an optional body (createSpace, createCollection) is left out. Routes whose body is required still
   // refuse it ("body: must be object"); non-empty bodies go through Fastify's own parser.
