@@ -24,7 +24,7 @@ import {
  * (the seed is in every failure), QUIRE_FUZZ_ROUNDS sets the requests per operation.
  */
 const SEED = Number(process.env.QUIRE_FUZZ_SEED ?? 20261124);
-const ROUNDS = Number(process.env.QUIRE_FUZZ_ROUNDS ?? 24);
+const ROUNDS = Number(process.env.QUIRE_FUZZ_ROUNDS ?? 40);
 
 /** Operations that remove what later operations need run last, the deepest resources first. */
 function runOrder(operations: Operation[]): Operation[] {
