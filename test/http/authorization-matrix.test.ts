@@ -10,9 +10,9 @@ import { atLeast, ROLES, type Role } from '../../src/domain/permissions.js';
  * Every operation of /v1/openapi.json x every kind of caller: each organization role, a guest with a grant of read on
  * the world's space, a member of another organization, another organization's admin, and no token. What each caller
  * may do is written below from the permission rules (src/domain/permissions.ts, architecture.md section 5), not from
- * the answers. A caller the rules refuse must be refused (401 without a token, 403 or 404 otherwise; 404 for callers
- * outside the organization, who must not learn what exists); no answer may be a 5xx; a caller the rules allow must get
- * through authorization (2xx, or a 400 / 409 about the request itself).
+ * the answers. A caller the rules refuse must be refused with the status `refusal` gives (401 without a token, 404
+ * where they may not see, 403 where they see but may not act); no answer may be a 5xx; a caller the rules allow must
+ * get through authorization (2xx, or a 400 / 409 about the request itself).
  */
 
 type CallerName = Role | 'guest' | 'otherMember' | 'otherAdmin' | 'none';
@@ -212,8 +212,25 @@ const RULES: Record<string, (w: Who) => boolean> = {
 
 /** Operations that remove or move their target away: they run last, and once an allowed caller did it, it is gone. */
 const REMOVES = new Set(['mergeChangeRequest', 'moveSpace', 'moveCollection', 'transferSpace', 'transferCollection', 'removeSectionFromGroup']);
+/** Operations that take a space or collection away get one of their own, so the others keep the world's. */
+const OWN_TARGET = new Set(['deleteSpaceById', 'moveSpace', 'transferSpace', 'deleteCollectionById', 'moveCollection', 'transferCollection']);
 /** Joining changes who the callers are: it runs after everything else. */
 const LAST = 'joinOrganizationWithInvite';
+
+/**
+ * The status of a refusal: 401 without a token; 404 for what the caller cannot see (nothing of the organization for
+ * outsiders; for the guest, the collections, teams, translation settings and sites named in the path); 403 for what
+ * they see but may not do (members who are not guests see all of the organization here: no space is hidden from them).
+ */
+function refusal(name: CallerName, op: Operation): number {
+  if (name === 'none') return 401;
+  if (name === 'otherMember' || name === 'otherAdmin') return 404;
+  // Deleting a team checks the organization role before looking the team up: a guest gets the same 403 for any id.
+  if (name === 'guest' && op.operationId !== 'removeTeamFromOrganizationById' && /\{(collectionId|teamId|translationSettingsId|siteId)\}/.test(op.path)) {
+    return 404;
+  }
+  return 403;
+}
 
 function runOrder(operations: Operation[]): Operation[] {
   const removes = (op: Operation) => op.method === 'DELETE' || REMOVES.has(op.operationId);
@@ -251,6 +268,17 @@ describe.each(DATABASE_KINDS)('authorization matrix (%s)', (kind) => {
     joinInvite = (await t.request('POST', `/v1/orgs/${world.organizationId}/link-invites`, { token: world.admin.token, body: { role: 'read' } })).body.id;
   });
   afterAll(async () => t?.close());
+
+  /** A new space in a new collection (the guest granted read on it, as on the world's), or a new collection. */
+  async function ownTarget(op: Operation): Promise<Record<string, string>> {
+    const token = world.admin.token;
+    const organization = world.organizationId;
+    const collection = (await t.request('POST', `/v1/orgs/${organization}/collections`, { token, body: { title: 'Own' } })).body.id as string;
+    if (!op.path.includes('{spaceId}')) return { collectionId: collection };
+    const spaceId = (await t.request('POST', `/v1/orgs/${organization}/spaces`, { token, body: { title: 'Own', parent: collection } })).body.id as string;
+    await t.grant(organization, { space: spaceId }, { user: callers.get('guest')!.user.id }, 'read');
+    return { spaceId };
+  }
 
   /** A body the operation's schema accepts; `n` keeps names unique per call. */
   function bodyFor(operationId: string, n: number): { body?: unknown; rawBody?: Buffer; headers?: Record<string, string> } {
@@ -327,10 +355,11 @@ describe.each(DATABASE_KINDS)('authorization matrix (%s)', (kind) => {
       let done = false;
       let succeeded = false;
       let lastAllowed = '';
+      const own = OWN_TARGET.has(op.operationId) ? await ownTarget(op) : {};
       for (const name of CALLERS) {
         const caller = callers.get(name)!;
         const allowed = name !== 'none' && RULES[op.operationId](whoIs(name));
-        const url = fillPath(op.path, { ...paramsFor(world, op.path), ...(op.operationId === LAST ? { inviteId: joinInvite } : {}) });
+        const url = fillPath(op.path, { ...paramsFor(world, op.path), ...own, ...(op.operationId === LAST ? { inviteId: joinInvite } : {}) });
         n += 1;
         const { body, rawBody, headers } = bodyFor(op.operationId, n);
         const query = op.parameters.some((p) => p.name === 'query' && p.in === 'query') ? { query: 'install' } : undefined;
@@ -339,8 +368,7 @@ describe.each(DATABASE_KINDS)('authorization matrix (%s)', (kind) => {
         if (res.status >= 500) {
           wrong.push(`${line} (a 5xx)`);
         } else if (!allowed) {
-          const outsider = name === 'otherMember' || name === 'otherAdmin';
-          const expected = name === 'none' ? [401] : outsider ? [404] : [403, 404];
+          const expected = [refusal(name, op)];
           if (res.status < 300) leaks.push(`${line} (the rules refuse this caller)`);
           else if (!expected.includes(res.status)) wrong.push(`${line} (a refusal should be ${expected.join(' or ')})`);
         } else {
