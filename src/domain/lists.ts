@@ -3,6 +3,7 @@
  */
 import crypto from 'node:crypto';
 import { InvalidArgument } from './errors.js';
+import { signatureMatches } from './signing.js';
 
 export const DEFAULT_LIMIT = 50;
 export const MAX_LIMIT = 1000;
@@ -50,11 +51,7 @@ export class CursorCodec {
     if (dot <= 0) throw invalid;
     const payload = token.slice(0, dot);
     const signature = token.slice(dot + 1);
-    // Compared as bytes: a signature of the right length in characters but with non-ASCII ones has more bytes, and
-    // timingSafeEqual throws on buffers of different lengths.
-    const given = Buffer.from(signature);
-    const wanted = Buffer.from(this.sign(scope, payload));
-    if (given.length !== wanted.length || !crypto.timingSafeEqual(given, wanted)) throw invalid;
+    if (!signatureMatches(signature, this.sign(scope, payload))) throw invalid;
     const position = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as unknown;
     if (position !== null && !Array.isArray(position)) throw invalid;
     return position as unknown[] | null;

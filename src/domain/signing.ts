@@ -5,6 +5,17 @@
 import crypto from 'node:crypto';
 import { NotFound } from './errors.js';
 
+/**
+ * True when a signature a client sent equals the one computed, compared in constant time. Compared as bytes: a
+ * signature of the right length in characters but with non-ASCII ones has more bytes, and timingSafeEqual throws on
+ * buffers of different lengths.
+ */
+export function signatureMatches(given: string, wanted: string): boolean {
+  const givenBytes = Buffer.from(given);
+  const wantedBytes = Buffer.from(wanted);
+  return givenBytes.length === wantedBytes.length && crypto.timingSafeEqual(givenBytes, wantedBytes);
+}
+
 export class LinkSigner {
   constructor(private readonly secret: Buffer) {}
 
@@ -22,7 +33,7 @@ export class LinkSigner {
   open(token: string, now = Date.now()): Record<string, unknown> {
     const [payload, signature] = token.split('.');
     const expected = payload ? this.sign(payload) : '';
-    if (!signature || signature.length !== expected.length || !crypto.timingSafeEqual(Buffer.from(signature), Buffer.from(expected))) {
+    if (!signature || !signatureMatches(signature, expected)) {
       throw new NotFound('token: this link is not valid');
     }
     const data = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as Record<string, unknown> & { exp: number };

@@ -4,10 +4,10 @@
  */
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Container } from '../container.js';
-import { registerErrorHandling } from './plugins/errors.js';
+import { frameworkErrorOptions, registerErrorHandling, type RequestLimits } from './plugins/errors.js';
 import { registerOpenApi } from './plugins/openapi.js';
 import { registerRoutes } from './routes/index.js';
-import { validatorCompiler } from './validation.js';
+import { refuseNulCharacters, validatorCompiler } from './validation.js';
 import { Urls } from './urls.js';
 
 export interface BuildAppOptions {
@@ -16,13 +16,16 @@ export interface BuildAppOptions {
 
 export async function buildApp(container: Container, options: BuildAppOptions = {}): Promise<FastifyInstance> {
   const { config, ctx } = container;
+  const limits: RequestLimits = { bodyLimit: config.bodyLimit, maxParamLength: 500 };
   const app = Fastify({
     logger: options.logger === false ? false : { level: config.logLevel },
-    bodyLimit: config.bodyLimit,
+    bodyLimit: limits.bodyLimit,
     return503OnClosing: true,
-    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: limits.maxParamLength },
+    ...frameworkErrorOptions(limits),
   });
   app.setValidatorCompiler(validatorCompiler);
+  app.addHook('preValidation', refuseNulCharacters);
   // An empty body sent with a JSON content type means "no body": the reference's generated client sends the header
   // even when an optional body (createSpace, createCollection) is left out. Routes whose body is required still
   // refuse it ("body: must be object"); non-empty bodies go through Fastify's own parser.
@@ -33,7 +36,7 @@ export async function buildApp(container: Container, options: BuildAppOptions = 
     if (text.length === 0) done(null, undefined);
     else parseJson(request, text, done);
   });
-  registerErrorHandling(app, config.bodyLimit);
+  registerErrorHandling(app, limits);
   await registerOpenApi(app, config.publicUrl);
   await registerRoutes(app, { ctx, urls: new Urls(config.publicUrl) });
   return app;

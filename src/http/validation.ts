@@ -5,7 +5,9 @@
  */
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
+import type { FastifyRequest } from 'fastify';
 import type { FastifySchemaValidationError } from 'fastify/types/schema.js';
+import { InvalidArgument } from '../domain/errors.js';
 import { NOT_BLANK } from './schemas.js';
 
 // ajv-formats is CommonJS with a default export.
@@ -80,4 +82,48 @@ export function formatValidationErrors(errors: readonly FastifySchemaValidationE
     return `${field || part}: must be ${types.join(' or ')}`;
   }
   return `${field || part}: ${message}`;
+}
+
+/** An object of parsed JSON or of Fastify's params and query (a prototype without one), not a Buffer or a stream. */
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (value === null || typeof value !== 'object') return false;
+  const prototype = Object.getPrototypeOf(value) as object | null;
+  return prototype === null || Object.getPrototypeOf(prototype) === null;
+}
+
+/**
+ * The field of the first string or object key that holds U+0000 in a parsed request part (params, query or JSON
+ * body), or undefined. Walked with an explicit stack: a JSON body may nest deeper than the call stack.
+ */
+export function fieldWithNul(value: unknown, root: string): string | undefined {
+  const stack: Array<{ value: unknown; field: string }> = [{ value, field: root }];
+  const join = (field: string, key: string) => (field ? `${field}.${key}` : key);
+  while (stack.length > 0) {
+    const { value: current, field } = stack.pop()!;
+    if (typeof current === 'string') {
+      if (current.includes('\u0000')) return field || 'body';
+    } else if (Array.isArray(current)) {
+      for (let i = current.length - 1; i >= 0; i--) stack.push({ value: current[i], field: `${field || 'body'}[${i}]` });
+    } else if (isPlainObject(current)) {
+      for (const [key, inner] of Object.entries(current).reverse()) {
+        if (key.includes('\u0000')) return join(field, key);
+        stack.push({ value: inner, field: join(field, key) });
+      }
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Refuses (400, naming the field) requests whose path parameters, query or JSON body hold the NUL character.
+ * PostgreSQL cannot store U+0000 in text (it answered 500) and no field of the API has a use for it, so every
+ * database refuses it alike. Uploads (buffers) and git's streams are not text and are left alone.
+ */
+export async function refuseNulCharacters(request: FastifyRequest): Promise<void> {
+  const params = request.params as Record<string, unknown> | undefined;
+  const field =
+    fieldWithNul(params && '*' in params ? { ...params, '*': undefined, path: params['*'] } : params, '') ??
+    fieldWithNul(request.query, '') ??
+    fieldWithNul(request.body, '');
+  if (field !== undefined) throw new InvalidArgument(`${field}: must not contain the NUL character (U+0000)`);
 }

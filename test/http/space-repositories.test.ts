@@ -85,6 +85,16 @@ describe.each(DATABASE_KINDS)("a space's repository through duplicate, delete, r
     expect((await t.request('POST', `/v1/spaces/${original}/duplicate`, { token: reader.token })).status).toBe(403);
     const stranger = await t.user();
     expect((await t.request('POST', `/v1/spaces/${original}/duplicate`, { token: stranger.token })).status).toBe(404);
+    // A guest of a space inside a collection they cannot see: a refusal (403), not a 400 about a parent they never
+    // sent (found by the authorization matrix).
+    const collection = (await t.request('POST', `/v1/orgs/${org.id}/collections`, { token: org.admin.token, body: { title: 'Private' } })).body.id;
+    const inside = (await t.request('POST', `/v1/orgs/${org.id}/spaces`, { token: org.admin.token, body: { title: 'Inside', parent: collection } })).body.id;
+    const guest = await t.member(org.id, null);
+    await t.grant(org.id, { space: inside }, { user: guest.user.id }, 'read');
+    expect((await t.request('GET', `/v1/spaces/${inside}`, { token: guest.token })).status).toBe(200);
+    const refused = await t.request('POST', `/v1/spaces/${inside}/duplicate`, { token: guest.token });
+    expect(refused.status).toBe(403);
+    expect(refused.body.error.message).not.toMatch(/^parent: /);
     expect((await t.request('POST', `/v1/spaces/${original}/duplicate`)).status).toBe(401);
     expect((await t.request('POST', '/v1/spaces/unknown/duplicate', { token: org.admin.token })).status).toBe(404);
     await t.request('DELETE', `/v1/spaces/${original}`, { token: org.admin.token });

@@ -1,9 +1,9 @@
 import { deleteSiteSpacesOfSpace } from '../../store/sql/sites.js';
 import type { Context, Caller } from '../context.js';
-import { Conflict, InvalidArgument, NotFound } from '../errors.js';
+import { Conflict, InvalidArgument, NotFound, PermissionDenied } from '../errors.js';
 import { newId, nowIso } from '../ids.js';
 import { collectPage, type Page, type PageRequest } from '../lists.js';
-import { loadOrgAccess, requireSpacePermission, spaceRole, type OrgAccess, type Role } from '../permissions.js';
+import { collectionRole, loadOrgAccess, requireSpacePermission, spaceRole, type OrgAccess, type Role } from '../permissions.js';
 import { shareKeyOpensSpace } from '../sites/share-keys.js';
 import { organizationAccess } from '../organizations/organizations.js';
 import { changeRequestCounts } from '../../store/sql/change-requests.js';
@@ -365,6 +365,11 @@ export async function listOrganizationSpaces(ctx: Context, caller: Caller, organ
  */
 export async function duplicateSpace(ctx: Context, caller: Caller, spaceId: string): Promise<SpaceView> {
   const { space, access } = await loadSpace(ctx, caller, spaceId);
+  // The copy goes where the original is, a place the caller did not name: a collection they cannot see (a guest of
+  // the space) refuses the duplication (403), it is not a bad `parent` (400).
+  if (space.parent_id && !collectionRole(access, space.parent_id)) {
+    throw new PermissionDenied('you need the "create" permission in the collection of this space to duplicate it');
+  }
   await requireCreateUnder(ctx, access, space.parent_id, 'parent');
   const id = newId();
   await ctx.git.copyRepository(spaceId, id);

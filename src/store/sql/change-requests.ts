@@ -19,9 +19,18 @@ export async function nextChangeRequestNumber(db: Kysely<Database>, spaceId: str
 }
 
 /** By id, or by number when `idOrNumber` is all digits. */
+/** The largest change-request number the `integer` column holds (PostgreSQL refuses to compare it with a larger one). */
+const MAX_CHANGE_REQUEST_NUMBER = 2_147_483_647;
+
 export async function findChangeRequest(db: Kysely<Database>, spaceId: string, idOrNumber: string): Promise<ChangeRequestRow | undefined> {
   let query = db.selectFrom('change_requests').selectAll().where('space_id', '=', spaceId);
-  query = /^\d+$/.test(idOrNumber) ? query.where('number', '=', Number(idOrNumber)) : query.where('id', '=', idOrNumber);
+  if (/^\d+$/.test(idOrNumber)) {
+    const number = Number(idOrNumber);
+    if (number > MAX_CHANGE_REQUEST_NUMBER) return undefined;
+    query = query.where('number', '=', number);
+  } else {
+    query = query.where('id', '=', idOrNumber);
+  }
   return query.executeTakeFirst();
 }
 

@@ -1,0 +1,166 @@
+/**
+ * One organization with one of everything the API serves, made through the API as its admin, so that every
+ * operation of `/v1/openapi.json` can be called with ids that exist: a space with pages, a file and an image, a change
+ * request, comments and replies on both, a collection, a team, an invite link, a SAML provider, translation settings,
+ * an OpenAPI spec with a version, a site with a section, a section group, site spaces and a share link. The fuzz and
+ * authorization-matrix suites use it.
+ */
+import { expect } from 'vitest';
+import type { TestApp, TestUser } from './app.js';
+import { tinyPng } from './content.js';
+import { Checkout, spaceRemote } from './git.js';
+
+export interface World {
+  organizationId: string;
+  admin: TestUser;
+  /** A plain member (role `read`) whose user id is the `userId` parameter. */
+  member: TestUser;
+  /** Path parameter name -> an existing value (`*` is a page path, `oid` and `name` a file download). */
+  params: Record<string, string>;
+  /** The comment and reply ids under the change request (its paths name them with the same parameters). */
+  changeRequestParams: Record<string, string>;
+}
+
+/** The existing values for the parameters of a path template. */
+export function paramsFor(world: World, template: string): Record<string, string> {
+  return template.includes('/change-requests/{changeRequestId}/comments') ? { ...world.params, ...world.changeRequestParams } : world.params;
+}
+
+const PETSTORE = `openapi: 3.0.0
+info: { title: Pets, version: '1' }
+paths:
+  /pets:
+    get:
+      responses:
+        '200': { description: ok }
+`;
+
+/** A site's visitor-claims schema the API accepts. */
+export const ADAPTIVE_SCHEMA = {
+  $schema: 'http://json-schema.org/draft-07/schema#',
+  type: 'object',
+  properties: { beta: { type: 'boolean', description: 'Beta testers' } },
+  additionalProperties: false,
+};
+
+export async function buildWorld(t: TestApp, base: string): Promise<World> {
+  const org = await t.organization('World');
+  const token = org.admin.token;
+  const member = await t.member(org.id, 'read');
+  async function created(method: string, url: string, body?: unknown): Promise<any> {
+    const res = await t.request(method, url, { token, body, unchecked: true });
+    expect(res.status, `${method} ${url}: ${JSON.stringify(res.body)}`).toBeLessThan(300);
+    return res.body;
+  }
+
+  const collection = await created('POST', `/v1/orgs/${org.id}/collections`, { title: 'Guides' });
+  const space = await created('POST', `/v1/orgs/${org.id}/spaces`, { title: 'Handbook', parent: collection.id });
+  const second = await created('POST', `/v1/orgs/${org.id}/spaces`, { title: 'Second' });
+  const checkout = await Checkout.clone(spaceRemote(base, token, space.id));
+  await checkout.write('SUMMARY.md', '# Table of contents\n\n* [Welcome](README.md)\n* [Install](guide/install.md)\n');
+  await checkout.write('README.md', '# Welcome\n\nSee [install](guide/install.md) and ![hero](.gitbook/assets/hero.png).\n');
+  await checkout.write('guide/install.md', '---\ndescription: How to install\n---\n\n# Install\n\nRun it.\n');
+  await checkout.write('.gitbook/assets/hero.png', tinyPng(4, 3));
+  await checkout.commitAndPush('content');
+  await checkout.dispose();
+
+  const revision = await created('GET', `/v1/spaces/${space.id}/content`);
+  const pages = (await created('GET', `/v1/spaces/${space.id}/content/pages`)).pages;
+  const file = (await created('GET', `/v1/spaces/${space.id}/content/files`)).items[0];
+  const [, oid, name] = new URL(file.downloadURL).pathname.match(/\/files\/([^/]+)\/([^/]+)$/)!;
+
+  const changeRequest = await created('POST', `/v1/spaces/${space.id}/change-requests`, { subject: 'A change' });
+  const crUrl = `/v1/spaces/${space.id}/change-requests/${changeRequest.number}`;
+  const comment = await created('POST', `/v1/spaces/${space.id}/comments`, { body: { markdown: 'A comment' } });
+  const reply = await created('POST', `/v1/spaces/${space.id}/comments/${comment.id}/replies`, { body: { markdown: 'A reply' } });
+  const crComment = await created('POST', `${crUrl}/comments`, { body: { markdown: 'On the change' } });
+  const crReply = await created('POST', `${crUrl}/comments/${crComment.id}/replies`, { body: { markdown: 'A reply' } });
+
+  const team = await created('PUT', `/v1/orgs/${org.id}/teams`, { title: 'Writers', members: [member.user.id] });
+  const invite = await created('POST', `/v1/orgs/${org.id}/link-invites`, { role: 'read' });
+  const saml = await created('POST', `/v1/orgs/${org.id}/saml`, { label: 'Okta' });
+  const translation = await created('POST', `/v1/orgs/${org.id}/translations`, { title: 'French' });
+  await created('POST', `/v1/orgs/${org.id}/openapi`, { slug: 'pets', source: { text: PETSTORE } });
+  let spec: any;
+  for (let attempt = 0; attempt < 200 && !spec?.lastVersion; attempt++) {
+    if (attempt) await new Promise((resolve) => setTimeout(resolve, 50));
+    spec = await created('GET', `/v1/orgs/${org.id}/openapi/pets`);
+  }
+  expect(spec.lastVersion, 'the OpenAPI spec got no version').toBeTruthy();
+
+  const site = await created('POST', `/v1/orgs/${org.id}/sites`, { title: 'Docs' });
+  const siteUrl = `/v1/orgs/${org.id}/sites/${site.id}`;
+  const section = await created('POST', `${siteUrl}/sections`, { spaceId: space.id });
+  const grouped = await created('POST', `${siteUrl}/sections`, { spaceId: second.id });
+  const group = await created('POST', `${siteUrl}/section-groups`, { title: 'Reference', sections: [grouped.id] });
+  const shareLink = await created('POST', `${siteUrl}/share-links`, { name: 'Partners' });
+  await created('PUT', `${siteUrl}/adaptive-schema`, { jsonSchema: ADAPTIVE_SCHEMA });
+
+  // The cross-organization move targets (transferSpace, transferCollection) need no fixture: the fuzz sends bad ones.
+  return {
+    organizationId: org.id,
+    admin: org.admin,
+    member,
+    params: {
+      organizationId: org.id,
+      spaceId: space.id,
+      collectionId: collection.id,
+      changeRequestId: String(changeRequest.number),
+      commentId: comment.id,
+      commentReplyId: reply.id,
+      pageId: pages[1].id,
+      fileId: file.id,
+      revisionId: revision.id,
+      '*': 'guide/install',
+      oid,
+      name,
+      userId: member.user.id,
+      teamId: team.id,
+      inviteId: invite.id,
+      samlProviderId: saml.id,
+      translationSettingsId: translation.id,
+      specSlug: 'pets',
+      versionId: spec.lastVersion,
+      siteId: site.id,
+      siteSectionId: section.id,
+      siteSectionGroupId: group.id,
+      siteSpaceId: section.siteSpaces[0].id,
+      shareLinkId: shareLink.id,
+      emailDomain: 'example.com',
+    },
+    changeRequestParams: { commentId: crComment.id, commentReplyId: crReply.id },
+  };
+}
+
+/** An operation of `/v1/openapi.json`. */
+export interface Operation {
+  operationId: string;
+  method: string;
+  /** The path template, `/v1/spaces/{spaceId}`. */
+  path: string;
+  parameters: Array<{ in: string; name: string; required?: boolean; schema?: any }>;
+  body?: any;
+}
+
+export async function publishedOperations(t: TestApp): Promise<Operation[]> {
+  const doc = (await t.request('GET', '/v1/openapi.json', { unchecked: true })).body as { paths: Record<string, Record<string, any>> };
+  return Object.entries(doc.paths).flatMap(([path, methods]) =>
+    Object.entries(methods).map(([method, op]) => ({
+      operationId: op.operationId as string,
+      method: method.toUpperCase(),
+      path,
+      parameters: op.parameters ?? [],
+      body: op.requestBody?.content?.['application/json']?.schema,
+    })),
+  );
+}
+
+/** The path with its parameters replaced (each value percent-encoded unless `raw` keeps it as is). */
+export function fillPath(template: string, values: Record<string, string>, raw = new Set<string>()): string {
+  return template.replace(/\{([^}]+)\}/g, (_, name: string) => {
+    const value = values[name];
+    if (value === undefined) throw new Error(`no value for the path parameter ${name} of ${template}`);
+    if (raw.has(name) || name === '*') return value;
+    return encodeURIComponent(value);
+  });
+}
