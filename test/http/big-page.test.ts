@@ -59,7 +59,6 @@ describe.each(DATABASE_KINDS)('a 5 MB one-line page (%s)', (kind) => {
         await res.arrayBuffer();
         expect(res.status).toBe(200);
         latencies.push(performance.now() - started);
-        if (performance.now() - started > 150) process.stdout.write(`slow sample at ${(started - pushed).toFixed(0)} ms: ${(performance.now() - started).toFixed(0)} ms\n`);
         await sleep(50);
       }
     })();
@@ -69,7 +68,6 @@ describe.each(DATABASE_KINDS)('a 5 MB one-line page (%s)', (kind) => {
     try {
       // What the client prints, warnings included (stderr).
       push = await promisify(execFile)('git', ['push', 'origin', 'HEAD:refs/heads/main'], { cwd: checkout.dir, env: checkout.env });
-      process.stdout.write(`pushed at ${(performance.now() - pushed).toFixed(0)} ms\n`);
       // Until search finds a word of the page's first part: the index job has parsed and stored it.
       while (!found && performance.now() - pushed < 150_000) {
         const res = await fetch(`${base}/v1/spaces/${spaceId}/search?query=zebrafirstpart`, { headers });
