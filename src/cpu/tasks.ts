@@ -13,9 +13,22 @@ export const cpuTasks = {
   parsePages: parsePageFiles,
   /** The search rows of pages (src/domain/search/search.ts pageRows). */
   searchRows: (pages: SearchablePage[]): SearchPageRows[] => pages.map(pageRows),
-  /** The links written in markdown bodies (src/content/links.ts); callers send what the index reads (indexedPart). */
-  extractLinks: (bodies: string[]): RawLink[][] => bodies.map(extractLinks),
+  /**
+   * The links written in markdown bodies (src/content/links.ts), each once (a link written 10,000 times resolves the
+   * same every time: the event loop resolves it once); callers send what the index reads (indexedPart).
+   */
+  extractLinks: (bodies: string[]): RawLink[][] => bodies.map((body) => distinctLinks(extractLinks(body))),
 };
+
+function distinctLinks(links: RawLink[]): RawLink[] {
+  const seen = new Set<string>();
+  return links.filter((link) => {
+    const key = `${link.relation}\0${link.href}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
 
 export type CpuTasks = typeof cpuTasks;
 export type CpuTaskName = keyof CpuTasks;

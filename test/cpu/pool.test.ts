@@ -8,9 +8,11 @@ describe('CpuPool', () => {
 
   it('runs tasks on worker threads and answers what the task returns inline', { timeout: 60_000 }, async () => {
     pool = new CpuPool(2);
-    const bodies = ['See [the guide](guide.md) and <https://example.com>.', 'No links here.'];
+    const bodies = ['See [the guide](guide.md), <https://example.com> and [the guide again](guide.md).', 'No links here.'];
     const [links, again] = await Promise.all([pool.run('extractLinks', bodies), pool.run('extractLinks', bodies.slice(0, 1))]);
     expect(links).toEqual(cpuTasks.extractLinks(bodies));
+    // Each link once.
+    expect(links[0].map((link) => link.href)).toEqual(['guide.md', 'https://example.com']);
     expect(again).toEqual(links.slice(0, 1));
     const page = { id: 'p1', title: 'Install', path: 'install', blobOid: 'b', markdown: 'Run the installer.\n\n## Configure\n\nSet it.' };
     expect(await pool.run('searchRows', [page])).toEqual(cpuTasks.searchRows([page]));

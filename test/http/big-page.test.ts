@@ -49,6 +49,13 @@ describe.each(DATABASE_KINDS)('a 5 MB one-line page (%s)', (kind) => {
     await checkout.git('commit', '--quiet', '-m', 'A big page');
 
     const headers = { authorization: `Bearer ${org.admin.token}` };
+    // For the record: the same samples for 3 s with nothing to parse (what the machine gives at best).
+    const idle: number[] = [];
+    for (const until = performance.now() + 3000; performance.now() < until; await sleep(50)) {
+      const started = performance.now();
+      await (await fetch(`${base}/v1/orgs`, { headers })).arrayBuffer();
+      idle.push(performance.now() - started);
+    }
     const latencies: number[] = [];
     let sampling = true;
     const pushed = performance.now();
@@ -81,10 +88,8 @@ describe.each(DATABASE_KINDS)('a 5 MB one-line page (%s)', (kind) => {
     }
     const indexedMs = performance.now() - pushed;
     const worst = Math.max(...latencies);
-    process.stdout.write(`big page (${kind}): indexed after ${indexedMs.toFixed(0)} ms; GET /v1/orgs ${latencies.length} samples, worst ${worst.toFixed(0)} ms\n`);
+    process.stdout.write(`big page (${kind}): indexed after ${indexedMs.toFixed(0)} ms; GET /v1/orgs ${latencies.length} samples, worst ${worst.toFixed(0)} ms (idle before: worst ${Math.max(...idle).toFixed(0)} ms)\n`);
     expect(found).toBe(true);
-    expect(latencies.length).toBeGreaterThan(5);
-    expect(worst).toBeLessThan(200);
 
     // The page was cut for the index, and the push said so.
     expect(push!.stderr).toMatch(/warning: big\.md: .*only its first/);
@@ -93,5 +98,8 @@ describe.each(DATABASE_KINDS)('a 5 MB one-line page (%s)', (kind) => {
     // The page itself reads whole.
     const page = await t.request('GET', `/v1/spaces/${spaceId}/content/path/big`, { token: org.admin.token });
     expect(page.status).toBe(200);
+
+    expect(latencies.length).toBeGreaterThan(5);
+    expect(worst).toBeLessThan(200);
   });
 });
