@@ -1,6 +1,7 @@
 /**
  * Typed settings. This is the only module that reads `process.env`; everything else receives a `Config`.
  */
+import os from 'node:os';
 import path from 'node:path';
 
 export interface Config {
@@ -18,6 +19,11 @@ export interface Config {
   redisPrefix: string;
   /** Jobs one process runs at once (`QUIRE_JOB_CONCURRENCY`). */
   jobConcurrency: number;
+  /**
+   * Worker threads for parsing and indexing content (`QUIRE_CPU_THREADS`), off the event loop that answers requests;
+   * by default one core fewer than the machine has (the event loop keeps one), at least 1, at most 4.
+   */
+  cpuThreads: number;
   /** Tries per job before it fails for good. */
   jobAttempts: number;
   /** Delay before a job's first retry (`QUIRE_JOB_RETRY_DELAY_MS`); each further retry doubles it. */
@@ -95,6 +101,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     redisUrl: env.REDIS_URL || undefined,
     redisPrefix: env.QUIRE_REDIS_PREFIX || 'quire',
     jobConcurrency: parsePositiveInteger('QUIRE_JOB_CONCURRENCY', env.QUIRE_JOB_CONCURRENCY, 4),
+    cpuThreads: parsePositiveInteger('QUIRE_CPU_THREADS', env.QUIRE_CPU_THREADS, Math.min(4, Math.max(1, os.availableParallelism() - 1))),
     jobAttempts: 5,
     jobRetryDelayMs: parsePositiveInteger('QUIRE_JOB_RETRY_DELAY_MS', env.QUIRE_JOB_RETRY_DELAY_MS, 1000),
     fetchAllow: parseList(env.QUIRE_FETCH_ALLOW),

@@ -19,6 +19,7 @@ import type { Job, JobQueue } from './jobs/jobs.js';
 import { InProcessQueue } from './jobs/in-process.js';
 import { BullMqQueue, startBullMqWorkers, type BullMqWorkers } from './jobs/bullmq.js';
 import { jobHandler } from '../workers/processors.js';
+import { CpuPool } from './cpu/pool.js';
 
 export interface Container {
   config: Config;
@@ -55,6 +56,7 @@ export async function createContainer(config: Config, options: ContainerOptions 
   );
   const links = new LinkSigner(await instanceSecret(store.db, 'link-signing'));
   const visitorClaims = await VisitorClaimsSigner.create(await loadOrCreateSigningKey(config.dataDir, VISITOR_CLAIMS_KEY), config.publicUrl);
+  const cpu = new CpuPool(config.cpuThreads);
   const fetcher = new GuardedFetcher({ allow: config.fetchAllow, timeoutMs: config.fetchTimeoutMs });
   // The handler needs the context and the context needs the queue: the handler reads `ctx` when a job runs.
   const handle = (job: Job) => jobHandler(ctx)(job);
@@ -74,6 +76,7 @@ export async function createContainer(config: Config, options: ContainerOptions 
     reader,
     history,
     revisions: new RevisionCache(),
+    cpu,
     cursors,
     cache,
     links,
@@ -93,6 +96,7 @@ export async function createContainer(config: Config, options: ContainerOptions 
       await workers?.close();
       await jobs.close();
       await history.close();
+      await cpu.close();
       reader.close();
       await fetcher.close();
       await store.close();

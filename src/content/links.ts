@@ -33,6 +33,7 @@ import remarkParse from 'remark-parse';
 import { unified } from 'unified';
 import { visit } from 'unist-util-visit';
 import type { DocumentPage, Page, Revision } from './model.js';
+import { boundedParagraphs } from './bounded-markdown.js';
 import { decodePath, folderOf, isUnder, isUrl, resolvePath } from './paths.js';
 
 export type LinkRelation = 'reference' | 'dependsOn';
@@ -128,7 +129,7 @@ export function linkBearingText(markdown: string): string {
 /** The links written in a markdown body, in order (duplicates kept). */
 export function extractLinks(markdown: string): RawLink[] {
   if (!MAY_LINK.test(markdown)) return [];
-  const tree = parser.parse(linkBearingText(markdown)) as Root;
+  const tree = parser.parse(boundedParagraphs(linkBearingText(markdown)).text) as Root;
   // Definitions may come after the references that use them. Identifiers are normalized by the parser.
   const definitions = new Map<string, string>();
   visit(tree, 'definition', (node) => {

@@ -3,6 +3,7 @@
  * from the commit's tree; presented as the API's Revision / Page / File by src/http/routes/content.
  * Plain data, immutable once built (cached by commit oid).
  */
+import type { PageFilesInput, ParsedPage } from './page.js';
 
 /** A blob of the commit's tree, with its full path from the repository root. */
 export interface TreeEntry {
@@ -23,6 +24,8 @@ export interface TreeSource {
    * repository's assets change rarely); without it, every image blob is read.
    */
   dimensionsOf?(oid: string): Promise<{ width: number; height: number } | undefined>;
+  /** Parses the page files somewhere else than here (a worker thread: the CPU pool); inline without it. */
+  parsePages?(input: PageFilesInput): Promise<ParsedPage[]>;
 }
 
 /**

@@ -23,6 +23,7 @@ import { unified } from 'unified';
 import { frontMatterKeyLine, parseFrontMatter, stringifyFrontMatter, type FrontMatter } from './frontmatter.js';
 import type { ContentProblem, DocumentPage, PageCover, PageLayout } from './model.js';
 import { ContentError } from './problems.js';
+import { boundedParagraphs, MAX_PARAGRAPH } from './bounded-markdown.js';
 import { decodePath, folderOf, isUnder, isUrl, resolvePath } from './paths.js';
 
 const markdownParser = unified().use(remarkParse);
@@ -89,11 +90,13 @@ function splitAt(body: string, title: string, start: number, end: number): Title
   return { title: title.replace(/\s+/g, ' ').trim(), markdown };
 }
 
-function fromTree(body: string, root: Root): TitleSplit | undefined {
-  const heading = firstH1(root);
+/** The title split at the first H1 remark finds in `text` (a prefix of `body`, read with bounded paragraphs). */
+function parsedTitle(body: string, text: string): TitleSplit | undefined {
+  const bounded = boundedParagraphs(text);
+  const heading = firstH1(markdownParser.parse(bounded.text));
   if (!heading?.position) return undefined;
-  const start = heading.position.start.offset ?? 0;
-  const end = heading.position.end.offset ?? 0;
+  const start = bounded.originalOffset(heading.position.start.offset ?? 0);
+  const end = bounded.originalOffset(heading.position.end.offset ?? 0);
   // `end` is the end of the heading's last line (before its newline).
   return splitAt(body, inlineText(heading), start, Math.max(start, end - 1));
 }
@@ -117,7 +120,8 @@ export function splitTitles(bodies: string[]): TitleSplit[] {
   bodies.forEach((body, index) => {
     const trimmed = trimLeadingBlankLines(body);
     const first = ATX_H1_FIRST_LINE.exec(trimmed);
-    if (!first) {
+    // A very long heading line is read by the bounded parse of splitTitleSlowly.
+    if (!first || first[0].length > MAX_PARAGRAPH) {
       results[index] = splitTitleSlowly(body);
       return;
     }
@@ -273,13 +277,13 @@ function splitTitleSlowly(body: string): TitleSplit {
       fence = { char: fenceMatch[1][0], length: fenceMatch[1].length };
     } else if (CANDIDATE_ATX.test(line) || CANDIDATE_SETEXT.test(line)) {
       if (++tries > 3) break;
-      const found = fromTree(body, markdownParser.parse(body.slice(0, end)));
+      const found = parsedTitle(body, body.slice(0, end));
       if (found) return found;
     }
     offset = end;
   }
   if (tries > 3) {
-    const found = fromTree(body, markdownParser.parse(body));
+    const found = parsedTitle(body, body);
     if (found) return found;
   }
   return { markdown: trimLeadingBlankLines(body) };
@@ -539,6 +543,18 @@ export function parsePages(files: { text: string; options: ParsePageOptions }[])
   });
   const titles = splitTitles(frontMatters.map((frontMatter) => frontMatter.body));
   return files.map((file, i) => pageFromParts(frontMatters[i], titles[i], file.options, problems[i]));
+}
+
+/** Page files as plain data (for a worker thread): `fileIds` is the file id by path that `fileIdOf` would give. */
+export interface PageFilesInput {
+  files: { text: string; options: Omit<ParsePageOptions, 'fileIdOf'> }[];
+  fileIds: Record<string, string>;
+}
+
+/** parsePages of plain data (see PageFilesInput). */
+export function parsePageFiles(input: PageFilesInput): ParsedPage[] {
+  const fileIdOf = (gitPath: string) => (Object.hasOwn(input.fileIds, gitPath) ? input.fileIds[gitPath] : undefined);
+  return parsePages(input.files.map((file) => ({ text: file.text, options: { ...file.options, fileIdOf } })));
 }
 
 function pageFromParts(frontMatter: FrontMatter, titleSplit: TitleSplit, options: ParsePageOptions, problems: ContentProblem[]): ParsedPage {

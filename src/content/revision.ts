@@ -50,7 +50,8 @@ import type {
   TreeEntry,
   TreeSource,
 } from './model.js';
-import { parsePages } from './page.js';
+import { parsePageFiles, type PageFilesInput } from './page.js';
+import { cutPageMessage, MAX_INDEXED_TEXT } from './bounded-markdown.js';
 import { baseName, decodePath, isMarkdownPath, isUrl, normalizePath, slugify } from './paths.js';
 import { parseSummary, type SummaryItem } from './summary.js';
 
@@ -232,13 +233,14 @@ export async function analyzeTree(source: TreeSource, commit: CommitInfo, facts:
   walk(structure, (node) => {
     if (node.kind === 'document') documentNodes.push(node);
   });
-  const fileIdOf = (gitPath: string): string | undefined => fileIdByPath.get(gitPath);
-  const parsedPages = parsePages(
-    documentNodes.map((node) => ({
+  const pageFiles: PageFilesInput = {
+    files: documentNodes.map((node) => ({
       text: texts.get(node.gitPath) ?? '',
-      options: { gitPath: node.gitPath, root, summaryTitle: node.title, fileIdOf },
+      options: { gitPath: node.gitPath, root, ...(node.title !== undefined ? { summaryTitle: node.title } : {}) },
     })),
-  );
+    fileIds: Object.fromEntries(fileIdByPath),
+  };
+  const parsedPages = source.parsePages ? await source.parsePages(pageFiles) : parsePageFiles(pageFiles);
   const documents = new Map<StructureNode, DocumentPage>();
   const pageIdByGitPath = new Map<string, string>();
   documentNodes.forEach((node, index) => {
@@ -246,6 +248,8 @@ export async function analyzeTree(source: TreeSource, commit: CommitInfo, facts:
     const parsed = parsedPages[index];
     problems.push(...parsed.problems);
     const fields = parsed.page;
+    // The page reads whole; search and the link index read its beginning (src/content/bounded-markdown.ts).
+    if (fields.markdown.length > MAX_INDEXED_TEXT) problems.push({ path: node.gitPath, severity: 'warning', message: cutPageMessage(fields.markdown.length) });
     const pagePath = uniquePath(documentPath(node.gitPath, root, readmePath), usedPaths);
     const page: DocumentPage = {
       id: pageIdFor(node.gitPath, fields.id, manifest.pages[node.gitPath]),

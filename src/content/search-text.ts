@@ -16,6 +16,7 @@ import { toString } from 'mdast-util-to-string';
 import remarkGfm from 'remark-gfm';
 import remarkParse from 'remark-parse';
 import { unified } from 'unified';
+import { boundedParagraphs } from './bounded-markdown.js';
 
 export interface PageSection {
   /** 0 for the text before the first heading, then 1, 2, … in page order. */
@@ -39,7 +40,7 @@ function plain(node: RootContent): string {
 
 /** A page body split at its headings (see the top of this file). */
 export function pageSections(markdown: string): PageSection[] {
-  const tree = parser.parse(markdown) as Root;
+  const tree = parser.parse(boundedParagraphs(markdown).text) as Root;
   const slugger = new GithubSlugger();
   const sections: PageSection[] = [{ position: 0, anchor: '', title: '', body: '' }];
   const parts: string[][] = [[]];

@@ -11,6 +11,7 @@ import type { JobQueue } from '../jobs/jobs.js';
 import type { VisitorClaimsSigner } from './members/visitor-claims.js';
 import type { HistoryFacts } from './content/history.js';
 import type { RevisionCache } from './content/revisions.js';
+import type { CpuPool } from '../cpu/pool.js';
 
 /** What domain functions work with; built once by the container and passed down explicitly. */
 export interface Context {
@@ -29,6 +30,8 @@ export interface Context {
   links: LinkSigner;
   /** The only way out to the network: refuses private addresses unless QUIRE_FETCH_ALLOW allows them. */
   fetcher: GuardedFetcher;
+  /** Worker threads for CPU-heavy content work (parsing pages, search rows, links): never on the event loop. */
+  cpu: CpuPool;
   /** Where work that must not block a request goes (imports, indexing, OpenAPI fetches). */
   jobs: JobQueue;
   /** Signs the visitor claims the ping operation returns (key pair kept in the data dir). */

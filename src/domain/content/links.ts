@@ -27,7 +27,7 @@ import { loadSpace, spaceCounters, spaceViewOf, type SpaceView } from './spaces.
 import { findFile, findPage, loadRevision, readContent, type IndexedRevision } from './revisions.js';
 import { branchOf, changeRequestViews, loadChangeRequest, MAIN_REF, type ChangeRequestView } from '../change-requests/change-requests.js';
 import {
-  extractLinks,
+  documentPages,
   normalizeUrl,
   revisionLinks,
   targetKey,
@@ -35,6 +35,7 @@ import {
   type RawLink,
 } from '../../content/links.js';
 import type { DocumentPage, Page, ReusableContent, RevisionFile } from '../../content/model.js';
+import { indexedPart } from '../../content/bounded-markdown.js';
 import {
   brokenTargets,
   linkIndexVersion,
@@ -59,12 +60,31 @@ export const LINK_STATUSES: readonly LinkStatus[] = ['ok', 'broken', 'in-app'];
 // A page's links depend on its blob only: a new revision re-parses only the pages it changed.
 const extracted = new WeightedLru<string, RawLink[]>(200_000);
 
-function linksOfPage(page: DocumentPage): RawLink[] {
-  let links = extracted.get(page.blobOid);
-  if (!links) {
-    links = extractLinks(page.markdown);
-    extracted.set(page.blobOid, links, 1 + links.length);
+// Bodies per task of the CPU pool (several tasks let every thread work).
+const BODIES_PER_TASK = 100;
+
+/**
+ * The links written in each page, by blob: from the cache, else extracted on the CPU pool (each body as far as the
+ * index reads it, see src/content/bounded-markdown.ts).
+ */
+async function linksOfPages(ctx: Context, pages: DocumentPage[]): Promise<Map<string, RawLink[]>> {
+  const links = new Map<string, RawLink[]>();
+  const missing = new Map<string, string>();
+  for (const page of pages) {
+    const known = extracted.get(page.blobOid);
+    if (known) links.set(page.blobOid, known);
+    // Only what the index reads crosses to the thread.
+    else missing.set(page.blobOid, indexedPart(page.markdown).text);
   }
+  const oids = [...missing.keys()];
+  const tasks: Promise<RawLink[][]>[] = [];
+  for (let i = 0; i < oids.length; i += BODIES_PER_TASK) {
+    tasks.push(ctx.cpu.run('extractLinks', oids.slice(i, i + BODIES_PER_TASK).map((oid) => missing.get(oid)!)));
+  }
+  (await Promise.all(tasks)).flat().forEach((found, i) => {
+    links.set(oids[i], found);
+    extracted.set(oids[i], found, 1 + found.length);
+  });
   return links;
 }
 
@@ -75,7 +95,8 @@ function linksOfPage(page: DocumentPage): RawLink[] {
 export async function indexLinks(ctx: Context, spaceId: string, commit: string): Promise<number> {
   // Final facts: the index stores page ids, which provisional facts may not have right yet.
   const content = await loadRevision(ctx, spaceId, commit, { final: true });
-  const links = revisionLinks(content.revision, linksOfPage);
+  const written = await linksOfPages(ctx, documentPages(content.revision.pages));
+  const links = revisionLinks(content.revision, (page) => written.get(page.blobOid)!);
   const rows = links.map((link) => ({
     page_id: link.pageId,
     page_order: link.pageOrder,

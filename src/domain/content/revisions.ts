@@ -140,6 +140,7 @@ export async function loadRevision(ctx: Context, spaceId: string, commitOid: str
         entries,
         readBlob: (oid) => ctx.reader.readBlob(spaceId, oid),
         dimensionsOf: (oid) => ctx.revisions.dimensionsOf(oid, () => ctx.reader.readBlob(spaceId, oid)),
+        parsePages: (input) => ctx.cpu.run('parsePages', input),
       },
       info,
       {

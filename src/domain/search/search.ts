@@ -39,6 +39,7 @@ import { loadRevision } from '../content/revisions.js';
 import { MAIN_REF } from '../change-requests/change-requests.js';
 import { organizationAccess } from '../organizations/organizations.js';
 import type { DocumentPage } from '../../content/model.js';
+import { indexedPart, MAX_INDEXED_TEXT } from '../../content/bounded-markdown.js';
 import {
   findTerms,
   pageSections,
@@ -74,7 +75,7 @@ const EXCERPT = 200;
 
 // ---- indexing
 
-function signatureOf(page: DocumentPage): string {
+function signatureOf(page: Pick<DocumentPage, 'blobOid' | 'title'>): string {
   return `${page.blobOid} ${page.title}`;
 }
 
@@ -87,9 +88,15 @@ export function termScore(inTitle: number, inHeadings: number, inText: number): 
   return (inTitle > 0 ? DIGIT ** 3 : 0) + DIGIT ** 2 + (inHeadings > 0 ? DIGIT : 0) + Math.min(inText, MAX_OCCURRENCES);
 }
 
-/** The search rows of one page: its sections and the score of each of its terms. */
-export function pageRows(page: DocumentPage): SearchPageRows {
-  const sections = pageSections(page.markdown);
+/** What pageRows reads of a page (plain data, for the CPU pool). */
+export type SearchablePage = Pick<DocumentPage, 'id' | 'title' | 'path' | 'blobOid' | 'markdown' | 'description'>;
+
+/**
+ * The search rows of one page: its sections and the score of each of its terms. Only the first MAX_INDEXED_TEXT
+ * characters of its markdown are read (src/content/bounded-markdown.ts).
+ */
+export function pageRows(page: SearchablePage): SearchPageRows {
+  const sections = pageSections(indexedPart(page.markdown).text);
   if (page.description) sections[0].body = sections[0].body ? `${page.description}\n${sections[0].body}` : page.description;
   const title = termCounts(page.title);
   const headings = new Map<string, number>();
@@ -107,6 +114,31 @@ export function pageRows(page: DocumentPage): SearchPageRows {
 }
 
 export type IndexOutcome = 'indexed' | 'current' | 'skipped' | 'superseded';
+
+// Pages per task of the CPU pool: several tasks let both threads work, and each message stays small.
+const PAGES_PER_TASK = 100;
+
+/**
+ * pageRows of the pages, on the CPU pool. A page longer than the index reads is logged as indexed partly (the push
+ * that brought it printed the same warning).
+ */
+async function rowsInPool(ctx: Context, spaceId: string, pages: DocumentPage[]): Promise<SearchPageRows[]> {
+  const tasks: Promise<SearchPageRows[]>[] = [];
+  for (let i = 0; i < pages.length; i += PAGES_PER_TASK) {
+    // Only what the index reads crosses to the thread (a copy: a 5 MB page costs the event loop 1 MB of it).
+    const batch = pages
+      .slice(i, i + PAGES_PER_TASK)
+      .map(({ id, title, path, blobOid, markdown, description }) => ({ id, title, path, blobOid, markdown: indexedPart(markdown).text, description }));
+    tasks.push(ctx.cpu.run('searchRows', batch));
+  }
+  for (const page of pages) {
+    if (page.markdown.length > MAX_INDEXED_TEXT) {
+      process.stderr.write(`${JSON.stringify({ level: 40, msg: 'page indexed partly', space: spaceId, page: page.id, path: page.gitPath, characters: page.markdown.length, indexed: MAX_INDEXED_TEXT })}
+`);
+    }
+  }
+  return (await Promise.all(tasks)).flat();
+}
 
 /**
  * Indexes main's current revision of a space (see the top of this file). `skipped`: the space is deleted or gone;
@@ -134,10 +166,12 @@ export async function indexSearchAt(ctx: Context, spaceId: string, main: string)
   if (isCurrent((await searchStates(ctx.db, [spaceId])).get(spaceId))) return 'current';
   const content = await loadRevision(ctx, spaceId, main, { final: true });
   const pages = [...content.pagesById.values()].filter((p): p is DocumentPage => p.type === 'document' || p.type === 'computed');
-  // Parse, outside the transaction, the pages whose rows are missing or out of date.
+  // Parse, outside the transaction and off the event loop, the pages whose rows are missing or out of date.
   const before = await storedSearchPages(ctx.db, spaceId);
   const parsed = new Map<string, SearchPageRows>();
-  for (const page of pages) if (before.get(page.id)?.signature !== signatureOf(page)) parsed.set(page.id, pageRows(page));
+  for (const rows of await rowsInPool(ctx, spaceId, pages.filter((page) => before.get(page.id)?.signature !== signatureOf(page)))) {
+    parsed.set(rows.page.page_id, rows);
+  }
   return ctx.db.transaction().execute(async (trx) => {
     // One indexing of a space at a time (in any process): the others find the work done, or do what is left.
     await lockSpaceRow(trx, spaceId);
@@ -148,11 +182,16 @@ export async function indexSearchAt(ctx: Context, spaceId: string, main: string)
     const sameRules = state?.version === SEARCH_VERSION;
     const live = new Set(pages.map((p) => p.id));
     const change: SearchIndexChange = { removed: [...stored.keys()].filter((id) => !sameRules || !live.has(id)), added: [], moved: [] };
+    const added: DocumentPage[] = [];
     for (const page of pages) {
       const old = sameRules ? stored.get(page.id) : undefined;
-      if (old?.signature !== signatureOf(page)) change.added.push(parsed.get(page.id) ?? pageRows(page));
+      if (old?.signature !== signatureOf(page)) added.push(page);
       else if (old.path !== page.path) change.moved.push({ page_id: page.id, path: page.path });
     }
+    // Pages another indexing stored meanwhile with other content (rare) are parsed here.
+    const missing = await rowsInPool(ctx, spaceId, added.filter((page) => !parsed.has(page.id)));
+    for (const rows of missing) parsed.set(rows.page.page_id, rows);
+    change.added = added.map((page) => parsed.get(page.id)!);
     await applySearchChange(trx, spaceId, { commit_oid: main, version: SEARCH_VERSION, indexed_at: nowIso() }, change);
     return 'indexed' as const;
   });

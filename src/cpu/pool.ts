@@ -1,0 +1,127 @@
+/**
+ * A pool of worker threads for CPU-heavy content work (parsing pages, search rows, link extraction: src/cpu/tasks.ts),
+ * so that no page, however big, holds the event loop that answers requests (issue 12 item 6). The container owns
+ * one; it closes with it.
+ *
+ * node:worker_threads directly (see README, Libraries): tasks are a named function on plain data, one at a time per
+ * thread, queued first come first served; threads start on first use and stay. A task that throws rejects its caller
+ * with the error's message; a thread that dies (out of memory) rejects its task and is replaced on the next one.
+ *
+ * Which file a thread runs is decided like the git hooks' (src/git-hooks/launch.ts): from the TypeScript sources
+ * (vitest, tsx), `worker.ts` through tsx's loader, registered in the thread before it imports the entry; from the
+ * build (`dist/`), `worker.js` with plain node.
+ */
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import type { CpuTaskName, CpuTasks } from './tasks.js';
+
+export type TaskInput<N extends CpuTaskName> = Parameters<CpuTasks[N]>[0];
+export type TaskOutput<N extends CpuTaskName> = ReturnType<CpuTasks[N]>;
+
+/** A message to a thread, and its answer. */
+export interface TaskRequest {
+  id: number;
+  name: CpuTaskName;
+  input: unknown;
+}
+export type TaskAnswer = { id: number; ok: true; output: unknown } | { id: number; ok: false; message: string };
+
+interface Pending {
+  request: TaskRequest;
+  resolve: (output: unknown) => void;
+  reject: (error: Error) => void;
+}
+
+interface Thread {
+  worker: Worker;
+  running?: Pending;
+}
+
+/** The error of a task that failed in its thread. */
+export class CpuTaskError extends Error {
+  constructor(task: CpuTaskName, message: string) {
+    super(`${task}: ${message}`);
+    this.name = 'CpuTaskError';
+  }
+}
+
+function workerEntry(): URL {
+  const self = fileURLToPath(import.meta.url);
+  const extension = path.extname(self);
+  const entry = new URL(`./worker${extension}`, import.meta.url);
+  if (extension !== '.ts') return entry;
+  // From sources: register tsx's hooks in the thread, then import the entry (a loader given by `execArgv` does not
+  // apply to a thread's entry module).
+  const tsx = import.meta.resolve('tsx/esm/api');
+  const code = `const { register } = await import(${JSON.stringify(tsx)}); register(); await import(${JSON.stringify(entry.href)});`;
+  return new URL(`data:text/javascript,${encodeURIComponent(code)}`);
+}
+
+export class CpuPool {
+  private readonly threads: Thread[] = [];
+  private readonly queue: Pending[] = [];
+  private readonly entry = workerEntry();
+  private nextId = 1;
+  private closed = false;
+
+  /** `size`: threads at most (they start as work comes). */
+  constructor(private readonly size: number) {}
+
+  /** Runs a task on a thread of the pool; resolves with what it returns. */
+  run<N extends CpuTaskName>(name: N, input: TaskInput<N>): Promise<TaskOutput<N>> {
+    if (this.closed) return Promise.reject(new Error(`${name}: the CPU pool is closed`));
+    return new Promise((resolve, reject) => {
+      this.queue.push({ request: { id: this.nextId++, name, input }, resolve: resolve as (output: unknown) => void, reject });
+      this.dispatch();
+    });
+  }
+
+  /** Stops every thread; tasks still queued or running are rejected. */
+  async close(): Promise<void> {
+    this.closed = true;
+    const threads = this.threads.splice(0);
+    const waiting = [...this.queue.splice(0), ...threads.flatMap((thread) => (thread.running ? [thread.running] : []))];
+    for (const pending of waiting) pending.reject(new Error(`${pending.request.name}: the CPU pool closed`));
+    await Promise.all(threads.map((thread) => thread.worker.terminate()));
+  }
+
+  private dispatch(): void {
+    while (this.queue.length > 0) {
+      let thread = this.threads.find((t) => !t.running);
+      if (!thread && this.threads.length < this.size) thread = this.start();
+      if (!thread) return;
+      const pending = this.queue.shift()!;
+      thread.running = pending;
+      // A thread at work keeps the process alive; an idle one does not (`quire admin` commands end by themselves).
+      thread.worker.ref();
+      thread.worker.postMessage(pending.request);
+    }
+  }
+
+  private start(): Thread {
+    const thread: Thread = { worker: new Worker(this.entry) };
+    const { worker } = thread;
+    worker.on('message', (answer: TaskAnswer) => {
+      const pending = thread.running;
+      if (!pending || pending.request.id !== answer.id) return;
+      thread.running = undefined;
+      worker.unref();
+      if (answer.ok) pending.resolve(answer.output);
+      else pending.reject(new CpuTaskError(pending.request.name, answer.message));
+      this.dispatch();
+    });
+    const lost = (error: Error) => {
+      const index = this.threads.indexOf(thread);
+      if (index < 0) return;
+      this.threads.splice(index, 1);
+      thread.running?.reject(new CpuTaskError(thread.running.request.name, `its worker thread stopped: ${error.message}`));
+      thread.running = undefined;
+      if (!this.closed) this.dispatch();
+    };
+    worker.on('error', lost);
+    worker.on('exit', (code) => lost(new Error(`exit code ${code}`)));
+    this.threads.push(thread);
+    return thread;
+  }
+}

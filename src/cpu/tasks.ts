@@ -1,0 +1,34 @@
+/**
+ * The CPU-heavy content work that runs on the container's worker threads (src/cpu/pool.ts), by name. Each task takes
+ * and returns plain data (what structured clone copies: no functions, no class instances), so the same function runs
+ * in a worker or, for a test, inline. Adding a task: a line here, then `ctx.cpu.run('name', input)` at the call site.
+ */
+import { parsePageFiles } from '../content/page.js';
+import { extractLinks, type RawLink } from '../content/links.js';
+import { pageRows, type SearchablePage } from '../domain/search/search.js';
+import type { SearchPageRows } from '../store/sql/search.js';
+
+export const cpuTasks = {
+  /** Page files -> their fields (src/content/page.ts), for buildRevision. */
+  parsePages: parsePageFiles,
+  /** The search rows of pages (src/domain/search/search.ts pageRows). */
+  searchRows: (pages: SearchablePage[]): SearchPageRows[] => pages.map(pageRows),
+  /**
+   * The links written in markdown bodies (src/content/links.ts), each once (a link written 10,000 times resolves the
+   * same every time: the event loop resolves it once); callers send what the index reads (indexedPart).
+   */
+  extractLinks: (bodies: string[]): RawLink[][] => bodies.map((body) => distinctLinks(extractLinks(body))),
+};
+
+function distinctLinks(links: RawLink[]): RawLink[] {
+  const seen = new Set<string>();
+  return links.filter((link) => {
+    const key = `${link.relation}\0${link.href}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+export type CpuTasks = typeof cpuTasks;
+export type CpuTaskName = keyof CpuTasks;

@@ -1,0 +1,19 @@
+/**
+ * The program of a CPU pool thread (src/cpu/pool.ts): runs the named task of src/cpu/tasks.ts on each message and
+ * answers with its result or its error's message.
+ */
+import { parentPort } from 'node:worker_threads';
+import { cpuTasks } from './tasks.js';
+import type { TaskAnswer, TaskRequest } from './pool.js';
+
+const port = parentPort!;
+port.on('message', (request: TaskRequest) => {
+  let answer: TaskAnswer;
+  try {
+    const task = cpuTasks[request.name] as (input: unknown) => unknown;
+    answer = { id: request.id, ok: true, output: task(request.input) };
+  } catch (error) {
+    answer = { id: request.id, ok: false, message: error instanceof Error ? error.message : String(error) };
+  }
+  port.postMessage(answer);
+});

@@ -1,0 +1,80 @@
+import { describe, expect, it } from 'vitest';
+import { boundedParagraphs, indexedPart, MAX_INDEXED_TEXT, MAX_PARAGRAPH } from '../../src/content/bounded-markdown.js';
+import { pageSections } from '../../src/content/search-text.js';
+import { extractLinks } from '../../src/content/links.js';
+import { splitTitle } from '../../src/content/page.js';
+
+// Unclosed brackets and emphasis: micromark matches them back across the whole paragraph.
+const WORDS = ['lorem', 'ipsum', '[dolor', 'sit', 'amet', '*consectetur', 'adipiscing', 'elit', '[sed](other.md)', 'do', 'eiusmod', '*tempor*'];
+
+function oneLine(bytes: number): string {
+  const parts: string[] = [];
+  let size = 0;
+  for (let i = 0; size < bytes; i++) {
+    parts.push(WORDS[i % WORDS.length]);
+    size += WORDS[i % WORDS.length].length + 1;
+  }
+  return parts.join(' ');
+}
+
+/** The best of two runs, in ms (less noise on a shared machine). */
+function timed(run: () => unknown): number {
+  let best = Infinity;
+  for (let i = 0; i < 2; i++) {
+    const started = performance.now();
+    run();
+    best = Math.min(best, performance.now() - started);
+  }
+  return best;
+}
+
+describe('boundedParagraphs', () => {
+  it('leaves text with short paragraphs as it is', () => {
+    const text = `# Title\n\n${'word '.repeat(1000)}\n\nmore\n`;
+    expect(boundedParagraphs(text).text).toBe(text);
+  });
+
+  it('ends every paragraph within the limit, adding only line breaks, and maps offsets back', () => {
+    const text = `# Title\n\n${oneLine(100_000)}\n${'a line of text\n'.repeat(3000)}\n`;
+    const { text: bounded, originalOffset } = boundedParagraphs(text);
+    for (const paragraph of bounded.split(/\n[ \t]*\n/)) expect(paragraph.length).toBeLessThanOrEqual(MAX_PARAGRAPH);
+    expect(bounded.replace(/\s+/g, '')).toBe(text.replace(/\s+/g, ''));
+    const last = bounded.lastIndexOf('a line of text');
+    expect(text.slice(originalOffset(last), originalOffset(last) + 14)).toBe('a line of text');
+  });
+
+  it('cuts a line without spaces too', () => {
+    const { text } = boundedParagraphs('x'.repeat(3 * MAX_PARAGRAPH));
+    expect(text.split('\n\n').map((p) => p.length)).toEqual([MAX_PARAGRAPH, MAX_PARAGRAPH, MAX_PARAGRAPH]);
+  });
+});
+
+describe('indexedPart', () => {
+  it('is the whole text up to the limit, else its first MAX_INDEXED_TEXT characters, cut at a line end nearby', () => {
+    expect(indexedPart('short')).toEqual({ text: 'short', cut: false });
+    const long = `${'x'.repeat(MAX_INDEXED_TEXT - 10)}\n${'y'.repeat(100)}`;
+    expect(indexedPart(long)).toEqual({ text: 'x'.repeat(MAX_INDEXED_TEXT - 10), cut: true });
+    expect(indexedPart('z'.repeat(2 * MAX_INDEXED_TEXT)).text.length).toBe(MAX_INDEXED_TEXT);
+  });
+});
+
+describe('parsing a one-line page takes time proportional to its size (issue 12 item 6)', () => {
+  // Before the paragraphs were bounded, 4x the text took 12x (search) and 18x (links) the time.
+  it.each([
+    ['search sections', pageSections],
+    ['links', extractLinks],
+  ])('%s: 4x the text, less than 7x the time', { timeout: 120_000 }, (_name, parse) => {
+    const small = oneLine(128 * 1024);
+    const big = oneLine(512 * 1024);
+    parse(small); // warm up
+    const ratio = timed(() => parse(big)) / timed(() => parse(small));
+    expect(ratio).toBeLessThan(7);
+  });
+
+  it('finds the title after a 1 MB one-line paragraph within a generous bound', { timeout: 120_000 }, () => {
+    const body = `${oneLine(1024 * 1024)}\n# a\n\n# Title\n`;
+    const started = performance.now();
+    expect(splitTitle(body)).toMatchObject({ title: 'a' });
+    expect(performance.now() - started).toBeLessThan(30_000);
+  });
+});
