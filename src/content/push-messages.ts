@@ -25,12 +25,9 @@ function branchName(ref: string): string {
   return ref.startsWith('refs/heads/') ? ref.slice('refs/heads/'.length) : ref;
 }
 
-/**
- * The refusal of a push whose refs moved since the client fetched them. It ends with git's own "(fetch first)" so
- * that tools reading git's English still know what to do.
- */
+/** The refusal of a push whose refs moved since the client fetched them. */
 export function staleRefusal(refs: readonly string[]): string[] {
-  return [refusalLine('stale'), ...refs.map((ref) => `${branchName(ref)} moved since you fetched it: fetch, rebase (or merge) and push again (fetch first)`)];
+  return [refusalLine('stale'), ...refs.map((ref) => `${branchName(ref)} moved since you fetched it: fetch, rebase (or merge) and push again`)];
 }
 
 /** The refusal of a push whose content breaks the rules: one indented line per problem, as formatted by the caller. */

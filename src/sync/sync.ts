@@ -19,6 +19,7 @@ import path from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';
 import type { SimpleGit } from 'simple-git';
 import { createGit, gitEnvironment, GitCommandError, pushedRefs, tryGit, type PushedRef } from './git.js';
+import { PUSH_REFUSED_MARKER, type PushRefusal } from '../content/push-messages.js';
 import {
   commitMessage,
   digestOf,
@@ -87,20 +88,35 @@ interface PushProblem {
   text: string;
 }
 
-/** The problems of a push Quire's pre-receive hook refused (`remote:   path:line: reason` lines), or null. */
-function refusedProblems(output: string): PushProblem[] | null {
-  const lines = output.replace(/\x1b\[K/g, '').split('\n');
-  const start = lines.findIndex((line) => line.includes('Quire refused the push'));
+/** A push the server refused: why (the word after PUSH_REFUSED_MARKER), and the `remote:` lines that followed. */
+interface Refusal {
+  reason: PushRefusal | string;
+  lines: string[];
+}
+
+/** The server's refusal in a push's standard error (`remote: quire-push-refused <reason>`, then its lines), or null. */
+function refusalOf(stderr: string): Refusal | null {
+  const lines = stderr.replace(/\x1b\[K/g, '').split('\n');
+  const start = lines.findIndex((line) => line.startsWith(`remote: ${PUSH_REFUSED_MARKER} `));
   if (start < 0) return null;
-  const problems: PushProblem[] = [];
+  const reason = lines[start].slice(`remote: ${PUSH_REFUSED_MARKER} `.length).trim();
+  const following: string[] = [];
   for (const line of lines.slice(start + 1)) {
-    const match = /^remote:\s+(\S.*?)\s*$/.exec(line);
-    if (!match) break;
-    const text = match[1];
-    const named = /^(.+?)(?::\d+)?: /.exec(text);
-    problems.push({ path: named?.[1], text });
+    if (!line.startsWith('remote:') || line.startsWith(`remote: ${PUSH_REFUSED_MARKER} `)) break;
+    following.push(line.slice('remote:'.length).trim());
   }
-  return problems;
+  return { reason, lines: following.filter((line) => line.length > 0) };
+}
+
+/**
+ * The problems of an `invalid` refusal: its indented lines (`path:line: reason` or `path: reason`, formatted by
+ * formatPushProblem). A problem names a pushed file when its text starts with that file's path and a colon, so a
+ * path may itself hold colons.
+ */
+function refusedProblems(refusal: Refusal, pushedFiles: readonly string[]): PushProblem[] {
+  return refusal.lines
+    .filter((line) => !/^warning: /.test(line) && !/^Quire refused the push/.test(line))
+    .map((text) => ({ text, path: pushedFiles.filter((file) => text.startsWith(`${file}:`)).sort((a, b) => b.length - a.length)[0] }));
 }
 
 /**
@@ -565,12 +581,14 @@ export class Sync {
         this.log(files.length > 0 ? `committed and pushed ${plural(files.length, 'file')}: ${listFiles(files)}` : `pushed ${plural(ahead, 'commit')}`);
         return;
       }
-      const problems = refusedProblems(pushed.error.stderr);
-      if (problems) {
-        await this.setRefusedAside(problems);
+      const refusal = refusalOf(pushed.error.stderr);
+      if (refusal?.reason === 'invalid') {
+        await this.setRefusedAside(refusal);
         continue;
       }
-      if (isBehind(pushedRefs(pushed.error.stdout))) {
+      // Behind: someone pushed first (the server says `stale`, or git saw it itself); `busy`: other writers held the
+      // repository too long. Either way: bring their work in and push again.
+      if (refusal?.reason === 'stale' || refusal?.reason === 'busy' || (!refusal && isBehind(pushedRefs(pushed.error.stdout)))) {
         if (!(await this.pull())) return;
         continue;
       }
@@ -584,8 +602,9 @@ export class Sync {
    * branch without touching files, stop syncing the files the reasons name (or, when none is among the pushed
    * changes, all of them) until they change, and commit the rest again.
    */
-  private async setRefusedAside(problems: PushProblem[]): Promise<void> {
+  private async setRefusedAside(refusal: Refusal): Promise<void> {
     const pushedFiles = nulSeparated(await this.git.raw(['diff', '--name-only', '-z', this.tracking, 'HEAD']));
+    const problems = refusedProblems(refusal, pushedFiles);
     const named = unique(problems.flatMap((p) => (p.path && pushedFiles.includes(p.path) ? [p.path] : [])));
     const culprits = named.length > 0 ? named : pushedFiles;
     for (const problem of problems) this.log(`the server refused the push: ${problem.text}`);
