@@ -61,7 +61,7 @@ function describe(error: ErrorObject): { field: string; message: string } {
     case 'enum':
       return { field: path, message: `must be one of: ${(params.allowedValues as unknown[]).map((v) => (v === null ? 'null' : v)).join(', ')}` };
     case 'pattern':
-      return { field: path, message: params.pattern === NOT_BLANK ? 'must not be blank' : `must match the pattern ${params.pattern}` };
+      return { field: path, message: params.pattern === NOT_BLANK ? 'must not be blank' : (error.message ?? 'is invalid') };
     case 'minProperties':
       return { field: path, message: `must have at least ${params.limit} member(s)` };
     default:
