@@ -493,11 +493,11 @@ export class Sync {
       const server = await this.headContent(file);
       const held = this.state.held[file];
       if (held) {
-        if (!newlyHeld.has(file) && server !== null) {
-          await writeOrDelete(this.full(held.copy), server);
-          this.log(`${file} changed on the server again: ${held.copy} now has the server's new version`);
-        }
+        const again = !newlyHeld.has(file) && server !== null;
+        if (again) await writeOrDelete(this.full(held.copy), server);
         await writeOrDelete(this.full(file), local);
+        // Said once both files are as they stay: the person's version back in place, the server's in the copy.
+        if (again) this.log(`${file} changed on the server again: ${held.copy} now has the server's new version`);
       } else if (sameContent(local, server)) {
         delete this.state.refused[file];
       } else if (server === null) {
