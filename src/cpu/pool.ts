@@ -17,7 +17,7 @@ import { Worker } from 'node:worker_threads';
 import type { CpuTaskName, CpuTasks } from './tasks.js';
 
 export type TaskInput<N extends CpuTaskName> = Parameters<CpuTasks[N]>[0];
-export type TaskOutput<N extends CpuTaskName> = ReturnType<CpuTasks[N]>;
+export type TaskOutput<N extends CpuTaskName> = Awaited<ReturnType<CpuTasks[N]>>;
 
 /** A message to a thread, and its answer. */
 export interface TaskRequest {

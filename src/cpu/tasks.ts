@@ -7,6 +7,7 @@ import { parsePageFiles } from '../content/page.js';
 import { extractLinks, type RawLink } from '../content/links.js';
 import { pageRows, type SearchablePage } from '../domain/search/search.js';
 import type { SearchPageRows } from '../store/sql/search.js';
+import { validatePush } from '../content/validate-push.js';
 
 export const cpuTasks = {
   /** Page files -> their fields (src/content/page.ts), for buildRevision. */
@@ -18,6 +19,8 @@ export const cpuTasks = {
    * same every time: the event loop resolves it once); callers send what the index reads (indexedPart).
    */
   extractLinks: (bodies: string[]): RawLink[][] => bodies.map((body) => distinctLinks(extractLinks(body))),
+  /** A push's content checks (src/content/validate-push.ts): they parse every page the push brings. */
+  validatePush,
 };
 
 function distinctLinks(links: RawLink[]): RawLink[] {

@@ -7,11 +7,11 @@ import { cpuTasks } from './tasks.js';
 import type { TaskAnswer, TaskRequest } from './pool.js';
 
 const port = parentPort!;
-port.on('message', (request: TaskRequest) => {
+port.on('message', async (request: TaskRequest) => {
   let answer: TaskAnswer;
   try {
     const task = cpuTasks[request.name] as (input: unknown) => unknown;
-    answer = { id: request.id, ok: true, output: task(request.input) };
+    answer = { id: request.id, ok: true, output: await task(request.input) };
   } catch (error) {
     answer = { id: request.id, ok: false, message: error instanceof Error ? error.message : String(error) };
   }

@@ -22,7 +22,7 @@ import type { PushChannel, PushRequest } from '../../store/git/push-channel.js';
 import { RefLockTimeout, type RefLock } from '../../store/git/ref-lock.js';
 import { isError } from '../../content/problems.js';
 import { PROJECT_DIRECTORY_VARIABLE } from '../../content/project-directory.js';
-import { CHANGE_REQUESTS_VARIABLE, formatPushProblem, MAX_FILE_BYTES_VARIABLE, validatePush } from '../../content/validate-push.js';
+import { CHANGE_REQUESTS_VARIABLE, formatPushProblem, MAX_FILE_BYTES_VARIABLE } from '../../content/validate-push.js';
 import { busyRefusal, failedRefusal, invalidRefusal, staleRefusal } from '../../content/push-messages.js';
 import { findSpace, liveSpaces, lockSpaceRow, updateSpaceRow, type SpaceRow } from '../../store/sql/content.js';
 
@@ -180,7 +180,8 @@ class PushDecision {
     const moved = await this.movedRefs(request);
     if (moved.length > 0) return { lines: staleRefusal(moved), accepted: false };
 
-    const problems = await validatePush({
+    // On the CPU pool: the checks parse every page the push brings, which must not hold the event loop.
+    const problems = await this.ctx.cpu.run('validatePush', {
       gitDir: this.ctx.git.repositoryPath(this.spaceId),
       updates: request.updates,
       env: { ...request.env, ...this.settings },
