@@ -112,7 +112,9 @@ export class BullMqQueue implements JobQueue {
       ...(deduplicateBy ? { deduplication: { id: deduplicateBy } } : {}),
       attempts: this.options.attempts,
       backoff: { type: 'exponential', delay: this.options.retryDelayMs },
-      removeOnComplete: true,
+      // Kept a while (ids are unique, so a kept job never stands in the way of a new one): `run` waits on the job's
+      // outcome, and a job removed the moment it completed answered its waiter "Missing key for job".
+      removeOnComplete: { age: 60 * 60, count: 1000 },
       removeOnFail: { age: 24 * 60 * 60, count: 1000 },
     };
   }
