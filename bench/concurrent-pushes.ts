@@ -6,6 +6,10 @@
  * same run: one writer pushing WRITERS x COMMITS commits one by one into another space (no contention). Rounds
  * alternate baseline and concurrent runs; medians are reported. Target: 8 x 40 in under 60 s on the 2-core machine.
  * WRITERS, COMMITS and ROUNDS change the sizes.
+ *
+ * The server is `quire serve` in its own process, as the README starts it, and the git clients are spawned by this
+ * small process: a client forked from a process that also hosts the server pays for copying the server's memory
+ * map on every fork, which is not what a team's laptops pay.
  */
 import { execFile } from 'node:child_process';
 import fs from 'node:fs/promises';
@@ -13,8 +17,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { promisify } from 'node:util';
-import { machine, startBenchServer } from './lib.js';
+import { machine } from './lib.js';
 import { isolatedGitEnv } from '../test/helpers/git.js';
+import { runQuire, startServer } from '../test/helpers/cli.js';
 import { PUSH_REFUSED_MARKER } from '../src/content/push-messages.js';
 
 const exec = promisify(execFile);
@@ -28,11 +33,16 @@ const work = await fs.mkdtemp(path.join(os.tmpdir(), 'quire-bench-pushes-'));
 const env = await isolatedGitEnv();
 const git = (args: string[], cwd?: string) => exec('git', ['-c', 'credential.helper=', ...args], { cwd, env, maxBuffer: 64 * 1024 * 1024 });
 
-const server = await startBenchServer();
-const auth = { authorization: `Bearer ${server.token}` };
+const dataDir = path.join(work, 'data');
+const serverEnv = { QUIRE_DATA_DIR: dataDir, QUIRE_LOG_LEVEL: 'warn', ...(process.env.SERVER_NODE_OPTIONS ? { NODE_OPTIONS: process.env.SERVER_NODE_OPTIONS } : {}) };
+const bootstrap = await runQuire(['admin', 'bootstrap', '--email', 'bench@example.com', '--org', 'Bench'], serverEnv);
+if (bootstrap.code !== 0) throw new Error(`quire admin bootstrap failed: ${bootstrap.stderr}`);
+const { token, organization } = JSON.parse(bootstrap.stdout) as { token: string; organization: { id: string } };
+const server = await startServer(serverEnv);
+const auth = { authorization: `Bearer ${token}` };
 
 async function newSpace(title: string): Promise<string> {
-  const created = await fetch(`${server.url}/v1/orgs/${server.organizationId}/spaces`, {
+  const created = await fetch(`${server.url}/v1/orgs/${organization.id}/spaces`, {
     method: 'POST',
     headers: { ...auth, 'content-type': 'application/json' },
     body: JSON.stringify({ title }),
@@ -71,7 +81,7 @@ async function writer(dir: string, name: string, commits: number, tally: Tally):
 
 async function round(writers: number, commits: number, label: string): Promise<{ seconds: number; tally: Tally }> {
   const spaceId = await newSpace(label);
-  const remote = `${server.url.replace('://', `://bench:${server.token}@`)}/git/${spaceId}.git`;
+  const remote = `${server.url.replace('://', `://bench:${token}@`)}/git/${spaceId}.git`;
   const dirs: string[] = [];
   for (let w = 0; w < writers; w++) {
     const dir = path.join(work, `${label}-${w}`);
@@ -82,7 +92,7 @@ async function round(writers: number, commits: number, label: string): Promise<{
   const start = performance.now();
   await Promise.all(dirs.map((dir, w) => writer(dir, `w${w}`, commits, tally)));
   const seconds = (performance.now() - start) / 1000;
-  const files = (await git(['--git-dir', server.container.git.repositoryPath(spaceId), 'ls-tree', '--name-only', 'refs/heads/main'])).stdout;
+  const files = (await git(['ls-remote', remote, 'refs/heads/main']).then(({ stdout }) => git(['-C', dirs[0], 'fetch', '--quiet', 'origin', stdout.slice(0, 40)])).then(() => git(['-C', dirs[0], 'ls-tree', '--name-only', 'FETCH_HEAD']))).stdout;
   const landed = files.split('\n').filter((name) => /^w\d+-\d+\.md$/.test(name)).length;
   if (landed !== writers * commits) throw new Error(`${label}: ${landed} of ${writers * commits} commits landed`);
   return { seconds, tally };
@@ -116,6 +126,6 @@ try {
   );
   console.log(`ratio (baseline time / concurrent time): ${(baseline / concurrent).toFixed(2)}`);
 } finally {
-  await server.close();
+  await server.stop();
   await fs.rm(work, { recursive: true, force: true });
 }

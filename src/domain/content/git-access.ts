@@ -8,6 +8,9 @@
  * any lock; then the space's ref lock is taken (src/store/git/ref-lock.ts, shared by every process), the refs are
  * checked again under it, and the hook lets receive-pack move them. The lock is kept until receive-pack has exited
  * and the push is recorded, so no other writer ever finds a ref locked by git (`cannot lock ref`).
+ *
+ * Before a push, its client asks for the ref advertisement; under many writers of one space these take turns
+ * (src/store/git/pushes-under-way.ts), so that a landing costs one other writer's retry rather than all of theirs.
  */
 import type { Readable, Writable } from 'node:stream';
 import type { Caller, Context } from '../context.js';
@@ -18,6 +21,7 @@ import { loadSpace, projectDirectoryOf } from './spaces.js';
 import { enqueueIndexingAfterPush, queueMissedIndexing } from './indexing.js';
 import { changeRequestStates } from '../../store/sql/change-requests.js';
 import type { GitService } from '../../store/git/repositories.js';
+import { FLUSH, pktLine } from '../../store/git/advertisement.js';
 import type { PushChannel, PushRequest } from '../../store/git/push-channel.js';
 import { RefLockTimeout, type RefLock } from '../../store/git/ref-lock.js';
 import { isError } from '../../content/problems.js';
@@ -66,6 +70,25 @@ export interface GitServiceRun {
   abandon(): void;
 }
 
+/**
+ * The ref advertisement (`info/refs`) of `service` for a client speaking protocol `version`, made without starting
+ * git where Quire knows it (GitReader.advertisement); undefined where git must answer (startGitService). A push's
+ * advertisement first waits for its turn among the space's writers (PushesUnderWay, at most
+ * ADVERTISEMENT_WAIT_MS): the client then sees where main went, and many writers of one space take turns instead
+ * of all racing for each landing.
+ */
+export async function advertiseRefs(ctx: Context, spaceId: string, service: GitService, version: number): Promise<Buffer | undefined> {
+  if (service === 'receive-pack') await ctx.git.pushesUnderWay.turnToAdvertise(spaceId, ADVERTISEMENT_WAIT_MS);
+  return ctx.reader.advertisement(spaceId, service, version);
+}
+
+/** What smart HTTP puts before git's advertisement: `# service=...`, except in protocol v2 (upload-pack only). */
+export function advertisementPrefix(service: GitService, version: number): Buffer {
+  return service === 'upload-pack' && version >= 2 ? Buffer.alloc(0) : Buffer.concat([pktLine(`# service=git-${service}\n`), FLUSH]);
+}
+
+/** Longest a receive-pack advertisement waits for its turn (see PushesUnderWay). */
+const ADVERTISEMENT_WAIT_MS = 2_000;
 const PROTOCOL = /^[A-Za-z0-9=:._-]{1,256}$/;
 const MAX_STDERR = 64 * 1024;
 
@@ -108,6 +131,8 @@ export async function startGitService(
   child.stderr.on('data', (chunk: Buffer) => {
     if (stderr.length < MAX_STDERR) stderr += chunk.toString('utf8');
   });
+  // The request has arrived whole: from now on the push is git's and the server's work alone, not the network's.
+  if (push) child.stdin.once('finish', () => push.underWay());
   child.stdin.on('error', () => {
     // git may exit before reading the whole request; its exit code tells what happened.
   });
@@ -159,6 +184,7 @@ const ZERO_OID = /^0+$/;
 class PushDecision {
   private lock: RefLock | undefined;
   private finished = false;
+  private endUnderWay: (() => void) | undefined;
 
   constructor(
     private readonly ctx: Context,
@@ -172,6 +198,11 @@ class PushDecision {
         (error: unknown) => this.channel.answer(failedRefusal(error instanceof Error ? error.message : String(error)), 1),
       );
     });
+  }
+
+  /** The push's request has arrived whole: ref advertisements of the space wait for its decision (PushesUnderWay). */
+  underWay(): void {
+    if (!this.finished && !this.endUnderWay) this.endUnderWay = this.ctx.git.pushesUnderWay.begin(this.spaceId);
   }
 
   private async decide(request: PushRequest | Error): Promise<{ lines: string[]; accepted: boolean }> {
@@ -231,6 +262,7 @@ class PushDecision {
   /** After receive-pack exited (and the push was recorded): the lock is released and the channel closed. */
   async finish(): Promise<void> {
     this.finished = true;
+    this.endUnderWay?.();
     try {
       await this.release();
     } finally {

@@ -4,8 +4,23 @@
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import type { GitStore } from './repositories.js';
+import type { ChildProcessWithoutNullStreams } from 'node:child_process';
+import type { GitService, GitStore } from './repositories.js';
+import { receivePackAdvertisement, receivePackCapabilities } from './advertisement.js';
 import { CatFileProcess, type GitObject } from './catfile.js';
+
+/** Everything a git process prints, once it exited with 0. */
+function collect(child: ChildProcessWithoutNullStreams): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const out: Buffer[] = [];
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+    child.stdin.end();
+    child.once('error', reject);
+    child.once('close', (code) => (code === 0 ? resolve(Buffer.concat(out)) : reject(new Error(`git exited with ${code}: ${stderr.trim()}`))));
+  });
+}
 
 export interface CommitObject {
   oid: string;
@@ -37,6 +52,8 @@ export interface TreeItem {
 }
 
 const OID = /^[0-9a-f]{40}$/;
+/** A ref name as git writes them (check-ref-format's forbidden characters and `..` are never in one). */
+const REF_NAME = /^refs\/(?!.*\.\.)[^\s\0-\x1f\x7f~^:?*[\\]+$/;
 
 function parseSignature(line: string): { name: string; email: string; date: string } {
   const match = /^(.*?) <([^>]*)> (\d+) ([+-]\d{4})$/.exec(line);
@@ -103,6 +120,8 @@ export class GitReader {
   private readonly maxProcesses: number;
   private readonly idleMs: number;
   private readonly sweeper: NodeJS.Timeout;
+  /** git's own ref advertisement per service, as learned once (see advertisement). */
+  private readonly advertisements = new Map<GitService, Promise<Buffer>>();
 
   constructor(
     private readonly store: GitStore,
@@ -194,6 +213,67 @@ export class GitReader {
     }
     const infos = await Promise.all(blobs.map((b) => (b.mode === '160000' ? undefined : proc.info(b.oid))));
     return blobs.map((b, i) => ({ ...b, size: infos[i]?.size ?? 0 }));
+  }
+
+  /**
+   * The ref advertisement of `service` for a client speaking protocol `version` (src/store/git/advertisement.ts),
+   * or undefined where git must make it (upload-pack before protocol v2). What git advertises besides the refs is
+   * learned from git once per process, on the first such request.
+   */
+  async advertisement(spaceId: string, service: GitService, version: number): Promise<Buffer | undefined> {
+    if (service === 'upload-pack') {
+      return version >= 2 ? this.learned(spaceId, 'upload-pack', { GIT_PROTOCOL: 'version=2' }) : undefined;
+    }
+    const [refs, learned] = await Promise.all([this.listRefs(spaceId), this.learned(spaceId, 'receive-pack', {})]);
+    const capabilities = receivePackCapabilities(learned);
+    if (capabilities === undefined) throw new Error('git receive-pack advertised no capabilities');
+    return receivePackAdvertisement(refs, capabilities);
+  }
+
+  /** git's own advertisement of `service` (the first one made by this process, kept). */
+  private learned(spaceId: string, service: GitService, env: Record<string, string>): Promise<Buffer> {
+    let answer = this.advertisements.get(service);
+    if (!answer) {
+      answer = collect(this.store.spawnService(spaceId, service, { advertiseRefs: true, env }));
+      this.advertisements.set(service, answer);
+      answer.catch(() => this.advertisements.delete(service));
+    }
+    return answer;
+  }
+
+  /**
+   * Every ref under `refs/` with the oid it points at (symbolic refs resolved, dangling ones left out), sorted by
+   * name as git sorts them (bytewise): what `git for-each-ref` lists, read from the ref files as resolveRef reads.
+   */
+  async listRefs(spaceId: string): Promise<Array<{ ref: string; oid: string }>> {
+    const gitDir = this.store.repositoryPath(spaceId);
+    const found = new Map<string, string>();
+    const packed = await fs.readFile(path.join(gitDir, 'packed-refs'), 'utf8').catch(() => '');
+    for (const line of packed.split('\n')) {
+      const ref = line.slice(41);
+      if (OID.test(line.slice(0, 40)) && line[40] === ' ' && REF_NAME.test(ref)) found.set(ref, line.slice(0, 40));
+    }
+    const symbolic = new Map<string, string>();
+    const entries = await fs.readdir(path.join(gitDir, 'refs'), { recursive: true, withFileTypes: true }).catch(() => []);
+    await Promise.all(
+      entries.map(async (entry) => {
+        if (!entry.isFile() || entry.name.endsWith('.lock')) return;
+        const folder = entry.parentPath ?? (entry as unknown as { path: string }).path;
+        const ref = path.relative(gitDir, path.join(folder, entry.name)).split(path.sep).join('/');
+        if (!REF_NAME.test(ref)) return;
+        // A ref removed meanwhile (packed, or deleted) reads as nothing: packed-refs has it, or it is gone.
+        const text = (await fs.readFile(path.join(gitDir, ref), 'utf8').catch(() => '')).trim();
+        if (OID.test(text)) found.set(ref, text);
+        else if (text.startsWith('ref: ')) symbolic.set(ref, text.slice(5));
+      }),
+    );
+    for (const [ref, target] of symbolic) {
+      const oid = found.get(target);
+      if (oid) found.set(ref, oid);
+    }
+    return [...found.entries()]
+      .map(([ref, oid]) => ({ ref, oid }))
+      .sort((a, b) => Buffer.compare(Buffer.from(a.ref), Buffer.from(b.ref)));
   }
 
   /**

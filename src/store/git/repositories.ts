@@ -7,6 +7,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { PUSH_CHANNEL_VARIABLE, PUSH_SERVER_PID_VARIABLE, PushChannel, QUARANTINE_VARIABLES } from './push-channel.js';
+import { PushesUnderWay } from './pushes-under-way.js';
 import { RefLocks, type RefLock } from './ref-lock.js';
 import { runGit, runGitStatus } from './run.js';
 
@@ -85,6 +86,8 @@ export const REF_LOCK_TIMEOUT_MS = 30_000;
 export class GitStore {
   readonly root: string;
   private readonly refLocks = new RefLocks();
+  /** Turns of the writers of each space, in this process (see PushesUnderWay). */
+  readonly pushesUnderWay = new PushesUnderWay();
 
   constructor(dataDir: string) {
     this.root = path.join(dataDir, 'repositories');

@@ -13,7 +13,7 @@ import type { RouteDeps } from '../index.js';
 import type { Caller, Context } from '../../../domain/context.js';
 import { DomainError, InvalidArgument, Unauthenticated } from '../../../domain/errors.js';
 import { authenticateToken } from '../../../domain/identity/users.js';
-import { authorizeGitService, startGitService, type GitService, type GitServiceRun } from '../../../domain/content/git-access.js';
+import { advertisementPrefix, advertiseRefs, authorizeGitService, startGitService, type GitService, type GitServiceRun } from '../../../domain/content/git-access.js';
 import { bearerToken } from '../../plugins/auth.js';
 
 const SERVICES: Record<string, GitService> = { 'git-upload-pack': 'upload-pack', 'git-receive-pack': 'receive-pack' };
@@ -55,10 +55,6 @@ function protocolVersion(header: string | undefined): number {
   return version;
 }
 
-function pktLine(text: string): string {
-  return (text.length + 4).toString(16).padStart(4, '0') + text;
-}
-
 function header(request: FastifyRequest, name: string): string | undefined {
   const value = request.headers[name];
   return Array.isArray(value) ? value[0] : value;
@@ -68,9 +64,9 @@ function header(request: FastifyRequest, name: string): string | undefined {
  * Streams git's answer to the client, after `prefix`. The answer ends once git has exited and the run is complete
  * (a push recorded); a client that leaves early abandons the run.
  */
-function answer(request: FastifyRequest, reply: FastifyReply, run: GitServiceRun, contentType: string, prefix = ''): FastifyReply {
+function answer(request: FastifyRequest, reply: FastifyReply, run: GitServiceRun, contentType: string, prefix?: Buffer): FastifyReply {
   const body = new PassThrough();
-  if (prefix) body.write(prefix);
+  if (prefix?.length) body.write(prefix);
   run.stdout.pipe(body, { end: false });
   let complete = false;
   let abandoned = false;
@@ -116,11 +112,13 @@ export const gitRoutes: FastifyPluginAsync<RouteDeps> = async (app, { ctx }) => 
       if (!service) throw new InvalidArgument('service: must be git-upload-pack or git-receive-pack (only the smart HTTP protocol is served)');
       await authorizeGitService(ctx, await gitCaller(ctx, request), request.params.spaceId, service);
       const protocol = header(request, 'git-protocol');
+      const prefix = advertisementPrefix(service, protocolVersion(protocol));
+      const contentType = `application/x-${name}-advertisement`;
+      const known = await advertiseRefs(ctx, request.params.spaceId, service, protocolVersion(protocol));
+      if (known) return reply.status(200).headers(NO_CACHE).type(contentType).send(Buffer.concat([prefix, known]));
       const run = await startGitService(ctx, request.params.spaceId, service, { advertiseRefs: true, protocol });
       run.stdin.end();
-      // Protocol v2 (upload-pack only; receive-pack always speaks v0) starts with its capabilities, without this line.
-      const v2 = service === 'upload-pack' && protocolVersion(protocol) >= 2;
-      return answer(request, reply, run, `application/x-${name}-advertisement`, v2 ? '' : `${pktLine(`# service=${name}\n`)}0000`);
+      return answer(request, reply, run, contentType, prefix);
     },
   );
 

@@ -1,0 +1,40 @@
+/**
+ * The ref advertisement of git's smart HTTP protocol (`GET info/refs?service=...`), answered without starting git
+ * where the answer is known: the clients of a busy space ask for it before every push and every fetch, and on
+ * these machines each process started costs more than the answer itself.
+ *
+ * - receive-pack (push, protocol v0): the refs, read from the ref files, with the capabilities git itself
+ *   advertises (learned once, from a real `git receive-pack --advertise-refs`, so a git upgrade changes them).
+ * - upload-pack, protocol v2: only capabilities, no refs (they come with `ls-refs`); learned once likewise.
+ * - upload-pack, protocol v0/v1 (old clients): left to git.
+ *
+ * The formats are git's own (Documentation/gitprotocol-pack.txt, gitprotocol-v2.txt): pkt-lines, the first ref
+ * line carrying the capabilities after a NUL, `capabilities^{}` with the zero oid when there is no ref.
+ */
+const ZERO_OID = '0000000000000000000000000000000000000000';
+
+export function pktLine(text: string | Buffer): Buffer {
+  const body = typeof text === 'string' ? Buffer.from(text, 'utf8') : text;
+  return Buffer.concat([Buffer.from((body.length + 4).toString(16).padStart(4, '0'), 'ascii'), body]);
+}
+
+export const FLUSH = Buffer.from('0000', 'ascii');
+
+/** The capabilities of a receive-pack advertisement (what follows the NUL of its first line), or undefined. */
+export function receivePackCapabilities(advertisement: Buffer): string | undefined {
+  if (advertisement.length < 4) return undefined;
+  const length = Number.parseInt(advertisement.subarray(0, 4).toString('ascii'), 16);
+  if (!Number.isInteger(length) || length <= 4 || length > advertisement.length) return undefined;
+  const line = advertisement.subarray(4, length).toString('utf8');
+  const nul = line.indexOf('\0');
+  return nul < 0 ? undefined : line.slice(nul + 1).replace(/\n$/, '');
+}
+
+/** A receive-pack advertisement of `refs` (sorted as git sorts them) with `capabilities`. */
+export function receivePackAdvertisement(refs: ReadonlyArray<{ ref: string; oid: string }>, capabilities: string): Buffer {
+  const lines = refs.length === 0 ? [{ ref: 'capabilities^{}', oid: ZERO_OID }] : refs;
+  return Buffer.concat([
+    ...lines.map(({ ref, oid }, i) => pktLine(i === 0 ? `${oid} ${ref}\0${capabilities}\n` : `${oid} ${ref}\n`)),
+    FLUSH,
+  ]);
+}

@@ -1,0 +1,305 @@
+/**
+ * Hostile pushes (issue 12): what an attacker or a broken tool pushes with a real git client to `quire serve`
+ * running in its own process, as the README starts it. Each push is either refused, naming what is wrong, or
+ * accepted and served; while it is received, checked and indexed, `GET /v1/orgs` is sampled over real HTTP and
+ * must answer every time, in time; afterwards the API's revision equals the main ref and `git fsck` finds nothing.
+ */
+import { execFile, spawn } from 'node:child_process';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runQuire, startServer, type ServerProcess } from '../helpers/cli.js';
+import { Checkout, isolatedGitEnv, spaceRemote } from '../helpers/git.js';
+
+const exec = promisify(execFile);
+const MAX_FILE_BYTES = 4 * 1024 * 1024;
+/** Every probe answer within this (other test files share the two cores); the median well under it. */
+const WORST_MS = 2_000;
+const MEDIAN_MS = 200;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+interface Sample {
+  status: number;
+  ms: number;
+}
+
+describe('hostile pushes, with the API answering throughout', () => {
+  let dataDir: string;
+  let server: ServerProcess;
+  let token: string;
+  let organizationId: string;
+  let gitEnv: NodeJS.ProcessEnv;
+  const checkouts: Checkout[] = [];
+
+  beforeAll(async () => {
+    dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'quire-hostile-'));
+    const env = { QUIRE_DATA_DIR: dataDir, QUIRE_GIT_MAX_FILE_BYTES: String(MAX_FILE_BYTES) };
+    const bootstrap = await runQuire(['admin', 'bootstrap', '--email', 'admin@example.com', '--org', 'Hostile'], env);
+    expect(bootstrap.code, bootstrap.stderr).toBe(0);
+    const printed = JSON.parse(bootstrap.stdout) as { token: string; organization: { id: string } };
+    token = printed.token;
+    organizationId = printed.organization.id;
+    server = await startServer(env);
+    gitEnv = await isolatedGitEnv();
+  }, 60_000);
+
+  afterAll(async () => {
+    await server?.stop();
+    await Promise.all(checkouts.map((checkout) => checkout.dispose()));
+    await fs.rm(dataDir, { recursive: true, force: true });
+  });
+
+  async function api(method: string, url: string, body?: unknown): Promise<{ status: number; body: any }> {
+    const res = await fetch(`${server.url}${url}`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+      body: body ? JSON.stringify(body) : undefined,
+    });
+    const text = await res.text();
+    return { status: res.status, body: text ? JSON.parse(text) : undefined };
+  }
+
+  async function newSpace(): Promise<{ spaceId: string; checkout: Checkout }> {
+    const created = await api('POST', `/v1/orgs/${organizationId}/spaces`, { title: 'Target' });
+    expect(created.status).toBe(201);
+    const checkout = await Checkout.clone(spaceRemote(server.url, token, created.body.id), gitEnv);
+    checkouts.push(checkout);
+    return { spaceId: created.body.id, checkout };
+  }
+
+  /** Runs `work` while `GET /v1/orgs` is sampled every ~50 ms, and `afterMs` longer (the jobs a push queues). */
+  async function sampled<T>(work: () => Promise<T>, afterMs = 1_500): Promise<{ result: T; samples: Sample[] }> {
+    const samples: Sample[] = [];
+    let sampling = true;
+    const probe = (async () => {
+      while (sampling) {
+        const started = performance.now();
+        const status = await fetch(`${server.url}/v1/orgs`, { headers: { authorization: `Bearer ${token}` } }).then(
+          async (res) => (await res.arrayBuffer(), res.status),
+          () => 0,
+        );
+        samples.push({ status, ms: performance.now() - started });
+        await sleep(50);
+      }
+    })();
+    try {
+      const result = await work();
+      await sleep(afterMs);
+      return { result, samples };
+    } finally {
+      sampling = false;
+      await probe;
+    }
+  }
+
+  function expectResponsive(samples: Sample[]): void {
+    expect(samples.length).toBeGreaterThan(5);
+    expect(samples.filter((sample) => sample.status !== 200)).toEqual([]);
+    const sorted = samples.map((sample) => sample.ms).sort((a, b) => a - b);
+    expect(sorted[Math.floor(sorted.length / 2)]).toBeLessThan(MEDIAN_MS);
+    expect(sorted[sorted.length - 1]).toBeLessThan(WORST_MS);
+  }
+
+  /** A push through the server: its exit code and what git printed. */
+  function push(checkout: Checkout, refspec = 'HEAD:refs/heads/main'): Promise<{ code: number | null; stderr: string }> {
+    return new Promise((resolve, reject) => {
+      const child = spawn('git', ['push', 'origin', refspec], { cwd: checkout.dir, env: gitEnv });
+      let stderr = '';
+      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+      child.on('error', reject);
+      child.on('close', (code) => resolve({ code, stderr }));
+    });
+  }
+
+  /** The API shows what main says; the repository is whole; its pages list answers. */
+  async function expectConsistent(spaceId: string): Promise<void> {
+    const gitDir = path.join(dataDir, 'repositories', spaceId.slice(0, 2), `${spaceId}.git`);
+    const main = (await exec('git', ['--git-dir', gitDir, 'rev-parse', 'refs/heads/main'], { env: gitEnv })).stdout.trim();
+    const space = await api('GET', `/v1/spaces/${spaceId}`);
+    expect(space.body.revision).toBe(main);
+    await exec('git', ['--git-dir', gitDir, 'fsck', '--no-dangling', '--no-progress'], { env: gitEnv });
+    expect((await api('GET', `/v1/spaces/${spaceId}/content/pages`)).status).toBe(200);
+  }
+
+  /** A commit whose tree is `entries` (mktree lines), on top of the checkout's HEAD, made with plumbing. */
+  async function craftedCommit(checkout: Checkout, entries: string[]): Promise<string> {
+    const tree = await mktree(checkout, entries);
+    return (await checkout.git('commit-tree', tree, '-p', 'HEAD', '-m', 'Crafted')).trim();
+  }
+
+  function mktree(checkout: Checkout, entries: string[]): Promise<string> {
+    return new Promise((resolve, reject) => {
+      const child = spawn('git', ['mktree', '--missing'], { cwd: checkout.dir, env: gitEnv });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+      child.on('error', reject);
+      child.on('close', (code) => (code === 0 ? resolve(stdout.trim()) : reject(new Error(`git mktree: ${stderr}`))));
+      child.stdin.end(`${entries.join('\n')}\n`);
+    });
+  }
+
+  async function blob(checkout: Checkout, content: string | Buffer): Promise<string> {
+    const file = path.join(checkout.dir, '.crafted-blob');
+    await fs.writeFile(file, content);
+    const oid = (await checkout.git('hash-object', '-w', file)).trim();
+    await fs.rm(file);
+    return oid;
+  }
+
+  async function expectRefused(spaceId: string, checkout: Checkout, refspec: string, reason: string | RegExp): Promise<void> {
+    const before = await api('GET', `/v1/spaces/${spaceId}`);
+    const { result, samples } = await sampled(() => push(checkout, refspec), 200);
+    expect(result.code, result.stderr).not.toBe(0);
+    if (typeof reason === 'string') expect(result.stderr).toContain(reason);
+    else expect(result.stderr).toMatch(reason);
+    expect(result.stderr).not.toMatch(/cannot lock ref|internal error/);
+    expectResponsive(samples);
+    expect((await api('GET', `/v1/spaces/${spaceId}`)).body.revision).toBe(before.body.revision);
+    await expectConsistent(spaceId);
+  }
+
+  it('refuses trees that climb out with "..", reach into ".git" in any case, or hold a "/" in a name', { timeout: 120_000 }, async () => {
+    const { spaceId, checkout } = await newSpace();
+    const text = await blob(checkout, 'crafted\n');
+    const cases: Array<[string[], string | RegExp]> = [
+      [[`100644 blob ${text}\t..`], /\.\.|hasDotdot/],
+      [[`040000 tree ${await mktree(checkout, [`100644 blob ${text}\tconfig`])}\t.git`], /\.git|hasDotgit/],
+      [[`040000 tree ${await mktree(checkout, [`100755 blob ${text}\tpost-checkout`])}\t.GiT`], /\.GiT|hasDotgit/],
+      [[`040000 tree ${await mktree(checkout, [`100644 blob ${text}\t.git`])}\tdocs`], /\.git|hasDotgit/],
+    ];
+    for (const [entries, reason] of cases) await expectRefused(spaceId, checkout, `${await craftedCommit(checkout, entries)}:refs/heads/main`, reason);
+  });
+
+  it('refuses symlinks out of the tree and through ".."', { timeout: 60_000 }, async () => {
+    const { spaceId, checkout } = await newSpace();
+    for (const target of ['/etc/passwd', '../../../../etc/shadow', 'docs/../../x']) {
+      const entries = [`120000 blob ${await blob(checkout, target)}\tlink.md`];
+      await expectRefused(spaceId, checkout, `${await craftedCommit(checkout, entries)}:refs/heads/main`, 'link.md: is a symlink to');
+    }
+  });
+
+  it('accepts a submodule with a warning, and serves the pages beside it', { timeout: 60_000 }, async () => {
+    const { spaceId, checkout } = await newSpace();
+    await checkout.write('guide.md', '# Guide\n\nNext to a submodule.\n');
+    await checkout.git('add', 'guide.md');
+    await checkout.git('update-index', '--add', '--cacheinfo', `160000,${'ab'.repeat(20)},vendor/theme`);
+    await checkout.git('commit', '--quiet', '-m', 'A submodule');
+    const { result, samples } = await sampled(() => push(checkout));
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toContain('vendor/theme: a submodule');
+    expectResponsive(samples);
+    await expectConsistent(spaceId);
+    const pages = await api('GET', `/v1/spaces/${spaceId}/content/pages`);
+    expect(JSON.stringify(pages.body)).toContain('Guide');
+    expect(JSON.stringify(pages.body)).not.toContain('vendor/theme');
+  });
+
+  it('survives YAML alias bombs in front matter, .gitbook.yaml and vars.yaml without expanding them', { timeout: 120_000 }, async () => {
+    const { spaceId, checkout } = await newSpace();
+    // Nine levels of nine: 387,420,489 strings once expanded, a few hundred bytes as written.
+    const levels = ['a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]'];
+    for (let i = 1; i < 9; i++) {
+      const name = String.fromCharCode(97 + i);
+      const previous = String.fromCharCode(96 + i);
+      levels.push(`${name}: &${name} [${Array(9).fill(`*${previous}`).join(',')}]`);
+    }
+    const bomb = levels.join('\n');
+    await checkout.write('bomb.md', `---\ndescription: boom\n${bomb}\n---\n# Bomb\n\nText.\n`);
+    await checkout.write('.gitbook/vars.yaml', `${bomb}\n`);
+    await checkout.write('.gitbook.yaml', `root: ./\n${bomb}\n`);
+    await checkout.commit('Alias bombs');
+    const { result, samples } = await sampled(() => push(checkout), 3_000);
+    expect(result.stderr).not.toMatch(/internal error|cannot lock ref/);
+    expectResponsive(samples);
+    await expectConsistent(spaceId);
+    if (result.code === 0) {
+      // Accepted: the page reads, and nothing expanded the aliases on the way.
+      const page = await api('GET', `/v1/spaces/${spaceId}/content/path/bomb`);
+      expect(page.status).toBe(200);
+      expect(JSON.stringify(page.body).length).toBeLessThan(100_000);
+    } else {
+      expect(result.stderr).toMatch(/bomb\.md|vars\.yaml|\.gitbook\.yaml/);
+    }
+  });
+
+  it('refuses a file over the size limit naming it, and serves a 3 MB one-line page while the API answers', { timeout: 120_000 }, async () => {
+    const { spaceId, checkout } = await newSpace();
+    await checkout.write('.gitbook/assets/huge.bin', Buffer.alloc(MAX_FILE_BYTES + 1, 7));
+    await checkout.commit('Too big');
+    await expectRefused(spaceId, checkout, 'HEAD:refs/heads/main', '.gitbook/assets/huge.bin: is 4 MiB');
+
+    await checkout.git('reset', '--quiet', '--hard', 'HEAD~1');
+    await checkout.write('line.md', `# Line\n\n${'word '.repeat(600_000)}\n`);
+    await checkout.commit('One long line');
+    const { result, samples } = await sampled(() => push(checkout), 3_000);
+    expect(result.code, result.stderr).toBe(0);
+    expectResponsive(samples);
+    await expectConsistent(spaceId);
+  });
+
+  it('accepts 10,000 files in one push and serves them, the API answering while they are checked and indexed', { timeout: 300_000 }, async () => {
+    const { spaceId, checkout } = await newSpace();
+    for (let folder = 0; folder < 100; folder++) {
+      await fs.mkdir(path.join(checkout.dir, `part-${folder}`), { recursive: true });
+      await Promise.all(
+        Array.from({ length: 100 }, (_, i) => fs.writeFile(path.join(checkout.dir, `part-${folder}`, `page-${i}.md`), `# Page ${folder}-${i}\n\nWord${folder}x${i}.\n`)),
+      );
+    }
+    await checkout.commit('Ten thousand pages');
+    const { result, samples } = await sampled(async () => {
+      const pushed = await push(checkout);
+      // Until the last page is searchable: indexing 10,000 pages must not hold the API either.
+      for (const deadline = Date.now() + 120_000; Date.now() < deadline; await sleep(500)) {
+        const found = await api('GET', `/v1/spaces/${spaceId}/search?query=Word99x99`);
+        if (found.status === 200 && JSON.stringify(found.body).includes('Page 99-99')) break;
+      }
+      return pushed;
+    }, 500);
+    expect(result.code, result.stderr).toBe(0);
+    expectResponsive(samples);
+    await expectConsistent(spaceId);
+    const found = await api('GET', `/v1/spaces/${spaceId}/search?query=Word99x99`);
+    expect(JSON.stringify(found.body)).toContain('Page 99-99');
+  });
+
+  it('serves odd file names: bytes that are not UTF-8, 255-byte names, deep folders, look-alike and case-only twins', { timeout: 120_000 }, async () => {
+    const { spaceId, checkout } = await newSpace();
+    const page = (title: string) => blob(checkout, `# ${title}\n\nText.\n`);
+    let tree = await mktree(checkout, [`100644 blob ${await page('Deep')}\tdeep.md`]);
+    for (let depth = 0; depth < 60; depth++) tree = await mktree(checkout, [`040000 tree ${tree}\tlevel-${depth}`]);
+    const entries = [
+      `100644 blob ${await page('Latin one')}\tcaf\xe9.md`,
+      `100644 blob ${await page('Composed')}\tcaf\u00e9-nfc.md`,
+      `100644 blob ${await page('Decomposed')}\tcafe\u0301-nfc.md`,
+      `100644 blob ${await page('Upper')}\tPage.md`,
+      `100644 blob ${await page('Lower')}\tpage.md`,
+      `100644 blob ${await page('Long')}\t${'n'.repeat(252)}.md`,
+      `100644 blob ${await page('Spaces and quotes')}\ta "quoted" page's name.md`,
+      `100644 blob ${await blob(checkout, '# Summary\n\n* [Upper](Page.md)\n* [Upper again](Page.md)\n* [Lower](page.md)\n')}\tSUMMARY.md`,
+      `040000 tree ${tree}\tnested`,
+    ];
+    // mktree reads paths as bytes: write the Latin-1 one as its single byte.
+    const input = Buffer.concat(entries.map((entry) => Buffer.from(`${entry}\n`, entry.includes('caf\xe9.md') ? 'latin1' : 'utf8')));
+    const treeOid = await new Promise<string>((resolve, reject) => {
+      const child = spawn('git', ['mktree'], { cwd: checkout.dir, env: gitEnv });
+      let stdout = '';
+      child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+      child.on('error', reject);
+      child.on('close', (code) => (code === 0 ? resolve(stdout.trim()) : reject(new Error('git mktree failed'))));
+      child.stdin.end(input);
+    });
+    const commit = (await checkout.git('commit-tree', treeOid, '-p', 'HEAD', '-m', 'Odd names')).trim();
+    const { result, samples } = await sampled(() => push(checkout, `${commit}:refs/heads/main`));
+    expect(result.stderr).not.toMatch(/internal error|cannot lock ref/);
+    expect(result.code, result.stderr).toBe(0);
+    expectResponsive(samples);
+    await expectConsistent(spaceId);
+    const pages = JSON.stringify((await api('GET', `/v1/spaces/${spaceId}/content/pages`)).body);
+    for (const title of ['Upper', 'Lower', 'Long', 'Deep', 'Composed', 'Decomposed']) expect(pages).toContain(title);
+  });
+});
