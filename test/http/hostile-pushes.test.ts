@@ -96,7 +96,7 @@ describe('hostile pushes, with the API answering throughout', () => {
   }
 
   function expectResponsive(samples: Sample[]): void {
-    expect(samples.length).toBeGreaterThan(5);
+    expect(samples.length).toBeGreaterThan(0);
     expect(samples.filter((sample) => sample.status !== 200)).toEqual([]);
     const sorted = samples.map((sample) => sample.ms).sort((a, b) => a - b);
     expect(sorted[Math.floor(sorted.length / 2)]).toBeLessThan(MEDIAN_MS);
@@ -115,12 +115,13 @@ describe('hostile pushes, with the API answering throughout', () => {
   }
 
   /** The API shows what main says; the repository is whole; its pages list answers. */
-  async function expectConsistent(spaceId: string): Promise<void> {
+  async function expectConsistent(spaceId: string, tolerated: string[] = []): Promise<void> {
     const gitDir = path.join(dataDir, 'repositories', spaceId.slice(0, 2), `${spaceId}.git`);
     const main = (await exec('git', ['--git-dir', gitDir, 'rev-parse', 'refs/heads/main'], { env: gitEnv })).stdout.trim();
     const space = await api('GET', `/v1/spaces/${spaceId}`);
     expect(space.body.revision).toBe(main);
-    await exec('git', ['--git-dir', gitDir, 'fsck', '--no-dangling', '--no-progress'], { env: gitEnv });
+    const severities = tolerated.flatMap((id) => ['-c', `fsck.${id}=warn`]);
+    await exec('git', [...severities, '--git-dir', gitDir, 'fsck', '--no-dangling', '--no-progress'], { env: gitEnv });
     expect((await api('GET', `/v1/spaces/${spaceId}/content/pages`)).status).toBe(200);
   }
 
@@ -172,7 +173,41 @@ describe('hostile pushes, with the API answering throughout', () => {
       [[`040000 tree ${await mktree(checkout, [`100755 blob ${text}\tpost-checkout`])}\t.GiT`], /\.GiT|hasDotgit/],
       [[`040000 tree ${await mktree(checkout, [`100644 blob ${text}\t.git`])}\tdocs`], /\.git|hasDotgit/],
     ];
+    // A name with a "/" cannot be made with mktree; written as a raw tree object.
+    const raw = Buffer.concat([Buffer.from('100644 a/b.md\0'), Buffer.from(text, 'hex')]);
+    const slashTree = await new Promise<string>((resolve, reject) => {
+      const child = spawn('git', ['hash-object', '-t', 'tree', '--literally', '-w', '--stdin'], { cwd: checkout.dir, env: gitEnv });
+      let stdout = '';
+      child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+      child.on('error', reject);
+      child.on('close', (code) => (code === 0 ? resolve(stdout.trim()) : reject(new Error('git hash-object failed'))));
+      child.stdin.end(raw);
+    });
+    const slashCommit = (await checkout.git('commit-tree', slashTree, '-p', 'HEAD', '-m', 'Slash')).trim();
+    await expectRefused(spaceId, checkout, `${slashCommit}:refs/heads/main`, 'fullPathname');
     for (const [entries, reason] of cases) await expectRefused(spaceId, checkout, `${await craftedCommit(checkout, entries)}:refs/heads/main`, reason);
+  });
+
+  it('accepts commits with the header quirks old tools wrote (a bad time zone, an e-mail without a name)', { timeout: 60_000 }, async () => {
+    const { spaceId, checkout } = await newSpace();
+    await checkout.write('page.md', '# Old\n\nFrom an old tool.\n');
+    await checkout.git('add', 'page.md');
+    const tree = (await checkout.git('write-tree')).trim();
+    const parent = (await checkout.git('rev-parse', 'HEAD')).trim();
+    const text = `tree ${tree}\nparent ${parent}\nauthor <old@example.com> 1234567890 +051800\ncommitter Old Tool <old@example.com> 1234567890 +051800\n\nFrom 2009\n`;
+    const commit = await new Promise<string>((resolve, reject) => {
+      const child = spawn('git', ['hash-object', '-t', 'commit', '--literally', '-w', '--stdin'], { cwd: checkout.dir, env: gitEnv });
+      let stdout = '';
+      child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+      child.on('error', reject);
+      child.on('close', (code) => (code === 0 ? resolve(stdout.trim()) : reject(new Error('git hash-object failed'))));
+      child.stdin.end(text);
+    });
+    const { result, samples } = await sampled(() => push(checkout, `${commit}:refs/heads/main`));
+    expect(result.code, result.stderr).toBe(0);
+    expectResponsive(samples);
+    await expectConsistent(spaceId, ['badTimezone', 'missingNameBeforeEmail']);
+    expect(JSON.stringify((await api('GET', `/v1/spaces/${spaceId}/content/pages`)).body)).toContain('Old');
   });
 
   it('refuses symlinks out of the tree and through ".."', { timeout: 60_000 }, async () => {
@@ -213,18 +248,24 @@ describe('hostile pushes, with the API answering throughout', () => {
     await checkout.write('.gitbook/vars.yaml', `${bomb}\n`);
     await checkout.write('.gitbook.yaml', `root: ./\n${bomb}\n`);
     await checkout.commit('Alias bombs');
-    const { result, samples } = await sampled(() => push(checkout), 3_000);
-    expect(result.stderr).not.toMatch(/internal error|cannot lock ref/);
+    const { result, samples } = await sampled(() => push(checkout), 500);
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).toContain('bomb.md:2: front matter holds more than 10000 values');
     expectResponsive(samples);
     await expectConsistent(spaceId);
-    if (result.code === 0) {
-      // Accepted: the page reads, and nothing expanded the aliases on the way.
-      const page = await api('GET', `/v1/spaces/${spaceId}/content/path/bomb`);
-      expect(page.status).toBe(200);
-      expect(JSON.stringify(page.body).length).toBeLessThan(100_000);
-    } else {
-      expect(result.stderr).toMatch(/bomb\.md|vars\.yaml|\.gitbook\.yaml/);
-    }
+
+    // In the files whose unknown keys are ignored, the bombs go through untouched (with warnings) and stay inert.
+    await checkout.remove('bomb.md');
+    await checkout.write('page.md', '# Page\n\nText.\n');
+    await checkout.commit('Without the page');
+    const accepted = await sampled(() => push(checkout), 3_000);
+    expect(accepted.result.code, accepted.result.stderr).toBe(0);
+    expect(accepted.result.stderr).toContain('warning: .gitbook/vars.yaml:1: variable a must be a string');
+    expectResponsive(accepted.samples);
+    await expectConsistent(spaceId);
+    const page = await api('GET', `/v1/spaces/${spaceId}/content/path/page`);
+    expect(page.status).toBe(200);
+    expect(JSON.stringify(page.body).length).toBeLessThan(100_000);
   });
 
   it('refuses a file over the size limit naming it, and serves a 3 MB one-line page while the API answers', { timeout: 120_000 }, async () => {
@@ -280,7 +321,6 @@ describe('hostile pushes, with the API answering throughout', () => {
       `100644 blob ${await page('Lower')}\tpage.md`,
       `100644 blob ${await page('Long')}\t${'n'.repeat(252)}.md`,
       `100644 blob ${await page('Spaces and quotes')}\ta "quoted" page's name.md`,
-      `100644 blob ${await blob(checkout, '# Summary\n\n* [Upper](Page.md)\n* [Upper again](Page.md)\n* [Lower](page.md)\n')}\tSUMMARY.md`,
       `040000 tree ${tree}\tnested`,
     ];
     // mktree reads paths as bytes: write the Latin-1 one as its single byte.
@@ -300,6 +340,21 @@ describe('hostile pushes, with the API answering throughout', () => {
     expectResponsive(samples);
     await expectConsistent(spaceId);
     const pages = JSON.stringify((await api('GET', `/v1/spaces/${spaceId}/content/pages`)).body);
-    for (const title of ['Upper', 'Lower', 'Long', 'Deep', 'Composed', 'Decomposed']) expect(pages).toContain(title);
+    for (const title of ['Upper', 'Lower', 'Long', 'Deep', 'Composed', 'Decomposed', 'Spaces and quotes', 'Latin one']) expect(pages).toContain(title);
+
+    // A table of contents that lists one file twice (real repositories do): the second is a link to the first.
+    await checkout.git('reset', '--quiet', '--hard', commit);
+    await checkout.write('SUMMARY.md', '# Summary\n\n* [Upper](Page.md)\n* [Upper again](Page.md)\n* [Lower](page.md)\n');
+    await checkout.commit('Listed twice');
+    const listed = await sampled(() => push(checkout));
+    expect(listed.result.code, listed.result.stderr).toBe(0);
+    expectResponsive(listed.samples);
+    await expectConsistent(spaceId);
+    const toc = (await api('GET', `/v1/spaces/${spaceId}/content/pages`)).body.pages as Array<{ title: string; type: string }>;
+    expect(toc.map((entry) => [entry.title, entry.type])).toEqual([
+      ['Upper', 'document'],
+      ['Upper again', 'link'],
+      ['Lower', 'document'],
+    ]);
   });
 });

@@ -80,6 +80,23 @@ export function gitSignature(signature: Signature): Signature {
   return { name: candidates.find(usable) ?? 'Quire user', email };
 }
 
+/**
+ * git's own checks of every object a push brings (receive.fsckObjects), before the hook runs: a malformed tree
+ * (a "/" inside an entry's name, an empty name, duplicate or unsorted entries, a bad .gitmodules) is refused. The
+ * header quirks that old tools wrote into commits (bad time zones, dates, e-mails) only warn: real histories carry
+ * them, and their content is sound. ".", ".." and ".git" entries are left to validatePush, which refuses them
+ * naming the path (git would refuse them too, its strict mode making every default warning an error).
+ */
+const RECEIVE_CHECKS = [
+  'receive.fsckObjects=true',
+  'receive.fsck.fullPathname=error',
+  'receive.fsck.emptyName=error',
+  ...['hasDot', 'hasDotdot', 'hasDotgit'].map((id) => `receive.fsck.${id}=ignore`),
+  ...['badDate', 'badDateOverflow', 'badEmail', 'badName', 'badTimezone', 'missingEmail', 'missingNameBeforeEmail', 'missingSpaceBeforeDate', 'missingSpaceBeforeEmail', 'zeroPaddedDate'].map(
+    (id) => `receive.fsck.${id}=warn`,
+  ),
+];
+
 /** How long a writer waits for the other writers of a repository before giving up (RefLockTimeout, a 503). */
 export const REF_LOCK_TIMEOUT_MS = 30_000;
 
@@ -207,7 +224,7 @@ export class GitStore {
   spawnService(spaceId: string, service: GitService, options: { advertiseRefs: boolean; env: Record<string, string> }): ChildProcessWithoutNullStreams {
     const gitDir = this.repositoryPath(spaceId);
     const args = [
-      ...(service === 'receive-pack' ? ['-c', `core.hooksPath=${path.join(gitDir, 'hooks')}`] : []),
+      ...(service === 'receive-pack' ? [...RECEIVE_CHECKS, `core.hooksPath=${path.join(gitDir, 'hooks')}`].flatMap((setting) => ['-c', setting]) : []),
       service,
       '--stateless-rpc',
       ...(options.advertiseRefs ? ['--advertise-refs'] : []),
