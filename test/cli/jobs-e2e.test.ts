@@ -1,7 +1,8 @@
 /**
  * Jobs across real processes: `quire serve` queues on BullMQ, `quire worker` runs the jobs, both on the real Redis
  * behind a TCP proxy the test cuts and restores. While Redis is unreachable, reads keep working and operations
- * that need a job answer 503 within a second; a job queued before the outage completes once Redis is back.
+ * that need a job answer 503 within a second; a job queued before the outage completes once Redis is back; a push
+ * made during the outage lands, and is indexed once Redis is back, with neither process restarted.
  */
 import fs from 'node:fs/promises';
 import os from 'node:os';
@@ -11,6 +12,7 @@ import { runQuire, spawnQuire, startServer, type QuireProcess, type ServerProces
 import { REDIS_TEST_URL, assertRedisReachable, removeRedisPrefix, uniqueRedisPrefix } from '../helpers/queues.js';
 import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy.js';
 import { startFileServer, type FileServer } from '../helpers/file-server.js';
+import { Checkout, spaceRemote } from '../helpers/git.js';
 
 const SPEC = JSON.stringify({ openapi: '3.0.3', info: { title: 'Pets', version: '1' }, paths: { '/pets': { get: { responses: { '200': { description: 'ok' } } } } } });
 
@@ -36,6 +38,8 @@ describe('jobs across processes (bullmq): quire serve + quire worker through a R
       QUIRE_REDIS_PREFIX: prefix,
       QUIRE_FETCH_ALLOW: '127.0.0.1',
       QUIRE_CACHE_TTL_MS: '0',
+      // The periodic catch-up queues what a push could not queue during the outage.
+      QUIRE_CATCH_UP_INTERVAL_MS: '1000',
     };
   });
   afterAll(async () => {
@@ -107,5 +111,51 @@ describe('jobs across processes (bullmq): quire serve + quire worker through a R
     expect(spec.processingState).toBe('complete');
     expect(spec.lastVersion).toBeTruthy();
     expect(files.hits('/pets.json')).toBe(1);
+  });
+
+  it('lands a push made while Redis is down, and indexes it once Redis is back, restarting nothing', async () => {
+    const bootstrap = await runQuire(['admin', 'bootstrap', '--email', 'ops@example.com', '--org', 'Ops'], env);
+    const { token, organization } = JSON.parse(bootstrap.stdout);
+    server ??= await startServer(env);
+    if (!worker || worker.child.exitCode !== null) worker = await startWorker();
+    const api = async (method: string, url: string, body?: unknown) => {
+      const res = await fetch(`${server!.url}${url}`, {
+        method,
+        headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+        body: body ? JSON.stringify(body) : undefined,
+      });
+      return { status: res.status, body: await res.json() };
+    };
+    /** True once a search for `word` answers the page titled `title`. */
+    const found = async (spaceId: string, word: string, title: string, withinMs: number): Promise<boolean> => {
+      for (const deadline = Date.now() + withinMs; Date.now() < deadline; await new Promise((resolve) => setTimeout(resolve, 250))) {
+        const result = await api('GET', `/v1/spaces/${spaceId}/search?query=${word}`);
+        if (result.status === 200 && (result.body.items as Array<{ title: string }>).some((item) => item.title === title)) return true;
+      }
+      return false;
+    };
+
+    const space = (await api('POST', `/v1/orgs/${organization.id}/spaces`, { title: 'Runbook' })).body;
+    const checkout = await Checkout.clone(spaceRemote(server.url, token, space.id));
+    try {
+      await checkout.write('before.md', '# Before\n\nZebrabefore is indexed by the worker.\n');
+      await checkout.commitAndPush('Before the outage');
+      expect(await found(space.id, 'Zebrabefore', 'Before', 20_000)).toBe(true);
+
+      await proxy.cut();
+      await checkout.write('during.md', '# During\n\nZebraduring was pushed while Redis was down.\n');
+      const during = await checkout.commitAndPush('During the outage');
+      // git is the truth: the push landed and the API shows it at once, whatever the queue.
+      expect((await api('GET', `/v1/spaces/${space.id}`)).body.revision).toBe(during);
+      expect((await api('GET', `/v1/spaces/${space.id}/content/path/during`)).status).toBe(200);
+      await new Promise((resolve) => setTimeout(resolve, 2_000));
+
+      await proxy.restore();
+      expect(await found(space.id, 'Zebraduring', 'During', 30_000)).toBe(true);
+      expect(worker.child.exitCode).toBeNull();
+      expect(server.child.exitCode).toBeNull();
+    } finally {
+      await checkout.dispose();
+    }
   });
 });
