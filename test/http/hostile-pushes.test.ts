@@ -131,18 +131,21 @@ describe('hostile pushes, with the API answering throughout', () => {
     return (await checkout.git('commit-tree', tree, '-p', 'HEAD', '-m', 'Crafted')).trim();
   }
 
-  function mktree(checkout: Checkout, entries: string[]): Promise<string> {
+  /** Runs git in the checkout with `input` on its standard input; its output, trimmed. */
+  function gitWithInput(checkout: Checkout, args: string[], input: string | Buffer): Promise<string> {
     return new Promise((resolve, reject) => {
-      const child = spawn('git', ['mktree', '--missing'], { cwd: checkout.dir, env: gitEnv });
+      const child = spawn('git', args, { cwd: checkout.dir, env: gitEnv });
       let stdout = '';
       let stderr = '';
       child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
       child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
       child.on('error', reject);
-      child.on('close', (code) => (code === 0 ? resolve(stdout.trim()) : reject(new Error(`git mktree: ${stderr}`))));
-      child.stdin.end(`${entries.join('\n')}\n`);
+      child.on('close', (code) => (code === 0 ? resolve(stdout.trim()) : reject(new Error(`git ${args.join(' ')}: ${stderr}`))));
+      child.stdin.end(input);
     });
   }
+
+  const mktree = (checkout: Checkout, entries: string[]) => gitWithInput(checkout, ['mktree', '--missing'], `${entries.join('\n')}\n`);
 
   async function blob(checkout: Checkout, content: string | Buffer): Promise<string> {
     const file = path.join(checkout.dir, '.crafted-blob');
@@ -175,14 +178,7 @@ describe('hostile pushes, with the API answering throughout', () => {
     ];
     // A name with a "/" cannot be made with mktree; written as a raw tree object.
     const raw = Buffer.concat([Buffer.from('100644 a/b.md\0'), Buffer.from(text, 'hex')]);
-    const slashTree = await new Promise<string>((resolve, reject) => {
-      const child = spawn('git', ['hash-object', '-t', 'tree', '--literally', '-w', '--stdin'], { cwd: checkout.dir, env: gitEnv });
-      let stdout = '';
-      child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
-      child.on('error', reject);
-      child.on('close', (code) => (code === 0 ? resolve(stdout.trim()) : reject(new Error('git hash-object failed'))));
-      child.stdin.end(raw);
-    });
+    const slashTree = await gitWithInput(checkout, ['hash-object', '-t', 'tree', '--literally', '-w', '--stdin'], raw);
     const slashCommit = (await checkout.git('commit-tree', slashTree, '-p', 'HEAD', '-m', 'Slash')).trim();
     await expectRefused(spaceId, checkout, `${slashCommit}:refs/heads/main`, 'fullPathname');
     for (const [entries, reason] of cases) await expectRefused(spaceId, checkout, `${await craftedCommit(checkout, entries)}:refs/heads/main`, reason);
@@ -195,14 +191,7 @@ describe('hostile pushes, with the API answering throughout', () => {
     const tree = (await checkout.git('write-tree')).trim();
     const parent = (await checkout.git('rev-parse', 'HEAD')).trim();
     const text = `tree ${tree}\nparent ${parent}\nauthor <old@example.com> 1234567890 +051800\ncommitter Old Tool <old@example.com> 1234567890 +051800\n\nFrom 2009\n`;
-    const commit = await new Promise<string>((resolve, reject) => {
-      const child = spawn('git', ['hash-object', '-t', 'commit', '--literally', '-w', '--stdin'], { cwd: checkout.dir, env: gitEnv });
-      let stdout = '';
-      child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
-      child.on('error', reject);
-      child.on('close', (code) => (code === 0 ? resolve(stdout.trim()) : reject(new Error('git hash-object failed'))));
-      child.stdin.end(text);
-    });
+    const commit = await gitWithInput(checkout, ['hash-object', '-t', 'commit', '--literally', '-w', '--stdin'], text);
     const { result, samples } = await sampled(() => push(checkout, `${commit}:refs/heads/main`));
     expect(result.code, result.stderr).toBe(0);
     expectResponsive(samples);
@@ -325,14 +314,7 @@ describe('hostile pushes, with the API answering throughout', () => {
     ];
     // mktree reads paths as bytes: write the Latin-1 one as its single byte.
     const input = Buffer.concat(entries.map((entry) => Buffer.from(`${entry}\n`, entry.includes('caf\xe9.md') ? 'latin1' : 'utf8')));
-    const treeOid = await new Promise<string>((resolve, reject) => {
-      const child = spawn('git', ['mktree'], { cwd: checkout.dir, env: gitEnv });
-      let stdout = '';
-      child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
-      child.on('error', reject);
-      child.on('close', (code) => (code === 0 ? resolve(stdout.trim()) : reject(new Error('git mktree failed'))));
-      child.stdin.end(input);
-    });
+    const treeOid = await gitWithInput(checkout, ['mktree'], input);
     const commit = (await checkout.git('commit-tree', treeOid, '-p', 'HEAD', '-m', 'Odd names')).trim();
     const { result, samples } = await sampled(() => push(checkout, `${commit}:refs/heads/main`));
     expect(result.stderr).not.toMatch(/internal error|cannot lock ref/);
