@@ -1,0 +1,337 @@
+/**
+ * GitBook-flavoured markdown into one syntax tree (issue 13 item 1): CommonMark and GFM (remark-parse, remark-gfm)
+ * plus what the hosted platform writes around them:
+ *
+ * - a Liquid tag on a line of its own (`{% hint style="info" %}`, `{% endhint %}`, `{% embed url="..." %}`) is a
+ *   leaf block of its own, `liquidTag`, made by a micromark flow construct: it ends a paragraph like a thematic
+ *   break does, and it works inside list items and block quotes (micromark handles their prefixes);
+ * - an opening tag and its `end` tag among the same siblings become one container, `liquidBlock`, holding what lies
+ *   between them (nested ones included: tabs of tab, stepper of step, code around a fenced block); a tag without
+ *   its end tag stays a leaf (`{% embed %}`, `{% include %}`), and so does an unbalanced one: never lost;
+ * - `{{ ... }}` on one line is an inline `liquidExpression` (variables, `visitor.claims...`).
+ *
+ * Text that only looks like Liquid inside code (fenced, indented, inline) stays code: code constructs come first.
+ * Writing the tree back (remark-stringify with toMarkdownExtension) gives each tag and expression as written.
+ */
+import type { Parent, Root, RootContent } from 'mdast';
+import type { Position } from 'unist';
+import type { CompileContext, Extension as FromMarkdownExtension, Token } from 'mdast-util-from-markdown';
+import type { Info, Options as ToMarkdownExtension, State as ToMarkdownState } from 'mdast-util-to-markdown';
+import { markdownLineEnding, markdownSpace } from 'micromark-util-character';
+import type { Code, Construct, Effects, Extension, State, TokenizeContext } from 'micromark-util-types';
+import remarkGfm from 'remark-gfm';
+import remarkParse from 'remark-parse';
+import { unified, type Plugin } from 'unified';
+
+declare module 'micromark-util-types' {
+  interface TokenTypeMap {
+    liquidTag: 'liquidTag';
+    liquidTagMarker: 'liquidTagMarker';
+    liquidTagValue: 'liquidTagValue';
+    liquidExpression: 'liquidExpression';
+    liquidExpressionMarker: 'liquidExpressionMarker';
+    liquidExpressionValue: 'liquidExpressionValue';
+  }
+}
+
+/** A Liquid tag left alone: no end tag among its siblings (`{% embed url="..." %}`), or an end tag without start. */
+export interface LiquidTag {
+  type: 'liquidTag';
+  /** Between `{%` and `%}`, trimmed: `embed url="https://example.com"`. */
+  value: string;
+  position?: Position;
+}
+
+/** A Liquid tag with its end tag, and what lies between them. */
+export interface LiquidBlock {
+  type: 'liquidBlock';
+  /** The tag's name: `hint`, `tabs`, `tab`, `code`, `if`... */
+  name: string;
+  /** The opening tag after its name, trimmed: `style="info"`. */
+  args: string;
+  /** `key="value"` pairs of `args` (see parseTagArguments). */
+  attributes: Record<string, string>;
+  children: GitbookNode[];
+  position?: Position;
+}
+
+/** `{{ space.vars.version }}`. */
+export interface LiquidExpression {
+  type: 'liquidExpression';
+  /** Between `{{` and `}}`, trimmed. */
+  value: string;
+  position?: Position;
+}
+
+/** The nodes of a parsed page: mdast's, and the three above (not declared into mdast's maps: the rest of the
+ * code base keeps its plain mdast types, and only readers of this tree meet these). */
+export type GitbookNode = RootContent | LiquidTag | LiquidBlock | LiquidExpression;
+
+const LEFT_BRACE = 123;
+const RIGHT_BRACE = 125;
+const PERCENT = 37;
+
+// ---- micromark: the tokenizers
+
+/** `%}` then only spaces to the end of the line: where a tag line's value ends. */
+const tagLineEnd: Construct = {
+  partial: true,
+  tokenize(effects: Effects, ok: State, nok: State): State {
+    const afterPercent: State = (code: Code) => {
+      if (code !== RIGHT_BRACE) return nok(code);
+      effects.consume(code);
+      return trailing;
+    };
+    const trailing: State = (code: Code) => {
+      if (markdownSpace(code)) {
+        effects.consume(code);
+        return trailing;
+      }
+      return code === null || markdownLineEnding(code) ? ok(code) : nok(code);
+    };
+    return (code: Code) => {
+      if (code !== PERCENT) return nok(code);
+      effects.consume(code);
+      return afterPercent;
+    };
+  },
+};
+
+/** A line holding one Liquid tag and nothing else (after the indentation micromark already took). */
+const liquidTagLine: Construct = {
+  name: 'liquidTag',
+  tokenize(this: TokenizeContext, effects: Effects, ok: State, nok: State): State {
+    let valueSize = 0;
+    const value: State = (code: Code) => {
+      if (code === null || markdownLineEnding(code)) return nok(code);
+      if (code === PERCENT) return effects.check(tagLineEnd, endOfValue, valueCharacter)(code);
+      return valueCharacter(code);
+    };
+    const valueCharacter: State = (code: Code) => {
+      effects.consume(code);
+      valueSize++;
+      return value;
+    };
+    const endOfValue: State = (code: Code) => {
+      if (valueSize === 0) return nok(code);
+      effects.exit('liquidTagValue');
+      effects.enter('liquidTagMarker');
+      effects.consume(code); // %
+      return closingBrace;
+    };
+    const closingBrace: State = (code: Code) => {
+      effects.consume(code); // }
+      effects.exit('liquidTagMarker');
+      return trailing;
+    };
+    const trailing: State = (code: Code) => {
+      if (markdownSpace(code)) {
+        effects.consume(code);
+        return trailing;
+      }
+      effects.exit('liquidTag');
+      return ok(code);
+    };
+    const afterBrace: State = (code: Code) => {
+      if (code !== PERCENT) return nok(code);
+      effects.consume(code);
+      effects.exit('liquidTagMarker');
+      effects.enter('liquidTagValue');
+      return value;
+    };
+    return (code: Code) => {
+      effects.enter('liquidTag');
+      effects.enter('liquidTagMarker');
+      effects.consume(code); // {
+      return afterBrace;
+    };
+  },
+};
+
+/** `{{ ... }}` within a line. */
+const liquidExpression: Construct = {
+  name: 'liquidExpression',
+  tokenize(effects: Effects, ok: State, nok: State): State {
+    let valueSize = 0;
+    const second: State = (code: Code) => {
+      if (code !== LEFT_BRACE) return nok(code);
+      effects.consume(code);
+      effects.exit('liquidExpressionMarker');
+      effects.enter('liquidExpressionValue');
+      return value;
+    };
+    const value: State = (code: Code) => {
+      if (code === null || markdownLineEnding(code)) return nok(code);
+      if (code === RIGHT_BRACE) {
+        if (valueSize === 0) return nok(code);
+        effects.exit('liquidExpressionValue');
+        effects.enter('liquidExpressionMarker');
+        effects.consume(code);
+        return closing;
+      }
+      effects.consume(code);
+      valueSize++;
+      return value;
+    };
+    const closing: State = (code: Code) => {
+      if (code !== RIGHT_BRACE) return nok(code);
+      effects.consume(code);
+      effects.exit('liquidExpressionMarker');
+      effects.exit('liquidExpression');
+      return ok;
+    };
+    return (code: Code) => {
+      effects.enter('liquidExpression');
+      effects.enter('liquidExpressionMarker');
+      effects.consume(code);
+      return second;
+    };
+  },
+};
+
+/** The micromark extension: tag lines in flow, expressions in text. */
+export const gitbookSyntax: Extension = {
+  flow: { [LEFT_BRACE]: liquidTagLine },
+  text: { [LEFT_BRACE]: liquidExpression },
+};
+
+// ---- mdast: from tokens to nodes, and back to text
+
+function enterNode(this: CompileContext, node: LiquidTag | LiquidExpression, token: Token): void {
+  this.enter(node as never, token);
+}
+
+function setValue(this: CompileContext, token: Token): void {
+  const node = this.stack[this.stack.length - 1] as unknown as LiquidTag | LiquidExpression;
+  node.value = this.sliceSerialize(token).trim();
+}
+
+export const gitbookFromMarkdown: FromMarkdownExtension = {
+  enter: {
+    liquidTag(token) {
+      enterNode.call(this, { type: 'liquidTag', value: '' }, token);
+    },
+    liquidExpression(token) {
+      enterNode.call(this, { type: 'liquidExpression', value: '' }, token);
+    },
+  },
+  exit: {
+    liquidTagValue: setValue,
+    liquidExpressionValue: setValue,
+    liquidTag(token) {
+      this.exit(token);
+    },
+    liquidExpression(token) {
+      this.exit(token);
+    },
+  },
+};
+
+function blockToMarkdown(node: LiquidBlock, _parent: unknown, state: ToMarkdownState, info: Info): string {
+  const open = `{% ${node.name}${node.args ? ` ${node.args}` : ''} %}`;
+  const inside = state.containerFlow(node as never, info);
+  return inside ? `${open}\n${inside}\n{% end${node.name} %}` : `${open}\n{% end${node.name} %}`;
+}
+
+export const gitbookToMarkdown: ToMarkdownExtension = {
+  handlers: {
+    liquidTag: (node: LiquidTag) => `{% ${node.value} %}`,
+    liquidBlock: blockToMarkdown,
+    liquidExpression: (node: LiquidExpression) => `{{ ${node.value} }}`,
+  } as never,
+  unsafe: [{ character: '{', inConstruct: 'phrasing', after: '[{%]' }],
+};
+
+// ---- pairing tags into blocks
+
+/** `title="A \"quoted\" one" overflow=wrap lineNumbers="true"` -> attributes (positional words are left out). */
+export function parseTagArguments(args: string): Record<string, string> {
+  const attributes: Record<string, string> = {};
+  const pattern = /([A-Za-z_][\w-]*)\s*=\s*(?:"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)'|([^\s"']+))/g;
+  for (const match of args.matchAll(pattern)) {
+    const raw = match[2] ?? match[3] ?? match[4] ?? '';
+    attributes[match[1]] = raw.replace(/\\(["'\\])/g, '$1');
+  }
+  return attributes;
+}
+
+/** The name and the rest of a tag's value: `hint style="info"` -> [`hint`, `style="info"`]. */
+export function splitTag(value: string): { name: string; args: string } {
+  const match = /^(\S+)\s*([\s\S]*)$/.exec(value.trim());
+  return match ? { name: match[1], args: match[2].trim() } : { name: '', args: '' };
+}
+
+/**
+ * Pairs the tags among `children` (one parent's): each opening tag with the first balanced `end` tag after it
+ * becomes a LiquidBlock holding the nodes in between (paired the same way, recursively). Recurses into every
+ * parent, so tags inside list items, quotes and table cells pair within their own container.
+ */
+function pairChildren(children: GitbookNode[]): GitbookNode[] {
+  for (const child of children) {
+    if ('children' in child && Array.isArray(child.children)) (child as Parent).children = pairChildren(child.children as GitbookNode[]) as never;
+  }
+  const result: GitbookNode[] = [];
+  for (let i = 0; i < children.length; i++) {
+    const child = children[i];
+    if (child.type !== 'liquidTag') {
+      result.push(child);
+      continue;
+    }
+    const { name, args } = splitTag(child.value);
+    const end = name.startsWith('end') ? -1 : matchingEnd(children, i, name);
+    if (end < 0) {
+      result.push(child);
+      continue;
+    }
+    const closing = children[end];
+    result.push({
+      type: 'liquidBlock',
+      name,
+      args,
+      attributes: parseTagArguments(args),
+      children: pairChildren(children.slice(i + 1, end)),
+      position: child.position && closing.position ? { start: child.position.start, end: closing.position.end } : undefined,
+    });
+    i = end;
+  }
+  return result;
+}
+
+/** Index of the end tag closing the tag `name` at `start`, counting nested tags of the same name; -1 if none. */
+function matchingEnd(children: GitbookNode[], start: number, name: string): number {
+  let depth = 0;
+  for (let i = start + 1; i < children.length; i++) {
+    const child = children[i];
+    if (child.type !== 'liquidTag') continue;
+    const tag = splitTag(child.value).name;
+    if (tag === name) depth++;
+    else if (tag === `end${name}`) {
+      if (depth === 0) return i;
+      depth--;
+    }
+  }
+  return -1;
+}
+
+/** The remark plugin: the syntax, the mdast extensions, and the pairing of tags after parsing. */
+export const remarkGitbook: Plugin<[], Root> = function () {
+  const data = this.data();
+  (data.micromarkExtensions ??= []).push(gitbookSyntax);
+  (data.fromMarkdownExtensions ??= []).push(gitbookFromMarkdown);
+  (data.toMarkdownExtensions ??= []).push(gitbookToMarkdown);
+  return (tree: Root) => {
+    tree.children = pairChildren(tree.children) as RootContent[];
+  };
+};
+
+/** The parser of GitBook-flavoured markdown (a unified processor: parse, then run the pairing). */
+export function gitbookMarkdownParser() {
+  return unified().use(remarkParse).use(remarkGfm).use(remarkGitbook);
+}
+
+/** Parses GitBook-flavoured markdown into its syntax tree. */
+export function parseGitbookMarkdown(markdown: string): Root {
+  const processor = gitbookMarkdownParser();
+  return processor.runSync(processor.parse(markdown)) as Root;
+}
+
