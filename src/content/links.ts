@@ -1,6 +1,6 @@
 /**
- * The links of a revision (issue 5): every link of every document page, parsed with remark (remark-parse and
- * remark-gfm), resolved against the revision the way git-format.md lays it out. Pure: no git, no SQL.
+ * The links of a revision (issue 5): every link of every document page, parsed with the GitBook-flavoured markdown
+ * parser (src/content/gitbook-markdown.ts), resolved against the revision the way git-format.md lays it out. Pure: no git, no SQL.
  *
  * What counts as a link of a page:
  * - markdown links and images `[t](href)` / `![a](src)`, reference-style links and images `[t][ref]` (through their
@@ -26,12 +26,10 @@
  *   resolved to).
  */
 import crypto from 'node:crypto';
-import type { Paragraph, Root } from 'mdast';
+import type { Root } from 'mdast';
 import { toString } from 'mdast-util-to-string';
-import remarkGfm from 'remark-gfm';
-import remarkParse from 'remark-parse';
-import { unified } from 'unified';
 import { visit } from 'unist-util-visit';
+import { gitbookMarkdownParser, type GitbookNode } from './gitbook-markdown.js';
 import type { DocumentPage, Page, Revision } from './model.js';
 import { boundedParagraphs } from './bounded-markdown.js';
 import { decodePath, folderOf, isUnder, isUrl, resolvePath } from './paths.js';
@@ -62,7 +60,7 @@ export interface RevisionLink {
   target: string;
 }
 
-const parser = unified().use(remarkParse).use(remarkGfm).freeze();
+const parser = gitbookMarkdownParser().freeze();
 
 // Without one of these a body has no link at all, and is not parsed (most paragraphs of prose have none).
 const MAY_LINK = /[[<@{]|:\/\/|www\./i;
@@ -129,7 +127,7 @@ export function linkBearingText(markdown: string): string {
 /** The links written in a markdown body, in order (duplicates kept). */
 export function extractLinks(markdown: string): RawLink[] {
   if (!MAY_LINK.test(markdown)) return [];
-  const tree = parser.parse(boundedParagraphs(linkBearingText(markdown)).text) as Root;
+  const tree = parser.runSync(parser.parse(boundedParagraphs(linkBearingText(markdown)).text)) as Root;
   // Definitions may come after the references that use them. Identifiers are normalized by the parser.
   const definitions = new Map<string, string>();
   visit(tree, 'definition', (node) => {
@@ -139,7 +137,8 @@ export function extractLinks(markdown: string): RawLink[] {
   const add = (href: string | undefined, relation: LinkRelation = 'reference') => {
     if (href !== undefined && href.trim() !== '') links.push({ href: href.trim(), relation });
   };
-  visit(tree, (node) => {
+  visit(tree, (visited) => {
+    const node = visited as GitbookNode;
     switch (node.type) {
       case 'link':
       case 'image':
@@ -149,17 +148,23 @@ export function extractLinks(markdown: string): RawLink[] {
       case 'imageReference':
         add(definitions.get(node.identifier));
         break;
+      case 'liquidTag':
+        tagLinks(`{% ${node.value} %}`, add);
+        break;
+      case 'liquidBlock':
+        tagLinks(`{% ${node.name} ${node.args} %}`, add);
+        break;
       case 'paragraph':
-        blockLinks(node, add);
+        // A tag written inside a paragraph, with text beside it, is text; the platform still reads it.
+        tagLinks(toString(node, { includeHtml: false }), add);
         break;
     }
   });
   return links;
 }
 
-/** GitBook blocks are paragraphs of text; their quoted URL may have become a literal autolink, hence the plain text. */
-function blockLinks(paragraph: Paragraph, add: (href: string, relation: LinkRelation) => void): void {
-  const text = toString(paragraph, { includeHtml: false });
+/** The targets of GitBook's tags in `text` (a tag as written, or a paragraph's plain text). */
+function tagLinks(text: string, add: (href: string, relation: LinkRelation) => void): void {
   if (!text.includes('{%')) return;
   for (const { pattern, relation } of BLOCKS) {
     for (const match of text.matchAll(pattern)) add(match[1], relation);

@@ -4,19 +4,17 @@
  * Sections: a page body is split at its headings (any level; the page's own `# H1` is its title, already taken out
  * of the body). Section 0 is the text before the first heading (anchor ''); every other section is a heading and the
  * blocks up to the next heading, its id the heading's anchor as GitHub makes it (github-slugger, one slugger per
- * page, so a repeated heading gets `-1`, `-2`). Text is plain: markdown syntax, raw HTML and GitBook's `{% … %}`
- * tags are dropped; code is kept (people search for commands and names).
+ * page, so a repeated heading gets `-1`, `-2`), also inside GitBook's blocks (a heading in a step or a tab). Text is
+ * plain: markdown syntax, raw HTML and GitBook's `{% … %}` tags are dropped; code is kept (people search for commands and names).
  *
  * Terms: runs of letters and digits of any script, lower-cased, with the accents of Latin letters dropped
  * (`Café` -> `cafe`), so `Install`, `install` and `INSTALL` match. Terms longer than 64 characters are left out.
  */
 import GithubSlugger from 'github-slugger';
-import type { Heading, Root, RootContent } from 'mdast';
+import type { Heading, Root } from 'mdast';
 import { toString } from 'mdast-util-to-string';
-import remarkGfm from 'remark-gfm';
-import remarkParse from 'remark-parse';
-import { unified } from 'unified';
 import { boundedParagraphs } from './bounded-markdown.js';
+import { gitbookMarkdownParser, type GitbookNode } from './gitbook-markdown.js';
 
 export interface PageSection {
   /** 0 for the text before the first heading, then 1, 2, … in page order. */
@@ -29,22 +27,30 @@ export interface PageSection {
   body: string;
 }
 
-const parser = unified().use(remarkParse).use(remarkGfm).freeze();
+const parser = gitbookMarkdownParser().freeze();
 
 const TEMPLATE_TAG = /\{%[^%]*%\}/g;
 
-function plain(node: RootContent): string {
-  if (node.type === 'html' || node.type === 'definition') return '';
+function plain(node: GitbookNode): string {
+  if (node.type === 'html' || node.type === 'definition' || node.type === 'liquidTag') return '';
   return toString(node, { includeHtml: false }).replace(TEMPLATE_TAG, ' ');
+}
+
+/** The page's blocks in order, GitBook's blocks opened (a heading inside a step or a tab still starts a section). */
+function* blocks(nodes: GitbookNode[]): Generator<GitbookNode> {
+  for (const node of nodes) {
+    if (node.type === 'liquidBlock') yield* blocks(node.children);
+    else yield node;
+  }
 }
 
 /** A page body split at its headings (see the top of this file). */
 export function pageSections(markdown: string): PageSection[] {
-  const tree = parser.parse(boundedParagraphs(markdown).text) as Root;
+  const tree = parser.runSync(parser.parse(boundedParagraphs(markdown).text)) as Root;
   const slugger = new GithubSlugger();
   const sections: PageSection[] = [{ position: 0, anchor: '', title: '', body: '' }];
   const parts: string[][] = [[]];
-  for (const node of tree.children) {
+  for (const node of blocks(tree.children as GitbookNode[])) {
     if (node.type === 'heading') {
       const title = plain(node as Heading).replace(/\s+/g, ' ').trim();
       sections.push({ position: sections.length, anchor: slugger.slug(title), title, body: '' });

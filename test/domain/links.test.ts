@@ -56,6 +56,27 @@ describe('extractLinks', () => {
     expect(links.filter((l) => l.href === 'install.md')).toHaveLength(2);
   });
 
+  it('reads GitBook blocks inside other blocks and list items, and a tag written inside a paragraph', () => {
+    const markdown = [
+      '{% tabs %}',
+      '{% tab title="Video" %}',
+      '{% embed url="https://example.com/watch?v=2" %}',
+      '{% endtab %}',
+      '{% endtabs %}',
+      '',
+      '1. Read this:',
+      '   {% content-ref url="setup.md" %}',
+      '   [setup.md](setup.md)',
+      '   {% endcontent-ref %}',
+      '',
+      'See {% file src=".gitbook/assets/a.pdf" %} for details.',
+    ].join('\n');
+    const links = extractLinks(markdown);
+    expect(links).toContainEqual({ href: 'https://example.com/watch?v=2', relation: 'reference' });
+    expect(links.filter((l) => l.href === 'setup.md')).toHaveLength(2);
+    expect(links).toContainEqual({ href: '.gitbook/assets/a.pdf', relation: 'reference' });
+  });
+
   it('leaves code, inline code and raw HTML alone', () => {
     const markdown = ['```md', '[not a link](nowhere.md)', '```', '', 'Use `[x](y.md)` in text.', '', '    [indented](code.md)', '', '<a href="html.md">html</a>'].join('\n');
     expect(extractLinks(markdown)).toEqual([]);

@@ -70,6 +70,17 @@ describe('pageSections', () => {
     expect(sections[2].body.replace(/\s+/g, ' ').trim()).toBe('A hint.');
     expect(sections[3].body).toBe('Again.');
   });
+
+  it('splits at headings inside GitBook blocks too, and indexes no tag words', () => {
+    const sections = pageSections(
+      ['Before the steps.', '{% stepper %}', '{% step %}', '## Install', 'Run it.', '{% endstep %}', '{% step %}', '## Configure', '{% tabs %}', '{% tab title="Linux" %}', 'Edit the file.', '{% endtab %}', '{% endtabs %}', '{% endstep %}', '{% endstepper %}'].join('\n'),
+    );
+    expect(sections.map((s) => [s.anchor, s.body])).toEqual([
+      ['', 'Before the steps.'],
+      ['install', 'Run it.'],
+      ['configure', 'Edit the file.'],
+    ]);
+  });
 });
 
 describe('pageRows', () => {
