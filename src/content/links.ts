@@ -30,6 +30,7 @@ import type { Root } from 'mdast';
 import { toString } from 'mdast-util-to-string';
 import { visit } from 'unist-util-visit';
 import { gitbookMarkdownParser, type GitbookNode } from './gitbook-markdown.js';
+import type { DocumentContext } from './document.js';
 import type { DocumentPage, Page, Revision } from './model.js';
 import { boundedParagraphs } from './bounded-markdown.js';
 import { decodePath, folderOf, isUnder, isUrl, resolvePath } from './paths.js';
@@ -262,6 +263,36 @@ function resolveLink(href: string, page: DocumentPage, lookups: Lookups): Resolv
   }
   const missing = firstResolved !== undefined ? firstResolved.slice(root.length) : decodePath(path);
   return { kind: 'missing', value: missing, status: 'broken' };
+}
+
+/**
+ * How the links of `page` resolve, for a JSONDocument (src/content/document.ts): the rules above, a target that
+ * resolves to nothing kept as the URL written. Build one per revision (`documentLinksOf(revision)`), then ask it
+ * per page: the lookups are made once.
+ */
+export function documentLinksOf(revision: Revision): (page: DocumentPage) => DocumentContext {
+  const lookups = lookupsOf(revision, documentPages(revision.pages));
+  return (page) => ({
+    resolveLink(href) {
+      const resolved = resolveLink(href, page, lookups);
+      switch (resolved?.kind) {
+        case 'url':
+          return { kind: 'url', url: resolved.value };
+        case 'page':
+          return resolved.anchor !== undefined ? { kind: 'anchor', anchor: resolved.anchor, page: resolved.value } : { kind: 'page', page: resolved.value };
+        case 'file':
+          return { kind: 'file', file: resolved.value };
+        case 'reusable-content':
+          return { kind: 'reusable-content', reusableContent: resolved.value };
+        default:
+          return { kind: 'url', url: href };
+      }
+    },
+    resolveInclude(path) {
+      const resolved = resolveLink(path, page, lookups);
+      return resolved?.kind === 'reusable-content' ? resolved.value : undefined;
+    },
+  });
 }
 
 /**

@@ -122,3 +122,10 @@ export function assertMatchesReference(method: string, url: string, status: numb
     throw new ContractViolation(`${method} ${template} ${status}: ${ajv.errorsText(validator.errors, { separator: '\n  ' })}\n  body: ${JSON.stringify(body).slice(0, 2000)}`);
   }
 }
+
+/** The reasons `value` does not match the reference's component schema `name` (none when it matches). */
+export function referenceSchemaErrors(name: string, value: unknown): string | undefined {
+  const validator = ajv.getSchema(`reference.json#/components/schemas/${name}`);
+  if (!validator) throw new Error(`the reference has no schema ${name}`);
+  return validator(value) ? undefined : ajv.errorsText(validator.errors, { separator: '\n  ' });
+}

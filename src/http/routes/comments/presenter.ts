@@ -3,7 +3,7 @@ import type { CommentRow } from '../../../store/sql/comments.js';
 import type { UserRow } from '../../../store/sql/users.js';
 import { presentUser } from '../../present.js';
 import type { Urls } from '../../urls.js';
-import { markdownDocument } from '../content/presenter.js';
+import { markdownToDocument } from '../../../content/document.js';
 
 export type BodyFormat = 'markdown' | 'document';
 
@@ -25,7 +25,7 @@ function documentText(document: unknown): string {
 function presentBody(body: CommentBody, format: BodyFormat): { markdown: string } | { document: Record<string, unknown> } {
   if (format === 'document') {
     if ('document' in body) return { document: body.document };
-    return { document: markdownDocument('markdown' in body ? body.markdown : '') };
+    return { document: { ...markdownToDocument('markdown' in body ? body.markdown : '') } };
   }
   if ('markdown' in body) return { markdown: body.markdown };
   return { markdown: 'document' in body ? documentText(body.document) : '' };

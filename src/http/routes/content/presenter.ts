@@ -5,6 +5,8 @@
 import type { DocumentPage, LinkPage, Page, ReusableContent, RevisionFile } from '../../../content/model.js';
 import type { IndexedRevision } from '../../../domain/content/revisions.js';
 import type { Urls } from '../../urls.js';
+import { markdownToDocument, type DocumentContext } from '../../../content/document.js';
+import { documentLinksOf } from '../../../content/links.js';
 
 export interface PresentOptions {
   /** false: leave out git metadata. */
@@ -24,20 +26,6 @@ export function evaluateVariables(markdown: string, spaceVars: Record<string, st
   });
 }
 
-/** A markdown body as a minimal JSON document: one paragraph per block, text kept as is. */
-export function markdownDocument(markdown: string) {
-  const blocks = markdown.split(/\n{2,}/).filter((b) => b.trim().length > 0);
-  return {
-    object: 'document',
-    data: { schemaVersion: 1 },
-    nodes: blocks.map((text) => ({
-      object: 'block',
-      type: 'paragraph',
-      data: {},
-      nodes: [{ object: 'text', leaves: [{ object: 'leaf', text, marks: [] }] }],
-    })),
-  };
-}
 
 /**
  * The app URL of a page of a space, by its path. Each segment is percent-encoded: slugs keep letters of every script
@@ -63,6 +51,14 @@ export class ContentPresenter {
     /** The ref the revision was read at, shown as `git.ref`. */
     private readonly ref?: string,
   ) {}
+
+  private links?: (page: DocumentPage) => DocumentContext;
+
+  /** Link resolution for documents, made once per presenter (one revision). */
+  private documentLinks(): (page: DocumentPage) => DocumentContext {
+    this.links ??= documentLinksOf(this.content.revision);
+    return this.links;
+  }
 
   private pageApp(page: Page): string {
     return pageAppUrl(this.urls, this.content.spaceId, page.path);
@@ -91,7 +87,7 @@ export class ContentPresenter {
       return { id: page.id, title: page.title || 'Untitled', createdAt: page.createdAt, updatedAt: page.updatedAt, type: 'computed', computed: page.computed };
     }
     const markdown = options.evaluated ? evaluateVariables(page.markdown, this.content.revision.variables, page.variables ?? {}) : page.markdown;
-    const body = options.format === 'document' ? { document: markdownDocument(markdown) } : { markdown };
+    const body = options.format === 'document' ? { document: markdownToDocument(markdown, this.documentLinks()(page)) } : { markdown };
     const cover = page.cover
       ? {
           ...(page.cover.file ? { ref: { kind: 'file', file: page.cover.file } } : {}),

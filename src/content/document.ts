@@ -1,0 +1,323 @@
+/**
+ * GitBook-flavoured markdown as the reference's `JSONDocument` (issue 13 item 2): the tree of
+ * src/content/gitbook-markdown.ts, block by block, in the kinds of the reference schema. Pure: what a link points at
+ * comes from the caller (DocumentContext), which knows the revision.
+ *
+ * Where the schema does not let a block stand (a code block in a hint, a table in a quote), it is fitted: a
+ * container gives its children to the parent, anything else becomes paragraphs of its text. Nothing written is
+ * lost: an unknown or unbalanced tag is a paragraph holding the tag as written.
+ *
+ * Built now: paragraph, heading-1..3 (deeper headings are heading-3), lists ordered, unordered and of tasks,
+ * blockquote, divider, code with code-lines and the `{% code %}` options, images (a paragraph of images alone),
+ * hint, tabs, stepper, content-ref, embed, file, reusable-content (`{% include %}`); inline link,
+ * inline-image, expression; marks bold, italic, code, strikethrough. Not yet (kept as text): tables, expandables,
+ * math, updates, OpenAPI and swagger blocks, annotations, mentions, buttons, emoji, and the keyboard, color,
+ * superscript and subscript marks.
+ */
+import type { Nodes, PhrasingContent, Root } from 'mdast';
+import { toString } from 'mdast-util-to-string';
+import { parseGitbookMarkdown, splitTag, type GitbookNode, type LiquidBlock } from './gitbook-markdown.js';
+
+export type ContentRef =
+  | { kind: 'url'; url: string }
+  | { kind: 'file'; file: string }
+  | { kind: 'page'; page: string }
+  | { kind: 'anchor'; anchor: string; page?: string }
+  | { kind: 'reusable-content'; reusableContent: string };
+
+export interface DocumentContext {
+  /** What a link's href points at (a page, a page at an anchor, a file, a URL). */
+  resolveLink(href: string): ContentRef;
+  /** What an include's path points at, or undefined when it is not a reusable content of the revision. */
+  resolveInclude?(path: string): string | undefined;
+}
+
+/** A URL is a URL; anything else, unresolved, is kept as the URL it was written as. */
+export const PLAIN_LINKS: DocumentContext = { resolveLink: (href) => ({ kind: 'url', url: href }) };
+
+type Mark = { object: 'mark'; type: 'bold' | 'italic' | 'code' | 'strikethrough' };
+type Leaf = { object: 'leaf'; text: string; marks: Mark[] };
+type Text = { object: 'text'; leaves: Leaf[] };
+type Inline = { object: 'inline'; type: string; isVoid?: boolean; data: Record<string, unknown>; nodes?: Array<Text | Inline> };
+export type DocumentBlock = {
+  object: 'block';
+  type: string;
+  isVoid?: boolean;
+  data: Record<string, unknown>;
+  nodes?: Array<DocumentBlock | Text | Inline>;
+  fragments?: unknown[];
+};
+export interface JSONDocument {
+  object: 'document';
+  data: { schemaVersion: number };
+  nodes: DocumentBlock[];
+}
+
+// Which blocks each container takes (the reference schema's oneOf lists).
+const ESSENTIALS = ['paragraph', 'heading-1', 'heading-2', 'heading-3', 'list-ordered', 'list-unordered', 'list-tasks', 'divider'];
+const CONTAINED = [...ESSENTIALS, 'content-ref', 'code', 'embed', 'file', 'images', 'hint', 'blockquote'];
+// Columns and conditions are blocks of the reference, but no document of schema 0.130 may hold them anywhere: their
+// contents stand in their place.
+const TOP_LEVEL = [...CONTAINED, 'tabs', 'reusable-content', 'stepper'];
+const ALLOWED: Record<string, string[]> = {
+  document: TOP_LEVEL,
+  if: TOP_LEVEL,
+  hint: ESSENTIALS,
+  blockquote: [...ESSENTIALS, 'blockquote'],
+  'list-item': [...ESSENTIALS, 'code', 'hint', 'blockquote'],
+  'tabs-item': CONTAINED,
+  'stepper-step': CONTAINED,
+  column: CONTAINED,
+};
+
+const HINT_STYLES = new Set(['info', 'warning', 'danger', 'success']);
+
+function text(value: string, marks: Mark[] = []): Text {
+  return { object: 'text', leaves: [{ object: 'leaf', text: value, marks }] };
+}
+
+function paragraph(nodes: Array<Text | Inline>): DocumentBlock {
+  return { object: 'block', type: 'paragraph', data: {}, nodes: nodes.length > 0 ? nodes : [text('')] };
+}
+
+/** Adjacent text nodes as one, with its leaves (how the reference writes them). */
+function mergeTexts(nodes: Array<Text | Inline>): Array<Text | Inline> {
+  const merged: Array<Text | Inline> = [];
+  for (const node of nodes) {
+    const last = merged[merged.length - 1];
+    if (node.object === 'text' && last?.object === 'text') last.leaves.push(...node.leaves);
+    else merged.push(node.object === 'text' ? { object: 'text', leaves: [...node.leaves] } : node);
+  }
+  return merged;
+}
+
+class Converter {
+  private readonly definitions = new Map<string, string>();
+
+  constructor(
+    private readonly context: DocumentContext,
+    root: Root,
+  ) {
+    const collect = (node: Nodes) => {
+      if (node.type === 'definition' && !this.definitions.has(node.identifier)) this.definitions.set(node.identifier, node.url);
+      if ('children' in node) for (const child of node.children) collect(child as Nodes);
+    };
+    collect(root);
+  }
+
+  // ---- inlines
+
+  inlines(nodes: PhrasingContent[], marks: Mark[] = []): Array<Text | Inline> {
+    return mergeTexts(nodes.flatMap((node) => this.inline(node as GitbookNode, marks)));
+  }
+
+  private inline(node: GitbookNode, marks: Mark[]): Array<Text | Inline> {
+    const mark = (type: Mark['type']) => [...marks, { object: 'mark' as const, type }];
+    switch (node.type) {
+      case 'text':
+        return [text(node.value, marks)];
+      case 'strong':
+        return this.inlines(node.children, mark('bold'));
+      case 'emphasis':
+        return this.inlines(node.children, mark('italic'));
+      case 'delete':
+        return this.inlines(node.children, mark('strikethrough'));
+      case 'inlineCode':
+        return [text(node.value, mark('code'))];
+      case 'break':
+        return [text('\n', marks)];
+      case 'link':
+        return [this.link(node.url, node.children, marks)];
+      case 'linkReference': {
+        const url = this.definitions.get(node.identifier);
+        return url === undefined ? this.inlines(node.children, marks) : [this.link(url, node.children, marks)];
+      }
+      case 'image':
+        return [this.inlineImage(node.url, node.alt ?? '')];
+      case 'imageReference': {
+        const url = this.definitions.get(node.identifier);
+        return url === undefined ? [text(node.alt ?? '', marks)] : [this.inlineImage(url, node.alt ?? '')];
+      }
+      case 'liquidExpression':
+        return [{ object: 'inline', type: 'expression', isVoid: true, data: { expression: node.value } }];
+      case 'html':
+        return [text(node.value, marks)];
+      case 'footnoteReference':
+        return [text(`[^${node.label ?? node.identifier}]`, marks)];
+      default:
+        return [text(toString(node as Nodes), marks)];
+    }
+  }
+
+  private link(href: string, children: PhrasingContent[], marks: Mark[]): Inline {
+    const nodes = this.inlines(children, marks).filter((node) => node.object === 'text' || node.type === 'inline-image');
+    return { object: 'inline', type: 'link', data: { ref: this.context.resolveLink(href) }, nodes: nodes.length > 0 ? nodes : [text(href, marks)] };
+  }
+
+  /** An image's ref: a file of the revision, else its URL (the schema takes no other kind). */
+  private imageRef(src: string): ContentRef {
+    const ref = this.context.resolveLink(src);
+    return ref.kind === 'file' ? ref : { kind: 'url', url: src };
+  }
+
+  private inlineImage(src: string, alt: string): Inline {
+    return { object: 'inline', type: 'inline-image', isVoid: true, data: { ref: this.imageRef(src), ...(alt ? { caption: alt } : {}) } };
+  }
+
+  // ---- blocks
+
+  blocks(nodes: GitbookNode[], container: string): DocumentBlock[] {
+    return fit(nodes.flatMap((node) => this.block(node)), ALLOWED[container] ?? TOP_LEVEL);
+  }
+
+  private block(node: GitbookNode): DocumentBlock[] {
+    switch (node.type) {
+      case 'paragraph': {
+        const onlyImages = node.children.length > 0 && node.children.every((child) => child.type === 'image' || (child.type === 'text' && child.value.trim() === ''));
+        if (onlyImages) {
+          const images = node.children.filter((child) => child.type === 'image').map((image) => this.image(image.url, image.alt ?? ''));
+          return [{ object: 'block', type: 'images', isVoid: false, data: {}, nodes: images }];
+        }
+        return [paragraph(this.inlines(node.children))];
+      }
+      case 'heading':
+        return [{ object: 'block', type: `heading-${Math.min(node.depth, 3)}`, data: {}, nodes: this.inlines(node.children) }];
+      case 'thematicBreak':
+        return [{ object: 'block', type: 'divider', isVoid: true, data: {} }];
+      case 'blockquote':
+        return [{ object: 'block', type: 'blockquote', data: {}, nodes: this.blocks(node.children as GitbookNode[], 'blockquote') }];
+      case 'list': {
+        const tasks = node.children.some((item) => typeof item.checked === 'boolean');
+        const items = node.children.map((item) => ({
+          object: 'block' as const,
+          type: 'list-item',
+          data: tasks ? { checked: item.checked === true } : {},
+          nodes: this.blocks(item.children as GitbookNode[], 'list-item'),
+        }));
+        if (tasks) return [{ object: 'block', type: 'list-tasks', data: {}, nodes: items }];
+        if (node.ordered) return [{ object: 'block', type: 'list-ordered', data: node.start != null && node.start !== 1 ? { start: node.start } : {}, nodes: items }];
+        return [{ object: 'block', type: 'list-unordered', data: {}, nodes: items }];
+      }
+      case 'code':
+        return [codeBlock(node.value, node.lang ?? undefined, {})];
+      case 'html':
+        return [paragraph([text(node.value)])];
+      case 'definition':
+        return [];
+      case 'table':
+        // Not built yet: one paragraph per row, cells as written (nothing lost).
+        return node.children.map((row) => paragraph(mergeTexts(row.children.flatMap((cell, i) => [...(i > 0 ? [text(' | ')] : []), ...this.inlines(cell.children)]))));
+      case 'liquidTag':
+        return this.tag(node.value);
+      case 'liquidBlock':
+        return this.liquidBlock(node);
+      default:
+        return [paragraph([text(toString(node as Nodes))])];
+    }
+  }
+
+  private image(src: string, alt: string): DocumentBlock {
+    return { object: 'block', type: 'image', isVoid: true, data: { ref: this.imageRef(src), ...(alt ? { alt } : {}) }, fragments: [] };
+  }
+
+  /** A tag without an end tag: embed, file, include, content-ref written alone; anything else kept as text. */
+  private tag(value: string): DocumentBlock[] {
+    const { name, args } = splitTag(value);
+    const url = /\b(?:url|src)="([^"]*)"/.exec(args)?.[1];
+    if (name === 'embed' && url) return [{ object: 'block', type: 'embed', isVoid: true, data: { url } }];
+    if (name === 'content-ref' && url) return [{ object: 'block', type: 'content-ref', isVoid: true, data: { ref: this.context.resolveLink(url) } }];
+    if (name === 'file' && url) {
+      const ref = this.context.resolveLink(url);
+      if (ref.kind === 'file') return [{ object: 'block', type: 'file', isVoid: true, data: { ref } }];
+    }
+    if (name === 'include') {
+      const path = /"([^"]+)"/.exec(args)?.[1];
+      const id = path === undefined ? undefined : this.context.resolveInclude?.(path);
+      if (id) return [{ object: 'block', type: 'reusable-content', isVoid: true, data: { ref: { kind: 'reusable-content', reusableContent: id } } }];
+    }
+    return [paragraph([text(`{% ${value} %}`)])];
+  }
+
+  private liquidBlock(node: LiquidBlock): DocumentBlock[] {
+    const children = node.children;
+    const container = (type: string, data: Record<string, unknown>) => [{ object: 'block' as const, type, data, nodes: this.blocks(children, type) }];
+    switch (node.name) {
+      case 'hint': {
+        const style = HINT_STYLES.has(node.attributes.style ?? '') ? node.attributes.style : 'info';
+        return container('hint', { style });
+      }
+      case 'tabs':
+        return [{ object: 'block', type: 'tabs', data: {}, nodes: this.itemsOf(children, 'tab', 'tabs-item', (block) => ({ title: block.attributes.title ?? '' })) }];
+      case 'stepper':
+        return [{ object: 'block', type: 'stepper', data: {}, nodes: this.itemsOf(children, 'step', 'stepper-step', () => ({})) }];
+      case 'columns':
+        return [{ object: 'block', type: 'columns', isVoid: false, data: {}, nodes: this.itemsOf(children, 'column', 'column', () => ({})) }];
+      case 'code': {
+        const fence = children.find((child) => child.type === 'code');
+        if (!fence || fence.type !== 'code') break;
+        const { title, overflow, lineNumbers, fullWidth } = node.attributes;
+        const options = {
+          ...(title ? { title } : {}),
+          ...(overflow === 'wrap' || overflow === 'scroll' ? { overflow } : {}),
+          ...(lineNumbers ? { lineNumbers: lineNumbers === 'true' } : {}),
+          ...(fullWidth ? { fullWidth: fullWidth === 'true' } : {}),
+        };
+        return [codeBlock(fence.value, fence.lang ?? undefined, options)];
+      }
+      case 'content-ref':
+      case 'embed':
+      case 'file': {
+        const made = this.tag(`${node.name} ${node.args}`);
+        if (made[0]?.type !== 'paragraph') return made;
+        break;
+      }
+      case 'if':
+        return container('if', { expression: node.args });
+    }
+    // Not built yet, or not as the schema wants it: the tags as written, and what they hold.
+    return [paragraph([text(`{% ${node.name}${node.args ? ` ${node.args}` : ''} %}`)]), ...this.blocks(children, 'document'), paragraph([text(`{% end${node.name} %}`)])];
+  }
+
+  /** The items of tabs, a stepper or columns: their `item` blocks; anything else between them is left out as items. */
+  private itemsOf(children: GitbookNode[], item: string, type: string, data: (block: LiquidBlock) => Record<string, unknown>): DocumentBlock[] {
+    return children
+      .filter((child): child is LiquidBlock => child.type === 'liquidBlock' && child.name === item)
+      .map((block) => ({ object: 'block', type, data: data(block), nodes: this.blocks(block.children, type) }));
+  }
+}
+
+function codeBlock(value: string, syntax: string | undefined, options: Record<string, unknown>): DocumentBlock {
+  return {
+    object: 'block',
+    type: 'code',
+    data: { ...(syntax ? { syntax } : {}), ...options },
+    nodes: value.split('\n').map((line) => ({ object: 'block' as const, type: 'code-line', data: {}, nodes: [text(line)] })),
+  };
+}
+
+/** The plain text of a converted block (for fitting one where the schema does not let it stand). */
+function plainText(node: DocumentBlock | Text | Inline): string {
+  if (node.object === 'text') return node.leaves.map((leaf) => leaf.text).join('');
+  if (node.object === 'inline' && node.type === 'expression') return `{{ ${String(node.data.expression)} }}`;
+  const separator = node.object === 'block' && node.type === 'code' ? '\n' : '';
+  return (node.nodes ?? []).map(plainText).join(separator);
+}
+
+/** Blocks the container takes as they are; a container it does not take gives its children; others become text. */
+function fit(blocks: DocumentBlock[], allowed: string[]): DocumentBlock[] {
+  const out: DocumentBlock[] = [];
+  for (const block of blocks) {
+    if (allowed.includes(block.type)) out.push(block);
+    else if (block.type === 'code') out.push(...block.nodes!.map((line) => paragraph([text(plainText(line), [{ object: 'mark', type: 'code' }])])));
+    else if (block.nodes?.some((child) => child.object === 'block')) out.push(...fit(block.nodes.filter((child): child is DocumentBlock => child.object === 'block'), allowed));
+    else out.push(paragraph([text(plainText(block))]));
+  }
+  return out;
+}
+
+/** A page body (GitBook-flavoured markdown) as a JSONDocument. */
+export function markdownToDocument(markdown: string, context: DocumentContext = PLAIN_LINKS): JSONDocument {
+  const root = parseGitbookMarkdown(markdown);
+  const converter = new Converter(context, root);
+  return { object: 'document', data: { schemaVersion: 1 }, nodes: converter.blocks(root.children as GitbookNode[], 'document') };
+}

@@ -1,0 +1,141 @@
+/**
+ * GitBook-flavoured markdown as the reference's JSONDocument (src/content/document.ts): each block, inline and mark
+ * kind built so far, nesting included, every document valid against the reference schema; what the schema does not
+ * let stand is fitted, never lost.
+ */
+import { describe, expect, it } from 'vitest';
+import { markdownToDocument, type DocumentBlock, type DocumentContext } from '../../src/content/document.js';
+import { referenceSchemaErrors } from '../helpers/contract.js';
+
+const CONTEXT: DocumentContext = {
+  resolveLink: (href) => {
+    if (/^[a-z]+:/.test(href)) return { kind: 'url', url: href };
+    if (href.startsWith('.gitbook/assets/')) return { kind: 'file', file: `file-${href.slice(16)}` };
+    const [path, anchor] = href.split('#');
+    if (!path) return { kind: 'anchor', anchor };
+    return anchor ? { kind: 'anchor', anchor, page: `page-${path}` } : { kind: 'page', page: `page-${path}` };
+  },
+  resolveInclude: (path) => (path.endsWith('footer.md') ? 'reusable-footer' : undefined),
+};
+
+function convert(markdown: string): DocumentBlock[] {
+  const document = markdownToDocument(markdown, CONTEXT);
+  expect(referenceSchemaErrors('JSONDocument', document)).toBeUndefined();
+  return document.nodes;
+}
+
+/** The text of a paragraph's leaves. */
+const leaves = (block: DocumentBlock) => (block.nodes ?? []).flatMap((node) => ('leaves' in node ? node.leaves.map((leaf) => [leaf.text, leaf.marks.map((mark) => mark.type)]) : [[node.type]]));
+
+describe('markdown as a JSONDocument', () => {
+  it('writes paragraphs with marks, links, images and expressions', () => {
+    const [first] = convert('Some **bold _both_** and `code` and ~~gone~~, a [page](setup.md#run), {{ space.vars.version }}, ![logo](.gitbook/assets/logo.png).\n');
+    expect(first.type).toBe('paragraph');
+    expect(leaves(first).slice(0, 6)).toEqual([
+      ['Some ', []],
+      ['bold ', ['bold']],
+      ['both', ['bold', 'italic']],
+      [' and ', []],
+      ['code', ['code']],
+      [' and ', []],
+    ]);
+    const inlines = first.nodes!.filter((node) => node.object === 'inline');
+    expect(inlines).toEqual([
+      { object: 'inline', type: 'link', data: { ref: { kind: 'anchor', anchor: 'run', page: 'page-setup.md' } }, nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: 'page', marks: [] }] }] },
+      { object: 'inline', type: 'expression', isVoid: true, data: { expression: 'space.vars.version' } },
+      { object: 'inline', type: 'inline-image', isVoid: true, data: { ref: { kind: 'file', file: 'file-logo.png' }, caption: 'logo' } },
+    ]);
+  });
+
+  it('writes headings (deeper ones as heading-3), lists of each kind with their start, quotes and dividers', () => {
+    const blocks = convert('# One\n\n#### Four\n\n* a\n* b\n\n3. three\n4. four\n\n- [x] done\n- [ ] to do\n\n> quoted\n\n---\n');
+    expect(blocks.map((block) => block.type)).toEqual(['heading-1', 'heading-3', 'list-unordered', 'list-ordered', 'list-tasks', 'blockquote', 'divider']);
+    expect(blocks[3].data).toEqual({ start: 3 });
+    expect(blocks[4].nodes!.map((item) => (item as DocumentBlock).data)).toEqual([{ checked: true }, { checked: false }]);
+  });
+
+  it('writes code with one line per code-line and the options of a {% code %} tag', () => {
+    const [plain, titled] = convert('```js\nconst a = 1;\nconst b = 2;\n```\n\n{% code title="install.sh" overflow="wrap" lineNumbers="true" %}\n```bash\nnpm i\n```\n{% endcode %}\n');
+    expect(plain.data).toEqual({ syntax: 'js' });
+    expect(plain.nodes!.map((line) => leaves(line as DocumentBlock)[0][0])).toEqual(['const a = 1;', 'const b = 2;']);
+    expect(titled.data).toEqual({ syntax: 'bash', title: 'install.sh', overflow: 'wrap', lineNumbers: true });
+  });
+
+  it('writes hints, tabs, steppers and columns holding markdown, fitting what the schema does not let them hold', () => {
+    const blocks = convert(
+      [
+        '{% hint style="warning" %}',
+        'Careful.',
+        '```sh',
+        'rm -rf /',
+        '```',
+        '{% endhint %}',
+        '{% tabs %}',
+        '{% tab title="npm" %}',
+        '{% hint style="nonsense" %}',
+        'Inside a tab.',
+        '{% endhint %}',
+        '{% endtab %}',
+        '{% endtabs %}',
+        '{% stepper %}',
+        '{% step %}',
+        '### First',
+        '{% endstep %}',
+        '{% endstepper %}',
+        '{% columns %}',
+        '{% column %}',
+        'Left',
+        '{% endcolumn %}',
+        '{% column %}',
+        'Right',
+        '{% endcolumn %}',
+        '{% endcolumns %}',
+      ].join('\n'),
+    );
+    // Columns: the schema lets no document hold them; their contents stand in their place.
+    expect(blocks.map((block) => block.type)).toEqual(['hint', 'tabs', 'stepper', 'paragraph', 'paragraph']);
+    expect(blocks[0].data).toEqual({ style: 'warning' });
+    // A hint takes no code block: its line stays, as code-marked text.
+    expect(blocks[0].nodes!.map((node) => leaves(node as DocumentBlock))).toEqual([[['Careful.', []]], [['rm -rf /', ['code']]]]);
+    const tab = blocks[1].nodes![0] as DocumentBlock;
+    expect(tab).toMatchObject({ type: 'tabs-item', data: { title: 'npm' }, nodes: [{ type: 'hint', data: { style: 'info' } }] });
+    expect((blocks[2].nodes![0] as DocumentBlock).nodes![0]).toMatchObject({ type: 'heading-3' });
+    expect(blocks.slice(3).map((block) => leaves(block)[0][0])).toEqual(['Left', 'Right']);
+  });
+
+  it('writes content-refs, embeds, files and includes; the contents of conditions; unknown tags as written', () => {
+    const blocks = convert(
+      [
+        '{% content-ref url="setup.md" %}',
+        '[setup.md](setup.md)',
+        '{% endcontent-ref %}',
+        '',
+        '{% embed url="https://example.com/v" %}',
+        '',
+        '{% file src=".gitbook/assets/a.pdf" %}',
+        '',
+        '{% include "../.gitbook/includes/footer.md" %}',
+        '',
+        '{% if visitor.claims.pro %}',
+        'Pro.',
+        '{% endif %}',
+        '',
+        '{% mystery thing="x" %}',
+      ].join('\n'),
+    );
+    expect(blocks).toEqual([
+      { object: 'block', type: 'content-ref', isVoid: true, data: { ref: { kind: 'page', page: 'page-setup.md' } } },
+      { object: 'block', type: 'embed', isVoid: true, data: { url: 'https://example.com/v' } },
+      { object: 'block', type: 'file', isVoid: true, data: { ref: { kind: 'file', file: 'file-a.pdf' } } },
+      { object: 'block', type: 'reusable-content', isVoid: true, data: { ref: { kind: 'reusable-content', reusableContent: 'reusable-footer' } } },
+      // A condition: no document of the schema may hold one; its contents stand in its place.
+      expect.objectContaining({ type: 'paragraph', nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: 'Pro.', marks: [] }] }] }),
+      expect.objectContaining({ type: 'paragraph', nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: '{% mystery thing="x" %}', marks: [] }] }] }),
+    ]);
+  });
+
+  it('writes a paragraph of images alone as an images block', () => {
+    const [images] = convert('![one](.gitbook/assets/1.png) ![two](https://example.com/2.png)\n');
+    expect(images).toMatchObject({ type: 'images', nodes: [{ type: 'image', data: { ref: { kind: 'file', file: 'file-1.png' }, alt: 'one' } }, { type: 'image', data: { ref: { kind: 'url', url: 'https://example.com/2.png' } } }] });
+  });
+});
