@@ -80,13 +80,23 @@ function paragraph(nodes: Array<Text | Inline>): DocumentBlock {
   return { object: 'block', type: 'paragraph', data: {}, nodes: nodes.length > 0 ? nodes : [text('')] };
 }
 
-/** Adjacent text nodes as one, with its leaves (how the reference writes them). */
+const sameMarks = (a: Mark[], b: Mark[]) => a.length === b.length && a.every((mark, i) => mark.type === b[i].type);
+
+/** Adjacent text nodes as one, adjacent leaves with the same marks as one leaf (how the reference writes them). */
 function mergeTexts(nodes: Array<Text | Inline>): Array<Text | Inline> {
   const merged: Array<Text | Inline> = [];
   for (const node of nodes) {
-    const last = merged[merged.length - 1];
-    if (node.object === 'text' && last?.object === 'text') last.leaves.push(...node.leaves);
-    else merged.push(node.object === 'text' ? { object: 'text', leaves: [...node.leaves] } : node);
+    if (node.object !== 'text') {
+      merged.push(node);
+      continue;
+    }
+    let last = merged[merged.length - 1];
+    if (last?.object !== 'text') merged.push((last = { object: 'text', leaves: [] }));
+    for (const leaf of node.leaves) {
+      const previous = last.leaves[last.leaves.length - 1];
+      if (previous && sameMarks(previous.marks, leaf.marks)) previous.text += leaf.text;
+      else last.leaves.push({ ...leaf, marks: [...leaf.marks] });
+    }
   }
   return merged;
 }

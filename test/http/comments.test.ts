@@ -126,6 +126,15 @@ describe.each(DATABASE_KINDS)('space comments (%s)', (kind) => {
       expect((await get(space.id, posted.id, admin.token, { format: 'document' })).body.body).toEqual({ document });
       expect((await get(space.id, posted.id, admin.token, { format: 'markdown' })).body.body).toEqual({ markdown: 'From a\n\ndocument' });
 
+      // A document with marks, a link and a hint reads as GitBook-flavoured markdown, and back as the same document.
+      const rich = (await get(space.id, plain.id, admin.token, { format: 'document' })).body.body.document;
+      rich.nodes = [
+        { object: 'block', type: 'paragraph', data: {}, nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: 'Bold', marks: [{ object: 'mark', type: 'bold' }] }, { object: 'leaf', text: ' and ', marks: [] }] }, { object: 'inline', type: 'link', data: { ref: { kind: 'url', url: 'https://example.com/' } }, nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: 'a link', marks: [] }] }] }] },
+        { object: 'block', type: 'hint', data: { style: 'warning' }, nodes: [{ object: 'block', type: 'paragraph', data: {}, nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: 'Careful.', marks: [] }] }] }] },
+      ];
+      const richPosted = await post(space.id, { body: { document: rich } });
+      expect(richPosted.body).toEqual({ markdown: '**Bold** and [a link](https://example.com/)\n\n{% hint style="warning" %}\nCareful.\n{% endhint %}' });
+
       const empty = await post(space.id, { body: {} });
       expect(empty.body).toEqual({ markdown: '' });
     });

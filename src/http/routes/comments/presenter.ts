@@ -4,31 +4,19 @@ import type { UserRow } from '../../../store/sql/users.js';
 import { presentUser } from '../../present.js';
 import type { Urls } from '../../urls.js';
 import { markdownToDocument } from '../../../content/document.js';
+import { documentToMarkdown } from '../../../content/document-markdown.js';
 
 export type BodyFormat = 'markdown' | 'document';
 
-/** The text of a JSON document: the text of its leaves, one paragraph per top-level block. */
-function documentText(document: unknown): string {
-  const textOf = (node: unknown): string => {
-    if (!node || typeof node !== 'object') return '';
-    const n = node as { text?: unknown; leaves?: unknown; nodes?: unknown };
-    if (typeof n.text === 'string') return n.text;
-    if (Array.isArray(n.leaves)) return n.leaves.map(textOf).join('');
-    if (Array.isArray(n.nodes)) return n.nodes.map(textOf).join('');
-    return '';
-  };
-  const blocks = (document as { nodes?: unknown }).nodes;
-  return Array.isArray(blocks) ? blocks.map(textOf).join('\n\n') : '';
-}
-
-/** A stored body in the requested format: markdown as is or as the text of a document; a document as is or built from markdown. */
+/** A stored body in the requested format: markdown as is or written from a document; a document as is or built from markdown. */
 function presentBody(body: CommentBody, format: BodyFormat): { markdown: string } | { document: Record<string, unknown> } {
   if (format === 'document') {
     if ('document' in body) return { document: body.document };
     return { document: { ...markdownToDocument('markdown' in body ? body.markdown : '') } };
   }
   if ('markdown' in body) return { markdown: body.markdown };
-  return { markdown: 'document' in body ? documentText(body.document) : '' };
+  // A comment's markdown has no final line break (a file's has).
+  return { markdown: 'document' in body ? documentToMarkdown(body.document).replace(/\n$/, '') : '' };
 }
 
 /** A user who no longer exists (their posts keep a placeholder author). */

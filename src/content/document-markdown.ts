@@ -1,0 +1,238 @@
+/**
+ * A JSONDocument as GitBook-flavoured markdown (issue 13 item 3): the reverse of src/content/document.ts, for a
+ * comment or a reply sent as a document, and for documents a migration meets. The document becomes the tree of
+ * src/content/gitbook-markdown.ts, which remark-stringify writes; markdown -> document -> markdown -> document
+ * gives the same document again (test/content/document-markdown.test.ts, and scripts/document-roundtrip.ts over
+ * real repositories).
+ *
+ * Unknown kinds are written as their text; an input that is not a document at all gives ''. A ref becomes an
+ * href through the caller (ReverseContext): a page's path, a file's path, a URL.
+ */
+import type { BlockContent, List, ListItem, Paragraph, PhrasingContent, Root, RootContent } from 'mdast';
+import remarkGfm from 'remark-gfm';
+import remarkStringify from 'remark-stringify';
+import { unified } from 'unified';
+import { remarkGitbook, type GitbookNode, type LiquidBlock, type LiquidTag } from './gitbook-markdown.js';
+import type { ContentRef } from './document.js';
+
+export interface ReverseContext {
+  /** The href that points at `ref` from the page being written. */
+  hrefOf(ref: ContentRef): string;
+}
+
+/** URLs as they are; other refs by what they name (a context that knows the revision does better). */
+export const PLAIN_HREFS: ReverseContext = {
+  hrefOf(ref) {
+    switch (ref.kind) {
+      case 'url':
+        return ref.url;
+      case 'anchor':
+        return `#${ref.anchor}`;
+      case 'page':
+        return ref.page;
+      case 'file':
+        return ref.file;
+      default:
+        return '';
+    }
+  },
+};
+
+interface AnyNode {
+  object?: string;
+  type?: string;
+  data?: Record<string, any>;
+  nodes?: AnyNode[];
+  leaves?: Array<{ text?: string; marks?: Array<{ type?: string }> }>;
+  fragments?: Array<{ fragment?: string; type?: string; nodes?: AnyNode[] }>;
+}
+
+const MARK_NODES: Record<string, 'strong' | 'emphasis' | 'delete'> = { bold: 'strong', italic: 'emphasis', strikethrough: 'delete' };
+const writer = unified().use(remarkGfm).use(remarkGitbook).use(remarkStringify, { bullet: '*', fences: true, rule: '-', listItemIndent: 'one', emphasis: '_' });
+
+const quote = (value: string) => `"${value.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
+const tag = (value: string): LiquidTag => ({ type: 'liquidTag', value });
+const block = (name: string, args: string, children: GitbookNode[]): LiquidBlock => ({ type: 'liquidBlock', name, args, attributes: {}, children });
+
+class Writer {
+  constructor(private readonly context: ReverseContext) {}
+
+  // ---- inlines
+
+  /** Leaves with marks as nested mdast: consecutive leaves sharing a mark share its node. */
+  private leaves(leaves: Array<{ text: string; marks: string[] }>): PhrasingContent[] {
+    const out: PhrasingContent[] = [];
+    for (let i = 0; i < leaves.length; ) {
+      const leaf = leaves[i];
+      const mark = leaf.marks.find((name) => MARK_NODES[name]);
+      if (leaf.marks.includes('code')) {
+        out.push({ type: 'inlineCode', value: leaf.text });
+        i++;
+      } else if (!mark) {
+        out.push({ type: 'text', value: leaf.text });
+        i++;
+      } else {
+        let end = i;
+        while (end < leaves.length && leaves[end].marks.includes(mark) && !leaves[end].marks.includes('code')) end++;
+        const inner = leaves.slice(i, end).map((one) => ({ text: one.text, marks: one.marks.filter((name) => name !== mark) }));
+        out.push({ type: MARK_NODES[mark], children: this.leaves(inner) } as PhrasingContent);
+        i = end;
+      }
+    }
+    return out;
+  }
+
+  inlines(nodes: AnyNode[] = []): PhrasingContent[] {
+    const out: PhrasingContent[] = [];
+    let pending: Array<{ text: string; marks: string[] }> = [];
+    const flush = () => {
+      out.push(...this.leaves(pending));
+      pending = [];
+    };
+    for (const node of nodes) {
+      if (node.object === 'text') {
+        for (const leaf of node.leaves ?? []) pending.push({ text: leaf.text ?? '', marks: (leaf.marks ?? []).map((mark) => mark.type ?? '') });
+        continue;
+      }
+      flush();
+      out.push(...this.inline(node));
+    }
+    flush();
+    return out;
+  }
+
+  private inline(node: AnyNode): PhrasingContent[] {
+    const data = node.data ?? {};
+    switch (node.type) {
+      case 'link':
+        return [{ type: 'link', url: this.href(data.ref), children: this.inlines(node.nodes) }];
+      case 'inline-image':
+        return [{ type: 'image', url: this.href(data.ref), alt: data.caption ?? '' }];
+      case 'expression':
+        return [{ type: 'liquidExpression', value: String(data.expression ?? '') } as unknown as PhrasingContent];
+      case 'emoji':
+        return [{ type: 'text', value: emojiOf(String(data.code ?? '')) }];
+      case 'inline-math':
+        return [{ type: 'text', value: `$$${data.formula ?? ''}$$` }];
+      case 'button':
+        return [{ type: 'link', url: this.href(data.ref), children: [{ type: 'text', value: String(data.label ?? '') }] }];
+      case 'mention':
+        return [{ type: 'link', url: this.href(data.ref), children: [{ type: 'text', value: this.href(data.ref) }] }];
+      default:
+        return this.inlines(node.nodes);
+    }
+  }
+
+  private href(ref: ContentRef | undefined): string {
+    return ref ? this.context.hrefOf(ref) : '';
+  }
+
+  // ---- blocks
+
+  blocks(nodes: AnyNode[] = []): GitbookNode[] {
+    return nodes.flatMap((node) => this.block(node));
+  }
+
+  private paragraph(nodes: AnyNode[] | undefined): Paragraph {
+    return { type: 'paragraph', children: this.inlines(nodes) };
+  }
+
+  private block(node: AnyNode): GitbookNode[] {
+    const data = node.data ?? {};
+    const type = node.type ?? '';
+    if (/^heading-[1-6]$/.test(type)) return [{ type: 'heading', depth: Number(type.slice(8)) as 1 | 2 | 3, children: this.inlines(node.nodes) }];
+    switch (type) {
+      case 'paragraph':
+        return [this.paragraph(node.nodes)];
+      case 'divider':
+        return [{ type: 'thematicBreak' }];
+      case 'blockquote':
+        return [{ type: 'blockquote', children: this.blocks(node.nodes) as BlockContent[] }];
+      case 'list-ordered':
+      case 'list-unordered':
+      case 'list-tasks': {
+        const items: ListItem[] = (node.nodes ?? []).map((item) => ({
+          type: 'listItem',
+          spread: false,
+          checked: type === 'list-tasks' ? item.data?.checked === true : null,
+          children: this.blocks(item.nodes) as BlockContent[],
+        }));
+        const list: List = { type: 'list', ordered: type === 'list-ordered', spread: false, children: items };
+        if (type === 'list-ordered' && typeof data.start === 'number') list.start = data.start;
+        return [list];
+      }
+      case 'code': {
+        const lines = (node.nodes ?? []).map((line) => this.inlines(line.nodes).map(textOf).join(''));
+        const fence: RootContent = { type: 'code', lang: data.syntax ?? null, meta: null, value: lines.join('\n') };
+        const options = [
+          data.title ? `title=${quote(String(data.title))}` : '',
+          data.overflow ? `overflow=${quote(String(data.overflow))}` : '',
+          typeof data.lineNumbers === 'boolean' ? `lineNumbers=${quote(String(data.lineNumbers))}` : '',
+          typeof data.fullWidth === 'boolean' ? `fullWidth=${quote(String(data.fullWidth))}` : '',
+        ].filter(Boolean);
+        return options.length > 0 ? [block('code', options.join(' '), [fence])] : [fence];
+      }
+      case 'hint':
+        return [block('hint', `style=${quote(String(data.style ?? 'info'))}`, this.blocks(node.nodes))];
+      case 'tabs':
+        return [block('tabs', '', (node.nodes ?? []).map((item) => block('tab', `title=${quote(String(item.data?.title ?? ''))}`, this.blocks(item.nodes))))];
+      case 'stepper':
+        return [block('stepper', '', (node.nodes ?? []).map((item) => block('step', '', this.blocks(item.nodes))))];
+      case 'columns':
+        return [block('columns', '', (node.nodes ?? []).map((item) => block('column', '', this.blocks(item.nodes))))];
+      case 'if':
+        return [block('if', String(data.expression ?? ''), this.blocks(node.nodes))];
+      case 'content-ref': {
+        const href = this.href(data.ref);
+        return [block('content-ref', `url=${quote(href)}`, [{ type: 'paragraph', children: [{ type: 'link', url: href, children: [{ type: 'text', value: href }] }] }])];
+      }
+      case 'embed':
+        return [tag(`embed url=${quote(String(data.url ?? ''))}`)];
+      case 'file':
+        return [tag(`file src=${quote(this.href(data.ref))}`)];
+      case 'reusable-content':
+        return [tag(`include ${quote(this.href(data.ref))}`)];
+      case 'images':
+        return [{ type: 'paragraph', children: (node.nodes ?? []).flatMap((image, i) => [...(i > 0 ? [{ type: 'text' as const, value: ' ' }] : []), this.image(image)]) }];
+      case 'image':
+        return [{ type: 'paragraph', children: [this.image(node)] }];
+      case 'math':
+        return [{ type: 'paragraph', children: [{ type: 'text', value: `$$${data.formula ?? ''}$$` }] }];
+      case 'expandable': {
+        const title = node.fragments?.find((fragment) => fragment.fragment === 'expandable-title' || fragment.type === 'expandable-title');
+        const body = node.fragments?.find((fragment) => fragment.fragment === 'expandable-body' || fragment.type === 'expandable-body');
+        const summary = (title?.nodes ?? []).flatMap((one) => this.inlines(one.nodes)).map(textOf).join('');
+        return [{ type: 'html', value: `<details>\n\n<summary>${summary}</summary>` }, ...this.blocks(body?.nodes), { type: 'html', value: '</details>' }];
+      }
+      default:
+        // A kind not written yet: its text, as paragraphs, so nothing is lost.
+        if (node.nodes?.some((child) => child.object === 'block')) return this.blocks(node.nodes);
+        return [this.paragraph(node.nodes)];
+    }
+  }
+
+  private image(image: AnyNode): PhrasingContent {
+    return { type: 'image', url: this.href(image.data?.ref), alt: image.data?.alt ?? '' };
+  }
+}
+
+/** The text of phrasing content, as written (for code lines). */
+function textOf(node: PhrasingContent): string {
+  if ('value' in node) return node.value;
+  if ('children' in node) return node.children.map(textOf).join('');
+  return '';
+}
+
+/** An emoji's code point(s) in hex (`1f680`, `1f1eb-1f1f7`) as the character(s). */
+function emojiOf(code: string): string {
+  const points = code.split('-').map((hex) => Number.parseInt(hex, 16));
+  return points.every((point) => Number.isInteger(point) && point > 0 && point <= 0x10ffff) ? String.fromCodePoint(...points) : code;
+}
+
+/** A JSONDocument as GitBook-flavoured markdown ('' for anything that is not a document). */
+export function documentToMarkdown(document: unknown, context: ReverseContext = PLAIN_HREFS): string {
+  const nodes = (document as AnyNode | undefined)?.nodes;
+  if (!Array.isArray(nodes)) return '';
+  const root: Root = { type: 'root', children: new Writer(context).blocks(nodes) as RootContent[] };
+  return writer.stringify(root as never);
+}

@@ -1,0 +1,136 @@
+/**
+ * A JSONDocument back to GitBook-flavoured markdown (src/content/document-markdown.ts): per kind, and the round trip
+ * markdown -> document -> markdown -> document giving the same document again, nesting included.
+ */
+import { describe, expect, it } from 'vitest';
+import { markdownToDocument, type ContentRef, type DocumentContext } from '../../src/content/document.js';
+import { documentToMarkdown, type ReverseContext } from '../../src/content/document-markdown.js';
+
+// A page's links as ids and back: `setup.md` <-> page `p:setup.md`, `.gitbook/assets/x` <-> file `f:x`.
+const FORWARD: DocumentContext = {
+  resolveLink(href) {
+    if (/^[a-z]+:/.test(href)) return { kind: 'url', url: href };
+    if (href.startsWith('.gitbook/assets/')) return { kind: 'file', file: `f:${href.slice(16)}` };
+    if (href.startsWith('.gitbook/includes/')) return { kind: 'reusable-content', reusableContent: `r:${href.slice(18)}` };
+    const [path, anchor] = href.split('#');
+    if (!path) return { kind: 'anchor', anchor };
+    return anchor ? { kind: 'anchor', anchor, page: `p:${path}` } : { kind: 'page', page: `p:${path}` };
+  },
+  resolveInclude: (path) => (path.startsWith('.gitbook/includes/') ? `r:${path.slice(18)}` : undefined),
+};
+const BACKWARD: ReverseContext = {
+  hrefOf(ref: ContentRef) {
+    switch (ref.kind) {
+      case 'url':
+        return ref.url;
+      case 'file':
+        return `.gitbook/assets/${ref.file.slice(2)}`;
+      case 'reusable-content':
+        return `.gitbook/includes/${ref.reusableContent.slice(2)}`;
+      case 'page':
+        return ref.page.slice(2);
+      case 'anchor':
+        return `${ref.page ? ref.page.slice(2) : ''}#${ref.anchor}`;
+    }
+  },
+};
+
+function roundTrip(markdown: string): string {
+  const first = markdownToDocument(markdown, FORWARD);
+  const written = documentToMarkdown(first, BACKWARD);
+  expect(markdownToDocument(written, FORWARD)).toEqual(first);
+  return written;
+}
+
+describe('a document as markdown', () => {
+  it('writes marks nested as they were, links, images and expressions', () => {
+    expect(roundTrip('Some **bold _both_** and `code`, ~~gone~~, a [page](setup.md#run) and {{ space.vars.v }}.\n')).toBe(
+      'Some **bold _both_** and `code`, ~~gone~~, a [page](setup.md#run) and {{ space.vars.v }}.\n',
+    );
+    expect(roundTrip('![Logo](.gitbook/assets/logo.png) and text ![inline](https://example.com/i.png).\n')).toContain('![Logo](.gitbook/assets/logo.png)');
+  });
+
+  it('writes headings, lists of each kind, quotes, dividers and code with its options', () => {
+    const written = roundTrip(
+      '# One\n\n## Two\n\n### Three\n\n* a\n* b\n  * nested\n\n3. three\n4. four\n\n* [x] done\n* [ ] to do\n\n> quoted\n>\n> > twice\n\n---\n\n```js\nconst a = 1;\n\nconst b = 2;\n```\n\n{% code title="install.sh" overflow="wrap" lineNumbers="true" %}\n```bash\nnpm i\n```\n{% endcode %}\n',
+    );
+    expect(written).toContain('{% code title="install.sh" overflow="wrap" lineNumbers="true" %}\n```bash\nnpm i\n```\n{% endcode %}');
+    expect(written).toContain('3. three\n4. four');
+    expect(written).toContain('* [x] done');
+  });
+
+  it('writes hints, tabs, steppers, content-refs, embeds, files and includes as tags', () => {
+    const written = roundTrip(
+      [
+        '{% hint style="warning" %}',
+        'Careful with **this**.',
+        '{% endhint %}',
+        '',
+        '{% tabs %}',
+        '{% tab title="A \\"quoted\\" tab" %}',
+        '* in a tab',
+        '',
+        '{% hint style="info" %}',
+        'Nested.',
+        '{% endhint %}',
+        '{% endtab %}',
+        '',
+        '{% tab title="Two" %}',
+        'Second.',
+        '{% endtab %}',
+        '{% endtabs %}',
+        '',
+        '{% stepper %}',
+        '{% step %}',
+        '### First',
+        '',
+        '```sh',
+        'run',
+        '```',
+        '{% endstep %}',
+        '{% endstepper %}',
+        '',
+        '{% content-ref url="setup.md" %}',
+        '[setup.md](setup.md)',
+        '{% endcontent-ref %}',
+        '',
+        '{% embed url="https://example.com/v" %}',
+        '',
+        '{% file src=".gitbook/assets/a.pdf" %}',
+        '',
+        '{% include ".gitbook/includes/footer.md" %}',
+      ].join('\n'),
+    );
+    expect(written).toContain('{% hint style="warning" %}\nCareful with **this**.\n{% endhint %}');
+    expect(written).toContain('{% tab title="A \\"quoted\\" tab" %}');
+    expect(written).toContain('{% embed url="https://example.com/v" %}');
+    expect(written).toContain('{% include ".gitbook/includes/footer.md" %}');
+  });
+
+  it('keeps what it cannot write as such as text: unknown tags, tables, fitted blocks', () => {
+    roundTrip('{% mystery thing="x" %}\n\n| a | b |\n| - | - |\n| 1 | 2 |\n\n{% hint %}\n```\ncode in a hint\n```\n{% endhint %}\n');
+  });
+
+  it('reads documents of the hosted platform: expandables, emoji, math; and nothing from what is not a document', () => {
+    const written = documentToMarkdown({
+      object: 'document',
+      data: {},
+      nodes: [
+        {
+          object: 'block',
+          type: 'expandable',
+          isVoid: true,
+          data: {},
+          fragments: [
+            { object: 'fragment', fragment: 'expandable-title', type: 'expandable-title', nodes: [{ object: 'block', type: 'paragraph', nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: 'More', marks: [] }] }] }] },
+            { object: 'fragment', fragment: 'expandable-body', type: 'expandable-body', nodes: [{ object: 'block', type: 'paragraph', nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: 'Hidden.', marks: [] }] }] }] },
+          ],
+        },
+        { object: 'block', type: 'paragraph', nodes: [{ object: 'inline', type: 'emoji', isVoid: true, data: { code: '1f680' } }, { object: 'inline', type: 'inline-math', isVoid: true, data: { formula: 'x^2' } }] },
+      ],
+    });
+    expect(written).toBe('<details>\n\n<summary>More</summary>\n\nHidden.\n\n</details>\n\n🚀$$x^2$$\n');
+    expect(documentToMarkdown(undefined)).toBe('');
+    expect(documentToMarkdown({ nodes: 'no' })).toBe('');
+  });
+});
