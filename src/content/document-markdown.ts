@@ -64,16 +64,14 @@ class Writer {
     const out: PhrasingContent[] = [];
     for (let i = 0; i < leaves.length; ) {
       const leaf = leaves[i];
+      // Code is innermost: markdown's code span holds no other mark.
       const mark = leaf.marks.find((name) => MARK_NODES[name]);
-      if (leaf.marks.includes('code')) {
-        out.push({ type: 'inlineCode', value: leaf.text });
-        i++;
-      } else if (!mark) {
-        out.push({ type: 'text', value: leaf.text });
+      if (!mark) {
+        out.push(leaf.marks.includes('code') ? { type: 'inlineCode', value: leaf.text } : { type: 'text', value: leaf.text });
         i++;
       } else {
         let end = i;
-        while (end < leaves.length && leaves[end].marks.includes(mark) && !leaves[end].marks.includes('code')) end++;
+        while (end < leaves.length && leaves[end].marks.includes(mark)) end++;
         const inner = leaves.slice(i, end).map((one) => ({ text: one.text, marks: one.marks.filter((name) => name !== mark) }));
         out.push({ type: MARK_NODES[mark], children: this.leaves(inner) } as PhrasingContent);
         i = end;
@@ -142,8 +140,15 @@ class Writer {
     const type = node.type ?? '';
     if (/^heading-[1-6]$/.test(type)) return [{ type: 'heading', depth: Number(type.slice(8)) as 1 | 2 | 3, children: this.inlines(node.nodes) }];
     switch (type) {
-      case 'paragraph':
+      case 'paragraph': {
+        // What the document kept as text of a paragraph because it has no kind for it, written back as it was:
+        // raw HTML (a table, a figure), or a tag line of a block not built yet.
+        const only = node.nodes?.length === 1 && node.nodes[0].object === 'text' && node.nodes[0].leaves?.length === 1 ? node.nodes[0].leaves[0] : undefined;
+        const raw = only && (only.marks ?? []).length === 0 ? (only.text ?? '') : undefined;
+        if (raw !== undefined && /^<[A-Za-z!/]/.test(raw)) return [{ type: 'html', value: raw }];
+        if (raw !== undefined && /^\{%[^\n]*%\}$/.test(raw)) return [tag(raw.slice(2, -2).trim())];
         return [this.paragraph(node.nodes)];
+      }
       case 'divider':
         return [{ type: 'thematicBreak' }];
       case 'blockquote':

@@ -77,7 +77,13 @@ function text(value: string, marks: Mark[] = []): Text {
 }
 
 function paragraph(nodes: Array<Text | Inline>): DocumentBlock {
-  return { object: 'block', type: 'paragraph', data: {}, nodes: nodes.length > 0 ? nodes : [text('')] };
+  const merged = mergeTexts(nodes);
+  return { object: 'block', type: 'paragraph', data: {}, nodes: merged.length > 0 ? merged : [text('')] };
+}
+
+/** A paragraph of nothing (an HTML comment, an empty tag's leftovers): left out, as markdown shows nothing. */
+function isEmptyParagraph(block: DocumentBlock): boolean {
+  return block.type === 'paragraph' && (block.nodes ?? []).every((node) => node.object === 'text' && node.leaves.every((leaf) => leaf.text.trim() === ''));
 }
 
 const sameMarks = (a: Mark[], b: Mark[]) => a.length === b.length && a.every((mark, i) => mark.type === b[i].type);
@@ -93,6 +99,8 @@ function mergeTexts(nodes: Array<Text | Inline>): Array<Text | Inline> {
     let last = merged[merged.length - 1];
     if (last?.object !== 'text') merged.push((last = { object: 'text', leaves: [] }));
     for (const leaf of node.leaves) {
+      // An empty leaf (empty inline code) says nothing, and could not be written back.
+      if (leaf.text === '') continue;
       const previous = last.leaves[last.leaves.length - 1];
       if (previous && sameMarks(previous.marks, leaf.marks)) previous.text += leaf.text;
       else last.leaves.push({ ...leaf, marks: [...leaf.marks] });
@@ -122,7 +130,8 @@ class Converter {
   }
 
   private inline(node: GitbookNode, marks: Mark[]): Array<Text | Inline> {
-    const mark = (type: Mark['type']) => [...marks, { object: 'mark' as const, type }];
+    // A mark applies once: emphasis inside emphasis (`*a *b**`) is still italic.
+    const mark = (type: Mark['type']) => (marks.some((one) => one.type === type) ? marks : [...marks, { object: 'mark' as const, type }]);
     switch (node.type) {
       case 'text':
         return [text(node.value, marks)];
@@ -177,7 +186,7 @@ class Converter {
   // ---- blocks
 
   blocks(nodes: GitbookNode[], container: string): DocumentBlock[] {
-    return fit(nodes.flatMap((node) => this.block(node)), ALLOWED[container] ?? TOP_LEVEL);
+    return fit(nodes.flatMap((node) => this.block(node)), ALLOWED[container] ?? TOP_LEVEL).filter((block) => !isEmptyParagraph(block));
   }
 
   private block(node: GitbookNode): DocumentBlock[] {
