@@ -8,7 +8,7 @@
  * Unknown kinds are written as their text; an input that is not a document at all gives ''. A ref becomes an
  * href through the caller (ReverseContext): a page's path, a file's path, a URL.
  */
-import type { BlockContent, List, ListItem, Paragraph, PhrasingContent, Root, RootContent } from 'mdast';
+import type { BlockContent, List, ListItem, Paragraph, PhrasingContent, Root, RootContent, Table, TableCell, TableRow } from 'mdast';
 import remarkGfm from 'remark-gfm';
 import remarkStringify from 'remark-stringify';
 import { unified } from 'unified';
@@ -201,6 +201,8 @@ class Writer {
         return [{ type: 'paragraph', children: (node.nodes ?? []).flatMap((image, i) => [...(i > 0 ? [{ type: 'text' as const, value: ' ' }] : []), this.image(image)]) }];
       case 'image':
         return [{ type: 'paragraph', children: [this.image(node)] }];
+      case 'table':
+        return [this.table(node)];
       case 'math':
         return [{ type: 'paragraph', children: [{ type: 'text', value: `$$${data.formula ?? ''}$$` }] }];
       case 'expandable': {
@@ -214,6 +216,36 @@ class Writer {
         if (node.nodes?.some((child) => child.object === 'block')) return this.blocks(node.nodes);
         return [this.paragraph(node.nodes)];
     }
+  }
+
+  /** A grid table as a GFM table: the columns of its view, the records in order, each cell's paragraphs joined. */
+  private table(node: AnyNode): Table {
+    const data = node.data ?? {};
+    const columns: string[] = data.view?.columns ?? [];
+    const definition = (data.definition ?? {}) as Record<string, { title?: string; textAlignment?: string }>;
+    const fragments = new Map((node.fragments ?? []).map((fragment) => [fragment.fragment, fragment.nodes ?? []]));
+    const cell = (nodes: AnyNode[]): TableCell => ({
+      type: 'tableCell',
+      children: nodes.flatMap((one, i) => [...(i > 0 ? [{ type: 'html' as const, value: '<br>' }] : []), ...this.inlines(one.nodes)]),
+    });
+    const records = Object.values((data.records ?? {}) as Record<string, { orderIndex?: string; values?: Record<string, unknown> }>).sort((a, b) =>
+      String(a.orderIndex) < String(b.orderIndex) ? -1 : 1,
+    );
+    const rows: TableRow[] = [
+      { type: 'tableRow', children: columns.map((column) => ({ type: 'tableCell', children: [{ type: 'text', value: definition[column]?.title ?? '' }] })) },
+      ...records.map((record) => ({
+        type: 'tableRow' as const,
+        children: columns.map((column) => {
+          const value = record.values?.[column];
+          return typeof value === 'string' && fragments.has(value) ? cell(fragments.get(value)!) : { type: 'tableCell' as const, children: value === undefined ? [] : [{ type: 'text' as const, value: String(value) }] };
+        }),
+      })),
+    ];
+    const align = columns.map((column) => {
+      const alignment = definition[column]?.textAlignment;
+      return alignment === 'left' || alignment === 'right' || alignment === 'center' ? alignment : null;
+    });
+    return { type: 'table', align, children: rows };
   }
 
   private image(image: AnyNode): PhrasingContent {

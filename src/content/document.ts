@@ -10,11 +10,12 @@
  * Built now: paragraph, heading-1..3 (deeper headings are heading-3), lists ordered, unordered and of tasks,
  * blockquote, divider, code with code-lines and the `{% code %}` options, images (a paragraph of images alone),
  * hint, tabs, stepper, content-ref, embed, file, reusable-content (`{% include %}`); inline link,
- * inline-image, expression; marks bold, italic, code, strikethrough. Not yet (kept as text): tables, expandables,
+ * inline-image, expression; marks bold, italic, code, strikethrough; GFM tables as grid tables. Not yet (kept as
+ * text): HTML tables (cards), expandables,
  * math, updates, OpenAPI and swagger blocks, annotations, mentions, buttons, emoji, and the keyboard, color,
  * superscript and subscript marks.
  */
-import type { Nodes, PhrasingContent, Root } from 'mdast';
+import type { Nodes, PhrasingContent, Root, Table } from 'mdast';
 import { toString } from 'mdast-util-to-string';
 import { parseGitbookMarkdown, splitTag, type GitbookNode, type LiquidBlock } from './gitbook-markdown.js';
 
@@ -58,13 +59,13 @@ const ESSENTIALS = ['paragraph', 'heading-1', 'heading-2', 'heading-3', 'list-or
 const CONTAINED = [...ESSENTIALS, 'content-ref', 'code', 'embed', 'file', 'images', 'hint', 'blockquote'];
 // Columns and conditions are blocks of the reference, but no document of schema 0.130 may hold them anywhere: their
 // contents stand in their place.
-const TOP_LEVEL = [...CONTAINED, 'tabs', 'reusable-content', 'stepper'];
+const TOP_LEVEL = [...CONTAINED, 'tabs', 'reusable-content', 'stepper', 'table'];
 const ALLOWED: Record<string, string[]> = {
   document: TOP_LEVEL,
   if: TOP_LEVEL,
   hint: ESSENTIALS,
   blockquote: [...ESSENTIALS, 'blockquote'],
-  'list-item': [...ESSENTIALS, 'code', 'hint', 'blockquote'],
+  'list-item': [...ESSENTIALS, 'code', 'hint', 'blockquote', 'table'],
   'tabs-item': CONTAINED,
   'stepper-step': CONTAINED,
   column: CONTAINED,
@@ -224,8 +225,7 @@ class Converter {
       case 'definition':
         return [];
       case 'table':
-        // Not built yet: one paragraph per row, cells as written (nothing lost).
-        return node.children.map((row) => paragraph(mergeTexts(row.children.flatMap((cell, i) => [...(i > 0 ? [text(' | ')] : []), ...this.inlines(cell.children)]))));
+        return [this.table(node)];
       case 'liquidTag':
         return this.tag(node.value);
       case 'liquidBlock':
@@ -233,6 +233,32 @@ class Converter {
       default:
         return [paragraph([text(toString(node as Nodes))])];
     }
+  }
+
+  /**
+   * A GFM table as a grid table: one text column per header cell (its text the column's title), one record per
+   * row, each cell a fragment holding a paragraph. Ids are made from positions (`c0`, `r0`, `r0c0`), so the same
+   * table always gives the same document.
+   */
+  private table(node: Table): DocumentBlock {
+    const [header, ...rows] = node.children;
+    const columns = (header?.children ?? []).map((_, i) => `c${i}`);
+    const definition = Object.fromEntries(
+      columns.map((id, i) => [id, { id, title: toString(header.children[i]), type: 'text', textAlignment: node.align?.[i] ?? 'left' }]),
+    );
+    const fragments: unknown[] = [];
+    const records = Object.fromEntries(
+      rows.map((row, r) => {
+        const values: Record<string, string> = {};
+        columns.forEach((column, c) => {
+          const fragment = `r${r}${column}`;
+          values[column] = fragment;
+          fragments.push({ object: 'fragment', fragment, nodes: [paragraph(this.inlines(row.children[c]?.children ?? []))] });
+        });
+        return [`r${r}`, { orderIndex: String(r).padStart(6, '0'), values }];
+      }),
+    );
+    return { object: 'block', type: 'table', isVoid: true, data: { view: { type: 'grid', columns, hideHeader: false }, records, definition }, fragments };
   }
 
   private image(src: string, alt: string): DocumentBlock {
@@ -322,11 +348,21 @@ function plainText(node: DocumentBlock | Text | Inline): string {
   return (node.nodes ?? []).map(plainText).join(separator);
 }
 
+/** A table where the schema takes none: a paragraph per row, its cells' text joined by ` | `. */
+function tableRows(table: DocumentBlock): DocumentBlock[] {
+  const data = table.data as { view: { columns: string[] }; records: Record<string, { orderIndex: string; values: Record<string, string> }> };
+  const cells = new Map((table.fragments as Array<{ fragment: string; nodes: DocumentBlock[] }>).map((fragment) => [fragment.fragment, fragment.nodes.map(plainText).join(' ')]));
+  return Object.values(data.records)
+    .sort((a, b) => (a.orderIndex < b.orderIndex ? -1 : 1))
+    .map((record) => paragraph([text(data.view.columns.map((column) => cells.get(record.values[column]) ?? '').join(' | '))]));
+}
+
 /** Blocks the container takes as they are; a container it does not take gives its children; others become text. */
 function fit(blocks: DocumentBlock[], allowed: string[]): DocumentBlock[] {
   const out: DocumentBlock[] = [];
   for (const block of blocks) {
     if (allowed.includes(block.type)) out.push(block);
+    else if (block.type === 'table') out.push(...tableRows(block));
     else if (block.type === 'code') out.push(...block.nodes!.map((line) => paragraph([text(plainText(line), [{ object: 'mark', type: 'code' }])])));
     else if (block.nodes?.some((child) => child.object === 'block')) out.push(...fit(block.nodes.filter((child): child is DocumentBlock => child.object === 'block'), allowed));
     else out.push(paragraph([text(plainText(block))]));

@@ -138,4 +138,17 @@ describe('markdown as a JSONDocument', () => {
     const [images] = convert('![one](.gitbook/assets/1.png) ![two](https://example.com/2.png)\n');
     expect(images).toMatchObject({ type: 'images', nodes: [{ type: 'image', data: { ref: { kind: 'file', file: 'file-1.png' }, alt: 'one' } }, { type: 'image', data: { ref: { kind: 'url', url: 'https://example.com/2.png' } } }] });
   });
+
+  it('writes a GFM table as a grid table, and as rows of text where the schema takes no table', () => {
+    const [table, hint] = convert('| Name | Size |\n| :-- | --: |\n| **a** | 1 |\n| b | [two](setup.md) |\n\n{% hint %}\n| x | y |\n| - | - |\n| 1 | 2 |\n{% endhint %}\n');
+    expect(table.data).toMatchObject({
+      view: { type: 'grid', columns: ['c0', 'c1'], hideHeader: false },
+      definition: { c0: { id: 'c0', title: 'Name', type: 'text', textAlignment: 'left' }, c1: { id: 'c1', title: 'Size', type: 'text', textAlignment: 'right' } },
+      records: { r0: { orderIndex: '000000', values: { c0: 'r0c0', c1: 'r0c1' } }, r1: { orderIndex: '000001', values: { c0: 'r1c0', c1: 'r1c1' } } },
+    });
+    const cell = (id: string) => (table.fragments as Array<{ fragment: string; nodes: DocumentBlock[] }>).find((fragment) => fragment.fragment === id)!.nodes[0];
+    expect(leaves(cell('r0c0'))).toEqual([['a', ['bold']]]);
+    expect(cell('r1c1').nodes![0]).toMatchObject({ type: 'link', data: { ref: { kind: 'page', page: 'page-setup.md' } } });
+    expect(hint.nodes!.map((row) => leaves(row as DocumentBlock)[0][0])).toEqual(['1 | 2']);
+  });
 });
