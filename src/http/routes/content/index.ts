@@ -176,9 +176,13 @@ export const contentRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, {
   app.get(
     '/spaces/:spaceId/content/path/*',
     { schema: { operationId: 'getPageByPath', tags, params: PagePathParams, querystring: PageQuery, response: { 200: PageSchema, ...ErrorResponses } } },
-    async (request) => {
+    async (request, reply) => {
       const { content } = await readContent(ctx, callerOf(request), request.params.spaceId);
-      return new ContentPresenter(urls, content, options(request.query)).page(findPageByPathOrRedirect(content, request.params['*'])) as never;
+      const page = findPageByPathOrRedirect(content, request.params['*']);
+      const o = options(request.query);
+      // The same answer as the page by id: built once per revision and set of options.
+      const json = cachedJson(content.revision, `page:${page.id}:${optionsKey(o)}`, () => new ContentPresenter(urls, content, o).page(page));
+      return reply.type('application/json; charset=utf-8').send(json as never);
     },
   );
 
