@@ -9,10 +9,8 @@
  * href through the caller (ReverseContext): a page's path, a file's path, a URL.
  */
 import type { BlockContent, List, ListItem, Paragraph, PhrasingContent, Root, RootContent, Table, TableCell, TableRow } from 'mdast';
-import remarkGfm from 'remark-gfm';
 import remarkStringify from 'remark-stringify';
-import { unified } from 'unified';
-import { remarkGitbook, type GitbookNode, type LiquidBlock, type LiquidTag } from './gitbook-markdown.js';
+import { gitbookMarkdownWriter, type GitbookNode, type LiquidBlock, type LiquidTag } from './gitbook-markdown.js';
 import type { ContentRef } from './document.js';
 
 export interface ReverseContext {
@@ -48,7 +46,7 @@ interface AnyNode {
 }
 
 const MARK_NODES: Record<string, 'strong' | 'emphasis' | 'delete'> = { bold: 'strong', italic: 'emphasis', strikethrough: 'delete' };
-const writer = unified().use(remarkGfm).use(remarkGitbook).use(remarkStringify, { bullet: '*', fences: true, rule: '-', listItemIndent: 'one', emphasis: '_' });
+const writer = gitbookMarkdownWriter().use(remarkStringify, { bullet: '*', fences: true, rule: '-', listItemIndent: 'one', emphasis: '_' });
 
 const quote = (value: string) => `"${value.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
 const tag = (value: string): LiquidTag => ({ type: 'liquidTag', value });
@@ -111,7 +109,7 @@ class Writer {
       case 'emoji':
         return [{ type: 'text', value: emojiOf(String(data.code ?? '')) }];
       case 'inline-math':
-        return [{ type: 'text', value: `$$${data.formula ?? ''}$$` }];
+        return [{ type: 'inlineMath', value: String(data.formula ?? '') } as unknown as PhrasingContent];
       case 'button':
         return [{ type: 'link', url: this.href(data.ref), children: [{ type: 'text', value: String(data.label ?? '') }] }];
       case 'mention':
@@ -204,7 +202,7 @@ class Writer {
       case 'table':
         return [this.table(node)];
       case 'math':
-        return [{ type: 'paragraph', children: [{ type: 'text', value: `$$${data.formula ?? ''}$$` }] }];
+        return [{ type: 'math', value: String(data.formula ?? '') } as unknown as GitbookNode];
       case 'expandable': {
         const title = node.fragments?.find((fragment) => fragment.fragment === 'expandable-title' || fragment.type === 'expandable-title');
         const body = node.fragments?.find((fragment) => fragment.fragment === 'expandable-body' || fragment.type === 'expandable-body');

@@ -9,11 +9,10 @@
  *
  * Built now: paragraph, heading-1..3 (deeper headings are heading-3), lists ordered, unordered and of tasks,
  * blockquote, divider, code with code-lines and the `{% code %}` options, images (a paragraph of images alone),
- * hint, tabs, stepper, content-ref, embed, file, reusable-content (`{% include %}`); inline link,
- * inline-image, expression; marks bold, italic, code, strikethrough; GFM tables as grid tables. Not yet (kept as
- * text): HTML tables (cards), expandables,
- * math, updates, OpenAPI and swagger blocks, annotations, mentions, buttons, emoji, and the keyboard, color,
- * superscript and subscript marks.
+ * hint, tabs, stepper, content-ref, embed, file, reusable-content (`{% include %}`), GFM tables as grid tables,
+ * math; inline link, inline-image, expression, inline-math; marks bold, italic, code, strikethrough. Not yet (kept
+ * as text): HTML tables (cards), expandables, updates, OpenAPI and swagger blocks, annotations, mentions, buttons,
+ * emoji, and the keyboard, color, superscript and subscript marks.
  */
 import type { Nodes, PhrasingContent, Root, Table } from 'mdast';
 import { toString } from 'mdast-util-to-string';
@@ -56,7 +55,7 @@ export interface JSONDocument {
 
 // Which blocks each container takes (the reference schema's oneOf lists).
 const ESSENTIALS = ['paragraph', 'heading-1', 'heading-2', 'heading-3', 'list-ordered', 'list-unordered', 'list-tasks', 'divider'];
-const CONTAINED = [...ESSENTIALS, 'content-ref', 'code', 'embed', 'file', 'images', 'hint', 'blockquote'];
+const CONTAINED = [...ESSENTIALS, 'content-ref', 'code', 'embed', 'file', 'images', 'hint', 'blockquote', 'math'];
 // Columns and conditions are blocks of the reference, but no document of schema 0.130 may hold them anywhere: their
 // contents stand in their place.
 const TOP_LEVEL = [...CONTAINED, 'tabs', 'reusable-content', 'stepper', 'table'];
@@ -65,7 +64,7 @@ const ALLOWED: Record<string, string[]> = {
   if: TOP_LEVEL,
   hint: ESSENTIALS,
   blockquote: [...ESSENTIALS, 'blockquote'],
-  'list-item': [...ESSENTIALS, 'code', 'hint', 'blockquote', 'table'],
+  'list-item': [...ESSENTIALS, 'code', 'hint', 'blockquote', 'math', 'table'],
   'tabs-item': CONTAINED,
   'stepper-step': CONTAINED,
   column: CONTAINED,
@@ -160,6 +159,8 @@ class Converter {
       }
       case 'liquidExpression':
         return [{ object: 'inline', type: 'expression', isVoid: true, data: { expression: node.value } }];
+      case 'inlineMath':
+        return [{ object: 'inline', type: 'inline-math', isVoid: true, data: { formula: node.value } }];
       case 'html':
         return [text(node.value, marks)];
       case 'footnoteReference':
@@ -220,6 +221,8 @@ class Converter {
       }
       case 'code':
         return [codeBlock(node.value, node.lang ?? undefined, {})];
+      case 'math':
+        return [{ object: 'block', type: 'math', isVoid: true, data: { formula: node.value } }];
       case 'html':
         return [paragraph([text(node.value)])];
       case 'definition':
@@ -344,6 +347,7 @@ function codeBlock(value: string, syntax: string | undefined, options: Record<st
 function plainText(node: DocumentBlock | Text | Inline): string {
   if (node.object === 'text') return node.leaves.map((leaf) => leaf.text).join('');
   if (node.object === 'inline' && node.type === 'expression') return `{{ ${String(node.data.expression)} }}`;
+  if (node.type === 'math' || node.type === 'inline-math') return `$$${String(node.data.formula)}$$`;
   const separator = node.object === 'block' && node.type === 'code' ? '\n' : '';
   return (node.nodes ?? []).map(plainText).join(separator);
 }

@@ -8,7 +8,8 @@
  * - an opening tag and its `end` tag among the same siblings become one container, `liquidBlock`, holding what lies
  *   between them (nested ones included: tabs of tab, stepper of step, code around a fenced block); a tag without
  *   its end tag stays a leaf (`{% embed %}`, `{% include %}`), and so does an unbalanced one: never lost;
- * - `{{ ... }}` on one line is an inline `liquidExpression` (variables, `visitor.claims...`).
+ * - `{{ ... }}` on one line is an inline `liquidExpression` (variables, `visitor.claims...`);
+ * - `$$` math, as a block and within text (remark-math).
  *
  * Text that only looks like Liquid inside code (fenced, indented, inline) stays code: code constructs come first.
  * Writing the tree back (remark-stringify with toMarkdownExtension) gives each tag and expression as written.
@@ -20,6 +21,7 @@ import type { Info, Options as ToMarkdownExtension, State as ToMarkdownState } f
 import { markdownLineEnding, markdownSpace } from 'micromark-util-character';
 import type { Code, Construct, Effects, Extension, State, TokenizeContext } from 'micromark-util-types';
 import remarkGfm from 'remark-gfm';
+import remarkMath from 'remark-math';
 import remarkParse from 'remark-parse';
 import { unified, type Plugin } from 'unified';
 
@@ -324,9 +326,20 @@ export const remarkGitbook: Plugin<[], Root> = function () {
   };
 };
 
+/**
+ * Math as the platform writes it: `$$` around a block, `$$x$$` within text (remark-math, `math` and `inlineMath`
+ * nodes); a single `$` is a dollar (`$5`), never math.
+ */
+const MATH_OPTIONS = { singleDollarTextMath: false };
+
 /** The parser of GitBook-flavoured markdown (a unified processor: parse, then run the pairing). */
 export function gitbookMarkdownParser() {
-  return unified().use(remarkParse).use(remarkGfm).use(remarkGitbook);
+  return unified().use(remarkParse).use(remarkGfm).use(remarkMath, MATH_OPTIONS).use(remarkGitbook);
+}
+
+/** The same syntax for writing a tree back (remark-stringify is added by the caller). */
+export function gitbookMarkdownWriter() {
+  return unified().use(remarkGfm).use(remarkMath, MATH_OPTIONS).use(remarkGitbook);
 }
 
 /** Parses GitBook-flavoured markdown into its syntax tree. */

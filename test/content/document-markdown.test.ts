@@ -130,6 +130,7 @@ describe('a document as markdown', () => {
       ],
     });
     expect(written).toBe('<details>\n\n<summary>More</summary>\n\nHidden.\n\n</details>\n\n🚀$$x^2$$\n');
+    expect(roundTrip('$$\nE = mc^2\n$$\n\nInline $$a+b$$ and $5.\n')).toBe('$$\nE = mc^2\n$$\n\nInline $$a+b$$ and $5.\n');
     expect(documentToMarkdown(undefined)).toBe('');
     expect(documentToMarkdown({ nodes: 'no' })).toBe('');
   });

@@ -151,4 +151,14 @@ describe('markdown as a JSONDocument', () => {
     expect(cell('r1c1').nodes![0]).toMatchObject({ type: 'link', data: { ref: { kind: 'page', page: 'page-setup.md' } } });
     expect(hint.nodes!.map((row) => leaves(row as DocumentBlock)[0][0])).toEqual(['1 | 2']);
   });
+
+  it('writes $$ math as blocks and within text; a single dollar stays a dollar', () => {
+    const [formula, text] = convert('$$\n\\frac{a}{b}\n$$\n\nCosts $5, area $$\\pi r^2$$.\n');
+    expect(formula).toEqual({ object: 'block', type: 'math', isVoid: true, data: { formula: '\\frac{a}{b}' } });
+    expect(text.nodes).toEqual([
+      { object: 'text', leaves: [{ object: 'leaf', text: 'Costs $5, area ', marks: [] }] },
+      { object: 'inline', type: 'inline-math', isVoid: true, data: { formula: '\\pi r^2' } },
+      { object: 'text', leaves: [{ object: 'leaf', text: '.', marks: [] }] },
+    ]);
+  });
 });
