@@ -207,7 +207,7 @@ class Writer {
         const title = node.fragments?.find((fragment) => fragment.fragment === 'expandable-title' || fragment.type === 'expandable-title');
         const body = node.fragments?.find((fragment) => fragment.fragment === 'expandable-body' || fragment.type === 'expandable-body');
         const summary = (title?.nodes ?? []).flatMap((one) => this.inlines(one.nodes)).map(textOf).join('');
-        return [{ type: 'html', value: `<details>\n\n<summary>${summary}</summary>` }, ...this.blocks(body?.nodes), { type: 'html', value: '</details>' }];
+        return [{ type: 'details', summary, children: this.blocks(body?.nodes) }];
       }
       default:
         // A kind not written yet: its text, as paragraphs, so nothing is lost.

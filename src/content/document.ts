@@ -10,8 +10,8 @@
  * Built now: paragraph, heading-1..3 (deeper headings are heading-3), lists ordered, unordered and of tasks,
  * blockquote, divider, code with code-lines and the `{% code %}` options, images (a paragraph of images alone),
  * hint, tabs, stepper, content-ref, embed, file, reusable-content (`{% include %}`), GFM tables as grid tables,
- * math; inline link, inline-image, expression, inline-math; marks bold, italic, code, strikethrough. Not yet (kept
- * as text): HTML tables (cards), expandables, updates, OpenAPI and swagger blocks, annotations, mentions, buttons,
+ * math, expandables (`<details>`); inline link, inline-image, expression, inline-math; marks bold, italic, code,
+ * strikethrough. Not yet (kept as text): HTML tables (cards), updates, OpenAPI and swagger blocks, annotations, mentions, buttons,
  * emoji, and the keyboard, color, superscript and subscript marks.
  */
 import type { Nodes, PhrasingContent, Root, Table } from 'mdast';
@@ -58,13 +58,14 @@ const ESSENTIALS = ['paragraph', 'heading-1', 'heading-2', 'heading-3', 'list-or
 const CONTAINED = [...ESSENTIALS, 'content-ref', 'code', 'embed', 'file', 'images', 'hint', 'blockquote', 'math'];
 // Columns and conditions are blocks of the reference, but no document of schema 0.130 may hold them anywhere: their
 // contents stand in their place.
-const TOP_LEVEL = [...CONTAINED, 'tabs', 'reusable-content', 'stepper', 'table'];
+const TOP_LEVEL = [...CONTAINED, 'tabs', 'reusable-content', 'stepper', 'table', 'expandable'];
 const ALLOWED: Record<string, string[]> = {
   document: TOP_LEVEL,
   if: TOP_LEVEL,
   hint: ESSENTIALS,
   blockquote: [...ESSENTIALS, 'blockquote'],
   'list-item': [...ESSENTIALS, 'code', 'hint', 'blockquote', 'math', 'table'],
+  'expandable-body': [...ESSENTIALS, 'images', 'code', 'table', 'hint', 'blockquote', 'reusable-content'],
   'tabs-item': CONTAINED,
   'stepper-step': CONTAINED,
   column: CONTAINED,
@@ -229,6 +230,21 @@ class Converter {
         return [];
       case 'table':
         return [this.table(node)];
+      case 'details': {
+        const body = this.blocks(node.children, 'expandable-body');
+        return [
+          {
+            object: 'block',
+            type: 'expandable',
+            isVoid: true,
+            data: {},
+            fragments: [
+              { object: 'fragment', fragment: 'expandable-title', type: 'expandable-title', nodes: [paragraph([text(node.summary)])] },
+              { object: 'fragment', fragment: 'expandable-body', type: 'expandable-body', nodes: body.length > 0 ? body : [paragraph([])] },
+            ],
+          },
+        ];
+      }
       case 'liquidTag':
         return this.tag(node.value);
       case 'liquidBlock':
@@ -367,6 +383,7 @@ function fit(blocks: DocumentBlock[], allowed: string[]): DocumentBlock[] {
   for (const block of blocks) {
     if (allowed.includes(block.type)) out.push(block);
     else if (block.type === 'table') out.push(...tableRows(block));
+    else if (block.type === 'expandable') out.push(...fit((block.fragments as Array<{ nodes: DocumentBlock[] }>).flatMap((fragment) => fragment.nodes), allowed));
     else if (block.type === 'code') out.push(...block.nodes!.map((line) => paragraph([text(plainText(line), [{ object: 'mark', type: 'code' }])])));
     else if (block.nodes?.some((child) => child.object === 'block')) out.push(...fit(block.nodes.filter((child): child is DocumentBlock => child.object === 'block'), allowed));
     else out.push(paragraph([text(plainText(block))]));

@@ -8,6 +8,8 @@
  * - an opening tag and its `end` tag among the same siblings become one container, `liquidBlock`, holding what lies
  *   between them (nested ones included: tabs of tab, stepper of step, code around a fenced block); a tag without
  *   its end tag stays a leaf (`{% embed %}`, `{% include %}`), and so does an unbalanced one: never lost;
+ * - `<details>` HTML, its `<summary>`, the markdown after it and `</details>` among the same siblings become one
+ *   `details` node (an expandable);
  * - `{{ ... }}` on one line is an inline `liquidExpression` (variables, `visitor.claims...`);
  * - `$$` math, as a block and within text (remark-math).
  *
@@ -57,6 +59,15 @@ export interface LiquidBlock {
   position?: Position;
 }
 
+/** `<details>` HTML with its `<summary>` and the markdown between it and `</details>` (an expandable). */
+export interface Details {
+  type: 'details';
+  /** The summary's text. */
+  summary: string;
+  children: GitbookNode[];
+  position?: Position;
+}
+
 /** `{{ space.vars.version }}`. */
 export interface LiquidExpression {
   type: 'liquidExpression';
@@ -67,7 +78,7 @@ export interface LiquidExpression {
 
 /** The nodes of a parsed page: mdast's, and the three above (not declared into mdast's maps: the rest of the
  * code base keeps its plain mdast types, and only readers of this tree meet these). */
-export type GitbookNode = RootContent | LiquidTag | LiquidBlock | LiquidExpression;
+export type GitbookNode = RootContent | LiquidTag | LiquidBlock | Details | LiquidExpression;
 
 const LEFT_BRACE = 123;
 const RIGHT_BRACE = 125;
@@ -235,8 +246,15 @@ function blockToMarkdown(node: LiquidBlock, _parent: unknown, state: ToMarkdownS
   return inside ? `${open}\n${inside}\n{% end${node.name} %}` : `${open}\n{% end${node.name} %}`;
 }
 
+function detailsToMarkdown(node: Details, _parent: unknown, state: ToMarkdownState, info: Info): string {
+  const summary = node.summary.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  const inside = state.containerFlow(node as never, info);
+  return `<details>\n\n<summary>${summary}</summary>\n\n${inside ? `${inside}\n\n` : ''}</details>`;
+}
+
 export const gitbookToMarkdown: ToMarkdownExtension = {
   handlers: {
+    details: detailsToMarkdown,
     liquidTag: (node: LiquidTag) => `{% ${node.value} %}`,
     liquidBlock: blockToMarkdown,
     liquidExpression: (node: LiquidExpression) => `{{ ${node.value} }}`,
@@ -275,42 +293,72 @@ function pairChildren(children: GitbookNode[]): GitbookNode[] {
   const result: GitbookNode[] = [];
   for (let i = 0; i < children.length; i++) {
     const child = children[i];
-    if (child.type !== 'liquidTag') {
-      result.push(child);
-      continue;
-    }
-    const { name, args } = splitTag(child.value);
-    const end = name.startsWith('end') ? -1 : matchingEnd(children, i, name);
+    const marker = markerOf(child);
+    const end = marker?.open ? matchingEnd(children, i, marker.key) : -1;
     if (end < 0) {
       result.push(child);
       continue;
     }
     const closing = children[end];
-    result.push({
-      type: 'liquidBlock',
-      name,
-      args,
-      attributes: parseTagArguments(args),
-      children: pairChildren(children.slice(i + 1, end)),
-      position: child.position && closing.position ? { start: child.position.start, end: closing.position.end } : undefined,
-    });
+    const position = child.position && closing.position ? { start: child.position.start, end: closing.position.end } : undefined;
+    let inner = children.slice(i + 1, end);
+    if (child.type === 'liquidTag') {
+      const { name, args } = splitTag(child.value);
+      result.push({ type: 'liquidBlock', name, args, attributes: parseTagArguments(args), children: pairChildren(inner), position });
+    } else if (child.type === 'html') {
+      // The summary is in the opening HTML block, or in the one right after it (the platform writes it apart).
+      let summary = SUMMARY.exec(child.value)?.[1];
+      const next = inner[0];
+      if (summary === undefined && next?.type === 'html' && SUMMARY_ALONE.test(next.value)) {
+        summary = SUMMARY.exec(next.value)?.[1];
+        inner = inner.slice(1);
+      }
+      result.push({ type: 'details', summary: plainHtml(summary ?? ''), children: pairChildren(inner), position });
+    }
     i = end;
   }
   return result;
 }
 
-/** Index of the end tag closing the tag `name` at `start`, counting nested tags of the same name; -1 if none. */
-function matchingEnd(children: GitbookNode[], start: number, name: string): number {
+const DETAILS_OPEN = /^<details(?:\s[^>]*)?>/i;
+const DETAILS_CLOSE = /^<\/details>\s*$/i;
+const SUMMARY = /<summary(?:\s[^>]*)?>([\s\S]*?)<\/summary>/i;
+const SUMMARY_ALONE = /^<summary(?:\s[^>]*)?>[\s\S]*<\/summary>\s*$/i;
+
+/** The text of an HTML fragment: tags dropped, the few entities the platform writes decoded. */
+function plainHtml(html: string): string {
+  return html
+    .replace(/<[^>]*>/g, '')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&amp;/g, '&')
+    .trim();
+}
+
+/** What opens or closes a block: a Liquid tag (`hint` / `endhint`), or `<details>` / `</details>` HTML. */
+function markerOf(node: GitbookNode): { open: boolean; key: string } | undefined {
+  if (node.type === 'liquidTag') {
+    const { name } = splitTag(node.value);
+    return name.startsWith('end') ? { open: false, key: name.slice(3) } : { open: true, key: name };
+  }
+  if (node.type === 'html') {
+    if (DETAILS_OPEN.test(node.value) && !/<\/details>/i.test(node.value)) return { open: true, key: '<details>' };
+    if (DETAILS_CLOSE.test(node.value)) return { open: false, key: '<details>' };
+  }
+  return undefined;
+}
+
+/** Index of what closes the block `key` opened at `start`, counting nested ones of the same key; -1 if none. */
+function matchingEnd(children: GitbookNode[], start: number, key: string): number {
   let depth = 0;
   for (let i = start + 1; i < children.length; i++) {
-    const child = children[i];
-    if (child.type !== 'liquidTag') continue;
-    const tag = splitTag(child.value).name;
-    if (tag === name) depth++;
-    else if (tag === `end${name}`) {
-      if (depth === 0) return i;
-      depth--;
-    }
+    const marker = markerOf(children[i]);
+    if (marker?.key !== key) continue;
+    if (marker.open) depth++;
+    else if (depth === 0) return i;
+    else depth--;
   }
   return -1;
 }

@@ -36,11 +36,14 @@ function plain(node: GitbookNode): string {
   return toString(node, { includeHtml: false }).replace(TEMPLATE_TAG, ' ');
 }
 
-/** The page's blocks in order, GitBook's blocks opened (a heading inside a step or a tab still starts a section). */
+/** The page's blocks in order, GitBook's blocks and expandables opened (a heading in a step still starts a section). */
 function* blocks(nodes: GitbookNode[]): Generator<GitbookNode> {
   for (const node of nodes) {
     if (node.type === 'liquidBlock') yield* blocks(node.children);
-    else yield node;
+    else if (node.type === 'details') {
+      yield { type: 'paragraph', children: [{ type: 'text', value: node.summary }] };
+      yield* blocks(node.children);
+    } else yield node;
   }
 }
 

@@ -108,6 +108,7 @@ describe('a document as markdown', () => {
   });
 
   it('keeps what it cannot write as such as text: unknown tags, tables, fitted blocks', () => {
+    roundTrip('<details>\n\n<summary>Title</summary>\n\n* a list\n\n</details>\n');
     roundTrip('{% mystery thing="x" %}\n\n| a | b |\n| - | - |\n| 1 | 2 |\n\n{% hint %}\n```\ncode in a hint\n```\n{% endhint %}\n');
   });
 

@@ -161,4 +161,16 @@ describe('markdown as a JSONDocument', () => {
       { object: 'text', leaves: [{ object: 'leaf', text: '.', marks: [] }] },
     ]);
   });
+
+  it('writes <details> as an expandable with its title and body', () => {
+    const [expandable] = convert('<details>\n\n<summary>Advanced</summary>\n\nSet **this**.\n\n```sh\nrun\n```\n\n</details>\n');
+    expect(expandable).toMatchObject({
+      type: 'expandable',
+      isVoid: true,
+      fragments: [
+        { fragment: 'expandable-title', nodes: [{ type: 'paragraph', nodes: [{ leaves: [{ text: 'Advanced' }] }] }] },
+        { fragment: 'expandable-body', nodes: [{ type: 'paragraph' }, { type: 'code', data: { syntax: 'sh' } }] },
+      ],
+    });
+  });
 });

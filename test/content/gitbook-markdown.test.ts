@@ -176,4 +176,19 @@ describe('GitBook-flavoured markdown', () => {
     expect(children(written)).toEqual(children(markdown));
     expect(stringify(written)).toBe(written);
   });
+
+  it('makes <details> with its summary an expandable holding markdown, the summary written apart or not, nested', () => {
+    expect(children('<details>\n\n<summary>More <b>here</b> &amp; there</summary>\n\nHidden **text**.\n\n</details>\n')).toEqual([
+      {
+        type: 'details',
+        summary: 'More here & there',
+        children: [{ type: 'paragraph', children: [{ type: 'text', value: 'Hidden ' }, { type: 'strong', children: [{ type: 'text', value: 'text' }] }, { type: 'text', value: '.' }] }],
+      },
+    ]);
+    const [outer] = children('<details>\n<summary>Outer</summary>\n\n<details>\n<summary>Inner</summary>\n\nDeep.\n\n</details>\n\n</details>\n');
+    expect(outer).toMatchObject({ type: 'details', summary: 'Outer', children: [{ type: 'details', summary: 'Inner', children: [paragraph('Deep.')] }] });
+    // Without its closing tag, or closed on its own line, it stays HTML.
+    expect(children('<details>\n\nOpen.\n').map((node) => node.type)).toEqual(['html', 'paragraph']);
+    expect(children('<details><summary>One line</summary>Body</details>\n').map((node) => node.type)).toEqual(['html']);
+  });
 });
