@@ -11,7 +11,7 @@
 import type { BlockContent, List, ListItem, Paragraph, PhrasingContent, Root, RootContent, Table, TableCell, TableRow } from 'mdast';
 import remarkStringify from 'remark-stringify';
 import { gitbookMarkdownWriter, type GitbookNode, type LiquidBlock, type LiquidTag } from './gitbook-markdown.js';
-import type { ContentRef } from './document.js';
+import { markKey, type ContentRef } from './document.js';
 
 export interface ReverseContext {
   /** The href that points at `ref` from the page being written. */
@@ -46,6 +46,16 @@ interface AnyNode {
 }
 
 const MARK_NODES: Record<string, 'strong' | 'emphasis' | 'delete'> = { bold: 'strong', italic: 'emphasis', strikethrough: 'delete' };
+const HTML_TAGS: Record<string, string> = { keyboard: 'kbd', superscript: 'sup', subscript: 'sub' };
+
+/** The opening and closing HTML of a mark written as HTML (its key, see markKey), or undefined. */
+function htmlTags(key: string): [string, string] | undefined {
+  if (HTML_TAGS[key]) return [`<${HTML_TAGS[key]}>`, `</${HTML_TAGS[key]}>`];
+  const color = /^color:([^:]*):([^:]*)$/.exec(key);
+  if (!color) return undefined;
+  const style = [color[1] !== 'default' ? `color:${color[1]};` : '', color[2] !== 'default' ? `background-color:${color[2]};` : ''].join('');
+  return [`<mark style="${style}">`, '</mark>'];
+}
 const writer = gitbookMarkdownWriter().use(remarkStringify, { bullet: '*', fences: true, rule: '-', listItemIndent: 'one', emphasis: '_' });
 
 const quote = (value: string) => `"${value.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
@@ -57,23 +67,28 @@ class Writer {
 
   // ---- inlines
 
-  /** Leaves with marks as nested mdast: consecutive leaves sharing a mark share its node. */
+  /**
+   * Leaves with marks as nested mdast: consecutive leaves sharing a mark share its node (bold, italic,
+   * strikethrough) or its HTML tags (keyboard, superscript, subscript, color). Code is innermost: markdown's code
+   * span holds no other mark.
+   */
   private leaves(leaves: Array<{ text: string; marks: string[] }>): PhrasingContent[] {
     const out: PhrasingContent[] = [];
     for (let i = 0; i < leaves.length; ) {
       const leaf = leaves[i];
-      // Code is innermost: markdown's code span holds no other mark.
-      const mark = leaf.marks.find((name) => MARK_NODES[name]);
+      const mark = leaf.marks.find((key) => MARK_NODES[key] || htmlTags(key));
       if (!mark) {
         out.push(leaf.marks.includes('code') ? { type: 'inlineCode', value: leaf.text } : { type: 'text', value: leaf.text });
         i++;
-      } else {
-        let end = i;
-        while (end < leaves.length && leaves[end].marks.includes(mark)) end++;
-        const inner = leaves.slice(i, end).map((one) => ({ text: one.text, marks: one.marks.filter((name) => name !== mark) }));
-        out.push({ type: MARK_NODES[mark], children: this.leaves(inner) } as PhrasingContent);
-        i = end;
+        continue;
       }
+      let end = i;
+      while (end < leaves.length && leaves[end].marks.includes(mark)) end++;
+      const inner = this.leaves(leaves.slice(i, end).map((one) => ({ text: one.text, marks: one.marks.filter((key) => key !== mark) })));
+      const tags = htmlTags(mark);
+      if (tags) out.push({ type: 'html', value: tags[0] }, ...inner, { type: 'html', value: tags[1] });
+      else out.push({ type: MARK_NODES[mark], children: inner } as PhrasingContent);
+      i = end;
     }
     return out;
   }
@@ -87,7 +102,7 @@ class Writer {
     };
     for (const node of nodes) {
       if (node.object === 'text') {
-        for (const leaf of node.leaves ?? []) pending.push({ text: leaf.text ?? '', marks: (leaf.marks ?? []).map((mark) => mark.type ?? '') });
+        for (const leaf of node.leaves ?? []) pending.push({ text: leaf.text ?? '', marks: (leaf.marks ?? []).map((mark) => markKey(mark as never)) });
         continue;
       }
       flush();

@@ -11,8 +11,9 @@
  * blockquote, divider, code with code-lines and the `{% code %}` options, images (a paragraph of images alone),
  * hint, tabs, stepper, content-ref, embed, file, reusable-content (`{% include %}`), GFM tables as grid tables,
  * math, expandables (`<details>`); inline link, inline-image, expression, inline-math; marks bold, italic, code,
- * strikethrough. Not yet (kept as text): HTML tables (cards), updates, OpenAPI and swagger blocks, annotations, mentions, buttons,
- * emoji, and the keyboard, color, superscript and subscript marks.
+ * strikethrough, keyboard, superscript, subscript and color (`<kbd>`, `<sup>`, `<sub>`, `<mark style=...>`).
+ * Not yet (kept as text): HTML tables (cards), updates, OpenAPI and swagger blocks, annotations, mentions, buttons,
+ * emoji.
  */
 import type { Nodes, PhrasingContent, Root, Table } from 'mdast';
 import { toString } from 'mdast-util-to-string';
@@ -35,7 +36,11 @@ export interface DocumentContext {
 /** A URL is a URL; anything else, unresolved, is kept as the URL it was written as. */
 export const PLAIN_LINKS: DocumentContext = { resolveLink: (href) => ({ kind: 'url', url: href }) };
 
-type Mark = { object: 'mark'; type: 'bold' | 'italic' | 'code' | 'strikethrough' };
+type Mark = {
+  object: 'mark';
+  type: 'bold' | 'italic' | 'code' | 'strikethrough' | 'keyboard' | 'superscript' | 'subscript' | 'color';
+  data?: { text: string; background: string };
+};
 type Leaf = { object: 'leaf'; text: string; marks: Mark[] };
 type Text = { object: 'text'; leaves: Leaf[] };
 type Inline = { object: 'inline'; type: string; isVoid?: boolean; data: Record<string, unknown>; nodes?: Array<Text | Inline> };
@@ -87,7 +92,35 @@ function isEmptyParagraph(block: DocumentBlock): boolean {
   return block.type === 'paragraph' && (block.nodes ?? []).every((node) => node.object === 'text' && node.leaves.every((leaf) => leaf.text.trim() === ''));
 }
 
-const sameMarks = (a: Mark[], b: Mark[]) => a.length === b.length && a.every((mark, i) => mark.type === b[i].type);
+/** A mark's identity: its type, and for a color its two colors. */
+export const markKey = (mark: Pick<Mark, 'type' | 'data'>) => (mark.data ? `${mark.type}:${mark.data.text}:${mark.data.background}` : mark.type);
+const sameMarks = (a: Mark[], b: Mark[]) => a.length === b.length && a.every((mark, i) => markKey(mark) === markKey(b[i]));
+/** `marks` with `mark` added, unless it is there already (a mark applies once: `*a *b**` is still italic). */
+const withMark = (marks: Mark[], mark: Mark) => (marks.some((one) => markKey(one) === markKey(mark)) ? marks : [...marks, mark]);
+
+const COLORS = new Set(['default', 'green', 'blue', 'red', 'orange', 'yellow', 'purple', '$primary', '$info', '$success', '$warning', '$danger']);
+const HTML_MARKS: Record<string, Mark['type']> = { kbd: 'keyboard', sup: 'superscript', sub: 'subscript' };
+
+/**
+ * The mark an opening HTML tag within text stands for: `<kbd>`, `<sup>`, `<sub>`, and `<mark style="color:red;">` /
+ * `<mark style="background-color:green;">` with the platform's colors; undefined for any other HTML.
+ */
+function htmlMark(html: string): { tag: string; mark: Mark } | undefined {
+  const simple = /^<(kbd|sup|sub)>$/i.exec(html.trim());
+  if (simple) return { tag: simple[1].toLowerCase(), mark: { object: 'mark', type: HTML_MARKS[simple[1].toLowerCase()] } };
+  const colored = /^<mark\s+style="([^"]*)"\s*>$/i.exec(html.trim());
+  if (!colored) return undefined;
+  const style = Object.fromEntries(
+    colored[1]
+      .split(';')
+      .map((rule) => rule.split(':').map((part) => part.trim().toLowerCase()))
+      .filter((pair) => pair.length === 2),
+  );
+  const text = style.color ?? 'default';
+  const background = style['background-color'] ?? 'default';
+  if (!COLORS.has(text) || !COLORS.has(background)) return undefined;
+  return { tag: 'mark', mark: { object: 'mark', type: 'color', data: { text, background } } };
+}
 
 /** Adjacent text nodes as one, adjacent leaves with the same marks as one leaf (how the reference writes them). */
 function mergeTexts(nodes: Array<Text | Inline>): Array<Text | Inline> {
@@ -127,12 +160,33 @@ class Converter {
   // ---- inlines
 
   inlines(nodes: PhrasingContent[], marks: Mark[] = []): Array<Text | Inline> {
-    return mergeTexts(nodes.flatMap((node) => this.inline(node as GitbookNode, marks)));
+    // HTML tags that stand for marks open and close around the nodes between them (`<kbd>`, text, `</kbd>`).
+    const open: Array<{ tag: string; mark: Mark }> = [];
+    const out: Array<Text | Inline> = [];
+    for (const node of nodes) {
+      if (node.type === 'html') {
+        const opening = htmlMark(node.value);
+        if (opening) {
+          open.push(opening);
+          continue;
+        }
+        const closing = /^<\/(kbd|sup|sub|mark)>$/i.exec(node.value.trim());
+        if (closing && open.length > 0 && open[open.length - 1].tag === closing[1].toLowerCase()) {
+          open.pop();
+          continue;
+        }
+        if (/^<br\s*\/?>$/i.test(node.value.trim())) {
+          out.push(text('\n', open.reduce((all, one) => withMark(all, one.mark), marks)));
+          continue;
+        }
+      }
+      out.push(...this.inline(node as GitbookNode, open.reduce((all, one) => withMark(all, one.mark), marks)));
+    }
+    return mergeTexts(out);
   }
 
   private inline(node: GitbookNode, marks: Mark[]): Array<Text | Inline> {
-    // A mark applies once: emphasis inside emphasis (`*a *b**`) is still italic.
-    const mark = (type: Mark['type']) => (marks.some((one) => one.type === type) ? marks : [...marks, { object: 'mark' as const, type }]);
+    const mark = (type: Mark['type']) => withMark(marks, { object: 'mark', type });
     switch (node.type) {
       case 'text':
         return [text(node.value, marks)];

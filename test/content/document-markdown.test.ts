@@ -50,6 +50,12 @@ describe('a document as markdown', () => {
     expect(roundTrip('![Logo](.gitbook/assets/logo.png) and text ![inline](https://example.com/i.png).\n')).toContain('![Logo](.gitbook/assets/logo.png)');
   });
 
+  it('writes the marks HTML carries: keyboard, superscript, subscript, colors', () => {
+    expect(roundTrip('Press <kbd>Ctrl</kbd>+<kbd>C</kbd>, x<sup>2</sup>, H<sub>2</sub>O, <mark style="color:red;">red</mark>, **<mark style="background-color:green;">bold green</mark>**.\n')).toBe(
+      'Press <kbd>Ctrl</kbd>+<kbd>C</kbd>, x<sup>2</sup>, H<sub>2</sub>O, <mark style="color:red;">red</mark>, **<mark style="background-color:green;">bold green</mark>**.\n',
+    );
+  });
+
   it('writes headings, lists of each kind, quotes, dividers and code with its options', () => {
     const written = roundTrip(
       '# One\n\n## Two\n\n### Three\n\n* a\n* b\n  * nested\n\n3. three\n4. four\n\n* [x] done\n* [ ] to do\n\n> quoted\n>\n> > twice\n\n---\n\n```js\nconst a = 1;\n\nconst b = 2;\n```\n\n{% code title="install.sh" overflow="wrap" lineNumbers="true" %}\n```bash\nnpm i\n```\n{% endcode %}\n',

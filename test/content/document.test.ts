@@ -173,4 +173,23 @@ describe('markdown as a JSONDocument', () => {
       ],
     });
   });
+
+  it('reads the HTML marks of text: keyboard, superscript, subscript, colors; <br> as a line break; other HTML as text', () => {
+    const [first] = convert('Press <kbd>Ctrl</kbd>, x<sup>2</sup> H<sub>2</sub>O, <mark style="color:red;">red</mark> and **<mark style="background-color:$success;">green</mark>**<br>next <span>kept</span>.\n');
+    expect(leaves(first)).toEqual([
+      ['Press ', []],
+      ['Ctrl', ['keyboard']],
+      [', x', []],
+      ['2', ['superscript']],
+      [' H', []],
+      ['2', ['subscript']],
+      ['O, ', []],
+      ['red', ['color']],
+      [' and ', []],
+      ['green', ['bold', 'color']],
+      ['\nnext <span>kept</span>.', []],
+    ]);
+    const colors = (first.nodes![0] as { leaves: Array<{ marks: Array<{ data?: unknown }> }> }).leaves.flatMap((leaf) => leaf.marks.map((mark) => mark.data).filter(Boolean));
+    expect(colors).toEqual([{ text: 'red', background: 'default' }, { text: 'default', background: '$success' }]);
+  });
 });
