@@ -208,6 +208,10 @@ class Writer {
         return [tag(`embed url=${quote(String(data.url ?? ''))}`)];
       case 'file':
         return [tag(`file src=${quote(this.href(data.ref))}`)];
+      case 'swagger':
+        return [block('openapi', `src=${quote(this.href(data.ref))} path=${quote(String(data.path ?? ''))} method=${quote(String(data.method ?? ''))}`, [])];
+      case 'openapi-operation':
+        return [block('openapi-operation', `spec=${quote(String(data.ref?.spec ?? ''))} path=${quote(String(data.path ?? ''))} method=${quote(String(data.method ?? ''))}`, [])];
       case 'reusable-content':
         return [tag(`include ${quote(this.href(data.ref))}`)];
       case 'images':

@@ -12,12 +12,13 @@
  * hint, tabs, stepper, content-ref, embed, file, reusable-content (`{% include %}`), GFM tables as grid tables,
  * math, expandables (`<details>`); inline link, inline-image, expression, inline-math; marks bold, italic, code,
  * strikethrough, keyboard, superscript, subscript and color (`<kbd>`, `<sup>`, `<sub>`, `<mark style=...>`).
- * Not yet (kept as text): HTML tables (cards), updates, OpenAPI and swagger blocks, annotations, mentions, buttons,
- * emoji.
+ * OpenAPI blocks (`{% openapi src= path= method= %}` as `swagger`, `{% openapi-operation spec= %}`). Not yet (kept
+ * as text): HTML tables (cards), updates, the old `{% swagger %}` blocks with their parts, annotations, mentions,
+ * buttons, emoji.
  */
 import type { Nodes, PhrasingContent, Root, Table } from 'mdast';
 import { toString } from 'mdast-util-to-string';
-import { parseGitbookMarkdown, splitTag, type GitbookNode, type LiquidBlock } from './gitbook-markdown.js';
+import { parseGitbookMarkdown, parseTagArguments, splitTag, type GitbookNode, type LiquidBlock } from './gitbook-markdown.js';
 
 export type ContentRef =
   | { kind: 'url'; url: string }
@@ -63,7 +64,7 @@ const ESSENTIALS = ['paragraph', 'heading-1', 'heading-2', 'heading-3', 'list-or
 const CONTAINED = [...ESSENTIALS, 'content-ref', 'code', 'embed', 'file', 'images', 'hint', 'blockquote', 'math'];
 // Columns and conditions are blocks of the reference, but no document of schema 0.130 may hold them anywhere: their
 // contents stand in their place.
-const TOP_LEVEL = [...CONTAINED, 'tabs', 'reusable-content', 'stepper', 'table', 'expandable'];
+const TOP_LEVEL = [...CONTAINED, 'tabs', 'reusable-content', 'stepper', 'table', 'expandable', 'swagger', 'openapi-operation'];
 const ALLOWED: Record<string, string[]> = {
   document: TOP_LEVEL,
   if: TOP_LEVEL,
@@ -348,6 +349,16 @@ class Converter {
       const ref = this.context.resolveLink(url);
       if (ref.kind === 'file') return [{ object: 'block', type: 'file', isVoid: true, data: { ref } }];
     }
+    const attributes = parseTagArguments(args);
+    if (name === 'openapi' && attributes.src && attributes.path && attributes.method) {
+      // The platform's older OpenAPI block: a spec file or URL, and one operation of it.
+      const ref = this.context.resolveLink(attributes.src);
+      const spec = ref.kind === 'file' ? ref : { kind: 'url', url: attributes.src };
+      return [{ object: 'block', type: 'swagger', isVoid: true, data: { ref: spec, path: attributes.path, method: attributes.method } }];
+    }
+    if (name === 'openapi-operation' && attributes.spec && attributes.path && attributes.method) {
+      return [{ object: 'block', type: 'openapi-operation', isVoid: true, data: { ref: { kind: 'openapi', spec: attributes.spec }, path: attributes.path, method: attributes.method } }];
+    }
     if (name === 'include') {
       const path = /"([^"]+)"/.exec(args)?.[1];
       const id = path === undefined ? undefined : this.context.resolveInclude?.(path);
@@ -384,7 +395,9 @@ class Converter {
       }
       case 'content-ref':
       case 'embed':
-      case 'file': {
+      case 'file':
+      case 'openapi':
+      case 'openapi-operation': {
         const made = this.tag(`${node.name} ${node.args}`);
         if (made[0]?.type !== 'paragraph') return made;
         break;

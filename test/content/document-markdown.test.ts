@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { markdownToDocument, type ContentRef, type DocumentContext } from '../../src/content/document.js';
 import { documentToMarkdown, type ReverseContext } from '../../src/content/document-markdown.js';
+import { referenceSchemaErrors } from '../helpers/contract.js';
 
 // A page's links as ids and back: `setup.md` <-> page `p:setup.md`, `.gitbook/assets/x` <-> file `f:x`.
 const FORWARD: DocumentContext = {
@@ -37,6 +38,7 @@ const BACKWARD: ReverseContext = {
 
 function roundTrip(markdown: string): string {
   const first = markdownToDocument(markdown, FORWARD);
+  expect(referenceSchemaErrors('JSONDocument', first)).toBeUndefined();
   const written = documentToMarkdown(first, BACKWARD);
   expect(markdownToDocument(written, FORWARD)).toEqual(first);
   return written;
@@ -111,6 +113,19 @@ describe('a document as markdown', () => {
     expect(written).toContain('{% tab title="A \\"quoted\\" tab" %}');
     expect(written).toContain('{% embed url="https://example.com/v" %}');
     expect(written).toContain('{% include ".gitbook/includes/footer.md" %}');
+  });
+
+  it('writes OpenAPI blocks: the older one on a spec file, and an operation of a spec of the organization', () => {
+    const written = roundTrip(
+      '{% openapi src=".gitbook/assets/api.yaml" path="/v1/{collection}/sms" method="post" %}\n[api.yaml](.gitbook/assets/api.yaml)\n{% endopenapi %}\n\n{% openapi-operation spec="petstore" path="/pets" method="get" %}\n{% endopenapi-operation %}\n',
+    );
+    expect(written).toBe(
+      '{% openapi src=".gitbook/assets/api.yaml" path="/v1/{collection}/sms" method="post" %}\n{% endopenapi %}\n\n{% openapi-operation spec="petstore" path="/pets" method="get" %}\n{% endopenapi-operation %}\n',
+    );
+    expect(markdownToDocument(written, FORWARD).nodes).toEqual([
+      { object: 'block', type: 'swagger', isVoid: true, data: { ref: { kind: 'file', file: 'f:api.yaml' }, path: '/v1/{collection}/sms', method: 'post' } },
+      { object: 'block', type: 'openapi-operation', isVoid: true, data: { ref: { kind: 'openapi', spec: 'petstore' }, path: '/pets', method: 'get' } },
+    ]);
   });
 
   it('keeps what it cannot write as such as text: unknown tags, tables, fitted blocks', () => {
