@@ -2,7 +2,7 @@
  * The round trip of issue 13 item 3 over real repositories, run by hand:
  * `node --import tsx scripts/document-roundtrip.ts REPO...` (a repository's path; its HEAD is read). For every
  * markdown file: markdown -> document (src/content/document.ts) -> markdown (src/content/document-markdown.ts) ->
- * document, and the two documents must be equal. Links stay as written (URLs both ways), so only the conversions
+ * document, and the two documents must be equal; the first must also be valid against the reference schema. Links stay as written (URLs both ways), so only the conversions
  * are tested, not a revision's lookups. Prints per repository the files read, the stable ones, the time, and the
  * first differences; exits 1 when any file is not stable.
  */
@@ -10,6 +10,7 @@ import { execFile } from 'node:child_process';
 import { isDeepStrictEqual, promisify } from 'node:util';
 import { markdownToDocument } from '../src/content/document.js';
 import { documentToMarkdown } from '../src/content/document-markdown.js';
+import { referenceSchemaErrors } from '../test/helpers/contract.js';
 
 const exec = promisify(execFile);
 const SHOWN = 5;
@@ -42,6 +43,11 @@ for (const repo of process.argv.slice(2)) {
   for (const blob of blobs) {
     const markdown = await gitText(repo, ['cat-file', 'blob', blob.oid]);
     const first = markdownToDocument(markdown);
+    const invalid = referenceSchemaErrors('JSONDocument', first);
+    if (invalid) {
+      unstable.push(`${blob.path}: not a valid JSONDocument: ${invalid.split('\n')[0]}`);
+      continue;
+    }
     const second = markdownToDocument(documentToMarkdown(first));
     const difference = firstDifference(first, second);
     if (difference) unstable.push(`${blob.path}: ${difference}`);
