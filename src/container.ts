@@ -7,6 +7,7 @@ import { instanceSecret } from './store/sql/secrets.js';
 import { GitStore } from './store/git/repositories.js';
 import { GitReader } from './store/git/reader.js';
 import { HistoryFacts } from './domain/content/history.js';
+import { SharedWork } from './domain/shared-work.js';
 import { RevisionCache } from './domain/content/revisions.js';
 import { CursorCodec } from './domain/lists.js';
 import { ReadCache } from './domain/cache.js';
@@ -76,6 +77,7 @@ export async function createContainer(config: Config, options: ContainerOptions 
     reader,
     history,
     revisions: new RevisionCache(),
+    shared: new SharedWork(),
     cpu,
     cursors,
     cache,

@@ -12,6 +12,7 @@ import type { VisitorClaimsSigner } from './members/visitor-claims.js';
 import type { HistoryFacts } from './content/history.js';
 import type { RevisionCache } from './content/revisions.js';
 import type { CpuPool } from '../cpu/pool.js';
+import type { SharedWork } from './shared-work.js';
 
 /** What domain functions work with; built once by the container and passed down explicitly. */
 export interface Context {
@@ -32,6 +33,8 @@ export interface Context {
   fetcher: GuardedFetcher;
   /** Worker threads for CPU-heavy content work (parsing pages, search rows, links): never on the event loop. */
   cpu: CpuPool;
+  /** Work concurrent callers share while it runs (one indexing of a space that several reads would start). */
+  shared: SharedWork;
   /** Where work that must not block a request goes (imports, indexing, OpenAPI fetches). */
   jobs: JobQueue;
   /** Signs the visitor claims the ping operation returns (key pair kept in the data dir). */

@@ -6,7 +6,6 @@ import type { Context, Caller } from '../context.js';
 import { Conflict, InvalidArgument, NotFound, PermissionDenied } from '../errors.js';
 import { newId, nowIso } from '../ids.js';
 import { collectPage, type Page, type PageRequest } from '../lists.js';
-import { WeightedLru } from '../lru.js';
 import { requireSpacePermission, type OrgAccess, type Role } from '../permissions.js';
 import { loadSpace } from '../content/spaces.js';
 import { loadRevision, readContent, type ContentTarget } from '../content/revisions.js';
@@ -61,18 +60,10 @@ export async function loadChangeRequest(ctx: Context, caller: Caller, spaceId: s
   return { space, access, role, changeRequest };
 }
 
-// Whether main is contained in a branch head is a fact about two commits: computed once per pair.
-const containment = new WeightedLru<string, Promise<boolean>>(50_000);
-
 async function isOutdated(ctx: Context, spaceId: string, main: string | undefined, head: string): Promise<boolean> {
   if (!main || main === head) return false;
-  const key = `${spaceId}:${main}:${head}`;
-  let known = containment.get(key);
-  if (!known) {
-    known = ctx.git.isAncestor(spaceId, main, head).then((contained) => !contained);
-    containment.set(key, known);
-  }
-  return known;
+  // Whether main is contained in a branch head is a fact about two commits: asked of git once per pair.
+  return !(await ctx.revisions.contains(`${spaceId}:${main}:${head}`, () => ctx.git.isAncestor(spaceId, main, head)));
 }
 
 /** Views of change requests of one space (their branch heads, authors, whether main moved on). */

@@ -111,21 +111,11 @@ export async function indexLinks(ctx: Context, spaceId: string, commit: string):
   return rows.length;
 }
 
-// Concurrent reads of one missing revision share one indexing.
-const indexing = new Map<string, Promise<void>>();
-
 /** Indexes the revision unless it is indexed already (with the current rules). */
 export async function ensureLinksIndexed(ctx: Context, spaceId: string, commit: string): Promise<void> {
   if ((await linkIndexVersion(ctx.db, spaceId, commit)) === LINKS_VERSION) return;
-  const key = `${spaceId}:${commit}`;
-  let running = indexing.get(key);
-  if (!running) {
-    running = indexLinks(ctx, spaceId, commit)
-      .then(() => undefined)
-      .finally(() => indexing.delete(key));
-    indexing.set(key, running);
-  }
-  await running;
+  // Concurrent reads of one missing revision share one indexing.
+  await ctx.shared.run(`index-links:${spaceId}:${commit}`, () => indexLinks(ctx, spaceId, commit));
 }
 
 /**

@@ -32,6 +32,11 @@ export interface IndexedRevision {
   provisionalIdOf: (gitPath: string) => string;
   /** Pages and files by provisional id, made on the first lookup that misses. */
   aliases?: Map<string, Page | RevisionFile>;
+  /**
+   * Answers of this revision as JSON, by route and options (a revision never changes), kept while the revision
+   * stays in the cache. Not counted in its weight: a few per page read.
+   */
+  answers?: Map<string, string>;
 }
 
 type Dimensions = { width: number; height: number };
@@ -46,6 +51,7 @@ interface CachedRevision {
 export class RevisionCache {
   private readonly entries: WeightedLru<string, CachedRevision>;
   private readonly dimensions = new WeightedLru<string, Dimensions | null>(100_000);
+  private readonly containment = new WeightedLru<string, Promise<boolean>>(50_000);
 
   constructor(maxBytes = 256 * 1024 * 1024) {
     this.entries = new WeightedLru(maxBytes);
@@ -61,6 +67,17 @@ export class RevisionCache {
 
   delete(key: string): void {
     this.entries.delete(key);
+  }
+
+  /** Whether one commit contains another, by `space:ancestor:descendant` (a fact of two commits): asked once. */
+  contains(key: string, ask: () => Promise<boolean>): Promise<boolean> {
+    let known = this.containment.get(key);
+    if (!known) {
+      known = ask();
+      this.containment.set(key, known);
+      known.catch(() => this.containment.delete(key));
+    }
+    return known;
   }
 
   /** An image's dimensions by blob oid (blobs never change): read once per process, then remembered. */

@@ -197,20 +197,12 @@ export async function indexSearchAt(ctx: Context, spaceId: string, main: string)
   });
 }
 
-// Concurrent searches of one never-indexed space share one indexing.
-const indexing = new Map<string, Promise<IndexOutcome>>();
-
 /** Indexes the spaces that were never indexed (spaces indexed before are left to the job). */
 async function ensureIndexed(ctx: Context, spaceIds: readonly string[]): Promise<void> {
   const states = await searchStates(ctx.db, spaceIds);
   for (const spaceId of spaceIds) {
-    if (states.has(spaceId)) continue;
-    let running = indexing.get(spaceId);
-    if (!running) {
-      running = indexSearch(ctx, spaceId).finally(() => indexing.delete(spaceId));
-      indexing.set(spaceId, running);
-    }
-    await running;
+    // Concurrent searches of one never-indexed space share one indexing.
+    if (!states.has(spaceId)) await ctx.shared.run(`index-search:${spaceId}`, () => indexSearch(ctx, spaceId));
   }
 }
 

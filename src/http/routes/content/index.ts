@@ -35,22 +35,17 @@ import {
   SpaceContentParams,
 } from './schema.js';
 import { ContentPresenter, DEFAULT_OPTIONS, type PresentOptions } from './presenter.js';
+import type { IndexedRevision } from '../../../domain/content/revisions.js';
 
 const tags = ['content'];
 
-/**
- * Serialized answers per revision: a revision never changes, so its JSON is built once per set of options.
- * Keyed weakly by the parsed revision, so it goes when the revision leaves the revision cache.
- */
-const serialized = new WeakMap<object, Map<string, string>>();
-
-function cachedJson(revision: object, key: string, build: () => unknown): string {
-  let byKey = serialized.get(revision);
-  if (!byKey) serialized.set(revision, (byKey = new Map()));
-  let json = byKey.get(key);
+/** An answer of a revision as JSON, built once per key (route and options) and kept with the revision. */
+function cachedJson(content: IndexedRevision, key: string, build: () => unknown): string {
+  content.answers ??= new Map();
+  let json = content.answers.get(key);
   if (json === undefined) {
     json = JSON.stringify(build());
-    byKey.set(key, json);
+    content.answers.set(key, json);
   }
   return json;
 }
@@ -99,7 +94,7 @@ export const contentRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, {
       async (request, reply) => {
         const { content, ref } = await read(request);
         const o = options(request.query);
-        const json = cachedJson(content.revision, `revision:${ref ?? ''}:${optionsKey(o)}`, () => new ContentPresenter(urls, content, o, ref).revision());
+        const json = cachedJson(content, `revision:${ref ?? ''}:${optionsKey(o)}`, () => new ContentPresenter(urls, content, o, ref).revision());
         return reply.type('application/json; charset=utf-8').send(json as never);
       },
     );
@@ -158,7 +153,7 @@ export const contentRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, {
         const { content } = await read(request);
         const page = findPage(content, request.params.pageId);
         const o = options(request.query);
-        const json = cachedJson(content.revision, `page:${page.id}:${optionsKey(o)}`, () => new ContentPresenter(urls, content, o).page(page));
+        const json = cachedJson(content, `page:${page.id}:${optionsKey(o)}`, () => new ContentPresenter(urls, content, o).page(page));
         return reply.type('application/json; charset=utf-8').send(json as never);
       },
     );
@@ -181,7 +176,7 @@ export const contentRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, {
       const page = findPageByPathOrRedirect(content, request.params['*']);
       const o = options(request.query);
       // The same answer as the page by id: built once per revision and set of options.
-      const json = cachedJson(content.revision, `page:${page.id}:${optionsKey(o)}`, () => new ContentPresenter(urls, content, o).page(page));
+      const json = cachedJson(content, `page:${page.id}:${optionsKey(o)}`, () => new ContentPresenter(urls, content, o).page(page));
       return reply.type('application/json; charset=utf-8').send(json as never);
     },
   );

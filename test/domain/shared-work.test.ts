@@ -1,0 +1,47 @@
+/**
+ * Work shared while it runs (src/domain/shared-work.ts) and commit facts asked once (RevisionCache.contains): both
+ * owned by the container, so nothing is shared between two containers of one process.
+ */
+import { describe, expect, it } from 'vitest';
+import { SharedWork } from '../../src/domain/shared-work.js';
+import { RevisionCache } from '../../src/domain/content/revisions.js';
+
+describe('shared work', () => {
+  it('gives concurrent callers of one key the same run, and runs again once it settled', async () => {
+    const shared = new SharedWork();
+    let runs = 0;
+    const work = async () => {
+      runs++;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      return runs;
+    };
+    const [a, b] = await Promise.all([shared.run('k', work), shared.run('k', work)]);
+    expect([a, b, runs]).toEqual([1, 1, 1]);
+    expect(await shared.run('other', work)).toBe(2);
+    expect(await shared.run('k', work)).toBe(3);
+  });
+
+  it('frees the key when the work fails, and keeps two instances apart', async () => {
+    const shared = new SharedWork();
+    await expect(shared.run('k', () => Promise.reject(new Error('boom')))).rejects.toThrow('boom');
+    expect(await shared.run('k', async () => 'again')).toBe('again');
+    const slow = new SharedWork().run('k', () => new Promise((resolve) => setTimeout(() => resolve('first'), 20)));
+    expect(await new SharedWork().run('k', async () => 'second')).toBe('second');
+    expect(await slow).toBe('first');
+  });
+});
+
+describe('commit facts', () => {
+  it('asks once per pair, and again after a failed ask', async () => {
+    const cache = new RevisionCache();
+    let asks = 0;
+    const ask = async () => (asks++, true);
+    expect(await cache.contains('s:a:b', ask)).toBe(true);
+    expect(await cache.contains('s:a:b', ask)).toBe(true);
+    expect(asks).toBe(1);
+    await expect(cache.contains('s:c:d', () => Promise.reject(new Error('git failed')))).rejects.toThrow('git failed');
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(await cache.contains('s:c:d', ask)).toBe(true);
+    expect(asks).toBe(2);
+  });
+});
