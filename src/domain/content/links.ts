@@ -20,7 +20,6 @@ import type { Context, Caller } from '../context.js';
 import { NotFound } from '../errors.js';
 import { nowIso } from '../ids.js';
 import { collectPage, type Page as ListPage, type PageRequest } from '../lists.js';
-import { WeightedLru } from '../lru.js';
 import { loadOrgAccess } from '../permissions.js';
 import { embeddedOrganizationView, type OrganizationView } from '../organizations/organizations.js';
 import { loadSpace, spaceCounters, spaceViewOf, type SpaceView } from './spaces.js';
@@ -57,9 +56,6 @@ export const LINKS_VERSION = 1;
 export type LinkStatus = 'ok' | 'broken' | 'in-app';
 export const LINK_STATUSES: readonly LinkStatus[] = ['ok', 'broken', 'in-app'];
 
-// A page's links depend on its blob only: a new revision re-parses only the pages it changed.
-const extracted = new WeightedLru<string, RawLink[]>(200_000);
-
 // Bodies per task of the CPU pool (several tasks let every thread work).
 const BODIES_PER_TASK = 100;
 
@@ -71,7 +67,7 @@ async function linksOfPages(ctx: Context, pages: DocumentPage[]): Promise<Map<st
   const links = new Map<string, RawLink[]>();
   const missing = new Map<string, string>();
   for (const page of pages) {
-    const known = extracted.get(page.blobOid);
+    const known = ctx.revisions.linksByBlob.get(page.blobOid);
     if (known) links.set(page.blobOid, known);
     // Only what the index reads crosses to the thread.
     else missing.set(page.blobOid, indexedPart(page.markdown).text);
@@ -83,7 +79,7 @@ async function linksOfPages(ctx: Context, pages: DocumentPage[]): Promise<Map<st
   }
   (await Promise.all(tasks)).flat().forEach((found, i) => {
     links.set(oids[i], found);
-    extracted.set(oids[i], found, 1 + found.length);
+    ctx.revisions.linksByBlob.set(oids[i], found, 1 + found.length);
   });
   return links;
 }

@@ -9,6 +9,7 @@ import type { Context, Caller } from '../context.js';
 import { NotFound } from '../errors.js';
 import { collectPage, type Page as ListPage, type PageRequest } from '../lists.js';
 import { WeightedLru } from '../lru.js';
+import type { RawLink } from '../../content/links.js';
 import { requireSpacePermission, type Role } from '../permissions.js';
 import { loadSpace, projectDirectoryOf, resolveSpaceRef } from './spaces.js';
 import { derivedId, pathId, type ReadFacts } from './history.js';
@@ -52,6 +53,8 @@ export class RevisionCache {
   private readonly entries: WeightedLru<string, CachedRevision>;
   private readonly dimensions = new WeightedLru<string, Dimensions | null>(100_000);
   private readonly containment = new WeightedLru<string, Promise<boolean>>(50_000);
+  /** The links written in a page, by its blob oid (a new revision re-parses only the pages it changed). */
+  readonly linksByBlob = new WeightedLru<string, RawLink[]>(200_000);
 
   constructor(maxBytes = 256 * 1024 * 1024) {
     this.entries = new WeightedLru(maxBytes);
