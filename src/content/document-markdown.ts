@@ -125,8 +125,11 @@ class Writer {
         return [{ type: 'text', value: emojiOf(String(data.code ?? '')) }];
       case 'inline-math':
         return [{ type: 'inlineMath', value: String(data.formula ?? '') } as unknown as PhrasingContent];
-      case 'button':
-        return [{ type: 'link', url: this.href(data.ref), children: [{ type: 'text', value: String(data.label ?? '') }] }];
+      case 'button': {
+        const kind = data.kind === 'secondary' ? 'secondary' : 'primary';
+        const href = this.href(data.ref).replace(/&/g, '&amp;').replace(/"/g, '&quot;');
+        return [{ type: 'html', value: `<a href="${href}" class="button ${kind}">` }, { type: 'text', value: String(data.label ?? '') }, { type: 'html', value: '</a>' }];
+      }
       case 'mention':
         return [{ type: 'link', url: this.href(data.ref), children: [{ type: 'text', value: this.href(data.ref) }] }];
       default:

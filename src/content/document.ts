@@ -11,10 +11,11 @@
  * blockquote, divider, code with code-lines and the `{% code %}` options, images (a paragraph of images alone),
  * hint, tabs, stepper, content-ref, embed, file, reusable-content (`{% include %}`), GFM tables as grid tables,
  * math, expandables (`<details>`); inline link, inline-image, expression, inline-math; marks bold, italic, code,
- * strikethrough, keyboard, superscript, subscript and color (`<kbd>`, `<sup>`, `<sub>`, `<mark style=...>`).
+ * strikethrough, keyboard, superscript, subscript and color (`<kbd>`, `<sup>`, `<sub>`, `<mark style=...>`);
+ * buttons (`<a href class="button primary">`).
  * OpenAPI blocks (`{% openapi src= path= method= %}` as `swagger`, `{% openapi-operation spec= %}`). Not yet (kept
  * as text): HTML tables (cards), updates, the old `{% swagger %}` blocks with their parts, annotations, mentions,
- * buttons, emoji.
+ * emoji.
  */
 import type { Nodes, PhrasingContent, Root, Table } from 'mdast';
 import { toString } from 'mdast-util-to-string';
@@ -99,6 +100,20 @@ const sameMarks = (a: Mark[], b: Mark[]) => a.length === b.length && a.every((ma
 /** `marks` with `mark` added, unless it is there already (a mark applies once: `*a *b**` is still italic). */
 const withMark = (marks: Mark[], mark: Mark) => (marks.some((one) => markKey(one) === markKey(mark)) ? marks : [...marks, mark]);
 
+/** `<a href="..." class="button primary">` (the platform's button; `secondary` too). */
+const BUTTON = /^<a\s+href="([^"]*)"\s+class="button\s+(primary|secondary)"[^>]*>$/i;
+
+/** The entities HTML attributes hold as the platform writes them. */
+const codePoint = (whole: string, point: number) => (Number.isInteger(point) && point > 0 && point <= 0x10ffff ? String.fromCodePoint(point) : whole);
+const decodeHtml = (value: string) =>
+  value
+    .replace(/&#x([0-9a-f]{1,8});/gi, (whole, hex: string) => codePoint(whole, Number.parseInt(hex, 16)))
+    .replace(/&#([0-9]{1,9});/g, (whole, decimal: string) => codePoint(whole, Number(decimal)))
+    .replace(/&quot;/g, '"')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&');
+
 const COLORS = new Set(['default', 'green', 'blue', 'red', 'orange', 'yellow', 'purple', '$primary', '$info', '$success', '$warning', '$danger']);
 const HTML_MARKS: Record<string, Mark['type']> = { kbd: 'keyboard', sup: 'superscript', sub: 'subscript' };
 
@@ -164,8 +179,18 @@ class Converter {
     // HTML tags that stand for marks open and close around the nodes between them (`<kbd>`, text, `</kbd>`).
     const open: Array<{ tag: string; mark: Mark }> = [];
     const out: Array<Text | Inline> = [];
-    for (const node of nodes) {
+    for (let i = 0; i < nodes.length; i++) {
+      const node = nodes[i];
       if (node.type === 'html') {
+        // A button: `<a href="..." class="button primary">Label</a>`, the label as plain text between.
+        const button = BUTTON.exec(node.value.trim());
+        const label = nodes[i + 1];
+        const close = nodes[i + 2];
+        if (button && label?.type === 'text' && close?.type === 'html' && /^<\/a>$/i.test(close.value.trim())) {
+          out.push({ object: 'inline', type: 'button', isVoid: true, data: { ref: this.context.resolveLink(decodeHtml(button[1])), label: label.value, kind: button[2].toLowerCase() } });
+          i += 2;
+          continue;
+        }
         const opening = htmlMark(node.value);
         if (opening) {
           open.push(opening);

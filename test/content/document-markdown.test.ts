@@ -58,6 +58,18 @@ describe('a document as markdown', () => {
     );
   });
 
+  it('writes buttons as the platform does', () => {
+    const written = roundTrip('Start: <a href="setup.md" class="button primary">Set up</a> or <a href="https://example.com/?a=1&#x26;b=2" class="button secondary">Read</a>.\n');
+    expect(written).toContain('<a href="setup.md" class="button primary">Set up</a>');
+    expect(markdownToDocument(written, FORWARD).nodes[0].nodes!.filter((node) => node.object === 'inline')).toEqual([
+      { object: 'inline', type: 'button', isVoid: true, data: { ref: { kind: 'page', page: 'p:setup.md' }, label: 'Set up', kind: 'primary' } },
+      { object: 'inline', type: 'button', isVoid: true, data: { ref: { kind: 'url', url: 'https://example.com/?a=1&b=2' }, label: 'Read', kind: 'secondary' } },
+    ]);
+    // An entity that names no character stays as written.
+    const [bad] = markdownToDocument('<a href="https://x.test/&#x110000;" class="button primary">Go</a>\n', FORWARD).nodes;
+    expect(bad.nodes![0]).toMatchObject({ type: 'button', data: { ref: { kind: 'url', url: 'https://x.test/&#x110000;' } } });
+  });
+
   it('writes headings, lists of each kind, quotes, dividers and code with its options', () => {
     const written = roundTrip(
       '# One\n\n## Two\n\n### Three\n\n* a\n* b\n  * nested\n\n3. three\n4. four\n\n* [x] done\n* [ ] to do\n\n> quoted\n>\n> > twice\n\n---\n\n```js\nconst a = 1;\n\nconst b = 2;\n```\n\n{% code title="install.sh" overflow="wrap" lineNumbers="true" %}\n```bash\nnpm i\n```\n{% endcode %}\n',
