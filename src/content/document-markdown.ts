@@ -218,9 +218,12 @@ class Writer {
       case 'reusable-content':
         return [tag(`include ${quote(this.href(data.ref))}`)];
       case 'images':
-        return [{ type: 'paragraph', children: (node.nodes ?? []).flatMap((image, i) => [...(i > 0 ? [{ type: 'text' as const, value: ' ' }] : []), this.image(image)]) }];
-      case 'image':
-        return [{ type: 'paragraph', children: [this.image(node)] }];
+      case 'image': {
+        const images = type === 'image' ? [node] : (node.nodes ?? []);
+        // An image with a caption or a width is the platform's figure; others are markdown images.
+        if (images.some((image) => captionOf(image) || typeof image.data?.width === 'number')) return images.map((image) => this.figure(image));
+        return [{ type: 'paragraph', children: images.flatMap((image, i) => [...(i > 0 ? [{ type: 'text' as const, value: ' ' }] : []), this.image(image)]) }];
+      }
       case 'table':
         return [this.table(node)];
       case 'math':
@@ -268,9 +271,25 @@ class Writer {
     return { type: 'table', align, children: rows };
   }
 
+  private figure(image: AnyNode): GitbookNode {
+    const attribute = (value: string) => value.replace(/&/g, '&amp;').replace(/"/g, '&quot;');
+    const width = typeof image.data?.width === 'number' ? ` width="${image.data.width}"` : '';
+    const caption = captionOf(image).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+    return {
+      type: 'html',
+      value: `<figure><img src="${attribute(this.href(image.data?.ref))}" alt="${attribute(String(image.data?.alt ?? ''))}"${width}><figcaption>${caption ? `<p>${caption}</p>` : ''}</figcaption></figure>`,
+    };
+  }
+
   private image(image: AnyNode): PhrasingContent {
     return { type: 'image', url: this.href(image.data?.ref), alt: image.data?.alt ?? '' };
   }
+}
+
+/** The text of an image's caption fragment ('' without one). */
+function captionOf(image: AnyNode): string {
+  const caption = image.fragments?.find((fragment) => fragment.fragment === 'caption');
+  return (caption?.nodes ?? []).map((paragraph) => (paragraph.nodes ?? []).map((node) => (node.leaves ?? []).map((leaf) => leaf.text ?? '').join('')).join('')).join(' ');
 }
 
 /** The text of phrasing content, as written (for code lines). */

@@ -8,7 +8,8 @@
  * lost: an unknown or unbalanced tag is a paragraph holding the tag as written.
  *
  * Built now: paragraph, heading-1..3 (deeper headings are heading-3), lists ordered, unordered and of tasks,
- * blockquote, divider, code with code-lines and the `{% code %}` options, images (a paragraph of images alone),
+ * blockquote, divider, code with code-lines and the `{% code %}` options, images (a paragraph of images alone, and
+ * the platform's `<figure>` with its width and caption),
  * hint, tabs, stepper, content-ref, embed, file, reusable-content (`{% include %}`), GFM tables as grid tables,
  * math, expandables (`<details>`); inline link, inline-image, expression, inline-math; marks bold, italic, code,
  * strikethrough, keyboard, superscript, subscript and color (`<kbd>`, `<sup>`, `<sub>`, `<mark style=...>`);
@@ -99,6 +100,20 @@ export const markKey = (mark: Pick<Mark, 'type' | 'data'>) => (mark.data ? `${ma
 const sameMarks = (a: Mark[], b: Mark[]) => a.length === b.length && a.every((mark, i) => markKey(mark) === markKey(b[i]));
 /** `marks` with `mark` added, unless it is there already (a mark applies once: `*a *b**` is still italic). */
 const withMark = (marks: Mark[], mark: Mark) => (marks.some((one) => markKey(one) === markKey(mark)) ? marks : [...marks, mark]);
+
+/**
+ * The platform's figure, one HTML block: `<figure><img src="..." alt="..." width="375"><figcaption><p>Caption</p>
+ * </figcaption></figure>`; undefined for any other HTML.
+ */
+export function parseFigure(html: string): { src: string; alt: string; width?: number; caption: string } | undefined {
+  const figure = /^<figure>\s*<img\s([^>]*?)\/?>\s*(?:<figcaption>([\s\S]*?)<\/figcaption>)?\s*<\/figure>\s*$/i.exec(html.trim());
+  if (!figure) return undefined;
+  const attributes = Object.fromEntries([...figure[1].matchAll(/([a-z-]+)="([^"]*)"/gi)].map((match) => [match[1].toLowerCase(), decodeHtml(match[2])]));
+  if (!attributes.src) return undefined;
+  const width = Number(attributes.width);
+  const caption = decodeHtml((figure[2] ?? '').replace(/<[^>]*>/g, '')).trim();
+  return { src: attributes.src, alt: attributes.alt ?? '', ...(Number.isFinite(width) && width > 0 ? { width } : {}), caption };
+}
 
 /** `<a href="..." class="button primary">` (the platform's button; `secondary` too). */
 const BUTTON = /^<a\s+href="([^"]*)"\s+class="button\s+(primary|secondary)"[^>]*>$/i;
@@ -304,8 +319,15 @@ class Converter {
         return [codeBlock(node.value, node.lang ?? undefined, {})];
       case 'math':
         return [{ object: 'block', type: 'math', isVoid: true, data: { formula: node.value } }];
-      case 'html':
+      case 'html': {
+        const figure = parseFigure(node.value);
+        if (figure) {
+          const image = this.image(figure.src, figure.alt, figure.width);
+          if (figure.caption) image.fragments = [{ object: 'fragment', fragment: 'caption', nodes: [paragraph([text(figure.caption)])] }];
+          return [{ object: 'block', type: 'images', isVoid: false, data: {}, nodes: [image] }];
+        }
         return [paragraph([text(node.value)])];
+      }
       case 'definition':
         return [];
       case 'table':
@@ -360,8 +382,8 @@ class Converter {
     return { object: 'block', type: 'table', isVoid: true, data: { view: { type: 'grid', columns, hideHeader: false }, records, definition }, fragments };
   }
 
-  private image(src: string, alt: string): DocumentBlock {
-    return { object: 'block', type: 'image', isVoid: true, data: { ref: this.imageRef(src), ...(alt ? { alt } : {}) }, fragments: [] };
+  private image(src: string, alt: string, width?: number): DocumentBlock {
+    return { object: 'block', type: 'image', isVoid: true, data: { ref: this.imageRef(src), ...(alt ? { alt } : {}), ...(width ? { width } : {}) }, fragments: [] };
   }
 
   /** A tag without an end tag: embed, file, include, content-ref written alone; anything else kept as text. */

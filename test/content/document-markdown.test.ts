@@ -58,6 +58,15 @@ describe('a document as markdown', () => {
     );
   });
 
+  it('writes images with a caption or a width as the platform\'s figures, others as markdown images', () => {
+    const written = roundTrip(
+      '<figure><img src=".gitbook/assets/d.png" alt="A &quot;q&quot; &#x26; b" width="375"><figcaption><p>Data &lt;flow&gt;</p></figcaption></figure>\n\n<figure><img src=".gitbook/assets/e.png" alt="plain"><figcaption></figcaption></figure>\n',
+    );
+    expect(written).toBe(
+      '<figure><img src=".gitbook/assets/d.png" alt="A &quot;q&quot; &amp; b" width="375"><figcaption><p>Data &lt;flow&gt;</p></figcaption></figure>\n\n![plain](.gitbook/assets/e.png)\n',
+    );
+  });
+
   it('writes buttons as the platform does', () => {
     const written = roundTrip('Start: <a href="setup.md" class="button primary">Set up</a> or <a href="https://example.com/?a=1&#x26;b=2" class="button secondary">Read</a>.\n');
     expect(written).toContain('<a href="setup.md" class="button primary">Set up</a>');

@@ -192,4 +192,26 @@ describe('markdown as a JSONDocument', () => {
     const colors = (first.nodes![0] as { leaves: Array<{ marks: Array<{ data?: unknown }> }> }).leaves.flatMap((leaf) => leaf.marks.map((mark) => mark.data).filter(Boolean));
     expect(colors).toEqual([{ text: 'red', background: 'default' }, { text: 'default', background: '$success' }]);
   });
+
+  it('writes the platform\'s <figure> as an image with its alt, width and caption', () => {
+    const [figure, bare] = convert(
+      '<figure><img src=".gitbook/assets/d.png" alt="A &quot;diagram&quot;" width="375"><figcaption><p>Data <strong>flow</strong></p></figcaption></figure>\n\n<figure><img src="https://example.com/x.png" alt=""><figcaption></figcaption></figure>\n',
+    );
+    expect(figure).toEqual({
+      object: 'block',
+      type: 'images',
+      isVoid: false,
+      data: {},
+      nodes: [
+        {
+          object: 'block',
+          type: 'image',
+          isVoid: true,
+          data: { ref: { kind: 'file', file: 'file-d.png' }, alt: 'A "diagram"', width: 375 },
+          fragments: [{ object: 'fragment', fragment: 'caption', nodes: [{ object: 'block', type: 'paragraph', data: {}, nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: 'Data flow', marks: [] }] }] }] }],
+        },
+      ],
+    });
+    expect(bare.nodes).toEqual([{ object: 'block', type: 'image', isVoid: true, data: { ref: { kind: 'url', url: 'https://example.com/x.png' } }, fragments: [] }]);
+  });
 });
