@@ -12,6 +12,7 @@ import type { BlockContent, List, ListItem, Paragraph, PhrasingContent, Root, Ro
 import remarkStringify from 'remark-stringify';
 import { gitbookMarkdownWriter, type GitbookNode, type LiquidBlock, type LiquidTag } from './gitbook-markdown.js';
 import { markKey, type ContentRef } from './document.js';
+import { escapeHtml } from './html-text.js';
 
 export interface ReverseContext {
   /** The href that points at `ref` from the page being written. */
@@ -127,8 +128,7 @@ class Writer {
         return [{ type: 'inlineMath', value: String(data.formula ?? '') } as unknown as PhrasingContent];
       case 'button': {
         const kind = data.kind === 'secondary' ? 'secondary' : 'primary';
-        const href = this.href(data.ref).replace(/&/g, '&amp;').replace(/"/g, '&quot;');
-        return [{ type: 'html', value: `<a href="${href}" class="button ${kind}">` }, { type: 'text', value: String(data.label ?? '') }, { type: 'html', value: '</a>' }];
+        return [{ type: 'html', value: `<a href="${escapeHtml(this.href(data.ref))}" class="button ${kind}">` }, { type: 'text', value: String(data.label ?? '') }, { type: 'html', value: '</a>' }];
       }
       case 'mention':
         return [{ type: 'link', url: this.href(data.ref), children: [{ type: 'text', value: this.href(data.ref) }] }];
@@ -272,12 +272,11 @@ class Writer {
   }
 
   private figure(image: AnyNode): GitbookNode {
-    const attribute = (value: string) => value.replace(/&/g, '&amp;').replace(/"/g, '&quot;');
     const width = typeof image.data?.width === 'number' ? ` width="${image.data.width}"` : '';
-    const caption = captionOf(image).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+    const caption = escapeHtml(captionOf(image));
     return {
       type: 'html',
-      value: `<figure><img src="${attribute(this.href(image.data?.ref))}" alt="${attribute(String(image.data?.alt ?? ''))}"${width}><figcaption>${caption ? `<p>${caption}</p>` : ''}</figcaption></figure>`,
+      value: `<figure><img src="${escapeHtml(this.href(image.data?.ref))}" alt="${escapeHtml(String(image.data?.alt ?? ''))}"${width}><figcaption>${caption ? `<p>${caption}</p>` : ''}</figcaption></figure>`,
     };
   }
 

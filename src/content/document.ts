@@ -20,6 +20,7 @@
  */
 import type { Nodes, PhrasingContent, Root, Table } from 'mdast';
 import { toString } from 'mdast-util-to-string';
+import { decodeEntities, htmlText } from './html-text.js';
 import { parseGitbookMarkdown, parseTagArguments, splitTag, type GitbookNode, type LiquidBlock } from './gitbook-markdown.js';
 
 export type ContentRef =
@@ -108,26 +109,15 @@ const withMark = (marks: Mark[], mark: Mark) => (marks.some((one) => markKey(one
 export function parseFigure(html: string): { src: string; alt: string; width?: number; caption: string } | undefined {
   const figure = /^<figure>\s*<img\s([^>]*?)\/?>\s*(?:<figcaption>([\s\S]*?)<\/figcaption>)?\s*<\/figure>\s*$/i.exec(html.trim());
   if (!figure) return undefined;
-  const attributes = Object.fromEntries([...figure[1].matchAll(/([a-z-]+)="([^"]*)"/gi)].map((match) => [match[1].toLowerCase(), decodeHtml(match[2])]));
+  const attributes = Object.fromEntries([...figure[1].matchAll(/([a-z-]+)="([^"]*)"/gi)].map((match) => [match[1].toLowerCase(), decodeEntities(match[2])]));
   if (!attributes.src) return undefined;
   const width = Number(attributes.width);
-  const caption = decodeHtml((figure[2] ?? '').replace(/<[^>]*>/g, '')).trim();
+  const caption = htmlText(figure[2] ?? '');
   return { src: attributes.src, alt: attributes.alt ?? '', ...(Number.isFinite(width) && width > 0 ? { width } : {}), caption };
 }
 
 /** `<a href="..." class="button primary">` (the platform's button; `secondary` too). */
 const BUTTON = /^<a\s+href="([^"]*)"\s+class="button\s+(primary|secondary)"[^>]*>$/i;
-
-/** The entities HTML attributes hold as the platform writes them. */
-const codePoint = (whole: string, point: number) => (Number.isInteger(point) && point > 0 && point <= 0x10ffff ? String.fromCodePoint(point) : whole);
-const decodeHtml = (value: string) =>
-  value
-    .replace(/&#x([0-9a-f]{1,8});/gi, (whole, hex: string) => codePoint(whole, Number.parseInt(hex, 16)))
-    .replace(/&#([0-9]{1,9});/g, (whole, decimal: string) => codePoint(whole, Number(decimal)))
-    .replace(/&quot;/g, '"')
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&amp;/g, '&');
 
 const COLORS = new Set(['default', 'green', 'blue', 'red', 'orange', 'yellow', 'purple', '$primary', '$info', '$success', '$warning', '$danger']);
 const HTML_MARKS: Record<string, Mark['type']> = { kbd: 'keyboard', sup: 'superscript', sub: 'subscript' };
@@ -202,7 +192,7 @@ class Converter {
         const label = nodes[i + 1];
         const close = nodes[i + 2];
         if (button && label?.type === 'text' && close?.type === 'html' && /^<\/a>$/i.test(close.value.trim())) {
-          out.push({ object: 'inline', type: 'button', isVoid: true, data: { ref: this.context.resolveLink(decodeHtml(button[1])), label: label.value, kind: button[2].toLowerCase() } });
+          out.push({ object: 'inline', type: 'button', isVoid: true, data: { ref: this.context.resolveLink(decodeEntities(button[1])), label: label.value, kind: button[2].toLowerCase() } });
           i += 2;
           continue;
         }
@@ -347,8 +337,11 @@ class Converter {
           },
         ];
       }
-      case 'liquidTag':
-        return this.tag(node.value);
+      case 'liquidTag': {
+        // A tag without an end tag: embed, file, include, content-ref written alone; anything else kept as written.
+        const { name, args } = splitTag(node.value);
+        return [this.tagBlock(name, args) ?? paragraph([text(`{% ${node.value} %}`)])];
+      }
       case 'liquidBlock':
         return this.liquidBlock(node);
       default:
@@ -386,33 +379,33 @@ class Converter {
     return { object: 'block', type: 'image', isVoid: true, data: { ref: this.imageRef(src), ...(alt ? { alt } : {}), ...(width ? { width } : {}) }, fragments: [] };
   }
 
-  /** A tag without an end tag: embed, file, include, content-ref written alone; anything else kept as text. */
-  private tag(value: string): DocumentBlock[] {
-    const { name, args } = splitTag(value);
-    const url = /\b(?:url|src)="([^"]*)"/.exec(args)?.[1];
-    if (name === 'embed' && url) return [{ object: 'block', type: 'embed', isVoid: true, data: { url } }];
-    if (name === 'content-ref' && url) return [{ object: 'block', type: 'content-ref', isVoid: true, data: { ref: this.context.resolveLink(url) } }];
+  /** The block a tag of one of these kinds stands for (alone, or around what the platform writes with it). */
+  private tagBlock(name: string, args: string): DocumentBlock | undefined {
+    const attributes = parseTagArguments(args);
+    const url = attributes.url ?? attributes.src;
+    if (name === 'embed' && url) return { object: 'block', type: 'embed', isVoid: true, data: { url } };
+    if (name === 'content-ref' && url) return { object: 'block', type: 'content-ref', isVoid: true, data: { ref: this.context.resolveLink(url) } };
     if (name === 'file' && url) {
       const ref = this.context.resolveLink(url);
-      if (ref.kind === 'file') return [{ object: 'block', type: 'file', isVoid: true, data: { ref } }];
+      return ref.kind === 'file' ? { object: 'block', type: 'file', isVoid: true, data: { ref } } : undefined;
     }
-    const attributes = parseTagArguments(args);
     if (name === 'openapi' && attributes.src && attributes.path && attributes.method) {
       // The platform's older OpenAPI block: a spec file or URL, and one operation of it.
       const ref = this.context.resolveLink(attributes.src);
       const spec = ref.kind === 'file' ? ref : { kind: 'url', url: attributes.src };
-      return [{ object: 'block', type: 'swagger', isVoid: true, data: { ref: spec, path: attributes.path, method: attributes.method } }];
+      return { object: 'block', type: 'swagger', isVoid: true, data: { ref: spec, path: attributes.path, method: attributes.method } };
     }
     if (name === 'openapi-operation' && attributes.spec && attributes.path && attributes.method) {
-      return [{ object: 'block', type: 'openapi-operation', isVoid: true, data: { ref: { kind: 'openapi', spec: attributes.spec }, path: attributes.path, method: attributes.method } }];
+      return { object: 'block', type: 'openapi-operation', isVoid: true, data: { ref: { kind: 'openapi', spec: attributes.spec }, path: attributes.path, method: attributes.method } };
     }
     if (name === 'include') {
       const path = /"([^"]+)"/.exec(args)?.[1];
       const id = path === undefined ? undefined : this.context.resolveInclude?.(path);
-      if (id) return [{ object: 'block', type: 'reusable-content', isVoid: true, data: { ref: { kind: 'reusable-content', reusableContent: id } } }];
+      if (id) return { object: 'block', type: 'reusable-content', isVoid: true, data: { ref: { kind: 'reusable-content', reusableContent: id } } };
     }
-    return [paragraph([text(`{% ${value} %}`)])];
+    return undefined;
   }
+
 
   private liquidBlock(node: LiquidBlock): DocumentBlock[] {
     const children = node.children;
@@ -445,8 +438,8 @@ class Converter {
       case 'file':
       case 'openapi':
       case 'openapi-operation': {
-        const made = this.tag(`${node.name} ${node.args}`);
-        if (made[0]?.type !== 'paragraph') return made;
+        const made = this.tagBlock(node.name, node.args);
+        if (made) return [made];
         break;
       }
       case 'if':

@@ -25,6 +25,7 @@ import type { Code, Construct, Effects, Extension, State, TokenizeContext } from
 import remarkGfm from 'remark-gfm';
 import remarkMath from 'remark-math';
 import remarkParse from 'remark-parse';
+import { escapeHtml, htmlText } from './html-text.js';
 import { unified, type Plugin } from 'unified';
 
 declare module 'micromark-util-types' {
@@ -247,7 +248,7 @@ function blockToMarkdown(node: LiquidBlock, _parent: unknown, state: ToMarkdownS
 }
 
 function detailsToMarkdown(node: Details, _parent: unknown, state: ToMarkdownState, info: Info): string {
-  const summary = node.summary.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  const summary = escapeHtml(node.summary);
   const inside = state.containerFlow(node as never, info);
   return `<details>\n\n<summary>${summary}</summary>\n\n${inside ? `${inside}\n\n` : ''}</details>`;
 }
@@ -313,7 +314,7 @@ function pairChildren(children: GitbookNode[]): GitbookNode[] {
         summary = SUMMARY.exec(next.value)?.[1];
         inner = inner.slice(1);
       }
-      result.push({ type: 'details', summary: plainHtml(summary ?? ''), children: pairChildren(inner), position });
+      result.push({ type: 'details', summary: htmlText(summary ?? ''), children: pairChildren(inner), position });
     }
     i = end;
   }
@@ -324,18 +325,6 @@ const DETAILS_OPEN = /^<details(?:\s[^>]*)?>/i;
 const DETAILS_CLOSE = /^<\/details>\s*$/i;
 const SUMMARY = /<summary(?:\s[^>]*)?>([\s\S]*?)<\/summary>/i;
 const SUMMARY_ALONE = /^<summary(?:\s[^>]*)?>[\s\S]*<\/summary>\s*$/i;
-
-/** The text of an HTML fragment: tags dropped, the few entities the platform writes decoded. */
-function plainHtml(html: string): string {
-  return html
-    .replace(/<[^>]*>/g, '')
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&quot;/g, '"')
-    .replace(/&#39;/g, "'")
-    .replace(/&amp;/g, '&')
-    .trim();
-}
 
 /** What opens or closes a block: a Liquid tag (`hint` / `endhint`), or `<details>` / `</details>` HTML. */
 function markerOf(node: GitbookNode): { open: boolean; key: string } | undefined {
