@@ -18,6 +18,7 @@ import { emailDomainsOf } from './store/sql/organizations.js';
 import { DomainError } from './domain/errors.js';
 import { purgeDeletedSpaces } from './domain/content/spaces.js';
 import { catchUpWithRepositories } from './domain/content/git-access.js';
+import { migrate, MigrationFailure, type MigrationProgress } from './domain/migrate/migrate.js';
 import { DEFAULT_DEBOUNCE_MS, DEFAULT_INTERVAL_MS, Sync, SyncError } from './sync/sync.js';
 
 async function withContainer<T>(run: (container: Container) => Promise<T>): Promise<T> {
@@ -252,6 +253,42 @@ program
   .action(async (spaceId: string, dir: string, options: { changeRequest?: number; debounceMs: number; intervalMs: number }) =>
     sync(loadConfig(), spaceId, dir, options),
   );
+
+/** `quire migrate`: progress on stderr when it is a terminal, the report as JSON on stdout. */
+async function migrateCommand(options: { from: string; token: string; org: string[]; into?: string }): Promise<void> {
+  const terminal = process.stderr.isTTY === true;
+  const progress: MigrationProgress = ({ step, done, total, title }) => {
+    if (!terminal) return;
+    const line = `${step} ${done}/${total}${title ? `: ${title}` : ''}`.slice(0, (process.stderr.columns ?? 80) - 1);
+    process.stderr.write(`\r\x1b[K${line}`);
+  };
+  await withContainer(async ({ ctx }) => {
+    let report;
+    try {
+      report = await migrate(ctx, { from: options.from, token: options.token, orgs: options.org, into: options.into }, progress);
+    } catch (error) {
+      if (error instanceof MigrationFailure) {
+        process.stderr.write(`${terminal ? '\r\x1b[K' : ''}quire migrate: ${error.message}\n`);
+        process.exitCode = 1;
+        return;
+      }
+      throw error;
+    }
+    if (terminal) process.stderr.write('\r\x1b[Kindexing what was copied\n');
+    // Indexing and OpenAPI processing queued in this process finish before it exits (with Redis, workers do them).
+    await ctx.jobs.idle();
+    print(report);
+  });
+}
+
+program
+  .command('migrate')
+  .description('copy organizations from a server of this API (the hosted platform, or another Quire) into this one; prints a JSON report')
+  .requiredOption('--from <url>', 'the source server, e.g. https://api.gitbook.com')
+  .requiredOption('--token <token>', 'an API token of the source server')
+  .option('--org <organizationId>', 'a source organization to copy (repeatable; default: all of the token\'s user)', (value: string, all: string[]) => [...all, value], [] as string[])
+  .option('--into <organizationId>', 'an organization here to copy into (default: a new organization per source organization)')
+  .action(async (options: { from: string; token: string; org: string[]; into?: string }) => migrateCommand(options));
 
 program.parseAsync(process.argv).catch((error: unknown) => {
   const message = error instanceof DomainError || error instanceof InvalidArgumentError ? error.message : (error as Error).stack ?? String(error);

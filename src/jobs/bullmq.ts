@@ -175,6 +175,9 @@ export class BullMqQueue implements JobQueue {
     return events;
   }
 
+  /** Workers in other processes (or this one's, started apart) run the jobs: nothing here to wait for. */
+  async idle(): Promise<void> {}
+
   async close(): Promise<void> {
     await Promise.allSettled([...this.events.values()].map((events) => events.close()));
     await Promise.allSettled([...this.queues.values()].map((queue) => queue.close()));

@@ -60,6 +60,10 @@ export class InProcessQueue implements JobQueue {
     this.timers.add(timer);
   }
 
+  async idle(): Promise<void> {
+    await this.queue.onIdle();
+  }
+
   async close(graceMs = 10_000): Promise<void> {
     this.closed = true;
     for (const timer of this.timers) clearInterval(timer);

@@ -63,6 +63,11 @@ export interface JobQueue {
   run(job: Job, options?: { timeoutMs?: number }): Promise<void>;
   /** Queues `job` every `intervalMs` (replacing an earlier schedule of the same job). */
   every(job: Job, intervalMs: number): Promise<void>;
+  /**
+   * Resolves when the jobs this process queued and runs itself have all finished (in-process); at once when other
+   * processes run them (BullMQ workers).
+   */
+  idle(): Promise<void>;
   /** Stops taking jobs and waits (up to `graceMs`) for running ones to finish. */
   close(graceMs?: number): Promise<void>;
 }

@@ -20,6 +20,8 @@ describe('authentication on every operation', () => {
   it('publishes every operation built so far, under the reference operationIds', () => {
     expect(operationIds.sort()).toEqual(
       [
+        // users: the reference's own reads (its client's getAuthenticatedUser, and every user object's location)
+        'getAuthenticatedUser', 'getUserById',
         // organizations #88-#93
         'listOrganizationsForAuthenticatedUser', 'getOrganizationById', 'updateOrganizationById', 'deleteOrganizationInviteById',
         'searchOrganizationContent', 'getOrganizationsForEmailDomain',

@@ -44,6 +44,9 @@ const collection = (role: Role) => org(role);
 const RULES: Record<string, (w: Who) => boolean> = {
   // organizations: any member reads it; admins change it; the e-mail-domain lookup and the user's own list are for anyone
   listOrganizationsForAuthenticatedUser: anyone,
+  // users: oneself for anyone; another user for whoever shares an organization with them
+  getAuthenticatedUser: anyone,
+  getUserById: member,
   getOrganizationsForEmailDomain: anyone,
   getOrganizationById: member,
   updateOrganizationById: org('admin'),

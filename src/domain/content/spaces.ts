@@ -198,13 +198,13 @@ export async function createSpace(
 /**
  * Creates a space whose repository is a copy of main of the repository `sourceId` with its whole history (a
  * repository import: same commits), showing what lies under `projectDirectory`. The caller's right to create at
- * the top level of the organization is checked by the caller of this function. Returns the new row.
+ * the top level of the organization is checked by the caller of this function (of `parentId` too). Returns the new row.
  */
 export async function createSpaceFromRepository(
   ctx: Context,
   caller: Caller,
   organizationId: string,
-  input: { id: string; sourceId: string; title: string; projectDirectory: string },
+  input: { id: string; sourceId: string; title: string; projectDirectory: string; parentId?: string | null },
 ): Promise<SpaceRow> {
   await ctx.git.copyRepository(input.sourceId, input.id);
   const revision = await ctx.reader.resolveRef(input.id, 'refs/heads/main');
@@ -215,7 +215,7 @@ export async function createSpaceFromRepository(
   const space = newSpaceRow({
     id: input.id,
     organizationId,
-    parentId: null,
+    parentId: input.parentId ?? null,
     title: input.title.slice(0, 50),
     revision,
     createdBy: caller.user.id,

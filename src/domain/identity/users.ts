@@ -1,4 +1,5 @@
-import type { Context } from '../context.js';
+import type { Caller, Context } from '../context.js';
+import { sharesOrganization } from '../../store/sql/members.js';
 import { Conflict, InvalidArgument, NotFound, Unauthenticated } from '../errors.js';
 import { hashToken, newId, newToken, nowIso } from '../ids.js';
 import { findUserByEmail, findUserById, findUserByTokenHash, insertApiToken, insertUser, type UserRow } from '../../store/sql/users.js';
@@ -49,4 +50,14 @@ export async function authenticateToken(ctx: Context, token: string): Promise<Us
 
 export async function findUserByIdOrEmail(ctx: Context, idOrEmail: string): Promise<UserRow | undefined> {
   return idOrEmail.includes('@') ? findUserByEmail(ctx.db, idOrEmail) : findUserById(ctx.db, idOrEmail);
+}
+
+/**
+ * A user as `caller` may see them: themselves, or someone who shares an organization with them (as a member list
+ * would show them); 404 otherwise, so that user ids reveal nothing to strangers.
+ */
+export async function getUser(ctx: Context, caller: Caller, userId: string): Promise<UserRow> {
+  const user = userId === caller.user.id ? caller.user : await findUserById(ctx.db, userId);
+  if (!user || (user.id !== caller.user.id && !(await sharesOrganization(ctx.db, caller.user.id, user.id)))) throw new NotFound(`userId: no user "${userId}"`);
+  return user;
 }

@@ -25,12 +25,11 @@ import { requireCreateUnder } from '../content/collections.js';
 import { createSpaceFromRepository, getSpace, loadSpace, type SpaceView } from '../content/spaces.js';
 import { recordPush } from '../content/git-access.js';
 import { enqueueIndexingAfterPush } from '../content/indexing.js';
-import { createSite, getSite, updateSite, type SiteView } from '../sites/sites.js';
-import { addSection, addSectionGroup, addSiteSpace, updateSection, updateSiteSpace } from '../sites/structure.js';
-import { readStructure, siteSpacesIn } from '../sites/tree.js';
+import { getSite, type SiteView } from '../sites/sites.js';
+import { buildSite } from '../sites/build.js';
 import { requireHttpUrl, requireWritable } from './imports.js';
 import { readZip } from './zip.js';
-import { planMonorepo, type SitePlan, type SiteSectionItem, type SiteSpaceItem } from '../../content/monorepo.js';
+import { planMonorepo } from '../../content/monorepo.js';
 import { inProjectDirectory, normalizeProjectDirectory } from '../../content/project-directory.js';
 import { formatProblem } from '../../content/problems.js';
 import { validateContent } from '../../content/validate-content.js';
@@ -39,7 +38,7 @@ import { FetchFailure } from '../../store/net/guarded-fetch.js';
 import { QUIRE_SIGNATURE } from '../../store/git/repositories.js';
 import { bringBranch, createEmptyRepository, fetchFromBundle, fetchFromRepositoryFiles, fetchFromUrl, TransferFailure } from '../../store/git/transfer.js';
 import { deleteSpaceRow, findSpace, updateSpaceRow } from '../../store/sql/content.js';
-import { deleteSiteRow, findSiteById } from '../../store/sql/sites.js';
+import { deleteSiteRow } from '../../store/sql/sites.js';
 import { findRepositoryImport, insertRepositoryImport, updateUnfinishedRepositoryImport, type RepositoryImportRow } from '../../store/sql/imports.js';
 import { findUserById } from '../../store/sql/users.js';
 
@@ -256,59 +255,6 @@ function titleOf(directory: string, url: string | null): string {
   if (segments.length > 0) return segments[segments.length - 1];
   const name = url ? decodeURIComponent(new URL(url).pathname.split('/').filter((s) => s.length > 0).pop() ?? '') : '';
   return name.replace(/\.git$/, '') || 'Imported repository';
-}
-
-/** Builds the site docs.yaml describes, with the domain's own site functions, in the file's order. */
-async function buildSite(ctx: Context, caller: Caller, organizationId: string, site: SitePlan, spaceOf: Map<string, string>, fallbackTitle: string, record: (siteId: string) => Promise<void>): Promise<string> {
-  const title = (site.title ?? fallbackTitle).slice(0, 128);
-  const rootSpaces = site.structure.filter((item): item is SiteSpaceItem => item.type === 'space');
-  const created = await createSite(ctx, caller, organizationId, { title, spaces: rootSpaces.map((s) => spaceOf.get(s.key)!) });
-  const siteId = created.site.id;
-  await record(siteId);
-  const siteSpaceRows = async (sectionId: string | null) => {
-    const row = await findSiteById(ctx.db, siteId);
-    return siteSpacesIn(await readStructure(ctx.db, row!), sectionId);
-  };
-  /** Paths and the default of the site spaces of a container, made in the order of `items`. */
-  const finishSpaces = async (items: SiteSpaceItem[], sectionId: string | null) => {
-    const rows = await siteSpaceRows(sectionId);
-    for (const [i, item] of items.entries()) {
-      if (item.path !== undefined && rows[i].path !== item.path) await updateSiteSpace(ctx, caller, organizationId, siteId, rows[i].id, { path: item.path });
-    }
-    const chosen = items.findIndex((item) => item.default);
-    if (chosen > 0 && sectionId) await updateSection(ctx, caller, organizationId, siteId, sectionId, { defaultSiteSpace: rows[chosen].id });
-    if (chosen > 0 && !sectionId) await updateSite(ctx, caller, organizationId, siteId, { defaultSiteSpace: rows[chosen].id });
-  };
-  if (rootSpaces.length > 0) {
-    await finishSpaces(rootSpaces, null);
-    return siteId;
-  }
-  const addPlannedSection = async (section: SiteSectionItem): Promise<string> => {
-    const [first, ...others] = section.children;
-    const { item } = await addSection(ctx, caller, organizationId, siteId, { spaceId: spaceOf.get(first.key)!, title: (section.title ?? section.key).slice(0, 128), icon: section.icon ?? null });
-    const patch = { ...(section.path !== undefined ? { path: section.path } : {}), ...(section.description !== undefined ? { description: section.description } : {}) };
-    if (Object.keys(patch).length > 0) await updateSection(ctx, caller, organizationId, siteId, item.id, patch);
-    for (const other of others) await addSiteSpace(ctx, caller, organizationId, siteId, { spaceId: spaceOf.get(other.key)!, sectionId: item.id });
-    await finishSpaces(section.children, item.id);
-    return item.id;
-  };
-  let defaultSection: string | undefined;
-  for (const entry of site.structure) {
-    if (entry.type === 'section') {
-      const id = await addPlannedSection(entry);
-      if (entry.default) defaultSection = id;
-    } else if (entry.type === 'section-group') {
-      const sections: string[] = [];
-      for (const section of entry.children) {
-        const id = await addPlannedSection(section);
-        if (section.default) defaultSection = id;
-        sections.push(id);
-      }
-      await addSectionGroup(ctx, caller, organizationId, siteId, { title: (entry.title ?? entry.key).slice(0, 128), icon: entry.icon ?? null, sections });
-    }
-  }
-  if (defaultSection) await updateSite(ctx, caller, organizationId, siteId, { defaultSiteSection: defaultSection });
-  return siteId;
 }
 
 async function importIntoOrganization(ctx: Context, caller: Caller, row: RepositoryImportRow, head: string, entries: TreeEntry[]): Promise<StoredResult> {

@@ -26,6 +26,7 @@ import { shareLinkRoutes } from './share-links/index.js';
 import { linkRoutes } from './links/index.js';
 import { searchRoutes } from './search/index.js';
 import { repositoryImportRoutes } from './repository-imports/index.js';
+import { userRoutes } from './users/index.js';
 
 /** What every route plugin receives. */
 export interface RouteDeps {
@@ -37,6 +38,7 @@ export async function registerRoutes(app: FastifyInstance, deps: RouteDeps): Pro
   await app.register(
     async (v1) => {
       registerAuth(v1, deps.ctx);
+      await v1.register(userRoutes, deps);
       await v1.register(organizationRoutes, deps);
       await v1.register(inviteRoutes, deps);
       await v1.register(memberRoutes, deps);

@@ -109,6 +109,23 @@ function refspec(ref: string | undefined): string {
  * repository `id`, with its whole history. git connects only to `pin.address`.
  */
 export async function fetchFromUrl(store: GitStore, id: string, url: string, ref: string | undefined, pin: PinnedAddress, limits: TransferLimits = TRANSFER_LIMITS): Promise<void> {
+  await fetchRefsFromUrl(store, id, url, [refspec(ref)], pin, {}, limits);
+}
+
+/**
+ * Fetches `refspecs` of the repository at `url` (http or https) into the repository `id`. git connects only to
+ * `pin.address`; `headers` (an Authorization) reach it through the environment, never the command line, where
+ * other users of the machine could read them.
+ */
+export async function fetchRefsFromUrl(
+  store: GitStore,
+  id: string,
+  url: string,
+  refspecs: string[],
+  pin: PinnedAddress,
+  headers: Record<string, string> = {},
+  limits: TransferLimits = TRANSFER_LIMITS,
+): Promise<void> {
   const address = pin.address.includes(':') ? `[${pin.address}]` : pin.address;
   const config = [
     `http.curloptResolve=${pin.host}:${pin.port}:${address}`,
@@ -121,11 +138,23 @@ export async function fetchFromUrl(store: GitStore, id: string, url: string, ref
     'http.lowSpeedLimit=1000',
     'http.lowSpeedTime=30',
   ];
+  const headerLines = Object.entries(headers).map(([name, value]) => `${name}: ${value}`);
   // No proxy from the environment either: the connection must go to the checked address.
-  const env = { http_proxy: '', https_proxy: '', HTTP_PROXY: '', HTTPS_PROXY: '', all_proxy: '', ALL_PROXY: '', GIT_ASKPASS: 'true', SSH_ASKPASS: 'true' };
+  const env: Record<string, string> = {
+    http_proxy: '',
+    https_proxy: '',
+    HTTP_PROXY: '',
+    HTTPS_PROXY: '',
+    all_proxy: '',
+    ALL_PROXY: '',
+    GIT_ASKPASS: 'true',
+    SSH_ASKPASS: 'true',
+    GIT_CONFIG_COUNT: String(headerLines.length),
+    ...Object.fromEntries(headerLines.flatMap((line, i) => [[`GIT_CONFIG_KEY_${i}`, 'http.extraHeader'], [`GIT_CONFIG_VALUE_${i}`, line]])),
+  };
   await receive(
     store.repositoryPath(id),
-    [...config.flatMap((c) => ['-c', c]), 'fetch', '--quiet', '--no-tags', '--no-write-fetch-head', '--', url, refspec(ref)],
+    [...config.flatMap((c) => ['-c', c]), 'fetch', '--quiet', '--no-tags', '--no-write-fetch-head', '--', url, ...refspecs],
     limits,
     env,
   );
@@ -224,7 +253,14 @@ export async function fetchFromRepositoryFiles(
  * moves main to it by compare-and-swap). Objects arrive through the pack protocol.
  */
 export async function bringBranch(store: GitStore, fromId: string, toId: string): Promise<void> {
-  await store.withRefLock(toId, () => runGit(['fetch', '--quiet', '--no-tags', '--no-write-fetch-head', '--', store.repositoryPath(fromId), `+${MAIN}:refs/quire/import`], {
-    gitDir: store.repositoryPath(toId),
-  }));
+  await bringRefs(store, fromId, toId, [`+${MAIN}:refs/quire/import`]);
+}
+
+/** Fetches `refspecs` of repository `fromId` into repository `toId`, under its ref lock, through the pack protocol. */
+export async function bringRefs(store: GitStore, fromId: string, toId: string, refspecs: string[]): Promise<void> {
+  await store.withRefLock(toId, () =>
+    runGit(['fetch', '--quiet', '--no-tags', '--no-write-fetch-head', '--', store.repositoryPath(fromId), ...refspecs], {
+      gitDir: store.repositoryPath(toId),
+    }),
+  );
 }

@@ -18,6 +18,7 @@ import * as m0006 from './migrations/0006_imports.js';
 import * as m0007 from './migrations/0007_sites.js';
 import * as m0008 from './migrations/0008_links_search.js';
 import * as m0009 from './migrations/0009_monorepo.js';
+import * as m0010 from './migrations/0010_migrated.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -37,6 +38,7 @@ const migrations: Record<string, Migration> = {
   '0007_sites': m0007,
   '0008_links_search': m0008,
   '0009_monorepo': m0009,
+  '0010_migrated': m0010,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

@@ -189,3 +189,15 @@ export async function memberCounts(
   for (const row of spaces) if (row.user_id) counts.get(row.user_id)!.spaces = Number(row.n);
   return counts;
 }
+
+/** Whether two users are members of one organization (whatever their roles). */
+export async function sharesOrganization(db: Kysely<Database>, userA: string, userB: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('members as a')
+    .innerJoin('members as b', 'b.organization_id', 'a.organization_id')
+    .select('a.organization_id')
+    .where('a.user_id', '=', userA)
+    .where('b.user_id', '=', userB)
+    .executeTakeFirst();
+  return row !== undefined;
+}

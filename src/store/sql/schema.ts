@@ -279,6 +279,16 @@ export interface ContentImportsTable {
   updated_at: string;
 }
 
+/** What `quire migrate` copied from another server (source, kind and id there) and where it went here. */
+export interface MigratedTable {
+  source: string;
+  kind: string;
+  source_id: string;
+  target_id: string;
+  fingerprint: string | null;
+  migrated_at: string;
+}
+
 /** A whole git repository imported with its history (into an organization, or into one space). */
 export interface RepositoryImportsTable {
   id: string;
@@ -474,6 +484,7 @@ export interface Database {
   openapi_spec_versions: OpenApiSpecVersionsTable;
   content_imports: ContentImportsTable;
   repository_imports: RepositoryImportsTable;
+  migrated: MigratedTable;
   sites: SitesTable;
   site_section_groups: SiteSectionGroupsTable;
   site_sections: SiteSectionsTable;
