@@ -13,8 +13,9 @@
  * - `.quire/manifest.yaml` keeps the source's ids of pages and files, so that comments on a page and references to
  *   a file still find them.
  */
-import { stringifyFrontMatter } from './frontmatter.js';
-import { safeFileName } from './import-plan.js';
+import { dumpYaml } from './frontmatter.js';
+import { normalizePath, slugify } from './paths.js';
+import { summaryPageKey } from './revision.js';
 import { MANIFEST_PATH, serializeManifest, type Manifest } from './manifest.js';
 import { DEFAULT_SUMMARY_TITLE, serializeSummary, type SummaryEntry, type SummaryItem } from './summary.js';
 
@@ -26,6 +27,8 @@ export interface SourcePage {
   path?: string;
   markdown?: string;
   href?: string;
+  /** A link page's target: a page of the space (by id, with an anchor), or a URL. */
+  target?: { kind?: string; page?: string; anchor?: string; url?: string };
   description?: string;
   emoji?: string;
   icon?: string;
@@ -37,6 +40,8 @@ export interface SourceFile {
   id: string;
   name: string;
   bytes: Buffer;
+  /** Where the source keeps it in its repository, when it says (another Quire does, with `metadata`). */
+  gitPath?: string;
 }
 
 const ASSETS = '.gitbook/assets/';
@@ -60,6 +65,23 @@ function cleanPath(path: string | undefined): string {
 
 function isDocument(page: SourcePage): boolean {
   return (page.type ?? 'document') === 'document';
+}
+
+/** A file's name as the source gives it (`.DS_Store` too), but for separators and control characters; never `.` or `..`. */
+function fileName(name: string): string {
+  const cleaned = name.normalize('NFC').replace(/[\u0000-\u001f\u007f\\/]+/g, '-').trim().slice(0, 200);
+  return cleaned === '' || cleaned === '.' || cleaned === '..' ? 'file' : cleaned;
+}
+
+/**
+ * The file's own path in the source's repository, when the source gives it and it can be kept: inside the tree,
+ * not Quire's or git's own folders, not a page's file, ending in the file's name.
+ */
+function keptPath(file: SourceFile, pages: Map<string, string | Buffer>): string | undefined {
+  const path = file.gitPath === undefined ? undefined : normalizePath(file.gitPath);
+  if (!path || path !== file.gitPath || !path.endsWith(`/${file.name}`) && path !== file.name) return undefined;
+  if (/^\.(quire|git)(\/|$)/.test(path) || path.split('/').some((segment) => /[\u0000-\u001f\u007f\\]/.test(segment)) || pages.has(path) || path === 'SUMMARY.md') return undefined;
+  return path;
 }
 
 /** `name` unless taken (case-insensitively), else `stem (1).ext`, `stem (2).ext`... */
@@ -90,25 +112,57 @@ export function treeOfPages(pages: SourcePage[], files: SourceFile[], summaryTit
     return candidate;
   };
 
-  const items = (list: SourcePage[]): SummaryItem[] => {
+  // Groups and link pages have no file: their ids are kept under the key the reader gives them (revision.ts), SUMMARY.md
+  // and the page path: a group's path is the source's; a link's is its parent's path and its title's slug (a document
+  // page holding that path would make the reader number the link further: such a link gets a new id).
+  // Numbered as the reader numbers a path taken by an earlier group or link (`basic-configuration-2`).
+  const summaryPaths = new Set<string>();
+  const keepId = (pagePath: string, id: string) => {
+    let candidate = pagePath;
+    for (let n = 2; summaryPaths.has(candidate); n++) candidate = `${pagePath}-${n}`;
+    summaryPaths.add(candidate);
+    manifest.pages[summaryPageKey('SUMMARY.md', candidate)] = id;
+  };
+  // Every document page's file first: a link page may point at a page listed after it.
+  const fileById = new Map<string, string>();
+  const assign = (list: SourcePage[]): void => {
+    for (const page of list) {
+      if (isDocument(page) && !fileById.has(page.id)) fileById.set(page.id, fileOf(page, (page.pages ?? []).some(isDocument)));
+      assign(page.pages ?? []);
+    }
+  };
+  assign(pages);
+  /** A link to a page of the space points at that page's file here (the source's href names its own paths). */
+  const hrefOf = (page: SourcePage): string | undefined => {
+    const target = page.target?.kind === 'page' || page.target?.kind === 'anchor' ? page.target : undefined;
+    const file = target?.page ? fileById.get(target.page) : undefined;
+    if (file) return `${file}${target?.anchor ? `#${target.anchor}` : ''}`;
+    return page.href;
+  };
+
+  const items = (list: SourcePage[], parentPath: string): SummaryItem[] => {
     const result: SummaryItem[] = [];
     for (const page of list) {
       const children = page.pages ?? [];
       const title = page.title || 'Untitled';
-      if (page.type === 'link' && page.href) {
-        result.push({ type: 'link', title, href: page.href, children: items(children) });
+      const href = page.type === 'link' ? hrefOf(page) : undefined;
+      if (href) {
+        const slug = slugify(title, 'link');
+        keepId(parentPath ? `${parentPath}/${slug}` : slug, page.id);
+        result.push({ type: 'link', title, href, children: items(children, parentPath) });
       } else if (isDocument(page)) {
-        const file = fileOf(page, children.some(isDocument));
+        const file = fileById.get(page.id)!;
         const frontMatter: Record<string, unknown> = {
           ...(page.description ? { description: page.description } : {}),
           ...(page.emoji ? { emoji: page.emoji } : {}),
           ...(page.icon ? { icon: page.icon } : {}),
           ...(page.hidden ? { hidden: true } : {}),
         };
+        // The markdown as the source gives it, to the byte (no newline added): it reads back the same.
         const body = `# ${title}\n${page.markdown ? `\n${page.markdown}` : ''}`;
-        out.set(file, Object.keys(frontMatter).length > 0 ? stringifyFrontMatter(frontMatter, `\n${body}`) : body.endsWith('\n') ? body : `${body}\n`);
+        out.set(file, Object.keys(frontMatter).length > 0 ? `---\n${dumpYaml(frontMatter)}---\n\n${body}` : body);
         manifest.pages[file] = page.id;
-        result.push({ type: 'page', title, path: file, children: items(children) });
+        result.push({ type: 'page', title, path: file, children: items(children, page.path ?? '') });
       }
     }
     return result;
@@ -116,14 +170,20 @@ export function treeOfPages(pages: SourcePage[], files: SourceFile[], summaryTit
 
   const entries: SummaryEntry[] = [];
   for (const page of pages) {
-    if (page.type === 'group') entries.push({ type: 'group', title: page.title || 'Untitled', items: items(page.pages ?? []) });
-    else entries.push(...items([page]));
+    if (page.type === 'group') {
+      if (page.path) keepId(page.path, page.id);
+      entries.push({ type: 'group', title: page.title || 'Untitled', items: items(page.pages ?? [], '') });
+    } else entries.push(...items([page], ''));
   }
   out.set('SUMMARY.md', serializeSummary({ title: summaryTitle, entries }));
 
   const takenNames = new Set<string>();
   for (const file of files) {
-    const path = `${ASSETS}${freeFileName(safeFileName(file.name), takenNames)}`;
+    const kept = keptPath(file, out);
+    if (kept?.startsWith(ASSETS)) takenNames.add(kept.slice(ASSETS.length).toLowerCase());
+  }
+  for (const file of files) {
+    const path = keptPath(file, out) ?? `${ASSETS}${freeFileName(fileName(file.name), takenNames)}`;
     out.set(path, file.bytes);
     manifest.files[path] = file.id;
   }

@@ -3,12 +3,12 @@
  * revision, it gives the same pages (ids, titles, paths, markdown, nesting, groups, links) and files (ids, bytes).
  */
 import { describe, expect, it } from 'vitest';
-import { treeOfPages, type SourcePage } from '../../src/content/pages-tree.js';
+import { treeOfPages, type SourceFile, type SourcePage } from '../../src/content/pages-tree.js';
 import { buildRevision } from '../../src/content/revision.js';
 import type { Page } from '../../src/content/model.js';
 import { memoryFacts, memoryTree, TEST_COMMIT } from '../helpers/content.js';
 
-async function readBack(pages: SourcePage[], files: Array<{ id: string; name: string; bytes: Buffer }> = []) {
+async function readBack(pages: SourcePage[], files: SourceFile[] = []) {
   const tree = treeOfPages(pages, files);
   const revision = await buildRevision(memoryTree(Object.fromEntries(tree)), TEST_COMMIT, memoryFacts());
   return { tree, revision };
@@ -16,7 +16,7 @@ async function readBack(pages: SourcePage[], files: Array<{ id: string; name: st
 
 const outline = (pages: Page[]): unknown[] =>
   pages.map((page) => ({
-    id: page.type === 'document' ? page.id : undefined,
+    id: page.id,
     type: page.type,
     title: page.title,
     ...('markdown' in page ? { markdown: page.markdown, path: page.path } : {}),
@@ -25,13 +25,14 @@ const outline = (pages: Page[]): unknown[] =>
   }));
 
 describe('treeOfPages', () => {
-  it('writes nested pages, groups and links that read back as the same pages, with their ids', async () => {
+  it('writes nested pages, groups and links that read back as the same pages, with their ids (groups and links too)', async () => {
     const { tree, revision } = await readBack([
       { id: 'home', title: 'Welcome', type: 'document', path: '', markdown: 'Start here.\n' },
       {
         id: 'grp',
         title: 'Guides',
         type: 'group',
+        path: 'guides',
         pages: [
           {
             id: 'guide',
@@ -53,7 +54,7 @@ describe('treeOfPages', () => {
     expect(outline(revision.pages)).toEqual([
       { id: 'home', type: 'document', title: 'Welcome', markdown: 'Start here.\n', path: 'readme', pages: [] },
       {
-        id: undefined,
+        id: 'grp',
         type: 'group',
         title: 'Guides',
         pages: [
@@ -65,12 +66,30 @@ describe('treeOfPages', () => {
             path: 'guide',
             pages: [
               { id: 'install', type: 'document', title: 'Install', markdown: '```bash\nnpm i\n```\n', path: 'guide/install', pages: [] },
-              { id: undefined, type: 'link', title: 'Elsewhere', href: 'https://example.com/', pages: [] },
+              { id: 'lnk', type: 'link', title: 'Elsewhere', href: 'https://example.com/', pages: [] },
             ],
           },
         ],
       },
     ]);
+  });
+
+  it("keeps a file's own path when the source gives a safe one, so that files of one name in two folders stay apart", async () => {
+    const { tree, revision } = await readBack([{ id: 'p', title: 'P', path: '', markdown: 'x\n' }], [
+      { id: 'f1', name: 'info.png', bytes: Buffer.from('a'), gitPath: 'images/info.png' },
+      { id: 'f2', name: 'info.png', bytes: Buffer.from('b'), gitPath: '.gitbook/assets/info.png' },
+      { id: 'f3', name: 'x.png', bytes: Buffer.from('c'), gitPath: '../../x.png' },
+      { id: 'f4', name: 'y.png', bytes: Buffer.from('d'), gitPath: '.quire/manifest.yaml' },
+      { id: 'f5', name: 'info.png', bytes: Buffer.from('e') },
+    ]);
+    expect([...tree.keys()].filter((p) => p.endsWith('.png')).sort()).toEqual([
+      '.gitbook/assets/info (1).png',
+      '.gitbook/assets/info.png',
+      '.gitbook/assets/x.png',
+      '.gitbook/assets/y.png',
+      'images/info.png',
+    ]);
+    expect(revision.files.map((f) => f.id).sort()).toEqual(['f1', 'f2', 'f3', 'f4', 'f5']);
   });
 
   it('keeps source paths inside the tree and apart: `..`, separators and a path given twice', async () => {
@@ -90,21 +109,28 @@ describe('treeOfPages', () => {
     ]);
   });
 
-  it('writes files under .gitbook/assets with their ids and bytes, a clashing name numbered', async () => {
+  it('writes files under .gitbook/assets with their ids, names (but for separators) and bytes, a clashing name numbered', async () => {
     const one = Buffer.from([0, 1, 2, 255]);
     const two = Buffer.from('second');
     const { tree, revision } = await readBack([{ id: 'p', title: 'P', path: '', markdown: 'x\n' }], [
       { id: 'f1', name: 'logo.png', bytes: one },
       { id: 'f2', name: 'Logo.png', bytes: two },
       { id: 'f3', name: '../evil.sh', bytes: two },
+      { id: 'f4', name: '.DS_Store', bytes: one },
     ]);
     expect(tree.get('.gitbook/assets/logo.png')).toEqual(one);
     expect(tree.get('.gitbook/assets/Logo (1).png')).toEqual(two);
-    expect(tree.has('.gitbook/assets/evil.sh')).toBe(true);
+    expect([...tree.keys()].filter((p) => p.startsWith('.gitbook/')).sort()).toEqual([
+      '.gitbook/assets/..-evil.sh',
+      '.gitbook/assets/.DS_Store',
+      '.gitbook/assets/Logo (1).png',
+      '.gitbook/assets/logo.png',
+    ]);
     expect(revision.files.map((f) => [f.id, f.name]).sort()).toEqual([
       ['f1', 'logo.png'],
       ['f2', 'Logo (1).png'],
-      ['f3', 'evil.sh'],
+      ['f3', '..-evil.sh'],
+      ['f4', '.DS_Store'],
     ]);
   });
 });

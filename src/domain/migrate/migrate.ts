@@ -148,6 +148,8 @@ interface SourceFileInfo {
   id: string;
   name: string;
   downloadURL: string;
+  /** With `metadata` (another Quire): where the file is in its repository. */
+  git?: { path?: string };
 }
 interface SourceSpec {
   id: string;
@@ -496,10 +498,13 @@ class Migration {
       return out;
     };
     const files = await this.source.list<SourceFileInfo>(`files of ${where}`, (c, p) =>
-      changeRequestId ? c.spaces.listFilesInChangeRequestById(spaceId, changeRequestId, p) : c.spaces.listFiles(spaceId, p),
+      changeRequestId ? c.spaces.listFilesInChangeRequestById(spaceId, changeRequestId, { ...p, metadata: true }) : c.spaces.listFiles(spaceId, { ...p, metadata: true }),
     );
     const withBytes = [];
-    for (const file of files) withBytes.push({ id: file.id, name: file.name, bytes: await this.source.download(file.downloadURL) });
+    for (const file of files) {
+      const gitPath = typeof file.git?.path === 'string' ? { gitPath: file.git.path } : {};
+      withBytes.push({ id: file.id, name: file.name, bytes: await this.source.download(file.downloadURL), ...gitPath });
+    }
     const tree = await this.ctx.git.replaceInTree(repository, EMPTY_TREE, treeOfPages(await withMarkdown(pages), withBytes));
     const commit = await this.ctx.git.commitTree(repository, tree, parent ? [parent] : [], `Migrated from ${this.source.endpoint}`, {
       name: this.actor.user.display_name,
