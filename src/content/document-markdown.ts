@@ -13,6 +13,7 @@ import remarkStringify from 'remark-stringify';
 import { gitbookMarkdownWriter, type GitbookNode, type LiquidBlock, type LiquidTag } from './gitbook-markdown.js';
 import { markKey, type ContentRef } from './document.js';
 import { escapeHtml } from './html-text.js';
+import { writeHtmlTable } from './html-table.js';
 
 export interface ReverseContext {
   /** The href that points at `ref` from the page being written. */
@@ -122,8 +123,12 @@ class Writer {
         return [{ type: 'image', url: this.href(data.ref), alt: data.caption ?? '' }];
       case 'expression':
         return [{ type: 'liquidExpression', value: String(data.expression ?? '') } as unknown as PhrasingContent];
-      case 'emoji':
-        return [{ type: 'text', value: emojiOf(String(data.code ?? '')) }];
+      case 'emoji': {
+        // The platform's own form, which reads back as this emoji (a bare character would read back as text).
+        const code = String(data.code ?? '');
+        if (!/^[0-9a-f]+(-[0-9a-f]+)*$/i.test(code)) return [{ type: 'text', value: code }];
+        return [{ type: 'html', value: `<span data-gb-custom-inline data-tag="emoji" data-code="${code}">` }, { type: 'text', value: emojiOf(code) }, { type: 'html', value: '</span>' }];
+      }
       case 'inline-math':
         return [{ type: 'inlineMath', value: String(data.formula ?? '') } as unknown as PhrasingContent];
       case 'button': {
@@ -241,34 +246,88 @@ class Writer {
     }
   }
 
-  /** A grid table as a GFM table: the columns of its view, the records in order, each cell's paragraphs joined. */
-  private table(node: AnyNode): Table {
+  /**
+   * A table: a GFM table when markdown's tables can hold it (a grid with its header shown, text columns only, one
+   * paragraph per cell), else the platform's HTML table (cards, hidden columns, links and covers, several
+   * paragraphs in a cell). The columns of its definition in order, the records by their order index.
+   */
+  private table(node: AnyNode): GitbookNode {
     const data = node.data ?? {};
-    const columns: string[] = data.view?.columns ?? [];
-    const definition = (data.definition ?? {}) as Record<string, { title?: string; textAlignment?: string }>;
+    const view = (data.view ?? {}) as { type?: string; columns?: string[]; hideHeader?: boolean; cardSize?: string; targetDefinition?: string; coverDefinition?: string };
+    const definition = (data.definition ?? {}) as Record<string, { title?: string; type?: string; textAlignment?: string }>;
     const fragments = new Map((node.fragments ?? []).map((fragment) => [fragment.fragment, fragment.nodes ?? []]));
+    const records = Object.values((data.records ?? {}) as Record<string, { orderIndex?: string; values?: Record<string, unknown> }>).sort((a, b) =>
+      String(a.orderIndex) < String(b.orderIndex) ? -1 : 1,
+    );
+    const shown: string[] = view.columns ?? [];
+    const ids = [...Object.keys(definition), ...shown.filter((id) => !(id in definition))];
+    const cellNodes = (value: unknown) => (typeof value === 'string' ? fragments.get(value) : undefined);
+    const markdownCan =
+      view.type !== 'cards' &&
+      view.hideHeader !== true &&
+      ids.every((id) => shown.includes(id) && (definition[id]?.type ?? 'text') === 'text') &&
+      records.every((record) => shown.every((id) => (cellNodes(record.values?.[id]) ?? []).every((one) => one.type === 'paragraph') && (cellNodes(record.values?.[id])?.length ?? 0) <= 1));
+    if (!markdownCan) return this.htmlTable(view, definition, ids, records, fragments);
+
     const cell = (nodes: AnyNode[]): TableCell => ({
       type: 'tableCell',
       children: nodes.flatMap((one, i) => [...(i > 0 ? [{ type: 'html' as const, value: '<br>' }] : []), ...this.inlines(one.nodes)]),
     });
-    const records = Object.values((data.records ?? {}) as Record<string, { orderIndex?: string; values?: Record<string, unknown> }>).sort((a, b) =>
-      String(a.orderIndex) < String(b.orderIndex) ? -1 : 1,
-    );
     const rows: TableRow[] = [
-      { type: 'tableRow', children: columns.map((column) => ({ type: 'tableCell', children: [{ type: 'text', value: definition[column]?.title ?? '' }] })) },
+      { type: 'tableRow', children: shown.map((column) => ({ type: 'tableCell', children: [{ type: 'text', value: definition[column]?.title ?? '' }] })) },
       ...records.map((record) => ({
         type: 'tableRow' as const,
-        children: columns.map((column) => {
+        children: shown.map((column) => {
           const value = record.values?.[column];
-          return typeof value === 'string' && fragments.has(value) ? cell(fragments.get(value)!) : { type: 'tableCell' as const, children: value === undefined ? [] : [{ type: 'text' as const, value: String(value) }] };
+          return cellNodes(value) ? cell(cellNodes(value)!) : { type: 'tableCell' as const, children: value === undefined ? [] : [{ type: 'text' as const, value: String(value) }] };
         }),
       })),
     ];
-    const align = columns.map((column) => {
+    const align = shown.map((column) => {
       const alignment = definition[column]?.textAlignment;
       return alignment === 'left' || alignment === 'right' || alignment === 'center' ? alignment : null;
     });
-    return { type: 'table', align, children: rows };
+    return { type: 'table', align, children: rows } as Table;
+  }
+
+  private htmlTable(
+    view: { type?: string; columns?: string[]; hideHeader?: boolean; cardSize?: string; targetDefinition?: string; coverDefinition?: string },
+    definition: Record<string, { title?: string; type?: string; textAlignment?: string }>,
+    ids: string[],
+    records: Array<{ values?: Record<string, unknown> }>,
+    fragments: Map<string | undefined, AnyNode[]>,
+  ): GitbookNode {
+    const link = (ref: ContentRef) => {
+      const href = this.href(ref);
+      return `<a href="${escapeHtml(href)}">${escapeHtml(href)}</a>`;
+    };
+    const cellHtml = (id: string, value: unknown): string => {
+      const type = definition[id]?.type ?? 'text';
+      if (type === 'content-ref') return value && typeof value === 'object' && !Array.isArray(value) ? link(value as ContentRef) : '';
+      if (type === 'files') return Array.isArray(value) ? value.map((file) => link({ kind: 'file', file: String(file) })).join('') : '';
+      const nodes = typeof value === 'string' ? fragments.get(value) : undefined;
+      if (!nodes) return value === undefined ? '' : escapeHtml(String(value));
+      const paragraphs = nodes.map((one) => phrasingHtml(this.inlines(one.object === 'block' && one.type !== 'paragraph' ? [{ object: 'text', leaves: [{ text: blockText(one) }] }] : one.nodes)));
+      return paragraphs.length === 1 ? paragraphs[0] : paragraphs.map((one) => `<p>${one}</p>`).join('');
+    };
+    const align = (value: string | undefined) => (value === 'right' || value === 'center' || value === 'left' ? value : undefined);
+    const html = writeHtmlTable(
+      {
+        view: view.type === 'cards' ? 'cards' : 'grid',
+        cardSize: view.cardSize === 'large' ? 'large' : 'medium',
+        headerHidden: view.type !== 'cards' && view.hideHeader === true,
+        columns: ids.map((id) => ({
+          title: definition[id]?.title ?? '',
+          hidden: !(view.columns ?? []).includes(id),
+          cardTarget: view.targetDefinition === id,
+          cardCover: view.coverDefinition === id,
+          ...(definition[id]?.type && definition[id].type !== 'text' ? { type: definition[id].type } : {}),
+          ...(align(definition[id]?.textAlignment) ? { align: align(definition[id]?.textAlignment) } : {}),
+        })),
+      },
+      records.map((record) => ids.map((id) => cellHtml(id, record.values?.[id]))),
+    );
+    return { type: 'html', value: html };
   }
 
   private figure(image: AnyNode): GitbookNode {
@@ -289,6 +348,43 @@ class Writer {
 function captionOf(image: AnyNode): string {
   const caption = image.fragments?.find((fragment) => fragment.fragment === 'caption');
   return (caption?.nodes ?? []).map((paragraph) => (paragraph.nodes ?? []).map((node) => (node.leaves ?? []).map((leaf) => leaf.text ?? '').join('')).join('')).join(' ');
+}
+
+/** The text of a block and what it holds (a heading or list where a table cell takes paragraphs only). */
+function blockText(node: AnyNode): string {
+  if (node.object === 'text') return (node.leaves ?? []).map((leaf) => leaf.text ?? '').join('');
+  return (node.nodes ?? []).map(blockText).join(node.type?.startsWith('list') ? ' ' : '');
+}
+
+const HTML_ELEMENTS: Record<string, string> = { strong: 'strong', emphasis: 'em', delete: 's' };
+
+/** Phrasing content as HTML (a cell of an HTML table): marks as elements, links, images, the emoji span. */
+function phrasingHtml(nodes: PhrasingContent[]): string {
+  return nodes
+    .map((node): string => {
+      switch (node.type) {
+        case 'text':
+          return escapeHtml(node.value).replace(/\n/g, '<br>');
+        case 'inlineCode':
+          return `<code>${escapeHtml(node.value)}</code>`;
+        case 'strong':
+        case 'emphasis':
+        case 'delete':
+          return `<${HTML_ELEMENTS[node.type]}>${phrasingHtml(node.children)}</${HTML_ELEMENTS[node.type]}>`;
+        case 'link':
+          return `<a href="${escapeHtml(node.url)}">${phrasingHtml(node.children)}</a>`;
+        case 'image':
+          return `<img src="${escapeHtml(node.url)}" alt="${escapeHtml(node.alt ?? '')}">`;
+        case 'html':
+          return node.value;
+        case 'break':
+          return '<br>';
+        default:
+          if ((node as { type: string }).type === 'liquidExpression') return escapeHtml(`{{ ${textOf(node)} }}`);
+          return escapeHtml(textOf(node));
+      }
+    })
+    .join('');
 }
 
 /** The text of phrasing content, as written (for code lines). */

@@ -11,17 +11,18 @@
  * blockquote, divider, code with code-lines and the `{% code %}` options, images (a paragraph of images alone, and
  * the platform's `<figure>` with its width and caption),
  * hint, tabs, stepper, content-ref, embed, file, reusable-content (`{% include %}`), GFM tables as grid tables,
- * math, expandables (`<details>`); inline link, inline-image, expression, inline-math; marks bold, italic, code,
+ * the platform's HTML tables as cards or grids (src/content/html-table.ts), math, expandables (`<details>`); inline
+ * link, inline-image, expression, inline-math, emoji (the platform's emoji span); marks bold, italic, code,
  * strikethrough, keyboard, superscript, subscript and color (`<kbd>`, `<sup>`, `<sub>`, `<mark style=...>`);
  * buttons (`<a href class="button primary">`).
  * OpenAPI blocks (`{% openapi src= path= method= %}` as `swagger`, `{% openapi-operation spec= %}`). Not yet (kept
- * as text): HTML tables (cards), updates, the old `{% swagger %}` blocks with their parts, annotations, mentions,
- * emoji.
+ * as text): updates, the old `{% swagger %}` blocks with their parts, annotations, mentions.
  */
 import type { Nodes, PhrasingContent, Root, Table } from 'mdast';
 import { toString } from 'mdast-util-to-string';
 import { decodeEntities, htmlText } from './html-text.js';
 import { parseGitbookMarkdown, parseTagArguments, splitTag, type GitbookNode, type LiquidBlock } from './gitbook-markdown.js';
+import { EMOJI_DATA, parseHtmlTable, type HtmlTable } from './html-table.js';
 
 export type ContentRef =
   | { kind: 'url'; url: string }
@@ -76,6 +77,7 @@ const ALLOWED: Record<string, string[]> = {
   'list-item': [...ESSENTIALS, 'code', 'hint', 'blockquote', 'math', 'table'],
   'expandable-body': [...ESSENTIALS, 'images', 'code', 'table', 'hint', 'blockquote', 'reusable-content'],
   'tabs-item': CONTAINED,
+  'table-cell': ESSENTIALS,
   'stepper-step': CONTAINED,
   column: CONTAINED,
 };
@@ -118,6 +120,13 @@ export function parseFigure(html: string): { src: string; alt: string; width?: n
 
 /** `<a href="..." class="button primary">` (the platform's button; `secondary` too). */
 const BUTTON = /^<a\s+href="([^"]*)"\s+class="button\s+(primary|secondary)"[^>]*>$/i;
+
+/** The opening tag of the platform's emoji span; its code point(s) in hex. */
+const EMOJI_SPAN = /^<span\s+data-gb-custom-inline\s+data-tag="emoji"\s+data-code="([0-9a-f]+(?:-[0-9a-f]+)*)"\s*>$/i;
+
+function emoji(code: string): Inline {
+  return { object: 'inline', type: 'emoji', isVoid: true, data: { code } };
+}
 
 const COLORS = new Set(['default', 'green', 'blue', 'red', 'orange', 'yellow', 'purple', '$primary', '$info', '$success', '$warning', '$danger']);
 const HTML_MARKS: Record<string, Mark['type']> = { kbd: 'keyboard', sup: 'superscript', sub: 'subscript' };
@@ -196,6 +205,13 @@ class Converter {
           i += 2;
           continue;
         }
+        // The platform's emoji: `<span data-gb-custom-inline data-tag="emoji" data-code="1f680">🚀</span>`.
+        const emojiSpan = EMOJI_SPAN.exec(node.value.trim());
+        if (emojiSpan && close?.type === 'html' && /^<\/span>$/i.test(close.value.trim()) && label?.type === 'text') {
+          out.push(emoji(emojiSpan[1]));
+          i += 2;
+          continue;
+        }
         const opening = htmlMark(node.value);
         if (opening) {
           open.push(opening);
@@ -237,8 +253,10 @@ class Converter {
         const url = this.definitions.get(node.identifier);
         return url === undefined ? this.inlines(node.children, marks) : [this.link(url, node.children, marks)];
       }
-      case 'image':
-        return [this.inlineImage(node.url, node.alt ?? '')];
+      case 'image': {
+        const code = (node.data as Record<string, unknown> | undefined)?.[EMOJI_DATA];
+        return [typeof code === 'string' ? emoji(code) : this.inlineImage(node.url, node.alt ?? '')];
+      }
       case 'imageReference': {
         const url = this.definitions.get(node.identifier);
         return url === undefined ? [text(node.alt ?? '', marks)] : [this.inlineImage(url, node.alt ?? '')];
@@ -316,6 +334,8 @@ class Converter {
           if (figure.caption) image.fragments = [{ object: 'fragment', fragment: 'caption', nodes: [paragraph([text(figure.caption)])] }];
           return [{ object: 'block', type: 'images', isVoid: false, data: {}, nodes: [image] }];
         }
+        const table = parseHtmlTable(node.value);
+        if (table) return [this.htmlTable(table)];
         return [paragraph([text(node.value)])];
       }
       case 'definition':
@@ -373,6 +393,58 @@ class Converter {
       }),
     );
     return { object: 'block', type: 'table', isVoid: true, data: { view: { type: 'grid', columns, hideHeader: false }, records, definition }, fragments };
+  }
+
+  /**
+   * The platform's HTML table (src/content/html-table.ts) as a table of the view it names: cards (hidden columns
+   * give each card's link, a content-ref, and cover, files) or a grid. Text cells become fragments as in GFM tables;
+   * ids come from positions the same way.
+   */
+  private htmlTable(table: HtmlTable): DocumentBlock {
+    const ids = table.columns.map((_, i) => `c${i}`);
+    const definition = Object.fromEntries(
+      table.columns.map((column, i) => {
+        const base = { id: ids[i], title: column.title };
+        if (column.type === 'content-ref' || column.type === 'files') return [ids[i], { ...base, type: column.type }];
+        return [ids[i], { ...base, type: 'text', textAlignment: column.align ?? 'left' }];
+      }),
+    );
+    const columns = ids.filter((_, i) => !table.columns[i].hidden);
+    const target = ids.find((_, i) => table.columns[i].cardTarget && table.columns[i].type === 'content-ref');
+    const cover = ids.find((_, i) => table.columns[i].cardCover && table.columns[i].type === 'files');
+    const view =
+      table.view === 'cards'
+        ? {
+            type: 'cards',
+            columns,
+            cardSize: table.cardSize,
+            ...(target ? { targetDefinition: target } : {}),
+            ...(cover ? { coverDefinition: cover } : {}),
+            hideColumnTitle: table.columns.every((column) => column.title === ''),
+          }
+        : { type: 'grid', columns, hideHeader: table.headerHidden };
+    const fragments: unknown[] = [];
+    const records = Object.fromEntries(
+      table.rows.map((row, r) => {
+        const values: Record<string, unknown> = {};
+        row.forEach((cell, c) => {
+          const type = table.columns[c].type;
+          if (type === 'content-ref') {
+            if (cell.hrefs.length > 0) values[ids[c]] = this.context.resolveLink(cell.hrefs[0]);
+          } else if (type === 'files') {
+            const files = cell.hrefs.map((href) => this.context.resolveLink(href)).flatMap((ref) => (ref.kind === 'file' ? [ref.file] : []));
+            if (files.length > 0) values[ids[c]] = files;
+          } else {
+            const fragment = `r${r}${ids[c]}`;
+            const nodes = this.blocks(cell.content.children as GitbookNode[], 'table-cell');
+            values[ids[c]] = fragment;
+            fragments.push({ object: 'fragment', fragment, nodes: nodes.length > 0 ? nodes : [paragraph([])] });
+          }
+        });
+        return [`r${r}`, { orderIndex: String(r).padStart(6, '0'), values }];
+      }),
+    );
+    return { object: 'block', type: 'table', isVoid: true, data: { view, records, definition }, fragments };
   }
 
   private image(src: string, alt: string, width?: number): DocumentBlock {

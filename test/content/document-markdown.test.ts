@@ -67,6 +67,26 @@ describe('a document as markdown', () => {
     );
   });
 
+  it("writes tables markdown cannot hold as the platform's HTML tables: cards, hidden headers, several paragraphs in a cell", () => {
+    const cards =
+      '<table data-view="cards"><thead><tr><th></th><th data-hidden data-card-target data-type="content-ref"></th><th data-hidden data-card-cover data-type="files"></th></tr></thead>' +
+      '<tbody><tr><td><span data-gb-custom-inline data-tag="emoji" data-code="1f680">🚀</span> <strong>Quickstart</strong> &#x26; <em>SDKs</em> with <code>npm</code></td><td><a href="quickstart/">quickstart</a></td><td><a href=".gitbook/assets/q.png">q.png</a></td></tr></tbody></table>';
+    const written = roundTrip(`${cards}\n`);
+    expect(written).toBe(
+      '<table data-view="cards"><thead><tr><th></th><th data-hidden data-card-target data-type="content-ref"></th><th data-hidden data-card-cover data-type="files"></th></tr></thead>' +
+        '<tbody><tr><td><span data-gb-custom-inline data-tag="emoji" data-code="1f680">🚀</span> <strong>Quickstart</strong> &amp; <em>SDKs</em> with <code>npm</code></td><td><a href="quickstart/">quickstart/</a></td><td><a href=".gitbook/assets/q.png">.gitbook/assets/q.png</a></td></tr></tbody></table>\n',
+    );
+    expect(roundTrip('<table data-header-hidden><thead><tr><th>A</th><th align="center">B</th></tr></thead><tbody><tr><td>1</td><td><p>two</p><p>lines</p></td></tr></tbody></table>\n')).toBe(
+      '<table data-header-hidden><thead><tr><th>A</th><th align="center">B</th></tr></thead><tbody><tr><td>1</td><td><p>two</p><p>lines</p></td></tr></tbody></table>\n',
+    );
+    // A grid markdown can hold is a GFM table again.
+    expect(roundTrip('<table><thead><tr><th>A</th><th>B</th></tr></thead><tbody><tr><td>1</td><td><strong>2</strong></td></tr></tbody></table>\n')).toBe('| A  | B     |\n| :- | :---- |\n| 1  | **2** |\n');
+  });
+
+  it("writes emoji as the platform's span", () => {
+    expect(roundTrip('Hot <span data-gb-custom-inline data-tag="emoji" data-code="1f525">🔥</span> news\n')).toBe('Hot <span data-gb-custom-inline data-tag="emoji" data-code="1f525">🔥</span> news\n');
+  });
+
   it('writes buttons as the platform does', () => {
     const written = roundTrip('Start: <a href="setup.md" class="button primary">Set up</a> or <a href="https://example.com/?a=1&#x26;b=2" class="button secondary">Read</a>.\n');
     expect(written).toContain('<a href="setup.md" class="button primary">Set up</a>');
@@ -172,7 +192,8 @@ describe('a document as markdown', () => {
         { object: 'block', type: 'paragraph', nodes: [{ object: 'inline', type: 'emoji', isVoid: true, data: { code: '1f680' } }, { object: 'inline', type: 'inline-math', isVoid: true, data: { formula: 'x^2' } }] },
       ],
     });
-    expect(written).toBe('<details>\n\n<summary>More</summary>\n\nHidden.\n\n</details>\n\n🚀$$x^2$$\n');
+    expect(written).toBe('<details>\n\n<summary>More</summary>\n\nHidden.\n\n</details>\n\n<span data-gb-custom-inline data-tag="emoji" data-code="1f680">🚀</span>$$x^2$$\n');
+    expect(markdownToDocument(written, FORWARD).nodes[1].nodes![0]).toEqual({ object: 'inline', type: 'emoji', isVoid: true, data: { code: '1f680' } });
     expect(roundTrip('$$\nE = mc^2\n$$\n\nInline $$a+b$$ and $5.\n')).toBe('$$\nE = mc^2\n$$\n\nInline $$a+b$$ and $5.\n');
     expect(documentToMarkdown(undefined)).toBe('');
     expect(documentToMarkdown({ nodes: 'no' })).toBe('');

@@ -152,6 +152,45 @@ describe('markdown as a JSONDocument', () => {
     expect(hint.nodes!.map((row) => leaves(row as DocumentBlock)[0][0])).toEqual(['1 | 2']);
   });
 
+  it("writes the platform's HTML tables: cards with their link and cover columns, and grids", () => {
+    const cards =
+      '<table data-view="cards"><thead><tr><th></th><th></th><th data-hidden data-card-target data-type="content-ref"></th><th data-hidden data-card-cover data-type="files"></th></tr></thead>' +
+      '<tbody><tr><td><span data-gb-custom-inline data-tag="emoji" data-code="1f5dd">🗝️</span> <strong>Get API Key</strong></td><td>Learn &#x26; <a href="setup.md">set up</a>.</td><td><a href="get-api-key.md">get-api-key.md</a></td><td><a href=".gitbook/assets/cover.png">cover.png</a></td></tr>' +
+      '<tr><td>Second</td><td></td><td><a href="https://example.com/">https://example.com/</a></td><td></td></tr></tbody></table>';
+    const [table] = convert(`${cards}\n`);
+    expect(table.type).toBe('table');
+    expect(table.data).toEqual({
+      view: { type: 'cards', columns: ['c0', 'c1'], cardSize: 'medium', targetDefinition: 'c2', coverDefinition: 'c3', hideColumnTitle: true },
+      definition: {
+        c0: { id: 'c0', title: '', type: 'text', textAlignment: 'left' },
+        c1: { id: 'c1', title: '', type: 'text', textAlignment: 'left' },
+        c2: { id: 'c2', title: '', type: 'content-ref' },
+        c3: { id: 'c3', title: '', type: 'files' },
+      },
+      records: {
+        r0: { orderIndex: '000000', values: { c0: 'r0c0', c1: 'r0c1', c2: { kind: 'page', page: 'page-get-api-key.md' }, c3: ['file-cover.png'] } },
+        r1: { orderIndex: '000001', values: { c0: 'r1c0', c1: 'r1c1', c2: { kind: 'url', url: 'https://example.com/' } } },
+      },
+    });
+    const cell = (id: string) => (table.fragments as Array<{ fragment: string; nodes: DocumentBlock[] }>).find((fragment) => fragment.fragment === id)!.nodes[0];
+    expect(cell('r0c0').nodes).toEqual([
+      { object: 'inline', type: 'emoji', isVoid: true, data: { code: '1f5dd' } },
+      { object: 'text', leaves: [{ object: 'leaf', text: ' ', marks: [] }, { object: 'leaf', text: 'Get API Key', marks: [{ object: 'mark', type: 'bold' }] }] },
+    ]);
+    expect(leaves(cell('r0c1'))).toEqual([['Learn & ', []], ['link'], ['.', []]]);
+
+    const [grid] = convert('<table data-header-hidden><thead><tr><th>A</th><th align="right">B</th></tr></thead><tbody><tr><td>1</td><td><p>two</p><p>lines</p></td></tr></tbody></table>\n');
+    expect(grid.data).toMatchObject({ view: { type: 'grid', columns: ['c0', 'c1'], hideHeader: true }, definition: { c1: { title: 'B', textAlignment: 'right' } } });
+    expect((grid.fragments as Array<{ fragment: string; nodes: DocumentBlock[] }>).find((f) => f.fragment === 'r0c1')!.nodes.map((p) => leaves(p)[0][0])).toEqual(['two', 'lines']);
+    // HTML that is more than one table stays text.
+    expect(convert('<table><tr><td>a</td></tr></table><p>after</p>\n')[0].type).toBe('paragraph');
+  });
+
+  it("writes the platform's emoji span within text as an emoji", () => {
+    const [p] = convert('Hot <span data-gb-custom-inline data-tag="emoji" data-code="1f525">🔥</span> news\n');
+    expect(p.nodes![1]).toEqual({ object: 'inline', type: 'emoji', isVoid: true, data: { code: '1f525' } });
+  });
+
   it('writes $$ math as blocks and within text; a single dollar stays a dollar', () => {
     const [formula, text] = convert('$$\n\\frac{a}{b}\n$$\n\nCosts $5, area $$\\pi r^2$$.\n');
     expect(formula).toEqual({ object: 'block', type: 'math', isVoid: true, data: { formula: '\\frac{a}{b}' } });
