@@ -175,10 +175,13 @@ function mergeTexts(nodes: Array<Text | Inline>): Array<Text | Inline> {
 
 class Converter {
   private readonly definitions = new Map<string, string>();
+  /** Within `{% raw %}` ... `{% endraw %}`: Liquid is text there. */
+  private raw = false;
 
   constructor(
     private readonly context: DocumentContext,
     root: Root,
+    private readonly source: string,
   ) {
     const collect = (node: Nodes) => {
       if (node.type === 'definition' && !this.definitions.has(node.identifier)) this.definitions.set(node.identifier, node.url);
@@ -236,7 +239,7 @@ class Converter {
     const mark = (type: Mark['type']) => withMark(marks, { object: 'mark', type });
     switch (node.type) {
       case 'text':
-        return [text(node.value, marks)];
+        return [text(this.rawMarkers(node.value), marks)];
       case 'strong':
         return this.inlines(node.children, mark('bold'));
       case 'emphasis':
@@ -262,6 +265,7 @@ class Converter {
         return url === undefined ? [text(node.alt ?? '', marks)] : [this.inlineImage(url, node.alt ?? '')];
       }
       case 'liquidExpression':
+        if (this.raw) return [text(this.written(node) ?? `{{ ${node.value} }}`, marks)];
         return [{ object: 'inline', type: 'expression', isVoid: true, data: { expression: node.value } }];
       case 'inlineMath':
         return [{ object: 'inline', type: 'inline-math', isVoid: true, data: { formula: node.value } }];
@@ -272,6 +276,30 @@ class Converter {
       default:
         return [text(toString(node as Nodes), marks)];
     }
+  }
+
+  /** A paragraph's inlines: a `{% raw %}` opened in it and never closed ends with it. */
+  private paragraphInlines(nodes: PhrasingContent[]): Array<Text | Inline> {
+    const outer = this.raw;
+    const converted = this.inlines(nodes);
+    this.raw = outer;
+    return converted;
+  }
+
+  /** `{% raw %}` and `{% endraw %}` within text switch raw mode and are left out: they are syntax, not content. */
+  private rawMarkers(value: string): string {
+    if (!value.includes('raw %}')) return value;
+    return value.replace(/\{%-?\s*(end)?raw\s*-?%\}/g, (_, end: string | undefined) => {
+      this.raw = !end;
+      return '';
+    });
+  }
+
+  /** A node's text as the markdown writes it. */
+  private written(node: GitbookNode): string | undefined {
+    const start = node.position?.start.offset;
+    const end = node.position?.end.offset;
+    return start !== undefined && end !== undefined ? this.source.slice(start, end) : undefined;
   }
 
   private link(href: string, children: PhrasingContent[], marks: Mark[]): Inline {
@@ -303,10 +331,10 @@ class Converter {
           const images = node.children.filter((child) => child.type === 'image').map((image) => this.image(image.url, image.alt ?? ''));
           return [{ object: 'block', type: 'images', isVoid: false, data: {}, nodes: images }];
         }
-        return [paragraph(this.inlines(node.children))];
+        return [paragraph(this.paragraphInlines(node.children))];
       }
       case 'heading':
-        return [{ object: 'block', type: `heading-${Math.min(node.depth, 3)}`, data: {}, nodes: this.inlines(node.children) }];
+        return [{ object: 'block', type: `heading-${Math.min(node.depth, 3)}`, data: {}, nodes: this.paragraphInlines(node.children) }];
       case 'thematicBreak':
         return [{ object: 'block', type: 'divider', isVoid: true, data: {} }];
       case 'blockquote':
@@ -481,6 +509,14 @@ class Converter {
 
   private liquidBlock(node: LiquidBlock): DocumentBlock[] {
     const children = node.children;
+    if (node.name === 'raw') {
+      // What it holds, with Liquid as text; the tags themselves are syntax.
+      const outer = this.raw;
+      this.raw = true;
+      const blocks = children.flatMap((child) => this.block(child));
+      this.raw = outer;
+      return blocks;
+    }
     const container = (type: string, data: Record<string, unknown>) => [{ object: 'block' as const, type, data, nodes: this.blocks(children, type) }];
     switch (node.name) {
       case 'hint': {
@@ -573,6 +609,6 @@ function fit(blocks: DocumentBlock[], allowed: string[]): DocumentBlock[] {
 /** A page body (GitBook-flavoured markdown) as a JSONDocument. */
 export function markdownToDocument(markdown: string, context: DocumentContext = PLAIN_LINKS): JSONDocument {
   const root = parseGitbookMarkdown(markdown);
-  const converter = new Converter(context, root);
+  const converter = new Converter(context, root, markdown);
   return { object: 'document', data: { schemaVersion: 1 }, nodes: converter.blocks(root.children as GitbookNode[], 'document') };
 }

@@ -83,6 +83,10 @@ describe('a document as markdown', () => {
     expect(roundTrip('<table><thead><tr><th>A</th><th>B</th></tr></thead><tbody><tr><td>1</td><td><strong>2</strong></td></tr></tbody></table>\n')).toBe('| A  | B     |\n| :- | :---- |\n| 1  | **2** |\n');
   });
 
+  it('writes Liquid that is text (from {% raw %}) so that it reads back as text', () => {
+    expect(roundTrip('{% raw %}\nUse {{ page.title }} and {% tag %}.\n{% endraw %}\n\nAnd {{ real }}.\n')).toBe('Use \\{{ page.title }} and \\{% tag %}.\n\nAnd {{ real }}.\n');
+  });
+
   it("writes emoji as the platform's span", () => {
     expect(roundTrip('Hot <span data-gb-custom-inline data-tag="emoji" data-code="1f525">🔥</span> news\n')).toBe('Hot <span data-gb-custom-inline data-tag="emoji" data-code="1f525">🔥</span> news\n');
   });

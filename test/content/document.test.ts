@@ -186,6 +186,18 @@ describe('markdown as a JSONDocument', () => {
     expect(convert('<table><tr><td>a</td></tr></table><p>after</p>\n')[0].type).toBe('paragraph');
   });
 
+  it('keeps Liquid within {% raw %} as text, block and inline, and leaves the raw tags out', () => {
+    const [block, inline, after] = convert('{% raw %}\nUse {{ page.title }} and **{{x}}**.\n{% endraw %}\n\nInline {% raw %}{{ a }}{% endraw %} and {{ b }}; {% raw %}{{ c }}\n\nThen {{ d }}.\n');
+    expect(leaves(block)).toEqual([
+      ['Use {{ page.title }} and ', []],
+      ['{{x}}', ['bold']],
+      ['.', []],
+    ]);
+    expect(leaves(inline)).toEqual([['Inline {{ a }} and ', []], ['expression'], ['; {{ c }}', []]]);
+    // A raw opened and never closed ends with its paragraph.
+    expect(leaves(after)).toEqual([['Then ', []], ['expression'], ['.', []]]);
+  });
+
   it("writes the platform's emoji span within text as an emoji", () => {
     const [p] = convert('Hot <span data-gb-custom-inline data-tag="emoji" data-code="1f525">🔥</span> news\n');
     expect(p.nodes![1]).toEqual({ object: 'inline', type: 'emoji', isVoid: true, data: { code: '1f525' } });
