@@ -251,6 +251,8 @@ class Converter {
       case 'break':
         return [text('\n', marks)];
       case 'link':
+        // An HTML anchor (`<a id="x"></a>`, read from an HTML table) points nowhere and shows nothing.
+        if (node.url === '' && toString(node) === '') return [];
         return [this.link(node.url, node.children, marks)];
       case 'linkReference': {
         const url = this.definitions.get(node.identifier);
