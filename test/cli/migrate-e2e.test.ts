@@ -315,6 +315,33 @@ describe('quire migrate between two Quire servers (sqlite)', () => {
       const crs = (await ok(dst, 'GET', `/v1/spaces/${handbook.id}/change-requests`)).items;
       const crPages = flatten((await ok(dst, 'GET', `/v1/spaces/${handbook.id}/change-requests/${crs[0].id}/content/pages`)).pages);
       expect(crPages.find((p) => p.title === 'Upgrade')?.markdown).toBe('Run the new version.\n');
+
+      // A change at the source: one commit on top of what the migration wrote.
+      const before = handbook.revision as string;
+      const source1 = await Checkout.clone(spaceRemote(source.url, sourceToken, ids.handbook));
+      await source1.write('README.md', '# Welcome\n\nStart here, read the guide, then ask.\n');
+      await source1.commitAndPush('Ask');
+      await source1.dispose();
+      const again = await migrateFrom(noGit.url, ['--org', ids.acme, '--into', ids.ops]);
+      expect(JSON.parse(again.stdout), again.stdout).toEqual({ copied: { spaces: 1 }, skipped: [expect.objectContaining({ id: ids.broken })] });
+      const moved = await spaceHere(ids.ops, 'Handbook');
+      const checkout = await Checkout.clone(spaceRemote(target.url, targetToken, moved.id));
+      expect(await checkout.git('rev-parse', 'HEAD^')).toBe(`${before}\n`);
+      expect(await checkout.read('readme.md')).toContain('then ask');
+
+      // Edited here, and changed at the source again: refused with a reason, the edit kept.
+      await checkout.write('readme.md', '# Welcome\n\nEdited in Quire.\n');
+      await checkout.commitAndPush('Local edit');
+      await checkout.dispose();
+      const source2 = await Checkout.clone(spaceRemote(source.url, sourceToken, ids.handbook));
+      await source2.write('README.md', '# Welcome\n\nChanged at the source.\n');
+      await source2.commitAndPush('Remote edit');
+      await source2.dispose();
+      const refused = await migrateFrom(noGit.url, ['--org', ids.acme, '--into', ids.ops]);
+      expect(refused.code, refused.stderr).toBe(0);
+      expect(JSON.parse(refused.stdout).skipped).toContainEqual({ kind: 'space', id: ids.handbook, reason: expect.stringContaining('changed here since the last migration') });
+      const welcome = flatten((await ok(dst, 'GET', `/v1/spaces/${moved.id}/content/pages`)).pages).find((p) => p.title === 'Welcome');
+      expect(welcome.markdown).toBe('Edited in Quire.\n');
     }
   }, 120_000);
 

@@ -430,7 +430,7 @@ class Migration {
           await this.remember('space', spaceId, id, null);
           await enqueueIndexingAfterPush(this.ctx, { spaceId: id, revision: (await this.ctx.reader.resolveRef(id, MAIN_REF))! });
         }
-        await this.applySpaceSettings(id, settings);
+        await this.applySpaceSettings(spaceId, id, settings);
         for (const cr of changeRequests) await this.item('change-request', cr.id, () => this.changeRequest(spaceId, id, staging, cr, viaGit));
       } finally {
         this.ctx.reader.close(staging);
@@ -529,20 +529,22 @@ class Migration {
       // Not our history (the API path): the source's tree as a new commit on top of main, if main is still ours.
       if (previous?.target_id !== current) throw new Error('main was changed here since the last migration and at the source too; copy the change by hand');
       const tree = (await this.ctx.reader.readCommit(id, incoming))!.tree;
+      // The same pages (only settings or comments changed at the source): no empty commit.
+      if (tree === (await this.ctx.reader.readCommit(id, current))?.tree) return;
       next = await this.ctx.git.commitTree(id, tree, [current], `Migrated from ${this.source.endpoint}`, QUIRE_SIGNATURE);
     }
     if (!(await this.ctx.git.compareAndSwapRef(id, MAIN_REF, next, current))) throw new Error('main moved here while the migration ran; run it again');
     await recordPush(this.ctx, id);
-    await this.remember('space-revision', spaceId, next, null);
   }
 
-  private async applySpaceSettings(id: string, settings: SpacePatch): Promise<void> {
+  /** The source's settings of the space; its main here is recorded as what the migration wrote (see moveMain). */
+  private async applySpaceSettings(spaceId: string, id: string, settings: SpacePatch): Promise<void> {
     const { visibility, ...rest } = settings;
     await updateSpace(this.ctx, this.actor, id, rest);
     if (visibility && visibility !== 'private') {
       await updateSpace(this.ctx, this.actor, id, { visibility }).catch((error: unknown) => this.skip('space-visibility', id, error));
     }
-    await this.remember('space-revision', id, (await this.ctx.reader.resolveRef(id, MAIN_REF)) ?? '', null);
+    await this.remember('space-revision', spaceId, (await this.ctx.reader.resolveRef(id, MAIN_REF)) ?? '', null);
   }
 
   /** An open or draft change request: its row (number kept when free) and its branch. */
@@ -729,7 +731,14 @@ class Migration {
     const groups = await this.source.list<SourceSectionGroup>(`section groups of site ${s}`, (c, p) => c.orgs.listSiteSectionGroups(o, s, p));
     const siteSpaces = await this.source.list<SourceSiteSpace>(`site spaces of site ${s}`, (c, p) => c.orgs.listSiteSpaces(o, s, p));
     const shareLinks = await this.source.list<SourceShareLink>(`share links of site ${s}`, (c, p) => c.orgs.listSiteShareLinks(o, s, p));
-    const fingerprint = fingerprintOf({ site: { title: site.title, visibility: site.visibility, basename: site.basename }, sections, groups, siteSpaces, shareLinks: shareLinks.map((l) => [l.id, l.name, l.active]) });
+    // What is copied, and nothing that moves by itself (the site space's embedded space carries its revision).
+    const fingerprint = fingerprintOf({
+      site: { title: site.title, visibility: site.visibility, basename: site.basename },
+      sections: sections.map((x) => [x.id, x.title, x.path, x.icon, x.description, x.default]),
+      groups: groups.map((g) => [g.id, g.title, g.icon, (g.sections ?? []).map((x) => x.id)]),
+      siteSpaces: siteSpaces.map((x) => [x.id, x.path, x.default, x.section, x.space?.id]),
+      shareLinks: shareLinks.map((l) => [l.id, l.name, l.active]),
+    });
     const existing = await this.mapped('site', s);
     if (existing?.fingerprint === fingerprint) return;
     if (existing) {
