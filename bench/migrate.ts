@@ -9,8 +9,6 @@
  */
 import { execFile } from 'node:child_process';
 import fs from 'node:fs/promises';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -18,6 +16,7 @@ import { promisify } from 'node:util';
 import { machine, pageBody, pageFile } from './lib.js';
 import { Checkout, isolatedGitEnv, spaceRemote } from '../test/helpers/git.js';
 import { runQuire, startServer } from '../test/helpers/cli.js';
+import { NO_GIT, startFaultyProxy } from '../test/helpers/faulty-proxy.js';
 
 const exec = promisify(execFile);
 const SPACES = Number(process.env.SPACES ?? 20);
@@ -31,24 +30,11 @@ const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 const work = await fs.mkdtemp(path.join(os.tmpdir(), 'quire-bench-migrate-'));
 const gitEnv = await isolatedGitEnv();
 const common = { QUIRE_LOG_LEVEL: 'warn', DATABASE_URL: '', REDIS_URL: '', QUIRE_FETCH_ALLOW: '127.0.0.1' };
-// A proxy that serves the source without git: content must come through the API. It is the source's public URL,
-// so that the download URLs of files the source hands out lead through it (a token goes only to its own origin).
+// The source without git: content must come through the API. It is the source's public URL, so that the download
+// URLs of files the source hands out lead through it (a token goes only to its own origin).
 let sourceUrl = '';
-const noGit = http.createServer((req, res) => {
-  if ((req.url ?? '').startsWith('/git/')) {
-    res.writeHead(404, { 'content-type': 'application/json' });
-    res.end('{"error":{"code":404,"message":"no git here"}}');
-    return;
-  }
-  const upstream = new URL(sourceUrl);
-  const forwarded = http.request({ host: upstream.hostname, port: upstream.port, path: req.url, method: req.method, headers: req.headers }, (answer) => {
-    res.writeHead(answer.statusCode ?? 502, answer.headers);
-    answer.pipe(res);
-  });
-  req.pipe(forwarded);
-});
-await new Promise<void>((resolve) => noGit.listen(0, '127.0.0.1', resolve));
-const noGitUrl = `http://127.0.0.1:${(noGit.address() as AddressInfo).port}`;
+const noGit = await startFaultyProxy(() => sourceUrl, NO_GIT);
+const noGitUrl = noGit.url;
 
 const sourceEnv = { ...common, QUIRE_DATA_DIR: path.join(work, 'source'), QUIRE_PUBLIC_URL: noGitUrl };
 const boot = await runQuire(['admin', 'bootstrap', '--email', 'bench@example.com', '--org', 'Bench'], sourceEnv);
@@ -128,5 +114,5 @@ process.stdout.write(
 );
 
 await source.stop();
-await new Promise((resolve) => noGit.close(resolve));
+await noGit.close();
 await fs.rm(work, { recursive: true, force: true });

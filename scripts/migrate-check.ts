@@ -9,13 +9,12 @@
  */
 import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { runQuire, startServer, type ServerProcess } from '../test/helpers/cli.js';
 import { isolatedGitEnv, spaceRemote } from '../test/helpers/git.js';
+import { NO_GIT, startFaultyProxy } from '../test/helpers/faulty-proxy.js';
 import { git, openSource } from './conformance/source.js';
 
 const args = process.argv.slice(2);
@@ -31,22 +30,8 @@ const gitEnv = await isolatedGitEnv();
 const common = { DATABASE_URL: '', REDIS_URL: '', QUIRE_FETCH_ALLOW: '127.0.0.1', QUIRE_LOG_LEVEL: 'warn', QUIRE_CACHE_TTL_MS: '0' };
 
 let sourceUrl = '';
-const noGit = http.createServer((req, res) => {
-  if ((req.url ?? '').startsWith('/git/')) {
-    res.writeHead(404, { 'content-type': 'application/json' });
-    res.end('{"error":{"code":404,"message":"no git here"}}');
-    return;
-  }
-  const upstream = new URL(sourceUrl);
-  const forwarded = http.request({ host: upstream.hostname, port: upstream.port, path: req.url, method: req.method, headers: req.headers }, (answer) => {
-    res.writeHead(answer.statusCode ?? 502, answer.headers);
-    answer.pipe(res);
-  });
-  forwarded.on('error', () => res.destroy());
-  req.pipe(forwarded);
-});
-await new Promise<void>((resolve) => noGit.listen(0, '127.0.0.1', resolve));
-const noGitUrl = `http://127.0.0.1:${(noGit.address() as AddressInfo).port}`;
+const noGit = await startFaultyProxy(() => sourceUrl, NO_GIT);
+const noGitUrl = noGit.url;
 
 async function boot(name: string, publicUrl?: string): Promise<{ env: Record<string, string>; token: string; organizationId: string }> {
   const env = { ...common, QUIRE_DATA_DIR: path.join(work, name), ...(publicUrl ? { QUIRE_PUBLIC_URL: publicUrl } : {}) };
@@ -170,7 +155,7 @@ try {
   }
 } finally {
   await sourceServer.stop();
-  await new Promise((resolve) => noGit.close(resolve));
+  await noGit.close();
   await fs.rm(work, { recursive: true, force: true });
   await fs.rm(gitEnv.HOME!, { recursive: true, force: true });
 }

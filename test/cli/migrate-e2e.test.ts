@@ -8,46 +8,15 @@
  * sources fail with exit 1 and leave nothing behind.
  */
 import fs from 'node:fs/promises';
-import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runQuire, startServer, type ServerProcess } from '../helpers/cli.js';
 import { Checkout, spaceRemote } from '../helpers/git.js';
+import { NO_GIT, startFaultyProxy, type FaultyProxy } from '../helpers/faulty-proxy.js';
 
 const SPEC = JSON.stringify({ openapi: '3.0.3', info: { title: 'Pets', version: '1' }, paths: { '/pets': { get: { responses: { '200': { description: 'ok' } } } } } });
 const LOGO = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 1, 2, 3, 254, 255]);
-
-/** An HTTP proxy in front of a server: `refuse(url)` answers with that status instead (500 for one space, 404 for git). */
-interface FaultyProxy {
-  url: string;
-  refuse: (url: string) => number | undefined;
-  close(): Promise<void>;
-}
-
-async function startFaultyProxy(target: () => string, refuse: (url: string) => number | undefined): Promise<FaultyProxy> {
-  const proxy: FaultyProxy = { url: '', refuse, close: async () => {} };
-  const server = http.createServer((req, res) => {
-    const status = proxy.refuse(req.url ?? '');
-    if (status) {
-      res.writeHead(status, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ error: { code: status, message: 'refused by the test proxy' } }));
-      return;
-    }
-    const upstream = new URL(target());
-    const forwarded = http.request({ host: upstream.hostname, port: upstream.port, path: req.url, method: req.method, headers: req.headers }, (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(res);
-    });
-    forwarded.on('error', () => res.destroy());
-    req.pipe(forwarded);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  proxy.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  proxy.close = () => new Promise((resolve) => server.close(() => resolve()));
-  return proxy;
-}
 
 type Api = (method: string, url: string, body?: unknown) => Promise<{ status: number; body: any }>;
 
@@ -104,7 +73,7 @@ describe('quire migrate between two Quire servers (sqlite)', () => {
     const common = { DATABASE_URL: '', REDIS_URL: '', QUIRE_FETCH_ALLOW: '127.0.0.1', QUIRE_CACHE_TTL_MS: '0' };
     noGit = await startFaultyProxy(
       () => source.url,
-      (url) => (url.startsWith('/git/') ? 404 : url.startsWith(`/v1/spaces/${ids.broken}`) ? 500 : undefined),
+      (url) => NO_GIT(url) ?? (url.startsWith(`/v1/spaces/${ids.broken}`) ? 500 : undefined),
     );
     sourceEnv = { ...common, QUIRE_DATA_DIR: dirs[0], QUIRE_PUBLIC_URL: noGit.url };
     targetEnv = { ...common, QUIRE_DATA_DIR: dirs[1] };
