@@ -57,7 +57,17 @@ export async function loadSite(
   siteId: string,
   options: { visitor?: { shareKey?: string } } = {},
 ): Promise<SiteReader> {
-  const access = await loadOrgAccess(ctx, organizationId, caller.user.id);
+  return openSite(ctx, await loadOrgAccess(ctx, organizationId, caller.user.id), organizationId, siteId, options);
+}
+
+/** loadSite for whoever `access` describes: a member, a user of another organization, or an anonymous reader. */
+export async function openSite(
+  ctx: Context,
+  access: OrgAccess,
+  organizationId: string,
+  siteId: string,
+  options: { visitor?: { shareKey?: string } } = {},
+): Promise<SiteReader> {
   const hidden = new NotFound(`siteId: no site "${siteId}" is visible to you`);
   if (sitePermissions(access).view) {
     const site = await findSite(ctx.db, organizationId, siteId);

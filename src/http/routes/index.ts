@@ -27,6 +27,7 @@ import { linkRoutes } from './links/index.js';
 import { searchRoutes } from './search/index.js';
 import { repositoryImportRoutes } from './repository-imports/index.js';
 import { userRoutes } from './users/index.js';
+import { publishedRoutes } from './published/index.js';
 
 /** What every route plugin receives. */
 export interface RouteDeps {
@@ -64,4 +65,6 @@ export async function registerRoutes(app: FastifyInstance, deps: RouteDeps): Pro
   // Git over HTTP at /git/SPACE_ID.git: outside /v1, with its own authentication (HTTP Basic or bearer).
   await app.register(gitRoutes, deps);
   await app.register(downloadRoutes, deps);
+  // Published sites, as readers see them: HTML outside /v1, anonymous by default.
+  await app.register(publishedRoutes, deps);
 }

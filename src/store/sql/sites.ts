@@ -233,3 +233,9 @@ export async function listShareLinks(db: Kysely<Database>, siteId: string, after
   const query = db.selectFrom('share_links').selectAll('share_links').where('share_links.site_id', '=', siteId);
   return keysetQuery(query, SHARE_LINK_LIST_KEYS, after, limit).execute();
 }
+
+/** A site of the organization by its basename, or by its id when no site has that basename. */
+export async function findSiteByName(db: Kysely<Database>, organizationId: string, name: string): Promise<SiteRow | undefined> {
+  const byBasename = await db.selectFrom('sites').selectAll().where('organization_id', '=', organizationId).where('basename', '=', name).executeTakeFirst();
+  return byBasename ?? findSite(db, organizationId, name);
+}

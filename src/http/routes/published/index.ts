@@ -1,0 +1,155 @@
+/**
+ * Published sites as HTML at the URLs the API hands out (`urls.published`): `/sites/ORG/SITE[/section][/variant]
+ * [/page path]`, and the files of their spaces at `/sites/ORG/SITE/~files/SPACE/OID/NAME`. Outside /v1: readers
+ * are anonymous; an API token (bearer) reads as its user, and `?share=KEY` opens a share-link site (remembered in a
+ * cookie for that site). What a reader may not see answers the same 404 page as what does not exist.
+ */
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import mime from 'mime-types';
+import { Type } from 'typebox';
+import type { RouteDeps } from '../index.js';
+import { bearerToken } from '../../plugins/auth.js';
+import { authenticateToken } from '../../../domain/identity/users.js';
+import { DomainError, NotFound } from '../../../domain/errors.js';
+import { readPublishedPage, readPublishedSite, type PublishedPage, type SiteVisitor } from '../../../domain/sites/published.js';
+import { siteSpacesIn } from '../../../domain/sites/tree.js';
+import { documentLinksOf } from '../../../content/links.js';
+import { pageHtml } from '../../../content/page-html.js';
+import type { DocumentPage, Page } from '../../../content/model.js';
+import { renderLayout, renderNotFound, type NavLink } from './layout.js';
+
+const SHARE_COOKIE = 'quire_share';
+
+const SECURITY_HEADERS = {
+  // Pages carry no script of ours, and content HTML is sanitized; this makes sure none runs anyway.
+  'content-security-policy': "default-src 'none'; img-src * data:; media-src *; style-src 'unsafe-inline'; frame-ancestors 'self'; base-uri 'none'; form-action 'self'",
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'same-origin',
+};
+
+function cookieValue(header: string | undefined, name: string): string | undefined {
+  for (const part of (header ?? '').split(';')) {
+    const [key, ...value] = part.trim().split('=');
+    if (key === name) return decodeURIComponent(value.join('='));
+  }
+  return undefined;
+}
+
+const encodePath = (segments: string[]) => segments.map(encodeURIComponent).join('/');
+
+export const publishedRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { ctx }) => {
+  /** The reader: a bearer token's user if valid, the share key of the query or of the site's cookie. */
+  async function visitorOf(request: FastifyRequest, reply: FastifyReply, siteBase: string): Promise<SiteVisitor> {
+    const token = bearerToken(request.headers.authorization);
+    const user = token ? await authenticateToken(ctx, token).catch(() => undefined) : undefined;
+    const query = (request.query ?? {}) as { share?: string };
+    const shareKey = typeof query.share === 'string' && query.share !== '' ? query.share : cookieValue(request.headers.cookie, SHARE_COOKIE);
+    if (typeof query.share === 'string' && query.share !== '') {
+      reply.header('set-cookie', `${SHARE_COOKIE}=${encodeURIComponent(query.share)}; Path=${siteBase}; HttpOnly; SameSite=Lax`);
+    }
+    return { ...(user ? { userId: user.id } : {}), ...(shareKey ? { shareKey } : {}) };
+  }
+
+  function notFound(reply: FastifyReply) {
+    return reply.status(404).headers(SECURITY_HEADERS).header('content-type', 'text/html; charset=utf-8').send(renderNotFound());
+  }
+
+  const params = Type.Object({ organizationId: Type.String({ maxLength: 100 }), siteName: Type.String({ maxLength: 200 }), '*': Type.Optional(Type.String({ maxLength: 4096 })) });
+  const querystring = Type.Object({ share: Type.Optional(Type.String({ maxLength: 200 })) });
+
+  async function page(request: FastifyRequest<{ Params: { organizationId: string; siteName: string; '*'?: string } }>, reply: FastifyReply) {
+    const { organizationId, siteName } = request.params;
+    const siteBase = `/sites/${encodeURIComponent(organizationId)}/${encodeURIComponent(siteName)}`;
+    const segments = (request.params['*'] ?? '').split('/').filter((s) => s !== '');
+    try {
+      const visitor = await visitorOf(request, reply, siteBase);
+      const tree = await readPublishedSite(ctx, visitor, organizationId, siteName);
+      if (segments[0] === '~files') return await file(reply, tree, segments.slice(1));
+      const published = await readPublishedPage(ctx, tree, segments);
+      return reply.headers(SECURITY_HEADERS).header('content-type', 'text/html; charset=utf-8').header('cache-control', 'private, no-cache').send(render(published, siteBase));
+    } catch (error) {
+      if (error instanceof DomainError && error.status === 404) return notFound(reply);
+      throw error;
+    }
+  }
+
+  async function file(reply: FastifyReply, tree: PublishedPage['tree'], segments: string[]) {
+    const [spaceId, oid, name] = segments;
+    if (!spaceId || !oid || !/^[0-9a-f]{40}$/.test(oid) || !tree.siteSpaces.some((s) => s.space_id === spaceId)) throw new NotFound('file: no such file');
+    const object = await ctx.reader.readObject(spaceId, oid);
+    if (!object || object.type !== 'blob') throw new NotFound('file: no such file');
+    const open = tree.site.visibility === 'public' || tree.site.visibility === 'unlisted';
+    return reply
+      .header('content-type', mime.lookup(name ?? '') || 'application/octet-stream')
+      .header('x-content-type-options', 'nosniff')
+      // A file is named by its content (blob id): it never changes. An SVG with a script runs nothing here.
+      .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; sandbox")
+      .header('cache-control', open ? 'public, max-age=31536000, immutable' : 'private, max-age=3600')
+      .send(object.data);
+  }
+
+  function render(published: PublishedPage, siteBase: string): string {
+    const { tree, content, page, prefix } = published;
+    const spaceBase = [siteBase, encodePath(prefix)].filter((s) => s !== '').join('/');
+    const first = content.revision.pages.length > 0 ? firstId(content.revision.pages) : undefined;
+    const pageUrl = (target: DocumentPage) => (target.id === first ? spaceBase : `${spaceBase}/${encodePath(target.path.split('/'))}`);
+    const fileUrl = (fileId: string) => {
+      const target = content.filesById.get(fileId);
+      return target && 'blobOid' in target ? `${siteBase}/~files/${encodeURIComponent(content.spaceId)}/${target.blobOid}/${encodeURIComponent(target.name)}` : undefined;
+    };
+    const links = documentLinksOf(content.revision)(page);
+    const resolveHref = (href: string): string | undefined => {
+      const ref = links.resolveLink(href);
+      if (ref.kind === 'page' || (ref.kind === 'anchor' && ref.page)) {
+        const target = content.pagesById.get(ref.kind === 'page' ? ref.page : ref.page!);
+        if (!target || target.type !== 'document') return undefined;
+        return `${pageUrl(target)}${ref.kind === 'anchor' ? `#${ref.anchor}` : ''}`;
+      }
+      if (ref.kind === 'anchor') return `#${ref.anchor}`;
+      if (ref.kind === 'file') return fileUrl(ref.file);
+      return undefined;
+    };
+    const { html, outline } = pageHtml(page.markdown, { resolveHref, variables: { page: page.variables ?? {}, space: content.revision.variables } });
+    const order = documents(content.revision.pages).filter((p) => !p.hidden);
+    const at = order.findIndex((p) => p.id === page.id);
+    const nav = (target: DocumentPage | undefined): NavLink | undefined => (target ? { title: target.title, href: pageUrl(target), current: false } : undefined);
+    const sectionLinks: NavLink[] = tree.sections.map((section) => ({
+      title: section.title,
+      href: section.id === tree.defaultSection ? siteBase : `${siteBase}/${encodeURIComponent(section.path)}`,
+      current: section.id === (published.section?.id ?? tree.defaultSection),
+    }));
+    const sectionBase = published.section && published.section.id !== tree.defaultSection ? `${siteBase}/${encodeURIComponent(published.section.path)}` : siteBase;
+    const variants: NavLink[] = siteSpacesIn(tree, published.section?.id ?? null).map((siteSpace) => ({
+      title: tree.spaces.get(siteSpace.space_id)?.space.title ?? siteSpace.path,
+      href: tree.defaultSiteSpaces.has(siteSpace.id) ? sectionBase : `${sectionBase}/${encodeURIComponent(siteSpace.path)}`,
+      current: siteSpace.id === published.siteSpace.id,
+    }));
+    return renderLayout({
+      siteTitle: tree.site.title,
+      siteHref: siteBase,
+      sections: sectionLinks,
+      variants,
+      pages: content.revision.pages,
+      pageHref: (target: Page) => (target.type === 'document' ? pageUrl(target) : target.type === 'link' ? (resolveHref(target.href) ?? target.href) : undefined),
+      current: page,
+      html,
+      outline,
+      previous: nav(order[at - 1]),
+      next: nav(order[at + 1]),
+      noIndex: tree.site.visibility !== 'public' || page.noIndex === true,
+    });
+  }
+
+  const schema = { hide: true, params, querystring };
+  app.get('/sites/:organizationId/:siteName', { schema }, page as never);
+  app.get('/sites/:organizationId/:siteName/*', { schema }, page as never);
+};
+
+function documents(pages: Page[]): DocumentPage[] {
+  return pages.flatMap((page) => [...(page.type === 'document' ? [page] : []), ...documents(page.pages)]);
+}
+
+function firstId(pages: Page[]): string | undefined {
+  return documents(pages)[0]?.id;
+}

@@ -1,0 +1,97 @@
+/**
+ * The HTML around a published page: the site's sections as top navigation, the site spaces of the section as a
+ * variant switcher, the space's table of contents, the page (title, description, last update, content), previous
+ * and next, and the "on this page" outline. No script: tabs switch with CSS, and every value is escaped here (the
+ * page's own HTML comes sanitized from src/content/page-html.ts).
+ */
+import { escapeHtml } from '../../../content/html-text.js';
+import type { DocumentPage, Page } from '../../../content/model.js';
+
+export interface NavLink {
+  title: string;
+  href: string;
+  current: boolean;
+}
+
+export interface LayoutInput {
+  siteTitle: string;
+  siteHref: string;
+  sections: NavLink[];
+  variants: NavLink[];
+  pages: Page[];
+  pageHref(page: Page): string | undefined;
+  current: DocumentPage;
+  html: string;
+  outline: Array<{ depth: number; text: string; id: string }>;
+  previous?: NavLink;
+  next?: NavLink;
+  /** Unlisted sites and pages that ask for it. */
+  noIndex: boolean;
+}
+
+const CSS = `
+:root{color-scheme:light dark;--fg:#1f2328;--muted:#59636e;--bg:#fff;--line:#d1d9e0;--accent:#0969da;--hint-info:#ddf4ff;--hint-warning:#fff8c5;--hint-danger:#ffebe9;--hint-success:#dafbe1;--code:#f6f8fa}
+@media (prefers-color-scheme:dark){:root{--fg:#e6edf3;--muted:#9198a1;--bg:#0d1117;--line:#3d444d;--accent:#4493f8;--hint-info:#0c2d6b;--hint-warning:#4b3a00;--hint-danger:#5d0f12;--hint-success:#0f3d1f;--code:#151b23}}
+*{box-sizing:border-box}body{margin:0;font:16px/1.6 system-ui,-apple-system,"Segoe UI",sans-serif;color:var(--fg);background:var(--bg)}
+a{color:var(--accent)}header.site{display:flex;flex-wrap:wrap;gap:1rem;align-items:center;padding:.75rem 1.5rem;border-bottom:1px solid var(--line)}
+header.site .title{font-weight:600;font-size:1.1rem;color:var(--fg);text-decoration:none}nav.sections a,nav.variants a{margin-right:1rem;text-decoration:none}
+nav a[aria-current=page]{font-weight:600;color:var(--fg)}.layout{display:grid;grid-template-columns:16rem minmax(0,1fr) 14rem;gap:2rem;max-width:90rem;margin:0 auto;padding:1.5rem}
+nav.toc ul{list-style:none;padding-left:1rem;margin:.25rem 0}nav.toc>ul{padding-left:0}nav.toc a{text-decoration:none;color:var(--muted)}nav.toc .group{font-weight:600;margin-top:1rem;text-transform:uppercase;font-size:.8rem}
+main{min-width:0}article h1{font-size:2rem;line-height:1.25}.description{color:var(--muted);font-size:1.1rem}.updated{color:var(--muted);font-size:.85rem}
+pre{background:var(--code);padding:1rem;overflow:auto;border-radius:6px}code{font-family:ui-monospace,SFMono-Regular,Menlo,monospace;font-size:.9em}
+figure.code{margin:1rem 0}figure.code figcaption{font-size:.85rem;color:var(--muted)}table{border-collapse:collapse}td,th{border:1px solid var(--line);padding:.4rem .6rem}
+.hint{border-left:4px solid var(--accent);padding:.5rem 1rem;border-radius:6px;margin:1rem 0;background:var(--hint-info)}.hint-warning{background:var(--hint-warning);border-color:#bf8700}.hint-danger{background:var(--hint-danger);border-color:#cf222e}.hint-success{background:var(--hint-success);border-color:#1a7f37}
+.tabs{display:flex;flex-wrap:wrap;border:1px solid var(--line);border-radius:6px;margin:1rem 0}.tabs .tab-switch{position:absolute;opacity:0}.tabs .tab-label{padding:.5rem 1rem;cursor:pointer;border-bottom:2px solid transparent}
+.tabs .tab-panel{display:none;order:99;width:100%;padding:0 1rem;border-top:1px solid var(--line)}.tabs .tab-switch:checked+.tab-label{border-color:var(--accent);font-weight:600}.tabs .tab-switch:checked+.tab-label+.tab-panel{display:block}
+.tabs .tab-switch:focus-visible+.tab-label{outline:2px solid var(--accent)}.content-ref a.card,.file a{display:block;border:1px solid var(--line);border-radius:6px;padding:.75rem 1rem;text-decoration:none}
+details.expandable{border:1px solid var(--line);border-radius:6px;padding:.5rem 1rem;margin:1rem 0}.columns{display:flex;gap:1.5rem}.columns .column{flex:1}
+nav.pagination{display:flex;justify-content:space-between;margin-top:3rem;border-top:1px solid var(--line);padding-top:1rem}aside.outline{font-size:.9rem}aside.outline ul{list-style:none;padding-left:0}aside.outline .d3{padding-left:1rem}
+@media (max-width:60rem){.layout{grid-template-columns:1fr}aside.outline{display:none}nav.toc{border-bottom:1px solid var(--line)}}
+`;
+
+function navList(links: NavLink[], label: string, className: string): string {
+  if (links.length < 2) return '';
+  return `<nav class="${className}" aria-label="${label}">${links.map((link) => `<a href="${escapeHtml(link.href)}"${link.current ? ' aria-current="page"' : ''}>${escapeHtml(link.title)}</a>`).join('')}</nav>`;
+}
+
+function tocList(pages: Page[], input: LayoutInput): string {
+  const items = pages
+    .filter((page) => !(page.type === 'document' && page.hidden))
+    .map((page) => {
+      const title = escapeHtml(page.tocTitle ?? page.title);
+      if (page.type === 'group') return `<li><div class="group">${title}</div>${tocList(page.pages, input)}</li>`;
+      const href = input.pageHref(page);
+      const current = page.type === 'document' && page.id === input.current.id;
+      const emoji = page.type === 'document' && page.emoji && /^[0-9a-f]+(-[0-9a-f]+)*$/i.test(page.emoji) ? `${String.fromCodePoint(...page.emoji.split('-').map((hex) => Number.parseInt(hex, 16)))} ` : '';
+      const link = href ? `<a href="${escapeHtml(href)}"${current ? ' aria-current="page"' : ''}>${emoji}${title}</a>` : `<span>${title}</span>`;
+      return `<li>${link}${page.pages.length > 0 ? tocList(page.pages, input) : ''}</li>`;
+    });
+  return items.length > 0 ? `<ul>${items.join('')}</ul>` : '';
+}
+
+export function renderLayout(input: LayoutInput): string {
+  const page = input.current;
+  const outline = input.outline.filter((item) => item.depth >= 2);
+  const updated = page.updatedAt ? `<p class="updated">Last updated <time datetime="${escapeHtml(page.updatedAt)}">${escapeHtml(page.updatedAt.slice(0, 10))}</time></p>` : '';
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(page.title)} | ${escapeHtml(input.siteTitle)}</title>${input.noIndex ? '\n<meta name="robots" content="noindex">' : ''}
+${page.description ? `<meta name="description" content="${escapeHtml(page.description)}">\n` : ''}<style>${CSS}</style></head>
+<body><header class="site"><a class="title" href="${escapeHtml(input.siteHref)}">${escapeHtml(input.siteTitle)}</a>${navList(input.sections, 'Sections', 'sections')}${navList(input.variants, 'Variants', 'variants')}</header>
+<div class="layout"><nav class="toc" aria-label="Table of contents">${tocList(input.pages, input)}</nav>
+<main><article><h1>${escapeHtml(page.title)}</h1>${page.description ? `<p class="description">${escapeHtml(page.description)}</p>` : ''}
+${input.html}
+${updated}</article>
+<nav class="pagination" aria-label="Pages">${input.previous ? `<a rel="prev" href="${escapeHtml(input.previous.href)}">← ${escapeHtml(input.previous.title)}</a>` : '<span></span>'}${input.next ? `<a rel="next" href="${escapeHtml(input.next.href)}">${escapeHtml(input.next.title)} →</a>` : ''}</nav></main>
+<aside class="outline" aria-label="On this page">${outline.length > 0 ? `<p><strong>On this page</strong></p><ul>${outline.map((item) => `<li class="d${item.depth}"><a href="#${escapeHtml(item.id)}">${escapeHtml(item.text)}</a></li>`).join('')}</ul>` : ''}</aside></div>
+</body></html>
+`;
+}
+
+/** A plain page for what is not there (or not for this reader). */
+export function renderNotFound(): string {
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Not found</title><meta name="robots" content="noindex"><style>${CSS}</style></head>
+<body><main style="max-width:40rem;margin:4rem auto;padding:0 1.5rem"><h1>Page not found</h1><p>There is no published page here, or it is not published for you.</p></main></body></html>
+`;
+}

@@ -1,0 +1,69 @@
+/**
+ * GitBook-flavoured markdown as sanitized HTML (src/content/page-html.ts): each block as the published site shows
+ * it, checked on the parsed result; links through the caller; nothing executable survives.
+ */
+import type { Element, Root } from 'hast';
+import rehypeParse from 'rehype-parse';
+import { unified } from 'unified';
+import { describe, expect, it } from 'vitest';
+import { pageHtml } from '../../src/content/page-html.js';
+
+const parser = unified().use(rehypeParse, { fragment: true });
+const render = (markdown: string) => {
+  const result = pageHtml(markdown, { resolveHref: (href) => (href.endsWith('.md') ? `/site/${href.slice(0, -3)}` : undefined), variables: { space: { version: '2.0' }, page: { who: 'you' } } });
+  return { ...result, tree: parser.parse(result.html) as Root };
+};
+function all(node: Root | Element, test: (element: Element) => boolean, out: Element[] = []): Element[] {
+  for (const child of node.children) {
+    if (child.type !== 'element') continue;
+    if (test(child)) out.push(child);
+    all(child, test, out);
+  }
+  return out;
+}
+const text = (node: Element | Root): string => node.children.map((c) => (c.type === 'text' ? c.value : c.type === 'element' ? text(c) : '')).join('');
+const classed = (name: string) => (e: Element) => ((e.properties?.className as string[] | undefined) ?? []).includes(name);
+
+describe('pageHtml', () => {
+  it('renders steppers, columns, content-refs, embeds, files and expressions', () => {
+    const { tree } = render(
+      [
+        '{% stepper %}\n{% step %}\nOne\n{% endstep %}\n{% step %}\nTwo\n{% endstep %}\n{% endstepper %}',
+        '{% columns %}\n{% column %}\nLeft\n{% endcolumn %}\n{% column %}\nRight\n{% endcolumn %}\n{% endcolumns %}',
+        '{% content-ref url="setup.md" %}\n[setup.md](setup.md)\n{% endcontent-ref %}',
+        '{% embed url="https://www.youtube.com/watch?v=1" %}',
+        '{% file src="guide.pdf" %}',
+        'Version {{ space.vars.version }} for {{ page.vars.who }}, {{ unknown }}.',
+        '$$\nE = mc^2\n$$',
+      ].join('\n\n'),
+    );
+    expect(all(tree, classed('step')).map(text)).toEqual(['One', 'Two']);
+    expect(all(tree, classed('column')).map(text)).toEqual(['Left', 'Right']);
+    expect(all(tree, classed('card'))[0].properties.href).toBe('/site/setup');
+    expect(all(tree, classed('embed-link'))[0].properties.href).toBe('https://www.youtube.com/watch?v=1');
+    const download = all(tree, classed('download'))[0].properties;
+    expect(download.href).toBe('guide.pdf');
+    expect(download.download).toBeDefined();
+    expect(all(tree, (e) => e.tagName === 'p').map(text)).toContain('Version 2.0 for you, {{ unknown }}.');
+    expect(text(all(tree, classed('math'))[0])).toBe('E = mc^2');
+  });
+
+  it('keeps unknown tags as text, HTML marks as elements, and heading anchors unique', () => {
+    const { tree, outline } = render('{% mystery a="b" %}\nInside\n{% endmystery %}\n\nPress <kbd>K</kbd> and <mark style="color:red;">this</mark>.\n\n## Run\n\n## Run\n');
+    expect(all(tree, (e) => e.tagName === 'p').map(text)).toEqual(['{% mystery a="b" %}', 'Inside', '{% endmystery %}', 'Press K and this.']);
+    expect(all(tree, (e) => e.tagName === 'kbd').map(text)).toEqual(['K']);
+    expect(outline).toEqual([
+      { depth: 2, text: 'Run', id: 'run' },
+      { depth: 2, text: 'Run', id: 'run-1' },
+    ]);
+  });
+
+  it('drops scripts, event handlers, javascript: URLs, iframes and forms from the HTML a page carries', () => {
+    const { tree, html } = render(
+      '<script>alert(1)</script>\n\n<img src="x.png" onerror="alert(1)"> <a href="javascript:alert(1)">x</a> <iframe src="https://evil.test"></iframe>\n\n<form action="https://evil.test"><input name="q"></form>\n\n[y](javascript:alert(2)) <div style="position:fixed">over</div>\n',
+    );
+    expect(all(tree, (e) => ['script', 'iframe', 'form', 'style'].includes(e.tagName))).toEqual([]);
+    expect(all(tree, (e) => Object.keys(e.properties ?? {}).some((key) => /^on/i.test(key) || key === 'style' && e.tagName !== 'mark'))).toEqual([]);
+    expect(html).not.toContain('javascript:');
+  });
+});

@@ -1,0 +1,191 @@
+/**
+ * Published sites as HTML (issue 14, first part): the page a published URL names (sections, variants, nested
+ * pages), its GitBook blocks rendered, links between pages as site URLs, files served from the site; access as the
+ * API decides it (public, unlisted with noindex, share links with and without their key, a deactivated link, a
+ * private site); script injection in markdown, front matter and SUMMARY titles rendered inert. Checked on the
+ * parsed HTML (elements and attributes), not on strings.
+ */
+import type { Element, Root } from 'hast';
+import rehypeParse from 'rehype-parse';
+import { unified } from 'unified';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DATABASE_KINDS } from '../helpers/databases.js';
+import { startTestApp, type TestApp } from '../helpers/app.js';
+import { Checkout, spaceRemote } from '../helpers/git.js';
+
+const parser = unified().use(rehypeParse);
+
+function all(node: Root | Element, test: (element: Element) => boolean, out: Element[] = []): Element[] {
+  for (const child of node.children) {
+    if (child.type !== 'element') continue;
+    if (test(child)) out.push(child);
+    all(child, test, out);
+  }
+  return out;
+}
+const text = (node: Element | Root): string => node.children.map((c) => (c.type === 'text' ? c.value : c.type === 'element' ? text(c) : '')).join('');
+const hasClass = (name: string) => (e: Element) => Array.isArray(e.properties?.className) && (e.properties.className as string[]).includes(name);
+
+describe.each(DATABASE_KINDS)('published sites as HTML (%s)', (kind) => {
+  let t: TestApp;
+  let org: Awaited<ReturnType<TestApp['organization']>>;
+  let guideId: string;
+  let siteId: string;
+  let base: string;
+
+  const get = async (url: string, headers: Record<string, string> = {}) => {
+    const res = await t.request('GET', url, { headers, unchecked: true });
+    return { ...res, html: parser.parse(String(res.body ?? '')) as Root };
+  };
+
+  beforeAll(async () => {
+    t = await startTestApp(kind);
+    org = await t.organization('Docs Co');
+    const server = await t.listen();
+    const token = org.admin.token;
+    const api = async (method: string, url: string, body?: unknown) => (await t.request(method, url, { token, body })).body;
+    guideId = (await api('POST', `/v1/orgs/${org.id}/spaces`, { title: 'Guide' })).id;
+    const apiSpaceId = (await api('POST', `/v1/orgs/${org.id}/spaces`, { title: 'API v2' })).id;
+    const checkout = await Checkout.clone(spaceRemote(server, token, guideId));
+    await checkout.write('README.md', '---\ndescription: Start <script>alert(1)</script> here\n---\n\n# Welcome\n\nRead the [install guide](setup/install.md#steps).\n\n![Logo](.gitbook/assets/logo.png)\n');
+    await checkout.write(
+      'setup/install.md',
+      [
+        '# Install',
+        '',
+        '{% hint style="warning" %}',
+        'Back up **first**.',
+        '{% endhint %}',
+        '',
+        '## Steps',
+        '',
+        '{% tabs %}',
+        '{% tab title="npm" %}',
+        '```bash',
+        'npm install quire',
+        '```',
+        '{% endtab %}',
+        '{% tab title="yarn" %}',
+        'Use yarn.',
+        '{% endtab %}',
+        '{% endtabs %}',
+        '',
+        '<details>',
+        '<summary>More</summary>',
+        '',
+        'Hidden text.',
+        '',
+        '</details>',
+        '',
+        '<script>alert("x")</script><img src="x" onerror="alert(1)"> [bad](javascript:alert(1))',
+        '',
+      ].join('\n'),
+    );
+    await checkout.write('.gitbook/assets/logo.png', Buffer.from([0x89, 0x50, 0x4e, 0x47, 1, 2, 3]));
+    await checkout.write('SUMMARY.md', '# Summary\n\n* [Welcome](README.md)\n\n## Setup <img src=x onerror=alert(1)>\n\n* [Install](setup/install.md)\n');
+    await checkout.commitAndPush('Guide');
+    await checkout.dispose();
+
+    const site = await api('POST', `/v1/orgs/${org.id}/sites`, { title: 'Docs', visibility: 'public' });
+    siteId = site.id;
+    await api('POST', `/v1/orgs/${org.id}/sites/${siteId}/sections`, { spaceId: guideId, title: 'Guides' });
+    await api('POST', `/v1/orgs/${org.id}/sites/${siteId}/sections`, { spaceId: apiSpaceId, title: 'Reference' });
+    const published = await api('GET', `/v1/orgs/${org.id}/sites/${siteId}`);
+    base = new URL(published.urls.published).pathname;
+  });
+  afterAll(async () => t?.close());
+
+  it('serves the first page at the URL the API hands out, with sections, the table of contents and the outline', async () => {
+    const { status, html, headers } = await get(base);
+    expect(status).toBe(200);
+    expect(headers['content-type']).toContain('text/html');
+    expect(text(all(html, (e) => e.tagName === 'h1')[0])).toBe('Welcome');
+    const sections = all(html, (e) => e.tagName === 'nav' && hasClass('sections')(e)).flatMap((nav) => all(nav, (e) => e.tagName === 'a'));
+    expect(sections.map((a) => [text(a), a.properties.ariaCurrent ?? null])).toEqual([
+      ['Guides', 'page'],
+      ['Reference', null],
+    ]);
+    const toc = all(html, (e) => e.tagName === 'nav' && hasClass('toc')(e))[0];
+    expect(all(toc, (e) => e.tagName === 'a').map((a) => [text(a), a.properties.href])).toEqual([
+      ['Welcome', base],
+      ['Install', `${base}/setup/install`],
+    ]);
+    // The link to another page leads to its site URL, at its anchor; the image to the site's copy of the file.
+    const link = all(html, (e) => e.tagName === 'a' && text(e) === 'install guide')[0];
+    expect(link.properties.href).toBe(`${base}/setup/install#steps`);
+    const image = all(html, (e) => e.tagName === 'img')[0];
+    const file = await t.request('GET', String(image.properties.src), { unchecked: true });
+    expect(file.status).toBe(200);
+    expect(file.headers['content-type']).toBe('image/png');
+    expect(file.headers['cache-control']).toContain('immutable');
+  });
+
+  it('renders the GitBook blocks of a nested page: hint, tabs without script, code, expandable, and its outline', async () => {
+    const { status, html } = await get(`${base}/setup/install`);
+    expect(status).toBe(200);
+    const hint = all(html, hasClass('hint'))[0];
+    expect(hint.properties.className).toEqual(['hint', 'hint-warning']);
+    expect(text(hint).trim()).toBe('Back up first.');
+    const tabs = all(html, hasClass('tabs'))[0];
+    const radios = all(tabs, (e) => e.tagName === 'input');
+    expect(radios.map((r) => [r.properties.type, r.properties.checked === true, r.properties.disabled ?? false])).toEqual([
+      ['radio', true, false],
+      ['radio', false, false],
+    ]);
+    expect(all(tabs, (e) => e.tagName === 'label').map((label) => [text(label), label.properties.htmlFor])).toEqual([
+      ['npm', [radios[0].properties.id]],
+      ['yarn', [radios[1].properties.id]],
+    ]);
+    expect(text(all(tabs, (e) => e.tagName === 'code')[0])).toBe('npm install quire\n');
+    expect(text(all(html, (e) => e.tagName === 'summary')[0])).toBe('More');
+    const outline = all(html, (e) => e.tagName === 'aside')[0];
+    expect(all(outline, (e) => e.tagName === 'a').map((a) => [text(a), a.properties.href])).toEqual([['Steps', '#steps']]);
+    expect(all(html, (e) => e.tagName === 'h2' && text(e) === 'Steps')[0].properties.id).toBe('steps');
+    const previous = all(html, (e) => e.tagName === 'a' && e.properties.rel?.toString() === 'prev')[0];
+    expect(previous.properties.href).toBe(base);
+  });
+
+  it('renders script from markdown, front matter and SUMMARY titles inert', async () => {
+    for (const url of [base, `${base}/setup/install`]) {
+      const { html, headers } = await get(url);
+      expect(all(html, (e) => e.tagName === 'script')).toEqual([]);
+      expect(all(html, (e) => Object.keys(e.properties ?? {}).some((key) => /^on/i.test(key)))).toEqual([]);
+      expect(all(html, (e) => String(e.properties?.href ?? '').startsWith('javascript:'))).toEqual([]);
+      expect(headers['content-security-policy']).toContain("default-src 'none'");
+    }
+    const { html } = await get(base);
+    expect(all(html, (e) => e.tagName === 'meta' && e.properties.name === 'description')[0].properties.content).toBe('Start <script>alert(1)</script> here');
+  });
+
+  it('answers 404 pages for what is not there, and for sites the reader may not see', async () => {
+    expect((await get(`${base}/no/such/page`)).status).toBe(404);
+    expect((await get(`/sites/${org.id}/no-such-site`)).status).toBe(404);
+    const hidden = await t.request('POST', `/v1/orgs/${org.id}/sites`, { token: org.admin.token, body: { title: 'Internal', spaces: [guideId] } });
+    const url = new URL(hidden.body.urls.published).pathname;
+    const anonymous = await get(url);
+    expect(anonymous.status).toBe(404);
+    expect(text(all(anonymous.html, (e) => e.tagName === 'h1')[0])).toBe('Page not found');
+    // A member with an API token reads it.
+    expect((await get(url, { authorization: `Bearer ${org.admin.token}` })).status).toBe(200);
+  });
+
+  it('marks unlisted sites noindex; opens share-link sites with their key, remembers it, and closes them when the link is deactivated', async () => {
+    await t.request('PATCH', `/v1/orgs/${org.id}/sites/${siteId}`, { token: org.admin.token, body: { visibility: 'unlisted' } });
+    const unlisted = await get(base);
+    expect(all(unlisted.html, (e) => e.tagName === 'meta' && e.properties.name === 'robots')[0].properties.content).toBe('noindex');
+
+    await t.request('PATCH', `/v1/orgs/${org.id}/sites/${siteId}`, { token: org.admin.token, body: { visibility: 'share-link' } });
+    expect((await get(base)).status).toBe(404);
+    const link = (await t.request('POST', `/v1/orgs/${org.id}/sites/${siteId}/share-links`, { token: org.admin.token, body: { name: 'Partners' } })).body;
+    const shared = new URL(link.urls.published);
+    const opened = await get(`${shared.pathname}${shared.search}`);
+    expect(opened.status).toBe(200);
+    const cookie = String(opened.headers['set-cookie']).split(';')[0];
+    expect(String(opened.headers['set-cookie'])).toContain(`Path=${base}`);
+    expect((await get(`${base}/setup/install`, { cookie })).status).toBe(200);
+    await t.request('PATCH', `/v1/orgs/${org.id}/sites/${siteId}/share-links/${link.id}`, { token: org.admin.token, body: { active: false } });
+    expect((await get(`${base}/setup/install`, { cookie })).status).toBe(404);
+    expect((await get(`${shared.pathname}${shared.search}`)).status).toBe(404);
+    await t.request('PATCH', `/v1/orgs/${org.id}/sites/${siteId}`, { token: org.admin.token, body: { visibility: 'public' } });
+  });
+});
