@@ -81,8 +81,10 @@ describe.each(DATABASE_KINDS)('published sites as HTML (%s)', (kind) => {
         '',
       ].join('\n'),
     );
+    await checkout.write('.gitbook.yaml', 'redirects:\n  old/install: setup/install.md\n  elsewhere: https://example.com/moved\n');
+    await checkout.write('secret.md', '---\nnoIndex: true\nnoRobotsIndex: true\n---\n\n# Secret\n\nNot for crawlers.\n');
     await checkout.write('.gitbook/assets/logo.png', Buffer.from([0x89, 0x50, 0x4e, 0x47, 1, 2, 3]));
-    await checkout.write('SUMMARY.md', '# Summary\n\n* [Welcome](README.md)\n\n## Setup <img src=x onerror=alert(1)>\n\n* [Install](setup/install.md)\n');
+    await checkout.write('SUMMARY.md', '# Summary\n\n* [Welcome](README.md)\n\n## Setup <img src=x onerror=alert(1)>\n\n* [Install](setup/install.md)\n* [Secret](secret.md)\n');
     await checkout.commitAndPush('Guide');
     await checkout.dispose();
 
@@ -109,6 +111,7 @@ describe.each(DATABASE_KINDS)('published sites as HTML (%s)', (kind) => {
     expect(all(toc, (e) => e.tagName === 'a').map((a) => [text(a), a.properties.href])).toEqual([
       ['Welcome', base],
       ['Install', `${base}/setup/install`],
+      ['Secret', `${base}/secret`],
     ]);
     // The link to another page leads to its site URL, at its anchor; the image to the site's copy of the file.
     const link = all(html, (e) => e.tagName === 'a' && text(e) === 'install guide')[0];
@@ -157,6 +160,29 @@ describe.each(DATABASE_KINDS)('published sites as HTML (%s)', (kind) => {
     expect(all(html, (e) => e.tagName === 'meta' && e.properties.name === 'description')[0].properties.content).toBe('Start <script>alert(1)</script> here');
   });
 
+  it('serves pages as markdown, redirects of .gitbook.yaml, sitemap.xml, robots.txt, llms.txt and llms-full.txt', async () => {
+    const markdown = await t.request('GET', `${base}/setup/install.md`, { unchecked: true });
+    expect(markdown.headers['content-type']).toContain('text/markdown');
+    expect(String(markdown.body)).toMatch(/^# Install\n\n\{% hint style="warning" %\}/);
+    const moved = await t.request('GET', `${base}/old/install`, { unchecked: true });
+    expect([moved.status, moved.headers.location]).toEqual([301, `${base}/setup/install`]);
+    const away = await t.request('GET', `${base}/elsewhere`, { unchecked: true });
+    expect([away.status, away.headers.location]).toEqual([301, 'https://example.com/moved']);
+
+    const sitemap = String((await t.request('GET', `${base}/sitemap.xml`, { unchecked: true })).body);
+    const locs = [...sitemap.matchAll(/<loc>([^<]*)<\/loc>/g)].map((m) => m[1]);
+    // Both sections: the guide (its secret page left out) and the reference section's space.
+    expect(locs).toEqual([`http://quire.test${base}`, `http://quire.test${base}/setup/install`, `http://quire.test${base}/reference`]);
+    const robots = String((await t.request('GET', `${base}/robots.txt`, { unchecked: true })).body);
+    expect(robots.split('\n')).toEqual(['User-agent: *', 'Allow: /', `Disallow: ${base}/secret`, `Sitemap: http://quire.test${base}/sitemap.xml`, '']);
+    const llms = String((await t.request('GET', `${base}/llms.txt`, { unchecked: true })).body);
+    expect(llms).toContain('# Docs');
+    expect(llms).toContain(`- [Install](http://quire.test${base}/setup/install.md)`);
+    const full = String((await t.request('GET', `${base}/llms-full.txt`, { unchecked: true })).body);
+    expect(full).toContain('# Welcome\n\nStart <script>alert(1)</script> here');
+    expect(full).toContain(`Source: http://quire.test${base}/setup/install`);
+  });
+
   it('answers 404 pages for what is not there, and for sites the reader may not see', async () => {
     expect((await get(`${base}/no/such/page`)).status).toBe(404);
     expect((await get(`/sites/${org.id}/no-such-site`)).status).toBe(404);
@@ -173,6 +199,8 @@ describe.each(DATABASE_KINDS)('published sites as HTML (%s)', (kind) => {
     await t.request('PATCH', `/v1/orgs/${org.id}/sites/${siteId}`, { token: org.admin.token, body: { visibility: 'unlisted' } });
     const unlisted = await get(base);
     expect(all(unlisted.html, (e) => e.tagName === 'meta' && e.properties.name === 'robots')[0].properties.content).toBe('noindex');
+    expect(String((await t.request('GET', `${base}/robots.txt`, { unchecked: true })).body)).toBe('User-agent: *\nDisallow: /\n');
+    expect((await t.request('GET', `${base}/sitemap.xml`, { unchecked: true })).status).toBe(404);
 
     await t.request('PATCH', `/v1/orgs/${org.id}/sites/${siteId}`, { token: org.admin.token, body: { visibility: 'share-link' } });
     expect((await get(base)).status).toBe(404);

@@ -45,12 +45,7 @@ export async function readPublishedSite(ctx: Context, visitor: SiteVisitor, orga
 
 /** The first document page of a tree, depth first (a group's pages count). */
 export function firstDocument(pages: Page[]): DocumentPage | undefined {
-  for (const page of pages) {
-    if (page.type === 'document') return page;
-    const inner = firstDocument(page.pages);
-    if (inner) return inner;
-  }
-  return undefined;
+  return documentPages(pages)[0];
 }
 
 /** The site space `segments` lead to, and the segments left for the page. */
@@ -78,11 +73,40 @@ export async function readPublishedSpace(ctx: Context, tree: SiteTree, segments:
   return { space: { tree, ...(section ? { section } : {}), siteSpace, prefix, content }, rest };
 }
 
-/** The page a published URL names below the site. */
-export async function readPublishedPage(ctx: Context, tree: SiteTree, segments: string[]): Promise<PublishedPage> {
+/** What a published URL names below the site: a page, or a redirect of the space's `.gitbook.yaml`. */
+export type PublishedTarget = ({ kind: 'page' } & PublishedPage) | { kind: 'redirect'; space: PublishedSpace; to: { page: DocumentPage } | { url: string } };
+
+export async function readPublishedPage(ctx: Context, tree: SiteTree, segments: string[]): Promise<PublishedTarget> {
   const { space, rest } = await readPublishedSpace(ctx, tree, segments);
   const path = rest.join('/');
   const page = path === '' ? firstDocument(space.content.revision.pages) : space.content.pagesByPath.get(path);
-  if (!page || page.type !== 'document') throw new NotFound(`path: no page at "${path}"`);
-  return { ...space, page };
+  if (page?.type === 'document') return { kind: 'page', ...space, page };
+  const redirect = space.content.revision.redirects.find((r) => r.source === path);
+  if (redirect?.target.kind === 'url') return { kind: 'redirect', space, to: { url: redirect.target.url } };
+  if (redirect?.target.kind === 'page') {
+    const target = space.content.pagesById.get(redirect.target.pageId);
+    if (target?.type === 'document') return { kind: 'redirect', space, to: { page: target } };
+  }
+  throw new NotFound(`path: no page at "${path}"`);
+}
+
+/** Every site space of the site with its URL prefix and content, in the structure's order. */
+export async function publishedSpaces(ctx: Context, tree: SiteTree): Promise<PublishedSpace[]> {
+  const out: PublishedSpace[] = [];
+  for (const siteSpace of tree.siteSpaces) {
+    const section = siteSpace.section_id ? tree.sections.find((s) => s.id === siteSpace.section_id) : undefined;
+    const prefix = [
+      ...(section && section.id !== tree.defaultSection ? [section.path] : []),
+      ...(tree.defaultSiteSpaces.has(siteSpace.id) ? [] : [siteSpace.path]),
+    ];
+    const main = await ctx.reader.resolveRef(siteSpace.space_id, 'refs/heads/main');
+    if (!main) continue;
+    out.push({ tree, ...(section ? { section } : {}), siteSpace, prefix, content: await loadRevision(ctx, siteSpace.space_id, main) });
+  }
+  return out;
+}
+
+/** The document pages of a tree, in order (a group's pages in its place). */
+export function documentPages(pages: Page[]): DocumentPage[] {
+  return pages.flatMap((page) => [...(page.type === 'document' ? [page] : []), ...documentPages(page.pages)]);
 }

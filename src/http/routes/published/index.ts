@@ -12,14 +12,24 @@ import type { RouteDeps } from '../index.js';
 import { bearerToken } from '../../plugins/auth.js';
 import { authenticateToken } from '../../../domain/identity/users.js';
 import { DomainError, NotFound } from '../../../domain/errors.js';
-import { readPublishedPage, readPublishedSite, type PublishedPage, type SiteVisitor } from '../../../domain/sites/published.js';
-import { siteSpacesIn } from '../../../domain/sites/tree.js';
+import {
+  documentPages,
+  firstDocument,
+  publishedSpaces,
+  readPublishedPage,
+  readPublishedSite,
+  type PublishedPage,
+  type PublishedSpace,
+  type SiteVisitor,
+} from '../../../domain/sites/published.js';
+import { siteSpacesIn, type SiteTree } from '../../../domain/sites/tree.js';
 import { documentLinksOf } from '../../../content/links.js';
 import { pageHtml } from '../../../content/page-html.js';
 import type { DocumentPage, Page } from '../../../content/model.js';
 import { renderLayout, renderNotFound, type NavLink } from './layout.js';
 
 const SHARE_COOKIE = 'quire_share';
+const MACHINE_FILES = new Set(['sitemap.xml', 'robots.txt', 'llms.txt', 'llms-full.txt']);
 
 const SECURITY_HEADERS = {
   // Pages carry no script of ours, and content HTML is sanitized; this makes sure none runs anyway.
@@ -38,7 +48,20 @@ function cookieValue(header: string | undefined, name: string): string | undefin
 
 const encodePath = (segments: string[]) => segments.map(encodeURIComponent).join('/');
 
-export const publishedRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { ctx }) => {
+/** The URL of a page of a published space: the space's own URL for its first page. */
+function pageUrl(siteBase: string, space: PublishedSpace, page: DocumentPage): string {
+  const spaceBase = [siteBase, encodePath(space.prefix)].filter((s) => s !== '').join('/');
+  return page.id === firstDocument(space.content.revision.pages)?.id ? spaceBase : `${spaceBase}/${encodePath(page.path.split('/'))}`;
+}
+
+/** A page as markdown (its URL + `.md`): the title as the first heading, then its markdown as written. */
+function pageMarkdown(page: DocumentPage): string {
+  return `# ${page.title}\n\n${page.description ? `${page.description}\n\n` : ''}${page.markdown}`;
+}
+
+const xml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+
+export const publishedRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { ctx, urls }) => {
   /** The reader: a bearer token's user if valid, the share key of the query or of the site's cookie. */
   async function visitorOf(request: FastifyRequest, reply: FastifyReply, siteBase: string): Promise<SiteVisitor> {
     const token = bearerToken(request.headers.authorization);
@@ -66,15 +89,25 @@ export const publishedRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app,
       const visitor = await visitorOf(request, reply, siteBase);
       const tree = await readPublishedSite(ctx, visitor, organizationId, siteName);
       if (segments[0] === '~files') return await file(reply, tree, segments.slice(1));
-      const published = await readPublishedPage(ctx, tree, segments);
-      return reply.headers(SECURITY_HEADERS).header('content-type', 'text/html; charset=utf-8').header('cache-control', 'private, no-cache').send(render(published, siteBase));
+      if (segments.length === 1 && MACHINE_FILES.has(segments[0])) return await machineFile(reply, tree, siteBase, segments[0]);
+      const last = segments[segments.length - 1];
+      if (last?.endsWith('.md')) {
+        const target = await readPublishedPage(ctx, tree, [...segments.slice(0, -1), last.slice(0, -3)]);
+        if (target.kind !== 'page') throw new NotFound('path: no page here');
+        return reply.headers(SECURITY_HEADERS).header('content-type', 'text/markdown; charset=utf-8').header('cache-control', 'private, no-cache').send(pageMarkdown(target.page));
+      }
+      const target = await readPublishedPage(ctx, tree, segments);
+      if (target.kind === 'redirect') {
+        return reply.status(301).header('location', 'page' in target.to ? pageUrl(siteBase, target.space, target.to.page) : target.to.url).send();
+      }
+      return reply.headers(SECURITY_HEADERS).header('content-type', 'text/html; charset=utf-8').header('cache-control', 'private, no-cache').send(render(target, siteBase));
     } catch (error) {
       if (error instanceof DomainError && error.status === 404) return notFound(reply);
       throw error;
     }
   }
 
-  async function file(reply: FastifyReply, tree: PublishedPage['tree'], segments: string[]) {
+  async function file(reply: FastifyReply, tree: SiteTree, segments: string[]) {
     const [spaceId, oid, name] = segments;
     if (!spaceId || !oid || !/^[0-9a-f]{40}$/.test(oid) || !tree.siteSpaces.some((s) => s.space_id === spaceId)) throw new NotFound('file: no such file');
     const object = await ctx.reader.readObject(spaceId, oid);
@@ -89,11 +122,41 @@ export const publishedRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app,
       .send(object.data);
   }
 
+  /** sitemap.xml, robots.txt, llms.txt and llms-full.txt of the site (absolute URLs: crawlers and agents read them). */
+  async function machineFile(reply: FastifyReply, tree: SiteTree, siteBase: string, name: string) {
+    const indexable = tree.site.visibility === 'public';
+    const spaces = await publishedSpaces(ctx, tree);
+    const pages = spaces.flatMap((space) => documentPages(space.content.revision.pages).map((page) => ({ space, page, url: urls.base(pageUrl(siteBase, space, page)) })));
+    const text = (body: string, type: string) => reply.header('content-type', `${type}; charset=utf-8`).header('cache-control', 'private, no-cache').send(body);
+    if (name === 'robots.txt') {
+      if (!indexable) return text('User-agent: *\nDisallow: /\n', 'text/plain');
+      const hidden = pages.filter(({ page }) => page.noRobotsIndex).map(({ url }) => `Disallow: ${new URL(url).pathname}`);
+      return text(['User-agent: *', 'Allow: /', ...hidden, `Sitemap: ${urls.base(`${siteBase}/sitemap.xml`)}`, ''].join('\n'), 'text/plain');
+    }
+    if (name === 'sitemap.xml') {
+      if (!indexable) throw new NotFound('sitemap: the site is not indexed');
+      const entries = pages
+        .filter(({ page }) => !page.hidden && !page.noIndex && !page.noRobotsIndex)
+        .map(({ page, url }) => `<url><loc>${xml(url)}</loc><lastmod>${xml(page.updatedAt)}</lastmod></url>`);
+      return text(`<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${entries.join('')}</urlset>\n`, 'application/xml');
+    }
+    const listed = pages.filter(({ page }) => !page.hidden);
+    if (name === 'llms.txt') {
+      const lines = [`# ${tree.site.title}`, ''];
+      for (const space of spaces) {
+        const own = listed.filter((entry) => entry.space === space);
+        if (own.length === 0) continue;
+        const title = [space.section?.title, tree.spaces.get(space.siteSpace.space_id)?.space.title].filter((t, i, all) => t && all.indexOf(t) === i).join(' / ');
+        lines.push(`## ${title}`, '', ...own.map(({ page, url }) => `- [${page.title}](${url}.md)${page.description ? `: ${page.description}` : ''}`), '');
+      }
+      return text(lines.join('\n'), 'text/plain');
+    }
+    return text(listed.map(({ page, url }) => `${pageMarkdown(page).trimEnd()}\n\nSource: ${url}\n`).join('\n---\n\n'), 'text/plain');
+  }
+
   function render(published: PublishedPage, siteBase: string): string {
-    const { tree, content, page, prefix } = published;
-    const spaceBase = [siteBase, encodePath(prefix)].filter((s) => s !== '').join('/');
-    const first = content.revision.pages.length > 0 ? firstId(content.revision.pages) : undefined;
-    const pageUrl = (target: DocumentPage) => (target.id === first ? spaceBase : `${spaceBase}/${encodePath(target.path.split('/'))}`);
+    const { tree, content, page } = published;
+    const pageUrlOf = (target: DocumentPage) => pageUrl(siteBase, published, target);
     const fileUrl = (fileId: string) => {
       const target = content.filesById.get(fileId);
       return target && 'blobOid' in target ? `${siteBase}/~files/${encodeURIComponent(content.spaceId)}/${target.blobOid}/${encodeURIComponent(target.name)}` : undefined;
@@ -104,16 +167,16 @@ export const publishedRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app,
       if (ref.kind === 'page' || (ref.kind === 'anchor' && ref.page)) {
         const target = content.pagesById.get(ref.kind === 'page' ? ref.page : ref.page!);
         if (!target || target.type !== 'document') return undefined;
-        return `${pageUrl(target)}${ref.kind === 'anchor' ? `#${ref.anchor}` : ''}`;
+        return `${pageUrlOf(target)}${ref.kind === 'anchor' ? `#${ref.anchor}` : ''}`;
       }
       if (ref.kind === 'anchor') return `#${ref.anchor}`;
       if (ref.kind === 'file') return fileUrl(ref.file);
       return undefined;
     };
     const { html, outline } = pageHtml(page.markdown, { resolveHref, variables: { page: page.variables ?? {}, space: content.revision.variables } });
-    const order = documents(content.revision.pages).filter((p) => !p.hidden);
+    const order = documentPages(content.revision.pages).filter((p) => !p.hidden);
     const at = order.findIndex((p) => p.id === page.id);
-    const nav = (target: DocumentPage | undefined): NavLink | undefined => (target ? { title: target.title, href: pageUrl(target), current: false } : undefined);
+    const nav = (target: DocumentPage | undefined): NavLink | undefined => (target ? { title: target.title, href: pageUrlOf(target), current: false } : undefined);
     const sectionLinks: NavLink[] = tree.sections.map((section) => ({
       title: section.title,
       href: section.id === tree.defaultSection ? siteBase : `${siteBase}/${encodeURIComponent(section.path)}`,
@@ -131,7 +194,7 @@ export const publishedRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app,
       sections: sectionLinks,
       variants,
       pages: content.revision.pages,
-      pageHref: (target: Page) => (target.type === 'document' ? pageUrl(target) : target.type === 'link' ? (resolveHref(target.href) ?? target.href) : undefined),
+      pageHref: (target: Page) => (target.type === 'document' ? pageUrlOf(target) : target.type === 'link' ? (resolveHref(target.href) ?? target.href) : undefined),
       current: page,
       html,
       outline,
@@ -146,10 +209,3 @@ export const publishedRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app,
   app.get('/sites/:organizationId/:siteName/*', { schema }, page as never);
 };
 
-function documents(pages: Page[]): DocumentPage[] {
-  return pages.flatMap((page) => [...(page.type === 'document' ? [page] : []), ...documents(page.pages)]);
-}
-
-function firstId(pages: Page[]): string | undefined {
-  return documents(pages)[0]?.id;
-}
