@@ -8,7 +8,8 @@
  * Blocks: hints (by style), tabs that switch without JavaScript (radio inputs and labels), code with its title,
  * steppers, columns, content-refs as cards, embeds as links, files as download cards, expandables (`<details>`),
  * includes and OpenAPI blocks as notes (not rendered yet), conditions shown (visitor claims are not evaluated yet),
- * math as TeX source, expressions with the page's and space's variables.
+ * math as TeX source, expressions with the page's and space's variables. Code is highlighted here (lowlight: the
+ * grammars of highlight.js, output as hast, so it is sanitized like the rest), with line numbers when asked.
  */
 import GithubSlugger from 'github-slugger';
 import type { Element, ElementContent, Root as HastRoot } from 'hast';
@@ -17,6 +18,7 @@ import { defaultSchema, sanitize, type Schema } from 'hast-util-sanitize';
 import { toHtml } from 'hast-util-to-html';
 import type { Nodes, Root } from 'mdast';
 import { toHast, type Handler, type State } from 'mdast-util-to-hast';
+import { common, createLowlight } from 'lowlight';
 import { toString } from 'mdast-util-to-string';
 import { parseGitbookMarkdown, parseTagArguments, splitTag, type Details, type LiquidBlock, type LiquidExpression, type LiquidTag } from './gitbook-markdown.js';
 
@@ -35,6 +37,9 @@ export interface PageHtml {
 
 const HINT_STYLES = new Set(['info', 'warning', 'danger', 'success']);
 
+/** highlight.js's common grammars (37 languages), producing hast: highlighting is done here, not in the browser. */
+const highlighter = createLowlight(common);
+
 const element = (tagName: string, properties: Element['properties'], children: ElementContent[]): Element => ({ type: 'element', tagName, properties, children });
 const textNode = (value: string): ElementContent => ({ type: 'text', value });
 
@@ -52,7 +57,7 @@ const SCHEMA: Schema = {
       // GitHub's schema allows a few fixed classes on some elements, which would hide the '*' rule below for them.
       Object.entries(defaultSchema.attributes ?? {}).map(([tag, rules]) => [tag, rules.filter((rule) => !(Array.isArray(rule) && rule[0] === 'className'))]),
     ),
-    '*': [...(defaultSchema.attributes?.['*'] ?? []), 'className', 'id', 'role'],
+    '*': [...(defaultSchema.attributes?.['*'] ?? []), 'className', 'id', 'role', 'ariaHidden'],
     input: [['type', 'radio', 'checkbox'], 'name', 'id', 'checked', 'disabled', ['className', 'tab-switch']],
     label: ['htmlFor', 'className'],
     a: [...(defaultSchema.attributes?.a ?? []).filter((rule) => !(Array.isArray(rule) && rule[0] === 'className')), 'download'],
@@ -72,6 +77,13 @@ class Renderer {
     details: (state, node: Details) => element('details', { className: ['expandable'] }, [element('summary', {}, [textNode(node.summary)]), ...this.all(state, node)]),
     math: (_state, node: { value: string }) => element('pre', { className: ['math'] }, [element('code', { className: ['language-math'] }, [textNode(node.value)])]),
     inlineMath: (_state, node: { value: string }) => element('code', { className: ['math'] }, [textNode(node.value)]),
+    code: (_state, node: { lang?: string | null; value: string }) => {
+      const lang = node.lang?.toLowerCase();
+      const value = `${node.value}\n`;
+      const known = lang !== undefined && highlighter.registered(lang);
+      const children = known ? (highlighter.highlight(lang, value).children as ElementContent[]) : [textNode(value)];
+      return element('pre', {}, [element('code', { className: lang ? ['hljs', `language-${lang}`] : ['hljs'] }, children)]);
+    },
   };
 
   private all(state: State, node: { children: unknown[] }): ElementContent[] {
@@ -139,8 +151,14 @@ class Renderer {
         );
       case 'code': {
         const title = node.attributes.title;
-        const body = inner();
-        return title ? element('figure', { className: ['code'] }, [element('figcaption', {}, [textNode(title)]), ...body]) : element('div', { className: ['code'] }, body);
+        let body = inner();
+        const fence = node.children.find((child) => child.type === 'code');
+        if (node.attributes.lineNumbers === 'true' && fence?.type === 'code') {
+          const numbers = fence.value.split('\n').map((_, i) => String(i + 1)).join('\n');
+          body = [element('div', { className: ['numbered'] }, [element('pre', { className: ['gutter'], ariaHidden: 'true' }, [textNode(`${numbers}\n`)]), ...body])];
+        }
+        const className = ['code', ...(node.attributes.overflow === 'wrap' ? ['wrap'] : [])];
+        return title ? element('figure', { className }, [element('figcaption', {}, [textNode(title)]), ...body]) : element('div', { className }, body);
       }
       case 'if':
       case 'raw':

@@ -48,6 +48,19 @@ describe('pageHtml', () => {
     expect(text(all(tree, classed('math'))[0])).toBe('E = mc^2');
   });
 
+  it('highlights code on the server, with line numbers and a title when the code tag asks, and leaves unknown languages as text', () => {
+    const { tree } = render('{% code title="app.js" lineNumbers="true" %}\n```js\nconst a = 1;\nlet b = "<x>";\n```\n{% endcode %}\n\n```nosuchlang\n<b>bold?</b>\n```\n');
+    const figure = all(tree, (e) => e.tagName === 'figure')[0];
+    expect(text(all(figure, (e) => e.tagName === 'figcaption')[0])).toBe('app.js');
+    expect(text(all(figure, classed('gutter'))[0])).toBe('1\n2\n');
+    const code = all(figure, (e) => e.tagName === 'code')[0];
+    expect(code.properties.className).toEqual(['hljs', 'language-js']);
+    expect(all(code, classed('hljs-keyword')).map(text)).toEqual(['const', 'let']);
+    expect(all(code, classed('hljs-string')).map(text)).toEqual(['"<x>"']);
+    const plain = all(tree, (e) => e.tagName === 'code')[1];
+    expect(plain.children).toEqual([expect.objectContaining({ type: 'text', value: '<b>bold?</b>\n' })]);
+  });
+
   it('keeps unknown tags as text, HTML marks as elements, and heading anchors unique', () => {
     const { tree, outline } = render('{% mystery a="b" %}\nInside\n{% endmystery %}\n\nPress <kbd>K</kbd> and <mark style="color:red;">this</mark>.\n\n## Run\n\n## Run\n');
     expect(all(tree, (e) => e.tagName === 'p').map(text)).toEqual(['{% mystery a="b" %}', 'Inside', '{% endmystery %}', 'Press K and this.']);

@@ -46,6 +46,9 @@ figure.code{margin:1rem 0}figure.code figcaption{font-size:.85rem;color:var(--mu
 .tabs .tab-switch:focus-visible+.tab-label{outline:2px solid var(--accent)}.content-ref a.card,.file a{display:block;border:1px solid var(--line);border-radius:6px;padding:.75rem 1rem;text-decoration:none}
 details.expandable{border:1px solid var(--line);border-radius:6px;padding:.5rem 1rem;margin:1rem 0}.columns{display:flex;gap:1.5rem}.columns .column{flex:1}
 nav.pagination{display:flex;justify-content:space-between;margin-top:3rem;border-top:1px solid var(--line);padding-top:1rem}aside.outline{font-size:.9rem}aside.outline ul{list-style:none;padding-left:0}aside.outline .d3{padding-left:1rem}
+.numbered{display:flex}.numbered pre{margin:0}.numbered .gutter{color:var(--muted);text-align:right;user-select:none;border-right:1px solid var(--line);border-radius:6px 0 0 6px}.numbered .gutter+pre{flex:1;border-radius:0 6px 6px 0}
+.code.wrap pre{white-space:pre-wrap}.hljs-keyword,.hljs-selector-tag,.hljs-built_in{color:#cf222e}.hljs-string,.hljs-attr{color:#0a3069}.hljs-number,.hljs-literal{color:#0550ae}.hljs-comment{color:#6e7781;font-style:italic}.hljs-title,.hljs-section{color:#8250df}.hljs-variable,.hljs-params{color:#953800}
+@media (prefers-color-scheme:dark){.hljs-keyword,.hljs-selector-tag,.hljs-built_in{color:#ff7b72}.hljs-string,.hljs-attr{color:#a5d6ff}.hljs-number,.hljs-literal{color:#79c0ff}.hljs-comment{color:#8b949e}.hljs-title,.hljs-section{color:#d2a8ff}.hljs-variable,.hljs-params{color:#ffa657}}
 @media (max-width:60rem){.layout{grid-template-columns:1fr}aside.outline{display:none}nav.toc{border-bottom:1px solid var(--line)}}
 `;
 
