@@ -183,6 +183,22 @@ describe.each(DATABASE_KINDS)('published sites as HTML (%s)', (kind) => {
     expect(full).toContain(`Source: http://quire.test${base}/setup/install`);
   });
 
+  it('has a search box that works without JavaScript: a results page with the pages and sections found, linked on the site', async () => {
+    const { html } = await get(base);
+    const form = all(html, (e) => e.tagName === 'form')[0];
+    expect(form.properties).toMatchObject({ action: `${base}/~search`, method: 'get' });
+    expect(all(form, (e) => e.tagName === 'input')[0].properties.name).toBe('q');
+    const results = await get(`${base}/~search?q=yarn`);
+    expect(results.status).toBe(200);
+    const links = all(all(results.html, (e) => e.tagName === 'ol')[0], (e) => e.tagName === 'a').map((a) => [text(a), a.properties.href]);
+    expect(links).toEqual([
+      ['Install', `${base}/setup/install`],
+      ['Steps', `${base}/setup/install#steps`],
+    ]);
+    const none = await get(`${base}/~search?q=zzzunfound`);
+    expect(text(all(none.html, (e) => e.tagName === 'main')[0])).toContain('No results for “zzzunfound”');
+  });
+
   it('answers 404 pages for what is not there, and for sites the reader may not see', async () => {
     expect((await get(`${base}/no/such/page`)).status).toBe(404);
     expect((await get(`/sites/${org.id}/no-such-site`)).status).toBe(404);

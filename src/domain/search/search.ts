@@ -450,3 +450,21 @@ export async function searchOrganization(ctx: Context, caller: Caller, organizat
   const hits = await withSections(ctx, page.items.map((hit) => ({ spaceId: hit.space.id, pages: hit.pages })), terms);
   return { items: page.items.map((hit) => ({ space: hit.space, pages: hits.get(hit.space.id) ?? [] })), next: page.next };
 }
+
+/**
+ * The best pages of `spaceIds` for `query`, across them, best first (a published site's search: whoever reads the
+ * site reads its spaces, which the caller checked).
+ */
+export async function searchSpaces(ctx: Context, spaceIds: readonly string[], query: string, limit = 20): Promise<PageHit[]> {
+  const terms = queryTerms(query);
+  if (termCount(terms) === 0 || spaceIds.length === 0) return [];
+  await ensureIndexed(ctx, spaceIds);
+  const best = await topPages(ctx, spaceIds, termLists(terms), limit);
+  const top = [...best]
+    .flatMap(([spaceId, pages]) => pages.map((page) => ({ spaceId, page })))
+    .sort((a, b) => byRank(a.page, b.page) || (a.spaceId < b.spaceId ? -1 : a.spaceId > b.spaceId ? 1 : 0))
+    .slice(0, limit);
+  const hits = await withSections(ctx, [...new Set(top.map((t) => t.spaceId))].map((spaceId) => ({ spaceId, pages: top.filter((t) => t.spaceId === spaceId).map((t) => t.page) })), terms);
+  const byKey = new Map([...hits.values()].flat().map((hit) => [`${hit.spaceId} ${hit.id}`, hit]));
+  return top.flatMap((t) => byKey.get(`${t.spaceId} ${t.page.pageId}`) ?? []);
+}

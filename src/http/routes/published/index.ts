@@ -26,7 +26,8 @@ import { siteSpacesIn, type SiteTree } from '../../../domain/sites/tree.js';
 import { documentLinksOf } from '../../../content/links.js';
 import { pageHtml } from '../../../content/page-html.js';
 import type { DocumentPage, Page } from '../../../content/model.js';
-import { renderLayout, renderNotFound, type NavLink } from './layout.js';
+import { renderLayout, renderNotFound, renderSearch, type NavLink, type SearchResult } from './layout.js';
+import { searchSpaces } from '../../../domain/search/search.js';
 
 const SHARE_COOKIE = 'quire_share';
 const MACHINE_FILES = new Set(['sitemap.xml', 'robots.txt', 'llms.txt', 'llms-full.txt']);
@@ -79,7 +80,7 @@ export const publishedRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app,
   }
 
   const params = Type.Object({ organizationId: Type.String({ maxLength: 100 }), siteName: Type.String({ maxLength: 200 }), '*': Type.Optional(Type.String({ maxLength: 4096 })) });
-  const querystring = Type.Object({ share: Type.Optional(Type.String({ maxLength: 200 })) });
+  const querystring = Type.Object({ share: Type.Optional(Type.String({ maxLength: 200 })), q: Type.Optional(Type.String({ maxLength: 512 })) });
 
   async function page(request: FastifyRequest<{ Params: { organizationId: string; siteName: string; '*'?: string } }>, reply: FastifyReply) {
     const { organizationId, siteName } = request.params;
@@ -90,6 +91,7 @@ export const publishedRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app,
       const tree = await readPublishedSite(ctx, visitor, organizationId, siteName);
       if (segments[0] === '~files') return await file(reply, tree, segments.slice(1));
       if (segments.length === 1 && MACHINE_FILES.has(segments[0])) return await machineFile(reply, tree, siteBase, segments[0]);
+      if (segments.length === 1 && segments[0] === '~search') return await search(request, reply, tree, siteBase);
       const last = segments[segments.length - 1];
       if (last?.endsWith('.md')) {
         const target = await readPublishedPage(ctx, tree, [...segments.slice(0, -1), last.slice(0, -3)]);
@@ -120,6 +122,22 @@ export const publishedRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app,
       .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; sandbox")
       .header('cache-control', open ? 'public, max-age=31536000, immutable' : 'private, max-age=3600')
       .send(object.data);
+  }
+
+  /** The search box's results: the site's spaces, best pages first, each with its matching sections. */
+  async function search(request: FastifyRequest, reply: FastifyReply, tree: SiteTree, siteBase: string) {
+    const query = String((request.query as { q?: string }).q ?? '').trim();
+    const spaces = await publishedSpaces(ctx, tree);
+    const hits = await searchSpaces(ctx, [...new Set(spaces.map((s) => s.siteSpace.space_id))], query);
+    const results: SearchResult[] = hits.flatMap((hit) => {
+      const space = spaces.find((s) => s.siteSpace.space_id === hit.spaceId);
+      const page = space?.content.pagesById.get(hit.id);
+      if (!space || !page || page.type !== 'document') return [];
+      const href = pageUrl(siteBase, space, page);
+      return [{ title: page.title, href, sections: hit.sections.map((section) => ({ title: section.title, href: `${href}#${section.id}`, body: section.body })) }];
+    });
+    const html = renderSearch({ siteTitle: tree.site.title, siteHref: siteBase, searchHref: `${siteBase}/~search`, query, results });
+    return reply.headers(SECURITY_HEADERS).header('content-type', 'text/html; charset=utf-8').header('cache-control', 'private, no-cache').send(html);
   }
 
   /** sitemap.xml, robots.txt, llms.txt and llms-full.txt of the site (absolute URLs: crawlers and agents read them). */
@@ -191,6 +209,7 @@ export const publishedRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app,
     return renderLayout({
       siteTitle: tree.site.title,
       siteHref: siteBase,
+      searchHref: `${siteBase}/~search`,
       sections: sectionLinks,
       variants,
       pages: content.revision.pages,

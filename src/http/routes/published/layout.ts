@@ -16,6 +16,8 @@ export interface NavLink {
 export interface LayoutInput {
   siteTitle: string;
   siteHref: string;
+  /** Where the search box sends its query (`?q=`). */
+  searchHref: string;
   sections: NavLink[];
   variants: NavLink[];
   pages: Page[];
@@ -49,6 +51,7 @@ nav.pagination{display:flex;justify-content:space-between;margin-top:3rem;border
 .numbered{display:flex}.numbered pre{margin:0}.numbered .gutter{color:var(--muted);text-align:right;user-select:none;border-right:1px solid var(--line);border-radius:6px 0 0 6px}.numbered .gutter+pre{flex:1;border-radius:0 6px 6px 0}
 .code.wrap pre{white-space:pre-wrap}.hljs-keyword,.hljs-selector-tag,.hljs-built_in{color:#cf222e}.hljs-string,.hljs-attr{color:#0a3069}.hljs-number,.hljs-literal{color:#0550ae}.hljs-comment{color:#6e7781;font-style:italic}.hljs-title,.hljs-section{color:#8250df}.hljs-variable,.hljs-params{color:#953800}
 @media (prefers-color-scheme:dark){.hljs-keyword,.hljs-selector-tag,.hljs-built_in{color:#ff7b72}.hljs-string,.hljs-attr{color:#a5d6ff}.hljs-number,.hljs-literal{color:#79c0ff}.hljs-comment{color:#8b949e}.hljs-title,.hljs-section{color:#d2a8ff}.hljs-variable,.hljs-params{color:#ffa657}}
+form.search{margin-left:auto}form.search input{font:inherit;padding:.3rem .6rem;border:1px solid var(--line);border-radius:6px;background:var(--bg);color:var(--fg)}ol.results ul{list-style:none;padding-left:1rem}ol.results p{color:var(--muted);margin:.2rem 0 .6rem}
 @media (max-width:60rem){.layout{grid-template-columns:1fr}aside.outline{display:none}nav.toc{border-bottom:1px solid var(--line)}}
 `;
 
@@ -72,6 +75,36 @@ function tocList(pages: Page[], input: LayoutInput): string {
   return items.length > 0 ? `<ul>${items.join('')}</ul>` : '';
 }
 
+function header(input: { siteTitle: string; siteHref: string; searchHref: string; sections?: NavLink[]; variants?: NavLink[]; query?: string }): string {
+  return `<header class="site"><a class="title" href="${escapeHtml(input.siteHref)}">${escapeHtml(input.siteTitle)}</a>${navList(input.sections ?? [], 'Sections', 'sections')}${navList(input.variants ?? [], 'Variants', 'variants')}<form class="search" role="search" action="${escapeHtml(input.searchHref)}" method="get"><input type="search" name="q" aria-label="Search" placeholder="Search" value="${escapeHtml(input.query ?? '')}"></form></header>`;
+}
+
+export interface SearchResult {
+  title: string;
+  href: string;
+  /** Sections of the page that match, with an excerpt. */
+  sections: Array<{ title: string; href: string; body: string }>;
+}
+
+/** The results page of the search box (works without JavaScript). */
+export function renderSearch(input: { siteTitle: string; siteHref: string; searchHref: string; query: string; results: SearchResult[] }): string {
+  const results = input.results
+    .map(
+      (result) =>
+        `<li><a href="${escapeHtml(result.href)}">${escapeHtml(result.title)}</a>${
+          result.sections.length > 0
+            ? `<ul>${result.sections.map((section) => `<li><a href="${escapeHtml(section.href)}">${escapeHtml(section.title)}</a><p>${escapeHtml(section.body)}</p></li>`).join('')}</ul>`
+            : ''
+        }</li>`,
+    )
+    .join('');
+  const summary = input.query === '' ? '' : input.results.length === 0 ? `<p>No results for “${escapeHtml(input.query)}”.</p>` : `<ol class="results">${results}</ol>`;
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Search${input.query ? `: ${escapeHtml(input.query)}` : ''} | ${escapeHtml(input.siteTitle)}</title><meta name="robots" content="noindex"><style>${CSS}</style></head>
+<body>${header({ ...input })}<main style="max-width:48rem;margin:2rem auto;padding:0 1.5rem"><h1>Search</h1>${summary}</main></body></html>
+`;
+}
+
 export function renderLayout(input: LayoutInput): string {
   const page = input.current;
   const outline = input.outline.filter((item) => item.depth >= 2);
@@ -80,7 +113,7 @@ export function renderLayout(input: LayoutInput): string {
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(page.title)} | ${escapeHtml(input.siteTitle)}</title>${input.noIndex ? '\n<meta name="robots" content="noindex">' : ''}
 ${page.description ? `<meta name="description" content="${escapeHtml(page.description)}">\n` : ''}<style>${CSS}</style></head>
-<body><header class="site"><a class="title" href="${escapeHtml(input.siteHref)}">${escapeHtml(input.siteTitle)}</a>${navList(input.sections, 'Sections', 'sections')}${navList(input.variants, 'Variants', 'variants')}</header>
+<body>${header(input)}
 <div class="layout"><nav class="toc" aria-label="Table of contents">${tocList(input.pages, input)}</nav>
 <main><article><h1>${escapeHtml(page.title)}</h1>${page.description ? `<p class="description">${escapeHtml(page.description)}</p>` : ''}
 ${input.html}
