@@ -13,7 +13,7 @@ import { NotFound } from '../errors.js';
 import { loadOrgAccess } from '../permissions.js';
 import { loadRevision, type IndexedRevision } from '../content/revisions.js';
 import { loadTree, openSite, siteSpacesIn, type SiteTree } from './tree.js';
-import { findSiteByName, type SiteSectionRow, type SiteSpaceRow } from '../../store/sql/sites.js';
+import { findSiteByName, openSitesOfSpace, type SiteSectionRow, type SiteSpaceRow } from '../../store/sql/sites.js';
 import type { DocumentPage, Page } from '../../content/model.js';
 
 /** Who reads: a signed-in user (API token) or nobody, and the share key they bring. */
@@ -109,4 +109,20 @@ export async function publishedSpaces(ctx: Context, tree: SiteTree): Promise<Pub
 /** The document pages of a tree, in order (a group's pages in its place). */
 export function documentPages(pages: Page[]): DocumentPage[] {
   return pages.flatMap((page) => [...(page.type === 'document' ? [page] : []), ...documentPages(page.pages)]);
+}
+
+/**
+ * Where anyone can read a space: the first public or unlisted site publishing it, its tree and that space's place
+ * in it (for the `urls.app` of a space or page, which lead there when they can).
+ */
+export async function openPlaceOfSpace(ctx: Context, spaceId: string): Promise<PublishedSpace | undefined> {
+  for (const site of await openSitesOfSpace(ctx.db, spaceId)) {
+    const tree = await readPublishedSite(ctx, {}, site.organization_id, site.id).catch((error: unknown) => {
+      if (error instanceof NotFound) return undefined;
+      throw error;
+    });
+    const place = tree ? (await publishedSpaces(ctx, tree)).find((space) => space.siteSpace.space_id === spaceId) : undefined;
+    if (place) return place;
+  }
+  return undefined;
 }

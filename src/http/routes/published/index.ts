@@ -15,6 +15,7 @@ import { DomainError, NotFound } from '../../../domain/errors.js';
 import {
   documentPages,
   firstDocument,
+  openPlaceOfSpace,
   publishedSpaces,
   readPublishedPage,
   readPublishedSite,
@@ -26,7 +27,7 @@ import { siteSpacesIn, type SiteTree } from '../../../domain/sites/tree.js';
 import { documentLinksOf } from '../../../content/links.js';
 import { pageHtml } from '../../../content/page-html.js';
 import type { DocumentPage, Page } from '../../../content/model.js';
-import { renderLayout, renderNotFound, renderSearch, type NavLink, type SearchResult } from './layout.js';
+import { renderAppPage, renderLayout, renderNotFound, renderSearch, type NavLink, type SearchResult } from './layout.js';
 import { searchSpaces } from '../../../domain/search/search.js';
 
 const SHARE_COOKIE = 'quire_share';
@@ -222,6 +223,33 @@ export const publishedRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app,
       noIndex: tree.site.visibility !== 'public' || page.noIndex === true,
     });
   }
+
+  /**
+   * `urls.app` addresses (`/app/s/SPACE/page/path`, `/app/o/ORG/sites/SITE`, ...): to the published page when a
+   * public or unlisted site shows it, else a plain page that says how to reach the content.
+   */
+  app.get('/app/*', { schema: { hide: true, params: Type.Object({ '*': Type.String({ maxLength: 4096 }) }) } }, async (request, reply) => {
+    const segments = request.params['*'].split('/').filter((s) => s !== '');
+    const spaceId = segments[0] === 's' ? segments[1] : undefined;
+    if (spaceId) {
+      const place = await openPlaceOfSpace(ctx, spaceId);
+      if (place) {
+        const site = place.tree.site;
+        const rest = segments.slice(2);
+        const page = (rest[0] !== '~' && rest.length > 0 ? place.content.pagesByPath.get(rest.join('/')) : undefined) ?? firstDocument(place.content.revision.pages);
+        const siteBase = `/sites/${encodeURIComponent(site.organization_id)}/${encodeURIComponent(site.basename ?? site.id)}`;
+        if (page?.type === 'document') return reply.redirect(urls.base(pageUrl(siteBase, place, page)), 302);
+      }
+    }
+    if (segments[0] === 'o' && segments[2] === 'sites' && segments[3]) {
+      const tree = await readPublishedSite(ctx, {}, segments[1], segments[3]).catch(() => undefined);
+      if (tree && (tree.site.visibility === 'public' || tree.site.visibility === 'unlisted')) {
+        return reply.redirect(urls.base(`/sites/${encodeURIComponent(tree.site.organization_id)}/${encodeURIComponent(tree.site.basename ?? tree.site.id)}`), 302);
+      }
+    }
+    const html = renderAppPage({ api: urls.api(''), ...(spaceId ? { spaceId, git: urls.base(`/git/${encodeURIComponent(spaceId)}.git`) } : {}) });
+    return reply.headers(SECURITY_HEADERS).header('content-type', 'text/html; charset=utf-8').send(html);
+  });
 
   const schema = { hide: true, params, querystring };
   app.get('/sites/:organizationId/:siteName', { schema }, page as never);
