@@ -1,4 +1,5 @@
 /** Presentation pieces shared by several resources. */
+import type { IndexedRevision } from '../domain/content/revisions.js';
 import type { FastifyReply } from 'fastify';
 import type { Page } from '../domain/lists.js';
 import type { UserRow } from '../store/sql/users.js';
@@ -24,4 +25,25 @@ export function presentUser(urls: Urls, user: UserRow) {
 /** A body-less answer: 204 (nothing was there / nothing to say) or 205 (deleted). HTTP forbids a body in both. */
 export function noContent(reply: FastifyReply, status: 204 | 205) {
   return reply.status(status).send(undefined);
+}
+
+/** An answer of a revision, built once per key (route and options) and kept with the revision. */
+function cached<T extends string | Buffer>(content: IndexedRevision, key: string, build: () => T): T {
+  content.answers ??= new Map();
+  let answer = content.answers.get(key) as T | undefined;
+  if (answer === undefined) {
+    answer = build();
+    content.answers.set(key, answer);
+  }
+  return answer;
+}
+
+/** An answer of a revision as JSON, built once per key (route and options) and kept with the revision. */
+export function cachedJson(content: IndexedRevision, key: string, build: () => unknown): string {
+  return cached(content, key, () => JSON.stringify(build()));
+}
+
+/** An answer of a revision as the bytes of its text (sent as they are: no encoding at each request). */
+export function cachedBytes(content: IndexedRevision, key: string, build: () => string): Buffer {
+  return cached(content, key, () => Buffer.from(build()));
 }

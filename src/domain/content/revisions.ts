@@ -37,7 +37,7 @@ export interface IndexedRevision {
    * Answers of this revision as JSON, by route and options (a revision never changes), kept while the revision
    * stays in the cache. Not counted in its weight: a few per page read.
    */
-  answers?: Map<string, string>;
+  answers?: Map<string, string | Buffer>;
 }
 
 type Dimensions = { width: number; height: number };

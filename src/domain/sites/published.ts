@@ -36,11 +36,18 @@ export interface PublishedPage extends PublishedSpace {
 }
 
 /** The site, as `visitor` may read it; 404 when they may not (or there is no such site). */
-export async function readPublishedSite(ctx: Context, visitor: SiteVisitor, organizationId: string, siteName: string): Promise<SiteTree> {
+export function readPublishedSite(ctx: Context, visitor: SiteVisitor, organizationId: string, siteName: string): Promise<SiteTree> {
+  // Every read of every page asks this: kept in the read cache, which any write of this process empties (a share
+  // link deactivated, a section renamed) and which expires for writes of other processes.
+  const key = `published-site:${organizationId}:${siteName}:${visitor.userId ?? ''}:${visitor.shareKey ?? ''}`;
+  return ctx.cache.get(key, () => loadPublishedSite(ctx, visitor, organizationId, siteName));
+}
+
+async function loadPublishedSite(ctx: Context, visitor: SiteVisitor, organizationId: string, siteName: string): Promise<SiteTree> {
   const site = await findSiteByName(ctx.db, organizationId, siteName);
   if (!site || site.visibility === 'visitor-auth') throw new NotFound(`site: no published site "${siteName}"`);
   const access = await loadOrgAccess(ctx, organizationId, visitor.userId ?? '');
-  return loadTree(ctx, await openSite(ctx, access, organizationId, site.id, { visitor: { shareKey: visitor.shareKey } }));
+  return loadTree(ctx, await openSite(ctx, access, organizationId, site.id, { visitor: { shareKey: visitor.shareKey } }), { counters: false });
 }
 
 /** The first document page of a tree, depth first (a group's pages count). */

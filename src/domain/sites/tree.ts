@@ -204,10 +204,11 @@ export interface SiteTree extends Structure {
  * Reads the structure and the spaces it publishes. Whoever reads a site reads the spaces it publishes: their
  * role is at least `read` here (members who are not guests already read every space of the organization).
  */
-export async function loadTree(ctx: Context, reader: SiteReader): Promise<SiteTree> {
+export async function loadTree(ctx: Context, reader: SiteReader, options: { counters?: boolean } = {}): Promise<SiteTree> {
   const structure = await readStructure(ctx.db, reader.site);
   const spaceIds = [...new Set(structure.siteSpaces.map((s) => s.space_id))];
-  const [rows, counters] = await Promise.all([findSpaces(ctx.db, spaceIds), spaceCounters(ctx, spaceIds)]);
+  // Readers of the published site never see the spaces' counters (comments, change requests): not counted for them.
+  const [rows, counters] = await Promise.all([findSpaces(ctx.db, spaceIds), options.counters === false ? new Map() : spaceCounters(ctx, spaceIds)]);
   const spaces = new Map<string, SpaceView>();
   for (const space of rows) {
     const view = spaceViewOf(reader.access, space, counters.get(space.id));

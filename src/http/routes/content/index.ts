@@ -35,20 +35,10 @@ import {
   SpaceContentParams,
 } from './schema.js';
 import { ContentPresenter, DEFAULT_OPTIONS, type PresentOptions } from './presenter.js';
-import type { IndexedRevision } from '../../../domain/content/revisions.js';
+import { cachedJson } from '../../present.js';
 
 const tags = ['content'];
 
-/** An answer of a revision as JSON, built once per key (route and options) and kept with the revision. */
-function cachedJson(content: IndexedRevision, key: string, build: () => unknown): string {
-  content.answers ??= new Map();
-  let json = content.answers.get(key);
-  if (json === undefined) {
-    json = JSON.stringify(build());
-    content.answers.set(key, json);
-  }
-  return json;
-}
 
 function optionsKey(o: PresentOptions): string {
   return `${o.metadata ? 1 : 0}${o.format === 'document' ? 'd' : 'm'}${o.evaluated ? 1 : 0}`;

@@ -5,11 +5,13 @@
  * cookie for that site). What a reader may not see answers the same 404 page as what does not exist.
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import mime from 'mime-types';
 import { Type } from 'typebox';
 import type { RouteDeps } from '../index.js';
 import { bearerToken } from '../../plugins/auth.js';
+import { cachedBytes, cachedJson } from '../../present.js';
 import { authenticateToken } from '../../../domain/identity/users.js';
 import { DomainError, NotFound } from '../../../domain/errors.js';
 import {
@@ -50,10 +52,15 @@ function cookieValue(header: string | undefined, name: string): string | undefin
 
 const encodePath = (segments: string[]) => segments.map(encodeURIComponent).join('/');
 
-/** The URL of a page of a published space: the space's own URL for its first page. */
-function pageUrl(siteBase: string, space: PublishedSpace, page: DocumentPage): string {
+/** URLs of the pages of a published space: the space's own URL for its first page (worked out once per space). */
+function pageUrls(siteBase: string, space: PublishedSpace): (page: DocumentPage) => string {
   const spaceBase = [siteBase, encodePath(space.prefix)].filter((s) => s !== '').join('/');
-  return page.id === firstDocument(space.content.revision.pages)?.id ? spaceBase : `${spaceBase}/${encodePath(page.path.split('/'))}`;
+  const first = firstDocument(space.content.revision.pages)?.id;
+  return (page) => (page.id === first ? spaceBase : `${spaceBase}/${encodePath(page.path.split('/'))}`);
+}
+
+function pageUrl(siteBase: string, space: PublishedSpace, page: DocumentPage): string {
+  return pageUrls(siteBase, space)(page);
 }
 
 /** A page as markdown (its URL + `.md`): the title as the first heading, then its markdown as written. */
@@ -103,7 +110,7 @@ export const publishedRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app,
       if (target.kind === 'redirect') {
         return reply.status(301).header('location', 'page' in target.to ? pageUrl(siteBase, target.space, target.to.page) : target.to.url).send();
       }
-      return reply.headers(SECURITY_HEADERS).header('content-type', 'text/html; charset=utf-8').header('cache-control', 'private, no-cache').send(render(target, siteBase));
+      return reply.headers(SECURITY_HEADERS).header('content-type', 'text/html; charset=utf-8').header('cache-control', 'private, no-cache').send(cachedPage(target, siteBase));
     } catch (error) {
       if (error instanceof DomainError && error.status === 404) return notFound(reply);
       throw error;
@@ -145,7 +152,10 @@ export const publishedRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app,
   async function machineFile(reply: FastifyReply, tree: SiteTree, siteBase: string, name: string) {
     const indexable = tree.site.visibility === 'public';
     const spaces = await publishedSpaces(ctx, tree);
-    const pages = spaces.flatMap((space) => documentPages(space.content.revision.pages).map((page) => ({ space, page, url: urls.base(pageUrl(siteBase, space, page)) })));
+    const pages = spaces.flatMap((space) => {
+      const urlOf = pageUrls(siteBase, space);
+      return documentPages(space.content.revision.pages).map((page) => ({ space, page, url: urls.base(urlOf(page)) }));
+    });
     const text = (body: string, type: string) => reply.header('content-type', `${type}; charset=utf-8`).header('cache-control', 'private, no-cache').send(body);
     if (name === 'robots.txt') {
       if (!indexable) return text('User-agent: *\nDisallow: /\n', 'text/plain');
@@ -173,15 +183,34 @@ export const publishedRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app,
     return text(listed.map(({ page, url }) => `${pageMarkdown(page).trimEnd()}\n\nSource: ${url}\n`).join('\n---\n\n'), 'text/plain');
   }
 
+  /**
+   * The whole page, kept with the revision under what else it shows: the site's title, visibility, sections and
+   * variants (a change of the site's structure makes a new key; a change of the content is a new revision).
+   */
+  function cachedPage(published: PublishedPage, siteBase: string): Buffer {
+    const { tree } = published;
+    const shape = JSON.stringify([
+      tree.site.title,
+      tree.site.visibility,
+      tree.defaultSection,
+      tree.sections.map((s) => [s.id, s.title, s.path]),
+      tree.siteSpaces.map((s) => [s.id, s.path, s.section_id, tree.defaultSiteSpaces.has(s.id), tree.spaces.get(s.space_id)?.space.title]),
+    ]);
+    const key = `published-page:${siteBase}:${published.prefix.join('/')}:${published.page.id}:${createHash('sha256').update(shape).digest('base64url')}`;
+    return cachedBytes(published.content, key, () => render(published, siteBase));
+  }
+
   function render(published: PublishedPage, siteBase: string): string {
     const { tree, content, page } = published;
-    const pageUrlOf = (target: DocumentPage) => pageUrl(siteBase, published, target);
+    const pageUrlOf = pageUrls(siteBase, published);
     const fileUrl = (fileId: string) => {
       const target = content.filesById.get(fileId);
       return target && 'blobOid' in target ? `${siteBase}/~files/${encodeURIComponent(content.spaceId)}/${target.blobOid}/${encodeURIComponent(target.name)}` : undefined;
     };
-    const links = documentLinksOf(content.revision)(page);
+    let links: ReturnType<ReturnType<typeof documentLinksOf>> | undefined;
     const resolveHref = (href: string): string | undefined => {
+      // The revision's link lookups are made only when a page is rendered (then kept, below), not for every read.
+      links ??= documentLinksOf(content.revision)(page);
       const ref = links.resolveLink(href);
       if (ref.kind === 'page' || (ref.kind === 'anchor' && ref.page)) {
         const target = content.pagesById.get(ref.kind === 'page' ? ref.page : ref.page!);
@@ -192,7 +221,10 @@ export const publishedRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app,
       if (ref.kind === 'file') return fileUrl(ref.file);
       return undefined;
     };
-    const { html, outline } = pageHtml(page.markdown, { resolveHref, variables: { page: page.variables ?? {}, space: content.revision.variables } });
+    // Rendered once per page and place on the site, kept with the revision (a revision never changes).
+    const { html, outline } = JSON.parse(
+      cachedJson(content, `published:${pageUrlOf(page)}:${page.id}`, () => pageHtml(page.markdown, { resolveHref, variables: { page: page.variables ?? {}, space: content.revision.variables } })),
+    ) as ReturnType<typeof pageHtml>;
     const order = documentPages(content.revision.pages).filter((p) => !p.hidden);
     const at = order.findIndex((p) => p.id === page.id);
     const nav = (target: DocumentPage | undefined): NavLink | undefined => (target ? { title: target.title, href: pageUrlOf(target), current: false } : undefined);
