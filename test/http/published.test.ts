@@ -121,6 +121,11 @@ describe.each(DATABASE_KINDS)('published sites as HTML (%s)', (kind) => {
     expect(file.status).toBe(200);
     expect(file.headers['content-type']).toBe('image/png');
     expect(file.headers['cache-control']).toContain('immutable');
+    // A blob the site does not publish (here: a page's markdown, not a file) is not served, whatever its id.
+    const readmeBlob = (await t.request('GET', `/v1/spaces/${guideId}/content/pages?metadata=true`, { token: org.admin.token })).body.pages[0].git.oid as string;
+    expect(readmeBlob).toMatch(/^[0-9a-f]{40}$/);
+    const pageBlob = String(image.properties.src).replace(/\/[0-9a-f]{40}\/logo\.png$/, `/${readmeBlob}/x.md`);
+    expect((await t.request('GET', pageBlob, { unchecked: true })).status).toBe(404);
   });
 
   it('renders the GitBook blocks of a nested page: hint, tabs without script, code, expandable, and its outline', async () => {

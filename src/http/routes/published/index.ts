@@ -119,7 +119,10 @@ export const publishedRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app,
 
   async function file(reply: FastifyReply, tree: SiteTree, segments: string[]) {
     const [spaceId, oid, name] = segments;
-    if (!spaceId || !oid || !/^[0-9a-f]{40}$/.test(oid) || !tree.siteSpaces.some((s) => s.space_id === spaceId)) throw new NotFound('file: no such file');
+    if (!spaceId || !oid || !/^[0-9a-f]{40}$/.test(oid)) throw new NotFound('file: no such file');
+    // Only a file of what the site publishes (main as it is now): not a blob of a change request or of old history.
+    const published = (await publishedSpaces(ctx, tree)).find((space) => space.siteSpace.space_id === spaceId);
+    if (!published?.content.files.some((f) => f.blobOid === oid)) throw new NotFound('file: no such file');
     const object = await ctx.reader.readObject(spaceId, oid);
     if (!object || object.type !== 'blob') throw new NotFound('file: no such file');
     const open = tree.site.visibility === 'public' || tree.site.visibility === 'unlisted';
