@@ -7,7 +7,7 @@
  *
  * Blocks: hints (by style), tabs that switch without JavaScript (radio inputs and labels), code with its title,
  * steppers, columns, content-refs as cards, embeds as links, files as download cards, expandables (`<details>`),
- * includes and OpenAPI blocks as notes (not rendered yet), conditions shown (visitor claims are not evaluated yet),
+ * includes with their reusable content, OpenAPI blocks as notes (not rendered yet), conditions shown (visitor claims are not evaluated yet),
  * math as TeX source, expressions with the page's and space's variables. Code is highlighted here (lowlight: the
  * grammars of highlight.js, output as hast, so it is sanitized like the rest), with line numbers when asked.
  */
@@ -27,6 +27,8 @@ export interface PageHtmlOptions {
   resolveHref(href: string): string | undefined;
   /** `{{ page.vars.x }}` / `{{ space.vars.x }}` values. */
   variables?: { page?: Record<string, string>; space?: Record<string, string> };
+  /** The markdown of the reusable content an `{% include %}` path names, when it is one of the revision's. */
+  include?(path: string): string | undefined;
 }
 
 export interface PageHtml {
@@ -65,10 +67,30 @@ const SCHEMA: Schema = {
   },
 };
 
+/** How deep includes may nest (a reusable content including itself stops there). */
+const INCLUDE_DEPTH = 3;
+
 class Renderer {
   private tabsCount = 0;
+  private includeDepth = 0;
 
   constructor(private readonly options: PageHtmlOptions) {}
+
+  /** An include: the reusable content's markdown rendered in place (its links resolved as the page's). */
+  private include(args: string): Element | undefined {
+    const path = /"([^"]+)"/.exec(args)?.[1];
+    const markdown = path === undefined ? undefined : this.options.include?.(path);
+    if (markdown === undefined || this.includeDepth >= INCLUDE_DEPTH) return undefined;
+    this.includeDepth += 1;
+    try {
+      const tree = parseGitbookMarkdown(markdown) as Root;
+      rewriteLinks(tree, this.options.resolveHref);
+      const hast = toHast(tree, { allowDangerousHtml: true, handlers: this.handlers }) as HastRoot;
+      return element('div', { className: ['include'] }, hast.children as ElementContent[]);
+    } finally {
+      this.includeDepth -= 1;
+    }
+  }
 
   readonly handlers: Record<string, Handler> = {
     liquidBlock: (state, node: LiquidBlock) => this.block(state, node),
@@ -106,7 +128,7 @@ class Renderer {
     if (name === 'embed' && url) return element('p', { className: ['embed'] }, [this.link(url, 'embed-link', url)]);
     if (name === 'content-ref' && url) return element('p', { className: ['content-ref'] }, [this.link(url, 'card', url.replace(/\.md$/, '').replace(/\/README$/i, ''))]);
     if (name === 'file' && url) return element('p', { className: ['file'] }, [this.link(url, 'download', url.split('/').pop() ?? url, { download: '' })]);
-    if (name === 'include') return element('p', { className: ['note'] }, [textNode('(included content)')]);
+    if (name === 'include') return this.include(args) ?? element('p', { className: ['note'] }, [textNode('(included content not found)')]);
     if (name === 'openapi' || name === 'openapi-operation' || name === 'swagger') {
       return element('p', { className: ['note', 'openapi'] }, [textNode(`OpenAPI operation ${attributes.method?.toUpperCase() ?? ''} ${attributes.path ?? ''}`.trim())]);
     }

@@ -61,6 +61,26 @@ describe('pageHtml', () => {
     expect(plain.children).toEqual([expect.objectContaining({ type: 'text', value: '<b>bold?</b>\n' })]);
   });
 
+  it('renders an include with the reusable content it names, and stops a reusable content that includes itself', () => {
+    const parts: Record<string, string> = {
+      '.gitbook/includes/footer.md': 'Made with **care**. See [setup](setup.md).\n',
+      '.gitbook/includes/loop.md': 'Again:\n\n{% include ".gitbook/includes/loop.md" %}\n',
+    };
+    const { tree } = (() => {
+      const result = pageHtml('{% include ".gitbook/includes/footer.md" %}\n\n{% include ".gitbook/includes/loop.md" %}\n\n{% include "missing.md" %}\n', {
+        resolveHref: (href) => (href.endsWith('.md') ? `/site/${href.slice(0, -3)}` : undefined),
+        include: (path) => parts[path],
+      });
+      return { tree: parser.parse(result.html) as Root };
+    })();
+    const includes = all(tree, classed('include'));
+    expect(text(includes[0]).trim()).toBe('Made with care. See setup.');
+    expect(all(includes[0], (e) => e.tagName === 'a')[0].properties.href).toBe('/site/setup');
+    // The loop: its own text three times, then the depth limit's note.
+    expect(all(tree, (e) => e.tagName === 'p' && text(e) === 'Again:')).toHaveLength(3);
+    expect(all(tree, (e) => e.tagName === 'p').map(text).filter((t) => t.startsWith('(included'))).toEqual(['(included content not found)', '(included content not found)']);
+  });
+
   it('keeps unknown tags as text, HTML marks as elements, and heading anchors unique', () => {
     const { tree, outline } = render('{% mystery a="b" %}\nInside\n{% endmystery %}\n\nPress <kbd>K</kbd> and <mark style="color:red;">this</mark>.\n\n## Run\n\n## Run\n');
     expect(all(tree, (e) => e.tagName === 'p').map(text)).toEqual(['{% mystery a="b" %}', 'Inside', '{% endmystery %}', 'Press K and this.']);

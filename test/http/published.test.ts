@@ -47,7 +47,8 @@ describe.each(DATABASE_KINDS)('published sites as HTML (%s)', (kind) => {
     guideId = (await api('POST', `/v1/orgs/${org.id}/spaces`, { title: 'Guide' })).id;
     const apiSpaceId = (await api('POST', `/v1/orgs/${org.id}/spaces`, { title: 'API v2' })).id;
     const checkout = await Checkout.clone(spaceRemote(server, token, guideId));
-    await checkout.write('README.md', '---\ndescription: Start <script>alert(1)</script> here\n---\n\n# Welcome\n\nRead the [install guide](setup/install.md#steps).\n\n![Logo](.gitbook/assets/logo.png)\n');
+    await checkout.write('README.md', '---\ndescription: Start <script>alert(1)</script> here\n---\n\n# Welcome\n\nRead the [install guide](setup/install.md#steps).\n\n![Logo](.gitbook/assets/logo.png)\n\n{% include ".gitbook/includes/footer.md" %}\n');
+    await checkout.write('.gitbook/includes/footer.md', '---\ntitle: Footer\n---\n\nQuestions? Ask the **docs team**.\n');
     await checkout.write(
       'setup/install.md',
       [
@@ -114,6 +115,7 @@ describe.each(DATABASE_KINDS)('published sites as HTML (%s)', (kind) => {
       ['Secret', `${base}/secret`],
     ]);
     // The link to another page leads to its site URL, at its anchor; the image to the site's copy of the file.
+    expect(text(all(html, (e) => Array.isArray(e.properties.className) && (e.properties.className as string[]).includes('include'))[0]).trim()).toBe('Questions? Ask the docs team.');
     const link = all(html, (e) => e.tagName === 'a' && text(e) === 'install guide')[0];
     expect(link.properties.href).toBe(`${base}/setup/install#steps`);
     const image = all(html, (e) => e.tagName === 'img')[0];

@@ -226,7 +226,17 @@ export const publishedRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app,
     };
     // Rendered once per page and place on the site, kept with the revision (a revision never changes).
     const { html, outline } = JSON.parse(
-      cachedJson(content, `published:${pageUrlOf(page)}:${page.id}`, () => pageHtml(page.markdown, { resolveHref, variables: { page: page.variables ?? {}, space: content.revision.variables } })),
+      cachedJson(content, `published:${pageUrlOf(page)}:${page.id}`, () =>
+        pageHtml(page.markdown, {
+          resolveHref,
+          variables: { page: page.variables ?? {}, space: content.revision.variables },
+          include: (path) => {
+            links ??= documentLinksOf(content.revision)(page);
+            const id = links.resolveInclude?.(path);
+            return content.revision.reusableContents.find((reusable) => reusable.id === id)?.markdown;
+          },
+        }),
+      ),
     ) as ReturnType<typeof pageHtml>;
     const order = documentPages(content.revision.pages).filter((p) => !p.hidden);
     const at = order.findIndex((p) => p.id === page.id);
