@@ -11,7 +11,7 @@ import mime from 'mime-types';
 import { Type } from 'typebox';
 import type { RouteDeps } from '../index.js';
 import { bearerToken } from '../../plugins/auth.js';
-import { cachedBytes, cachedJson } from '../../present.js';
+import { cachedBytes } from '../../present.js';
 import { authenticateToken } from '../../../domain/identity/users.js';
 import { DomainError, NotFound } from '../../../domain/errors.js';
 import {
@@ -22,14 +22,11 @@ import {
   readPublishedPage,
   readPublishedSite,
   type PublishedPage,
-  type PublishedSpace,
   type SiteVisitor,
 } from '../../../domain/sites/published.js';
-import { siteSpacesIn, type SiteTree } from '../../../domain/sites/tree.js';
-import { documentLinksOf } from '../../../content/links.js';
-import { pageHtml } from '../../../content/page-html.js';
-import type { DocumentPage, Page } from '../../../content/model.js';
-import { renderAppPage, renderLayout, renderNotFound, renderSearch, type NavLink, type SearchResult } from './layout.js';
+import type { SiteTree } from '../../../domain/sites/tree.js';
+import { renderAppPage, renderNotFound, renderSearch, type SearchResult } from './layout.js';
+import { pageMarkdown, pageUrl, pageUrls, renderPage } from './render.js';
 import { searchSpaces } from '../../../domain/search/search.js';
 
 const SHARE_COOKIE = 'quire_share';
@@ -50,23 +47,6 @@ function cookieValue(header: string | undefined, name: string): string | undefin
   return undefined;
 }
 
-const encodePath = (segments: string[]) => segments.map(encodeURIComponent).join('/');
-
-/** URLs of the pages of a published space: the space's own URL for its first page (worked out once per space). */
-function pageUrls(siteBase: string, space: PublishedSpace): (page: DocumentPage) => string {
-  const spaceBase = [siteBase, encodePath(space.prefix)].filter((s) => s !== '').join('/');
-  const first = firstDocument(space.content.revision.pages)?.id;
-  return (page) => (page.id === first ? spaceBase : `${spaceBase}/${encodePath(page.path.split('/'))}`);
-}
-
-function pageUrl(siteBase: string, space: PublishedSpace, page: DocumentPage): string {
-  return pageUrls(siteBase, space)(page);
-}
-
-/** A page as markdown (its URL + `.md`): the title as the first heading, then its markdown as written. */
-function pageMarkdown(page: DocumentPage): string {
-  return `# ${page.title}\n\n${page.description ? `${page.description}\n\n` : ''}${page.markdown}`;
-}
 
 const xml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
@@ -200,73 +180,7 @@ export const publishedRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app,
       tree.siteSpaces.map((s) => [s.id, s.path, s.section_id, tree.defaultSiteSpaces.has(s.id), tree.spaces.get(s.space_id)?.space.title]),
     ]);
     const key = `published-page:${siteBase}:${published.prefix.join('/')}:${published.page.id}:${createHash('sha256').update(shape).digest('base64url')}`;
-    return cachedBytes(published.content, key, () => render(published, siteBase));
-  }
-
-  function render(published: PublishedPage, siteBase: string): string {
-    const { tree, content, page } = published;
-    const pageUrlOf = pageUrls(siteBase, published);
-    const fileUrl = (fileId: string) => {
-      const target = content.filesById.get(fileId);
-      return target && 'blobOid' in target ? `${siteBase}/~files/${encodeURIComponent(content.spaceId)}/${target.blobOid}/${encodeURIComponent(target.name)}` : undefined;
-    };
-    let links: ReturnType<ReturnType<typeof documentLinksOf>> | undefined;
-    const resolveHref = (href: string): string | undefined => {
-      // The revision's link lookups are made only when a page is rendered (then kept, below), not for every read.
-      links ??= documentLinksOf(content.revision)(page);
-      const ref = links.resolveLink(href);
-      if (ref.kind === 'page' || (ref.kind === 'anchor' && ref.page)) {
-        const target = content.pagesById.get(ref.kind === 'page' ? ref.page : ref.page!);
-        if (!target || target.type !== 'document') return undefined;
-        return `${pageUrlOf(target)}${ref.kind === 'anchor' ? `#${ref.anchor}` : ''}`;
-      }
-      if (ref.kind === 'anchor') return `#${ref.anchor}`;
-      if (ref.kind === 'file') return fileUrl(ref.file);
-      return undefined;
-    };
-    // Rendered once per page and place on the site, kept with the revision (a revision never changes).
-    const { html, outline } = JSON.parse(
-      cachedJson(content, `published:${pageUrlOf(page)}:${page.id}`, () =>
-        pageHtml(page.markdown, {
-          resolveHref,
-          variables: { page: page.variables ?? {}, space: content.revision.variables },
-          include: (path) => {
-            links ??= documentLinksOf(content.revision)(page);
-            const id = links.resolveInclude?.(path);
-            return content.revision.reusableContents.find((reusable) => reusable.id === id)?.markdown;
-          },
-        }),
-      ),
-    ) as ReturnType<typeof pageHtml>;
-    const order = documentPages(content.revision.pages).filter((p) => !p.hidden);
-    const at = order.findIndex((p) => p.id === page.id);
-    const nav = (target: DocumentPage | undefined): NavLink | undefined => (target ? { title: target.title, href: pageUrlOf(target), current: false } : undefined);
-    const sectionLinks: NavLink[] = tree.sections.map((section) => ({
-      title: section.title,
-      href: section.id === tree.defaultSection ? siteBase : `${siteBase}/${encodeURIComponent(section.path)}`,
-      current: section.id === (published.section?.id ?? tree.defaultSection),
-    }));
-    const sectionBase = published.section && published.section.id !== tree.defaultSection ? `${siteBase}/${encodeURIComponent(published.section.path)}` : siteBase;
-    const variants: NavLink[] = siteSpacesIn(tree, published.section?.id ?? null).map((siteSpace) => ({
-      title: tree.spaces.get(siteSpace.space_id)?.space.title ?? siteSpace.path,
-      href: tree.defaultSiteSpaces.has(siteSpace.id) ? sectionBase : `${sectionBase}/${encodeURIComponent(siteSpace.path)}`,
-      current: siteSpace.id === published.siteSpace.id,
-    }));
-    return renderLayout({
-      siteTitle: tree.site.title,
-      siteHref: siteBase,
-      searchHref: `${siteBase}/~search`,
-      sections: sectionLinks,
-      variants,
-      pages: content.revision.pages,
-      pageHref: (target: Page) => (target.type === 'document' ? pageUrlOf(target) : target.type === 'link' ? (resolveHref(target.href) ?? target.href) : undefined),
-      current: page,
-      html,
-      outline,
-      previous: nav(order[at - 1]),
-      next: nav(order[at + 1]),
-      noIndex: tree.site.visibility !== 'public' || page.noIndex === true,
-    });
+    return cachedBytes(published.content, key, () => renderPage(published, siteBase));
   }
 
   /**
