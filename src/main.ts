@@ -19,6 +19,7 @@ import { DomainError } from './domain/errors.js';
 import { purgeDeletedSpaces } from './domain/content/spaces.js';
 import { catchUpWithRepositories } from './domain/content/git-access.js';
 import { migrate, MigrationFailure, type MigrationProgress } from './domain/migrate/migrate.js';
+import { exportSite } from './http/routes/published/export.js';
 import { DEFAULT_DEBOUNCE_MS, DEFAULT_INTERVAL_MS, Sync, SyncError } from './sync/sync.js';
 
 async function withContainer<T>(run: (container: Container) => Promise<T>): Promise<T> {
@@ -252,6 +253,19 @@ program
   .option('--interval-ms <ms>', 'time between fetches from the server', parseCount('--interval-ms', 100), DEFAULT_INTERVAL_MS)
   .action(async (spaceId: string, dir: string, options: { changeRequest?: number; debounceMs: number; intervalMs: number }) =>
     sync(loadConfig(), spaceId, dir, options),
+  );
+
+const site = program.command('site').description('published sites');
+
+site
+  .command('export')
+  .description('the whole public site as static files in DIR (HTML, files, a search index): for any static host serving DIR at its root')
+  .argument('<siteId>', 'id of a public or unlisted site')
+  .argument('<dir>', 'the folder to write (made when missing; files of the same names are replaced)')
+  .action(async (siteId: string, dir: string) =>
+    withContainer(async ({ ctx }) => {
+      print(await exportSite(ctx, siteId, dir));
+    }),
   );
 
 /** `quire migrate`: progress on stderr when it is a terminal, the report as JSON on stdout. */
