@@ -2,27 +2,16 @@
  * GitBook-flavoured markdown as sanitized HTML (src/content/page-html.ts): each block as the published site shows
  * it, checked on the parsed result; links through the caller; nothing executable survives.
  */
-import type { Element, Root } from 'hast';
-import rehypeParse from 'rehype-parse';
-import { unified } from 'unified';
+import type { Root } from 'hast';
 import { describe, expect, it } from 'vitest';
 import { pageHtml } from '../../src/content/page-html.js';
+import { all, hasClass, parseHtml, text } from '../helpers/html.js';
 
-const parser = unified().use(rehypeParse, { fragment: true });
 const render = (markdown: string) => {
   const result = pageHtml(markdown, { resolveHref: (href) => (href.endsWith('.md') ? `/site/${href.slice(0, -3)}` : undefined), variables: { space: { version: '2.0' }, page: { who: 'you' } } });
-  return { ...result, tree: parser.parse(result.html) as Root };
+  return { ...result, tree: parseHtml(result.html, { fragment: true }) };
 };
-function all(node: Root | Element, test: (element: Element) => boolean, out: Element[] = []): Element[] {
-  for (const child of node.children) {
-    if (child.type !== 'element') continue;
-    if (test(child)) out.push(child);
-    all(child, test, out);
-  }
-  return out;
-}
-const text = (node: Element | Root): string => node.children.map((c) => (c.type === 'text' ? c.value : c.type === 'element' ? text(c) : '')).join('');
-const classed = (name: string) => (e: Element) => ((e.properties?.className as string[] | undefined) ?? []).includes(name);
+const classed = hasClass;
 
 describe('pageHtml', () => {
   it('renders steppers, columns, content-refs, embeds, files and expressions', () => {
@@ -71,7 +60,7 @@ describe('pageHtml', () => {
         resolveHref: (href) => (href.endsWith('.md') ? `/site/${href.slice(0, -3)}` : undefined),
         include: (path) => parts[path],
       });
-      return { tree: parser.parse(result.html) as Root };
+      return { tree: parseHtml(result.html, { fragment: true }) as Root };
     })();
     const includes = all(tree, classed('include'));
     expect(text(includes[0]).trim()).toBe('Made with care. See setup.');

@@ -5,26 +5,11 @@
  * private site); script injection in markdown, front matter and SUMMARY titles rendered inert. Checked on the
  * parsed HTML (elements and attributes), not on strings.
  */
-import type { Element, Root } from 'hast';
-import rehypeParse from 'rehype-parse';
-import { unified } from 'unified';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASE_KINDS } from '../helpers/databases.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { Checkout, spaceRemote } from '../helpers/git.js';
-
-const parser = unified().use(rehypeParse);
-
-function all(node: Root | Element, test: (element: Element) => boolean, out: Element[] = []): Element[] {
-  for (const child of node.children) {
-    if (child.type !== 'element') continue;
-    if (test(child)) out.push(child);
-    all(child, test, out);
-  }
-  return out;
-}
-const text = (node: Element | Root): string => node.children.map((c) => (c.type === 'text' ? c.value : c.type === 'element' ? text(c) : '')).join('');
-const hasClass = (name: string) => (e: Element) => Array.isArray(e.properties?.className) && (e.properties.className as string[]).includes(name);
+import { all, hasClass, parseHtml, text } from '../helpers/html.js';
 
 describe.each(DATABASE_KINDS)('published sites as HTML (%s)', (kind) => {
   let t: TestApp;
@@ -35,7 +20,7 @@ describe.each(DATABASE_KINDS)('published sites as HTML (%s)', (kind) => {
 
   const get = async (url: string, headers: Record<string, string> = {}) => {
     const res = await t.request('GET', url, { headers, unchecked: true });
-    return { ...res, html: parser.parse(String(res.body ?? '')) as Root };
+    return { ...res, html: parseHtml(String(res.body ?? '')) };
   };
 
   beforeAll(async () => {
@@ -115,7 +100,7 @@ describe.each(DATABASE_KINDS)('published sites as HTML (%s)', (kind) => {
       ['Secret', `${base}/secret`],
     ]);
     // The link to another page leads to its site URL, at its anchor; the image to the site's copy of the file.
-    expect(text(all(html, (e) => Array.isArray(e.properties.className) && (e.properties.className as string[]).includes('include'))[0]).trim()).toBe('Questions? Ask the docs team.');
+    expect(text(all(html, hasClass('include'))[0]).trim()).toBe('Questions? Ask the docs team.');
     const link = all(html, (e) => e.tagName === 'a' && text(e) === 'install guide')[0];
     expect(link.properties.href).toBe(`${base}/setup/install#steps`);
     const image = all(html, (e) => e.tagName === 'img')[0];
