@@ -247,9 +247,9 @@ class Writer {
   }
 
   /**
-   * A table: a GFM table when markdown's tables can hold it (a grid with its header shown, text columns only, one
-   * paragraph per cell), else the platform's HTML table (cards, hidden columns, links and covers, several
-   * paragraphs in a cell). The columns of its definition in order, the records by their order index.
+   * A table: a GFM table when markdown's tables can hold it (a grid with its header shown, text columns only,
+   * paragraphs in its cells), else the platform's HTML table (cards, hidden columns, links and covers, lists or
+   * headings in a cell). The columns of its definition in order, the records by their order index.
    */
   private table(node: AnyNode): GitbookNode {
     const data = node.data ?? {};
@@ -266,12 +266,17 @@ class Writer {
       view.type !== 'cards' &&
       view.hideHeader !== true &&
       ids.every((id) => shown.includes(id) && (definition[id]?.type ?? 'text') === 'text') &&
-      records.every((record) => shown.every((id) => (cellNodes(record.values?.[id]) ?? []).every((one) => one.type === 'paragraph') && (cellNodes(record.values?.[id])?.length ?? 0) <= 1));
+      records.every((record) => shown.every((id) => (cellNodes(record.values?.[id]) ?? []).every((one) => one.type === 'paragraph')));
     if (!markdownCan) return this.htmlTable(view, definition, ids, records, fragments);
 
+    // A cell of several paragraphs holds them as HTML (`<p>...</p><p>...</p>`), which reads back as paragraphs.
     const cell = (nodes: AnyNode[]): TableCell => ({
       type: 'tableCell',
-      children: nodes.flatMap((one, i) => [...(i > 0 ? [{ type: 'html' as const, value: '<br>' }] : []), ...this.inlines(one.nodes)]),
+      // (A pipe in it is escaped: GFM splits cells at every unescaped one, HTML or not.)
+      children:
+        nodes.length > 1
+          ? [{ type: 'html', value: nodes.map((one) => `<p>${phrasingHtml(this.inlines(one.nodes))}</p>`).join('').replace(/\|/g, '\\|') }]
+          : this.inlines(nodes[0]?.nodes),
     });
     const rows: TableRow[] = [
       { type: 'tableRow', children: shown.map((column) => ({ type: 'tableCell', children: [{ type: 'text', value: definition[column]?.title ?? '' }] })) },

@@ -18,11 +18,11 @@
  * OpenAPI blocks (`{% openapi src= path= method= %}` as `swagger`, `{% openapi-operation spec= %}`). Not yet (kept
  * as text): updates, the old `{% swagger %}` blocks with their parts, annotations, mentions.
  */
-import type { Nodes, PhrasingContent, Root, Table } from 'mdast';
+import type { Nodes, PhrasingContent, Root, Table, TableCell } from 'mdast';
 import { toString } from 'mdast-util-to-string';
 import { decodeEntities, htmlText } from './html-text.js';
 import { parseGitbookMarkdown, parseTagArguments, splitTag, type GitbookNode, type LiquidBlock } from './gitbook-markdown.js';
-import { EMOJI_DATA, parseHtmlTable, type HtmlTable } from './html-table.js';
+import { EMOJI_DATA, htmlToMdast, parseHtmlTable, type HtmlTable } from './html-table.js';
 
 export type ContentRef =
   | { kind: 'url'; url: string }
@@ -120,6 +120,9 @@ export function parseFigure(html: string): { src: string; alt: string; width?: n
 
 /** `<a href="..." class="button primary">` (the platform's button; `secondary` too). */
 const BUTTON = /^<a\s+href="([^"]*)"\s+class="button\s+(primary|secondary)"[^>]*>$/i;
+
+/** HTML that text reads inline (marks, breaks, buttons, the emoji span, and their ends). */
+const INLINE_HTML = /^<\/?(kbd|sup|sub|mark|br|span|a\s[^>]*class="button)[\s>\/]/i;
 
 /** The opening tag of the platform's emoji span; its code point(s) in hex. */
 const EMOJI_SPAN = /^<span\s+data-gb-custom-inline\s+data-tag="emoji"\s+data-code="([0-9a-f]+(?:-[0-9a-f]+)*)"\s*>$/i;
@@ -417,12 +420,27 @@ class Converter {
         columns.forEach((column, c) => {
           const fragment = `r${r}${column}`;
           values[column] = fragment;
-          fragments.push({ object: 'fragment', fragment, nodes: [paragraph(this.inlines(row.children[c]?.children ?? []))] });
+          fragments.push({ object: 'fragment', fragment, nodes: this.cell(row.children[c]) });
         });
         return [`r${r}`, { orderIndex: String(r).padStart(6, '0'), values }];
       }),
     );
     return { object: 'block', type: 'table', isVoid: true, data: { view: { type: 'grid', columns, hideHeader: false }, records, definition }, fragments };
+  }
+
+  /**
+   * A GFM table cell: its inlines; or, when it holds HTML other than the marks, breaks, buttons and emoji read in
+   * text (`<p>...<br><br>...</p>`, `<a href>`), the cell read as HTML, as the platform's HTML tables are.
+   */
+  private cell(cell: TableCell | undefined): DocumentBlock[] {
+    const children = cell?.children ?? [];
+    const html = children.some((child) => child.type === 'html' && !INLINE_HTML.test(child.value.trim()));
+    const start = cell?.position?.start.offset;
+    const end = cell?.position?.end.offset;
+    if (!html || start === undefined || end === undefined) return [paragraph(this.inlines(children))];
+    const source = this.source.slice(start, end).replace(/^\s*\|/, '').replace(/\|\s*$/, '').replace(/\\\|/g, '|');
+    const blocks = this.blocks(htmlToMdast(source).children as GitbookNode[], 'table-cell');
+    return blocks.length > 0 ? blocks : [paragraph([])];
   }
 
   /**

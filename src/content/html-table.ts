@@ -68,6 +68,11 @@ function hrefsOf(node: ElementContent): string[] {
   return [...own, ...node.children.flatMap(hrefsOf)];
 }
 
+/** HTML written in markdown (a GFM table cell's `<p>...<br>...</p>`) as mdast, read as a browser reads it. */
+export function htmlToMdast(html: string): Root {
+  return toMdast.runSync(parser.parse(html) as HastRoot) as Root;
+}
+
 /** An HTML block that is one table (nothing else but whitespace), read; undefined for any other HTML. */
 export function parseHtmlTable(html: string): HtmlTable | undefined {
   if (!/^\s*<table[\s>]/i.test(html) || !/<\/table>\s*$/i.test(html)) return undefined;

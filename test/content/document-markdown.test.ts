@@ -87,6 +87,16 @@ describe('a document as markdown', () => {
     expect(roundTrip('{% raw %}\nUse {{ page.title }} and {% tag %}.\n{% endraw %}\n\nAnd {{ real }}.\n')).toBe('Use \\{{ page.title }} and \\{% tag %}.\n\nAnd {{ real }}.\n');
   });
 
+  it('reads HTML in a GFM table cell as HTML (paragraphs, links, breaks), and writes it back so that it reads the same', () => {
+    const written = roundTrip('| Name | Notes |\n| - | - |\n| Web  SDK | <p>Use <a href="https://example.com/x">the SDK</a>.<br><br>Then go.</p><p><code>a |</code> b</p> |\n');
+    const [table] = markdownToDocument(written, FORWARD).nodes;
+    const cell = (table.fragments as Array<{ fragment: string; nodes: Array<{ type: string; nodes?: unknown[] }> }>).find((f) => f.fragment === 'r0c1')!;
+    expect(cell.nodes.map((p) => p.type)).toEqual(['paragraph', 'paragraph']);
+    expect(cell.nodes[0].nodes![1]).toMatchObject({ type: 'link', data: { ref: { kind: 'url', url: 'https://example.com/x' } } });
+    // The other cell keeps its markdown (two spaces and all): the table stays a GFM table.
+    expect(written).toContain('| Web  SDK |');
+  });
+
   it("writes emoji as the platform's span", () => {
     expect(roundTrip('Hot <span data-gb-custom-inline data-tag="emoji" data-code="1f525">🔥</span> news\n')).toBe('Hot <span data-gb-custom-inline data-tag="emoji" data-code="1f525">🔥</span> news\n');
   });
