@@ -77,7 +77,8 @@ const ALLOWED: Record<string, string[]> = {
   'list-item': [...ESSENTIALS, 'code', 'hint', 'blockquote', 'math', 'table'],
   'expandable-body': [...ESSENTIALS, 'images', 'code', 'table', 'hint', 'blockquote', 'reusable-content'],
   'tabs-item': CONTAINED,
-  'table-cell': ESSENTIALS,
+  // Paragraphs only: a GFM or HTML cell's list or heading is its text, which every form of table can hold again.
+  'table-cell': ['paragraph'],
   'stepper-step': CONTAINED,
   column: CONTAINED,
 };
