@@ -10,6 +10,7 @@
  */
 import type { BlockContent, List, ListItem, Paragraph, PhrasingContent, Root, RootContent, Table, TableCell, TableRow } from 'mdast';
 import remarkStringify from 'remark-stringify';
+import type { Join } from 'mdast-util-to-markdown';
 import { gitbookMarkdownWriter, type GitbookNode, type LiquidBlock, type LiquidTag } from './gitbook-markdown.js';
 import { markKey, type ContentRef } from './document.js';
 import { escapeHtml } from './html-text.js';
@@ -58,7 +59,11 @@ function htmlTags(key: string): [string, string] | undefined {
   const style = [color[1] !== 'default' ? `color:${color[1]};` : '', color[2] !== 'default' ? `background-color:${color[2]};` : ''].join('');
   return [`<mark style="${style}">`, '</mark>'];
 }
-const writer = gitbookMarkdownWriter().use(remarkStringify, { bullet: '*', fences: true, rule: '-', listItemIndent: 'one', emphasis: '_' });
+// A document does not say whether a list is tight, so items are written tight; but a table cannot interrupt a
+// paragraph, so within an item it gets its blank line, or it would read back as the text of the paragraph before it
+// (or of the last paragraph of the list before it).
+const tableInItem: Join = (_left, right, parent) => (parent.type === 'listItem' && right.type === 'table' ? 1 : undefined);
+const writer = gitbookMarkdownWriter().use(remarkStringify, { bullet: '*', fences: true, rule: '-', listItemIndent: 'one', emphasis: '_', join: [tableInItem] });
 
 const quote = (value: string) => `"${value.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
 const tag = (value: string): LiquidTag => ({ type: 'liquidTag', value });

@@ -97,6 +97,15 @@ describe('a document as markdown', () => {
     expect(written).toContain('| Web  SDK |');
   });
 
+  it('writes a table in a list item with its blank line, after a paragraph or a list, so it stays a table', () => {
+    const written = roundTrip('* **Changes:**\n\n  | Removed | Added |\n  | - | - |\n  | `a` | `b` |\n* next\n');
+    const itemKinds = (markdown: string) => (markdownToDocument(markdown, FORWARD).nodes[0].nodes![0] as { nodes: Array<{ type: string }> }).nodes.map((node) => node.type);
+    expect(itemKinds(written)).toEqual(['paragraph', 'table']);
+    expect(written).toContain('**Changes:**\n\n  |');
+    const afterList = roundTrip('* Changes:\n\n  * Markup\n  * Compared:\n\n  | Removed | Added |\n  | - | - |\n  | `a` | `b` |\n');
+    expect(itemKinds(afterList)).toEqual(['paragraph', 'list-unordered', 'table']);
+  });
+
   it("writes emoji as the platform's span", () => {
     expect(roundTrip('Hot <span data-gb-custom-inline data-tag="emoji" data-code="1f525">🔥</span> news\n')).toBe('Hot <span data-gb-custom-inline data-tag="emoji" data-code="1f525">🔥</span> news\n');
   });
