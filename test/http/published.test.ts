@@ -143,7 +143,8 @@ describe.each(DATABASE_KINDS)('published sites as HTML (%s)', (kind) => {
   it('renders script from markdown, front matter and SUMMARY titles inert', async () => {
     for (const url of [base, `${base}/setup/install`]) {
       const { html, headers } = await get(url);
-      expect(all(html, (e) => e.tagName === 'script')).toEqual([]);
+      // The one script is Quire's own search box, from its own origin.
+      expect(all(html, (e) => e.tagName === 'script').map((e) => e.properties.src)).toEqual(['/~quire/search.js']);
       expect(all(html, (e) => Object.keys(e.properties ?? {}).some((key) => /^on/i.test(key)))).toEqual([]);
       expect(all(html, (e) => String(e.properties?.href ?? '').startsWith('javascript:'))).toEqual([]);
       expect(headers['content-security-policy']).toContain("default-src 'none'");
@@ -189,6 +190,18 @@ describe.each(DATABASE_KINDS)('published sites as HTML (%s)', (kind) => {
     ]);
     const none = await get(`${base}/~search?q=zzzunfound`);
     expect(text(all(none.html, (e) => e.tagName === 'main')[0])).toContain('No results for “zzzunfound”');
+  });
+
+  it('searches as you type: the results as JSON for the last word begun, and the script the page loads from its own origin', async () => {
+    const answer = await t.request('GET', `${base}/~search?q=ya`, { headers: { accept: 'application/json' }, unchecked: true });
+    expect(answer.status).toBe(200);
+    expect(answer.body.results.map((r: { title: string; href: string }) => [r.title, r.href])).toEqual([['Install', `${base}/setup/install`]]);
+    const page = await get(base);
+    const script = all(page.html, (e) => e.tagName === 'script')[0];
+    expect(page.headers['content-security-policy']).toContain("script-src 'self'");
+    const served = await t.request('GET', String(script.properties.src), { unchecked: true });
+    expect([served.status, served.headers['content-type']]).toEqual([200, 'text/javascript; charset=utf-8']);
+    expect(String(served.body)).toContain("fetch(form.action + '?q='");
   });
 
   it('lands the urls.app Quire hands out: on the published page when a public site shows it, else on a page that says how to reach the content', async () => {

@@ -27,14 +27,15 @@ import {
 import type { SiteTree } from '../../../domain/sites/tree.js';
 import { renderAppPage, renderNotFound, renderSearch, type SearchResult } from './layout.js';
 import { pageMarkdown, pageUrl, pageUrls, renderPage } from './render.js';
+import { LIVE_SEARCH_PATH, LIVE_SEARCH_SCRIPT } from './live-search.js';
 import { searchSpaces } from '../../../domain/search/search.js';
 
 const SHARE_COOKIE = 'quire_share';
 const MACHINE_FILES = new Set(['sitemap.xml', 'robots.txt', 'llms.txt', 'llms-full.txt']);
 
 const SECURITY_HEADERS = {
-  // Pages carry no script of ours, and content HTML is sanitized; this makes sure none runs anyway.
-  'content-security-policy': "default-src 'none'; img-src * data:; media-src *; style-src 'unsafe-inline'; frame-ancestors 'self'; base-uri 'none'; form-action 'self'",
+  // Content HTML is sanitized; this makes sure no script from it runs anyway: only Quire's own (live search).
+  'content-security-policy': "default-src 'none'; script-src 'self'; connect-src 'self'; img-src * data:; media-src *; style-src 'unsafe-inline'; frame-ancestors 'self'; base-uri 'none'; form-action 'self'",
   'x-content-type-options': 'nosniff',
   'referrer-policy': 'same-origin',
 };
@@ -127,6 +128,8 @@ export const publishedRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app,
       const href = pageUrl(siteBase, space, page);
       return [{ title: page.title, href, sections: hit.sections.map((section) => ({ title: section.title, href: `${href}#${section.id}`, body: section.body })) }];
     });
+    // The same results as JSON for the live search of the page's search box.
+    if (request.headers.accept?.includes('application/json')) return reply.header('cache-control', 'private, no-cache').send({ query, results });
     const html = renderSearch({ siteTitle: tree.site.title, siteHref: siteBase, searchHref: `${siteBase}/~search`, query, results });
     return reply.headers(SECURITY_HEADERS).header('content-type', 'text/html; charset=utf-8').header('cache-control', 'private, no-cache').send(html);
   }
@@ -180,7 +183,7 @@ export const publishedRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app,
       tree.siteSpaces.map((s) => [s.id, s.path, s.section_id, tree.defaultSiteSpaces.has(s.id), tree.spaces.get(s.space_id)?.space.title]),
     ]);
     const key = `published-page:${siteBase}:${published.prefix.join('/')}:${published.page.id}:${createHash('sha256').update(shape).digest('base64url')}`;
-    return cachedBytes(published.content, key, () => renderPage(published, siteBase));
+    return cachedBytes(published.content, key, () => renderPage(published, siteBase, { liveSearch: LIVE_SEARCH_PATH }));
   }
 
   /**
@@ -209,6 +212,10 @@ export const publishedRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app,
     const html = renderAppPage({ api: urls.api(''), ...(spaceId ? { spaceId, git: urls.base(`/git/${encodeURIComponent(spaceId)}.git`) } : {}) });
     return reply.headers(SECURITY_HEADERS).header('content-type', 'text/html; charset=utf-8').send(html);
   });
+
+  app.get(LIVE_SEARCH_PATH, { schema: { hide: true } }, async (_request, reply) =>
+    reply.header('content-type', 'text/javascript; charset=utf-8').header('cache-control', 'public, max-age=3600').header('x-content-type-options', 'nosniff').send(LIVE_SEARCH_SCRIPT),
+  );
 
   const schema = { hide: true, params, querystring };
   app.get('/sites/:organizationId/:siteName', { schema }, page as never);

@@ -1,7 +1,7 @@
 /**
  * The HTML around a published page: the site's sections as top navigation, the site spaces of the section as a
  * variant switcher, the space's table of contents, the page (title, description, last update, content), previous
- * and next, and the "on this page" outline. No script: tabs switch with CSS, and every value is escaped here (the
+ * and next, and the "on this page" outline. Tabs switch with CSS (the only script is the search box's, optional), and every value is escaped here (the
  * page's own HTML comes sanitized from src/content/page-html.ts).
  */
 import { escapeHtml } from '../../../content/html-text.js';
@@ -18,6 +18,8 @@ export interface LayoutInput {
   siteHref: string;
   /** Where the search box sends its query (`?q=`). */
   searchHref: string;
+  /** The script that searches as the reader types (absent: the box only sends its form). */
+  liveSearch?: string;
   sections: NavLink[];
   variants: NavLink[];
   pages: Page[];
@@ -51,7 +53,9 @@ nav.pagination{display:flex;justify-content:space-between;margin-top:3rem;border
 .numbered{display:flex}.numbered pre{margin:0}.numbered .gutter{color:var(--muted);text-align:right;user-select:none;border-right:1px solid var(--line);border-radius:6px 0 0 6px}.numbered .gutter+pre{flex:1;border-radius:0 6px 6px 0}
 .code.wrap pre{white-space:pre-wrap}.hljs-keyword,.hljs-selector-tag,.hljs-built_in{color:#cf222e}.hljs-string,.hljs-attr{color:#0a3069}.hljs-number,.hljs-literal{color:#0550ae}.hljs-comment{color:#6e7781;font-style:italic}.hljs-title,.hljs-section{color:#8250df}.hljs-variable,.hljs-params{color:#953800}
 @media (prefers-color-scheme:dark){.hljs-keyword,.hljs-selector-tag,.hljs-built_in{color:#ff7b72}.hljs-string,.hljs-attr{color:#a5d6ff}.hljs-number,.hljs-literal{color:#79c0ff}.hljs-comment{color:#8b949e}.hljs-title,.hljs-section{color:#d2a8ff}.hljs-variable,.hljs-params{color:#ffa657}}
-form.search{margin-left:auto}form.search input{font:inherit;padding:.3rem .6rem;border:1px solid var(--line);border-radius:6px;background:var(--bg);color:var(--fg)}ol.results ul{list-style:none;padding-left:1rem}ol.results p{color:var(--muted);margin:.2rem 0 .6rem}
+form.search{margin-left:auto;position:relative}.search-live{position:absolute;right:0;top:2.4rem;width:min(28rem,90vw);max-height:70vh;overflow:auto;z-index:10;background:var(--bg);border:1px solid var(--line);border-radius:6px;box-shadow:0 8px 24px rgba(0,0,0,.15);padding:.5rem}
+.search-live ul{list-style:none;margin:0;padding:0}.search-live a{display:block;padding:.4rem .6rem;border-radius:4px;text-decoration:none;color:var(--fg)}.search-live a:hover,.search-live a:focus{background:var(--code)}.search-live span{display:block;color:var(--muted);font-size:.85rem;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}.search-live .all{color:var(--accent);font-size:.9rem}
+form.search input{font:inherit;padding:.3rem .6rem;border:1px solid var(--line);border-radius:6px;background:var(--bg);color:var(--fg)}ol.results ul{list-style:none;padding-left:1rem}ol.results p{color:var(--muted);margin:.2rem 0 .6rem}
 @media (max-width:60rem){.layout{grid-template-columns:1fr}aside.outline{display:none}nav.toc{border-bottom:1px solid var(--line)}}
 `;
 
@@ -111,7 +115,7 @@ export function renderLayout(input: LayoutInput): string {
   const updated = page.updatedAt ? `<p class="updated">Last updated <time datetime="${escapeHtml(page.updatedAt)}">${escapeHtml(page.updatedAt.slice(0, 10))}</time></p>` : '';
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(page.title)} | ${escapeHtml(input.siteTitle)}</title>${input.noIndex ? '\n<meta name="robots" content="noindex">' : ''}
+<title>${escapeHtml(page.title)} | ${escapeHtml(input.siteTitle)}</title>${input.noIndex ? '\n<meta name="robots" content="noindex">' : ''}${input.liveSearch ? `\n<script src="${escapeHtml(input.liveSearch)}" defer></script>` : ''}
 ${page.description ? `<meta name="description" content="${escapeHtml(page.description)}">\n` : ''}<style>${CSS}</style></head>
 <body>${header(input)}
 <div class="layout"><nav class="toc" aria-label="Table of contents">${tocList(input.pages, input)}</nav>

@@ -30,9 +30,10 @@ export function pageMarkdown(page: DocumentPage): string {
 
 /**
  * The whole HTML of a published page at `siteBase` ('' for a site served at the root of its host: a static export).
- * Pure but for the page's rendered content, kept with the revision.
+ * Pure but for the page's rendered content, kept with the revision. `liveSearch`: the URL of the live search script
+ * (a static export has none: its search page does the work).
  */
-export function renderPage(published: PublishedPage, siteBase: string): string {
+export function renderPage(published: PublishedPage, siteBase: string, options: { liveSearch?: string } = {}): string {
   const { tree, content, page } = published;
   const pageUrlOf = pageUrls(siteBase, published);
   const fileUrl = (fileId: string) => {
@@ -85,6 +86,7 @@ export function renderPage(published: PublishedPage, siteBase: string): string {
     siteTitle: tree.site.title,
     siteHref: siteBase,
     searchHref: `${siteBase}/~search`,
+    ...(options.liveSearch ? { liveSearch: options.liveSearch } : {}),
     sections: sectionLinks,
     variants,
     pages: content.revision.pages,

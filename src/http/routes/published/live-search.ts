@@ -1,0 +1,86 @@
+/**
+ * Search as you type on published pages (issue 14 item 3): the one script of a served page, loaded from Quire's own
+ * origin (`script-src 'self'`). Without it the search box still works: the form sends the query to the results page.
+ *
+ * As the reader types (150 ms after the last key, two characters at least), it asks the same results page for JSON
+ * and shows the best pages under the box; the last word counts as a prefix ("instal" finds "install"). Keys:
+ * ArrowDown/ArrowUp move between the box and the results, Escape closes them, Enter on the box opens the results
+ * page. Answers that arrive late for an older query are dropped.
+ */
+export const LIVE_SEARCH_PATH = '/~quire/search.js';
+
+export const LIVE_SEARCH_SCRIPT = `(() => {
+  'use strict';
+  const form = document.querySelector('form.search');
+  const input = form && form.querySelector('input[name=q]');
+  if (!input) return;
+  const box = document.createElement('div');
+  box.id = 'search-live';
+  box.className = 'search-live';
+  box.hidden = true;
+  box.setAttribute('role', 'region');
+  box.setAttribute('aria-label', 'Search results');
+  box.setAttribute('aria-live', 'polite');
+  form.append(box);
+  input.setAttribute('aria-controls', box.id);
+  input.setAttribute('autocomplete', 'off');
+  let timer;
+  let asked = 0;
+  let controller;
+  const close = () => { box.hidden = true; input.setAttribute('aria-expanded', 'false'); };
+  const show = (children) => { box.replaceChildren(...children); box.hidden = false; input.setAttribute('aria-expanded', 'true'); };
+  async function ask() {
+    const query = input.value.trim();
+    const mine = ++asked;
+    if (controller) controller.abort();
+    if (query.length < 2) return close();
+    controller = new AbortController();
+    let answer;
+    try {
+      const response = await fetch(form.action + '?q=' + encodeURIComponent(query), { headers: { accept: 'application/json' }, signal: controller.signal });
+      if (!response.ok) return;
+      answer = await response.json();
+    } catch {
+      return;
+    }
+    if (mine !== asked) return;
+    if (answer.results.length === 0) {
+      const none = document.createElement('p');
+      none.textContent = 'No results for \\u201c' + query + '\\u201d';
+      return show([none]);
+    }
+    const list = document.createElement('ul');
+    for (const result of answer.results.slice(0, 8)) {
+      const item = document.createElement('li');
+      const link = document.createElement('a');
+      link.href = result.sections.length > 0 ? result.sections[0].href : result.href;
+      const title = document.createElement('strong');
+      title.textContent = result.title;
+      link.append(title);
+      if (result.sections.length > 0) {
+        const section = document.createElement('span');
+        section.textContent = result.sections[0].title === result.title ? result.sections[0].body : result.sections[0].title + ': ' + result.sections[0].body;
+        link.append(section);
+      }
+      item.append(link);
+      list.append(item);
+    }
+    const all = document.createElement('a');
+    all.href = form.action + '?q=' + encodeURIComponent(query);
+    all.className = 'all';
+    all.textContent = 'All results';
+    show([list, all]);
+  }
+  input.addEventListener('input', () => { clearTimeout(timer); timer = setTimeout(ask, 150); });
+  form.addEventListener('keydown', (event) => {
+    if (event.key === 'Escape') { close(); input.focus(); return; }
+    if (box.hidden || (event.key !== 'ArrowDown' && event.key !== 'ArrowUp')) return;
+    const stops = [input, ...box.querySelectorAll('a')];
+    const at = stops.indexOf(document.activeElement);
+    const next = stops[(at + (event.key === 'ArrowDown' ? 1 : stops.length - 1)) % stops.length];
+    event.preventDefault();
+    next.focus();
+  });
+  document.addEventListener('click', (event) => { if (!form.contains(event.target)) close(); });
+})();
+`;
