@@ -70,7 +70,12 @@ describe.each(DATABASE_KINDS)('published sites as HTML (%s)', (kind) => {
     await checkout.write('.gitbook.yaml', 'redirects:\n  old/install: setup/install.md\n  elsewhere: https://example.com/moved\n');
     await checkout.write('secret.md', '---\nnoIndex: true\nnoRobotsIndex: true\n---\n\n# Secret\n\nNot for crawlers.\n');
     await checkout.write('.gitbook/assets/logo.png', Buffer.from([0x89, 0x50, 0x4e, 0x47, 1, 2, 3]));
-    await checkout.write('SUMMARY.md', '# Summary\n\n* [Welcome](README.md)\n\n## Setup <img src=x onerror=alert(1)>\n\n* [Install](setup/install.md)\n* [Secret](secret.md)\n');
+    await checkout.write('.gitbook/assets/hero dark.png', Buffer.from([0x89, 0x50, 0x4e, 0x47, 4, 5, 6]));
+    await checkout.write(
+      'landing.md',
+      '---\nhidden: true\ncover: .gitbook/assets/logo.png\ncoverDark: .gitbook/assets/hero%20dark.png\ncoverY: -40\nlayout:\n  width: wide\n  title:\n    visible: false\n  tableOfContents:\n    visible: false\n  pagination:\n    visible: false\n---\n\n# Landing\n\nBig picture.\n',
+    );
+    await checkout.write('SUMMARY.md', '# Summary\n\n* [Welcome](README.md)\n\n## Setup <img src=x onerror=alert(1)>\n\n* [Install](setup/install.md)\n* [Secret](secret.md)\n* [Landing](landing.md)\n');
     await checkout.commitAndPush('Guide');
     await checkout.dispose();
 
@@ -138,6 +143,23 @@ describe.each(DATABASE_KINDS)('published sites as HTML (%s)', (kind) => {
     expect(all(html, (e) => e.tagName === 'h2' && text(e) === 'Steps')[0].properties.id).toBe('steps');
     const previous = all(html, (e) => e.tagName === 'a' && e.properties.rel?.toString() === 'prev')[0];
     expect(previous.properties.href).toBe(base);
+  });
+
+  it("shows a page's cover (with its dark variant) and hides what its layout hides", async () => {
+    const { status, html } = await get(`${base}/landing`);
+    expect(status).toBe(200);
+    const cover = all(html, (e) => e.tagName === 'picture')[0];
+    const [source] = all(cover, (e) => e.tagName === 'source');
+    const [image] = all(cover, (e) => e.tagName === 'img');
+    expect(source.properties.media).toBe('(prefers-color-scheme: dark)');
+    expect(String(source.properties.srcSet)).toMatch(/\/~files\/[^/]+\/[0-9a-f]{40}\/hero%20dark\.png$/);
+    expect(String(image.properties.src)).toMatch(/\/~files\/[^/]+\/[0-9a-f]{40}\/logo\.png$/);
+    expect((await t.request('GET', String(source.properties.srcSet), { unchecked: true })).status).toBe(200);
+    // Title, table of contents and pagination hidden by the page's layout; the wide layout.
+    expect(all(html, (e) => e.tagName === 'h1')).toEqual([]);
+    expect(all(html, (e) => e.tagName === 'nav' && (hasClass('toc')(e) || hasClass('pagination')(e)))).toEqual([]);
+    expect(all(html, hasClass('layout'))[0].properties.className).toEqual(['layout', 'wide', 'no-toc']);
+    expect(text(all(html, (e) => e.tagName === 'article')[0])).toContain('Big picture.');
   });
 
   it('renders script from markdown, front matter and SUMMARY titles inert', async () => {

@@ -31,6 +31,21 @@ export interface LayoutInput {
   next?: NavLink;
   /** Unlisted sites and pages that ask for it. */
   noIndex: boolean;
+  cover?: Cover;
+}
+
+export interface Cover {
+  src: string;
+  /** The image for a dark colour scheme. */
+  dark?: string;
+  size: 'hero' | 'full';
+  /** Vertical offset of the image in its frame, in pixels (the platform's `coverY`). */
+  yPos: number;
+}
+
+function coverHtml(cover: Cover): string {
+  const position = `object-position:center calc(50% + ${Math.round(cover.yPos)}px)`;
+  return `<picture class="cover cover-${cover.size}">${cover.dark ? `<source srcset="${escapeHtml(cover.dark)}" media="(prefers-color-scheme: dark)">` : ''}<img src="${escapeHtml(cover.src)}" alt="" style="${position}"></picture>`;
 }
 
 const CSS = `
@@ -56,6 +71,7 @@ nav.pagination{display:flex;justify-content:space-between;margin-top:3rem;border
 form.search{margin-left:auto;position:relative}.search-live{position:absolute;right:0;top:2.4rem;width:min(28rem,90vw);max-height:70vh;overflow:auto;z-index:10;background:var(--bg);border:1px solid var(--line);border-radius:6px;box-shadow:0 8px 24px rgba(0,0,0,.15);padding:.5rem}
 .search-live ul{list-style:none;margin:0;padding:0}.search-live a{display:block;padding:.4rem .6rem;border-radius:4px;text-decoration:none;color:var(--fg)}.search-live a:hover,.search-live a:focus{background:var(--code)}.search-live span{display:block;color:var(--muted);font-size:.85rem;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}.search-live .all{color:var(--accent);font-size:.9rem}
 form.search input{font:inherit;padding:.3rem .6rem;border:1px solid var(--line);border-radius:6px;background:var(--bg);color:var(--fg)}ol.results ul{list-style:none;padding-left:1rem}ol.results p{color:var(--muted);margin:.2rem 0 .6rem}
+.cover img{display:block;width:100%;height:14rem;object-fit:cover;border-radius:8px;margin-bottom:1rem}.cover-full img{height:22rem}.layout.wide{max-width:none}.layout.no-toc{grid-template-columns:minmax(0,1fr) 14rem}
 @media (max-width:60rem){.layout{grid-template-columns:1fr}aside.outline{display:none}nav.toc{border-bottom:1px solid var(--line)}}
 `;
 
@@ -111,18 +127,19 @@ export function renderSearch(input: { siteTitle: string; siteHref: string; searc
 
 export function renderLayout(input: LayoutInput): string {
   const page = input.current;
-  const outline = input.outline.filter((item) => item.depth >= 2);
+  const shown = page.layout;
+  const outline = shown.outline ? input.outline.filter((item) => item.depth >= 2) : [];
   const updated = page.updatedAt ? `<p class="updated">Last updated <time datetime="${escapeHtml(page.updatedAt)}">${escapeHtml(page.updatedAt.slice(0, 10))}</time></p>` : '';
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(page.title)} | ${escapeHtml(input.siteTitle)}</title>${input.noIndex ? '\n<meta name="robots" content="noindex">' : ''}${input.liveSearch ? `\n<script src="${escapeHtml(input.liveSearch)}" defer></script>` : ''}
 ${page.description ? `<meta name="description" content="${escapeHtml(page.description)}">\n` : ''}<style>${CSS}</style></head>
 <body>${header(input)}
-<div class="layout"><nav class="toc" aria-label="Table of contents">${tocList(input.pages, input)}</nav>
-<main><article><h1>${escapeHtml(page.title)}</h1>${page.description ? `<p class="description">${escapeHtml(page.description)}</p>` : ''}
+<div class="${['layout', ...(shown.width === 'wide' ? ['wide'] : []), ...(shown.tableOfContents ? [] : ['no-toc'])].join(' ')}">${shown.tableOfContents ? `<nav class="toc" aria-label="Table of contents">${tocList(input.pages, input)}</nav>` : ''}
+<main>${input.cover ? coverHtml(input.cover) : ''}<article>${shown.title ? `<h1>${escapeHtml(page.title)}</h1>` : ''}${shown.description && page.description ? `<p class="description">${escapeHtml(page.description)}</p>` : ''}
 ${input.html}
-${updated}</article>
-<nav class="pagination" aria-label="Pages">${input.previous ? `<a rel="prev" href="${escapeHtml(input.previous.href)}">← ${escapeHtml(input.previous.title)}</a>` : '<span></span>'}${input.next ? `<a rel="next" href="${escapeHtml(input.next.href)}">${escapeHtml(input.next.title)} →</a>` : ''}</nav></main>
+${shown.metadata ? updated : ''}</article>
+${shown.pagination ? `<nav class="pagination" aria-label="Pages">${input.previous ? `<a rel="prev" href="${escapeHtml(input.previous.href)}">← ${escapeHtml(input.previous.title)}</a>` : '<span></span>'}${input.next ? `<a rel="next" href="${escapeHtml(input.next.href)}">${escapeHtml(input.next.title)} →</a>` : ''}</nav>` : ''}</main>
 <aside class="outline" aria-label="On this page">${outline.length > 0 ? `<p><strong>On this page</strong></p><ul>${outline.map((item) => `<li class="d${item.depth}"><a href="#${escapeHtml(item.id)}">${escapeHtml(item.text)}</a></li>`).join('')}</ul>` : ''}</aside></div>
 </body></html>
 `;

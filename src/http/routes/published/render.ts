@@ -8,7 +8,7 @@ import type { DocumentPage, Page } from '../../../content/model.js';
 import { documentPages, firstDocument, type PublishedPage, type PublishedSpace } from '../../../domain/sites/published.js';
 import { siteSpacesIn } from '../../../domain/sites/tree.js';
 import { cachedJson } from '../../present.js';
-import { renderLayout, type NavLink } from './layout.js';
+import { renderLayout, type Cover, type NavLink } from './layout.js';
 
 const encodePath = (segments: string[]) => segments.map(encodeURIComponent).join('/');
 
@@ -26,6 +26,14 @@ export function pageUrl(siteBase: string, space: PublishedSpace, page: DocumentP
 /** A page as markdown (its URL + `.md`): the title as the first heading, then its markdown as written. */
 export function pageMarkdown(page: DocumentPage): string {
   return `# ${page.title}\n\n${page.description ? `${page.description}\n\n` : ''}${page.markdown}`;
+}
+
+/** The page's cover, when it has one and its layout shows it: the image's site URL, and its dark variant's. */
+function coverOf(page: DocumentPage, fileUrl: (fileId: string) => string | undefined): Cover | undefined {
+  const src = page.layout.cover && page.cover?.file ? fileUrl(page.cover.file) : undefined;
+  if (!src) return undefined;
+  const dark = page.cover?.fileDark ? fileUrl(page.cover.fileDark) : undefined;
+  return { src, ...(dark ? { dark } : {}), size: page.layout.coverSize, yPos: page.cover?.yPos ?? 0 };
 }
 
 /**
@@ -96,6 +104,7 @@ export function renderPage(published: PublishedPage, siteBase: string, options: 
     outline,
     previous: nav(order[at - 1]),
     next: nav(order[at + 1]),
+    cover: coverOf(page, fileUrl),
     noIndex: tree.site.visibility !== 'public' || page.noIndex === true,
   });
 }
