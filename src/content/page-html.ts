@@ -68,7 +68,7 @@ const SCHEMA: Schema = {
 };
 
 /** How deep includes may nest (a reusable content including itself stops there). */
-const INCLUDE_DEPTH = 3;
+export const INCLUDE_DEPTH = 3;
 
 class Renderer {
   private tabsCount = 0;

@@ -8,6 +8,7 @@ import { extractLinks, type RawLink } from '../content/links.js';
 import { pageRows, type SearchablePage } from '../domain/search/search.js';
 import type { SearchPageRows } from '../store/sql/search.js';
 import { validatePush } from '../content/validate-push.js';
+import { pageHtml, type PageHtml } from '../content/page-html.js';
 
 export const cpuTasks = {
   /** Page files -> their fields (src/content/page.ts), for buildRevision. */
@@ -21,7 +22,26 @@ export const cpuTasks = {
   extractLinks: (bodies: string[]): RawLink[][] => bodies.map((body) => distinctLinks(extractLinks(body))),
   /** A push's content checks (src/content/validate-push.ts): they parse every page the push brings. */
   validatePush,
+  /**
+   * A big page's HTML for a published site (src/content/page-html.ts), with where its links lead and what its
+   * includes hold worked out beforehand by the caller (a function cannot cross to a thread).
+   */
+  pageHtml: (input: PooledPageHtml): PageHtml =>
+    pageHtml(input.markdown, {
+      resolveHref: (href) => input.hrefs[href] ?? input.hrefs[href.trim()],
+      variables: input.variables,
+      include: (path) => input.includes[path],
+    }),
 };
+
+export interface PooledPageHtml {
+  markdown: string;
+  /** Site URLs of the hrefs the page (and its includes) write; an href not here stays as written. */
+  hrefs: Record<string, string>;
+  variables: { page?: Record<string, string>; space?: Record<string, string> };
+  /** The markdown of each reusable content the page (or an include) names, by the path written. */
+  includes: Record<string, string>;
+}
 
 function distinctLinks(links: RawLink[]): RawLink[] {
   const seen = new Set<string>();

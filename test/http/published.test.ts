@@ -10,6 +10,9 @@ import { DATABASE_KINDS } from '../helpers/databases.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { Checkout, spaceRemote } from '../helpers/git.js';
 import { all, hasClass, parseHtml, text } from '../helpers/html.js';
+import { readPublishedPage, readPublishedSite } from '../../src/domain/sites/published.js';
+import { pageHtmlOptionsFor, renderContent } from '../../src/http/routes/published/render.js';
+import { pageHtml } from '../../src/content/page-html.js';
 
 describe.each(DATABASE_KINDS)('published sites as HTML (%s)', (kind) => {
   let t: TestApp;
@@ -143,6 +146,20 @@ describe.each(DATABASE_KINDS)('published sites as HTML (%s)', (kind) => {
     expect(all(html, (e) => e.tagName === 'h2' && text(e) === 'Steps')[0].properties.id).toBe('steps');
     const previous = all(html, (e) => e.tagName === 'a' && e.properties.rel?.toString() === 'prev')[0];
     expect(previous.properties.href).toBe(base);
+  });
+
+  it('renders a page on the CPU pool (as big pages are) to the same HTML as on the event loop: links, files and includes resolved', async () => {
+    const tree = await readPublishedSite(t.container.ctx, {}, org.id, siteId);
+    const target = await readPublishedPage(t.container.ctx, tree, []);
+    if (target.kind !== 'page') throw new Error('no first page');
+    // Renders kept with the revision dropped, so that this one is made on the pool.
+    target.content.answers?.clear();
+    const pooled = await renderContent(t.container.ctx, target, base, 0);
+    const inline = pageHtml(target.page.markdown, { ...pageHtmlOptionsFor(target, base) });
+    expect(pooled).toEqual(inline);
+    expect(parseHtml(pooled.html).children.length).toBeGreaterThan(0);
+    expect(all(parseHtml(pooled.html), (e) => e.tagName === 'a').map((a) => a.properties.href)).toContain(`${base}/setup/install#steps`);
+    expect(text(all(parseHtml(pooled.html), hasClass('include'))[0]).trim()).toBe('Questions? Ask the docs team.');
   });
 
   it("shows a page's cover (with its dark variant) and hides what its layout hides", async () => {

@@ -26,7 +26,8 @@ import {
 } from '../../../domain/sites/published.js';
 import type { SiteTree } from '../../../domain/sites/tree.js';
 import { renderAppPage, renderNotFound, renderSearch, type SearchResult } from './layout.js';
-import { pageMarkdown, pageUrl, pageUrls, renderPage } from './render.js';
+import { pageMarkdown, pageUrl, pageUrls, renderContent, renderPage } from './render.js';
+import type { PageHtml } from '../../../content/page-html.js';
 import { LIVE_SEARCH_PATH, LIVE_SEARCH_SCRIPT } from './live-search.js';
 import { searchSpaces } from '../../../domain/search/search.js';
 
@@ -91,7 +92,8 @@ export const publishedRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app,
       if (target.kind === 'redirect') {
         return reply.status(301).header('location', 'page' in target.to ? pageUrl(siteBase, target.space, target.to.page) : target.to.url).send();
       }
-      return reply.headers(SECURITY_HEADERS).header('content-type', 'text/html; charset=utf-8').header('cache-control', 'private, no-cache').send(cachedPage(target, siteBase));
+      const content = await renderContent(ctx, target, siteBase);
+      return reply.headers(SECURITY_HEADERS).header('content-type', 'text/html; charset=utf-8').header('cache-control', 'private, no-cache').send(cachedPage(target, siteBase, content));
     } catch (error) {
       if (error instanceof DomainError && error.status === 404) return notFound(reply);
       throw error;
@@ -173,7 +175,7 @@ export const publishedRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app,
    * The whole page, kept with the revision under what else it shows: the site's title, visibility, sections and
    * variants (a change of the site's structure makes a new key; a change of the content is a new revision).
    */
-  function cachedPage(published: PublishedPage, siteBase: string): Buffer {
+  function cachedPage(published: PublishedPage, siteBase: string, content: PageHtml): Buffer {
     const { tree } = published;
     const shape = JSON.stringify([
       tree.site.title,
@@ -183,7 +185,7 @@ export const publishedRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app,
       tree.siteSpaces.map((s) => [s.id, s.path, s.section_id, tree.defaultSiteSpaces.has(s.id), tree.spaces.get(s.space_id)?.space.title]),
     ]);
     const key = `published-page:${siteBase}:${published.prefix.join('/')}:${published.page.id}:${createHash('sha256').update(shape).digest('base64url')}`;
-    return cachedBytes(published.content, key, () => renderPage(published, siteBase, { liveSearch: LIVE_SEARCH_PATH }));
+    return cachedBytes(published.content, key, () => renderPage(published, siteBase, { liveSearch: LIVE_SEARCH_PATH, content }));
   }
 
   /**

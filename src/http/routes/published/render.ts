@@ -3,7 +3,8 @@
  * the page's content rendered once and kept with its revision, the layout around it.
  */
 import { documentLinksOf } from '../../../content/links.js';
-import { pageHtml } from '../../../content/page-html.js';
+import { INCLUDE_DEPTH, pageHtml, type PageHtml, type PageHtmlOptions } from '../../../content/page-html.js';
+import type { Context } from '../../../domain/context.js';
 import type { DocumentPage, Page } from '../../../content/model.js';
 import { documentPages, firstDocument, type PublishedPage, type PublishedSpace } from '../../../domain/sites/published.js';
 import { siteSpacesIn } from '../../../domain/sites/tree.js';
@@ -36,23 +37,21 @@ function coverOf(page: DocumentPage, fileUrl: (fileId: string) => string | undef
   return { src, ...(dark ? { dark } : {}), size: page.layout.coverSize, yPos: page.cover?.yPos ?? 0 };
 }
 
-/**
- * The whole HTML of a published page at `siteBase` ('' for a site served at the root of its host: a static export).
- * Pure but for the page's rendered content, kept with the revision. `liveSearch`: the URL of the live search script
- * (a static export has none: its search page does the work).
- */
-export function renderPage(published: PublishedPage, siteBase: string, options: { liveSearch?: string } = {}): string {
-  const { tree, content, page } = published;
+/** Pages longer than this (characters of markdown) are rendered on the CPU pool: parsing takes 1-2 s per MB here. */
+export const POOLED_RENDER = 64 * 1024;
+
+/** Where the links a page writes lead on the site, and what its includes hold (the revision's lookups made once, on first use). */
+function pageLinks(published: PublishedPage, siteBase: string) {
+  const { content, page } = published;
   const pageUrlOf = pageUrls(siteBase, published);
   const fileUrl = (fileId: string) => {
     const target = content.filesById.get(fileId);
     return target && 'blobOid' in target ? `${siteBase}/~files/${encodeURIComponent(content.spaceId)}/${target.blobOid}/${encodeURIComponent(target.name)}` : undefined;
   };
   let links: ReturnType<ReturnType<typeof documentLinksOf>> | undefined;
+  const lookups = () => (links ??= documentLinksOf(content.revision)(page));
   const resolveHref = (href: string): string | undefined => {
-    // The revision's link lookups are made only when a page is rendered (then kept, below), not for every read.
-    links ??= documentLinksOf(content.revision)(page);
-    const ref = links.resolveLink(href);
+    const ref = lookups().resolveLink(href);
     if (ref.kind === 'page' || (ref.kind === 'anchor' && ref.page)) {
       const target = content.pagesById.get(ref.kind === 'page' ? ref.page : ref.page!);
       if (!target || target.type !== 'document') return undefined;
@@ -62,20 +61,62 @@ export function renderPage(published: PublishedPage, siteBase: string, options: 
     if (ref.kind === 'file') return fileUrl(ref.file);
     return undefined;
   };
-  // Rendered once per page and place on the site, kept with the revision (a revision never changes).
-  const { html, outline } = JSON.parse(
-    cachedJson(content, `published:${pageUrlOf(page)}:${page.id}`, () =>
-      pageHtml(page.markdown, {
-        resolveHref,
-        variables: { page: page.variables ?? {}, space: content.revision.variables },
-        include: (path) => {
-          links ??= documentLinksOf(content.revision)(page);
-          const id = links.resolveInclude?.(path);
-          return content.revision.reusableContents.find((reusable) => reusable.id === id)?.markdown;
-        },
-      }),
-    ),
-  ) as ReturnType<typeof pageHtml>;
+  const include = (path: string) => {
+    const id = lookups().resolveInclude?.(path);
+    return content.revision.reusableContents.find((reusable) => reusable.id === id)?.markdown;
+  };
+  return { pageUrlOf, fileUrl, resolveHref, include };
+}
+
+const contentKey = (published: PublishedPage, siteBase: string) => `published:${pageUrls(siteBase, published)(published.page)}:${published.page.id}`;
+const variablesOf = ({ page, content }: PublishedPage) => ({ page: page.variables ?? {}, space: content.revision.variables });
+
+/** What pageHtml needs to render a published page on the event loop. */
+export function pageHtmlOptionsFor(published: PublishedPage, siteBase: string): PageHtmlOptions {
+  const { resolveHref, include } = pageLinks(published, siteBase);
+  return { resolveHref, variables: variablesOf(published), include };
+}
+
+/** The page's content as HTML, rendered once per page and place on the site and kept with the revision (a revision never changes). */
+function renderedContent(published: PublishedPage, siteBase: string): PageHtml {
+  return JSON.parse(cachedJson(published.content, contentKey(published, siteBase), () => pageHtml(published.page.markdown, pageHtmlOptionsFor(published, siteBase)))) as PageHtml;
+}
+
+/**
+ * As renderedContent, but a page longer than `pooledAbove` is rendered on the CPU pool, so that no page, however
+ * big, holds the readers of other pages: its links and includes are found there first (the link index's own
+ * extraction), resolved here, and the page rendered there with their answers.
+ */
+export async function renderContent(ctx: Context, published: PublishedPage, siteBase: string, pooledAbove = POOLED_RENDER): Promise<PageHtml> {
+  const { content, page } = published;
+  if (page.markdown.length <= pooledAbove || content.answers?.has(contentKey(published, siteBase))) return renderedContent(published, siteBase);
+  const { resolveHref, include } = pageLinks(published, siteBase);
+  const hrefs: Record<string, string> = {};
+  const includes: Record<string, string> = {};
+  let bodies = [page.markdown];
+  for (let depth = 0; bodies.length > 0 && depth <= INCLUDE_DEPTH; depth++) {
+    const found = (await ctx.cpu.run('extractLinks', bodies)).flat();
+    bodies = [];
+    for (const { href } of found) {
+      const url = resolveHref(href);
+      if (url !== undefined) hrefs[href] = url;
+      const included = href in includes ? undefined : include(href);
+      if (included !== undefined) bodies.push((includes[href] = included));
+    }
+  }
+  const html = await ctx.cpu.run('pageHtml', { markdown: page.markdown, hrefs, variables: variablesOf(published), includes });
+  return JSON.parse(cachedJson(content, contentKey(published, siteBase), () => html)) as PageHtml;
+}
+
+/**
+ * The whole HTML of a published page at `siteBase` ('' for a site served at the root of its host: a static export).
+ * Pure but for the page's rendered content (`content`, else rendered here), kept with the revision. `liveSearch`:
+ * the URL of the live search script (a static export has none: its search page does the work).
+ */
+export function renderPage(published: PublishedPage, siteBase: string, options: { liveSearch?: string; content?: PageHtml } = {}): string {
+  const { tree, content, page } = published;
+  const { pageUrlOf, fileUrl, resolveHref } = pageLinks(published, siteBase);
+  const { html, outline } = options.content ?? renderedContent(published, siteBase);
   const order = documentPages(content.revision.pages).filter((p) => !p.hidden);
   const at = order.findIndex((p) => p.id === page.id);
   const nav = (target: DocumentPage | undefined): NavLink | undefined => (target ? { title: target.title, href: pageUrlOf(target), current: false } : undefined);
