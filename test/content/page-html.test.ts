@@ -34,7 +34,60 @@ describe('pageHtml', () => {
     expect(download.href).toBe('guide.pdf');
     expect(download.download).toBeDefined();
     expect(all(tree, (e) => e.tagName === 'p').map(text)).toContain('Version 2.0 for you, {{ unknown }}.');
-    expect(text(all(tree, classed('math'))[0])).toBe('E = mc^2');
+    expect(all(tree, classed('math-display'))).toHaveLength(1);
+  });
+
+  it('renders math as MathML on the server (display and inline), a formula KaTeX cannot read as its source, and nothing a formula could run', () => {
+    const { tree, html } = render('Inline $$a^2 + b_i$$ here.\n\n$$\n\\frac{1}{\\sqrt{x}} \\href{javascript:alert(1)}{x} \\url{javascript:alert(2)}\n$$\n\n$$\n\\frac{\n$$\n');
+    const [inline] = all(tree, classed('math-inline'));
+    const inlineMath = all(inline, (e) => e.tagName === 'math')[0];
+    expect(inlineMath.properties.display).toBeUndefined();
+    expect(all(inlineMath, (e) => e.tagName === 'msup').map(text)).toEqual(['a2']);
+    expect(all(inlineMath, (e) => e.tagName === 'annotation').map((e) => [text(e), e.properties.encoding])).toEqual([['a^2 + b_i', 'application/x-tex']]);
+    const [display, broken] = all(tree, classed('math-display'));
+    const math = all(display, (e) => e.tagName === 'math')[0];
+    expect(math.properties.display).toBe('block');
+    expect(all(math, (e) => e.tagName === 'mfrac')).toHaveLength(1);
+    expect(all(math, (e) => e.tagName === 'msqrt')).toHaveLength(1);
+    // \href and \url are not trusted: their names as red text, no link.
+    expect(all(math, (e) => e.tagName === 'mtext').map(text)).toEqual(['\\href', '\\url']);
+    expect(all(tree, (e) => e.tagName === 'a' || e.properties.href !== undefined || Object.keys(e.properties).some((key) => /^on|^style$/i.test(key)))).toEqual([]);
+    // The TeX source stays in the annotation, as text.
+    expect(html).not.toContain('href=');
+    // Unreadable TeX: its source, as text.
+    const error = all(broken, classed('katex-error'))[0];
+    expect(text(error)).toBe('\\frac{');
+    expect(all(broken, (e) => e.tagName === 'math')).toEqual([]);
+  });
+
+  it("renders cards tables as a grid of cards (cover, visible cells, target resolved as a link) and keeps other tables tables", () => {
+    const cards =
+      '<table data-view="cards" data-card-size="large"><thead><tr><th></th><th></th><th data-hidden data-card-target data-type="content-ref"></th><th data-hidden data-card-cover data-type="files"></th></tr></thead>' +
+      '<tbody><tr><td><span data-gb-custom-inline data-tag="emoji" data-code="1f5dd">🗝️</span> <strong>Get API Key</strong></td><td>Learn &#x26; <a href="setup.md">set up</a>.</td><td><a href="get-api-key.md">get-api-key.md</a></td><td><a href=".gitbook/assets/cover.png">cover.png</a></td></tr>' +
+      '<tr><td>Second</td><td><a href="setup.md">Setup</a></td><td></td><td></td></tr>' +
+      '<tr><td>Evil</td><td></td><td><a href="javascript:alert(1)">x</a></td><td><a href="javascript:alert(2)">y</a></td></tr></tbody></table>';
+    const result = pageHtml(`${cards}\n\n<table><tr><td>plain</td></tr></table>\n\n| A | B |\n| - | - |\n| 1 | 2 |\n`, {
+      resolveHref: (href) => (href.endsWith('.md') ? `/site/${href.slice(0, -3)}` : href.startsWith('.gitbook/') ? `/files/${href.split('/').pop()}` : undefined),
+    });
+    const tree = parseHtml(result.html, { fragment: true });
+    const grid = all(tree, classed('cards'))[0];
+    expect(grid.tagName).toBe('div');
+    expect(grid.properties.className).toEqual(['cards', 'cards-large']);
+    const [first, second, evil] = grid.children.filter((c) => c.type === 'element');
+    expect([first.tagName, first.properties.href, first.properties.className]).toEqual(['a', '/site/get-api-key', ['card']]);
+    const cover = first.children.find((c) => c.type === 'element')!;
+    expect([cover.type === 'element' && cover.tagName, cover.type === 'element' && cover.properties.src]).toEqual(['img', '/files/cover.png']);
+    expect(all(first, classed('card-text')).map((cell) => text(cell).trim())).toEqual(['🗝️ Get API Key', 'Learn & set up.']);
+    // A card that is a link holds no other link; a card without a target is a plain box whose links stay links.
+    expect(all(first, (e) => e.tagName === 'a')).toEqual([]);
+    expect(second.tagName).toBe('div');
+    expect(all(second, (e) => e.tagName === 'a').map((a) => a.properties.href)).toEqual(['/site/setup']);
+    expect(all(second, (e) => e.tagName === 'img')).toEqual([]);
+    // A javascript: target or cover is dropped by the sanitizer.
+    expect([evil.properties.href, ...all(evil, (e) => e.tagName === 'img').map((img) => img.properties.src)]).toEqual([undefined, undefined]);
+    expect(result.html).not.toContain('javascript:');
+    expect(all(grid, (e) => e.tagName === 'table')).toEqual([]);
+    expect(all(tree, (e) => e.tagName === 'table').map((table) => all(table, (e) => e.tagName === 'td').map(text))).toEqual([['plain'], ['1', '2']]);
   });
 
   it('highlights code on the server, with line numbers and a title when the code tag asks, and leaves unknown languages as text', () => {

@@ -52,6 +52,10 @@ nav.pagination{display:flex;justify-content:space-between;margin-top:3rem;border
 .code.wrap pre{white-space:pre-wrap}.hljs-keyword,.hljs-selector-tag,.hljs-built_in{color:#cf222e}.hljs-string,.hljs-attr{color:#0a3069}.hljs-number,.hljs-literal{color:#0550ae}.hljs-comment{color:#6e7781;font-style:italic}.hljs-title,.hljs-section{color:#8250df}.hljs-variable,.hljs-params{color:#953800}
 @media (prefers-color-scheme:dark){.hljs-keyword,.hljs-selector-tag,.hljs-built_in{color:#ff7b72}.hljs-string,.hljs-attr{color:#a5d6ff}.hljs-number,.hljs-literal{color:#79c0ff}.hljs-comment{color:#8b949e}.hljs-title,.hljs-section{color:#d2a8ff}.hljs-variable,.hljs-params{color:#ffa657}}
 form.search{margin-left:auto}form.search input{font:inherit;padding:.3rem .6rem;border:1px solid var(--line);border-radius:6px;background:var(--bg);color:var(--fg)}ol.results ul{list-style:none;padding-left:1rem}ol.results p{color:var(--muted);margin:.2rem 0 .6rem}
+.cards{display:grid;grid-template-columns:repeat(auto-fill,minmax(14rem,1fr));gap:1rem;margin:1rem 0}.cards.cards-large{grid-template-columns:repeat(auto-fill,minmax(20rem,1fr))}
+.cards .card{display:flex;flex-direction:column;border:1px solid var(--line);border-radius:8px;overflow:hidden;color:var(--fg);background:var(--bg);text-decoration:none}.cards a.card:hover,.cards a.card:focus-visible{border-color:var(--accent)}
+.cards .card-cover{display:block;width:100%;aspect-ratio:16/9;object-fit:cover;background:var(--code)}.cards .card-body{padding:.75rem 1rem}.cards .card-text p{margin:.2rem 0}.cards .card-text+.card-text{color:var(--muted);font-size:.95rem}
+.math-display{overflow-x:auto;margin:1rem 0}.katex-error{color:#cf222e;font-family:ui-monospace,monospace}
 @media (max-width:60rem){.layout{grid-template-columns:1fr}aside.outline{display:none}nav.toc{border-bottom:1px solid var(--line)}}
 `;
 
