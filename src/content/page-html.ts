@@ -7,7 +7,7 @@
  *
  * Blocks: hints (by style), tabs that switch without JavaScript (radio inputs and labels), code with its title,
  * steppers, columns, content-refs as cards, embeds as links, files as download cards, expandables (`<details>`),
- * includes with their reusable content, OpenAPI blocks as notes (not rendered yet), conditions shown (visitor claims are not evaluated yet),
+ * includes with their reusable content, OpenAPI operations from the specs the caller found (src/content/openapi-html.ts), conditions shown (visitor claims are not evaluated yet),
  * math as MathML (KaTeX, on the server: browsers draw MathML themselves, so no script or stylesheet is needed), cards
  * tables (`<table data-view="cards">`) as a grid of cards, expressions with the page's and space's variables. Code is highlighted here (lowlight: the
  * grammars of highlight.js, output as hast, so it is sanitized like the rest), with line numbers when asked.
@@ -24,6 +24,7 @@ import { common, createLowlight } from 'lowlight';
 import { toString } from 'mdast-util-to-string';
 import { parseGitbookMarkdown, parseTagArguments, splitTag, type Details, type LiquidBlock, type LiquidExpression, type LiquidTag } from './gitbook-markdown.js';
 import { EMOJI_DATA, parseHtmlTable, type HtmlTable } from './html-table.js';
+import { openApiRef, operationElement, type OpenApiOperation, type OpenApiRef } from './openapi-html.js';
 
 export interface PageHtmlOptions {
   /** Where a link or image written in the page leads on the site (undefined: as written). */
@@ -32,6 +33,11 @@ export interface PageHtmlOptions {
   variables?: { page?: Record<string, string>; space?: Record<string, string> };
   /** The markdown of the reusable content an `{% include %}` path names, when it is one of the revision's. */
   include?(path: string): string | undefined;
+  /**
+   * The operation an OpenAPI block names, from the organization's specs (loaded by the caller before rendering:
+   * rendering is synchronous and never fetches); undefined when the spec or the operation is not there.
+   */
+  openapiOperation?(ref: OpenApiRef): OpenApiOperation | undefined;
 }
 
 export interface PageHtml {
@@ -95,6 +101,7 @@ const INCLUDE_DEPTH = 3;
 class Renderer {
   private tabsCount = 0;
   private includeDepth = 0;
+  private inOpenApi = false;
 
   constructor(private readonly options: PageHtmlOptions) {}
 
@@ -186,10 +193,25 @@ class Renderer {
     if (name === 'content-ref' && url) return element('p', { className: ['content-ref'] }, [this.link(url, 'card', url.replace(/\.md$/, '').replace(/\/README$/i, ''))]);
     if (name === 'file' && url) return element('p', { className: ['file'] }, [this.link(url, 'download', url.split('/').pop() ?? url, { download: '' })]);
     if (name === 'include') return this.include(args) ?? element('p', { className: ['note'] }, [textNode('(included content not found)')]);
-    if (name === 'openapi' || name === 'openapi-operation' || name === 'swagger') {
-      return element('p', { className: ['note', 'openapi'] }, [textNode(`OpenAPI operation ${attributes.method?.toUpperCase() ?? ''} ${attributes.path ?? ''}`.trim())]);
-    }
+    if (name === 'openapi' || name === 'openapi-operation' || name === 'swagger') return this.openapi(openApiRef(attributes));
     return undefined;
+  }
+
+  /** An OpenAPI block: the operation it names, or a note saying it is not there. */
+  private openapi(ref: OpenApiRef): Element {
+    const spec = ref.spec ?? ref.src;
+    // A description in a spec that holds an OpenAPI block itself: a note, not another operation (no loop).
+    const operation = spec === undefined || this.inOpenApi ? undefined : this.options.openapiOperation?.(ref);
+    if (!operation) {
+      const where = spec === undefined ? 'no specification named' : `not found in specification ${spec}`;
+      return element('p', { className: ['note', 'openapi'] }, [textNode(`OpenAPI operation ${ref.method.toUpperCase()} ${ref.path}: ${where}`)]);
+    }
+    this.inOpenApi = true;
+    try {
+      return operationElement(operation, (markdown) => (toHast(parseGitbookMarkdown(markdown) as Root, { allowDangerousHtml: true, handlers: this.handlers }) as HastRoot).children as ElementContent[]);
+    } finally {
+      this.inOpenApi = false;
+    }
   }
 
   private tag(_state: State, node: LiquidTag): ElementContent {

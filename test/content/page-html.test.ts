@@ -4,6 +4,7 @@
  */
 import type { Root } from 'hast';
 import { describe, expect, it } from 'vitest';
+import { findOperation, openApiRefsOf } from '../../src/content/openapi-html.js';
 import { pageHtml } from '../../src/content/page-html.js';
 import { all, hasClass, parseHtml, text } from '../helpers/html.js';
 
@@ -140,5 +141,126 @@ describe('pageHtml', () => {
     expect(all(tree, (e) => ['script', 'iframe', 'form', 'style'].includes(e.tagName))).toEqual([]);
     expect(all(tree, (e) => Object.keys(e.properties ?? {}).some((key) => /^on/i.test(key) || key === 'style' && e.tagName !== 'mark'))).toEqual([]);
     expect(html).not.toContain('javascript:');
+  });
+
+  describe('OpenAPI operations', () => {
+    const petstore = {
+      openapi: '3.0.3',
+      info: { title: 'Pets', version: '1' },
+      paths: {
+        '/pets/{petId}': {
+          parameters: [{ name: 'petId', in: 'path', required: true, description: 'The pet', schema: { type: 'string' } }],
+          get: {
+            summary: 'Get a pet',
+            description: 'Reads **one** pet. <script>alert(1)</script><img src="x" onerror="alert(2)"> [x](javascript:alert(3))',
+            parameters: [{ $ref: '#/components/parameters/Verbose' }],
+            responses: {
+              '200': { description: 'The pet', content: { 'application/json': { schema: { $ref: '#/components/schemas/Pet' } } } },
+              default: { description: 'An error' },
+            },
+          },
+          put: {
+            requestBody: { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/Pet' } } } },
+            responses: { '204': { description: 'Saved' } },
+          },
+        },
+      },
+      components: {
+        parameters: { Verbose: { name: 'verbose', in: 'query', schema: { type: 'boolean' } } },
+        schemas: {
+          Pet: {
+            type: 'object',
+            required: ['name'],
+            properties: {
+              name: { type: 'string', description: 'Its *name*' },
+              born: { type: 'string', format: 'date' },
+              owner: { $ref: '#/components/schemas/Owner' },
+              tags: { type: 'array', items: { type: 'string' } },
+            },
+          },
+          Owner: { type: 'object', properties: { id: { type: 'integer' }, address: { type: 'object', properties: { city: { type: 'string' } } }, pet: { $ref: '#/components/schemas/Pet' } } },
+        },
+      },
+    };
+    const swagger = {
+      swagger: '2.0',
+      info: { title: 'Old', version: '1' },
+      consumes: ['application/json'],
+      paths: { '/pets': { post: { parameters: [{ name: 'body', in: 'body', required: true, schema: { type: 'object', properties: { name: { type: 'string' } } } }, { name: 'dry', in: 'query', type: 'boolean' }], responses: { '201': { description: 'Made', schema: { type: 'object', properties: { id: { type: 'integer' } } } } } } } },
+    };
+    const specs: Record<string, Record<string, unknown>> = { petstore, 'https://example.com/old.yaml': swagger };
+    const renderOperations = (markdown: string) => {
+      const result = pageHtml(markdown, {
+        resolveHref: () => undefined,
+        openapiOperation: (ref) => {
+          const name = ref.spec ?? ref.src ?? '';
+          return specs[name] ? findOperation(specs[name], name, ref.path, ref.method) : undefined;
+        },
+      });
+      return { html: result.html, tree: parseHtml(result.html, { fragment: true }) };
+    };
+
+    it('finds the blocks a page holds, whatever their form', () => {
+      expect(openApiRefsOf('{% openapi src="https://x.test/a.yaml" path="/pets" method="GET" %}\n[a](b)\n{% endopenapi %}\n\n{% openapi-operation spec="petstore" path="/pets/{petId}" method="put" %}\n\n{% swagger src="s" path="/p" method="post" %}\n{% endswagger %}')).toEqual([
+        { src: 'https://x.test/a.yaml', path: '/pets', method: 'get' },
+        { spec: 'petstore', path: '/pets/{petId}', method: 'put' },
+        { src: 's', path: '/p', method: 'post' },
+      ]);
+    });
+
+    it('renders an operation: method and path, summary, description, parameters, request body and responses with their schema outline', () => {
+      const { tree } = renderOperations('{% openapi-operation spec="petstore" path="/pets/{petId}" method="get" %}\n{% endopenapi-operation %}\n\n{% openapi-operation spec="petstore" path="/pets/{petId}" method="put" %}\n');
+      const [get, put] = all(tree, classed('openapi-operation'));
+      expect(all(get, classed('openapi-method')).map((e) => [text(e), e.properties.className])).toEqual([['GET', ['openapi-method', 'openapi-method-get']]]);
+      expect(text(all(get, classed('openapi-path'))[0])).toBe('/pets/{petId}');
+      expect(text(all(get, classed('openapi-summary'))[0])).toBe('Get a pet');
+      expect(all(all(get, classed('openapi-description'))[0], (e) => e.tagName === 'strong').map(text)).toEqual(['one']);
+      const rows = all(all(get, classed('openapi-parameters'))[0], (e) => e.tagName === 'tr').map((tr) => all(tr, (e) => e.tagName === 'td' || e.tagName === 'th').map((c) => text(c).trim()));
+      expect(rows).toEqual([
+        ['Name', 'In', 'Type', 'Required', 'Description'],
+        ['petId', 'path', 'string', 'required', 'The pet'],
+        ['verbose', 'query', 'boolean', '', ''],
+      ]);
+      const responses = all(get, classed('openapi-response'));
+      expect(responses.map((r) => text(all(r, classed('openapi-status'))[0]))).toEqual(['200', 'default']);
+      // The schema outline: $ref named and resolved, nested two levels, no further (and no loop on Owner.pet -> Pet).
+      const outline = all(responses[0], classed('schema'))[0];
+      const top = outline.children.filter((c) => c.type === 'element').map((li) => [text(all(li, classed('schema-name'))[0]), text(all(li, classed('schema-type'))[0]), all(li, classed('schema-required')).length > 0]);
+      expect(top).toEqual([
+        ['name', 'string', true],
+        ['born', 'string (date)', false],
+        ['owner', 'Owner', false],
+        ['tags', 'array of string', false],
+      ]);
+      expect(all(outline, classed('schema-name')).map(text)).toEqual(['name', 'born', 'owner', 'id', 'address', 'pet', 'tags']);
+      expect(all(outline, (e) => e.tagName === 'em').map(text)).toEqual(['name']);
+      expect(text(all(responses[0], classed('openapi-media'))[0])).toBe('application/json Pet');
+
+      expect(text(all(put, classed('openapi-method'))[0])).toBe('PUT');
+      expect(all(put, (e) => e.tagName === 'h4').map(text)).toEqual(['Parameters', 'Request body', 'Responses']);
+      expect(all(put, classed('schema-name')).map(text)).toContain('owner');
+    });
+
+    it('renders Swagger 2.0 operations (body parameter as the request body), and a note for what is not there', () => {
+      const { tree } = renderOperations(
+        '{% swagger src="https://example.com/old.yaml" path="/pets" method="post" %}\n{% endswagger %}\n\n{% openapi src="https://example.com/old.yaml" path="/nope" method="get" %}\n{% endopenapi %}\n\n{% openapi-operation spec="unknown" path="/pets" method="get" %}\n',
+      );
+      const [post] = all(tree, classed('openapi-operation'));
+      expect(all(post, classed('openapi-parameters')).flatMap((table) => all(table, (e) => e.tagName === 'code').map(text))).toEqual(['dry']);
+      expect(all(post, classed('openapi-media')).map(text)).toEqual(['application/json object', 'application/json object']);
+      expect(all(post, classed('schema-name')).map(text)).toEqual(['name', 'id']);
+      expect(all(tree, classed('note')).map(text)).toEqual([
+        'OpenAPI operation GET /nope: not found in specification https://example.com/old.yaml',
+        'OpenAPI operation GET /pets: not found in specification unknown',
+      ]);
+    });
+
+    it('renders script in a description inert', () => {
+      const { tree, html } = renderOperations('{% openapi-operation spec="petstore" path="/pets/{petId}" method="get" %}\n');
+      expect(all(tree, (e) => e.tagName === 'script')).toEqual([]);
+      expect(all(tree, (e) => Object.keys(e.properties ?? {}).some((key) => /^on/i.test(key)))).toEqual([]);
+      expect(html).not.toContain('javascript:');
+      expect(all(tree, (e) => e.tagName === 'img')).toHaveLength(1);
+    });
   });
 });
