@@ -26,7 +26,7 @@ import {
 } from '../../../domain/sites/published.js';
 import type { SiteTree } from '../../../domain/sites/tree.js';
 import { renderAppPage, renderNotFound, renderSearch, type SearchResult } from './layout.js';
-import { pageMarkdown, pageUrl, pageUrls, renderPage } from './render.js';
+import { pageMarkdown, pageSpecs, pageUrl, pageUrls, renderPage, type PageSpecs } from './render.js';
 import { searchSpaces } from '../../../domain/search/search.js';
 
 const SHARE_COOKIE = 'quire_share';
@@ -90,7 +90,8 @@ export const publishedRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app,
       if (target.kind === 'redirect') {
         return reply.status(301).header('location', 'page' in target.to ? pageUrl(siteBase, target.space, target.to.page) : target.to.url).send();
       }
-      return reply.headers(SECURITY_HEADERS).header('content-type', 'text/html; charset=utf-8').header('cache-control', 'private, no-cache').send(cachedPage(target, siteBase));
+      const html = cachedPage(target, siteBase, await pageSpecs(ctx, target));
+      return reply.headers(SECURITY_HEADERS).header('content-type', 'text/html; charset=utf-8').header('cache-control', 'private, no-cache').send(html);
     } catch (error) {
       if (error instanceof DomainError && error.status === 404) return notFound(reply);
       throw error;
@@ -168,9 +169,10 @@ export const publishedRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app,
 
   /**
    * The whole page, kept with the revision under what else it shows: the site's title, visibility, sections and
-   * variants (a change of the site's structure makes a new key; a change of the content is a new revision).
+   * variants (a change of the site's structure makes a new key; a change of the content is a new revision), and
+   * the versions of the OpenAPI specs it shows (a spec changes without a new revision).
    */
-  function cachedPage(published: PublishedPage, siteBase: string): Buffer {
+  function cachedPage(published: PublishedPage, siteBase: string, specs: PageSpecs | undefined): Buffer {
     const { tree } = published;
     const shape = JSON.stringify([
       tree.site.title,
@@ -178,9 +180,10 @@ export const publishedRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app,
       tree.defaultSection,
       tree.sections.map((s) => [s.id, s.title, s.path]),
       tree.siteSpaces.map((s) => [s.id, s.path, s.section_id, tree.defaultSiteSpaces.has(s.id), tree.spaces.get(s.space_id)?.space.title]),
+      specs?.key ?? null,
     ]);
     const key = `published-page:${siteBase}:${published.prefix.join('/')}:${published.page.id}:${createHash('sha256').update(shape).digest('base64url')}`;
-    return cachedBytes(published.content, key, () => renderPage(published, siteBase));
+    return cachedBytes(published.content, key, () => renderPage(published, siteBase, specs));
   }
 
   /**

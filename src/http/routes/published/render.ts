@@ -3,8 +3,11 @@
  * the page's content rendered once and kept with its revision, the layout around it.
  */
 import { documentLinksOf } from '../../../content/links.js';
-import { pageHtml } from '../../../content/page-html.js';
+import { findOperation, openApiRefsOf } from '../../../content/openapi-html.js';
+import { pageHtml, type PageHtmlOptions } from '../../../content/page-html.js';
 import type { DocumentPage, Page } from '../../../content/model.js';
+import type { Context } from '../../../domain/context.js';
+import { specDocumentsNamed } from '../../../domain/openapi/specs.js';
 import { documentPages, firstDocument, type PublishedPage, type PublishedSpace } from '../../../domain/sites/published.js';
 import { siteSpacesIn } from '../../../domain/sites/tree.js';
 import { cachedJson } from '../../present.js';
@@ -28,11 +31,42 @@ export function pageMarkdown(page: DocumentPage): string {
   return `# ${page.title}\n\n${page.description ? `${page.description}\n\n` : ''}${page.markdown}`;
 }
 
+/** The OpenAPI operations a page's blocks show, read before the page is rendered (rendering is synchronous). */
+export interface PageSpecs {
+  /**
+   * The spec versions read: part of the keys the rendered page is kept under, because a spec gets new versions
+   * while the revision stays the same.
+   */
+  key: string;
+  operation: NonNullable<PageHtmlOptions['openapiOperation']>;
+}
+
+/**
+ * The specs of the site's organization that the page's OpenAPI blocks name (in the page, or in the reusable
+ * contents it may include), by slug (`spec=`) or by source URL (`src=`; a `src` equal to a slug also names it).
+ * Undefined for a page without such blocks: nothing is read. Nothing is ever fetched here.
+ */
+export async function pageSpecs(ctx: Context, published: PublishedPage): Promise<PageSpecs | undefined> {
+  const { page, content } = published;
+  const includes = page.markdown.includes('{% include') ? content.revision.reusableContents.map((reusable) => reusable.markdown) : [];
+  const refs = [page.markdown, ...includes].flatMap(openApiRefsOf);
+  if (refs.length === 0) return undefined;
+  const names = [...new Set(refs.map((ref) => ref.spec ?? ref.src ?? '').filter((name) => name !== ''))];
+  const specs = await specDocumentsNamed(ctx, published.tree.site.organization_id, names);
+  return {
+    key: specs.map((spec) => spec.versionId).join(','),
+    operation: (ref) => {
+      const spec = ref.spec !== undefined ? specs.find((s) => s.slug === ref.spec) : (specs.find((s) => s.sourceUrl === ref.src) ?? specs.find((s) => s.slug === ref.src));
+      return spec && findOperation(spec.document, spec.slug, ref.path, ref.method);
+    },
+  };
+}
+
 /**
  * The whole HTML of a published page at `siteBase` ('' for a site served at the root of its host: a static export).
  * Pure but for the page's rendered content, kept with the revision.
  */
-export function renderPage(published: PublishedPage, siteBase: string): string {
+export function renderPage(published: PublishedPage, siteBase: string, specs?: PageSpecs): string {
   const { tree, content, page } = published;
   const pageUrlOf = pageUrls(siteBase, published);
   const fileUrl = (fileId: string) => {
@@ -53,9 +87,9 @@ export function renderPage(published: PublishedPage, siteBase: string): string {
     if (ref.kind === 'file') return fileUrl(ref.file);
     return undefined;
   };
-  // Rendered once per page and place on the site, kept with the revision (a revision never changes).
+  // Rendered once per page and place on the site (and versions of the specs it shows), kept with the revision.
   const { html, outline } = JSON.parse(
-    cachedJson(content, `published:${pageUrlOf(page)}:${page.id}`, () =>
+    cachedJson(content, `published:${pageUrlOf(page)}:${page.id}${specs ? `:openapi:${specs.key}` : ''}`, () =>
       pageHtml(page.markdown, {
         resolveHref,
         variables: { page: page.variables ?? {}, space: content.revision.variables },
@@ -64,6 +98,7 @@ export function renderPage(published: PublishedPage, siteBase: string): string {
           const id = links.resolveInclude?.(path);
           return content.revision.reusableContents.find((reusable) => reusable.id === id)?.markdown;
         },
+        ...(specs ? { openapiOperation: specs.operation } : {}),
       }),
     ),
   ) as ReturnType<typeof pageHtml>;
