@@ -7,10 +7,12 @@
  *
  * Blocks: hints (by style), tabs that switch without JavaScript (radio inputs and labels), code with its title,
  * steppers, columns, content-refs as cards, embeds as links, files as download cards, expandables (`<details>`),
- * includes with their reusable content, OpenAPI operations from the specs the caller found (src/content/openapi-html.ts), conditions shown (visitor claims are not evaluated yet),
- * math as MathML (KaTeX, on the server: browsers draw MathML themselves, so no script or stylesheet is needed), cards
- * tables (`<table data-view="cards">`) as a grid of cards, expressions with the page's and space's variables. Code is highlighted here (lowlight: the
- * grammars of highlight.js, output as hast, so it is sanitized like the rest), with line numbers when asked.
+ * includes with their reusable content, OpenAPI operations from the specs the caller found
+ * (src/content/openapi-html.ts), conditions shown (visitor claims are not evaluated yet), math as MathML (KaTeX,
+ * on the server: browsers draw MathML themselves, so no script or stylesheet is needed), cards tables
+ * (`<table data-view="cards">`) as a grid of cards, expressions with the page's and space's variables. Code is
+ * highlighted here (lowlight: the grammars of highlight.js, output as hast, so it is sanitized like the rest), with
+ * line numbers when asked.
  */
 import GithubSlugger from 'github-slugger';
 import type { Element, ElementContent, Root as HastRoot } from 'hast';
