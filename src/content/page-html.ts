@@ -7,20 +7,26 @@
  *
  * Blocks: hints (by style), tabs that switch without JavaScript (radio inputs and labels), code with its title,
  * steppers, columns, content-refs as cards, embeds as links, files as download cards, expandables (`<details>`),
- * includes with their reusable content, OpenAPI blocks as notes (not rendered yet), conditions shown (visitor claims are not evaluated yet),
- * math as TeX source, expressions with the page's and space's variables. Code is highlighted here (lowlight: the
- * grammars of highlight.js, output as hast, so it is sanitized like the rest), with line numbers when asked.
+ * includes with their reusable content, OpenAPI operations from the specs the caller found
+ * (src/content/openapi-html.ts), conditions shown (visitor claims are not evaluated yet), math as MathML (KaTeX,
+ * on the server: browsers draw MathML themselves, so no script or stylesheet is needed), cards tables
+ * (`<table data-view="cards">`) as a grid of cards, expressions with the page's and space's variables. Code is
+ * highlighted here (lowlight: the grammars of highlight.js, output as hast, so it is sanitized like the rest), with
+ * line numbers when asked.
  */
 import GithubSlugger from 'github-slugger';
 import type { Element, ElementContent, Root as HastRoot } from 'hast';
+import katex from 'katex';
 import { raw } from 'hast-util-raw';
 import { defaultSchema, sanitize, type Schema } from 'hast-util-sanitize';
 import { toHtml } from 'hast-util-to-html';
 import type { Nodes, Root } from 'mdast';
-import { toHast, type Handler, type State } from 'mdast-util-to-hast';
+import { defaultHandlers, toHast, type Handler, type State } from 'mdast-util-to-hast';
 import { common, createLowlight } from 'lowlight';
 import { toString } from 'mdast-util-to-string';
 import { parseGitbookMarkdown, parseTagArguments, splitTag, type Details, type LiquidBlock, type LiquidExpression, type LiquidTag } from './gitbook-markdown.js';
+import { EMOJI_DATA, parseHtmlTable, type HtmlTable } from './html-table.js';
+import { openApiRef, operationElement, type OpenApiOperation, type OpenApiRef } from './openapi-html.js';
 
 export interface PageHtmlOptions {
   /** Where a link or image written in the page leads on the site (undefined: as written). */
@@ -29,6 +35,11 @@ export interface PageHtmlOptions {
   variables?: { page?: Record<string, string>; space?: Record<string, string> };
   /** The markdown of the reusable content an `{% include %}` path names, when it is one of the revision's. */
   include?(path: string): string | undefined;
+  /**
+   * The operation an OpenAPI block names, from the organization's specs (loaded by the caller before rendering:
+   * rendering is synchronous and never fetches); undefined when the spec or the operation is not there.
+   */
+  openapiOperation?(ref: OpenApiRef): OpenApiOperation | undefined;
 }
 
 export interface PageHtml {
@@ -45,6 +56,23 @@ const highlighter = createLowlight(common);
 const element = (tagName: string, properties: Element['properties'], children: ElementContent[]): Element => ({ type: 'element', tagName, properties, children });
 const textNode = (value: string): ElementContent => ({ type: 'text', value });
 
+/** The MathML elements KaTeX writes (`output: 'mathml'`). */
+const MATHML_TAGS = [
+  'math', 'semantics', 'annotation', 'mrow', 'mi', 'mo', 'mn', 'ms', 'mtext', 'mspace', 'msup', 'msub', 'msubsup', 'mfrac', 'msqrt', 'mroot',
+  'mtable', 'mtr', 'mtd', 'mover', 'munder', 'munderover', 'mpadded', 'mphantom', 'mstyle', 'menclose',
+];
+
+/**
+ * The attributes KaTeX's MathML carries: layout and presentation only. None takes a URL or script (`\href` and
+ * `\url` are not trusted, so KaTeX writes them as red text), and `style` is left out: colours come as `mathcolor`.
+ */
+const MATHML_ATTRIBUTES = [
+  'display', 'mathvariant', 'stretchy', 'fence', 'separator', 'lspace', 'rspace', 'minsize', 'maxsize', 'largeop', 'movablelimits', 'symmetric',
+  'accent', 'accentunder', 'columnalign', 'rowalign', 'rowspacing', 'columnspacing', 'rowlines', 'columnlines', 'frame', 'framespacing',
+  'equalrows', 'equalcolumns', 'side', 'width', 'height', 'depth', 'voffset', 'linethickness', 'scriptlevel', 'displaystyle', 'notation',
+  'mathcolor', 'mathbackground', 'encoding',
+];
+
 /** What sanitizing keeps: GitHub's rules, plus the classes, ids and form controls the blocks above write. */
 const SCHEMA: Schema = {
   ...defaultSchema,
@@ -53,7 +81,7 @@ const SCHEMA: Schema = {
   clobber: [],
   // GitHub's rule disables every input; the tabs' radios must switch (task list boxes come disabled already).
   required: {},
-  tagNames: [...(defaultSchema.tagNames ?? []), 'figure', 'figcaption', 'mark', 'kbd', 'details', 'summary', 'input', 'label', 'nav'],
+  tagNames: [...(defaultSchema.tagNames ?? []), 'figure', 'figcaption', 'mark', 'kbd', 'details', 'summary', 'input', 'label', 'nav', ...MATHML_TAGS],
   attributes: {
     ...Object.fromEntries(
       // GitHub's schema allows a few fixed classes on some elements, which would hide the '*' rule below for them.
@@ -64,6 +92,8 @@ const SCHEMA: Schema = {
     label: ['htmlFor', 'className'],
     a: [...(defaultSchema.attributes?.a ?? []).filter((rule) => !(Array.isArray(rule) && rule[0] === 'className')), 'download'],
     mark: ['style'],
+    ...Object.fromEntries(MATHML_TAGS.map((tag) => [tag, MATHML_ATTRIBUTES])),
+    math: [...MATHML_ATTRIBUTES, ['xmlns', 'http://www.w3.org/1998/Math/MathML']],
   },
 };
 
@@ -73,6 +103,7 @@ export const INCLUDE_DEPTH = 3;
 class Renderer {
   private tabsCount = 0;
   private includeDepth = 0;
+  private inOpenApi = false;
 
   constructor(private readonly options: PageHtmlOptions) {}
 
@@ -97,8 +128,15 @@ class Renderer {
     liquidTag: (state, node: LiquidTag) => this.tag(state, node),
     liquidExpression: (_state, node: LiquidExpression) => textNode(this.expression(node.value)),
     details: (state, node: Details) => element('details', { className: ['expandable'] }, [element('summary', {}, [textNode(node.summary)]), ...this.all(state, node)]),
-    math: (_state, node: { value: string }) => element('pre', { className: ['math'] }, [element('code', { className: ['language-math'] }, [textNode(node.value)])]),
-    inlineMath: (_state, node: { value: string }) => element('code', { className: ['math'] }, [textNode(node.value)]),
+    math: (_state, node: { value: string }) => mathElement(node.value, true),
+    inlineMath: (_state, node: { value: string }) => mathElement(node.value, false),
+    html: (state, node: { value: string }) => {
+      const table = /^\s*<table[^>]*data-view/i.test(node.value) ? parseHtmlTable(node.value) : undefined;
+      return table?.view === 'cards' ? this.cards(table) : defaultHandlers.html(state, node as never);
+    },
+    // The platform's emoji (read from a cards table's cell) is its character, not an image.
+    image: (state, node: { data?: Record<string, unknown>; alt?: string | null }) =>
+      node.data?.[EMOJI_DATA] !== undefined ? textNode(node.alt ?? '') : defaultHandlers.image(state, node as never),
     code: (_state, node: { lang?: string | null; value: string }) => {
       const lang = node.lang?.toLowerCase();
       const value = `${node.value}\n`;
@@ -107,6 +145,34 @@ class Renderer {
       return element('pre', {}, [element('code', { className: lang ? ['hljs', `language-${lang}`] : ['hljs'] }, children)]);
     },
   };
+
+  /**
+   * A cards table as a grid of cards: each row one card, leading where its target column points (resolved as any
+   * link), its cover image on top, its visible cells as its text. Links inside a card that leads somewhere become
+   * their text (a link cannot hold another).
+   */
+  private cards(table: HtmlTable): Element {
+    const target = table.columns.findIndex((column) => column.cardTarget);
+    const cover = table.columns.findIndex((column) => column.cardCover);
+    const visible = table.columns.flatMap((column, i) => (column.hidden ? [] : [i]));
+    const cards = table.rows.map((row) => {
+      const href = target >= 0 ? row[target].hrefs[0] : undefined;
+      const image = cover >= 0 ? row[cover].hrefs[0] : undefined;
+      const children: ElementContent[] = [];
+      if (image) children.push(element('img', { src: this.options.resolveHref(image) ?? image, alt: '', className: ['card-cover'] }, []));
+      const body = visible.flatMap((i) => {
+        const content = row[i].content;
+        if (content.children.length === 0) return [];
+        rewriteLinks(content, this.options.resolveHref);
+        const hast = toHast(content, { allowDangerousHtml: true, handlers: this.handlers }) as HastRoot;
+        const cell = hast.children as ElementContent[];
+        return [element('div', { className: ['card-text'] }, href ? cell.map(unlink) : cell)];
+      });
+      children.push(element('div', { className: ['card-body'] }, body));
+      return href ? element('a', { href: this.options.resolveHref(href) ?? href, className: ['card'] }, children) : element('div', { className: ['card'] }, children);
+    });
+    return element('div', { className: ['cards', ...(table.cardSize === 'large' ? ['cards-large'] : [])] }, cards);
+  }
 
   private all(state: State, node: { children: unknown[] }): ElementContent[] {
     return state.all(node as never) as ElementContent[];
@@ -129,10 +195,25 @@ class Renderer {
     if (name === 'content-ref' && url) return element('p', { className: ['content-ref'] }, [this.link(url, 'card', url.replace(/\.md$/, '').replace(/\/README$/i, ''))]);
     if (name === 'file' && url) return element('p', { className: ['file'] }, [this.link(url, 'download', url.split('/').pop() ?? url, { download: '' })]);
     if (name === 'include') return this.include(args) ?? element('p', { className: ['note'] }, [textNode('(included content not found)')]);
-    if (name === 'openapi' || name === 'openapi-operation' || name === 'swagger') {
-      return element('p', { className: ['note', 'openapi'] }, [textNode(`OpenAPI operation ${attributes.method?.toUpperCase() ?? ''} ${attributes.path ?? ''}`.trim())]);
-    }
+    if (name === 'openapi' || name === 'openapi-operation' || name === 'swagger') return this.openapi(openApiRef(attributes));
     return undefined;
+  }
+
+  /** An OpenAPI block: the operation it names, or a note saying it is not there. */
+  private openapi(ref: OpenApiRef): Element {
+    const spec = ref.spec ?? ref.src;
+    // A description in a spec that holds an OpenAPI block itself: a note, not another operation (no loop).
+    const operation = spec === undefined || this.inOpenApi ? undefined : this.options.openapiOperation?.(ref);
+    if (!operation) {
+      const where = spec === undefined ? 'no specification named' : `not found in specification ${spec}`;
+      return element('p', { className: ['note', 'openapi'] }, [textNode(`OpenAPI operation ${ref.method.toUpperCase()} ${ref.path}: ${where}`)]);
+    }
+    this.inOpenApi = true;
+    try {
+      return operationElement(operation, (markdown) => (toHast(parseGitbookMarkdown(markdown) as Root, { allowDangerousHtml: true, handlers: this.handlers }) as HastRoot).children as ElementContent[]);
+    } finally {
+      this.inOpenApi = false;
+    }
   }
 
   private tag(_state: State, node: LiquidTag): ElementContent {
@@ -192,6 +273,21 @@ class Renderer {
       }
     }
   }
+}
+
+/** TeX as MathML (KaTeX); a formula KaTeX cannot read comes back as its source, in a `katex-error` span. */
+function mathElement(tex: string, displayMode: boolean): Element {
+  // trust: false keeps \href, \url and \html* out (shown as red text); strict 'ignore': no console warnings.
+  const html = katex.renderToString(tex, { output: 'mathml', displayMode, throwOnError: false, trust: false, strict: 'ignore' });
+  // A raw node: hast-util-raw parses it with the page's other HTML, then the sanitizer sees every element of it.
+  return element(displayMode ? 'div' : 'span', { className: ['math', displayMode ? 'math-display' : 'math-inline'] }, [{ type: 'raw', value: html } as never]);
+}
+
+/** A link inside a card that is itself a link: its content, without the link. */
+function unlink(node: ElementContent): ElementContent {
+  if (node.type !== 'element') return node;
+  const children = node.children.map(unlink);
+  return node.tagName === 'a' ? element('span', {}, children) : { ...node, children };
 }
 
 /** Rewrites the hrefs and srcs the page wrote to where they lead on the site. */

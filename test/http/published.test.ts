@@ -20,6 +20,8 @@ describe.each(DATABASE_KINDS)('published sites as HTML (%s)', (kind) => {
   let guideId: string;
   let siteId: string;
   let base: string;
+  let apiSpaceId: string;
+  let server: string;
 
   const get = async (url: string, headers: Record<string, string> = {}) => {
     const res = await t.request('GET', url, { headers, unchecked: true });
@@ -29,11 +31,11 @@ describe.each(DATABASE_KINDS)('published sites as HTML (%s)', (kind) => {
   beforeAll(async () => {
     t = await startTestApp(kind);
     org = await t.organization('Docs Co');
-    const server = await t.listen();
+    server = await t.listen();
     const token = org.admin.token;
     const api = async (method: string, url: string, body?: unknown) => (await t.request(method, url, { token, body })).body;
     guideId = (await api('POST', `/v1/orgs/${org.id}/spaces`, { title: 'Guide' })).id;
-    const apiSpaceId = (await api('POST', `/v1/orgs/${org.id}/spaces`, { title: 'API v2' })).id;
+    apiSpaceId = (await api('POST', `/v1/orgs/${org.id}/spaces`, { title: 'API v2' })).id;
     const checkout = await Checkout.clone(spaceRemote(server, token, guideId));
     await checkout.write('README.md', '---\ndescription: Start <script>alert(1)</script> here\n---\n\n# Welcome\n\nRead the [install guide](setup/install.md#steps).\n\n![Logo](.gitbook/assets/logo.png)\n\n{% include ".gitbook/includes/footer.md" %}\n');
     await checkout.write('.gitbook/includes/footer.md', '---\ntitle: Footer\n---\n\nQuestions? Ask the **docs team**.\n');
@@ -154,7 +156,7 @@ describe.each(DATABASE_KINDS)('published sites as HTML (%s)', (kind) => {
     if (target.kind !== 'page') throw new Error('no first page');
     // Renders kept with the revision dropped, so that this one is made on the pool.
     target.content.answers?.clear();
-    const pooled = await renderContent(t.container.ctx, target, base, 0);
+    const pooled = await renderContent(t.container.ctx, target, base, undefined, 0);
     const inline = pageHtml(target.page.markdown, { ...pageHtmlOptionsFor(target, base) });
     expect(pooled).toEqual(inline);
     expect(parseHtml(pooled.html).children.length).toBeGreaterThan(0);
@@ -291,5 +293,63 @@ describe.each(DATABASE_KINDS)('published sites as HTML (%s)', (kind) => {
     expect((await get(`${base}/setup/install`, { cookie })).status).toBe(404);
     expect((await get(`${shared.pathname}${shared.search}`)).status).toBe(404);
     await t.request('PATCH', `/v1/orgs/${org.id}/sites/${siteId}`, { token: org.admin.token, body: { visibility: 'public' } });
+  });
+
+  it('renders OpenAPI blocks from the organization\'s specs, and renders the page again when a spec gets a new version', async () => {
+    const token = org.admin.token;
+    const spec = (summary: string) => `openapi: 3.0.3
+info: { title: Pets, version: '1' }
+paths:
+  /pets:
+    get:
+      summary: ${summary}
+      description: 'Lists pets. <script>alert(1)</script><img src="x" onerror="alert(2)">'
+      parameters:
+        - { name: limit, in: query, required: false, schema: { type: integer } }
+      responses:
+        '200':
+          description: The pets
+          content:
+            application/json:
+              schema: { type: array, items: { $ref: '#/components/schemas/Pet' } }
+components:
+  schemas:
+    Pet: { type: object, required: [name], properties: { name: { type: string } } }
+`;
+    const versionOf = async (previous?: string) => {
+      for (let attempt = 0; attempt < 200; attempt++) {
+        const body = (await t.request('GET', `/v1/orgs/${org.id}/openapi/petstore`, { token })).body;
+        if (body.processingState === 'complete' && body.lastVersion && body.lastVersion !== previous) return body.lastVersion as string;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      throw new Error('the OpenAPI spec got no new version');
+    };
+    await t.request('POST', `/v1/orgs/${org.id}/openapi`, { token, body: { slug: 'petstore', source: { text: spec('List pets') } } });
+    const first = await versionOf();
+    const checkout = await Checkout.clone(spaceRemote(server, token, apiSpaceId));
+    await checkout.write(
+      'README.md',
+      '# API\n\n{% openapi-operation spec="petstore" path="/pets" method="get" %}\n{% endopenapi-operation %}\n\n{% openapi-operation spec="nothere" path="/pets" method="get" %}\n{% endopenapi-operation %}\n',
+    );
+    await checkout.write('SUMMARY.md', '# Summary\n\n* [API](README.md)\n');
+    await checkout.commitAndPush('API');
+    await checkout.dispose();
+
+    const { status, html } = await get(`${base}/reference`);
+    expect(status).toBe(200);
+    const [operation] = all(html, hasClass('openapi-operation'));
+    expect(text(all(operation, hasClass('openapi-method'))[0])).toBe('GET');
+    expect(text(all(operation, hasClass('openapi-summary'))[0])).toBe('List pets');
+    expect(all(all(operation, hasClass('openapi-parameters'))[0], (e) => e.tagName === 'code').map(text)).toEqual(['limit']);
+    expect(all(operation, hasClass('schema-type')).map(text)).toEqual(['array of Pet', 'string']);
+    expect(all(html, hasClass('note')).map(text)).toEqual(['OpenAPI operation GET /pets: not found in specification nothere']);
+    expect(all(html, (e) => e.tagName === 'script').map((e) => e.properties.src)).toEqual(['/~quire/search.js']);
+    expect(all(html, (e) => Object.keys(e.properties ?? {}).some((key) => /^on/i.test(key)))).toEqual([]);
+
+    // Same revision, new version of the spec: the page shows the new one.
+    await t.request('PUT', `/v1/orgs/${org.id}/openapi/petstore`, { token, body: { source: { text: spec('List all pets') } } });
+    await versionOf(first);
+    const again = await get(`${base}/reference`);
+    expect(text(all(again.html, hasClass('openapi-summary'))[0])).toBe('List all pets');
   });
 });

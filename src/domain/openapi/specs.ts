@@ -23,6 +23,7 @@ import {
   deleteSpecRow,
   findSpecById,
   findSpecBySlug,
+  findSpecsNamed,
   findVersion,
   insertSpec,
   insertVersion,
@@ -265,6 +266,35 @@ export async function getSpecVersionContent(
   // Deleted between the two reads.
   if (json === undefined) throw new NotFound(`versionId: no version "${versionId}" of the OpenAPI specification "${slug}"`);
   return { ...view, json };
+}
+
+/** A spec's latest version, parsed: what a published page's OpenAPI blocks are rendered from. */
+export interface SpecDocument {
+  slug: string;
+  sourceUrl: string | null;
+  versionId: string;
+  document: Record<string, unknown>;
+}
+
+/**
+ * The organization's specs that `names` name (slugs, or source URLs as the older `{% openapi src= %}` blocks
+ * write them), each with its latest version parsed; specs without a version yet are left out. For published
+ * pages, which show what their organization's specs say: no caller, the site's own access rules apply. A version
+ * never changes, so its parsed document is kept in the read cache under its id.
+ */
+export async function specDocumentsNamed(ctx: Context, organizationId: string, names: string[]): Promise<SpecDocument[]> {
+  const specs = (await findSpecsNamed(ctx.db, organizationId, names)).filter((spec) => spec.last_version_id !== null);
+  const documents = await Promise.all(
+    specs.map(async (spec) => {
+      const versionId = spec.last_version_id!;
+      const document = await ctx.cache.get(`openapi-document:${versionId}`, async () => {
+        const json = await versionContent(ctx.db, versionId);
+        return json === undefined ? undefined : (JSON.parse(json) as Record<string, unknown>);
+      });
+      return document ? [{ slug: spec.slug, sourceUrl: spec.source_url, versionId, document }] : [];
+    }),
+  );
+  return documents.flat();
 }
 
 // ---- processing (the jobs)

@@ -49,6 +49,18 @@ export async function deleteSpecRow(db: Kysely<Database>, organizationId: string
   return Number(result.numDeletedRows) > 0;
 }
 
+/** The organization's specs whose slug or source URL is one of `names` (the OpenAPI blocks of a published page). */
+export async function findSpecsNamed(db: Kysely<Database>, organizationId: string, names: string[]): Promise<OpenApiSpecRow[]> {
+  if (names.length === 0) return [];
+  return db
+    .selectFrom('openapi_specs')
+    .selectAll()
+    .where('organization_id', '=', organizationId)
+    .where((eb) => eb.or([eb('slug', 'in', names), eb('source_url', 'in', names)]))
+    .orderBy('slug')
+    .execute();
+}
+
 export const SPEC_LIST_KEYS = [{ column: 'openapi_specs.slug', direction: 'asc' as const }];
 
 /** The organization's specs in slug order. */

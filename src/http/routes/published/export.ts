@@ -13,7 +13,7 @@ import { InvalidArgument, NotFound } from '../../../domain/errors.js';
 import { documentPages, publishedSpaces, readPublishedSite } from '../../../domain/sites/published.js';
 import { findSiteById } from '../../../store/sql/sites.js';
 import { escapeHtml } from '../../../content/html-text.js';
-import { pageMarkdown, pageUrls, renderPage } from './render.js';
+import { pageMarkdown, pageSpecs, pageUrls, renderPage } from './render.js';
 
 export interface ExportResult {
   dir: string;
@@ -81,7 +81,8 @@ export async function exportSite(ctx: Context, siteId: string, dir: string): Pro
     const urlOf = pageUrls('', space);
     for (const page of documentPages(space.content.revision.pages)) {
       const url = urlOf(page);
-      await write(fileUnder(root, url, 'index.html'), renderPage({ ...space, page }, ''));
+      const published = { ...space, page };
+      await write(fileUnder(root, url, 'index.html'), renderPage(published, '', { specs: await pageSpecs(ctx, published) }));
       if (url !== '/') await write(`${fileUnder(root, url, 'index.html').slice(0, -'/index.html'.length)}.md`, pageMarkdown(page));
       if (!page.hidden && !page.noIndex) index.push({ title: page.title, url, description: page.description ?? '', text: page.markdown.replace(/\s+/g, ' ').slice(0, 2000) });
       pages++;

@@ -26,7 +26,7 @@ import {
 } from '../../../domain/sites/published.js';
 import type { SiteTree } from '../../../domain/sites/tree.js';
 import { renderAppPage, renderNotFound, renderSearch, type SearchResult } from './layout.js';
-import { pageMarkdown, pageUrl, pageUrls, renderContent, renderPage } from './render.js';
+import { pageMarkdown, pageSpecs, pageUrl, pageUrls, renderContent, renderPage, type PageSpecs } from './render.js';
 import type { PageHtml } from '../../../content/page-html.js';
 import { LIVE_SEARCH_PATH, LIVE_SEARCH_SCRIPT } from './live-search.js';
 import { searchSpaces } from '../../../domain/search/search.js';
@@ -92,8 +92,9 @@ export const publishedRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app,
       if (target.kind === 'redirect') {
         return reply.status(301).header('location', 'page' in target.to ? pageUrl(siteBase, target.space, target.to.page) : target.to.url).send();
       }
-      const content = await renderContent(ctx, target, siteBase);
-      return reply.headers(SECURITY_HEADERS).header('content-type', 'text/html; charset=utf-8').header('cache-control', 'private, no-cache').send(cachedPage(target, siteBase, content));
+      const specs = await pageSpecs(ctx, target);
+      const content = await renderContent(ctx, target, siteBase, specs);
+      return reply.headers(SECURITY_HEADERS).header('content-type', 'text/html; charset=utf-8').header('cache-control', 'private, no-cache').send(cachedPage(target, siteBase, content, specs));
     } catch (error) {
       if (error instanceof DomainError && error.status === 404) return notFound(reply);
       throw error;
@@ -173,9 +174,10 @@ export const publishedRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app,
 
   /**
    * The whole page, kept with the revision under what else it shows: the site's title, visibility, sections and
-   * variants (a change of the site's structure makes a new key; a change of the content is a new revision).
+   * variants (a change of the site's structure makes a new key; a change of the content is a new revision), and
+   * the versions of the OpenAPI specs it shows (a spec changes without a new revision).
    */
-  function cachedPage(published: PublishedPage, siteBase: string, content: PageHtml): Buffer {
+  function cachedPage(published: PublishedPage, siteBase: string, content: PageHtml, specs: PageSpecs | undefined): Buffer {
     const { tree } = published;
     const shape = JSON.stringify([
       tree.site.title,
@@ -183,9 +185,10 @@ export const publishedRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app,
       tree.defaultSection,
       tree.sections.map((s) => [s.id, s.title, s.path]),
       tree.siteSpaces.map((s) => [s.id, s.path, s.section_id, tree.defaultSiteSpaces.has(s.id), tree.spaces.get(s.space_id)?.space.title]),
+      specs?.key ?? null,
     ]);
     const key = `published-page:${siteBase}:${published.prefix.join('/')}:${published.page.id}:${createHash('sha256').update(shape).digest('base64url')}`;
-    return cachedBytes(published.content, key, () => renderPage(published, siteBase, { liveSearch: LIVE_SEARCH_PATH, content }));
+    return cachedBytes(published.content, key, () => renderPage(published, siteBase, { liveSearch: LIVE_SEARCH_PATH, content, ...(specs ? { specs } : {}) }));
   }
 
   /**

@@ -72,6 +72,14 @@ form.search{margin-left:auto;position:relative}.search-live{position:absolute;ri
 .search-live ul{list-style:none;margin:0;padding:0}.search-live a{display:block;padding:.4rem .6rem;border-radius:4px;text-decoration:none;color:var(--fg)}.search-live a:hover,.search-live a:focus{background:var(--code)}.search-live span{display:block;color:var(--muted);font-size:.85rem;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}.search-live .all{color:var(--accent);font-size:.9rem}
 form.search input{font:inherit;padding:.3rem .6rem;border:1px solid var(--line);border-radius:6px;background:var(--bg);color:var(--fg)}ol.results ul{list-style:none;padding-left:1rem}ol.results p{color:var(--muted);margin:.2rem 0 .6rem}
 .cover img{display:block;width:100%;height:14rem;object-fit:cover;border-radius:8px;margin-bottom:1rem}.cover-full img{height:22rem}.layout.wide{max-width:none}.layout.no-toc{grid-template-columns:minmax(0,1fr) 14rem}
+.cards{display:grid;grid-template-columns:repeat(auto-fill,minmax(14rem,1fr));gap:1rem;margin:1rem 0}.cards.cards-large{grid-template-columns:repeat(auto-fill,minmax(20rem,1fr))}
+.cards .card{display:flex;flex-direction:column;border:1px solid var(--line);border-radius:8px;overflow:hidden;color:var(--fg);background:var(--bg);text-decoration:none}.cards a.card:hover,.cards a.card:focus-visible{border-color:var(--accent)}
+.cards .card-cover{display:block;width:100%;aspect-ratio:16/9;object-fit:cover;background:var(--code)}.cards .card-body{padding:.75rem 1rem}.cards .card-text p{margin:.2rem 0}.cards .card-text+.card-text{color:var(--muted);font-size:.95rem}
+.openapi-operation{border:1px solid var(--line);border-radius:8px;padding:.25rem 1rem 1rem;margin:1.5rem 0}.openapi-heading{font-size:1.05rem}.openapi-method{display:inline-block;min-width:4.5em;text-align:center;padding:.1rem .5rem;border-radius:4px;font-weight:600;font-size:.85rem;color:#fff;background:var(--muted)}
+.openapi-method-get{background:#1a7f37}.openapi-method-post{background:#0969da}.openapi-method-put,.openapi-method-patch{background:#9a6700}.openapi-method-delete{background:#cf222e}.openapi-deprecated,.schema-required{color:#cf222e;font-size:.85rem}
+.openapi-operation h4{margin:1.25rem 0 .5rem}.openapi-parameters{width:100%}.openapi-parameters p{margin:0}.openapi-status{font-family:ui-monospace,monospace;font-weight:600}.openapi-status-2xx{color:#1a7f37}.openapi-status-4xx,.openapi-status-5xx{color:#cf222e}
+ul.schema{list-style:none;padding-left:1rem;border-left:1px solid var(--line);margin:.25rem 0}ul.schema li{margin:.3rem 0}.schema-type{color:var(--muted);font-size:.9rem}.schema-description p{margin:.1rem 0}
+.math-display{overflow-x:auto;margin:1rem 0}.katex-error{color:#cf222e;font-family:ui-monospace,monospace}
 @media (max-width:60rem){.layout{grid-template-columns:1fr}aside.outline{display:none}nav.toc{border-bottom:1px solid var(--line)}}
 `;
 

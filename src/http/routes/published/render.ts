@@ -3,8 +3,10 @@
  * the page's content rendered once and kept with its revision, the layout around it.
  */
 import { documentLinksOf } from '../../../content/links.js';
+import { findOperation, openApiRefsOf } from '../../../content/openapi-html.js';
 import { INCLUDE_DEPTH, pageHtml, type PageHtml, type PageHtmlOptions } from '../../../content/page-html.js';
 import type { Context } from '../../../domain/context.js';
+import { specDocumentsNamed } from '../../../domain/openapi/specs.js';
 import type { DocumentPage, Page } from '../../../content/model.js';
 import { documentPages, firstDocument, type PublishedPage, type PublishedSpace } from '../../../domain/sites/published.js';
 import { siteSpacesIn } from '../../../domain/sites/tree.js';
@@ -35,6 +37,37 @@ function coverOf(page: DocumentPage, fileUrl: (fileId: string) => string | undef
   if (!src) return undefined;
   const dark = page.cover?.fileDark ? fileUrl(page.cover.fileDark) : undefined;
   return { src, ...(dark ? { dark } : {}), size: page.layout.coverSize, yPos: page.cover?.yPos ?? 0 };
+}
+
+/** The OpenAPI operations a page's blocks show, read before the page is rendered (rendering is synchronous). */
+export interface PageSpecs {
+  /**
+   * The spec versions read: part of the keys the rendered page is kept under, because a spec gets new versions
+   * while the revision stays the same.
+   */
+  key: string;
+  operation: NonNullable<PageHtmlOptions['openapiOperation']>;
+}
+
+/**
+ * The specs of the site's organization that the page's OpenAPI blocks name (in the page, or in the reusable
+ * contents it may include), by slug (`spec=`) or by source URL (`src=`; a `src` equal to a slug also names it).
+ * Undefined for a page without such blocks: nothing is read. Nothing is ever fetched here.
+ */
+export async function pageSpecs(ctx: Context, published: PublishedPage): Promise<PageSpecs | undefined> {
+  const { page, content } = published;
+  const includes = page.markdown.includes('{% include') ? content.revision.reusableContents.map((reusable) => reusable.markdown) : [];
+  const refs = [page.markdown, ...includes].flatMap(openApiRefsOf);
+  if (refs.length === 0) return undefined;
+  const names = [...new Set(refs.map((ref) => ref.spec ?? ref.src ?? '').filter((name) => name !== ''))];
+  const specs = await specDocumentsNamed(ctx, published.tree.site.organization_id, names);
+  return {
+    key: specs.map((spec) => spec.versionId).join(','),
+    operation: (ref) => {
+      const spec = ref.spec !== undefined ? specs.find((s) => s.slug === ref.spec) : (specs.find((s) => s.sourceUrl === ref.src) ?? specs.find((s) => s.slug === ref.src));
+      return spec && findOperation(spec.document, spec.slug, ref.path, ref.method);
+    },
+  };
 }
 
 /** Pages longer than this (characters of markdown) are rendered on the CPU pool: parsing takes 1-2 s per MB here. */
@@ -68,28 +101,31 @@ function pageLinks(published: PublishedPage, siteBase: string) {
   return { pageUrlOf, fileUrl, resolveHref, include };
 }
 
-const contentKey = (published: PublishedPage, siteBase: string) => `published:${pageUrls(siteBase, published)(published.page)}:${published.page.id}`;
+// Rendered once per page and place on the site (and versions of the specs it shows).
+const contentKey = (published: PublishedPage, siteBase: string, specs: PageSpecs | undefined) =>
+  `published:${pageUrls(siteBase, published)(published.page)}:${published.page.id}${specs ? `:openapi:${specs.key}` : ''}`;
 const variablesOf = ({ page, content }: PublishedPage) => ({ page: page.variables ?? {}, space: content.revision.variables });
 
 /** What pageHtml needs to render a published page on the event loop. */
-export function pageHtmlOptionsFor(published: PublishedPage, siteBase: string): PageHtmlOptions {
+export function pageHtmlOptionsFor(published: PublishedPage, siteBase: string, specs?: PageSpecs): PageHtmlOptions {
   const { resolveHref, include } = pageLinks(published, siteBase);
-  return { resolveHref, variables: variablesOf(published), include };
+  return { resolveHref, variables: variablesOf(published), include, ...(specs ? { openapiOperation: specs.operation } : {}) };
 }
 
 /** The page's content as HTML, rendered once per page and place on the site and kept with the revision (a revision never changes). */
-function renderedContent(published: PublishedPage, siteBase: string): PageHtml {
-  return JSON.parse(cachedJson(published.content, contentKey(published, siteBase), () => pageHtml(published.page.markdown, pageHtmlOptionsFor(published, siteBase)))) as PageHtml;
+function renderedContent(published: PublishedPage, siteBase: string, specs?: PageSpecs): PageHtml {
+  return JSON.parse(cachedJson(published.content, contentKey(published, siteBase, specs), () => pageHtml(published.page.markdown, pageHtmlOptionsFor(published, siteBase, specs)))) as PageHtml;
 }
 
 /**
  * As renderedContent, but a page longer than `pooledAbove` is rendered on the CPU pool, so that no page, however
  * big, holds the readers of other pages: its links and includes are found there first (the link index's own
- * extraction), resolved here, and the page rendered there with their answers.
+ * extraction), resolved here, and the page rendered there with their answers. (Not yet a page with OpenAPI blocks:
+ * their lookups are functions of the specs read here.)
  */
-export async function renderContent(ctx: Context, published: PublishedPage, siteBase: string, pooledAbove = POOLED_RENDER): Promise<PageHtml> {
+export async function renderContent(ctx: Context, published: PublishedPage, siteBase: string, specs?: PageSpecs, pooledAbove = POOLED_RENDER): Promise<PageHtml> {
   const { content, page } = published;
-  if (page.markdown.length <= pooledAbove || content.answers?.has(contentKey(published, siteBase))) return renderedContent(published, siteBase);
+  if (page.markdown.length <= pooledAbove || specs || content.answers?.has(contentKey(published, siteBase, specs))) return renderedContent(published, siteBase, specs);
   const { resolveHref, include } = pageLinks(published, siteBase);
   const hrefs: Record<string, string> = {};
   const includes: Record<string, string> = {};
@@ -105,18 +141,18 @@ export async function renderContent(ctx: Context, published: PublishedPage, site
     }
   }
   const html = await ctx.cpu.run('pageHtml', { markdown: page.markdown, hrefs, variables: variablesOf(published), includes });
-  return JSON.parse(cachedJson(content, contentKey(published, siteBase), () => html)) as PageHtml;
+  return JSON.parse(cachedJson(content, contentKey(published, siteBase, specs), () => html)) as PageHtml;
 }
 
 /**
  * The whole HTML of a published page at `siteBase` ('' for a site served at the root of its host: a static export).
- * Pure but for the page's rendered content (`content`, else rendered here), kept with the revision. `liveSearch`:
+ * Pure but for the page's rendered content (`content`, else rendered here with `specs`), kept with the revision. `liveSearch`:
  * the URL of the live search script (a static export has none: its search page does the work).
  */
-export function renderPage(published: PublishedPage, siteBase: string, options: { liveSearch?: string; content?: PageHtml } = {}): string {
+export function renderPage(published: PublishedPage, siteBase: string, options: { liveSearch?: string; content?: PageHtml; specs?: PageSpecs } = {}): string {
   const { tree, content, page } = published;
   const { pageUrlOf, fileUrl, resolveHref } = pageLinks(published, siteBase);
-  const { html, outline } = options.content ?? renderedContent(published, siteBase);
+  const { html, outline } = options.content ?? renderedContent(published, siteBase, options.specs);
   const order = documentPages(content.revision.pages).filter((p) => !p.hidden);
   const at = order.findIndex((p) => p.id === page.id);
   const nav = (target: DocumentPage | undefined): NavLink | undefined => (target ? { title: target.title, href: pageUrlOf(target), current: false } : undefined);
