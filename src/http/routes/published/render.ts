@@ -7,6 +7,7 @@ import { pageHtml } from '../../../content/page-html.js';
 import type { DocumentPage, Page } from '../../../content/model.js';
 import { documentPages, firstDocument, type PublishedPage, type PublishedSpace } from '../../../domain/sites/published.js';
 import { siteSpacesIn } from '../../../domain/sites/tree.js';
+import { evaluateCondition } from '../../../domain/sites/conditions.js';
 import { cachedJson } from '../../present.js';
 import { renderLayout, type NavLink } from './layout.js';
 
@@ -53,20 +54,22 @@ export function renderPage(published: PublishedPage, siteBase: string): string {
     if (ref.kind === 'file') return fileUrl(ref.file);
     return undefined;
   };
-  // Rendered once per page and place on the site, kept with the revision (a revision never changes).
-  const { html, outline } = JSON.parse(
-    cachedJson(content, `published:${pageUrlOf(page)}:${page.id}`, () =>
-      pageHtml(page.markdown, {
-        resolveHref,
-        variables: { page: page.variables ?? {}, space: content.revision.variables },
-        include: (path) => {
-          links ??= documentLinksOf(content.revision)(page);
-          const id = links.resolveInclude?.(path);
-          return content.revision.reusableContents.find((reusable) => reusable.id === id)?.markdown;
-        },
-      }),
-    ),
-  ) as ReturnType<typeof pageHtml>;
+  // `{% if %}` blocks shown for the reader's claims; without claims, as for anyone without (a static export too).
+  const claims = tree.claims;
+  const render = () =>
+    pageHtml(page.markdown, {
+      resolveHref,
+      variables: { page: page.variables ?? {}, space: content.revision.variables },
+      include: (path) => {
+        links ??= documentLinksOf(content.revision)(page);
+        const id = links.resolveInclude?.(path);
+        return content.revision.reusableContents.find((reusable) => reusable.id === id)?.markdown;
+      },
+      condition: (expression) => evaluateCondition(expression, claims ?? {}),
+    });
+  // Rendered once per page and place on the site, kept with the revision (a revision never changes); a page
+  // rendered for a reader's claims is theirs alone: never kept, so no other reader is ever served it.
+  const { html, outline } = claims ? render() : (JSON.parse(cachedJson(content, `published:${pageUrlOf(page)}:${page.id}`, render)) as ReturnType<typeof pageHtml>);
   const order = documentPages(content.revision.pages).filter((p) => !p.hidden);
   const at = order.findIndex((p) => p.id === page.id);
   const nav = (target: DocumentPage | undefined): NavLink | undefined => (target ? { title: target.title, href: pageUrlOf(target), current: false } : undefined);
