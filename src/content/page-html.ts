@@ -8,11 +8,11 @@
  * Blocks: hints (by style), tabs that switch without JavaScript (radio inputs and labels), code with its title,
  * steppers, columns, content-refs as cards, embeds as links, files as download cards, expandables (`<details>`),
  * includes with their reusable content, OpenAPI operations from the specs the caller found
- * (src/content/openapi-html.ts), conditions shown (visitor claims are not evaluated yet), math as MathML (KaTeX,
- * on the server: browsers draw MathML themselves, so no script or stylesheet is needed), cards tables
- * (`<table data-view="cards">`) as a grid of cards, expressions with the page's and space's variables. Code is
- * highlighted here (lowlight: the grammars of highlight.js, output as hast, so it is sanitized like the rest), with
- * line numbers when asked.
+ * (src/content/openapi-html.ts), conditions (`{% if %}`, with `{% elif %}` / `{% elsif %}` and `{% else %}`) shown as
+ * the caller evaluates them, math as MathML (KaTeX, on the server: browsers draw MathML themselves, so no script or
+ * stylesheet is needed), cards tables (`<table data-view="cards">`) as a grid of cards, expressions with the page's
+ * and space's variables. Code is highlighted here (lowlight: the grammars of highlight.js, output as hast, so it is
+ * sanitized like the rest), with line numbers when asked.
  */
 import GithubSlugger from 'github-slugger';
 import type { Element, ElementContent, Root as HastRoot } from 'hast';
@@ -24,7 +24,7 @@ import type { Nodes, Root } from 'mdast';
 import { defaultHandlers, toHast, type Handler, type State } from 'mdast-util-to-hast';
 import { common, createLowlight } from 'lowlight';
 import { toString } from 'mdast-util-to-string';
-import { parseGitbookMarkdown, parseTagArguments, splitTag, type Details, type LiquidBlock, type LiquidExpression, type LiquidTag } from './gitbook-markdown.js';
+import { parseGitbookMarkdown, parseTagArguments, splitTag, type Details, type GitbookNode, type LiquidBlock, type LiquidExpression, type LiquidTag } from './gitbook-markdown.js';
 import { EMOJI_DATA, parseHtmlTable, type HtmlTable } from './html-table.js';
 import { openApiRef, operationElement, type OpenApiOperation, type OpenApiRef } from './openapi-html.js';
 
@@ -40,6 +40,11 @@ export interface PageHtmlOptions {
    * rendering is synchronous and never fetches); undefined when the spec or the operation is not there.
    */
   openapiOperation?(ref: OpenApiRef): OpenApiOperation | undefined;
+  /**
+   * Whether the condition of an `{% if %}` / `{% elif %}` holds for the reader (the published site evaluates it over
+   * the visitor's claims, src/domain/sites/conditions.ts). Absent: no condition holds (only `{% else %}` shows).
+   */
+  condition?(expression: string): boolean;
 }
 
 export interface PageHtml {
@@ -216,6 +221,26 @@ class Renderer {
     }
   }
 
+  /**
+   * The children of the first branch of an `{% if %}` block whose condition holds: the block's own, each
+   * `{% elif %}` / `{% elsif %}` (the parser leaves these and `{% else %}` as tags among the block's children), then
+   * `{% else %}`; none when no condition holds.
+   */
+  private shownBranch(node: LiquidBlock): GitbookNode[] {
+    let condition: string | undefined = node.args;
+    let branch: GitbookNode[] = [];
+    const branches: Array<{ condition: string | undefined; children: GitbookNode[] }> = [{ condition, children: branch }];
+    for (const child of node.children) {
+      const { name, args } = child.type === 'liquidTag' ? splitTag(child.value) : { name: '', args: '' };
+      if (name === 'elif' || name === 'elsif' || name === 'else') {
+        condition = name === 'else' ? undefined : args;
+        branch = [];
+        branches.push({ condition, children: branch });
+      } else branch.push(child);
+    }
+    return branches.find((b) => b.condition === undefined || this.options.condition?.(b.condition) === true)?.children ?? [];
+  }
+
   private tag(_state: State, node: LiquidTag): ElementContent {
     const { name, args } = splitTag(node.value);
     return this.tagElement(name, args) ?? element('p', {}, [textNode(`{% ${node.value} %}`)]);
@@ -264,6 +289,7 @@ class Renderer {
         return title ? element('figure', { className }, [element('figcaption', {}, [textNode(title)]), ...body]) : element('div', { className }, body);
       }
       case 'if':
+        return this.all(state, { children: this.shownBranch(node) });
       case 'raw':
         return inner();
       default: {

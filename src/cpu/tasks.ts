@@ -9,6 +9,7 @@ import { pageRows, type SearchablePage } from '../domain/search/search.js';
 import type { SearchPageRows } from '../store/sql/search.js';
 import { validatePush } from '../content/validate-push.js';
 import { pageHtml, type PageHtml } from '../content/page-html.js';
+import { evaluateCondition, type VisitorClaims } from '../domain/sites/conditions.js';
 
 export const cpuTasks = {
   /** Page files -> their fields (src/content/page.ts), for buildRevision. */
@@ -31,6 +32,7 @@ export const cpuTasks = {
       resolveHref: (href) => input.hrefs[href] ?? input.hrefs[href.trim()],
       variables: input.variables,
       include: (path) => input.includes[path],
+      condition: (expression) => evaluateCondition(expression, input.claims),
     }),
 };
 
@@ -41,6 +43,8 @@ export interface PooledPageHtml {
   variables: { page?: Record<string, string>; space?: Record<string, string> };
   /** The markdown of each reusable content the page (or an include) names, by the path written. */
   includes: Record<string, string>;
+  /** The reader's claims, for `{% if %}` blocks. */
+  claims: VisitorClaims;
 }
 
 function distinctLinks(links: RawLink[]): RawLink[] {

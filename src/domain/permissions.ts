@@ -271,11 +271,13 @@ export interface SitePermissions {
   view: boolean;
   /** Change the site, its structure, adaptive schema and share links; delete it. */
   edit: boolean;
+  /** Read and rotate the key visitor tokens are signed with (it opens a visitor-auth site to anyone): admins. */
+  admin: boolean;
 }
 
 export function sitePermissions(access: OrgAccess): SitePermissions {
   const role = orgRole(access);
-  return { view: role !== null, edit: atLeast(role, 'create') };
+  return { view: role !== null, edit: atLeast(role, 'create'), admin: role === 'admin' };
 }
 
 // ---- checks: 404 when the caller cannot see, 403 when they can see but not act

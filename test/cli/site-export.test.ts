@@ -40,7 +40,8 @@ describe('quire site export (sqlite)', () => {
     const space = await api('POST', `/v1/orgs/${org}/spaces`, { title: 'Guide' });
     const checkout = await Checkout.clone(spaceRemote(server.url, token, space.id));
     await checkout.write('README.md', '# Welcome\n\nSee [install](setup/install.md) and ![logo](.gitbook/assets/logo.png).\n');
-    await checkout.write('setup/install.md', '# Install\n\nRun the installer.\n');
+    const install = '# Install\n\nRun the installer.\n\n{% if visitor.claims.beta %}\nBeta builds.\n{% else %}\nStable builds.\n{% endif %}\n';
+    await checkout.write('setup/install.md', install);
     await checkout.write('.gitbook/assets/logo.png', Buffer.from([0x89, 0x50, 0x4e, 0x47, 9, 9]));
     await checkout.write('SUMMARY.md', '# Summary\n\n* [Welcome](README.md)\n* [Install](setup/install.md)\n');
     await checkout.commitAndPush('Guide');
@@ -60,8 +61,12 @@ describe('quire site export (sqlite)', () => {
     expect(home).toContain('href="/setup/install"');
     const src = /<img src="([^"]+)"/.exec(home)![1];
     expect(await fs.readFile(path.join(out, ...src.split('/').filter(Boolean).map(decodeURIComponent)))).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47, 9, 9]));
-    expect(await fs.readFile(path.join(out, 'setup', 'install', 'index.html'), 'utf8')).toContain('Run the installer.');
-    expect(await fs.readFile(path.join(out, 'setup', 'install.md'), 'utf8')).toBe('# Install\n\nRun the installer.\n');
+    const installHtml = await fs.readFile(path.join(out, 'setup', 'install', 'index.html'), 'utf8');
+    expect(installHtml).toContain('Run the installer.');
+    // Adaptive content as for a visitor without claims: the `else` branch only.
+    expect(installHtml).toContain('Stable builds.');
+    expect(installHtml).not.toContain('Beta builds.');
+    expect(await fs.readFile(path.join(out, 'setup', 'install.md'), 'utf8')).toBe(install);
     const index = JSON.parse(await fs.readFile(path.join(out, 'search-index.json'), 'utf8'));
     expect(index.map((p: { title: string; url: string }) => [p.title, p.url])).toEqual([
       ['Welcome', '/'],

@@ -91,6 +91,25 @@ describe('pageHtml', () => {
     expect(all(tree, (e) => e.tagName === 'table').map((table) => all(table, (e) => e.tagName === 'td').map(text))).toEqual([['plain'], ['1', '2']]);
   });
 
+  it('shows the first branch of an {% if %} whose condition the caller says holds: the block, an elif, else, or none', () => {
+    const markdown = [
+      'Before.',
+      '{% if visitor.claims.a %}\nFirst.\n{% elif visitor.claims.b %}\nSecond.\n{% elsif visitor.claims.c %}\nThird.\n{% else %}\nOtherwise.\n{% endif %}',
+      '{% if visitor.claims.a %}\n{% hint style="info" %}\nNested.\n{% endhint %}\n{% endif %}',
+      'After.',
+    ].join('\n\n');
+    const shown = (holds: string[] | undefined) => {
+      const { html } = pageHtml(markdown, { resolveHref: () => undefined, ...(holds ? { condition: (expression: string) => holds.some((claim) => expression === `visitor.claims.${claim}`) } : {}) });
+      return all(parseHtml(html, { fragment: true }), (e) => e.tagName === 'p').map(text);
+    };
+    expect(shown(['a', 'b'])).toEqual(['Before.', 'First.', 'Nested.', 'After.']);
+    expect(shown(['b'])).toEqual(['Before.', 'Second.', 'After.']);
+    expect(shown(['c'])).toEqual(['Before.', 'Third.', 'After.']);
+    expect(shown([])).toEqual(['Before.', 'Otherwise.', 'After.']);
+    // No evaluator: no condition holds.
+    expect(shown(undefined)).toEqual(['Before.', 'Otherwise.', 'After.']);
+  });
+
   it('highlights code on the server, with line numbers and a title when the code tag asks, and leaves unknown languages as text', () => {
     const { tree } = render('{% code title="app.js" lineNumbers="true" %}\n```js\nconst a = 1;\nlet b = "<x>";\n```\n{% endcode %}\n\n```nosuchlang\n<b>bold?</b>\n```\n');
     const figure = all(tree, (e) => e.tagName === 'figure')[0];

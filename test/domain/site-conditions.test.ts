@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkCondition } from '../../src/domain/sites/conditions.js';
+import { checkCondition, evaluateCondition } from '../../src/domain/sites/conditions.js';
 import { checkAdaptiveSchema, storedClaims, templateConditions, UNSIGNED_DESCRIPTION } from '../../src/domain/sites/adaptive-schema.js';
 import { InvalidArgument } from '../../src/domain/errors.js';
 
@@ -75,6 +75,55 @@ describe('checkCondition', () => {
     expect(() => checkCondition('visitor.claims.beta', new Set(), 'siteSpaces[0].condition')).toThrow(
       /^siteSpaces\[0\]\.condition: "visitor.claims.beta" at 1 is not a claim of the site's adaptive schema \(the site has no adaptive schema claims\)$/,
     );
+  });
+});
+
+describe('evaluateCondition', () => {
+  const visitor = { beta: true, staff: false, plan: 'pro', unsigned: { lang: 'fr', preview: true } };
+
+  it('evaluates &&, ||, !, ==, != and parentheses over signed and unsigned claims, with JavaScript precedence', () => {
+    const cases: Array<[string, boolean]> = [
+      ['visitor.claims.beta', true],
+      ['visitor.claims.staff', false],
+      ['!visitor.claims.staff', true],
+      ['!!visitor.claims.beta', true],
+      ['visitor.claims.beta && visitor.claims.staff', false],
+      ['visitor.claims.staff || visitor.claims.beta', true],
+      ['visitor.claims.staff || visitor.claims.beta && !visitor.claims.staff', true],
+      ['(visitor.claims.staff || visitor.claims.beta) && visitor.claims.staff', false],
+      ['visitor.claims.beta == true', true],
+      ['visitor.claims.staff != false', false],
+      ['visitor.claims.plan == "pro"', true],
+      ["visitor.claims.plan != 'pro'", false],
+      ['visitor.claims.unsigned.lang == "fr"', true],
+      ['visitor.claims.unsigned.lang == "de" || visitor.claims.unsigned.preview', true],
+      ['true', true],
+      ['false', false],
+    ];
+    for (const [expression, expected] of cases) expect(evaluateCondition(expression, visitor), expression).toBe(expected);
+  });
+
+  it('takes only the boolean true as true: a claim holding a string or a number is not', () => {
+    expect(evaluateCondition('visitor.claims.plan', visitor)).toBe(false);
+    expect(evaluateCondition('visitor.claims.n', { n: 1 })).toBe(false);
+    expect(evaluateCondition('!visitor.claims.plan', visitor)).toBe(true);
+  });
+
+  it('is false when a claim it names is missing, even under "!", and when it does not parse', () => {
+    for (const expression of ['visitor.claims.gamma', '!visitor.claims.gamma', 'visitor.claims.beta || visitor.claims.gamma', '!visitor.claims.unsigned.missing']) {
+      expect(evaluateCondition(expression, visitor), expression).toBe(false);
+    }
+    expect(evaluateCondition('!visitor.claims.beta', {})).toBe(false);
+    expect(evaluateCondition('visitor.claims.unsigned.lang == "fr"', { unsigned: 'fr' })).toBe(false);
+    for (const expression of ['', 'visitor.claims.beta &&', 'process.exit()', 'visitor.claims.beta === true', '"text"', 'visitor.claims.a.b', 'visitor.claims']) {
+      expect(evaluateCondition(expression, visitor), JSON.stringify(expression)).toBe(false);
+    }
+  });
+
+  it('reads only the claims\' own members, never what objects inherit', () => {
+    expect(evaluateCondition('!visitor.claims.constructor', {})).toBe(false);
+    expect(evaluateCondition('visitor.claims.toString != false', {})).toBe(false);
+    expect(evaluateCondition('visitor.claims.unsigned.hasOwnProperty != false', { unsigned: {} })).toBe(false);
   });
 });
 

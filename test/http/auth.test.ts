@@ -72,6 +72,8 @@ describe('authentication on every operation', () => {
         // sites #58-#66 and the hidden getSiteStructure / sortSiteStructure
         'listSites', 'createSite', 'getSiteById', 'deleteSiteById', 'updateSiteById', 'getSiteAdaptiveSchema', 'updateSiteAdaptiveSchema',
         'listSiteAdaptiveTemplateConditions', 'getPublishedContentSite', 'getSiteStructure', 'sortSiteStructure',
+        // the visitor signing key of a site (a Quire extension)
+        'getSiteVisitorKey', 'rotateSiteVisitorKey',
         // site sections #67-#71, section groups #72-#78, site spaces #79-#83, share links #84-#87
         'listSiteSections', 'addSectionToSite', 'deleteSiteSectionById', 'updateSiteSectionById', 'moveSiteSection',
         'listSiteSectionGroups', 'addSectionGroupToSite', 'deleteSiteSectionGroupById', 'updateSiteSectionGroupById', 'addSectionToGroup',

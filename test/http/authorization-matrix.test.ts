@@ -180,6 +180,9 @@ const RULES: Record<string, (w: Who) => boolean> = {
   getSiteAdaptiveSchema: nonGuest,
   updateSiteAdaptiveSchema: org('create'),
   listSiteAdaptiveTemplateConditions: nonGuest,
+  // the visitor signing key (a Quire extension) opens a visitor-auth site to anyone: admins only
+  getSiteVisitorKey: org('admin'),
+  rotateSiteVisitorKey: org('admin'),
   getPublishedContentSite: nonGuest,
   getSiteStructure: nonGuest,
   sortSiteStructure: org('create'),

@@ -1,6 +1,7 @@
 /**
- * Conditions of sections and site spaces: small boolean expressions over the visitor's claims, checked when they
- * are saved (never evaluated with `eval`). The grammar, with JavaScript's precedence:
+ * Conditions of sections, site spaces and `{% if %}` blocks: small boolean expressions over the visitor's claims,
+ * checked when they are saved and evaluated by walking their parsed tree (never with `eval`). The grammar, with
+ * JavaScript's precedence:
  *
  *   or       := and ( "||" and )*
  *   and      := equality ( "&&" equality )*
@@ -73,42 +74,52 @@ function tokenize(text: string, fail: (message: string) => never): Token[] {
 
 type Operand = 'boolean' | 'string' | 'unknown';
 
+/** A parsed condition. */
+type Node =
+  | { kind: '||' | '&&' | '==' | '!='; left: Node; right: Node }
+  | { kind: '!'; operand: Node }
+  | { kind: 'claim'; unsigned: boolean; name: string }
+  | { kind: 'literal'; value: string | boolean };
+
 /**
- * Checks `expression` against the grammar above and the site's claims. Throws 400 naming `field` otherwise.
- * `claims` are the names of the signed claims of the site's adaptive schema.
+ * Parses `expression` with the grammar above, failing through `fail`. With `claims` (the names of the site's signed
+ * claims), a signed claim must be one of them and is a boolean; without, any name is a claim of unknown type (a
+ * page's `{% if %}` is not checked when it is written, and may compare claims of any type).
  */
-export function checkCondition(expression: string, claims: ReadonlySet<string>, field = 'condition'): void {
-  const fail = (message: string): never => {
-    throw new InvalidArgument(`${field}: ${message}`);
-  };
+function parse(expression: string, claims: ReadonlySet<string> | undefined, fail: (message: string) => never): Node {
   const tokens = tokenize(expression, fail);
   if (tokens.length === 0) fail('must be an expression, e.g. visitor.claims.<claim>');
   let index = 0;
   const peek = () => tokens[index];
   const describe = (token: Token | undefined) => (token ? `"${token.value}" at ${token.at + 1}` : 'the end');
+  type Parsed = { node: Node; type: Operand };
 
-  const primary = (depth: number): Operand => {
+  const primary = (depth: number): Parsed => {
     const token = peek();
     if (!token) return fail('the expression ends too early');
     index += 1;
-    if (token.kind === 'string') return 'string';
+    if (token.kind === 'string') return { node: { kind: 'literal', value: token.value }, type: 'string' };
     if (token.kind === 'op') {
       if (token.value !== '(') return fail(`unexpected ${describe(token)}`);
       if (depth >= MAX_DEPTH) fail(`parentheses are nested more than ${MAX_DEPTH} deep`);
-      or(depth + 1);
+      const inner = or(depth + 1);
       const close = peek();
       if (close?.kind !== 'op' || close.value !== ')') fail(`expected ")" instead of ${describe(close)}`);
       index += 1;
-      return 'boolean';
+      return { node: inner.node, type: 'boolean' };
     }
-    if (token.value === 'true' || token.value === 'false') return 'boolean';
+    if (token.value === 'true' || token.value === 'false') return { node: { kind: 'literal', value: token.value === 'true' }, type: 'boolean' };
     const parts = token.value.split('.');
     if (parts[0] !== 'visitor' || parts[1] !== 'claims' || parts.length < 3) {
       return fail(`unknown name "${token.value}" at ${token.at + 1}; conditions use visitor.claims.<claim>`);
     }
     if (parts[2] === 'unsigned') {
       if (parts.length !== 4 || !NAME.test(parts[3])) fail(`"${token.value}" at ${token.at + 1} must be visitor.claims.unsigned.<name>`);
-      return 'unknown';
+      return { node: { kind: 'claim', unsigned: true, name: parts[3] }, type: 'unknown' };
+    }
+    if (claims === undefined) {
+      if (parts.length !== 3) fail(`"${token.value}" at ${token.at + 1} must be visitor.claims.<name>`);
+      return { node: { kind: 'claim', unsigned: false, name: parts[2] }, type: 'unknown' };
     }
     if (parts.length !== 3 || !claims.has(parts[2])) {
       const known = [...claims].sort();
@@ -117,55 +128,129 @@ export function checkCondition(expression: string, claims: ReadonlySet<string>, 
           (known.length > 0 ? ` (claims: ${known.join(', ')})` : ' (the site has no adaptive schema claims)'),
       );
     }
-    return 'boolean';
+    return { node: { kind: 'claim', unsigned: false, name: parts[2] }, type: 'boolean' };
   };
 
-  const unary = (depth: number): Operand => {
+  const unary = (depth: number): Parsed => {
     const token = peek();
     if (token?.kind === 'op' && token.value === '!') {
       index += 1;
       if (depth >= MAX_DEPTH) fail(`"!" is repeated more than ${MAX_DEPTH} times`);
-      unary(depth + 1);
-      return 'boolean';
+      return { node: { kind: '!', operand: unary(depth + 1).node }, type: 'boolean' };
     }
     return primary(depth);
   };
 
-  const equality = (depth: number): Operand => {
+  const equality = (depth: number): Parsed => {
     const left = unary(depth);
     const token = peek();
     if (token?.kind === 'op' && (token.value === '==' || token.value === '!=')) {
       index += 1;
       const right = unary(depth);
-      if ((left === 'boolean' && right === 'string') || (left === 'string' && right === 'boolean')) {
+      if ((left.type === 'boolean' && right.type === 'string') || (left.type === 'string' && right.type === 'boolean')) {
         fail(`${describe(token)} compares a boolean with a string`);
       }
-      return 'boolean';
+      return { node: { kind: token.value, left: left.node, right: right.node }, type: 'boolean' };
     }
     return left;
   };
 
-  const and = (depth: number): Operand => {
+  const and = (depth: number): Parsed => {
     let result = equality(depth);
     while (peek()?.kind === 'op' && peek()!.value === '&&') {
       index += 1;
-      equality(depth);
-      result = 'boolean';
+      result = { node: { kind: '&&', left: result.node, right: equality(depth).node }, type: 'boolean' };
     }
     return result;
   };
 
-  function or(depth: number): Operand {
+  function or(depth: number): Parsed {
     let result = and(depth);
     while (peek()?.kind === 'op' && peek()!.value === '||') {
       index += 1;
-      and(depth);
-      result = 'boolean';
+      result = { node: { kind: '||', left: result.node, right: and(depth).node }, type: 'boolean' };
     }
     return result;
   }
 
   const result = or(0);
   if (index < tokens.length) fail(`unexpected ${describe(peek())}`);
-  if (result === 'string') fail('must be a boolean expression, not a string');
+  if (result.type === 'string') fail('must be a boolean expression, not a string');
+  return result.node;
+}
+
+/**
+ * Checks `expression` against the grammar above and the site's claims. Throws 400 naming `field` otherwise.
+ * `claims` are the names of the signed claims of the site's adaptive schema.
+ */
+export function checkCondition(expression: string, claims: ReadonlySet<string>, field = 'condition'): void {
+  parse(expression, claims, (message: string): never => {
+    throw new InvalidArgument(`${field}: ${message}`);
+  });
+}
+
+/**
+ * A visitor's claims as conditions read them: `visitor.claims.NAME` is `claims[NAME]` (the signed claims: a visitor
+ * token's payload), `visitor.claims.unsigned.NAME` is `claims.unsigned[NAME]` (what the visitor sent, unverified).
+ */
+export type VisitorClaims = Record<string, unknown>;
+
+class Unparsable extends Error {}
+
+function claimValue(claims: VisitorClaims, node: { unsigned: boolean; name: string }): unknown {
+  const holder = node.unsigned ? claims.unsigned : claims;
+  if (typeof holder !== 'object' || holder === null) return undefined;
+  // Own members only: `visitor.claims.constructor` is not Object's constructor.
+  return Object.hasOwn(holder, node.name) ? (holder as Record<string, unknown>)[node.name] : undefined;
+}
+
+function claimsNamed(node: Node, out: Array<{ unsigned: boolean; name: string }> = []): Array<{ unsigned: boolean; name: string }> {
+  if (node.kind === 'claim') out.push(node);
+  else if (node.kind === '!') claimsNamed(node.operand, out);
+  else if (node.kind !== 'literal') {
+    claimsNamed(node.left, out);
+    claimsNamed(node.right, out);
+  }
+  return out;
+}
+
+function evaluate(node: Node, claims: VisitorClaims): unknown {
+  switch (node.kind) {
+    case 'literal':
+      return node.value;
+    case 'claim':
+      return claimValue(claims, node);
+    case '!':
+      return evaluate(node.operand, claims) !== true;
+    case '&&':
+      return evaluate(node.left, claims) === true && evaluate(node.right, claims) === true;
+    case '||':
+      return evaluate(node.left, claims) === true || evaluate(node.right, claims) === true;
+    case '==':
+      return evaluate(node.left, claims) === evaluate(node.right, claims);
+    case '!=':
+      return evaluate(node.left, claims) !== evaluate(node.right, claims);
+  }
+}
+
+/**
+ * Whether `expression` holds for a visitor with `claims` (a tree walk over the parsed expression: nothing is run).
+ * A value counts as true only when it is the boolean `true` (a claim "yes" is not). Fails closed, so that content
+ * meant for some visitors never reaches others by accident: a condition that does not parse, or that names a claim
+ * the visitor does not carry (even as `!visitor.claims.x`), is false. GitBook's JavaScript would take a missing
+ * claim as `undefined` (so `!visitor.claims.x` true); here a visitor without claims sees only unconditioned content,
+ * and conditions written to hold for them (`true`).
+ */
+export function evaluateCondition(expression: string, claims: VisitorClaims): boolean {
+  let node: Node;
+  try {
+    node = parse(expression, undefined, (message) => {
+      throw new Unparsable(message);
+    });
+  } catch (error) {
+    if (error instanceof Unparsable) return false;
+    throw error;
+  }
+  if (claimsNamed(node).some((claim) => claimValue(claims, claim) === undefined)) return false;
+  return evaluate(node, claims) === true;
 }

@@ -1,8 +1,13 @@
 /**
  * The reader's side of a site (issue 14): which page a published URL names, for whom. Access is the API's own
- * (openSite): members of the organization read every site; anyone reads a published public or unlisted site, and a
- * share-link site with the key of one of its active share links; anything else is 404. Visitor-auth sites are not
- * served yet (404).
+ * (openSite): members of the organization read every site; anyone reads a published public or unlisted site, a
+ * share-link site with the key of one of its active share links, and a visitor-auth site with a visitor token signed
+ * with its key (visitor-auth.ts); anything else is 404.
+ *
+ * Adaptive content: the visitor's claims (the token's payload, and the unsigned claims they send) decide which
+ * sections and site spaces they see: one whose condition is false for them is left out of their tree, so it is in
+ * no navigation and its URLs answer 404. Without claims, conditions are evaluated with none (as GitBook does), the
+ * same for every reader.
  *
  * A URL below the site is `[section path/][site space path/]page path`: a section's path names a section other than
  * the default one, a site space's path one other than its container's default; the page path is the page's path in
@@ -13,17 +18,32 @@ import { NotFound } from '../errors.js';
 import { loadOrgAccess } from '../permissions.js';
 import { loadRevision, type IndexedRevision } from '../content/revisions.js';
 import { loadTree, openSite, siteSpacesIn, type SiteTree } from './tree.js';
-import { findSiteByName, openSitesOfSpace, type SiteSectionRow, type SiteSpaceRow } from '../../store/sql/sites.js';
+import { evaluateCondition, type VisitorClaims } from './conditions.js';
+import { verifyVisitorToken } from './visitor-auth.js';
+import { findSiteByName, openSitesOfSpace, type SiteRow, type SiteSectionRow, type SiteSpaceRow } from '../../store/sql/sites.js';
 import type { DocumentPage, Page } from '../../content/model.js';
 
-/** Who reads: a signed-in user (API token) or nobody, and the share key they bring. */
+/** Who reads: a signed-in user (API token) or nobody, and the share key, visitor token and claims they bring. */
 export interface SiteVisitor {
   userId?: string;
   shareKey?: string;
+  /** A visitor token (JWT): opens a visitor-auth site when signed with its key; its payload is the signed claims. */
+  visitorToken?: string;
+  /** Claims the visitor sent unsigned (`visitor.claims.unsigned.*`): untrusted, they only choose what is shown. */
+  unsignedClaims?: Record<string, unknown>;
+}
+
+/** A site's tree as one reader sees it: what their claims hide is left out. */
+export interface PublishedTree extends SiteTree {
+  /**
+   * The reader's claims when they brought any (a valid visitor token, unsigned claims): what is shown for them is
+   * theirs alone, never kept for others. Undefined: shown as for a reader without claims, the same for everyone.
+   */
+  claims?: VisitorClaims;
 }
 
 export interface PublishedSpace {
-  tree: SiteTree;
+  tree: PublishedTree;
   section?: SiteSectionRow;
   siteSpace: SiteSpaceRow;
   /** The URL segments that name this site space below the site ('' segments left out). */
@@ -36,18 +56,39 @@ export interface PublishedPage extends PublishedSpace {
 }
 
 /** The site, as `visitor` may read it; 404 when they may not (or there is no such site). */
-export function readPublishedSite(ctx: Context, visitor: SiteVisitor, organizationId: string, siteName: string): Promise<SiteTree> {
+export async function readPublishedSite(ctx: Context, visitor: SiteVisitor, organizationId: string, siteName: string): Promise<PublishedTree> {
   // Every read of every page asks this: kept in the read cache, which any write of this process empties (a share
-  // link deactivated, a section renamed) and which expires for writes of other processes.
-  const key = `published-site:${organizationId}:${siteName}:${visitor.userId ?? ''}:${visitor.shareKey ?? ''}`;
-  return ctx.cache.get(key, () => loadPublishedSite(ctx, visitor, organizationId, siteName));
+  // link deactivated, a section renamed, a key rotated) and which expires for writes of other processes.
+  const site = await ctx.cache.get(`published-site-row:${organizationId}:${siteName}`, () => findSiteByName(ctx.db, organizationId, siteName));
+  if (!site) throw new NotFound(`site: no published site "${siteName}"`);
+  // The token is checked on every request (its expiry is); only the tree of "a valid token" is shared.
+  const signed = visitor.visitorToken && site.visibility === 'visitor-auth' ? await verifyVisitorToken(ctx, site.id, visitor.visitorToken) : undefined;
+  const key = `published-site:${organizationId}:${site.id}:${visitor.userId ?? ''}:${visitor.shareKey ?? ''}:${signed ? 'visitor' : ''}`;
+  const tree = await ctx.cache.get(key, () => loadPublishedSite(ctx, visitor, site, signed !== undefined));
+  const unsigned = visitor.unsignedClaims ?? {};
+  if (!signed && Object.keys(unsigned).length === 0) return shownFor(tree, {}, undefined);
+  // A token's own `unsigned` member is not a signed claim: `visitor.claims.unsigned.*` are what the visitor sends.
+  const claims: VisitorClaims = { ...signed, unsigned };
+  return shownFor(tree, claims, claims);
 }
 
-async function loadPublishedSite(ctx: Context, visitor: SiteVisitor, organizationId: string, siteName: string): Promise<SiteTree> {
-  const site = await findSiteByName(ctx.db, organizationId, siteName);
-  if (!site || site.visibility === 'visitor-auth') throw new NotFound(`site: no published site "${siteName}"`);
-  const access = await loadOrgAccess(ctx, organizationId, visitor.userId ?? '');
-  return loadTree(ctx, await openSite(ctx, access, organizationId, site.id, { visitor: { shareKey: visitor.shareKey } }), { counters: false });
+async function loadPublishedSite(ctx: Context, visitor: SiteVisitor, site: SiteRow, visitorAuthenticated: boolean): Promise<SiteTree> {
+  const access = await loadOrgAccess(ctx, site.organization_id, visitor.userId ?? '');
+  const reader = await openSite(ctx, access, site.organization_id, site.id, { visitor: { shareKey: visitor.shareKey, authenticated: visitorAuthenticated } });
+  return loadTree(ctx, reader, { counters: false });
+}
+
+/**
+ * The tree without the sections and site spaces whose condition is false for `claims` (a site space goes with its
+ * section). The default section or site space may be among them: the reader's root then shows the first one left
+ * (readPublishedSpace), while the others keep their own paths.
+ */
+function shownFor(tree: SiteTree, claims: VisitorClaims, kept: VisitorClaims | undefined): PublishedTree {
+  const shown = (condition: string | null) => condition === null || evaluateCondition(condition, claims);
+  const sections = tree.sections.filter((section) => shown(section.condition));
+  const sectionIds = new Set(sections.map((section) => section.id));
+  const siteSpaces = tree.siteSpaces.filter((siteSpace) => shown(siteSpace.condition) && (siteSpace.section_id === null || sectionIds.has(siteSpace.section_id)));
+  return { ...tree, sections, siteSpaces, ...(kept ? { claims: kept } : {}) };
 }
 
 /** The first document page of a tree, depth first (a group's pages count). */
@@ -56,7 +97,7 @@ export function firstDocument(pages: Page[]): DocumentPage | undefined {
 }
 
 /** The site space `segments` lead to, and the segments left for the page. */
-export async function readPublishedSpace(ctx: Context, tree: SiteTree, segments: string[]): Promise<{ space: PublishedSpace; rest: string[] }> {
+export async function readPublishedSpace(ctx: Context, tree: PublishedTree, segments: string[]): Promise<{ space: PublishedSpace; rest: string[] }> {
   let rest = segments;
   const prefix: string[] = [];
   let section: SiteSectionRow | undefined;
@@ -65,7 +106,7 @@ export async function readPublishedSpace(ctx: Context, tree: SiteTree, segments:
     if (section) {
       prefix.push(section.path);
       rest = rest.slice(1);
-    } else section = tree.sections.find((s) => s.id === tree.defaultSection);
+    } else section = tree.sections.find((s) => s.id === tree.defaultSection) ?? tree.sections[0];
   }
   const container = siteSpacesIn(tree, section?.id ?? null);
   let siteSpace = container.find((s) => !tree.defaultSiteSpaces.has(s.id) && s.path === rest[0]);
@@ -83,7 +124,7 @@ export async function readPublishedSpace(ctx: Context, tree: SiteTree, segments:
 /** What a published URL names below the site: a page, or a redirect of the space's `.gitbook.yaml`. */
 export type PublishedTarget = ({ kind: 'page' } & PublishedPage) | { kind: 'redirect'; space: PublishedSpace; to: { page: DocumentPage } | { url: string } };
 
-export async function readPublishedPage(ctx: Context, tree: SiteTree, segments: string[]): Promise<PublishedTarget> {
+export async function readPublishedPage(ctx: Context, tree: PublishedTree, segments: string[]): Promise<PublishedTarget> {
   const { space, rest } = await readPublishedSpace(ctx, tree, segments);
   const path = rest.join('/');
   const page = path === '' ? firstDocument(space.content.revision.pages) : space.content.pagesByPath.get(path);
@@ -98,7 +139,7 @@ export async function readPublishedPage(ctx: Context, tree: SiteTree, segments: 
 }
 
 /** Every site space of the site with its URL prefix and content, in the structure's order. */
-export async function publishedSpaces(ctx: Context, tree: SiteTree): Promise<PublishedSpace[]> {
+export async function publishedSpaces(ctx: Context, tree: PublishedTree): Promise<PublishedSpace[]> {
   const out: PublishedSpace[] = [];
   for (const siteSpace of tree.siteSpaces) {
     const section = siteSpace.section_id ? tree.sections.find((s) => s.id === siteSpace.section_id) : undefined;

@@ -39,6 +39,14 @@ export interface SiteReader {
   via: 'member' | 'visitor';
 }
 
+/** What a reader who is not a member brings to a site. */
+export interface SiteVisitorKeys {
+  /** The token of a share link (share-link sites). */
+  shareKey?: string;
+  /** True when the reader brought a visitor token signed with this site's key (visitor-auth sites; visitor-auth.ts). */
+  authenticated?: boolean;
+}
+
 /** True when the site has something to show: at least one site space (Site.published). */
 export async function isPublished(ctx: Context, siteId: string): Promise<boolean> {
   return ((await siteSpaceCounts(ctx.db, [siteId])).get(siteId) ?? 0) > 0;
@@ -47,7 +55,8 @@ export async function isPublished(ctx: Context, siteId: string): Promise<boolean
 /**
  * The site and the caller's way in. Members who are not guests read every site of the organization. With
  * `visitor`, operations that publish a site (#66, #67, #79, structure) also let anyone else read a published site
- * whose visibility is public or unlisted, or a share-link site with the key of one of its active share links.
+ * whose visibility is public or unlisted, a share-link site with the key of one of its active share links, or a
+ * visitor-auth site with a valid visitor token (published pages only).
  * 404 otherwise (existence is not leaked).
  */
 export async function loadSite(
@@ -55,7 +64,7 @@ export async function loadSite(
   caller: Caller,
   organizationId: string,
   siteId: string,
-  options: { visitor?: { shareKey?: string } } = {},
+  options: { visitor?: SiteVisitorKeys } = {},
 ): Promise<SiteReader> {
   return openSite(ctx, await loadOrgAccess(ctx, organizationId, caller.user.id), organizationId, siteId, options);
 }
@@ -66,7 +75,7 @@ export async function openSite(
   access: OrgAccess,
   organizationId: string,
   siteId: string,
-  options: { visitor?: { shareKey?: string } } = {},
+  options: { visitor?: SiteVisitorKeys } = {},
 ): Promise<SiteReader> {
   const hidden = new NotFound(`siteId: no site "${siteId}" is visible to you`);
   if (sitePermissions(access).view) {
@@ -77,7 +86,8 @@ export async function openSite(
   if (options.visitor) {
     const site = await findSite(ctx.db, organizationId, siteId);
     if (!site || !(await isPublished(ctx, site.id))) throw hidden;
-    const open = site.visibility === 'public' || site.visibility === 'unlisted';
+    const open =
+      site.visibility === 'public' || site.visibility === 'unlisted' || (site.visibility === 'visitor-auth' && options.visitor.authenticated === true);
     if (open || (await shareKeyOpensSite(ctx, options.visitor.shareKey, site.id))) return { site, access, via: 'visitor' };
     throw hidden;
   }

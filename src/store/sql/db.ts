@@ -19,6 +19,7 @@ import * as m0007 from './migrations/0007_sites.js';
 import * as m0008 from './migrations/0008_links_search.js';
 import * as m0009 from './migrations/0009_monorepo.js';
 import * as m0010 from './migrations/0010_migrated.js';
+import * as m0011 from './migrations/0011_site_visitor_keys.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -39,6 +40,7 @@ const migrations: Record<string, Migration> = {
   '0008_links_search': m0008,
   '0009_monorepo': m0009,
   '0010_migrated': m0010,
+  '0011_site_visitor_keys': m0011,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

@@ -335,6 +335,14 @@ export interface SitesTable {
   updated_at: string;
 }
 
+/** The HS256 key of a site's visitor tokens (visitor-auth sites); made on first read, replaced when rotated. */
+export interface SiteVisitorKeysTable {
+  site_id: string;
+  /** 32 random bytes, base64url. */
+  key: string;
+  created_at: string;
+}
+
 export interface SiteSectionGroupsTable {
   id: string;
   site_id: string;
@@ -490,6 +498,7 @@ export interface Database {
   site_sections: SiteSectionsTable;
   site_spaces: SiteSpacesTable;
   share_links: ShareLinksTable;
+  site_visitor_keys: SiteVisitorKeysTable;
   link_index: LinkIndexTable;
   links: LinksTable;
   search_spaces: SearchSpacesTable;

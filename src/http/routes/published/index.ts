@@ -1,8 +1,13 @@
 /**
  * Published sites as HTML at the URLs the API hands out (`urls.published`): `/sites/ORG/SITE[/section][/variant]
  * [/page path]`, and the files of their spaces at `/sites/ORG/SITE/~files/SPACE/OID/NAME`. Outside /v1: readers
- * are anonymous; an API token (bearer) reads as its user, and `?share=KEY` opens a share-link site (remembered in a
- * cookie for that site). What a reader may not see answers the same 404 page as what does not exist.
+ * are anonymous; an API token (bearer) reads as its user, `?share=KEY` opens a share-link site and `?jwt_token=JWT`
+ * (a visitor token signed with the site's key) a visitor-auth site, each remembered in a cookie for that site. What a
+ * reader may not see answers the same 404 page as what does not exist.
+ *
+ * Adaptive content: the visitor token's claims, and unsigned claims sent as `?visitor.NAME=value` (remembered too),
+ * decide the sections, variants and `{% if %}` blocks shown. An answer shown for claims is the reader's alone: it is
+ * rendered for them, never kept in a cache shared with other readers, and sent `private, no-store`.
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { createHash } from 'node:crypto';
@@ -22,9 +27,9 @@ import {
   readPublishedPage,
   readPublishedSite,
   type PublishedPage,
+  type PublishedTree,
   type SiteVisitor,
 } from '../../../domain/sites/published.js';
-import type { SiteTree } from '../../../domain/sites/tree.js';
 import { renderAppPage, renderNotFound, renderSearch, type SearchResult } from './layout.js';
 import { pageMarkdown, pageSpecs, pageUrl, pageUrls, renderContent, renderPage, type PageSpecs } from './render.js';
 import type { PageHtml } from '../../../content/page-html.js';
@@ -32,6 +37,12 @@ import { LIVE_SEARCH_PATH, LIVE_SEARCH_SCRIPT } from './live-search.js';
 import { searchSpaces } from '../../../domain/search/search.js';
 
 const SHARE_COOKIE = 'quire_share';
+const VISITOR_TOKEN_COOKIE = 'quire_visitor';
+const UNSIGNED_CLAIMS_COOKIE = 'quire_visitor_claims';
+/** Unsigned claims: `?visitor.NAME=value`, at most this many, each value at most this long (they ride in a cookie). */
+const MAX_UNSIGNED_CLAIMS = 20;
+const MAX_UNSIGNED_VALUE = 256;
+const CLAIM_PARAMETER = /^visitor\.([A-Za-z_][A-Za-z0-9_]*)$/;
 const MACHINE_FILES = new Set(['sitemap.xml', 'robots.txt', 'llms.txt', 'llms-full.txt']);
 
 const SECURITY_HEADERS = {
@@ -50,19 +61,67 @@ function cookieValue(header: string | undefined, name: string): string | undefin
 }
 
 
+/** An HttpOnly cookie for the site's pages only. */
+const siteCookie = (name: string, value: string, siteBase: string) => `${name}=${encodeURIComponent(value)}; Path=${siteBase}; HttpOnly; SameSite=Lax`;
+
+/**
+ * The unsigned claims of the query (`visitor.NAME=value`, as GitBook takes them), or undefined when it names none.
+ * `true` and `false` are booleans (the adaptive schema's claims are), anything else a string.
+ */
+function unsignedClaimsOf(query: Record<string, unknown>): Record<string, unknown> | undefined {
+  const claims: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(query)) {
+    const claim = CLAIM_PARAMETER.exec(name)?.[1];
+    if (!claim || typeof value !== 'string' || value.length > MAX_UNSIGNED_VALUE || Object.keys(claims).length >= MAX_UNSIGNED_CLAIMS) continue;
+    claims[claim] = value === 'true' ? true : value === 'false' ? false : value;
+  }
+  return Object.keys(claims).length > 0 ? claims : undefined;
+}
+
+/** The unsigned claims a cookie remembers (anything but a flat object of booleans and strings is ignored). */
+function unsignedClaimsOfCookie(value: string | undefined): Record<string, unknown> | undefined {
+  if (!value) return undefined;
+  try {
+    const parsed: unknown = JSON.parse(value);
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return undefined;
+    const entries = Object.entries(parsed).filter(([name, claim]) => CLAIM_PARAMETER.test(`visitor.${name}`) && (typeof claim === 'boolean' || typeof claim === 'string'));
+    return entries.length > 0 ? Object.fromEntries(entries.slice(0, MAX_UNSIGNED_CLAIMS)) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Answers shown for a reader's claims are theirs alone; others are the same for every reader of the site. */
+const cacheControl = (tree: PublishedTree) => (tree.claims ? 'private, no-store' : 'private, no-cache');
+
 const xml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 export const publishedRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { ctx, urls }) => {
-  /** The reader: a bearer token's user if valid, the share key of the query or of the site's cookie. */
+  /**
+   * The reader: a bearer token's user if valid; the share key, visitor token and unsigned claims of the query, or
+   * else of the site's cookies. What the query brings is remembered in the cookies (a bad token answers 404 anyway).
+   */
   async function visitorOf(request: FastifyRequest, reply: FastifyReply, siteBase: string): Promise<SiteVisitor> {
     const token = bearerToken(request.headers.authorization);
     const user = token ? await authenticateToken(ctx, token).catch(() => undefined) : undefined;
-    const query = (request.query ?? {}) as { share?: string };
-    const shareKey = typeof query.share === 'string' && query.share !== '' ? query.share : cookieValue(request.headers.cookie, SHARE_COOKIE);
-    if (typeof query.share === 'string' && query.share !== '') {
-      reply.header('set-cookie', `${SHARE_COOKIE}=${encodeURIComponent(query.share)}; Path=${siteBase}; HttpOnly; SameSite=Lax`);
-    }
-    return { ...(user ? { userId: user.id } : {}), ...(shareKey ? { shareKey } : {}) };
+    const query = (request.query ?? {}) as Record<string, unknown> & { share?: string; jwt_token?: string };
+    const cookies = request.headers.cookie;
+    const remembered = (value: unknown, cookie: string): string | undefined => {
+      if (typeof value !== 'string' || value === '') return cookieValue(cookies, cookie);
+      reply.header('set-cookie', siteCookie(cookie, value, siteBase));
+      return value;
+    };
+    const shareKey = remembered(query.share, SHARE_COOKIE);
+    const visitorToken = remembered(query.jwt_token, VISITOR_TOKEN_COOKIE);
+    let unsignedClaims = unsignedClaimsOf(query);
+    if (unsignedClaims) reply.header('set-cookie', siteCookie(UNSIGNED_CLAIMS_COOKIE, JSON.stringify(unsignedClaims), siteBase));
+    else unsignedClaims = unsignedClaimsOfCookie(cookieValue(cookies, UNSIGNED_CLAIMS_COOKIE));
+    return {
+      ...(user ? { userId: user.id } : {}),
+      ...(shareKey ? { shareKey } : {}),
+      ...(visitorToken ? { visitorToken } : {}),
+      ...(unsignedClaims ? { unsignedClaims } : {}),
+    };
   }
 
   function notFound(reply: FastifyReply) {
@@ -70,7 +129,12 @@ export const publishedRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app,
   }
 
   const params = Type.Object({ organizationId: Type.String({ maxLength: 100 }), siteName: Type.String({ maxLength: 200 }), '*': Type.Optional(Type.String({ maxLength: 4096 })) });
-  const querystring = Type.Object({ share: Type.Optional(Type.String({ maxLength: 200 })), q: Type.Optional(Type.String({ maxLength: 512 })) });
+  // Unsigned claims come as further `visitor.NAME` parameters (unsignedClaimsOf): extra members are allowed.
+  const querystring = Type.Object({
+    share: Type.Optional(Type.String({ maxLength: 200 })),
+    jwt_token: Type.Optional(Type.String({ maxLength: 8192 })),
+    q: Type.Optional(Type.String({ maxLength: 512 })),
+  });
 
   async function page(request: FastifyRequest<{ Params: { organizationId: string; siteName: string; '*'?: string } }>, reply: FastifyReply) {
     const { organizationId, siteName } = request.params;
@@ -86,7 +150,7 @@ export const publishedRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app,
       if (last?.endsWith('.md')) {
         const target = await readPublishedPage(ctx, tree, [...segments.slice(0, -1), last.slice(0, -3)]);
         if (target.kind !== 'page') throw new NotFound('path: no page here');
-        return reply.headers(SECURITY_HEADERS).header('content-type', 'text/markdown; charset=utf-8').header('cache-control', 'private, no-cache').send(pageMarkdown(target.page));
+        return reply.headers(SECURITY_HEADERS).header('content-type', 'text/markdown; charset=utf-8').header('cache-control', cacheControl(tree)).send(pageMarkdown(target.page));
       }
       const target = await readPublishedPage(ctx, tree, segments);
       if (target.kind === 'redirect') {
@@ -94,14 +158,15 @@ export const publishedRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app,
       }
       const specs = await pageSpecs(ctx, target);
       const content = await renderContent(ctx, target, siteBase, specs);
-      return reply.headers(SECURITY_HEADERS).header('content-type', 'text/html; charset=utf-8').header('cache-control', 'private, no-cache').send(cachedPage(target, siteBase, content, specs));
+      const html = tree.claims ? renderPage(target, siteBase, { liveSearch: LIVE_SEARCH_PATH, content, ...(specs ? { specs } : {}) }) : cachedPage(target, siteBase, content, specs);
+      return reply.headers(SECURITY_HEADERS).header('content-type', 'text/html; charset=utf-8').header('cache-control', cacheControl(tree)).send(html);
     } catch (error) {
       if (error instanceof DomainError && error.status === 404) return notFound(reply);
       throw error;
     }
   }
 
-  async function file(reply: FastifyReply, tree: SiteTree, segments: string[]) {
+  async function file(reply: FastifyReply, tree: PublishedTree, segments: string[]) {
     const [spaceId, oid, name] = segments;
     if (!spaceId || !oid || !/^[0-9a-f]{40}$/.test(oid)) throw new NotFound('file: no such file');
     // Only a file of what the site publishes (main as it is now): not a blob of a change request or of old history.
@@ -120,7 +185,7 @@ export const publishedRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app,
   }
 
   /** The search box's results: the site's spaces, best pages first, each with its matching sections. */
-  async function search(request: FastifyRequest, reply: FastifyReply, tree: SiteTree, siteBase: string) {
+  async function search(request: FastifyRequest, reply: FastifyReply, tree: PublishedTree, siteBase: string) {
     const query = String((request.query as { q?: string }).q ?? '').trim();
     const spaces = await publishedSpaces(ctx, tree);
     const hits = await searchSpaces(ctx, [...new Set(spaces.map((s) => s.siteSpace.space_id))], query);
@@ -132,20 +197,20 @@ export const publishedRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app,
       return [{ title: page.title, href, sections: hit.sections.map((section) => ({ title: section.title, href: `${href}#${section.id}`, body: section.body })) }];
     });
     // The same results as JSON for the live search of the page's search box.
-    if (request.headers.accept?.includes('application/json')) return reply.header('cache-control', 'private, no-cache').send({ query, results });
+    if (request.headers.accept?.includes('application/json')) return reply.header('cache-control', cacheControl(tree)).send({ query, results });
     const html = renderSearch({ siteTitle: tree.site.title, siteHref: siteBase, searchHref: `${siteBase}/~search`, query, results });
-    return reply.headers(SECURITY_HEADERS).header('content-type', 'text/html; charset=utf-8').header('cache-control', 'private, no-cache').send(html);
+    return reply.headers(SECURITY_HEADERS).header('content-type', 'text/html; charset=utf-8').header('cache-control', cacheControl(tree)).send(html);
   }
 
   /** sitemap.xml, robots.txt, llms.txt and llms-full.txt of the site (absolute URLs: crawlers and agents read them). */
-  async function machineFile(reply: FastifyReply, tree: SiteTree, siteBase: string, name: string) {
+  async function machineFile(reply: FastifyReply, tree: PublishedTree, siteBase: string, name: string) {
     const indexable = tree.site.visibility === 'public';
     const spaces = await publishedSpaces(ctx, tree);
     const pages = spaces.flatMap((space) => {
       const urlOf = pageUrls(siteBase, space);
       return documentPages(space.content.revision.pages).map((page) => ({ space, page, url: urls.base(urlOf(page)) }));
     });
-    const text = (body: string, type: string) => reply.header('content-type', `${type}; charset=utf-8`).header('cache-control', 'private, no-cache').send(body);
+    const text = (body: string, type: string) => reply.header('content-type', `${type}; charset=utf-8`).header('cache-control', cacheControl(tree)).send(body);
     if (name === 'robots.txt') {
       if (!indexable) return text('User-agent: *\nDisallow: /\n', 'text/plain');
       const hidden = pages.filter(({ page }) => page.noRobotsIndex).map(({ url }) => `Disallow: ${new URL(url).pathname}`);
@@ -175,7 +240,8 @@ export const publishedRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app,
   /**
    * The whole page, kept with the revision under what else it shows: the site's title, visibility, sections and
    * variants (a change of the site's structure makes a new key; a change of the content is a new revision), and
-   * the versions of the OpenAPI specs it shows (a spec changes without a new revision).
+   * the versions of the OpenAPI specs it shows (a spec changes without a new revision). Only for readers without
+   * claims (the page is then the same for all of them).
    */
   function cachedPage(published: PublishedPage, siteBase: string, content: PageHtml, specs: PageSpecs | undefined): Buffer {
     const { tree } = published;

@@ -10,6 +10,7 @@ import { specDocumentsNamed } from '../../../domain/openapi/specs.js';
 import type { DocumentPage, Page } from '../../../content/model.js';
 import { documentPages, firstDocument, type PublishedPage, type PublishedSpace } from '../../../domain/sites/published.js';
 import { siteSpacesIn } from '../../../domain/sites/tree.js';
+import { evaluateCondition } from '../../../domain/sites/conditions.js';
 import { cachedJson } from '../../present.js';
 import { renderLayout, type Cover, type NavLink } from './layout.js';
 
@@ -109,12 +110,18 @@ const variablesOf = ({ page, content }: PublishedPage) => ({ page: page.variable
 /** What pageHtml needs to render a published page on the event loop. */
 export function pageHtmlOptionsFor(published: PublishedPage, siteBase: string, specs?: PageSpecs): PageHtmlOptions {
   const { resolveHref, include } = pageLinks(published, siteBase);
-  return { resolveHref, variables: variablesOf(published), include, ...(specs ? { openapiOperation: specs.operation } : {}) };
+  // `{% if %}` blocks shown for the reader's claims; without claims, as for anyone without (a static export too).
+  const claims = published.tree.claims ?? {};
+  return { resolveHref, variables: variablesOf(published), include, condition: (expression) => evaluateCondition(expression, claims), ...(specs ? { openapiOperation: specs.operation } : {}) };
 }
 
-/** The page's content as HTML, rendered once per page and place on the site and kept with the revision (a revision never changes). */
+/**
+ * The page's content as HTML, rendered once per page and place on the site and kept with the revision (a revision
+ * never changes); a page rendered for a reader's claims is theirs alone: never kept, so no other reader is served it.
+ */
 function renderedContent(published: PublishedPage, siteBase: string, specs?: PageSpecs): PageHtml {
-  return JSON.parse(cachedJson(published.content, contentKey(published, siteBase, specs), () => pageHtml(published.page.markdown, pageHtmlOptionsFor(published, siteBase, specs)))) as PageHtml;
+  const render = () => pageHtml(published.page.markdown, pageHtmlOptionsFor(published, siteBase, specs));
+  return published.tree.claims ? render() : (JSON.parse(cachedJson(published.content, contentKey(published, siteBase, specs), render)) as PageHtml);
 }
 
 /**
@@ -125,7 +132,7 @@ function renderedContent(published: PublishedPage, siteBase: string, specs?: Pag
  */
 export async function renderContent(ctx: Context, published: PublishedPage, siteBase: string, specs?: PageSpecs, pooledAbove = POOLED_RENDER): Promise<PageHtml> {
   const { content, page } = published;
-  if (page.markdown.length <= pooledAbove || specs || content.answers?.has(contentKey(published, siteBase, specs))) return renderedContent(published, siteBase, specs);
+  if (page.markdown.length <= pooledAbove || specs || (!published.tree.claims && content.answers?.has(contentKey(published, siteBase, specs)))) return renderedContent(published, siteBase, specs);
   const { resolveHref, include } = pageLinks(published, siteBase);
   const hrefs: Record<string, string> = {};
   const includes: Record<string, string> = {};
@@ -140,8 +147,9 @@ export async function renderContent(ctx: Context, published: PublishedPage, site
       if (included !== undefined) bodies.push((includes[href] = included));
     }
   }
-  const html = await ctx.cpu.run('pageHtml', { markdown: page.markdown, hrefs, variables: variablesOf(published), includes });
-  return JSON.parse(cachedJson(content, contentKey(published, siteBase, specs), () => html)) as PageHtml;
+  const claims = published.tree.claims;
+  const html = await ctx.cpu.run('pageHtml', { markdown: page.markdown, hrefs, variables: variablesOf(published), includes, claims: claims ?? {} });
+  return claims ? html : (JSON.parse(cachedJson(content, contentKey(published, siteBase, specs), () => html)) as PageHtml);
 }
 
 /**

@@ -16,6 +16,7 @@ import {
   updateSite,
 } from '../../../domain/sites/sites.js';
 import { sortStructure } from '../../../domain/sites/structure.js';
+import { getVisitorKey, rotateVisitorKey, type VisitorKeyView } from '../../../domain/sites/visitor-auth.js';
 import {
   anchorOf,
   AdaptiveSchemaSchema,
@@ -28,6 +29,7 @@ import {
   SiteSchema,
   SiteStructureItemSchema,
   SiteStructureSchema,
+  SiteVisitorKeySchema,
   SortStructureBody,
   TemplateConditionsSchema,
   UpdateAdaptiveSchemaBody,
@@ -36,6 +38,9 @@ import {
 import { presentPublished, presentSite, presentStructure, presentStructureItem } from './presenter.js';
 
 const tags = ['sites'];
+const EXTENSION = 'Quire extension: not in the spec nor in the reference.';
+
+const presentVisitorKey = (view: VisitorKeyView) => ({ object: 'site-visitor-key' as const, ...view });
 
 export const siteRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { ctx, urls }) => {
   app.get(
@@ -124,6 +129,36 @@ export const siteRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { ct
       },
     },
     async (request) => ({ items: await listTemplateConditions(ctx, callerOf(request), request.params.organizationId, request.params.siteId) }),
+  );
+
+  app.get(
+    '/orgs/:organizationId/sites/:siteId/visitor-key',
+    {
+      schema: {
+        operationId: 'getSiteVisitorKey',
+        description:
+          `${EXTENSION} The key visitor tokens of this site are signed with (HS256, the key's text as the secret), made on the ` +
+          'first read; a visitor-auth site opens to whoever brings a valid token as `?jwt_token=`, its claims deciding the adaptive content (admins).',
+        tags,
+        params: SiteParams,
+        response: { 200: SiteVisitorKeySchema, ...ErrorResponses },
+      },
+    },
+    async (request) => presentVisitorKey(await getVisitorKey(ctx, callerOf(request), request.params.organizationId, request.params.siteId)),
+  );
+
+  app.post(
+    '/orgs/:organizationId/sites/:siteId/visitor-key',
+    {
+      schema: {
+        operationId: 'rotateSiteVisitorKey',
+        description: `${EXTENSION} Replaces the site's visitor signing key: tokens signed with the previous one no longer open the site (admins).`,
+        tags,
+        params: SiteParams,
+        response: { 200: SiteVisitorKeySchema, ...ErrorResponses },
+      },
+    },
+    async (request) => presentVisitorKey(await rotateVisitorKey(ctx, callerOf(request), request.params.organizationId, request.params.siteId)),
   );
 
   app.get(

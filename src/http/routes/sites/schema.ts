@@ -41,6 +41,13 @@ export const SiteSchema = Type.Object({
   urls: Type.Object({ location: Url, app: Url, published: Type.Optional(Url) }),
 });
 
+/** A Quire extension: the key a visitor-auth site's visitor tokens are signed with (src/domain/sites/visitor-auth.ts). */
+export const SiteVisitorKeySchema = Type.Object({
+  object: Type.Literal('site-visitor-key'),
+  key: Type.String({ description: 'The HS256 secret of visitor tokens (JWTs sent as ?jwt_token= to the published site)' }),
+  createdAt: Timestamp,
+});
+
 export const SiteSpaceSchema = Type.Object({
   object: Type.Literal('site-space'),
   id: Type.String(),
