@@ -283,6 +283,28 @@ export function splitTag(value: string): { name: string; args: string } {
 }
 
 /**
+ * The branches of an `{% if %}` block in order: the block's own, each `{% elif %}` / `{% elsif %}` (the parser
+ * leaves these and `{% else %}` as tags among the block's children), then `{% else %}` (no condition).
+ */
+export function ifBranches(node: LiquidBlock): Array<{ condition: string | undefined; children: GitbookNode[] }> {
+  let branch: GitbookNode[] = [];
+  const branches: Array<{ condition: string | undefined; children: GitbookNode[] }> = [{ condition: node.args, children: branch }];
+  for (const child of node.children) {
+    const { name, args } = child.type === 'liquidTag' ? splitTag(child.value) : { name: '', args: '' };
+    if (name === 'elif' || name === 'elsif' || name === 'else') {
+      branch = [];
+      branches.push({ condition: name === 'else' ? undefined : args, children: branch });
+    } else branch.push(child);
+  }
+  return branches;
+}
+
+/** The children of the first branch of an `{% if %}` block whose condition holds; none when no condition holds. */
+export function shownIfBranch(node: LiquidBlock, holds: (condition: string) => boolean): GitbookNode[] {
+  return ifBranches(node).find((branch) => branch.condition === undefined || holds(branch.condition))?.children ?? [];
+}
+
+/**
  * Pairs the tags among `children` (one parent's): each opening tag with the first balanced `end` tag after it
  * becomes a LiquidBlock holding the nodes in between (paired the same way, recursively). Recurses into every
  * parent, so tags inside list items, quotes and table cells pair within their own container.

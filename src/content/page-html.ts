@@ -24,7 +24,7 @@ import type { Nodes, Root } from 'mdast';
 import { defaultHandlers, toHast, type Handler, type State } from 'mdast-util-to-hast';
 import { common, createLowlight } from 'lowlight';
 import { toString } from 'mdast-util-to-string';
-import { parseGitbookMarkdown, parseTagArguments, splitTag, type Details, type GitbookNode, type LiquidBlock, type LiquidExpression, type LiquidTag } from './gitbook-markdown.js';
+import { parseGitbookMarkdown, parseTagArguments, shownIfBranch, splitTag, type Details, type LiquidBlock, type LiquidExpression, type LiquidTag } from './gitbook-markdown.js';
 import { EMOJI_DATA, parseHtmlTable, type HtmlTable } from './html-table.js';
 import { openApiRef, operationElement, type OpenApiOperation, type OpenApiRef } from './openapi-html.js';
 
@@ -221,26 +221,6 @@ class Renderer {
     }
   }
 
-  /**
-   * The children of the first branch of an `{% if %}` block whose condition holds: the block's own, each
-   * `{% elif %}` / `{% elsif %}` (the parser leaves these and `{% else %}` as tags among the block's children), then
-   * `{% else %}`; none when no condition holds.
-   */
-  private shownBranch(node: LiquidBlock): GitbookNode[] {
-    let condition: string | undefined = node.args;
-    let branch: GitbookNode[] = [];
-    const branches: Array<{ condition: string | undefined; children: GitbookNode[] }> = [{ condition, children: branch }];
-    for (const child of node.children) {
-      const { name, args } = child.type === 'liquidTag' ? splitTag(child.value) : { name: '', args: '' };
-      if (name === 'elif' || name === 'elsif' || name === 'else') {
-        condition = name === 'else' ? undefined : args;
-        branch = [];
-        branches.push({ condition, children: branch });
-      } else branch.push(child);
-    }
-    return branches.find((b) => b.condition === undefined || this.options.condition?.(b.condition) === true)?.children ?? [];
-  }
-
   private tag(_state: State, node: LiquidTag): ElementContent {
     const { name, args } = splitTag(node.value);
     return this.tagElement(name, args) ?? element('p', {}, [textNode(`{% ${node.value} %}`)]);
@@ -289,7 +269,7 @@ class Renderer {
         return title ? element('figure', { className }, [element('figcaption', {}, [textNode(title)]), ...body]) : element('div', { className }, body);
       }
       case 'if':
-        return this.all(state, { children: this.shownBranch(node) });
+        return this.all(state, { children: shownIfBranch(node, (condition) => this.options.condition?.(condition) === true) });
       case 'raw':
         return inner();
       default: {

@@ -130,6 +130,10 @@ describe.each(DATABASE_KINDS)('visitor-auth sites and adaptive content (%s)', (k
     expect((await get(base, { query: { jwt_token: await sign({ beta: true }, { secret: 'not-the-key' }) } })).status).toBe(404);
     expect((await get(base, { query: { jwt_token: await sign({ beta: true }, { expiresAt: Math.floor(Date.now() / 1000) - 3600 }) } })).status).toBe(404);
     expect((await get(base, { query: { jwt_token: 'not.a.jwt' } })).status).toBe(404);
+    // A bad token is never remembered, not even for a member who reads the site anyway.
+    const member = await t.request('GET', base, { token: creator.token, query: { jwt_token: 'not.a.jwt' }, unchecked: true });
+    expect(member.status).toBe(200);
+    expect(cookieOf(member.headers, 'quire_visitor')).toBeUndefined();
     // The same page as for a site that does not exist (nothing leaks).
     const missing = await get(`/sites/${org.id}/no-such-site`);
     expect(missing.status).toBe(404);
@@ -166,6 +170,17 @@ describe.each(DATABASE_KINDS)('visitor-auth sites and adaptive content (%s)', (k
     expect(member.headers['cache-control']).toBe('private, no-cache');
     const again = await get(base, { query: { jwt_token: await sign({ beta: true }) } });
     expect(paragraphs(again.html)).toEqual(['Everyone reads this.', 'Beta features are on.']);
+  });
+
+  it('keeps what the claims hide out of the markdown views too (the page as .md, llms-full.txt)', async () => {
+    const staffToken = await sign({ staff: true });
+    const markdown = String((await t.request('GET', `${base}/setup.md`, { query: { jwt_token: staffToken }, unchecked: true })).body);
+    expect(markdown).toBe('# Setup\n\nInstall it.\n');
+    const full = String((await t.request('GET', `${base}/llms-full.txt`, { query: { jwt_token: staffToken }, unchecked: true })).body);
+    expect(full).toContain('Everyone reads this.\n\nStaff preview.\n\n');
+    for (const hidden of ['Beta features are on.', 'Join the beta.', 'Bonjour.', '{% if', '{% else', '{% endif']) expect(full).not.toContain(hidden);
+    const french = String((await t.request('GET', `${base}/llms-full.txt`, { query: { jwt_token: await sign({ beta: true }), 'visitor.lang': 'fr' }, unchecked: true })).body);
+    expect(french).toContain('Everyone reads this.\n\nBeta features are on.\n\nBonjour.\n');
   });
 
   it('leaves a section out for visitors its condition is false for: not in the navigation, its URLs 404', async () => {

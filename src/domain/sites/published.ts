@@ -40,6 +40,8 @@ export interface PublishedTree extends SiteTree {
    * theirs alone, never kept for others. Undefined: shown as for a reader without claims, the same for everyone.
    */
   claims?: VisitorClaims;
+  /** The reader's visitor token was signed with the site's key and holds (it may be remembered for them). */
+  visitorTokenValid?: true;
 }
 
 export interface PublishedSpace {
@@ -69,7 +71,7 @@ export async function readPublishedSite(ctx: Context, visitor: SiteVisitor, orga
   if (!signed && Object.keys(unsigned).length === 0) return shownFor(tree, {}, undefined);
   // A token's own `unsigned` member is not a signed claim: `visitor.claims.unsigned.*` are what the visitor sends.
   const claims: VisitorClaims = { ...signed, unsigned };
-  return shownFor(tree, claims, claims);
+  return { ...shownFor(tree, claims, claims), ...(signed ? { visitorTokenValid: true as const } : {}) };
 }
 
 async function loadPublishedSite(ctx: Context, visitor: SiteVisitor, site: SiteRow, visitorAuthenticated: boolean): Promise<SiteTree> {

@@ -99,7 +99,8 @@ const xml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').
 export const publishedRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { ctx, urls }) => {
   /**
    * The reader: a bearer token's user if valid; the share key, visitor token and unsigned claims of the query, or
-   * else of the site's cookies. What the query brings is remembered in the cookies (a bad token answers 404 anyway).
+   * else of the site's cookies. What the query brings is remembered in the cookies, but for the visitor token: only
+   * once it is known valid (rememberVisitorToken), so that a bad one never replaces a good one.
    */
   async function visitorOf(request: FastifyRequest, reply: FastifyReply, siteBase: string): Promise<SiteVisitor> {
     const token = bearerToken(request.headers.authorization);
@@ -112,7 +113,7 @@ export const publishedRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app,
       return value;
     };
     const shareKey = remembered(query.share, SHARE_COOKIE);
-    const visitorToken = remembered(query.jwt_token, VISITOR_TOKEN_COOKIE);
+    const visitorToken = typeof query.jwt_token === 'string' && query.jwt_token !== '' ? query.jwt_token : cookieValue(cookies, VISITOR_TOKEN_COOKIE);
     let unsignedClaims = unsignedClaimsOf(query);
     if (unsignedClaims) reply.header('set-cookie', siteCookie(UNSIGNED_CLAIMS_COOKIE, JSON.stringify(unsignedClaims), siteBase));
     else unsignedClaims = unsignedClaimsOfCookie(cookieValue(cookies, UNSIGNED_CLAIMS_COOKIE));
@@ -143,6 +144,8 @@ export const publishedRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app,
     try {
       const visitor = await visitorOf(request, reply, siteBase);
       const tree = await readPublishedSite(ctx, visitor, organizationId, siteName);
+      const query = request.query as { jwt_token?: string };
+      if (tree.visitorTokenValid && query.jwt_token) reply.header('set-cookie', siteCookie(VISITOR_TOKEN_COOKIE, query.jwt_token, siteBase));
       if (segments[0] === '~files') return await file(reply, tree, segments.slice(1));
       if (segments.length === 1 && MACHINE_FILES.has(segments[0])) return await machineFile(reply, tree, siteBase, segments[0]);
       if (segments.length === 1 && segments[0] === '~search') return await search(request, reply, tree, siteBase);
@@ -150,7 +153,7 @@ export const publishedRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app,
       if (last?.endsWith('.md')) {
         const target = await readPublishedPage(ctx, tree, [...segments.slice(0, -1), last.slice(0, -3)]);
         if (target.kind !== 'page') throw new NotFound('path: no page here');
-        return reply.headers(SECURITY_HEADERS).header('content-type', 'text/markdown; charset=utf-8').header('cache-control', cacheControl(tree)).send(pageMarkdown(target.page));
+        return reply.headers(SECURITY_HEADERS).header('content-type', 'text/markdown; charset=utf-8').header('cache-control', cacheControl(tree)).send(pageMarkdown(target.page, tree.claims));
       }
       const target = await readPublishedPage(ctx, tree, segments);
       if (target.kind === 'redirect') {
@@ -234,7 +237,7 @@ export const publishedRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app,
       }
       return text(lines.join('\n'), 'text/plain');
     }
-    return text(listed.map(({ page, url }) => `${pageMarkdown(page).trimEnd()}\n\nSource: ${url}\n`).join('\n---\n\n'), 'text/plain');
+    return text(listed.map(({ page, url }) => `${pageMarkdown(page, tree.claims).trimEnd()}\n\nSource: ${url}\n`).join('\n---\n\n'), 'text/plain');
   }
 
   /**

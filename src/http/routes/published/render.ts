@@ -10,7 +10,8 @@ import { specDocumentsNamed } from '../../../domain/openapi/specs.js';
 import type { DocumentPage, Page } from '../../../content/model.js';
 import { documentPages, firstDocument, type PublishedPage, type PublishedSpace } from '../../../domain/sites/published.js';
 import { siteSpacesIn } from '../../../domain/sites/tree.js';
-import { evaluateCondition } from '../../../domain/sites/conditions.js';
+import { evaluateCondition, type VisitorClaims } from '../../../domain/sites/conditions.js';
+import { adaptedMarkdown } from '../../../content/adaptive-markdown.js';
 import { cachedJson } from '../../present.js';
 import { renderLayout, type Cover, type NavLink } from './layout.js';
 
@@ -27,9 +28,11 @@ export function pageUrl(siteBase: string, space: PublishedSpace, page: DocumentP
   return pageUrls(siteBase, space)(page);
 }
 
-/** A page as markdown (its URL + `.md`): the title as the first heading, then its markdown as written. */
-export function pageMarkdown(page: DocumentPage): string {
-  return `# ${page.title}\n\n${page.description ? `${page.description}\n\n` : ''}${page.markdown}`;
+/** A page as markdown (its URL + `.md`): the title as the first heading, then its markdown as written, for this reader. */
+export function pageMarkdown(page: DocumentPage, claims: VisitorClaims = {}): string {
+  // Only the `{% if %}` branches the reader's claims show (with none: as for anyone without), as on the HTML page.
+  const markdown = adaptedMarkdown(page.markdown, (condition) => evaluateCondition(condition, claims));
+  return `# ${page.title}\n\n${page.description ? `${page.description}\n\n` : ''}${markdown}`;
 }
 
 /** The page's cover, when it has one and its layout shows it: the image's site URL, and its dark variant's. */
