@@ -83,8 +83,10 @@ export async function exportSite(ctx: Context, siteId: string, dir: string): Pro
       const url = urlOf(page);
       const published = { ...space, page };
       await write(fileUnder(root, url, 'index.html'), renderPage(published, '', { specs: await pageSpecs(ctx, published) }));
-      if (url !== '/') await write(`${fileUnder(root, url, 'index.html').slice(0, -'/index.html'.length)}.md`, pageMarkdown(page));
-      if (!page.hidden && !page.noIndex) index.push({ title: page.title, url, description: page.description ?? '', text: page.markdown.replace(/\s+/g, ' ').slice(0, 2000) });
+      // As for a reader without claims, like the HTML: what a `{% if %}` hides from them is in neither.
+      const markdown = pageMarkdown(page);
+      if (url !== '/') await write(`${fileUnder(root, url, 'index.html').slice(0, -'/index.html'.length)}.md`, markdown);
+      if (!page.hidden && !page.noIndex) index.push({ title: page.title, url, description: page.description ?? '', text: markdown.replace(/\s+/g, ' ').slice(0, 2000) });
       pages++;
     }
     for (const file of space.content.files) {
