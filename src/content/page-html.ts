@@ -33,6 +33,8 @@ export interface PageHtmlOptions {
   resolveHref(href: string): string | undefined;
   /** `{{ page.vars.x }}` / `{{ space.vars.x }}` values. */
   variables?: { page?: Record<string, string>; space?: Record<string, string> };
+  /** The title of the page an href leads to (a content-ref card shows it), when it leads to one. */
+  linkTitle?(href: string): string | undefined;
   /** The markdown of the reusable content an `{% include %}` path names, when it is one of the revision's. */
   include?(path: string): string | undefined;
   /**
@@ -197,7 +199,10 @@ class Renderer {
     const attributes = parseTagArguments(args);
     const url = attributes.url ?? attributes.src;
     if (name === 'embed' && url) return element('p', { className: ['embed'] }, [this.link(url, 'embed-link', url)]);
-    if (name === 'content-ref' && url) return element('p', { className: ['content-ref'] }, [this.link(url, 'card', url.replace(/\.md$/, '').replace(/\/README$/i, ''))]);
+    if (name === 'content-ref' && url) {
+      const title = this.options.linkTitle?.(url) ?? url.replace(/\.md$/, '').replace(/\/README$/i, '');
+      return element('p', { className: ['content-ref'] }, [this.link(url, 'card', title)]);
+    }
     if (name === 'file' && url) return element('p', { className: ['file'] }, [this.link(url, 'download', url.split('/').pop() ?? url, { download: '' })]);
     if (name === 'include') return this.include(args) ?? element('p', { className: ['note'] }, [textNode('(included content not found)')]);
     if (name === 'openapi' || name === 'openapi-operation' || name === 'swagger') return this.openapi(openApiRef(attributes));

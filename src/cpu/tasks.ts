@@ -30,6 +30,7 @@ export const cpuTasks = {
   pageHtml: (input: PooledPageHtml): PageHtml =>
     pageHtml(input.markdown, {
       resolveHref: (href) => input.hrefs[href] ?? input.hrefs[href.trim()],
+      linkTitle: (href) => input.titles[href] ?? input.titles[href.trim()],
       variables: input.variables,
       include: (path) => input.includes[path],
       condition: (expression) => evaluateCondition(expression, input.claims),
@@ -40,6 +41,8 @@ export interface PooledPageHtml {
   markdown: string;
   /** Site URLs of the hrefs the page (and its includes) write; an href not here stays as written. */
   hrefs: Record<string, string>;
+  /** Titles of the pages those hrefs lead to (content-ref cards show them). */
+  titles: Record<string, string>;
   variables: { page?: Record<string, string>; space?: Record<string, string> };
   /** The markdown of each reusable content the page (or an include) names, by the path written. */
   includes: Record<string, string>;

@@ -1,10 +1,12 @@
 /**
  * A published site in a real headless Chromium (issue 14, tests): a reader follows the navigation to a nested page,
  * switches a tab and opens an expandable (no script needed), searches as they type and without script, switches
- * variant and section; a share-link site with and without its key; script injection in content, front matter,
+ * variant and section; a share-link site with and without its key; a visitor-auth site with and without a valid
+ * token, and with claims that show and hide a block; script injection in content, front matter,
  * SUMMARY titles and file names never runs; axe-core finds no serious accessibility violation. Screenshots of a few
  * pages go to test-artifacts/browser/.
  */
+import { SignJWT } from 'jose';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.js';
@@ -76,6 +78,57 @@ describe('a published site in Chromium', () => {
         '',
       ].join('\n'),
       // (The one page the accessibility check skips: an <img> without alt is the author's, not the layout's.)
+      'blocks/all.md': [
+        '# Every block',
+        '',
+        '{% hint style="warning" %}',
+        'Careful **now**.',
+        '{% endhint %}',
+        '',
+        '{% code title="app.js" lineNumbers="true" %}',
+        '```javascript',
+        'const answer = 42; // the answer',
+        'console.log("answer", answer);',
+        '```',
+        '{% endcode %}',
+        '',
+        '{% stepper %}',
+        '{% step %}',
+        '### Install',
+        'Get it.',
+        '{% endstep %}',
+        '{% step %}',
+        '### Run',
+        'Start it.',
+        '{% endstep %}',
+        '{% endstepper %}',
+        '',
+        '{% columns %}',
+        '{% column %}',
+        'Left side.',
+        '{% endcolumn %}',
+        '{% column %}',
+        'Right side.',
+        '{% endcolumn %}',
+        '{% endcolumns %}',
+        '',
+        '$$',
+        'E = mc^2',
+        '$$',
+        '',
+        '<table data-view="cards"><thead><tr><th></th><th data-hidden data-card-target data-type="content-ref"></th></tr></thead><tbody><tr><td><strong>Install</strong> it</td><td><a href="../setup/install.md">install</a></td></tr><tr><td><strong>Tune</strong> it</td><td><a href="../setup/advanced/tuning.md">tuning</a></td></tr></tbody></table>',
+        '',
+        '{% content-ref url="../setup/install.md" %}',
+        '[install.md](../setup/install.md)',
+        '{% endcontent-ref %}',
+        '',
+        '{% embed url="https://example.com/video" %}',
+        '',
+        '| Name | Value |',
+        '| ---- | ----- |',
+        '| a    | 1     |',
+        '',
+      ].join('\n'),
       'setup/advanced/tuning.md': '# Tuning\n\nTurn the knobs.\n\n![diagram](../../.gitbook/assets/"><img src=x onerror=alert(1)>.png)\n\n<img src="x" onerror="window.__pwned = \'img\'">\n',
       '.gitbook/assets/"><img src=x onerror=alert(1)>.png': Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
       'SUMMARY.md': [
@@ -88,6 +141,7 @@ describe('a published site in Chromium', () => {
         '* [Setup](setup/README.md)',
         '  * [Install](setup/install.md)',
         '  * [Tuning](setup/advanced/tuning.md)',
+        '* [Every block](blocks/all.md)',
         '',
       ].join('\n'),
     });
@@ -229,14 +283,47 @@ describe('a published site in Chromium', () => {
     await partner.close();
   });
 
+  it('opens a visitor-auth site only with a valid token, whose claims show and hide a block', async () => {
+    const members = await space('Members area', {
+      'README.md': '# Members area\n\nHello, member.\n\n{% if visitor.claims.beta %}\nYou are in the beta.\n{% else %}\nAsk us to join the beta.\n{% endif %}\n\nSee [the plans](plans.md).\n',
+      'plans.md': '# Plans\n\n{% if visitor.claims.beta %}\nBeta pricing.\n{% endif %}\nStandard pricing.\n',
+      'SUMMARY.md': '# Table of contents\n\n* [Members area](README.md)\n* [Plans](plans.md)\n',
+    });
+    const site = await api('POST', `/v1/orgs/${org.id}/sites`, { title: 'Members', visibility: 'visitor-auth' });
+    await api('POST', `/v1/orgs/${org.id}/sites/${site.id}/site-spaces`, { spaceId: members });
+    const url = new URL((await api('GET', `/v1/orgs/${org.id}/sites/${site.id}`)).urls.published).pathname;
+    const key = (await api('GET', `/v1/orgs/${org.id}/sites/${site.id}/visitor-key`)).key as string;
+    const sign = (claims: Record<string, unknown>, secret = key) =>
+      new SignJWT(claims).setProtectedHeader({ alg: 'HS256' }).setExpirationTime('1h').sign(new TextEncoder().encode(secret));
+
+    const reader = await browser.newContext();
+    const page = await reader.newPage();
+    expect((await page.goto(new URL(url, server).toString()))?.status()).toBe(404);
+    expect((await page.goto(new URL(`${url}?jwt_token=${await sign({ beta: true }, 'not-the-key')}`, server).toString()))?.status()).toBe(404);
+
+    expect((await page.goto(new URL(`${url}?jwt_token=${await sign({ beta: true })}`, server).toString()))?.status()).toBe(200);
+    expect(await page.getByText('You are in the beta.').isVisible()).toBe(true);
+    expect(await page.getByText('Ask us to join the beta.').count()).toBe(0);
+    // The token is remembered for the site: the next page opens without it, for the same claims.
+    await page.getByRole('link', { name: 'the plans' }).click();
+    await page.waitForURL(/\/plans$/);
+    expect(await page.getByText('Beta pricing.').isVisible()).toBe(true);
+    await screenshot(page, 'visitor-beta');
+
+    await page.goto(new URL(`${url}?jwt_token=${await sign({ beta: false })}`, server).toString());
+    expect(await page.getByText('Ask us to join the beta.').isVisible()).toBe(true);
+    expect(await page.getByText('You are in the beta.').count()).toBe(0);
+    await reader.close();
+  });
+
   it('has no serious accessibility violations (axe-core), in light and dark', async () => {
     for (const colorScheme of ['light', 'dark'] as const) {
       const themed = await browser.newContext({ colorScheme });
-      for (const path of ['', '/setup/install', '/~search?q=zebrafish']) {
+      for (const path of ['', '/setup/install', '/blocks/all', '/~search?q=zebrafish']) {
         const page = await themed.newPage();
-        await page.goto(new URL(`${siteUrl}${path}`, server).toString());
+        expect((await page.goto(new URL(`${siteUrl}${path}`, server).toString()))?.status()).toBe(200);
         expect(await seriousAccessibilityViolations(page), `${colorScheme} ${path || '/'}`).toEqual([]);
-        if (path === '/setup/install') await screenshot(page, `install-${colorScheme}`);
+        if (path === '/blocks/all') await screenshot(page, `blocks-${colorScheme}`);
         await page.close();
       }
       await themed.close();

@@ -9,7 +9,11 @@ import { pageHtml } from '../../src/content/page-html.js';
 import { all, hasClass, parseHtml, text } from '../helpers/html.js';
 
 const render = (markdown: string) => {
-  const result = pageHtml(markdown, { resolveHref: (href) => (href.endsWith('.md') ? `/site/${href.slice(0, -3)}` : undefined), variables: { space: { version: '2.0' }, page: { who: 'you' } } });
+  const result = pageHtml(markdown, {
+    resolveHref: (href) => (href.endsWith('.md') ? `/site/${href.slice(0, -3)}` : undefined),
+    linkTitle: (href) => (href === 'setup.md' ? 'Set it up' : undefined),
+    variables: { space: { version: '2.0' }, page: { who: 'you' } },
+  });
   return { ...result, tree: parseHtml(result.html, { fragment: true }) };
 };
 const classed = hasClass;
@@ -30,6 +34,8 @@ describe('pageHtml', () => {
     expect(all(tree, classed('step')).map(text)).toEqual(['One', 'Two']);
     expect(all(tree, classed('column')).map(text)).toEqual(['Left', 'Right']);
     expect(all(tree, classed('card'))[0].properties.href).toBe('/site/setup');
+    // A content-ref card shows the title of the page it leads to.
+    expect(text(all(tree, classed('card'))[0])).toBe('Set it up');
     expect(all(tree, classed('embed-link'))[0].properties.href).toBe('https://www.youtube.com/watch?v=1');
     const download = all(tree, classed('download'))[0].properties;
     expect(download.href).toBe('guide.pdf');

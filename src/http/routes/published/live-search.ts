@@ -43,7 +43,9 @@ export const LIVE_SEARCH_SCRIPT = `(() => {
     } catch {
       return;
     }
-    if (mine !== asked) return;
+    // An answer for an older query, or one arriving while the reader moves through the results shown: dropped
+    // (re-drawing the list would take the focus from under them).
+    if (mine !== asked || box.contains(document.activeElement)) return;
     if (answer.results.length === 0) {
       const none = document.createElement('p');
       none.textContent = 'No results for \\u201c' + query + '\\u201d';

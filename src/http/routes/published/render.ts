@@ -98,11 +98,16 @@ function pageLinks(published: PublishedPage, siteBase: string) {
     if (ref.kind === 'file') return fileUrl(ref.file);
     return undefined;
   };
+  const linkTitle = (href: string): string | undefined => {
+    const ref = lookups().resolveLink(href);
+    const id = ref.kind === 'page' ? ref.page : ref.kind === 'anchor' ? ref.page : undefined;
+    return id === undefined ? undefined : content.pagesById.get(id)?.title;
+  };
   const include = (path: string) => {
     const id = lookups().resolveInclude?.(path);
     return content.revision.reusableContents.find((reusable) => reusable.id === id)?.markdown;
   };
-  return { pageUrlOf, fileUrl, resolveHref, include };
+  return { pageUrlOf, fileUrl, resolveHref, linkTitle, include };
 }
 
 // Rendered once per page and place on the site (and versions of the specs it shows).
@@ -112,10 +117,10 @@ const variablesOf = ({ page, content }: PublishedPage) => ({ page: page.variable
 
 /** What pageHtml needs to render a published page on the event loop. */
 export function pageHtmlOptionsFor(published: PublishedPage, siteBase: string, specs?: PageSpecs): PageHtmlOptions {
-  const { resolveHref, include } = pageLinks(published, siteBase);
+  const { resolveHref, linkTitle, include } = pageLinks(published, siteBase);
   // `{% if %}` blocks shown for the reader's claims; without claims, as for anyone without (a static export too).
   const claims = published.tree.claims ?? {};
-  return { resolveHref, variables: variablesOf(published), include, condition: (expression) => evaluateCondition(expression, claims), ...(specs ? { openapiOperation: specs.operation } : {}) };
+  return { resolveHref, linkTitle, variables: variablesOf(published), include, condition: (expression) => evaluateCondition(expression, claims), ...(specs ? { openapiOperation: specs.operation } : {}) };
 }
 
 /**
@@ -136,8 +141,9 @@ function renderedContent(published: PublishedPage, siteBase: string, specs?: Pag
 export async function renderContent(ctx: Context, published: PublishedPage, siteBase: string, specs?: PageSpecs, pooledAbove = POOLED_RENDER): Promise<PageHtml> {
   const { content, page } = published;
   if (page.markdown.length <= pooledAbove || specs || (!published.tree.claims && content.answers?.has(contentKey(published, siteBase, specs)))) return renderedContent(published, siteBase, specs);
-  const { resolveHref, include } = pageLinks(published, siteBase);
+  const { resolveHref, linkTitle, include } = pageLinks(published, siteBase);
   const hrefs: Record<string, string> = {};
+  const titles: Record<string, string> = {};
   const includes: Record<string, string> = {};
   let bodies = [page.markdown];
   for (let depth = 0; bodies.length > 0 && depth <= INCLUDE_DEPTH; depth++) {
@@ -146,12 +152,14 @@ export async function renderContent(ctx: Context, published: PublishedPage, site
     for (const { href } of found) {
       const url = resolveHref(href);
       if (url !== undefined) hrefs[href] = url;
+      const title = linkTitle(href);
+      if (title !== undefined) titles[href] = title;
       const included = href in includes ? undefined : include(href);
       if (included !== undefined) bodies.push((includes[href] = included));
     }
   }
   const claims = published.tree.claims;
-  const html = await ctx.cpu.run('pageHtml', { markdown: page.markdown, hrefs, variables: variablesOf(published), includes, claims: claims ?? {} });
+  const html = await ctx.cpu.run('pageHtml', { markdown: page.markdown, hrefs, titles, variables: variablesOf(published), includes, claims: claims ?? {} });
   return claims ? html : (JSON.parse(cachedJson(content, contentKey(published, siteBase, specs), () => html)) as PageHtml);
 }
 
