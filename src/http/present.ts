@@ -38,6 +38,11 @@ function cached<T extends string | Buffer>(content: IndexedRevision, key: string
   return answer;
 }
 
+/** The answer kept with the revision under `key`, if it was built already. */
+export function keptAnswer(content: IndexedRevision, key: string): string | Buffer | undefined {
+  return content.answers?.get(key);
+}
+
 /** An answer of a revision as JSON, built once per key (route and options) and kept with the revision. */
 export function cachedJson(content: IndexedRevision, key: string, build: () => unknown): string {
   return cached(content, key, () => JSON.stringify(build()));

@@ -16,7 +16,7 @@ import mime from 'mime-types';
 import { Type } from 'typebox';
 import type { RouteDeps } from '../index.js';
 import { bearerToken } from '../../plugins/auth.js';
-import { cachedBytes } from '../../present.js';
+import { cachedBytes, keptAnswer } from '../../present.js';
 import { authenticateToken } from '../../../domain/identity/users.js';
 import { DomainError, NotFound } from '../../../domain/errors.js';
 import {
@@ -32,7 +32,6 @@ import {
 } from '../../../domain/sites/published.js';
 import { renderAppPage, renderNotFound, renderSearch, type SearchResult } from './layout.js';
 import { pageMarkdown, pageSpecs, pageUrl, pageUrls, renderContent, renderPage, type PageSpecs } from './render.js';
-import type { PageHtml } from '../../../content/page-html.js';
 import { LIVE_SEARCH_PATH, LIVE_SEARCH_SCRIPT } from './live-search.js';
 import { searchSpaces } from '../../../domain/search/search.js';
 
@@ -160,8 +159,9 @@ export const publishedRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app,
         return reply.status(301).header('location', 'page' in target.to ? pageUrl(siteBase, target.space, target.to.page) : target.to.url).send();
       }
       const specs = await pageSpecs(ctx, target);
-      const content = await renderContent(ctx, target, siteBase, specs);
-      const html = tree.claims ? renderPage(target, siteBase, { liveSearch: LIVE_SEARCH_PATH, content, ...(specs ? { specs } : {}) }) : cachedPage(target, siteBase, content, specs);
+      const html = tree.claims
+        ? renderPage(target, siteBase, { liveSearch: LIVE_SEARCH_PATH, content: await renderContent(ctx, target, siteBase, specs), ...(specs ? { specs } : {}) })
+        : await cachedPage(target, siteBase, specs);
       return reply.headers(SECURITY_HEADERS).header('content-type', 'text/html; charset=utf-8').header('cache-control', cacheControl(tree)).send(html);
     } catch (error) {
       if (error instanceof DomainError && error.status === 404) return notFound(reply);
@@ -246,7 +246,7 @@ export const publishedRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app,
    * the versions of the OpenAPI specs it shows (a spec changes without a new revision). Only for readers without
    * claims (the page is then the same for all of them).
    */
-  function cachedPage(published: PublishedPage, siteBase: string, content: PageHtml, specs: PageSpecs | undefined): Buffer {
+  async function cachedPage(published: PublishedPage, siteBase: string, specs: PageSpecs | undefined): Promise<Buffer> {
     const { tree } = published;
     const shape = JSON.stringify([
       tree.site.title,
@@ -257,6 +257,10 @@ export const publishedRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app,
       specs?.key ?? null,
     ]);
     const key = `published-page:${siteBase}:${published.prefix.join('/')}:${published.page.id}:${createHash('sha256').update(shape).digest('base64url')}`;
+    // The page's content is rendered (perhaps on the CPU pool) only when the whole page is not kept already.
+    const kept = keptAnswer(published.content, key);
+    if (kept) return kept as Buffer;
+    const content = await renderContent(ctx, published, siteBase, specs);
     return cachedBytes(published.content, key, () => renderPage(published, siteBase, { liveSearch: LIVE_SEARCH_PATH, content, ...(specs ? { specs } : {}) }));
   }
 
