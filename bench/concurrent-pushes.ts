@@ -35,7 +35,7 @@ const git = (args: string[], cwd?: string) => exec('git', ['-c', 'credential.hel
 
 const dataDir = path.join(work, 'data');
 const serverEnv = { QUIRE_DATA_DIR: dataDir, QUIRE_LOG_LEVEL: 'warn', ...(process.env.SERVER_NODE_OPTIONS ? { NODE_OPTIONS: process.env.SERVER_NODE_OPTIONS } : {}) };
-const bootstrap = await runQuire(['admin', 'bootstrap', '--email', 'bench@example.com', '--org', 'Bench'], serverEnv);
+const bootstrap = await runQuire(['admin', 'bootstrap', '--init', '--email', 'bench@example.com', '--org', 'Bench'], serverEnv);
 if (bootstrap.code !== 0) throw new Error(`quire admin bootstrap failed: ${bootstrap.stderr}`);
 const { token, organization } = JSON.parse(bootstrap.stdout) as { token: string; organization: { id: string } };
 const server = await startServer(serverEnv);

@@ -37,7 +37,7 @@ const noGit = await startFaultyProxy(() => sourceUrl, NO_GIT);
 const noGitUrl = noGit.url;
 
 const sourceEnv = { ...common, QUIRE_DATA_DIR: path.join(work, 'source'), QUIRE_PUBLIC_URL: noGitUrl };
-const boot = await runQuire(['admin', 'bootstrap', '--email', 'bench@example.com', '--org', 'Bench'], sourceEnv);
+const boot = await runQuire(['admin', 'bootstrap', '--init', '--email', 'bench@example.com', '--org', 'Bench'], sourceEnv);
 if (boot.code !== 0) throw new Error(`bootstrap failed: ${boot.stderr}`);
 const { token, organization } = JSON.parse(boot.stdout) as { token: string; organization: { id: string } };
 const source = await startServer(sourceEnv);
@@ -74,7 +74,7 @@ for (let s = 0; s < SPACES; s++) {
 
 async function migrateOnce(from: string, round: number, kind: string): Promise<number> {
   const env = { ...common, QUIRE_DATA_DIR: path.join(work, `target-${kind}-${round}`) };
-  const targetBoot = await runQuire(['admin', 'bootstrap', '--email', 'bench@example.com', '--org', 'Target'], env);
+  const targetBoot = await runQuire(['admin', 'bootstrap', '--init', '--email', 'bench@example.com', '--org', 'Target'], env);
   if (targetBoot.code !== 0) throw new Error(`target bootstrap failed: ${targetBoot.stderr}`);
   const started = performance.now();
   const run = await runQuire(['migrate', '--from', from, '--token', token], env);

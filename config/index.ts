@@ -46,6 +46,8 @@ export interface Config {
    */
   catchUpIntervalMs: number;
   logLevel: string;
+  /** `QUIRE_LOG_FORMAT`: `pretty` (lines for people), `json` (one object per line), or `auto`: pretty on a terminal. */
+  logFormat: 'auto' | 'pretty' | 'json';
   /** `quire sync`: base URL of the Quire server it syncs with (`QUIRE_URL`; default: `publicUrl`), no trailing slash. */
   syncUrl: string;
   /** `quire sync`: the API token it authenticates with (`QUIRE_TOKEN`); only that command needs it. */
@@ -55,6 +57,10 @@ export interface Config {
    * git commands inherit (PATH, HOME, git's identity variables). Nothing outside this module reads settings from it.
    */
   childEnv: NodeJS.ProcessEnv;
+  /** Started by npm (`npm start`, `npx quire ...`): npm's shell sits between npm and this process. */
+  startedByNpm: boolean;
+  /** Which settings the environment gave rather than their defaults (commands say where they looked). */
+  explicit: { dataDir: boolean; publicUrl: boolean; logLevel: boolean };
 }
 
 export class ConfigError extends Error {}
@@ -80,6 +86,12 @@ function parseList(raw: string | undefined): string[] {
     .split(',')
     .map((item) => item.trim())
     .filter((item) => item.length > 0);
+}
+
+function parseLogFormat(raw: string | undefined): Config['logFormat'] {
+  if (raw === undefined || raw === '') return 'auto';
+  if (raw === 'auto' || raw === 'pretty' || raw === 'json') return raw;
+  throw new ConfigError(`QUIRE_LOG_FORMAT: must be auto, pretty or json, got "${raw}"`);
 }
 
 /** Reads the environment (or the given variables) into a Config; `overrides` win over both. */
@@ -112,9 +124,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     gitMaxFileBytes: parsePositiveInteger('QUIRE_GIT_MAX_FILE_BYTES', env.QUIRE_GIT_MAX_FILE_BYTES, 100 * 1024 * 1024),
     catchUpIntervalMs: parsePositiveInteger('QUIRE_CATCH_UP_INTERVAL_MS', env.QUIRE_CATCH_UP_INTERVAL_MS, 60_000),
     logLevel: env.QUIRE_LOG_LEVEL || 'info',
+    logFormat: parseLogFormat(env.QUIRE_LOG_FORMAT),
     syncUrl: (env.QUIRE_URL || publicUrl).replace(/\/+$/, ''),
     syncToken: env.QUIRE_TOKEN || undefined,
     childEnv,
+    startedByNpm: Boolean(env.npm_lifecycle_event || env.npm_command),
+    explicit: { dataDir: Boolean(env.QUIRE_DATA_DIR), publicUrl: Boolean(env.QUIRE_PUBLIC_URL || env.PORT || env.HOST), logLevel: Boolean(env.QUIRE_LOG_LEVEL) },
   };
   return { ...config, ...overrides };
 }

@@ -35,7 +35,7 @@ const noGitUrl = noGit.url;
 
 async function boot(name: string, publicUrl?: string): Promise<{ env: Record<string, string>; token: string; organizationId: string }> {
   const env = { ...common, QUIRE_DATA_DIR: path.join(work, name), ...(publicUrl ? { QUIRE_PUBLIC_URL: publicUrl } : {}) };
-  const run = await runQuire(['admin', 'bootstrap', '--email', 'check@example.com', '--org', name], env);
+  const run = await runQuire(['admin', 'bootstrap', '--init', '--email', 'check@example.com', '--org', name], env);
   if (run.code !== 0) throw new Error(`bootstrap of ${name} failed: ${run.stderr}`);
   const { token, organization } = JSON.parse(run.stdout) as { token: string; organization: { id: string } };
   return { env, token, organizationId: organization.id };

@@ -21,55 +21,73 @@ import { InProcessQueue } from './jobs/in-process.js';
 import { BullMqQueue, startBullMqWorkers, type BullMqWorkers } from './jobs/bullmq.js';
 import { jobHandler } from '../workers/processors.js';
 import { CpuPool } from './cpu/pool.js';
+import { createLogger, errorField, type Logger } from './log.js';
 
 export interface Container {
   config: Config;
   store: Store;
   git: GitStore;
   ctx: Context;
+  /** The process's logger: the HTTP server's, the job runners' and the command's. */
+  log: Logger;
   close(): Promise<void>;
 }
 
 export interface ContainerOptions {
   /** With REDIS_URL: also run BullMQ workers for every queue in this process (`quire worker`, tests). */
   workers?: boolean;
+  /** Where the logs go: stdout for the servers (default), stderr for commands whose stdout is their answer. */
+  logTo?: 'stdout' | 'stderr';
 }
 
-function logJobFailure(job: Job, error: unknown): void {
-  const message = error instanceof Error ? error.message : String(error);
-  process.stderr.write(`${JSON.stringify({ level: 50, msg: 'job failed', job: job.name, payload: job.payload, err: message })}\n`);
+/** Runs each job through `handle`, logging its start, its end and its duration (a failed try at warn). */
+function loggedJobs(handle: (job: Job) => Promise<void>, log: Logger): (job: Job) => Promise<void> {
+  return async (job) => {
+    const started = performance.now();
+    const fields = { job: job.name, ...job.payload };
+    log.info(fields, `job ${job.name} started`);
+    try {
+      await handle(job);
+    } catch (error) {
+      log.warn({ ...fields, ms: Math.round(performance.now() - started), err: errorField(error) }, `job ${job.name} failed: ${errorField(error)}`);
+      throw error;
+    }
+    log.info({ ...fields, ms: Math.round(performance.now() - started) }, `job ${job.name} done`);
+  };
 }
 
 export async function createContainer(config: Config, options: ContainerOptions = {}): Promise<Container> {
+  const log = createLogger(config, options.logTo);
   const cache = new ReadCache(config.cacheTtlMs);
   const store = await openStore({
     onWrite: () => cache.invalidate(),
     dataDir: config.dataDir,
     databaseUrl: config.databaseUrl,
-    onPoolError: (error) => process.stderr.write(`${JSON.stringify({ level: 40, msg: 'database connection dropped', err: error.message })}\n`),
+    onPoolError: (error) => log.warn({ err: error.message }, 'database connection dropped'),
   });
   const git = new GitStore(config.dataDir);
   const cursors = new CursorCodec(await instanceSecret(store.db, 'cursor-signing'));
   const reader = new GitReader(git);
   const history = new HistoryFacts(
     { db: store.db, git, reader },
-    { log: (msg, fields) => process.stderr.write(`${JSON.stringify({ level: 40, msg, ...fields })}\n`) },
+    { log: (msg, fields) => log.warn(fields, msg) },
   );
   const links = new LinkSigner(await instanceSecret(store.db, 'link-signing'));
   const visitorClaims = await VisitorClaimsSigner.create(await loadOrCreateSigningKey(config.dataDir, VISITOR_CLAIMS_KEY), config.publicUrl);
   const cpu = new CpuPool(config.cpuThreads);
   const fetcher = new GuardedFetcher({ allow: config.fetchAllow, timeoutMs: config.fetchTimeoutMs });
   // The handler needs the context and the context needs the queue: the handler reads `ctx` when a job runs.
-  const handle = (job: Job) => jobHandler(ctx)(job);
+  const handle = loggedJobs((job: Job) => jobHandler(ctx)(job), log);
+  const onFailure = (job: Job, error: unknown) => log.error({ job: job.name, ...job.payload, err: errorField(error) }, `job ${job.name} failed for good: ${errorField(error)}`);
   const retries = { attempts: config.jobAttempts, retryDelayMs: config.jobRetryDelayMs };
   let jobs: JobQueue;
   let workers: BullMqWorkers | undefined;
   if (config.redisUrl) {
     const bull = { ...retries, redisUrl: config.redisUrl, prefix: config.redisPrefix };
     jobs = new BullMqQueue(bull);
-    if (options.workers) workers = startBullMqWorkers(handle, { ...bull, concurrency: config.jobConcurrency, onFailure: logJobFailure });
+    if (options.workers) workers = startBullMqWorkers(handle, { ...bull, concurrency: config.jobConcurrency, onFailure });
   } else {
-    jobs = new InProcessQueue(handle, { ...retries, concurrency: config.jobConcurrency, onFailure: logJobFailure });
+    jobs = new InProcessQueue(handle, { ...retries, concurrency: config.jobConcurrency, onFailure });
   }
   const ctx: Context = {
     db: store.db,
@@ -93,6 +111,7 @@ export async function createContainer(config: Config, options: ContainerOptions 
     store,
     git,
     ctx,
+    log,
     close: async () => {
       // Running jobs finish first: they use the database and the repositories closed below.
       await workers?.close();

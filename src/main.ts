@@ -3,8 +3,9 @@
  * The `quire` command: serve, and the admin commands of architecture.md section 1.
  */
 import { Command, InvalidArgumentError } from 'commander';
-import { loadConfig, type Config } from '../config/index.js';
+import { ConfigError, loadConfig, type Config } from '../config/index.js';
 import { createContainer, type Container } from './container.js';
+import { errorField } from './log.js';
 import { buildApp } from './http/app.js';
 import { Urls } from './http/urls.js';
 import { presentUser } from './http/present.js';
@@ -20,15 +21,63 @@ import { purgeDeletedSpaces } from './domain/content/spaces.js';
 import { catchUpWithRepositories } from './domain/content/git-access.js';
 import { migrate, MigrationFailure, type MigrationProgress } from './domain/migrate/migrate.js';
 import { exportSite } from './http/routes/published/export.js';
+import { describeStore, readServeRecord, storeExists, withoutPassword, writeServeRecord } from './store/instance-files.js';
 import { DEFAULT_DEBOUNCE_MS, DEFAULT_INTERVAL_MS, Sync, SyncError } from './sync/sync.js';
 
-async function withContainer<T>(run: (container: Container) => Promise<T>): Promise<T> {
-  const container = await createContainer(loadConfig());
+/** A failure the command explains in one line (no stack, even with --verbose: there is nothing more to say). */
+class CommandError extends Error {}
+
+interface StoreOptions {
+  /** Make a new empty store when none is where the settings point (`--init`). */
+  init?: boolean;
+}
+
+/**
+ * The settings of a command that works on the store `quire serve` uses: the URLs it prints are the server's (the
+ * record the server left in the data dir) unless QUIRE_PUBLIC_URL, HOST or PORT is set here.
+ */
+function commandConfig(): Config {
+  const config = loadConfig();
+  const served = config.explicit.publicUrl ? undefined : readServeRecord(config.dataDir);
+  // Only warnings by default: the command's own output says what it did.
+  return { ...config, ...(served ? { publicUrl: served.publicUrl } : {}), logLevel: config.explicit.logLevel ? config.logLevel : 'warn' };
+}
+
+/**
+ * Runs `run` on the store the settings point at, after saying which one on stderr. A store that does not exist is
+ * refused unless `--init` asks for a new one: a command run from another folder would otherwise make an empty
+ * `./data` there and print tokens the running server rejects.
+ */
+async function withContainer<T>(command: string, options: StoreOptions, run: (container: Container) => Promise<T>): Promise<T> {
+  const config = commandConfig();
+  if (!storeExists(config) && !options.init) {
+    const where = config.explicit.dataDir ? 'QUIRE_DATA_DIR' : 'QUIRE_DATA_DIR is not set: ./data of this folder';
+    const init = command === 'admin bootstrap' || command === 'migrate' ? ', or pass --init to make a new, empty one there' : '';
+    throw new CommandError(`no Quire data at ${config.dataDir} (${where}). Set QUIRE_DATA_DIR and DATABASE_URL to what \`quire serve\` uses${init}.`);
+  }
+  process.stderr.write(`quire ${command}: ${describeStore(config)}\n`);
+  const container = await createContainer(config, { logTo: 'stderr' });
   try {
     return await run(container);
   } finally {
     await container.close();
   }
+}
+
+/**
+ * Started through npm (`npm start`, `npx quire ...`), this process is the child of the shell npm runs it in, which
+ * does not pass npm's SIGTERM on: when npm is gone (this process was handed to another parent), stop as on SIGTERM
+ * instead of running on unseen. Not otherwise: a server started with `nohup quire serve &` must outlive its shell.
+ */
+function stopWhenNpmExits(config: Config, stop: (signal: string) => void): void {
+  if (!config.startedByNpm) return;
+  const parent = process.ppid;
+  const timer = setInterval(() => {
+    if (process.ppid === parent) return;
+    clearInterval(timer);
+    stop('npm exited');
+  }, 500);
+  timer.unref();
 }
 
 function print(value: unknown): void {
@@ -80,7 +129,12 @@ async function serve(config: Config): Promise<void> {
   };
   process.on('SIGINT', () => void shutdown('SIGINT'));
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
-  await app.listen({ port: config.port, host: config.host });
+  stopWhenNpmExits(config, (reason) => void shutdown(reason));
+  const address = await app.listen({ port: config.port, host: config.host });
+  writeServeRecord(config.dataDir, { publicUrl: config.publicUrl, pid: process.pid, startedAt: new Date().toISOString() });
+  app.log.info(`public URL ${config.publicUrl} (listening on ${address})`);
+  app.log.info(describeStore(config));
+  app.log.info(config.redisUrl ? `jobs on BullMQ, Redis ${withoutPassword(config.redisUrl)}, key prefix ${config.redisPrefix}: run \`quire worker\` beside it` : 'jobs in this process (REDIS_URL is not set)');
   void purge();
   await scheduleRecurringJobs(container, (message, error) => app.log.warn({ err: error }, message));
   // Pushes a killed process did not record, and indexing that a restart lost (in-process queue) or that could not be
@@ -102,26 +156,24 @@ async function scheduleRecurringJobs(container: Container, warn: (message: strin
 
 /** `quire worker`: BullMQ workers for every queue until SIGINT or SIGTERM; running jobs finish before it exits. */
 async function worker(config: Config): Promise<void> {
-  const log = (level: number, msg: string, extra: Record<string, unknown> = {}) =>
-    process.stdout.write(`${JSON.stringify({ level, time: Date.now(), msg, ...extra })}\n`);
-  if (!config.redisUrl) {
-    process.stderr.write('quire worker: REDIS_URL is not set; without it `quire serve` runs the jobs in its own process\n');
-    process.exit(1);
-  }
+  if (!config.redisUrl) throw new CommandError('worker: REDIS_URL is not set; without it `quire serve` runs the jobs in its own process');
   const container = await createContainer(config, { workers: true });
+  const { log } = container;
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) process.exit(1);
     closing = true;
-    log(30, 'shutting down: finishing running jobs', { signal });
+    log.info(`shutting down (${signal}): finishing running jobs`);
     await container.close();
     process.exit(0);
   };
   // Before "worker started": whoever waits for that line may signal at once.
   process.on('SIGINT', () => void shutdown('SIGINT'));
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
-  await scheduleRecurringJobs(container, (message, error) => log(40, message, { err: (error as Error).message }));
-  log(30, 'worker started', { concurrency: config.jobConcurrency });
+  stopWhenNpmExits(config, (reason) => void shutdown(reason));
+  await scheduleRecurringJobs(container, (message, error) => log.warn({ err: errorField(error) }, message));
+  log.info(describeStore(config));
+  log.info(`worker started: jobs from Redis ${withoutPassword(config.redisUrl)}, key prefix ${config.redisPrefix}, ${config.jobConcurrency} at a time`);
 }
 
 const program = new Command('quire').description('Quire: documentation whose content lives in git');
@@ -144,8 +196,9 @@ admin
   .requiredOption('--email <email>', 'e-mail of the admin')
   .option('--name <name>', 'display name')
   .option('--org <title>', 'title of the organization', 'My organization')
-  .action(async (options: { email: string; name?: string; org: string }) =>
-    withContainer(async ({ ctx, config }) => {
+  .option('--init', 'make a new, empty store when there is none at QUIRE_DATA_DIR (and DATABASE_URL)')
+  .action(async (options: { email: string; name?: string; org: string; init?: boolean }) =>
+    withContainer('admin bootstrap', options, async ({ ctx, config }) => {
       const user = (await findUserByEmail(ctx.db, options.email)) ?? (await createUser(ctx, { email: options.email, name: options.name }));
       const organization = await createOrganization(ctx, user.id, { title: options.org });
       const token = await createApiToken(ctx, user.id);
@@ -168,7 +221,7 @@ admin
   .option('--org <organizationId>', 'make the user a member of this organization')
   .option('--role <role>', 'role in --org: admin, create, review, edit, comment, read or guest', parseRole)
   .action(async (options: { email: string; name?: string; org?: string; role?: Role | null }) =>
-    withContainer(async ({ ctx, config }) => {
+    withContainer('admin create-user', {}, async ({ ctx, config }) => {
       if (options.role !== undefined && !options.org) throw new InvalidArgumentError('--role needs --org');
       const user = await createUser(ctx, { email: options.email, name: options.name });
       if (options.org) await addMember(ctx, options.org, user.id, options.role === undefined ? 'read' : options.role);
@@ -181,7 +234,7 @@ admin
   .command('purge')
   .description('remove for good the spaces deleted more than 7 days ago (serve also does it every hour)')
   .action(async () =>
-    withContainer(async ({ ctx }) => {
+    withContainer('admin purge', {}, async ({ ctx }) => {
       print({ purged: await purgeDeletedSpaces(ctx) });
     }),
   );
@@ -191,7 +244,7 @@ admin
   .description('a new API token for a user')
   .requiredOption('--user <userId>', 'id of the user')
   .action(async (options: { user: string }) =>
-    withContainer(async ({ ctx }) => {
+    withContainer('admin create-token', {}, async ({ ctx }) => {
       print({ token: await createApiToken(ctx, options.user) });
     }),
   );
@@ -235,6 +288,7 @@ async function sync(config: Config, spaceId: string, dir: string, options: { cha
   };
   process.on('SIGINT', () => shutdown('SIGINT'));
   process.on('SIGTERM', () => shutdown('SIGTERM'));
+  stopWhenNpmExits(config, shutdown);
   try {
     await run.start();
   } catch (error) {
@@ -263,34 +317,41 @@ site
   .argument('<siteId>', 'id of a public or unlisted site')
   .argument('<dir>', 'the folder to write (made when missing; files of the same names are replaced)')
   .action(async (siteId: string, dir: string) =>
-    withContainer(async ({ ctx }) => {
-      print(await exportSite(ctx, siteId, dir));
+    withContainer('site export', {}, async ({ ctx }) => {
+      const result = await exportSite(ctx, siteId, dir, ({ pages, files }) => showProgress(`exported ${pages} pages, ${files} files`));
+      endProgress();
+      print(result);
     }),
   );
 
+/** One line of progress on stderr, rewritten in place, when stderr is a terminal (nothing otherwise). */
+function showProgress(line: string): void {
+  if (process.stderr.isTTY !== true) return;
+  process.stderr.write(`\r\x1b[K${line.slice(0, (process.stderr.columns ?? 80) - 1)}`);
+}
+
+/** Ends a progress line (so what follows starts on a line of its own). */
+function endProgress(): void {
+  if (process.stderr.isTTY === true) process.stderr.write('\r\x1b[K');
+}
+
 /** `quire migrate`: progress on stderr when it is a terminal, the report as JSON on stdout. */
-async function migrateCommand(options: { from: string; token: string; org: string[]; into?: string }): Promise<void> {
-  const terminal = process.stderr.isTTY === true;
-  const progress: MigrationProgress = ({ step, done, total, title }) => {
-    if (!terminal) return;
-    const line = `${step} ${done}/${total}${title ? `: ${title}` : ''}`.slice(0, (process.stderr.columns ?? 80) - 1);
-    process.stderr.write(`\r\x1b[K${line}`);
-  };
-  await withContainer(async ({ ctx }) => {
+async function migrateCommand(options: { from: string; token: string; org: string[]; into?: string; init?: boolean }): Promise<void> {
+  const progress: MigrationProgress = ({ step, done, total, title }) => showProgress(`${step} ${done}/${total}${title ? `: ${title}` : ''}`);
+  await withContainer('migrate', options, async ({ ctx }) => {
     let report;
     try {
       report = await migrate(ctx, { from: options.from, token: options.token, orgs: options.org, into: options.into }, progress);
     } catch (error) {
-      if (error instanceof MigrationFailure) {
-        process.stderr.write(`${terminal ? '\r\x1b[K' : ''}quire migrate: ${error.message}\n`);
-        process.exitCode = 1;
-        return;
-      }
+      endProgress();
+      // One line, exit code 1, and nothing written (the migration checks its source before writing).
+      if (error instanceof MigrationFailure) throw new CommandError(`migrate: ${error.message}`);
       throw error;
     }
-    if (terminal) process.stderr.write('\r\x1b[Kindexing what was copied\n');
+    showProgress('indexing what was copied');
     // Indexing and OpenAPI processing queued in this process finish before it exits (with Redis, workers do them).
     await ctx.jobs.idle();
+    endProgress();
     print(report);
   });
 }
@@ -302,10 +363,15 @@ program
   .requiredOption('--token <token>', 'an API token of the source server')
   .option('--org <organizationId>', 'a source organization to copy (repeatable; default: all of the token\'s user)', (value: string, all: string[]) => [...all, value], [] as string[])
   .option('--into <organizationId>', 'an organization here to copy into (default: a new organization per source organization)')
-  .action(async (options: { from: string; token: string; org: string[]; into?: string }) => migrateCommand(options));
+  .option('--init', 'make a new, empty store when there is none at QUIRE_DATA_DIR (and DATABASE_URL)')
+  .action(async (options: { from: string; token: string; org: string[]; into?: string; init?: boolean }) => migrateCommand(options));
+
+program.option('--verbose', 'on failure, print the stack of an unexpected error');
 
 program.parseAsync(process.argv).catch((error: unknown) => {
-  const message = error instanceof DomainError || error instanceof InvalidArgumentError ? error.message : (error as Error).stack ?? String(error);
-  process.stderr.write(`quire: ${message}\n`);
+  const expected = error instanceof CommandError || error instanceof ConfigError || error instanceof DomainError || error instanceof InvalidArgumentError;
+  const verbose = program.opts<{ verbose?: boolean }>().verbose === true;
+  const message = !expected && verbose ? ((error as Error).stack ?? String(error)) : error instanceof Error ? error.message : String(error);
+  process.stderr.write(`quire: ${message}${!expected && !verbose ? ' (--verbose shows where)' : ''}\n`);
   process.exit(1);
 });

@@ -115,7 +115,7 @@ async function withServer<T>(
 ): Promise<T> {
   const env = { QUIRE_DATA_DIR: dataDir, DATABASE_URL: '', REDIS_URL: '' };
   progress('starting quire serve');
-  const bootstrap = await runQuire(['admin', 'bootstrap', '--email', 'conformance@example.com', '--org', 'Conformance'], env);
+  const bootstrap = await runQuire(['admin', 'bootstrap', '--init', '--email', 'conformance@example.com', '--org', 'Conformance'], env);
   if (bootstrap.code !== 0) throw new Error(`quire admin bootstrap failed (${bootstrap.code}): ${bootstrap.stderr}`);
   const { token, organization } = JSON.parse(bootstrap.stdout) as { token: string; organization: { id: string } };
   // A loaded machine (tests of other work running) can take far longer than the tests' 20 s to start it.

@@ -9,7 +9,8 @@ export type DomainErrorCode =
   | 'NotFound'
   | 'Conflict'
   | 'PreconditionFailed'
-  | 'ServiceUnavailable';
+  | 'ServiceUnavailable'
+  | 'NotImplemented';
 
 const STATUS: Record<DomainErrorCode, number> = {
   InvalidArgument: 400,
@@ -19,6 +20,7 @@ const STATUS: Record<DomainErrorCode, number> = {
   Conflict: 409,
   PreconditionFailed: 412,
   ServiceUnavailable: 503,
+  NotImplemented: 501,
 };
 
 export class DomainError extends Error {
@@ -79,5 +81,12 @@ export class PreconditionFailed extends DomainError {
 export class ServiceUnavailable extends DomainError {
   constructor(message: string) {
     super('ServiceUnavailable', message);
+  }
+}
+
+/** 501: the operation exists in the reference but this server does not offer it (the message says what to use). */
+export class NotImplemented extends DomainError {
+  constructor(message: string) {
+    super('NotImplemented', message);
   }
 }

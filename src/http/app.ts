@@ -2,7 +2,7 @@
  * Builds the Fastify application from a container. It never listens: `serve` does, and tests use a real port or
  * `app.inject`.
  */
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Container } from '../container.js';
 import { frameworkErrorOptions, registerErrorHandling, type RequestLimits } from './plugins/errors.js';
 import { registerOpenApi } from './plugins/openapi.js';
@@ -18,7 +18,7 @@ export async function buildApp(container: Container, options: BuildAppOptions = 
   const { config, ctx } = container;
   const limits: RequestLimits = { bodyLimit: config.bodyLimit, maxParamLength: 500 };
   const app = Fastify({
-    logger: options.logger === false ? false : { level: config.logLevel },
+    ...(options.logger === false ? { logger: false } : { loggerInstance: container.log as FastifyBaseLogger }),
     bodyLimit: limits.bodyLimit,
     return503OnClosing: true,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: limits.maxParamLength },

@@ -22,6 +22,14 @@ export function presentUser(urls: Urls, user: UserRow) {
   };
 }
 
+/** The id of the author shown for posts whose author was deleted; `GET /users/deleted` answers this placeholder. */
+export const DELETED_USER_ID = 'deleted';
+
+/** A user who no longer exists (their posts keep a placeholder author). */
+export function presentDeletedUser(urls: Urls) {
+  return { object: 'user' as const, id: DELETED_USER_ID, displayName: 'Deleted user', urls: { location: urls.api(`/users/${DELETED_USER_ID}`) } };
+}
+
 /** A body-less answer: 204 (nothing was there / nothing to say) or 205 (deleted). HTTP forbids a body in both. */
 export function noContent(reply: FastifyReply, status: 204 | 205) {
   return reply.status(status).send(undefined);

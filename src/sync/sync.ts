@@ -344,7 +344,10 @@ export class Sync {
       try {
         await task();
       } catch (error) {
-        this.log(`sync step failed (will retry): ${error instanceof GitCommandError ? gitMessage(error) : error instanceof Error ? error.message : String(error)}`);
+        const reason = error instanceof GitCommandError ? gitMessage(error) : error instanceof Error ? error.message : String(error);
+        // Ctrl-C reaches the git commands too (one process group): a step cut short while stopping is not a failure.
+        if (this.stopping) this.log(`stopped in the middle of a step${reason ? ` (${reason})` : ''}: the next start finishes it`);
+        else this.log(`sync step failed (will retry): ${reason || 'git stopped without saying why'}`);
       }
     });
     this.queue = run;
@@ -521,6 +524,8 @@ export class Sync {
     await writeOrDelete(this.full(copy), server);
     await writeOrDelete(this.full(file), local);
     this.state.held[file] = { copy };
+    // Its local version lost the merge: the push that follows carries the server's, so it must not be named as pushed.
+    this.unpushed = this.unpushed.filter((name) => name !== file);
     await this.saveState();
     this.log(
       `conflict in ${file}: your version stays in ${file}, the server's version is in ${copy} (not synced). ` +

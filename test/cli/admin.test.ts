@@ -20,8 +20,9 @@ describe('quire admin (SQLite data dir)', () => {
   });
 
   it('bootstrap prints {user, organization, token}, and the token lists the organization', async () => {
-    const result = await runQuire(['admin', 'bootstrap', '--email', 'a@example.com', '--name', 'Ada', '--org', 'Acme'], env);
-    expect(result.stderr).toBe('');
+    const result = await runQuire(['admin', 'bootstrap', '--init', '--email', 'a@example.com', '--name', 'Ada', '--org', 'Acme'], env);
+    // stderr says which store it used, and nothing else.
+    expect(result.stderr).toBe(`quire admin bootstrap: data dir ${dataDir}, database SQLite ${path.join(dataDir, 'quire.sqlite')}\n`);
     expect(result.code).toBe(0);
     const printed = JSON.parse(result.stdout);
     expect(Object.keys(printed).sort()).toEqual(['organization', 'token', 'user']);
@@ -39,7 +40,7 @@ describe('quire admin (SQLite data dir)', () => {
   });
 
   it('create-user makes a member with a role and a working token; create-token adds another', async () => {
-    const boot = JSON.parse((await runQuire(['admin', 'bootstrap', '--email', 'owner@example.com', '--org', 'Second'], env)).stdout);
+    const boot = JSON.parse((await runQuire(['admin', 'bootstrap', '--init', '--email', 'owner@example.com', '--org', 'Second'], env)).stdout);
     const created = await runQuire(['admin', 'create-user', '--email', 'Bob@Example.com', '--org', boot.organization.id, '--role', 'edit'], env);
     expect(created.code).toBe(0);
     const printed = JSON.parse(created.stdout);
@@ -65,15 +66,80 @@ describe('quire admin (SQLite data dir)', () => {
     const badRole = await runQuire(['admin', 'create-user', '--email', 'carol@example.com', '--org', 'x', '--role', 'owner'], env);
     expect(badRole.code).toBe(1);
     expect(badRole.stderr).toMatch(/--role/);
-    const badEmail = await runQuire(['admin', 'bootstrap', '--email', 'not-an-email'], env);
+    const badEmail = await runQuire(['admin', 'bootstrap', '--init', '--email', 'not-an-email'], env);
     expect(badEmail.code).toBe(1);
-    expect(badEmail.stderr).toMatch(/^quire: email: /);
+    expect(badEmail.stderr).toMatch(/^quire: email: /m);
     const unknownUser = await runQuire(['admin', 'create-token', '--user', 'nobody'], env);
     expect(unknownUser.code).toBe(1);
     expect(unknownUser.stderr).toMatch(/user: no user "nobody"/);
     const unknownOrg = await runQuire(['admin', 'create-user', '--email', 'dave@example.com', '--org', 'nope'], env);
     expect(unknownOrg.code).toBe(1);
     expect(unknownOrg.stderr).toMatch(/no organization "nope"/);
+  });
+});
+
+describe('quire commands outside a data dir', () => {
+  let folder: string;
+  beforeAll(async () => {
+    folder = await fs.mkdtemp(path.join(os.tmpdir(), 'quire-elsewhere-'));
+  });
+  afterAll(async () => {
+    await fs.rm(folder, { recursive: true, force: true });
+  });
+
+  it('fail with a message that says what to set, and create nothing', async () => {
+    const env = { QUIRE_DATA_DIR: undefined, DATABASE_URL: undefined, REDIS_URL: undefined };
+    const commands = [
+      ['admin', 'bootstrap', '--email', 'a@example.com'],
+      ['admin', 'create-user', '--email', 'b@example.com'],
+      ['admin', 'create-token', '--user', 'someone'],
+      ['admin', 'purge'],
+      ['site', 'export', 'site', path.join(folder, 'out')],
+      ['migrate', '--from', 'http://127.0.0.1:9', '--token', 'qt_x'],
+    ];
+    for (const args of commands) {
+      const result = await runQuire(args, env, { cwd: folder });
+      expect(result.code, args.join(' ')).toBe(1);
+      expect(result.stdout).toBe('');
+      const message = result.stderr.trim();
+      expect(message.split('\n'), message).toHaveLength(1);
+      expect(message).toContain(`no Quire data at ${path.join(folder, 'data')} (QUIRE_DATA_DIR is not set: ./data of this folder)`);
+      expect(message).toContain('Set QUIRE_DATA_DIR and DATABASE_URL to what `quire serve` uses');
+      // Only the commands that can start a new instance offer to make one.
+      expect(message.includes('--init'), args.join(' ')).toBe(args[1] === 'bootstrap' || args[0] === 'migrate');
+    }
+    expect(await fs.readdir(folder)).toEqual([]);
+
+    // With QUIRE_DATA_DIR pointing at an empty folder (not a store): refused the same way, the folder left empty.
+    const empty = path.join(folder, 'empty');
+    await fs.mkdir(empty);
+    const refused = await runQuire(['admin', 'bootstrap', '--email', 'a@example.com'], { ...env, QUIRE_DATA_DIR: empty }, { cwd: folder });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(`no Quire data at ${empty} (QUIRE_DATA_DIR)`);
+    expect(await fs.readdir(empty)).toEqual([]);
+
+    // --init makes the store.
+    const made = await runQuire(['admin', 'bootstrap', '--init', '--email', 'a@example.com'], env, { cwd: folder });
+    expect(made.code, made.stderr).toBe(0);
+    expect(await fs.readdir(path.join(folder, 'data'))).toContain('quire.sqlite');
+  });
+
+  it('print the URLs of the server running on the data dir, not of their own PORT', async () => {
+    const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'quire-record-'));
+    const env = { QUIRE_DATA_DIR: dataDir, DATABASE_URL: '', REDIS_URL: '', PORT: undefined, HOST: undefined, QUIRE_PUBLIC_URL: undefined };
+    const server = await startServer(env);
+    try {
+      const created = await runQuire(['admin', 'bootstrap', '--email', 'u@example.com'], env, { cwd: folder });
+      expect(created.code, created.stderr).toBe(0);
+      const printed = JSON.parse(created.stdout);
+      expect(printed.user.urls.location).toBe(`${server.url}/v1/users/${printed.user.id}`);
+      // A URL set for the command wins over the record.
+      const chosen = await runQuire(['admin', 'create-user', '--email', 'v@example.com'], { ...env, QUIRE_PUBLIC_URL: 'https://docs.example.com' });
+      expect(JSON.parse(chosen.stdout).user.urls.location).toMatch(/^https:\/\/docs\.example\.com\/v1\/users\//);
+    } finally {
+      await server.stop();
+      await fs.rm(dataDir, { recursive: true, force: true });
+    }
   });
 });
 
@@ -97,7 +163,7 @@ describe('two quire serve processes on one PostgreSQL database', () => {
     const env = { DATABASE_URL: db.url, QUIRE_DATA_DIR: dataDir };
     servers.push(...(await Promise.all([startServer(env), startServer(env)])));
     const [a, b] = servers;
-    const boot = JSON.parse((await runQuire(['admin', 'bootstrap', '--email', 'two@example.com', '--org', 'Shared'], env)).stdout);
+    const boot = JSON.parse((await runQuire(['admin', 'bootstrap', '--init', '--email', 'two@example.com', '--org', 'Shared'], env)).stdout);
     const auth = { authorization: `Bearer ${boot.token}`, 'content-type': 'application/json' };
 
     const patched = await fetch(`${a.url}/v1/orgs/${boot.organization.id}`, { method: 'PATCH', headers: auth, body: JSON.stringify({ title: 'Written by A' }) });
@@ -107,7 +173,7 @@ describe('two quire serve processes on one PostgreSQL database', () => {
 
     for (const title of ['Second org', 'Third org']) {
       // Extra organizations for the same user, so the list has pages.
-      await runQuire(['admin', 'bootstrap', '--email', 'two@example.com', '--org', title], env);
+      await runQuire(['admin', 'bootstrap', '--init', '--email', 'two@example.com', '--org', title], env);
     }
     const first = await (await fetch(`${a.url}/v1/orgs?limit=2`, { headers: auth })).json();
     expect(first.count).toBe(2);

@@ -62,7 +62,7 @@ describe.each(DATABASE_KINDS)('kill -9 under load (%s)', (kind) => {
       databaseUrl = db.url;
     }
     const env = { QUIRE_DATA_DIR: dataDir, DATABASE_URL: databaseUrl, REDIS_URL: '', QUIRE_CACHE_TTL_MS: '0' };
-    const bootstrap = await runQuire(['admin', 'bootstrap', '--email', 'crash@example.com', '--org', 'Crash'], env);
+    const bootstrap = await runQuire(['admin', 'bootstrap', '--init', '--email', 'crash@example.com', '--org', 'Crash'], env);
     expect(bootstrap.code, bootstrap.stderr).toBe(0);
     const { token, organization } = JSON.parse(bootstrap.stdout);
 

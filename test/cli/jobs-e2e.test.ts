@@ -62,7 +62,7 @@ describe('jobs across processes (bullmq): quire serve + quire worker through a R
   }
 
   it('imports through the worker, keeps reads up and refuses jobs during the outage, and finishes queued jobs after it', async () => {
-    const bootstrap = await runQuire(['admin', 'bootstrap', '--email', 'ops@example.com', '--org', 'Ops'], env);
+    const bootstrap = await runQuire(['admin', 'bootstrap', '--init', '--email', 'ops@example.com', '--org', 'Ops'], env);
     expect(bootstrap.code, bootstrap.stderr).toBe(0);
     const { token, organization } = JSON.parse(bootstrap.stdout);
     server = await startServer(env);
@@ -114,7 +114,7 @@ describe('jobs across processes (bullmq): quire serve + quire worker through a R
   });
 
   it('lands a push made while Redis is down, and indexes it once Redis is back, restarting nothing', async () => {
-    const bootstrap = await runQuire(['admin', 'bootstrap', '--email', 'ops@example.com', '--org', 'Ops'], env);
+    const bootstrap = await runQuire(['admin', 'bootstrap', '--init', '--email', 'ops@example.com', '--org', 'Ops'], env);
     const { token, organization } = JSON.parse(bootstrap.stdout);
     server ??= await startServer(env);
     if (!worker || worker.child.exitCode !== null) worker = await startWorker();

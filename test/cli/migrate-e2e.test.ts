@@ -78,9 +78,9 @@ describe('quire migrate between two Quire servers (sqlite)', () => {
     sourceEnv = { ...common, QUIRE_DATA_DIR: dirs[0], QUIRE_PUBLIC_URL: noGit.url };
     targetEnv = { ...common, QUIRE_DATA_DIR: dirs[1] };
     // The same person runs both: the migration acts as the user with the source token's e-mail.
-    const sourceBoot = await runQuire(['admin', 'bootstrap', '--email', 'alice@example.com', '--name', 'Alice', '--org', 'Acme'], sourceEnv);
+    const sourceBoot = await runQuire(['admin', 'bootstrap', '--init', '--email', 'alice@example.com', '--name', 'Alice', '--org', 'Acme'], sourceEnv);
     expect(sourceBoot.code, sourceBoot.stderr).toBe(0);
-    const targetBoot = await runQuire(['admin', 'bootstrap', '--email', 'alice@example.com', '--name', 'Alice', '--org', 'Ops'], targetEnv);
+    const targetBoot = await runQuire(['admin', 'bootstrap', '--init', '--email', 'alice@example.com', '--name', 'Alice', '--org', 'Ops'], targetEnv);
     expect(targetBoot.code, targetBoot.stderr).toBe(0);
     const acme = JSON.parse(sourceBoot.stdout).organization.id as string;
     ids.acme = acme;

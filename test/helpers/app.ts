@@ -41,7 +41,34 @@ export interface RequestOptions {
   query?: Record<string, string | number | boolean | string[] | undefined>;
   /** Skip the reference check (for operations the reference does not describe). */
   unchecked?: boolean;
+  /** Skip the GET of the URLs the answer hands out (say why where it is used). */
+  urlsUnchecked?: boolean;
 }
+
+/**
+ * Strings of `value` (at any depth) that are URLs of this server. Published-site URLs inside an item with a
+ * `condition` (a section or site space shown only to readers whose claims match) are left out: no caller of the
+ * API has those claims. `apiUrls: false` leaves out the API's own URLs (answers made for a site's visitors).
+ */
+function ownUrls(value: unknown, base: string, options: { apiUrls: boolean; conditional?: boolean }, found: string[] = []): string[] {
+  if (typeof value === 'string') {
+    const api = value.startsWith(`${base}/v1/`);
+    if (value.startsWith(`${base}/`) && (api ? options.apiUrls : !options.conditional)) found.push(value);
+  } else if (Array.isArray(value)) {
+    for (const item of value) ownUrls(item, base, options, found);
+  } else if (value && typeof value === 'object') {
+    const inner = 'condition' in value && value.condition ? { ...options, conditional: true } : options;
+    for (const item of Object.values(value)) ownUrls(item, base, inner, found);
+  }
+  return found;
+}
+
+/**
+ * Answers also made for callers outside the organization: a site's visitors (its published structure, its
+ * sections and site spaces with a share key) and people whose e-mail domain an organization accepts. The API
+ * URLs in them are for the organization's members.
+ */
+const FOR_OUTSIDERS = /^\/v1\/(orgs\/[^/]+\/sites\/[^/]+\/(published|structure|sections|site-spaces|section-groups)|email-domains\/[^/]+\/orgs)(\?|$)/;
 
 export interface TestApp {
   kind: DatabaseKind;
@@ -60,6 +87,8 @@ export interface TestApp {
   grant(organizationId: string, on: { space?: string; collection?: string }, to: { user?: string; team?: string }, role: Role): Promise<void>;
   /** A team of the organization with these users as plain members; returns its id. */
   team(organizationId: string, members: TestUser[]): Promise<string>;
+  /** GETs each URL as the holder of `token`, as every answer's URLs are checked: fails when one answers 404. */
+  checkUrls(urls: string[], token: string): Promise<void>;
   /** Starts listening on a free port of 127.0.0.1 (for real clients such as git) and returns the base URL. */
   listen(): Promise<string>;
   close(): Promise<void>;
@@ -103,6 +132,39 @@ export async function startTestApp(kind: DatabaseKind, overrides: Partial<Config
   await app.ready();
   const { ctx } = container;
 
+  /**
+   * Every URL of this server an answer hands out (in its JSON or its Location header) is fetched with GET as the same
+   * caller, at once (before anything else can change), once per caller: none may answer 404 (issue 15). Redirects to
+   * this server are followed.
+   */
+  const checkedUrls = new Set<string>();
+  async function checkHandedOutUrls(
+    answer: { method: string; url: string },
+    urls: string[],
+    caller: { token: string | null | undefined; shareKey?: string },
+  ): Promise<void> {
+    const { token, shareKey } = caller;
+    for (const handedOut of urls) {
+      const key = `${token ?? ''} ${shareKey ?? ''} ${handedOut}`;
+      if (checkedUrls.has(key)) continue;
+      checkedUrls.add(key);
+      // A caller who read with a share key reads on with it: `shareKey` in the API, `share` on the published site.
+      const param = handedOut.startsWith(`${config.publicUrl}/v1/`) ? 'shareKey' : 'share';
+      let target = shareKey && !handedOut.includes('?') ? `${handedOut}?${param}=${encodeURIComponent(shareKey)}` : handedOut;
+      for (let hop = 0; hop < 5; hop += 1) {
+        const response = await app.inject({ method: 'GET', url: target.slice(config.publicUrl.length), headers: token ? { authorization: `Bearer ${token}` } : {} });
+        if (response.statusCode === 404) {
+          throw new Error(`${answer.method} ${answer.url} handed out ${handedOut}, which answers 404 to GET${target === handedOut ? '' : ` (redirected to ${target})`}: ${response.body.slice(0, 300)}`);
+        }
+        const location = response.headers.location;
+        if (response.statusCode < 300 || response.statusCode >= 400 || typeof location !== 'string') break;
+        const next = new URL(location, target).toString();
+        if (!next.startsWith(`${config.publicUrl}/`)) break;
+        target = next;
+      }
+    }
+  }
+
   const testApp: TestApp = {
     kind,
     queue,
@@ -121,7 +183,17 @@ export async function startTestApp(kind: DatabaseKind, overrides: Partial<Config
       const isJson = String(response.headers['content-type'] ?? '').includes('application/json');
       const body = text && isJson ? JSON.parse(text) : text || undefined;
       if (!options.unchecked) assertMatchesReference(method, url, response.statusCode, isJson && text ? body : undefined);
+      if (response.statusCode < 400 && !options.urlsUnchecked) {
+        const handedOut = isJson && body ? ownUrls(body, config.publicUrl, { apiUrls: !(method === 'GET' && FOR_OUTSIDERS.test(url)) }) : [];
+        const location = response.headers.location;
+        if (typeof location === 'string' && location.startsWith(`${config.publicUrl}/`)) handedOut.push(location);
+        const shareKey = typeof options.query?.shareKey === 'string' ? options.query.shareKey : undefined;
+        await checkHandedOutUrls({ method, url }, handedOut, { token: options.token, ...(shareKey ? { shareKey } : {}) });
+      }
       return { status: response.statusCode, body, headers: response.headers };
+    },
+    checkUrls(urls, token) {
+      return checkHandedOutUrls({ method: 'GET', url: '(checkUrls)' }, urls, { token });
     },
     async user(email, name) {
       const user = await createUser(ctx, { email: email ?? uniqueEmail(), name });

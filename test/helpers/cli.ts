@@ -6,7 +6,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const MAIN = path.join(root, 'src/main.ts');
 
 export interface CliResult {
@@ -16,13 +16,29 @@ export interface CliResult {
 }
 
 function quireArgs(args: string[]): string[] {
-  return ['--import', 'tsx', MAIN, ...args];
+  // tsx by its full address: the command may run in a folder outside the checkout.
+  return ['--import', import.meta.resolve('tsx'), MAIN, ...args];
 }
 
-/** Runs `quire ARGS` to completion with the given environment (added to a clean copy of this one). */
-export function runQuire(args: string[], env: Record<string, string | undefined>): Promise<CliResult> {
+/** This environment with `env` added; a variable given as undefined is removed. */
+function childEnv(env: Record<string, string | undefined>): NodeJS.ProcessEnv {
+  const merged: NodeJS.ProcessEnv = { ...process.env, ...env };
+  for (const [name, value] of Object.entries(merged)) if (value === undefined) delete merged[name];
+  return merged;
+}
+
+/**
+ * Runs `quire ARGS` to completion with the given environment (added to a copy of this one; undefined removes a
+ * variable), in the checkout or in `cwd`.
+ */
+export function runQuire(args: string[], env: Record<string, string | undefined>, { cwd = root } = {}): Promise<CliResult> {
+  return runCommand(process.execPath, quireArgs(args), { env, cwd });
+}
+
+/** Runs any command to completion, its output collected; the environment as for runQuire. */
+export function runCommand(command: string, args: string[], { env, cwd = root }: { env: Record<string, string | undefined>; cwd?: string }): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, quireArgs(args), { cwd: root, env: { ...process.env, ...env } });
+    const child = spawn(command, args, { cwd, env: childEnv(env) });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
@@ -55,7 +71,7 @@ export async function startServer(env: Record<string, string | undefined>, { sta
   const port = await freePort();
   const child = spawn(process.execPath, quireArgs(['serve']), {
     cwd: root,
-    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', QUIRE_LOG_LEVEL: 'warn', ...env },
+    env: childEnv({ ...env, PORT: String(port), HOST: env.HOST ?? '127.0.0.1', QUIRE_LOG_LEVEL: env.QUIRE_LOG_LEVEL ?? 'warn' }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -109,7 +125,15 @@ export interface QuireProcess {
 
 /** Starts a long-running `quire ARGS` (such as `quire sync`) with the given environment added to this one. */
 export function spawnQuire(args: string[], env: Record<string, string | undefined>): QuireProcess {
-  const child = spawn(process.execPath, quireArgs(args), { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  return spawnWatched(process.execPath, quireArgs(args), { env });
+}
+
+/**
+ * Starts any long-running command (`npm start`, an installed `quire`) with its output watched. `detached`: in a
+ * process group of its own, whose id is the child's pid (to see whether anything it started is left).
+ */
+export function spawnWatched(command: string, args: string[], options: { env: Record<string, string | undefined>; cwd?: string; detached?: boolean }): QuireProcess {
+  const child = spawn(command, args, { cwd: options.cwd ?? root, env: childEnv(options.env), stdio: ['ignore', 'pipe', 'pipe'], detached: options.detached });
   let output = '';
   const listeners = new Set<() => void>();
   const onData = (d: Buffer) => {

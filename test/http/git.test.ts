@@ -511,7 +511,7 @@ describe('git over HTTP from the built output (node dist/src/main.js)', () => {
     const env = { ...process.env, QUIRE_DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', QUIRE_LOG_LEVEL: 'warn', QUIRE_GIT_MAX_FILE_BYTES: '1000' };
     const main = path.join(out, 'src/main.js');
     const bootstrap = await new Promise<Result>((resolve, reject) => {
-      const child = spawn(process.execPath, [main, 'admin', 'bootstrap', '--email', 'dist@example.com', '--org', 'Dist'], { env });
+      const child = spawn(process.execPath, [main, 'admin', 'bootstrap', '--init', '--email', 'dist@example.com', '--org', 'Dist'], { env });
       let stdout = '';
       let stderr = '';
       child.stdout.on('data', (d) => (stdout += d));

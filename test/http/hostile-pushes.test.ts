@@ -37,7 +37,7 @@ describe('hostile pushes, with the API answering throughout', () => {
   beforeAll(async () => {
     dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'quire-hostile-'));
     const env = { QUIRE_DATA_DIR: dataDir, QUIRE_GIT_MAX_FILE_BYTES: String(MAX_FILE_BYTES) };
-    const bootstrap = await runQuire(['admin', 'bootstrap', '--email', 'admin@example.com', '--org', 'Hostile'], env);
+    const bootstrap = await runQuire(['admin', 'bootstrap', '--init', '--email', 'admin@example.com', '--org', 'Hostile'], env);
     expect(bootstrap.code, bootstrap.stderr).toBe(0);
     const printed = JSON.parse(bootstrap.stdout) as { token: string; organization: { id: string } };
     token = printed.token;

@@ -125,6 +125,23 @@ describe.each(DATABASE_KINDS)('published sites as HTML (%s)', (kind) => {
     expect((await t.request('GET', pageBlob, { unchecked: true })).status).toBe(404);
   });
 
+  it('answers the root of a space with no pages yet with a page saying so (200), not "not found"', async () => {
+    const token = org.admin.token;
+    const empty = (await t.request('POST', `/v1/orgs/${org.id}/spaces`, { token, body: { title: 'Empty' } })).body;
+    // A new space has a first page: the space's writers removed every page.
+    const checkout = await Checkout.clone(spaceRemote(server, token, empty.id));
+    for (const file of (await checkout.git('ls-files')).split('\n').filter(Boolean)) await checkout.remove(file);
+    await checkout.commitAndPush('No pages yet');
+    const site = (await t.request('POST', `/v1/orgs/${org.id}/sites`, { token, body: { title: 'Coming soon', visibility: 'public', spaces: [empty.id] } })).body;
+    const published = (await t.request('GET', `/v1/orgs/${org.id}/sites/${site.id}`, { token })).body.urls.published as string;
+    const root = await get(new URL(published).pathname);
+    expect(root.status).toBe(200);
+    expect(String(root.body)).toContain('<h1>Coming soon</h1><p>Nothing is published here yet.</p>');
+    expect(String(root.body)).toContain('<meta name="robots" content="noindex">');
+    // Below the root, a page that does not exist is still not found.
+    expect((await get(`${new URL(published).pathname}/missing`)).status).toBe(404);
+  });
+
   it('renders the GitBook blocks of a nested page: hint, tabs without script, code, expandable, and its outline', async () => {
     const { status, html } = await get(`${base}/setup/install`);
     expect(status).toBe(200);

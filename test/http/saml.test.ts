@@ -262,6 +262,29 @@ describe.each(DATABASE_KINDS)('SAML providers and SSO login infos (%s)', (kind) 
     });
   });
 
+  describe("Quire's side of a provider: the service URLs an answer hands out", () => {
+    it('serves the metadata an identity provider imports; sign-in answers 501 (API tokens only); unknown providers 404', async () => {
+      const created = await create({ label: 'Metadata' });
+      const { acsURL, startURL, entityID } = created.body.service as Record<string, string>;
+      const path = (url: string) => url.slice('http://quire.test'.length);
+      const metadata = await t.app.inject({ method: 'GET', url: path(entityID) });
+      expect(metadata.statusCode).toBe(200);
+      expect(metadata.headers['content-type']).toMatch(/^application\/samlmetadata\+xml/);
+      expect(metadata.body).toContain(`entityID="${entityID}"`);
+      expect(metadata.body).toContain(`Binding="urn:oasis:names:tc:SAML:2.0:bindings:HTTP-POST" Location="${acsURL}"`);
+      for (const url of [startURL, acsURL]) {
+        const answer = await t.app.inject({ method: 'GET', url: path(url) });
+        expect(answer.statusCode).toBe(501);
+        expect(answer.json().error.message).toMatch(/^SAML sign-in is not available: .*API tokens/);
+      }
+      for (const endpoint of ['metadata', 'start', 'acs']) {
+        const unknown = await t.app.inject({ method: 'GET', url: `/sso/saml/nope/${endpoint}` });
+        expect(unknown.statusCode).toBe(404);
+        expect(unknown.json().error.message).toBe('providerId: no SAML provider "nope"');
+      }
+    });
+  });
+
   describe('GET /v1/orgs/:id/sso (#116)', () => {
     it("lists the active providers' sign-in links to every member, pending ones left out", async () => {
       const o = await t.organization('Login Co');

@@ -40,4 +40,18 @@ describe.each(DATABASE_KINDS)('users (%s)', (kind) => {
     expect(hidden.body.error.message).toContain('userId');
     expect((await t.request('GET', '/v1/users/no_such_user', { token: org.admin.token })).status).toBe(404);
   });
+
+  it('answers the placeholder author of posts whose author was deleted, where its location leads', async () => {
+    const someone = await t.user();
+    const res = await t.request('GET', '/v1/users/deleted', { token: someone.token });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ object: 'user', id: 'deleted', displayName: 'Deleted user', urls: { location: 'http://quire.test/v1/users/deleted' } });
+    expect((await t.request('GET', '/v1/users/deleted')).status).toBe(401);
+  });
+
+  it('fails the suite when an answer hands out a URL that answers 404 (the check every API suite runs)', async () => {
+    const someone = await t.user();
+    await expect(t.checkUrls(['http://quire.test/v1/users/no_such_user'], someone.token)).rejects.toThrow(/answers 404 to GET/);
+    await expect(t.checkUrls(['http://quire.test/v1/users/deleted'], someone.token)).resolves.toBeUndefined();
+  });
 });

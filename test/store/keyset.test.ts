@@ -80,10 +80,10 @@ describe('SQLite: several processes opening a new data dir at once', () => {
       const { runQuire } = await import('../helpers/cli.js');
       const env = { QUIRE_DATA_DIR: dataDir, DATABASE_URL: '' };
       const results = await Promise.all(
-        ['a', 'b', 'c'].map((name) => runQuire(['admin', 'bootstrap', '--email', `${name}@race.example`, '--org', `Org ${name}`], env)),
+        ['a', 'b', 'c'].map((name) => runQuire(['admin', 'bootstrap', '--init', '--email', `${name}@race.example`, '--org', `Org ${name}`], env)),
       );
       for (const result of results) {
-        expect(result.stderr).toBe('');
+        expect(result.stderr).toMatch(/^quire admin bootstrap: data dir .*, database SQLite .*\n$/);
         expect(result.code).toBe(0);
       }
       const store = await openStore({ dataDir });

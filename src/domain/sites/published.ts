@@ -98,6 +98,16 @@ export function firstDocument(pages: Page[]): DocumentPage | undefined {
   return documentPages(pages)[0];
 }
 
+/**
+ * The root of a site, a section or a site space that has nothing to show yet (no space, or a space without pages): a
+ * place the API hands out URLs of (`urls.published`), so it answers a page that says so rather than "not found".
+ */
+export class NothingPublishedYet extends NotFound {
+  constructor() {
+    super('path: nothing is published here yet');
+  }
+}
+
 /** The site space `segments` lead to, and the segments left for the page. */
 export async function readPublishedSpace(ctx: Context, tree: PublishedTree, segments: string[]): Promise<{ space: PublishedSpace; rest: string[] }> {
   let rest = segments;
@@ -116,9 +126,8 @@ export async function readPublishedSpace(ctx: Context, tree: PublishedTree, segm
     prefix.push(siteSpace.path);
     rest = rest.slice(1);
   } else siteSpace = container.find((s) => tree.defaultSiteSpaces.has(s.id)) ?? container[0];
-  if (!siteSpace) throw new NotFound('path: nothing is published here');
-  const main = await ctx.reader.resolveRef(siteSpace.space_id, 'refs/heads/main');
-  if (!main) throw new NotFound('path: nothing is published here');
+  const main = siteSpace ? await ctx.reader.resolveRef(siteSpace.space_id, 'refs/heads/main') : undefined;
+  if (!siteSpace || !main) throw rest.length === 0 ? new NothingPublishedYet() : new NotFound('path: nothing is published here');
   const content = await loadRevision(ctx, siteSpace.space_id, main);
   return { space: { tree, ...(section ? { section } : {}), siteSpace, prefix, content }, rest };
 }
@@ -137,6 +146,7 @@ export async function readPublishedPage(ctx: Context, tree: PublishedTree, segme
     const target = space.content.pagesById.get(redirect.target.pageId);
     if (target?.type === 'document') return { kind: 'redirect', space, to: { page: target } };
   }
+  if (path === '') throw new NothingPublishedYet();
   throw new NotFound(`path: no page at "${path}"`);
 }
 

@@ -59,6 +59,14 @@ export async function listShareLinks(
   return page;
 }
 
+/** One share link of the site (those who manage the site): what its `urls.location` leads to. */
+export async function getShareLink(ctx: Context, caller: Caller, organizationId: string, siteId: string, shareLinkId: string): Promise<ShareLinkView> {
+  const site = await managedSite(ctx, caller, organizationId, siteId, 'see its share links');
+  const link = await findShareLink(ctx.db, siteId, shareLinkId);
+  if (!link) throw new NotFound(`shareLinkId: no share link "${shareLinkId}" on this site`);
+  return { link, site };
+}
+
 /** Creates an active share link. Links can be made whatever the visibility; they open the site only while it is `share-link`. */
 export async function createShareLink(ctx: Context, caller: Caller, organizationId: string, siteId: string, input: { name: string }): Promise<ShareLinkView> {
   const site = await managedSite(ctx, caller, organizationId, siteId, 'create share links');

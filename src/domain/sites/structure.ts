@@ -193,6 +193,26 @@ async function addSiteSpaceRow(trx: Trx, structure: Structure, sectionId: string
   return row;
 }
 
+/**
+ * One item of the site's structure, for whoever may list it (members; the public or share-key holders of a published
+ * site): the reads behind each item's `urls.location`.
+ */
+export async function getStructureItem(
+  ctx: Context,
+  caller: Caller,
+  organizationId: string,
+  siteId: string,
+  item: StructurePointer,
+  shareKey?: string,
+): Promise<StructureItemView> {
+  const reader = await loadSite(ctx, caller, organizationId, siteId, { visitor: { shareKey } });
+  const view = await itemView(ctx, reader, item);
+  if (item.type === 'site-section') findSection(view.tree, item.id, 'siteSectionId', 'notFound');
+  else if (item.type === 'site-section-group') findGroup(view.tree, item.id);
+  else findSiteSpace(view.tree, item.id);
+  return view;
+}
+
 // ---- sections
 
 /** Sections of the site in structure order (members; the public or share-key holders of a published site). */

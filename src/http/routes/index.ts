@@ -17,6 +17,7 @@ import { commentRoutes } from './comments/index.js';
 import { changeRequestRoutes } from './change-requests/index.js';
 import { inviteRoutes } from './invites/index.js';
 import { ssoRoutes } from './sso/index.js';
+import { samlServiceProviderRoutes } from './sso/service-provider.js';
 import { translationRoutes } from './translations/index.js';
 import { openApiRoutes } from './openapi/index.js';
 import { siteRoutes } from './sites/index.js';
@@ -65,6 +66,7 @@ export async function registerRoutes(app: FastifyInstance, deps: RouteDeps): Pro
   // Git over HTTP at /git/SPACE_ID.git: outside /v1, with its own authentication (HTTP Basic or bearer).
   await app.register(gitRoutes, deps);
   await app.register(downloadRoutes, deps);
+  await app.register(samlServiceProviderRoutes, deps);
   // Published sites, as readers see them: HTML outside /v1, anonymous by default.
   await app.register(publishedRoutes, deps);
 }

@@ -9,6 +9,7 @@ import pg from 'pg';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Migration, type MigrationProvider } from 'kysely';
 import type { Database } from './schema.js';
 import { WriteObserverPlugin } from './write-observer.js';
+import { sqliteFile } from '../instance-files.js';
 import * as m0001 from './migrations/0001_initial.js';
 import * as m0002 from './migrations/0002_revision_facts.js';
 import * as m0003 from './migrations/0003_change_requests_comments.js';
@@ -95,7 +96,7 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
   } else {
     dialect = 'sqlite';
     fs.mkdirSync(options.dataDir, { recursive: true });
-    const file = new SQLite(path.join(options.dataDir, 'quire.sqlite'));
+    const file = new SQLite(sqliteFile(options.dataDir));
     file.pragma('journal_mode = WAL');
     file.pragma('foreign_keys = ON');
     file.pragma('busy_timeout = 5000');

@@ -17,6 +17,11 @@ export async function findSamlProvider(db: Kysely<Database>, organizationId: str
   return db.selectFrom('saml_providers').selectAll().where('organization_id', '=', organizationId).where('id', '=', id).executeTakeFirst();
 }
 
+/** A provider by its id alone (ids are unique across organizations): the service provider's public endpoints. */
+export async function findSamlProviderById(db: Kysely<Database>, id: string): Promise<SamlProviderRow | undefined> {
+  return db.selectFrom('saml_providers').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
 /** The organization's providers, oldest first. */
 export async function listSamlProviders(
   db: Kysely<Database>,

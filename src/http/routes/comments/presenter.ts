@@ -1,7 +1,7 @@
 import type { CommentBody, CommentView, ReactionView, ReplyView } from '../../../domain/comments/comments.js';
 import type { CommentRow } from '../../../store/sql/comments.js';
 import type { UserRow } from '../../../store/sql/users.js';
-import { presentUser } from '../../present.js';
+import { presentDeletedUser, presentUser } from '../../present.js';
 import type { Urls } from '../../urls.js';
 import { markdownToDocument } from '../../../content/document.js';
 import { documentToMarkdown } from '../../../content/document-markdown.js';
@@ -19,10 +19,8 @@ function presentBody(body: CommentBody, format: BodyFormat): { markdown: string 
   return { markdown: 'document' in body ? documentToMarkdown(body.document).replace(/\n$/, '') : '' };
 }
 
-/** A user who no longer exists (their posts keep a placeholder author). */
 function presentAuthor(urls: Urls, user: UserRow | undefined) {
-  if (user) return presentUser(urls, user);
-  return { object: 'user' as const, id: 'deleted', displayName: 'Deleted user', urls: { location: urls.api('/users/deleted') } };
+  return user ? presentUser(urls, user) : presentDeletedUser(urls);
 }
 
 function presentReactions(urls: Urls, reactions: ReactionView[]) {

@@ -101,6 +101,20 @@ export const inviteRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { 
     },
   );
 
+  app.get(
+    '/orgs/:organizationId/invites/:inviteId',
+    {
+      schema: {
+        operationId: 'getOrganizationInviteToJoin',
+        tags,
+        description: `${EXTENSION} The invite link a join URL (an invite's \`urls.join\`) joins with: what a POST to it would do.`,
+        params: InviteParams,
+        response: { 200: InviteSchema, ...ErrorResponses },
+      },
+    },
+    async (request) => presentInvite(urls, await getLinkInvite(ctx, callerOf(request), request.params.organizationId, request.params.inviteId)),
+  );
+
   app.post(
     '/orgs/:organizationId/invites/:inviteId',
     {

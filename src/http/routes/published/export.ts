@@ -65,7 +65,7 @@ const SEARCH_PAGE = (siteTitle: string) => `<!doctype html>
 </script></body></html>
 `;
 
-export async function exportSite(ctx: Context, siteId: string, dir: string): Promise<ExportResult> {
+export async function exportSite(ctx: Context, siteId: string, dir: string, progress?: (done: { pages: number; files: number }) => void): Promise<ExportResult> {
   const site = await findSiteById(ctx.db, siteId);
   if (!site) throw new NotFound(`siteId: no site "${siteId}"`);
   const tree = await readPublishedSite(ctx, {}, site.organization_id, site.id).catch((error: unknown) => {
@@ -88,12 +88,14 @@ export async function exportSite(ctx: Context, siteId: string, dir: string): Pro
       if (url !== '/') await write(`${fileUnder(root, url, 'index.html').slice(0, -'/index.html'.length)}.md`, markdown);
       if (!page.hidden && !page.noIndex) index.push({ title: page.title, url, description: page.description ?? '', text: markdown.replace(/\s+/g, ' ').slice(0, 2000) });
       pages++;
+      progress?.({ pages, files });
     }
     for (const file of space.content.files) {
       const object = await ctx.reader.readObject(space.content.spaceId, file.blobOid);
       if (!object || object.type !== 'blob') continue;
       await write(fileUnder(root, `/~files/${encodeURIComponent(space.content.spaceId)}/${file.blobOid}`, file.name.replace(/[\\/]/g, '-')), object.data);
       files++;
+      progress?.({ pages, files });
     }
   }
   await write(path.join(root, 'search-index.json'), JSON.stringify(index));

@@ -22,6 +22,7 @@ import { DomainError, NotFound } from '../../../domain/errors.js';
 import {
   documentPages,
   firstDocument,
+  NothingPublishedYet,
   openPlaceOfSpace,
   publishedSpaces,
   readPublishedPage,
@@ -30,7 +31,7 @@ import {
   type PublishedTree,
   type SiteVisitor,
 } from '../../../domain/sites/published.js';
-import { renderAppPage, renderNotFound, renderSearch, type SearchResult } from './layout.js';
+import { renderAppPage, renderNotFound, renderNothingYet, renderSearch, type SearchResult } from './layout.js';
 import { pageMarkdown, pageSpecs, pageUrl, pageUrls, renderContent, renderPage, type PageSpecs } from './render.js';
 import { LIVE_SEARCH_PATH, LIVE_SEARCH_SCRIPT } from './live-search.js';
 import { searchSpaces } from '../../../domain/search/search.js';
@@ -140,9 +141,10 @@ export const publishedRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app,
     const { organizationId, siteName } = request.params;
     const siteBase = `/sites/${encodeURIComponent(organizationId)}/${encodeURIComponent(siteName)}`;
     const segments = (request.params['*'] ?? '').split('/').filter((s) => s !== '');
+    let tree: PublishedTree | undefined;
     try {
       const visitor = await visitorOf(request, reply, siteBase);
-      const tree = await readPublishedSite(ctx, visitor, organizationId, siteName);
+      tree = await readPublishedSite(ctx, visitor, organizationId, siteName);
       const query = request.query as { jwt_token?: string };
       if (tree.visitorTokenValid && query.jwt_token) reply.header('set-cookie', siteCookie(VISITOR_TOKEN_COOKIE, query.jwt_token, siteBase));
       if (segments[0] === '~files') return await file(reply, tree, segments.slice(1));
@@ -164,6 +166,9 @@ export const publishedRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app,
         : await cachedPage(target, siteBase, specs);
       return reply.headers(SECURITY_HEADERS).header('content-type', 'text/html; charset=utf-8').header('cache-control', cacheControl(tree)).send(html);
     } catch (error) {
+      if (error instanceof NothingPublishedYet && tree) {
+        return reply.headers(SECURITY_HEADERS).header('content-type', 'text/html; charset=utf-8').header('cache-control', cacheControl(tree)).send(renderNothingYet(tree.site.title));
+      }
       if (error instanceof DomainError && error.status === 404) return notFound(reply);
       throw error;
     }

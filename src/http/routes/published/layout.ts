@@ -161,6 +161,14 @@ export function renderNotFound(): string {
 `;
 }
 
+/** A site, section or space whose root has nothing to show yet (200: the address is right, the content is to come). */
+export function renderNothingYet(siteTitle: string): string {
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(siteTitle)}</title><meta name="robots" content="noindex"><style>${CSS}</style></head>
+<body><main style="max-width:40rem;margin:4rem auto;padding:0 1.5rem"><h1>${escapeHtml(siteTitle)}</h1><p>Nothing is published here yet.</p></main></body></html>
+`;
+}
+
 /**
  * What an `urls.app` address shows when no published page answers it: Quire has no editor in the browser; the page
  * says how to reach the content (the API, a git clone), whether or not it exists (nothing is revealed).

@@ -3,7 +3,7 @@ import type { RouteDeps } from '../index.js';
 import { callerOf } from '../../plugins/auth.js';
 import { ErrorResponses, ListOf, NoContent } from '../../schemas.js';
 import { presentList, noContent } from '../../present.js';
-import { createShareLink, deleteShareLink, listShareLinks, updateShareLink } from '../../../domain/sites/share-links.js';
+import { createShareLink, deleteShareLink, getShareLink, listShareLinks, updateShareLink } from '../../../domain/sites/share-links.js';
 import { CreatedHeaders, ShareLinkSchema, SiteParams } from '../sites/schema.js';
 import { presentShareLink } from '../sites/presenter.js';
 import { CreateShareLinkBody, ListShareLinksQuery, ShareLinkParams, UpdateShareLinkBody } from './schema.js';
@@ -39,6 +39,15 @@ export const shareLinkRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app,
         .status(201)
         .header('location', urls.api(`/orgs/${organizationId}/sites/${siteId}/share-links/${view.link.id}`))
         .send(presentShareLink(urls, view));
+    },
+  );
+
+  app.get(
+    `${SHARE_LINKS}/:shareLinkId`,
+    { schema: { operationId: 'getSiteShareLinkById', tags, params: ShareLinkParams, response: { 200: ShareLinkSchema, ...ErrorResponses } } },
+    async (request) => {
+      const { organizationId, siteId, shareLinkId } = request.params;
+      return presentShareLink(urls, await getShareLink(ctx, callerOf(request), organizationId, siteId, shareLinkId));
     },
   );
 

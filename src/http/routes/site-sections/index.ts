@@ -9,6 +9,7 @@ import {
   addSectionToGroup,
   deleteSection,
   deleteSectionGroup,
+  getStructureItem,
   listSectionGroups,
   listSections,
   moveSection,
@@ -17,7 +18,7 @@ import {
   updateSection,
   updateSectionGroup,
 } from '../../../domain/sites/structure.js';
-import { anchorOf, CreatedHeaders, SiteParams, SiteSectionGroupSchema, SiteSectionSchema } from '../sites/schema.js';
+import { anchorOf, CreatedHeaders, PublishedQuery, SiteParams, SiteSectionGroupSchema, SiteSectionSchema } from '../sites/schema.js';
 import { presentGroup, presentGroupOf, presentSection, presentSectionOf } from '../sites/presenter.js';
 import {
   AddGroupBody,
@@ -65,6 +66,16 @@ export const siteSectionRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (ap
       const view = await addSection(ctx, callerOf(request), request.params.organizationId, request.params.siteId, request.body);
       const section = presentSectionOf(urls, view);
       return reply.status(201).header('location', section.urls.location).send(section);
+    },
+  );
+
+  app.get(
+    `${SECTIONS}/:siteSectionId`,
+    { schema: { operationId: 'getSiteSectionById', tags, params: SectionParams, querystring: PublishedQuery, response: { 200: SiteSectionSchema, ...ErrorResponses } } },
+    async (request) => {
+      const { organizationId, siteId, siteSectionId } = request.params;
+      const item = { type: 'site-section', id: siteSectionId } as const;
+      return presentSectionOf(urls, await getStructureItem(ctx, callerOf(request), organizationId, siteId, item, request.query.shareKey));
     },
   );
 
@@ -121,6 +132,16 @@ export const siteSectionRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (ap
     async (request) => {
       const { tree, page } = await listSectionGroups(ctx, callerOf(request), request.params.organizationId, request.params.siteId, request.query);
       return presentList(page, (g) => presentGroup(urls, tree, g));
+    },
+  );
+
+  app.get(
+    `${GROUPS}/:siteSectionGroupId`,
+    { schema: { operationId: 'getSiteSectionGroupById', tags, params: GroupParams, querystring: PublishedQuery, response: { 200: SiteSectionGroupSchema, ...ErrorResponses } } },
+    async (request) => {
+      const { organizationId, siteId, siteSectionGroupId } = request.params;
+      const item = { type: 'site-section-group', id: siteSectionGroupId } as const;
+      return presentGroupOf(urls, await getStructureItem(ctx, callerOf(request), organizationId, siteId, item, request.query.shareKey));
     },
   );
 

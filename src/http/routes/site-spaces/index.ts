@@ -3,8 +3,8 @@ import type { RouteDeps } from '../index.js';
 import { callerOf } from '../../plugins/auth.js';
 import { ErrorResponses, ListOf, NoContent } from '../../schemas.js';
 import { presentList, noContent } from '../../present.js';
-import { addSiteSpace, deleteSiteSpace, listSiteSpaces, moveSiteSpace, updateSiteSpace } from '../../../domain/sites/structure.js';
-import { anchorOf, CreatedHeaders, SiteParams, SiteSpaceSchema } from '../sites/schema.js';
+import { addSiteSpace, deleteSiteSpace, getStructureItem, listSiteSpaces, moveSiteSpace, updateSiteSpace } from '../../../domain/sites/structure.js';
+import { anchorOf, CreatedHeaders, PublishedQuery, SiteParams, SiteSpaceSchema } from '../sites/schema.js';
 import { presentSiteSpace, presentSiteSpaceOf } from '../sites/presenter.js';
 import { AddSiteSpaceBody, ListSiteSpacesQuery, MoveSiteSpaceBody, SiteSpaceParams, UpdateSiteSpaceBody } from './schema.js';
 
@@ -35,6 +35,16 @@ export const siteSpaceRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app,
     async (request, reply) => {
       const siteSpace = presentSiteSpaceOf(urls, await addSiteSpace(ctx, callerOf(request), request.params.organizationId, request.params.siteId, request.body));
       return reply.status(201).header('location', siteSpace.urls.location).send(siteSpace);
+    },
+  );
+
+  app.get(
+    `${SITE_SPACES}/:siteSpaceId`,
+    { schema: { operationId: 'getSiteSpaceById', tags, params: SiteSpaceParams, querystring: PublishedQuery, response: { 200: SiteSpaceSchema, ...ErrorResponses } } },
+    async (request) => {
+      const { organizationId, siteId, siteSpaceId } = request.params;
+      const item = { type: 'site-space', id: siteSpaceId } as const;
+      return presentSiteSpaceOf(urls, await getStructureItem(ctx, callerOf(request), organizationId, siteId, item, request.query.shareKey));
     },
   );
 

@@ -3,7 +3,7 @@ import { Type } from 'typebox';
 import type { RouteDeps } from '../index.js';
 import { callerOf } from '../../plugins/auth.js';
 import { ErrorResponses, UserSchema } from '../../schemas.js';
-import { presentUser } from '../../present.js';
+import { DELETED_USER_ID, presentDeletedUser, presentUser } from '../../present.js';
 import { getUser } from '../../../domain/identity/users.js';
 
 const tags = ['users'];
@@ -29,6 +29,10 @@ export const userRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { ct
         response: { 200: UserSchema, ...ErrorResponses },
       },
     },
-    async (request) => presentUser(urls, await getUser(ctx, callerOf(request), request.params.userId)),
+    async (request) => {
+      const caller = callerOf(request);
+      if (request.params.userId === DELETED_USER_ID) return presentDeletedUser(urls);
+      return presentUser(urls, await getUser(ctx, caller, request.params.userId));
+    },
   );
 };
