@@ -105,7 +105,14 @@ async function serve(config: Config): Promise<void> {
   const catchUp = async () => {
     if (catchingUp) return;
     catchingUp = true;
-    await catchUpWithRepositories(container.ctx).then(
+    // Counts every few seconds while a long catch-up runs (thousands of spaces after a crash), so it is seen to move.
+    let shown = Date.now();
+    const progress = (checked: number, total: number) => {
+      if (Date.now() - shown < 5000) return;
+      shown = Date.now();
+      app.log.info(`catching up with the repositories: ${checked} of ${total} spaces checked`);
+    };
+    await catchUpWithRepositories(container.ctx, progress).then(
       ({ recorded, indexed }) =>
         (recorded.length > 0 || indexed.length > 0) && app.log.info({ recorded: recorded.length, indexed: indexed.length }, 'caught up with the repositories'),
       (error: unknown) => app.log.warn({ err: error }, 'could not catch up with the repositories'),

@@ -105,6 +105,7 @@ describe.each(DATABASE_KINDS)('OpenAPI specs (%s)', (kind) => {
     const done = await settled(t, org, 'petstore');
     expect(done).toMatchObject({ id: created.id, processingState: 'complete', lastVersion: expect.any(String), lastProcessedAt: expect.any(String) });
     expect(done.lastProcessErrorCode).toBeUndefined();
+    expect(done.lastProcessError).toBeUndefined();
     expect(done.sourceURL).toBeUndefined();
 
     const latest = await t.request('GET', `${specsUrl(org)}/petstore/versions/latest`, { token: reader.token });
@@ -245,6 +246,7 @@ describe.each(DATABASE_KINDS)('OpenAPI specs (%s)', (kind) => {
     const failed = await create('broken', { text: 'openapi: [' });
     const done = await settled(t, org, 'broken');
     expect(done.lastProcessErrorCode).toBe('PARSE_ERROR');
+    expect(done.lastProcessError).toMatch(/\S/);
     expect(done.lastVersion).toBeUndefined();
     const versions = await t.request('GET', `${specsUrl(org)}/broken/versions`, { token: reader.token });
     expect(versions.body).toEqual({ items: [], count: 0 });
@@ -472,6 +474,8 @@ paths:
       const done = await settled(t, org, slug);
       expect(done.lastProcessErrorCode, slug).toBe('FETCH_ERROR');
       expect(await lastError(t, created.id)).toMatch(reason);
+      // The reason reaches the API, beside its code.
+      expect(done.lastProcessError, slug).toMatch(reason);
       // The processor fails the job for good with the reason (what the job failure log shows).
       await expect(t.container.ctx.jobs.run({ name: 'fetch-openapi', payload: { specId: created.id, requestId: 'again' } })).rejects.toThrow(
         /FETCH_ERROR: source\.url: /,

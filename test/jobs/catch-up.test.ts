@@ -102,6 +102,10 @@ describe.each(QUEUE_DRIVERS)('indexing catch-up at start (%s queue)', (queue) =>
       10_000,
     );
     expect(search.body.items[0].title).toBe('Newest');
-    expect((await catchUpWithRepositories(t.container.ctx)).recorded).toEqual([]);
+    // Progress: one call per space checked, counting up to the number of live spaces.
+    const counts: Array<[number, number]> = [];
+    expect((await catchUpWithRepositories(t.container.ctx, (checked, total) => counts.push([checked, total]))).recorded).toEqual([]);
+    const live = (await t.container.ctx.db.selectFrom('spaces').select('id').where('deleted_at', 'is', null).execute()).length;
+    expect(counts).toEqual(Array.from({ length: live }, (_, i) => [i + 1, live]));
   });
 });

@@ -292,14 +292,16 @@ export async function recordPush(ctx: Context, spaceId: string): Promise<void> {
  * killed between moving main and recording it), which queues their indexing, then queues the indexing that the
  * indexes missed (queueMissedIndexing). Returns the ids of the spaces whose rows were behind and of those queued.
  */
-export async function catchUpWithRepositories(ctx: Context): Promise<{ recorded: string[]; indexed: string[] }> {
+export async function catchUpWithRepositories(ctx: Context, progress?: (checked: number, total: number) => void): Promise<{ recorded: string[]; indexed: string[] }> {
   const recorded: string[] = [];
-  for (const space of await liveSpaces(ctx.db)) {
+  const spaces = await liveSpaces(ctx.db);
+  for (const [index, space] of spaces.entries()) {
     const main = await ctx.reader.resolveRef(space.id, 'refs/heads/main');
     if (main && main !== space.revision) {
       await recordPush(ctx, space.id);
       recorded.push(space.id);
     }
+    progress?.(index + 1, spaces.length);
   }
   return { recorded, indexed: await queueMissedIndexing(ctx) };
 }

@@ -17,6 +17,7 @@ export function presentSpec(urls: Urls, { spec, access }: SpecView) {
     ...(spec.last_version_id ? { lastVersion: spec.last_version_id } : {}),
     ...(spec.last_processed_at ? { lastProcessedAt: spec.last_processed_at } : {}),
     ...(spec.last_process_error_code ? { lastProcessErrorCode: spec.last_process_error_code as 'FETCH_TIMEOUT' | 'FETCH_ERROR' | 'PARSE_ERROR' } : {}),
+    ...(spec.last_process_error_code && spec.last_process_error ? { lastProcessError: spec.last_process_error } : {}),
     permissions: openApiSpecPermissions(access),
     urls: { location: urls.api(specPath(spec)), app: urls.app(`/o/${spec.organization_id}/openapi/${spec.slug}`) },
   };

@@ -45,6 +45,9 @@ export const SpecSchema = Type.Object({
   lastVersion: Type.Optional(Type.String({ description: 'Id of the newest version' })),
   lastProcessedAt: Type.Optional(Timestamp),
   lastProcessErrorCode: Type.Optional(ProcessErrorCode),
+  lastProcessError: Type.Optional(
+    Type.String({ description: 'Quire extension: why the last processing failed, in words (the source URL refused, the line that does not parse), beside its code' }),
+  ),
   permissions: Type.Object({ view: Type.Boolean(), edit: Type.Boolean(), delete: Type.Boolean() }),
   urls: Type.Object({ location: Type.String(), app: Type.String() }),
 });

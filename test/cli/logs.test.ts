@@ -1,0 +1,45 @@
+/**
+ * Logs for people (issue 15): `quire serve` says at start where it listens, its public URL, its data dir and
+ * database, and where jobs run; as lines people read (QUIRE_LOG_FORMAT=pretty, what a terminal gets) or as JSON.
+ */
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort, spawnQuire } from '../helpers/cli.js';
+
+describe('quire serve logs', () => {
+  let dir: string;
+  beforeAll(async () => {
+    dir = await fs.mkdtemp(path.join(os.tmpdir(), 'quire-logs-'));
+  });
+  afterAll(async () => {
+    await fs.rm(dir, { recursive: true, force: true });
+  });
+
+  async function startLines(format: 'pretty' | 'json'): Promise<string[]> {
+    const port = await freePort();
+    const env = { QUIRE_DATA_DIR: path.join(dir, format), PORT: String(port), HOST: '127.0.0.1', QUIRE_LOG_LEVEL: 'info', QUIRE_LOG_FORMAT: format, DATABASE_URL: '', REDIS_URL: '', QUIRE_PUBLIC_URL: '' };
+    const server = spawnQuire(['serve'], env);
+    await server.waitForOutput(/jobs in this process/, 30_000);
+    server.child.kill('SIGTERM');
+    expect(await server.exited).toBe(0);
+    return server.output().split('\n').filter((line) => line !== '');
+  }
+
+  it('as lines for people: time, level and message, no JSON', async () => {
+    const lines = await startLines('pretty');
+    const url = lines.find((line) => line.includes('public URL'));
+    expect(url).toMatch(/^\[\d\d:\d\d:\d\d(\.\d+)?\] INFO.*: public URL http:\/\/127\.0\.0\.1:\d+ \(listening on http:\/\/127\.0\.0\.1:\d+\)/);
+    expect(lines.some((line) => /INFO.*: data dir .*pretty, database SQLite .*quire\.sqlite$/.test(line))).toBe(true);
+    expect(lines.some((line) => line.endsWith('jobs in this process (REDIS_URL is not set)'))).toBe(true);
+    expect(lines.filter((line) => line.startsWith('{'))).toEqual([]);
+  }, 60_000);
+
+  it('as JSON, one object per line, for log collectors', async () => {
+    const lines = await startLines('json');
+    const records = lines.map((line) => JSON.parse(line) as { level: number; msg: string });
+    expect(records.map((r) => r.msg)).toEqual(expect.arrayContaining([expect.stringMatching(/^public URL /), expect.stringMatching(/^data dir /), 'jobs in this process (REDIS_URL is not set)']));
+    expect(records.every((r) => typeof r.level === 'number')).toBe(true);
+  }, 60_000);
+});
