@@ -9,6 +9,7 @@ import { expect } from 'vitest';
 import type { TestApp, TestUser } from './app.js';
 import { tinyPng } from './content.js';
 import { Checkout, spaceRemote } from './git.js';
+import { insertContentImport } from '../../src/store/sql/imports.js';
 
 export interface World {
   organizationId: string;
@@ -96,6 +97,25 @@ export async function buildWorld(t: TestApp, base: string): Promise<World> {
   const shareLink = await created('POST', `${siteUrl}/share-links`, { name: 'Partners' });
   await created('PUT', `${siteUrl}/adaptive-schema`, { jsonSchema: ADAPTIVE_SCHEMA });
 
+  // An import of the space that failed (as one whose source was unreachable does), for the imports reads.
+  const now = new Date().toISOString();
+  const importRow = {
+    id: `import-${space.id}`,
+    space_id: space.id,
+    change_request_id: null,
+    url: 'http://127.0.0.1:9/page.md',
+    source: 'markdown',
+    requested_by: org.admin.user.id,
+    status: 'failed',
+    result_revision: null,
+    imported_resources: null,
+    total_resources: null,
+    error: 'url: could not fetch http://127.0.0.1:9/page.md: ECONNREFUSED',
+    created_at: now,
+    updated_at: now,
+  };
+  await insertContentImport(t.container.ctx.db, importRow);
+
   // The cross-organization move targets (transferSpace, transferCollection) need no fixture: the fuzz sends bad ones.
   return {
     organizationId: org.id,
@@ -117,6 +137,7 @@ export async function buildWorld(t: TestApp, base: string): Promise<World> {
       userId: member.user.id,
       teamId: team.id,
       inviteId: invite.id,
+      importId: importRow.id,
       samlProviderId: saml.id,
       translationSettingsId: translation.id,
       specSlug: 'pets',

@@ -53,7 +53,7 @@ describe('authentication on every operation', () => {
         'getRevisionOfChangeRequestById', 'listPagesInChangeRequest', 'listFilesInChangeRequestById', 'getFileInChangeRequestById',
         'getPageInChangeRequestById', 'mergeChangeRequest', 'updateChangeRequest', 'getChangeRequestPDF',
         // content import #42, #51
-        'importContent', 'importContentInChangeRequest',
+        'importContent', 'importContentInChangeRequest', 'listContentImports', 'getContentImport',
         // repository imports (issue 11): the reference's importGitRepository, and Quire's organization-level imports
         'importGitRepository', 'importRepositoryIntoOrganization', 'importRepositoryUploadIntoOrganization',
         // space comments #1-#9 and the hidden listCommentRepliesInSpace / listCommentersInSpace

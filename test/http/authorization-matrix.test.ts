@@ -58,6 +58,9 @@ const RULES: Record<string, (w: Who) => boolean> = {
   deleteOrganizationInviteById: org('admin'),
   getOrganizationInviteLink: anyone,
   getOrganizationInviteToJoin: anyone,
+  // the imports of a space as they stand (a Quire extension): its readers
+  listContentImports: space('read'),
+  getContentImport: space('read'),
   joinOrganizationWithInvite: anyone,
   // members: non-guests list and read members (listMembers); admins change them; a member's spaces are for admins
   listMembersInOrganizationById: nonGuest,

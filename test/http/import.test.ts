@@ -329,6 +329,41 @@ describe.each(DATABASE_KINDS)('content import #51 #42 (%s)', (kind) => {
     expect(await gitIn(spaceId, 'rev-parse', 'main')).toBe(head);
   });
 
+  it('shows imports as they stand while their request waits: running with counts, then done or failed with the reason', async () => {
+    const spaceId = await newSpace('Watched');
+    const pages = Array.from({ length: 8 }, (_, i) => `p${i}.html`);
+    site.set('/slow/', `<html><head><title>Slow</title></head><body><h1>Slow</h1>${pages.map((p) => `<a href="${p}">${p}</a>`).join(' ')}</body></html>`);
+    for (const page of pages) site.set(`/slow/${page}`, { body: `<html><body><h1>${page}</h1><p>Text.</p></body></html>`, delayMs: 400 });
+    const reader = await t.member(org.id, 'read');
+    const list = async () => (await t.request('GET', `/v1/spaces/${spaceId}/content/imports`, { token: reader.token, unchecked: true })).body;
+
+    const answer = api('POST', `/v1/spaces/${spaceId}/content/import`, { url: `${site.base}/slow/`, source: 'website' });
+    let running: any;
+    for (let i = 0; i < 100 && !running; i++) {
+      running = (await list()).items.find((item: any) => item.status === 'running' && item.importedResources >= 1);
+      if (!running) await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(running, 'an import seen running with counts').toMatchObject({ object: 'content-import', url: `${site.base}/slow/`, source: 'website' });
+    expect(running.totalResources).toBeGreaterThanOrEqual(running.importedResources);
+    expect(running.revision).toBeUndefined();
+    const done = await answer;
+    expect(done.status).toBe(201);
+    const [seen] = (await list()).items;
+    expect(seen).toMatchObject({ id: running.id, status: 'done', revision: done.body.revision, importedResources: done.body.importedResources, totalResources: done.body.totalResources });
+    expect((await t.request('GET', new URL(seen.urls.location).pathname, { token: reader.token, unchecked: true })).body).toEqual(seen);
+
+    // A failed import says why.
+    expect((await api('POST', `/v1/spaces/${spaceId}/content/import`, { url: `${site.base}/nothing-here/`, source: 'website' })).status).toBe(400);
+    const [failed] = (await list()).items;
+    expect(failed).toMatchObject({ status: 'failed', importedResources: 0, error: expect.stringMatching(/^url: .*answered 404/) });
+    expect(failed.revision).toBeUndefined();
+
+    // Readers of the space only.
+    const stranger = await t.user();
+    expect((await t.request('GET', `/v1/spaces/${spaceId}/content/imports`, { token: stranger.token, unchecked: true })).status).toBe(404);
+    expect((await t.request('GET', `/v1/spaces/${spaceId}/content/imports/nope`, { token: reader.token, unchecked: true })).status).toBe(404);
+  });
+
   it('needs edit on the space: reader 403, non-member 404, no token 401, locked space 403', async () => {
     const spaceId = await newSpace();
     const body = { url: `${site.base}/api.html`, source: 'html' };

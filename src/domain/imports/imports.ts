@@ -14,6 +14,7 @@
 import type { Caller, Context } from '../context.js';
 import { Conflict, InvalidArgument, NotFound, PermissionDenied } from '../errors.js';
 import { newId, nowIso } from '../ids.js';
+import { collectPage, type Page, type PageRequest } from '../lists.js';
 import { requireSpacePermission } from '../permissions.js';
 import { loadSpace, projectDirectoryOf } from '../content/spaces.js';
 import { loadRevision } from '../content/revisions.js';
@@ -29,9 +30,9 @@ import { validateContent } from '../../content/validate-content.js';
 import { QUIRE_SIGNATURE, type Signature } from '../../store/git/repositories.js';
 import { findChangeRequest, type ChangeRequestRow } from '../../store/sql/change-requests.js';
 import { findSpace, type SpaceRow } from '../../store/sql/content.js';
-import { findContentImport, insertContentImport, updateUnfinishedImport, type ContentImportRow } from '../../store/sql/imports.js';
+import { findContentImport, insertContentImport, listContentImportRows, updateUnfinishedImport, type ContentImportRow } from '../../store/sql/imports.js';
 import { findUserById } from '../../store/sql/users.js';
-import { importWebsite } from './website.js';
+import { importWebsite, type ImportProgress } from './website.js';
 import { importDocx, importHtml, importMarkdown } from './documents.js';
 import { importZip } from './zip.js';
 
@@ -140,13 +141,67 @@ export async function importContent(
   return { revision: done.result_revision, importedResources: done.imported_resources ?? 0, totalResources: done.total_resources ?? 0 };
 }
 
+/**
+ * Writes a running import's counts to its row, at most twice a second and one write at a time (so the last one lands
+ * before the import's result, which a late progress write could otherwise overwrite): what the imports list shows
+ * while the import runs.
+ */
+class ImportProgressWriter {
+  private writing: Promise<unknown> = Promise.resolve();
+  private last = 0;
+
+  constructor(
+    private readonly ctx: Context,
+    private readonly importId: string,
+  ) {}
+
+  report({ imported, found }: ImportProgress): void {
+    if (Date.now() - this.last < 500) return;
+    this.last = Date.now();
+    const changes = { imported_resources: imported, total_resources: found, updated_at: nowIso() };
+    // A failed progress write only loses a count: the import goes on.
+    this.writing = this.writing.then(() => updateUnfinishedImport(this.ctx.db, this.importId, changes)).catch(() => undefined);
+  }
+
+  /** Resolves once the last progress write is done. */
+  settled(): Promise<unknown> {
+    return this.writing;
+  }
+}
+
+/**
+ * The space's content imports, newest first, as they stand: pending, running (with the counts so far), done or failed
+ * (with the reason). A client that started an import watches it here while its request waits (readers of the space).
+ */
+export async function listContentImports(ctx: Context, caller: Caller, spaceId: string, request: PageRequest): Promise<Page<ContentImportRow>> {
+  const { role } = await loadSpace(ctx, caller, spaceId);
+  requireSpacePermission(role, spaceId, 'view', 'see its imports');
+  return collectPage({
+    codec: ctx.cursors,
+    scope: `content-imports:${spaceId}`,
+    request,
+    fetch: (after, n) => listContentImportRows(ctx.db, spaceId, after, n),
+    positionOf: (row) => [row.created_at, row.id],
+    present: (row) => row,
+  });
+}
+
+/** One content import of the space (readers of the space). */
+export async function getContentImport(ctx: Context, caller: Caller, spaceId: string, importId: string): Promise<ContentImportRow> {
+  const { role } = await loadSpace(ctx, caller, spaceId);
+  requireSpacePermission(role, spaceId, 'view', 'see its imports');
+  const row = await findContentImport(ctx.db, importId);
+  if (!row || row.space_id !== spaceId) throw new NotFound(`importId: no import "${importId}" in this space`);
+  return row;
+}
+
 /** Converts the row's source into pages and files (fetching through the guard). */
-export async function convertSource(ctx: Context, source: string, url: string): Promise<ImportTree> {
+export async function convertSource(ctx: Context, source: string, url: string, progress?: (counts: ImportProgress) => void): Promise<ImportTree> {
   requireImportableSource(source);
   requireHttpUrl(url);
   switch (source as ImportSource) {
     case 'website':
-      return importWebsite(ctx.fetcher, url);
+      return importWebsite(ctx.fetcher, url, undefined, progress);
     case 'markdown':
       return importMarkdown(ctx.fetcher, url);
     case 'html':
@@ -257,7 +312,8 @@ export async function runContentImport(ctx: Context, importId: string): Promise<
     await updateUnfinishedImport(ctx.db, row.id, { status: 'running', error: null, updated_at: nowIso() });
     let result = await findImportCommit(ctx, space.id, ref, row.id);
     if (!result) {
-      const tree = await convertSource(ctx, row.source, row.url);
+      const progress = new ImportProgressWriter(ctx, row.id);
+      const tree = await convertSource(ctx, row.source, row.url, (counts) => progress.report(counts)).finally(() => progress.settled());
       const user = row.requested_by ? await findUserById(ctx.db, row.requested_by) : undefined;
       const author = user ? { name: user.display_name, email: user.email } : QUIRE_SIGNATURE;
       result = await writeImport(ctx, space.id, ref, row, tree, author);

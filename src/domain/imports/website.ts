@@ -104,8 +104,19 @@ export function routeOf(url: URL, folder: string): string[] {
   return segments.map((s) => slugify(s)).filter((s) => s !== '');
 }
 
+/** How far an import got: pages converted so far, and in-scope URLs found so far (both grow while it runs). */
+export interface ImportProgress {
+  imported: number;
+  found: number;
+}
+
 /** Crawls the site under `startUrl` and converts what it found (see the decisions at the top of this file). */
-export async function importWebsite(fetcher: GuardedFetcher, startUrl: string, limits: CrawlLimits = WEBSITE_LIMITS): Promise<ImportTree> {
+export async function importWebsite(
+  fetcher: GuardedFetcher,
+  startUrl: string,
+  limits: CrawlLimits = WEBSITE_LIMITS,
+  progress?: (counts: ImportProgress) => void,
+): Promise<ImportTree> {
   const start = withoutHash(startUrl, startUrl)!;
   const folder = start.pathname.slice(0, start.pathname.lastIndexOf('/') + 1);
   const inScope = (url: URL): boolean => url.origin === start.origin && url.pathname.startsWith(folder) && url.search === '';
@@ -164,6 +175,7 @@ export async function importWebsite(fetcher: GuardedFetcher, startUrl: string, l
     const rank = ranks.get(url) ?? [];
     const page: CrawledPage = { url: finalKey, requested: url, document, route: routeOf(final, folder), rank };
     pages.push(page);
+    progress?.({ imported: pages.length, found: found.size });
     found.set(finalKey, page);
     if (finalKey !== url) found.set(url, page);
     for (const image of urlsOf(document.body).images) {

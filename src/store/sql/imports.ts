@@ -3,6 +3,7 @@
  */
 import type { Kysely, Selectable, Updateable } from 'kysely';
 import type { ContentImportsTable, Database, RepositoryImportsTable } from './schema.js';
+import { keysetQuery } from './keyset.js';
 
 export type ContentImportRow = Selectable<ContentImportsTable>;
 
@@ -15,6 +16,16 @@ export async function findContentImport(db: Kysely<Database>, id: string): Promi
 }
 
 /** Changes a row that has no result yet; false when it already has one (a finished import never changes again). */
+const CONTENT_IMPORT_KEYS = [
+  { column: 'content_imports.created_at', direction: 'desc' as const },
+  { column: 'content_imports.id', direction: 'desc' as const },
+];
+
+/** A space's content imports, newest first (main's and its change requests'). */
+export async function listContentImportRows(db: Kysely<Database>, spaceId: string, after: unknown[] | undefined, limit: number): Promise<ContentImportRow[]> {
+  return keysetQuery(db.selectFrom('content_imports').selectAll().where('space_id', '=', spaceId), CONTENT_IMPORT_KEYS, after, limit).execute();
+}
+
 export async function updateUnfinishedImport(db: Kysely<Database>, id: string, changes: Updateable<ContentImportsTable>): Promise<boolean> {
   const result = await db.updateTable('content_imports').set(changes).where('id', '=', id).where('result_revision', 'is', null).executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;

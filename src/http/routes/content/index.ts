@@ -1,11 +1,14 @@
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { readChangeRequestContent } from '../../../domain/change-requests/change-requests.js';
-import { importContent } from '../../../domain/imports/imports.js';
+import { getContentImport, importContent, listContentImports } from '../../../domain/imports/imports.js';
+import type { ContentImportRow } from '../../../store/sql/imports.js';
+import type { Urls } from '../../urls.js';
 import { findPageByPathOrRedirect } from '../../../domain/content/page-paths.js';
 import type { RouteDeps } from '../index.js';
 import { callerOf } from '../../plugins/auth.js';
-import { ErrorResponses, ListOf } from '../../schemas.js';
+import { ErrorResponses, ListOf, ListQuery } from '../../schemas.js';
+import { Type } from 'typebox';
 import { presentList } from '../../present.js';
 import { contentTypeOf } from '../../../content/files.js';
 import {
@@ -18,6 +21,8 @@ import {
 } from '../../../domain/content/revisions.js';
 import {
   BlobParams,
+  ContentImportParams,
+  ContentImportSchema,
   ContentQuery,
   FileParams,
   FileSchema,
@@ -71,7 +76,49 @@ const VARIANTS = [
   },
 ] as const;
 
+function presentContentImport(urls: Urls, row: ContentImportRow) {
+  return {
+    object: 'content-import' as const,
+    id: row.id,
+    url: row.url,
+    source: row.source,
+    status: row.status as 'pending' | 'running' | 'done' | 'failed',
+    ...(row.change_request_id ? { changeRequest: row.change_request_id } : {}),
+    importedResources: row.imported_resources ?? 0,
+    totalResources: row.total_resources ?? 0,
+    ...(row.result_revision ? { revision: row.result_revision } : {}),
+    ...(row.status === 'failed' && row.error ? { error: row.error } : {}),
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    urls: { location: urls.api(`/spaces/${row.space_id}/content/imports/${row.id}`) },
+  };
+}
+
+const IMPORTS_EXTENSION = 'Quire extension: imports as they stand, to watch one while its request waits (the reference answers only when it is done).';
+
 export const contentRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { ctx, urls }) => {
+  app.get(
+    '/spaces/:spaceId/content/imports',
+    {
+      schema: {
+        operationId: 'listContentImports',
+        tags,
+        description: IMPORTS_EXTENSION,
+        params: SpaceContentParams,
+        querystring: Type.Object(ListQuery),
+        response: { 200: ListOf(ContentImportSchema), ...ErrorResponses },
+      },
+    },
+    async (request) =>
+      presentList(await listContentImports(ctx, callerOf(request), request.params.spaceId, request.query), (row) => presentContentImport(urls, row)),
+  );
+
+  app.get(
+    '/spaces/:spaceId/content/imports/:importId',
+    { schema: { operationId: 'getContentImport', tags, description: IMPORTS_EXTENSION, params: ContentImportParams, response: { 200: ContentImportSchema, ...ErrorResponses } } },
+    async (request) => presentContentImport(urls, await getContentImport(ctx, callerOf(request), request.params.spaceId, request.params.importId)),
+  );
+
   const read = (request: FastifyRequest) => {
     const { spaceId, changeRequestId } = request.params as { spaceId: string; changeRequestId?: string };
     return changeRequestId ? readChangeRequestContent(ctx, callerOf(request), spaceId, changeRequestId) : readContent(ctx, callerOf(request), spaceId);

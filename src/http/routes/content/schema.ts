@@ -114,3 +114,22 @@ export const ImportContentResultSchema = Type.Object({
 });
 
 export const ImportedHeaders = Type.Object({ location: Type.String({ description: 'API URL of the new revision' }) });
+
+export const ContentImportParams = Type.Object({ spaceId: Type.String(), importId: Type.String({ maxLength: 100 }) });
+
+/** A content import as it stands (a Quire extension: the reference answers only when an import is done). */
+export const ContentImportSchema = Type.Object({
+  object: Type.Literal('content-import'),
+  id: Type.String(),
+  url: Type.String({ description: 'What is imported' }),
+  source: Type.String(),
+  status: StringEnum(['pending', 'running', 'done', 'failed'] as const),
+  changeRequest: Type.Optional(Type.String({ description: 'Id of the change request imported into; absent: main' })),
+  importedResources: Type.Number({ description: 'Pages and files imported so far (all of them once done)' }),
+  totalResources: Type.Number({ description: 'Pages and files found at the source so far (a crawl finds more as it goes)' }),
+  revision: Type.Optional(Type.String({ description: 'The revision the import made, once done' })),
+  error: Type.Optional(Type.String({ description: 'Why it failed' })),
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+  urls: Type.Object({ location: Type.String() }),
+});
