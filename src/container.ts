@@ -105,6 +105,7 @@ export async function createContainer(config: Config, options: ContainerOptions 
     visitorClaims,
     spaceRetentionMs: config.spaceRetentionMs,
     gitMaxFileBytes: config.gitMaxFileBytes,
+    log,
   };
   return {
     config,

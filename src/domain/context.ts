@@ -13,6 +13,7 @@ import type { HistoryFacts } from './content/history.js';
 import type { RevisionCache } from './content/revisions.js';
 import type { CpuPool } from '../cpu/pool.js';
 import type { SharedWork } from './shared-work.js';
+import type { Logger } from '../log.js';
 
 /** What domain functions work with; built once by the container and passed down explicitly. */
 export interface Context {
@@ -43,6 +44,8 @@ export interface Context {
   spaceRetentionMs: number;
   /** Largest file a git push may add, in bytes (checked by the pre-receive hook). */
   gitMaxFileBytes: number;
+  /** The process's logger (long work says how far it got). */
+  log: Logger;
 }
 
 /** The authenticated user a request acts for. */

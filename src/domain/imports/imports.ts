@@ -149,6 +149,7 @@ export async function importContent(
 class ImportProgressWriter {
   private writing: Promise<unknown> = Promise.resolve();
   private last = 0;
+  private logged = Date.now();
 
   constructor(
     private readonly ctx: Context,
@@ -156,6 +157,11 @@ class ImportProgressWriter {
   ) {}
 
   report({ imported, found }: ImportProgress): void {
+    // The server's log says how a long import goes, every few seconds.
+    if (Date.now() - this.logged >= 5000) {
+      this.logged = Date.now();
+      this.ctx.log.info({ importId: this.importId, imported, found }, `import ${this.importId}: ${imported} pages imported, ${found} found so far`);
+    }
     if (Date.now() - this.last < 500) return;
     this.last = Date.now();
     const changes = { imported_resources: imported, total_resources: found, updated_at: nowIso() };
