@@ -124,6 +124,19 @@ describe('quire commands outside a data dir', () => {
     expect(await fs.readdir(path.join(folder, 'data'))).toContain('quire.sqlite');
   });
 
+  it('fail in one line, without a stack, when the database cannot be reached', async () => {
+    const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'quire-nodb-'));
+    try {
+      const result = await runQuire(['admin', 'purge'], { QUIRE_DATA_DIR: dataDir, DATABASE_URL: 'postgres://quire@no-such-host.invalid/quire', REDIS_URL: undefined });
+      expect(result.code).toBe(1);
+      const lines = result.stderr.trim().split('\n');
+      expect(lines[0]).toBe(`quire admin purge: data dir ${dataDir}, database PostgreSQL postgres://quire@no-such-host.invalid/quire`);
+      expect(lines.slice(1)).toEqual([expect.stringMatching(/^quire: DATABASE_URL: could not open it: .*ENOTFOUND no-such-host\.invalid \(--verbose shows where\)$/)]);
+    } finally {
+      await fs.rm(dataDir, { recursive: true, force: true });
+    }
+  });
+
   it('print the URLs of the server running on the data dir, not of their own PORT', async () => {
     const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'quire-record-'));
     const env = { QUIRE_DATA_DIR: dataDir, DATABASE_URL: '', REDIS_URL: '', PORT: undefined, HOST: undefined, QUIRE_PUBLIC_URL: undefined };

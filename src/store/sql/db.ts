@@ -112,7 +112,10 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
   if (error) {
     await db.destroy();
     const failed = results?.find((r) => r.status === 'Error');
-    throw new Error(`database migration ${failed?.migrationName ?? ''} failed: ${(error as Error).message ?? error}`);
+    const reason = (error as Error).message ?? String(error);
+    // No migration ran: the database itself could not be reached (a wrong host, a refused connection, a bad password).
+    if (!failed) throw new Error(`${dialect === 'postgres' ? 'DATABASE_URL' : 'the SQLite database'}: could not open it: ${reason}`);
+    throw new Error(`database migration ${failed.migrationName} failed: ${reason}`);
   }
   return {
     db,
