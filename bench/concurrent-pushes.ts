@@ -21,13 +21,13 @@ import { machine } from './lib.js';
 import { isolatedGitEnv } from '../test/helpers/git.js';
 import { runQuire, startServer } from '../test/helpers/cli.js';
 import { PUSH_REFUSED_MARKER } from '../src/content/push-messages.js';
+import { median } from './stats.js';
 
 const exec = promisify(execFile);
 const WRITERS = Number(process.env.WRITERS ?? 8);
 const COMMITS = Number(process.env.COMMITS ?? 40);
 const ROUNDS = Number(process.env.ROUNDS ?? 3);
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 const work = await fs.mkdtemp(path.join(os.tmpdir(), 'quire-bench-pushes-'));
 const env = await isolatedGitEnv();

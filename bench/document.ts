@@ -8,10 +8,10 @@
 import { performance } from 'node:perf_hooks';
 import { machine, spaceWithPages, startBenchServer } from './lib.js';
 import { markdownToDocument } from '../src/content/document.js';
+import { median } from './stats.js';
 
 const ROUNDS = Number(process.env.ROUNDS ?? 5);
 const READS = Number(process.env.READS ?? 50);
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 const UNIT = [
   '## Section',

@@ -14,13 +14,13 @@ import { promisify } from 'node:util';
 import { machine, startBenchServer } from './lib.js';
 import { isolatedGitEnv } from '../test/helpers/git.js';
 import { fastImport, longHistoryStream } from '../test/helpers/histories.js';
+import { median } from './stats.js';
 
 const exec = promisify(execFile);
 const COMMITS = Number(process.env.COMMITS ?? 4000);
 const PAGES = Number(process.env.PAGES ?? 250);
 const ROUNDS = Number(process.env.ROUNDS ?? 3);
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const ms = (value: number) => `${value.toFixed(0)} ms`;
 
 const work = await fs.mkdtemp(path.join(os.tmpdir(), 'quire-bench-history-'));

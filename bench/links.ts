@@ -13,11 +13,11 @@ import { machine, pageFile, spaceWithPages, startBenchServer } from './lib.js';
 import { indexLinks } from '../src/domain/content/links.js';
 import { loadRevision } from '../src/domain/content/revisions.js';
 import { tinyPng } from '../test/helpers/content.js';
+import { median } from './stats.js';
 
 const PAGES = Number(process.env.PAGES ?? 1000);
 const ROUNDS = Number(process.env.ROUNDS ?? 3);
 const TARGET_MS = 3000;
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 /** About 1.5 KB of markdown with 8 links; `round` makes every round's blobs new. */
 function body(i: number, round: number): string {

@@ -10,11 +10,11 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { promisify } from 'node:util';
 import { machine, pageBody, spaceWithPages, startBenchServer } from './lib.js';
+import { median } from './stats.js';
 
 const exec = promisify(execFile);
 const PAGES = Number(process.env.PAGES ?? 1000);
 const ROUNDS = Number(process.env.ROUNDS ?? 20);
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 const server = await startBenchServer();
 try {

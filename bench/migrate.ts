@@ -17,6 +17,7 @@ import { machine, pageBody, pageFile } from './lib.js';
 import { Checkout, isolatedGitEnv, spaceRemote } from '../test/helpers/git.js';
 import { runQuire, startServer } from '../test/helpers/cli.js';
 import { NO_GIT, startFaultyProxy } from '../test/helpers/faulty-proxy.js';
+import { median } from './stats.js';
 
 const exec = promisify(execFile);
 const SPACES = Number(process.env.SPACES ?? 20);
@@ -24,7 +25,6 @@ const PAGES = Number(process.env.PAGES ?? 200);
 const COMMENTS = Number(process.env.COMMENTS ?? 5);
 const ROUNDS = Number(process.env.ROUNDS ?? 3);
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
 const work = await fs.mkdtemp(path.join(os.tmpdir(), 'quire-bench-migrate-'));

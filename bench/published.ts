@@ -13,11 +13,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { load, machine, spaceWithPages, startBenchServer } from './lib.js';
+import { median } from './stats.js';
 
 const PAGES = Number(process.env.PAGES ?? 1000);
 const SECONDS = Number(process.env.SECONDS ?? 5);
 const ROUNDS = Number(process.env.ROUNDS ?? 3);
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 const server = await startBenchServer();
 const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'quire-bench-published-'));

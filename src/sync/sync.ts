@@ -20,6 +20,7 @@ import { watch, type FSWatcher } from 'chokidar';
 import type { SimpleGit } from 'simple-git';
 import { createGit, gitEnvironment, GitCommandError, pushedRefs, tryGit, type PushedRef } from './git.js';
 import { PUSH_REFUSED_MARKER, type PushRefusal } from '../content/push-messages.js';
+import { DEFAULT_DEBOUNCE_MS, DEFAULT_INTERVAL_MS } from './defaults.js';
 import {
   commitMessage,
   digestOf,
@@ -64,8 +65,7 @@ export class SyncError extends Error {
   }
 }
 
-export const DEFAULT_DEBOUNCE_MS = 500;
-export const DEFAULT_INTERVAL_MS = 2000;
+export { DEFAULT_DEBOUNCE_MS, DEFAULT_INTERVAL_MS };
 
 /** What git and the server said, without git's noise: `remote:` and `fatal:`/`error:` lines. */
 function gitMessage(error: GitCommandError): string {
