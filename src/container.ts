@@ -28,8 +28,6 @@ export interface Container {
   store: Store;
   git: GitStore;
   ctx: Context;
-  /** The process's logger: the HTTP server's, the job runners' and the command's. */
-  log: Logger;
   close(): Promise<void>;
 }
 
@@ -112,7 +110,6 @@ export async function createContainer(config: Config, options: ContainerOptions 
     store,
     git,
     ctx,
-    log,
     close: async () => {
       // Running jobs finish first: they use the database and the repositories closed below.
       await workers?.close();

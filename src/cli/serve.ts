@@ -83,7 +83,7 @@ async function scheduleRecurringJobs(container: Container, warn: (message: strin
 export async function worker(config: Config): Promise<void> {
   if (!config.redisUrl) throw new CommandError('worker: REDIS_URL is not set; without it `quire serve` runs the jobs in its own process');
   const container = await createContainer(config, { workers: true });
-  const { log } = container;
+  const { log } = container.ctx;
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) process.exit(1);

@@ -44,7 +44,7 @@ export interface Context {
   spaceRetentionMs: number;
   /** Largest file a git push may add, in bytes (checked by the pre-receive hook). */
   gitMaxFileBytes: number;
-  /** The process's logger (long work says how far it got). */
+  /** The process's logger: the HTTP server's, the job runners' and the command's (long work says how far it got). */
   log: Logger;
 }
 

@@ -18,7 +18,7 @@ export async function buildApp(container: Container, options: BuildAppOptions = 
   const { config, ctx } = container;
   const limits: RequestLimits = { bodyLimit: config.bodyLimit, maxParamLength: 500 };
   const app = Fastify({
-    ...(options.logger === false ? { logger: false } : { loggerInstance: container.log as FastifyBaseLogger }),
+    ...(options.logger === false ? { logger: false } : { loggerInstance: ctx.log as FastifyBaseLogger }),
     bodyLimit: limits.bodyLimit,
     return503OnClosing: true,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: limits.maxParamLength },

@@ -46,17 +46,19 @@ function cached<T extends string | Buffer>(content: IndexedRevision, key: string
   return answer;
 }
 
-/** The answer kept with the revision under `key`, if it was built already. */
-export function keptAnswer(content: IndexedRevision, key: string): string | Buffer | undefined {
-  return content.answers?.get(key);
-}
-
 /** An answer of a revision as JSON, built once per key (route and options) and kept with the revision. */
 export function cachedJson(content: IndexedRevision, key: string, build: () => unknown): string {
   return cached(content, key, () => JSON.stringify(build()));
 }
 
-/** An answer of a revision as the bytes of its text (sent as they are: no encoding at each request). */
-export function cachedBytes(content: IndexedRevision, key: string, build: () => string): Buffer {
-  return cached(content, key, () => Buffer.from(build()));
+/**
+ * An answer of a revision as the bytes of its text (sent as they are: no encoding at each request). The build may
+ * be slow and asynchronous (a page rendered on the CPU pool): it runs only when nothing is kept under the key.
+ */
+export async function cachedBytes(content: IndexedRevision, key: string, build: () => Promise<string>): Promise<Buffer> {
+  const kept = content.answers?.get(key);
+  if (kept !== undefined) return kept as Buffer;
+  const bytes = Buffer.from(await build());
+  // Another request may have built it meanwhile: the first one kept is the one answered from now on.
+  return cached(content, key, () => bytes);
 }

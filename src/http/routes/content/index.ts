@@ -2,13 +2,10 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { readChangeRequestContent } from '../../../domain/change-requests/change-requests.js';
 import { getContentImport, importContent, listContentImports } from '../../../domain/imports/imports.js';
-import type { ContentImportRow } from '../../../store/sql/imports.js';
-import type { Urls } from '../../urls.js';
 import { findPageByPathOrRedirect } from '../../../domain/content/page-paths.js';
 import type { RouteDeps } from '../index.js';
 import { callerOf } from '../../plugins/auth.js';
-import { ErrorResponses, ListOf, ListQuery } from '../../schemas.js';
-import { Type } from 'typebox';
+import { ErrorResponses, ListOf } from '../../schemas.js';
 import { presentList } from '../../present.js';
 import { contentTypeOf } from '../../../content/files.js';
 import {
@@ -23,6 +20,7 @@ import {
   BlobParams,
   ContentImportParams,
   ContentImportSchema,
+  ListContentImportsQuery,
   ContentQuery,
   FileParams,
   FileSchema,
@@ -39,7 +37,7 @@ import {
   RevisionSchema,
   SpaceContentParams,
 } from './schema.js';
-import { ContentPresenter, DEFAULT_OPTIONS, type PresentOptions } from './presenter.js';
+import { ContentPresenter, DEFAULT_OPTIONS, presentContentImport, type PresentOptions } from './presenter.js';
 import { cachedJson } from '../../present.js';
 
 const tags = ['content'];
@@ -76,24 +74,6 @@ const VARIANTS = [
   },
 ] as const;
 
-function presentContentImport(urls: Urls, row: ContentImportRow) {
-  return {
-    object: 'content-import' as const,
-    id: row.id,
-    url: row.url,
-    source: row.source,
-    status: row.status as 'pending' | 'running' | 'done' | 'failed',
-    ...(row.change_request_id ? { changeRequest: row.change_request_id } : {}),
-    importedResources: row.imported_resources ?? 0,
-    totalResources: row.total_resources ?? 0,
-    ...(row.result_revision ? { revision: row.result_revision } : {}),
-    ...(row.status === 'failed' && row.error ? { error: row.error } : {}),
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-    urls: { location: urls.api(`/spaces/${row.space_id}/content/imports/${row.id}`) },
-  };
-}
-
 const IMPORTS_EXTENSION = 'Quire extension: imports as they stand, to watch one while its request waits (the reference answers only when it is done).';
 
 export const contentRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { ctx, urls }) => {
@@ -105,7 +85,7 @@ export const contentRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, {
         tags,
         description: IMPORTS_EXTENSION,
         params: SpaceContentParams,
-        querystring: Type.Object(ListQuery),
+        querystring: ListContentImportsQuery,
         response: { 200: ListOf(ContentImportSchema), ...ErrorResponses },
       },
     },

@@ -7,6 +7,7 @@ import type { IndexedRevision } from '../../../domain/content/revisions.js';
 import type { Urls } from '../../urls.js';
 import { markdownToDocument, type DocumentContext } from '../../../content/document.js';
 import { documentLinksOf } from '../../../content/links.js';
+import type { ContentImportRow } from '../../../store/sql/imports.js';
 
 export interface PresentOptions {
   /** false: leave out git metadata. */
@@ -172,4 +173,23 @@ export class ContentPresenter {
       urls: { app: this.urls.app(`/s/${this.content.spaceId}/~/revisions/${commit.oid}`) },
     };
   }
+}
+
+/** A content import as it stands (see ContentImportSchema). */
+export function presentContentImport(urls: Urls, row: ContentImportRow) {
+  return {
+    object: 'content-import' as const,
+    id: row.id,
+    url: row.url,
+    source: row.source,
+    status: row.status as 'pending' | 'running' | 'done' | 'failed',
+    ...(row.change_request_id ? { changeRequest: row.change_request_id } : {}),
+    importedResources: row.imported_resources ?? 0,
+    totalResources: row.total_resources ?? 0,
+    ...(row.result_revision ? { revision: row.result_revision } : {}),
+    ...(row.status === 'failed' && row.error ? { error: row.error } : {}),
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    urls: { location: urls.api(`/spaces/${row.space_id}/content/imports/${row.id}`) },
+  };
 }

@@ -115,6 +115,7 @@ export const ImportContentResultSchema = Type.Object({
 
 export const ImportedHeaders = Type.Object({ location: Type.String({ description: 'API URL of the new revision' }) });
 
+export const ListContentImportsQuery = Type.Object(ListQuery);
 export const ContentImportParams = Type.Object({ spaceId: Type.String(), importId: Type.String({ maxLength: 100 }) });
 
 /** A content import as it stands (a Quire extension: the reference answers only when an import is done). */

@@ -16,7 +16,7 @@ import mime from 'mime-types';
 import { Type } from 'typebox';
 import type { RouteDeps } from '../index.js';
 import { bearerToken } from '../../plugins/auth.js';
-import { cachedBytes, keptAnswer } from '../../present.js';
+import { cachedBytes } from '../../present.js';
 import { authenticateToken } from '../../../domain/identity/users.js';
 import { DomainError, NotFound } from '../../../domain/errors.js';
 import {
@@ -263,10 +263,10 @@ export const publishedRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app,
     ]);
     const key = `published-page:${siteBase}:${published.prefix.join('/')}:${published.page.id}:${createHash('sha256').update(shape).digest('base64url')}`;
     // The page's content is rendered (perhaps on the CPU pool) only when the whole page is not kept already.
-    const kept = keptAnswer(published.content, key);
-    if (kept) return kept as Buffer;
-    const content = await renderContent(ctx, published, siteBase, specs);
-    return cachedBytes(published.content, key, () => renderPage(published, siteBase, { liveSearch: LIVE_SEARCH_PATH, content, ...(specs ? { specs } : {}) }));
+    return cachedBytes(published.content, key, async () => {
+      const content = await renderContent(ctx, published, siteBase, specs);
+      return renderPage(published, siteBase, { liveSearch: LIVE_SEARCH_PATH, content, ...(specs ? { specs } : {}) });
+    });
   }
 
   /**
