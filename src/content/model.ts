@@ -3,7 +3,7 @@
  * from the commit's tree; presented as the API's Revision / Page / File by src/http/routes/content.
  * Plain data, immutable once built (cached by commit oid).
  */
-import type { PageFilesInput, ParsedPage } from './page.js';
+import type { PageFilesInput, ParsedPage, ParsedPageStore } from './page.js';
 
 /** A blob of the commit's tree, with its full path from the repository root. */
 export interface TreeEntry {
@@ -26,6 +26,8 @@ export interface TreeSource {
   dimensionsOf?(oid: string): Promise<{ width: number; height: number } | undefined>;
   /** Parses the page files somewhere else than here (a worker thread: the CPU pool); inline without it. */
   parsePages?(input: PageFilesInput): Promise<ParsedPage[]>;
+  /** Pages parsed by earlier builds: a page found here is neither read nor parsed again. */
+  parsedPages?: ParsedPageStore;
 }
 
 /**

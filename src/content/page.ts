@@ -339,6 +339,11 @@ export interface ParsedPage {
   ok: boolean;
   page: PageFields;
   problems: ContentProblem[];
+  /**
+   * The file ids the parse looked up (cover images), by path (null: no such file), when it looked any up: the
+   * parse holds for another revision only where they are the same (see ParsedPageStore).
+   */
+  fileLookups?: Record<string, string | null>;
 }
 
 /** Title text compared as people read it: Unicode normalization, emoji variation selectors and whitespace aside. */
@@ -547,14 +552,49 @@ export function parsePages(files: { text: string; options: ParsePageOptions }[])
 
 /** Page files as plain data (for a worker thread): `fileIds` is the file id by path that `fileIdOf` would give. */
 export interface PageFilesInput {
-  files: { text: string; options: Omit<ParsePageOptions, 'fileIdOf'> }[];
+  files: { text: string; options: PageFileOptions }[];
   fileIds: Record<string, string>;
 }
 
-/** parsePages of plain data (see PageFilesInput). */
+export type PageFileOptions = Omit<ParsePageOptions, 'fileIdOf'>;
+
+/** parsePages of plain data (see PageFilesInput), with the file ids each page looked up. */
 export function parsePageFiles(input: PageFilesInput): ParsedPage[] {
-  const fileIdOf = (gitPath: string) => (Object.hasOwn(input.fileIds, gitPath) ? input.fileIds[gitPath] : undefined);
-  return parsePages(input.files.map((file) => ({ text: file.text, options: { ...file.options, fileIdOf } })));
+  const lookups = input.files.map((): Record<string, string | null> => ({}));
+  const parsed = parsePages(
+    input.files.map((file, i) => ({
+      text: file.text,
+      options: {
+        ...file.options,
+        fileIdOf: (gitPath: string) => {
+          const id = Object.hasOwn(input.fileIds, gitPath) ? input.fileIds[gitPath] : undefined;
+          lookups[i][gitPath] = id ?? null;
+          return id;
+        },
+      },
+    })),
+  );
+  return parsed.map((page, i) => (Object.keys(lookups[i]).length > 0 ? { ...page, fileLookups: lookups[i] } : page));
+}
+
+/**
+ * Parsed pages kept across builds (by a server: the container's cache): a page whose blob and options are the same
+ * is the same parse, unless a cover it names became, or stopped being, a file (`fileLookups`).
+ */
+export interface ParsedPageStore {
+  get(key: string): ParsedPage | undefined;
+  set(key: string, page: ParsedPage): void;
+}
+
+/** The key of a page's parse in a ParsedPageStore: everything the parse reads but the file ids. */
+export function parsedPageKey(blobOid: string, options: PageFileOptions): string {
+  return `${blobOid}\n${options.gitPath}\n${options.root ?? ''}\n${options.summaryTitle === undefined ? '\u0000' : `=${options.summaryTitle}`}`;
+}
+
+/** True when a kept parse holds with these file ids. */
+export function parseHolds(page: ParsedPage, fileIds: ReadonlyMap<string, string>): boolean {
+  if (!page.fileLookups) return true;
+  return Object.entries(page.fileLookups).every(([gitPath, id]) => (fileIds.get(gitPath) ?? null) === id);
 }
 
 function pageFromParts(frontMatter: FrontMatter, titleSplit: TitleSplit, options: ParsePageOptions, problems: ContentProblem[]): ParsedPage {

@@ -50,7 +50,7 @@ import type {
   TreeEntry,
   TreeSource,
 } from './model.js';
-import { parsePageFiles, type PageFilesInput } from './page.js';
+import { parsedPageKey, parseHolds, parsePageFiles, type PageFileOptions, type PageFilesInput, type ParsedPage } from './page.js';
 import { cutPageMessage, MAX_INDEXED_TEXT } from './bounded-markdown.js';
 import { baseName, decodePath, isMarkdownPath, isUrl, normalizePath, slugify } from './paths.js';
 import { parseSummary, type SummaryItem } from './summary.js';
@@ -95,6 +95,35 @@ function decode(bytes: Buffer): string {
  */
 export async function buildRevision(source: TreeSource, commit: CommitInfo, facts: HistoryFacts): Promise<Revision> {
   return (await analyzeTree(source, commit, facts)).revision;
+}
+
+/**
+ * The parse of each page file: kept ones from `source.parsedPages`, the others read and parsed (on the source's
+ * parser when it has one), then kept.
+ */
+async function parseDocuments(
+  source: TreeSource,
+  files: Array<{ oid: string; options: PageFileOptions }>,
+  fileIdByPath: Map<string, string>,
+): Promise<ParsedPage[]> {
+  const keys = files.map((file) => parsedPageKey(file.oid, file.options));
+  const parsed = keys.map((key) => {
+    const kept = source.parsedPages?.get(key);
+    return kept && parseHolds(kept, fileIdByPath) ? kept : undefined;
+  });
+  const missing = files.map((_, i) => i).filter((i) => parsed[i] === undefined);
+  if (missing.length === 0) return parsed as ParsedPage[];
+  const texts = await Promise.all(missing.map((i) => source.readBlob(files[i].oid).then(decode)));
+  const input: PageFilesInput = {
+    files: missing.map((i, n) => ({ text: texts[n], options: files[i].options })),
+    fileIds: Object.fromEntries(fileIdByPath),
+  };
+  const fresh = source.parsePages ? await source.parsePages(input) : parsePageFiles(input);
+  missing.forEach((i, n) => {
+    parsed[i] = fresh[n];
+    source.parsedPages?.set(keys[i], fresh[n]);
+  });
+  return parsed as ParsedPage[];
 }
 
 /** Reads the `.gitbook.yaml` of a tree (defaults when there is none). */
@@ -150,7 +179,8 @@ export async function analyzeTree(source: TreeSource, commit: CommitInfo, facts:
   const readText = (entry: TreeEntry | undefined): void => {
     if (entry) reads.push(source.readBlob(entry.oid).then((bytes) => void texts.set(entry.path, decode(bytes))));
   };
-  [summaryEntry, varsEntry, manifestEntry, ...markdown, ...includes].forEach(readText);
+  // Page files are read later, once the structure says which are pages and only when no earlier parse is kept.
+  [summaryEntry, varsEntry, manifestEntry, ...includes].forEach(readText);
   for (const entry of others) {
     if (hasDimensions(contentTypeOf(entry.path))) {
       const dimensions = source.dimensionsOf ? source.dimensionsOf(entry.oid) : source.readBlob(entry.oid).then((bytes) => imageDimensions(bytes));
@@ -233,14 +263,14 @@ export async function analyzeTree(source: TreeSource, commit: CommitInfo, facts:
   walk(structure, (node) => {
     if (node.kind === 'document') documentNodes.push(node);
   });
-  const pageFiles: PageFilesInput = {
-    files: documentNodes.map((node) => ({
-      text: texts.get(node.gitPath) ?? '',
+  const parsedPages = await parseDocuments(
+    source,
+    documentNodes.map((node) => ({
+      oid: byPath.get(node.gitPath)!.oid,
       options: { gitPath: node.gitPath, root, ...(node.title !== undefined ? { summaryTitle: node.title } : {}) },
     })),
-    fileIds: Object.fromEntries(fileIdByPath),
-  };
-  const parsedPages = source.parsePages ? await source.parsePages(pageFiles) : parsePageFiles(pageFiles);
+    fileIdByPath,
+  );
   const documents = new Map<StructureNode, DocumentPage>();
   const pageIdByGitPath = new Map<string, string>();
   documentNodes.forEach((node, index) => {

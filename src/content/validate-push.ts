@@ -10,6 +10,7 @@
  */
 import { IncomingPush } from '../store/git/repositories.js';
 import { validateContent } from './validate-content.js';
+import type { TreeEntry, TreeSource } from './model.js';
 import { inProjectDirectory, PROJECT_DIRECTORY_VARIABLE } from './project-directory.js';
 
 export interface RefUpdate {
@@ -65,58 +66,115 @@ export function formatPushProblem(problem: PushProblem): string {
   return problem.line === undefined ? `${problem.path}: ${problem.message}` : `${problem.path}:${problem.line}: ${problem.message}`;
 }
 
-export async function validatePush(input: ValidatePushInput): Promise<PushProblem[]> {
+/** How the content checks parse pages: the server's CPU pool and the pages it parsed before (TreeSource). */
+export type PageParsing = Pick<TreeSource, 'parsePages' | 'parsedPages'>;
+
+export async function validatePush(input: ValidatePushInput, parsing: PageParsing = {}): Promise<PushProblem[]> {
   const states = changeRequestStates(input.env);
   const problems: PushProblem[] = input.updates.flatMap((update) => refProblems(update, states));
   const updates = input.updates.filter((update) => !ZERO_OID.test(update.newOid));
   if (updates.length === 0) return problems;
 
   const push = new IncomingPush(input.gitDir, input.env);
-  const tips = await push.objectInfo(updates.map((update) => update.newOid));
-  for (const update of updates) {
-    const type = tips.get(update.newOid)?.type;
-    if (type !== 'commit') problems.push({ message: `${update.ref}: must point at a commit, not ${type ? `a ${type}` : 'a missing object'}` });
+  try {
+    // The tips' trees and new commits are listed while the tips' types are read (a push's wait is its latency); a
+    // tip that is not a commit fails those, and they are asked again without it.
+    const pushed = [...new Set(updates.map((update) => update.newOid))];
+    const trees = new Map(pushed.map((oid) => [oid, push.listTree(oid)]));
+    const newCommits = push.newCommits(pushed);
+    for (const early of [...trees.values(), newCommits]) early.catch(() => undefined);
+    const tips = await push.objectInfo(pushed);
+    for (const update of updates) {
+      const type = tips.get(update.newOid)?.type;
+      if (type !== 'commit') problems.push({ message: `${update.ref}: must point at a commit, not ${type ? `a ${type}` : 'a missing object'}` });
+    }
+    const commitTips = pushed.filter((oid) => tips.get(oid)?.type === 'commit');
+    const [entryProblems, content] = await Promise.all([
+      (async () => {
+        const entries = await push.changedEntries(await (commitTips.length === pushed.length ? newCommits : push.newCommits(commitTips)));
+        const [sizes, links] = await Promise.all([sizeProblems(push, entries, maxFileBytes(input.env)), symlinkProblems(push, entries)]);
+        return [...pathProblems(entries), ...sizes, ...links];
+      })(),
+      contentProblems(push, commitTips.map((tip) => trees.get(tip)!), input.env[PROJECT_DIRECTORY_VARIABLE] ?? '', parsing),
+    ]);
+    problems.push(...entryProblems, ...content);
+  } finally {
+    push.close();
   }
-  const commitTips = updates.map((update) => update.newOid).filter((oid) => tips.get(oid)?.type === 'commit');
-  // The pushed commits' files and the content of the tips are read at the same time (a push's wait is its latency).
-  const [entryProblems, content] = await Promise.all([
-    (async () => {
-      const entries = await push.changedEntries(await push.newCommits(commitTips));
-      const [sizes, links] = await Promise.all([sizeProblems(push, entries, maxFileBytes(input.env)), symlinkProblems(push, entries)]);
-      return [...pathProblems(entries), ...sizes, ...links];
-    })(),
-    contentProblems(push, commitTips, input.env[PROJECT_DIRECTORY_VARIABLE] ?? ''),
-  ]);
-  problems.push(...entryProblems, ...content);
-
   return unique(problems);
 }
 
-/** Files whose bytes the content checks read: the text the format parses (images are not: no rule needs their bytes). */
-const READ_FOR_CONTENT = /\.(md|markdown|ya?ml)$/i;
+/**
+ * Text the content checks read before the pages: configuration, SUMMARY.md, variables, the manifest, reusable
+ * contents (page files are read afterwards, and only those not parsed before; images never: no rule needs them).
+ */
+const READ_FIRST = /(\.ya?ml|(^|\/)summary\.md|^(.*\/)?\.gitbook\/includes\/.*\.md)$/i;
 
 /**
  * The content each pushed branch would show must read: front matter, SUMMARY.md, .gitbook.yaml, vars.yaml
  * (src/content/validate-content.ts, the same analysis the API uses to build a revision). Checked on the tree each
- * ref would point at, whatever the commits in between.
+ * ref would point at (`trees`: their listings), whatever the commits in between; pages parsed before (`parsing`)
+ * are not parsed again.
  */
-async function contentProblems(push: IncomingPush, tips: string[], projectDirectory: string): Promise<PushProblem[]> {
+async function contentProblems(
+  push: IncomingPush,
+  trees: Array<Promise<TreeEntry[]>>,
+  projectDirectory: string,
+  parsing: PageParsing,
+): Promise<PushProblem[]> {
   const problems: PushProblem[] = [];
-  for (const tip of new Set(tips)) {
+  for (const tree of trees) {
     // Monorepos: only the space's project directory is its content; the rest is kept, not read.
-    const entries = inProjectDirectory(await push.listTree(tip), projectDirectory);
-    const blobs = await push.readBlobs(entries.filter((e) => e.mode !== SUBMODULE && READ_FOR_CONTENT.test(e.path)).map((e) => e.oid));
-    const source = {
+    const entries = inProjectDirectory(await tree, projectDirectory);
+    const blobs = blobReader((oids) => push.readBlobs(oids));
+    blobs.prefetch(entries.filter((e) => e.mode !== SUBMODULE && READ_FIRST.test(e.path)).map((e) => e.oid));
+    const source: TreeSource = {
       entries,
-      readBlob: async (oid: string) => blobs.get(oid) ?? (await push.readBlobs([oid])).get(oid) ?? Buffer.alloc(0),
+      readBlob: blobs.read,
       // A repository's assets can weigh hundreds of megabytes; their dimensions matter to reads, not to the checks.
       dimensionsOf: async () => undefined,
+      ...parsing,
     };
     for (const problem of await validateContent(source)) {
       problems.push({ path: projectDirectory + problem.path, line: problem.line, message: problem.message, severity: problem.severity });
     }
   }
   return problems;
+}
+
+/**
+ * Blobs read once each, and together: one read for the prefetched ones, one for those asked for in the same turn of
+ * the event loop (the page files a build asks for at once), instead of a process per blob.
+ */
+function blobReader(readMany: (oids: string[]) => Promise<Map<string, Buffer>>) {
+  const known = new Map<string, Promise<Buffer>>();
+  let next: { oids: string[]; blobs: Promise<Map<string, Buffer>> } | undefined;
+  const remember = (oid: string, blobs: Promise<Map<string, Buffer>>) => {
+    const blob = blobs.then((found) => found.get(oid) ?? Buffer.alloc(0));
+    known.set(oid, blob);
+    return blob;
+  };
+  return {
+    prefetch(oids: string[]): void {
+      const fresh = [...new Set(oids)].filter((oid) => !known.has(oid));
+      const blobs = readMany(fresh);
+      for (const oid of fresh) remember(oid, blobs);
+    },
+    read(oid: string): Promise<Buffer> {
+      const blob = known.get(oid);
+      if (blob) return blob;
+      if (!next) {
+        const oids: string[] = [];
+        const blobs = new Promise((resolve) => setImmediate(resolve)).then(() => {
+          next = undefined;
+          return readMany(oids);
+        });
+        next = { oids, blobs };
+      }
+      next.oids.push(oid);
+      return remember(oid, next.blobs);
+    },
+  };
 }
 
 function changeRequestStates(env: Record<string, string>): ChangeRequestStates | undefined {

@@ -7,7 +7,6 @@ import { parsePageFiles } from '../content/page.js';
 import { extractLinks, type RawLink } from '../content/links.js';
 import { pageRows, type SearchablePage } from '../domain/search/search.js';
 import type { SearchPageRows } from '../store/sql/search.js';
-import { validatePush } from '../content/validate-push.js';
 import { pageHtml, type PageHtml } from '../content/page-html.js';
 import { evaluateCondition, type VisitorClaims } from '../domain/sites/conditions.js';
 
@@ -21,8 +20,6 @@ export const cpuTasks = {
    * same every time: the event loop resolves it once); callers send what the index reads (indexedPart).
    */
   extractLinks: (bodies: string[]): RawLink[][] => bodies.map((body) => distinctLinks(extractLinks(body))),
-  /** A push's content checks (src/content/validate-push.ts): they parse every page the push brings. */
-  validatePush,
   /**
    * A big page's HTML for a published site (src/content/page-html.ts), with where its links lead and what its
    * includes hold worked out beforehand by the caller (a function cannot cross to a thread).

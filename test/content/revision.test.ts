@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Page, Revision } from '../../src/content/model.js';
 import { formatProblem, sortProblems } from '../../src/content/problems.js';
 import { analyzeTree, buildRevision } from '../../src/content/revision.js';
+import { parsePageFiles, type PageFilesInput, type ParsedPage } from '../../src/content/page.js';
 import { gitBlobOid, memoryFacts, memoryTree, TEST_COMMIT, tinyPng, type MemoryFile } from '../helpers/content.js';
 
 async function build(files: Record<string, MemoryFile>, facts = memoryFacts()): Promise<Revision> {
@@ -433,5 +434,60 @@ describe('buildRevision: problems', () => {
       'error a.md:2: front matter `hidden` must be true or false, found string "yes"',
       expect.stringMatching(/^error broken\.md:\d+: front matter is not valid YAML/),
     ]);
+  });
+});
+
+describe('buildRevision: pages parsed before', () => {
+  /** A ParsedPageStore in a Map, counting the pages the build sends to its parser. */
+  function keptParses() {
+    const kept = new Map<string, ParsedPage>();
+    const parsed: string[] = [];
+    return {
+      parsed,
+      parsedPages: { get: (key: string) => kept.get(key), set: (key: string, page: ParsedPage) => void kept.set(key, page) },
+      parsePages: async (input: PageFilesInput) => {
+        parsed.push(...input.files.map((file) => file.options.gitPath));
+        return parsePageFiles(input);
+      },
+    };
+  }
+
+  it('neither reads nor parses again a page whose blob, path and SUMMARY.md title are the same', async () => {
+    const parses = keptParses();
+    const files: Record<string, MemoryFile> = {
+      'SUMMARY.md': '# TOC\n\n* [A](a.md)\n* [B](b.md)\n* [C](c.md)\n',
+      'a.md': '# A\n\nAlpha.\n',
+      'b.md': '---\ndescription: Bee\n---\n# B\n',
+      'c.md': '# C\n',
+    };
+    const first = await buildRevision({ ...memoryTree(files), ...parses }, TEST_COMMIT, memoryFacts());
+    expect(parses.parsed.sort()).toEqual(['a.md', 'b.md', 'c.md']);
+
+    parses.parsed.length = 0;
+    // b.md changes; c.md keeps its blob under another SUMMARY.md title (the title is part of what it parses).
+    const changed = { ...files, 'SUMMARY.md': '# TOC\n\n* [A](a.md)\n* [B](b.md)\n* [See](c.md)\n', 'b.md': '# B2\n\nBeta.\n' };
+    const tree = memoryTree(changed);
+    const second = await buildRevision({ ...tree, ...parses }, TEST_COMMIT, memoryFacts());
+    expect(parses.parsed.sort()).toEqual(['b.md', 'c.md']);
+    const aBlob = tree.entries.find((entry) => entry.path === 'a.md')!.oid;
+    expect(tree.reads).not.toContain(aBlob);
+    // The same revision as a build that keeps nothing.
+    expect(second).toEqual(await build(changed));
+    expect(doc(second.pages, 'a')).toEqual(doc(first.pages, 'a'));
+  });
+
+  it('parses a page again when a cover it names became a file, or stopped being one', async () => {
+    const parses = keptParses();
+    const page = '---\ncover: images/hero.png\n---\n# A\n';
+    const without = { 'SUMMARY.md': '# TOC\n\n* [A](a.md)\n', 'a.md': page };
+    const problemsOf = async (files: Record<string, MemoryFile>) =>
+      (await analyzeTree({ ...memoryTree(files), ...parses }, TEST_COMMIT, memoryFacts())).problems.map((p) => formatProblem(p));
+
+    expect(await problemsOf(without)).toEqual([expect.stringContaining('a.md:2: front matter `cover` names images/hero.png')]);
+    expect(await problemsOf({ ...without, 'images/hero.png': HERO })).toEqual([]);
+    const withCover = await buildRevision({ ...memoryTree({ ...without, 'images/hero.png': HERO }), ...parses }, TEST_COMMIT, memoryFacts());
+    expect(doc(withCover.pages, 'a').cover?.file).toBe('new-file-images-hero-png');
+    expect(await problemsOf(without)).toHaveLength(1);
+    expect(parses.parsed).toEqual(['a.md', 'a.md', 'a.md']);
   });
 });

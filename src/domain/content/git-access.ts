@@ -26,7 +26,7 @@ import type { PushChannel, PushRequest } from '../../store/git/push-channel.js';
 import { RefLockTimeout, type RefLock } from '../../store/git/ref-lock.js';
 import { isError } from '../../content/problems.js';
 import { PROJECT_DIRECTORY_VARIABLE } from '../../content/project-directory.js';
-import { CHANGE_REQUESTS_VARIABLE, formatPushProblem, MAX_FILE_BYTES_VARIABLE } from '../../content/validate-push.js';
+import { CHANGE_REQUESTS_VARIABLE, formatPushProblem, MAX_FILE_BYTES_VARIABLE, validatePush } from '../../content/validate-push.js';
 import { busyRefusal, failedRefusal, invalidRefusal, staleRefusal } from '../../content/push-messages.js';
 import { findSpace, liveSpaces, lockSpaceRow, updateSpaceRow, type SpaceRow } from '../../store/sql/content.js';
 
@@ -145,10 +145,13 @@ export async function startGitService(
       // Refs may have moved even when receive-pack failed afterwards (or was stopped): record whatever main is now,
       // still holding the lock, so the space's revision follows main in the order main moved.
       if (push) {
+        // The client is answered once the push is recorded; the lock and the channel are let go right after, not
+        // before the answer: that waits on file I/O, behind the indexing the push has just queued.
+        const decision = push;
         try {
           await recordPush(ctx, spaceId);
         } finally {
-          await push.finish();
+          decision.finish().catch((error: unknown) => ctx.log.error({ err: error, space: spaceId }, 'push: letting go of the ref lock failed'));
         }
       }
       if (code !== 0) throw new Error(`git ${service} exited with ${code}: ${stderr.trim()}`);
@@ -211,12 +214,12 @@ class PushDecision {
     const moved = await this.movedRefs(request);
     if (moved.length > 0) return { lines: staleRefusal(moved), accepted: false };
 
-    // On the CPU pool: the checks parse every page the push brings, which must not hold the event loop.
-    const problems = await this.ctx.cpu.run('validatePush', {
-      gitDir: this.ctx.git.repositoryPath(this.spaceId),
-      updates: request.updates,
-      env: { ...request.env, ...this.settings },
-    });
+    // Warm: pages parsed before (by reads, by earlier pushes) are not parsed again; the others are parsed on the
+    // CPU pool, so a push of many new pages does not hold the event loop.
+    const problems = await validatePush(
+      { gitDir: this.ctx.git.repositoryPath(this.spaceId), updates: request.updates, env: { ...request.env, ...this.settings } },
+      { parsePages: (input) => this.ctx.cpu.run('parsePages', input), parsedPages: this.ctx.revisions.parsedPages },
+    );
     const errors = problems.filter(isError);
     const warnings = problems.filter((problem) => !isError(problem));
     const shown = warnings.slice(0, MAX_WARNINGS).map((problem) => `warning: ${formatPushProblem(problem)}`);

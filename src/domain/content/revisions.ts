@@ -15,6 +15,7 @@ import { loadSpace, projectDirectoryOf, resolveSpaceRef } from './spaces.js';
 import { derivedId, pathId, type ReadFacts } from './history.js';
 import { buildRevision } from '../../content/revision.js';
 import { imageDimensions } from '../../content/files.js';
+import type { ParsedPage, ParsedPageStore } from '../../content/page.js';
 import { inProjectDirectory } from '../../content/project-directory.js';
 import type { CommitInfo, DocumentPage, Page, Revision, RevisionFile } from '../../content/model.js';
 import { QUIRE_SIGNATURE } from '../../store/git/repositories.js';
@@ -55,9 +56,20 @@ export class RevisionCache {
   private readonly containment = new WeightedLru<string, Promise<boolean>>(50_000);
   /** The links written in a page, by its blob oid (a new revision re-parses only the pages it changed). */
   readonly linksByBlob = new WeightedLru<string, RawLink[]>(200_000);
+  private readonly parses: WeightedLru<string, ParsedPage>;
+  /**
+   * Page files parsed by earlier builds and push checks (parsedPageKey), bounded by the bytes of their bodies: a new
+   * revision, and the checks of a push, parse only the pages that changed. The bodies are mostly the same strings
+   * the cached revisions hold.
+   */
+  readonly parsedPages: ParsedPageStore = {
+    get: (key) => this.parses.get(key),
+    set: (key, page) => this.parses.set(key, page, page.page.markdown.length + 512),
+  };
 
   constructor(maxBytes = 256 * 1024 * 1024) {
     this.entries = new WeightedLru(maxBytes);
+    this.parses = new WeightedLru(maxBytes / 2);
   }
 
   get(key: string): CachedRevision | undefined {
@@ -161,6 +173,7 @@ export async function loadRevision(ctx: Context, spaceId: string, commitOid: str
         readBlob: (oid) => ctx.reader.readBlob(spaceId, oid),
         dimensionsOf: (oid) => ctx.revisions.dimensionsOf(oid, () => ctx.reader.readBlob(spaceId, oid)),
         parsePages: (input) => ctx.cpu.run('parsePages', input),
+        parsedPages: ctx.revisions.parsedPages,
       },
       info,
       {

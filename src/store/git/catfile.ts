@@ -36,9 +36,10 @@ export class CatFileProcess {
   private closed = false;
   lastUsed = Date.now();
 
-  constructor(gitDir: string) {
+  /** `env`: more variables for git (a push's quarantine, which makes its incoming objects readable). */
+  constructor(gitDir: string, env: Record<string, string> = {}) {
     this.child = spawn('git', ['cat-file', '--batch-command'], {
-      env: { ...process.env, GIT_DIR: gitDir, GIT_CONFIG_NOSYSTEM: '1', GIT_TERMINAL_PROMPT: '0' },
+      env: { ...process.env, ...env, GIT_DIR: gitDir, GIT_CONFIG_NOSYSTEM: '1', GIT_TERMINAL_PROMPT: '0' },
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     this.child.stdout.on('data', (chunk: Buffer) => this.onData(chunk));
@@ -62,6 +63,16 @@ export class CatFileProcess {
     return this.request(`info ${name}\n`, false) as Promise<GitObjectInfo | undefined>;
   }
 
+  /** read() of many objects, asked in one write (the answers stream back in order). */
+  readMany(names: readonly string[]): Promise<Array<GitObject | undefined>> {
+    return this.requestMany(names, true) as Promise<Array<GitObject | undefined>>;
+  }
+
+  /** info() of many objects, asked in one write. */
+  infoMany(names: readonly string[]): Promise<Array<GitObjectInfo | undefined>> {
+    return this.requestMany(names, false) as Promise<Array<GitObjectInfo | undefined>>;
+  }
+
   close(): void {
     if (this.closed) return;
     this.closed = true;
@@ -77,6 +88,20 @@ export class CatFileProcess {
       this.pending.push({ withContent, resolve, reject });
       this.child.stdin.write(line);
     });
+  }
+
+  private requestMany(names: readonly string[], withContent: boolean): Promise<Array<GitObject | GitObjectInfo | undefined>> {
+    if (this.closed) return Promise.reject(new Error('git cat-file is closed'));
+    const command = withContent ? 'contents' : 'info';
+    const answers = names.map((name) =>
+      /[\n\0]/.test(name)
+        ? Promise.resolve(undefined)
+        : new Promise<GitObject | GitObjectInfo | undefined>((resolve, reject) => this.pending.push({ withContent, resolve, reject })),
+    );
+    const lines = names.filter((name) => !/[\n\0]/.test(name)).map((name) => `${command} ${name}\n`);
+    this.lastUsed = Date.now();
+    if (lines.length > 0) this.child.stdin.write(lines.join(''));
+    return Promise.all(answers);
   }
 
   private onData(chunk: Buffer): void {

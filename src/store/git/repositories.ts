@@ -10,6 +10,7 @@ import { PUSH_CHANNEL_VARIABLE, PUSH_SERVER_PID_VARIABLE, PushChannel, QUARANTIN
 import { PushesUnderWay } from './pushes-under-way.js';
 import { RefLocks, type RefLock } from './ref-lock.js';
 import { runGit, runGitStatus } from './run.js';
+import { CatFileProcess } from './catfile.js';
 
 const SAFE_ID = /^[a-zA-Z0-9_-]+$/;
 
@@ -376,9 +377,12 @@ const OID = /^[0-9a-f]{40}(?:[0-9a-f]{24})?$/;
 /**
  * What a pre-receive hook can see of the push being received: git keeps the incoming objects in a quarantine
  * directory that `env` (GIT_OBJECT_DIRECTORY, GIT_ALTERNATE_OBJECT_DIRECTORIES, GIT_QUARANTINE_PATH) makes readable,
- * and the refs have not moved yet. Each method runs one git process, whatever the size of the push.
+ * and the refs have not moved yet. Objects are read through one `git cat-file` process, started on first use (close
+ * it when done); every other method runs one git process, whatever the size of the push.
  */
 export class IncomingPush {
+  private catFile: CatFileProcess | undefined;
+
   constructor(
     readonly gitDir: string,
     readonly env: Record<string, string>,
@@ -388,16 +392,22 @@ export class IncomingPush {
     return runGit(args, { gitDir: this.gitDir, env: this.env, input });
   }
 
+  private objects(): CatFileProcess {
+    this.catFile ??= new CatFileProcess(this.gitDir, this.env);
+    return this.catFile;
+  }
+
+  /** Ends the object reader. */
+  close(): void {
+    this.catFile?.close();
+  }
+
   /** Type and size of each object; missing objects are left out. */
   async objectInfo(oids: readonly string[]): Promise<Map<string, { type: string; size: number }>> {
-    const info = new Map<string, { type: string; size: number }>();
     const unique = [...new Set(oids)];
+    const info = new Map<string, { type: string; size: number }>();
     if (unique.length === 0) return info;
-    const out = await this.run(['cat-file', '--batch-check=%(objectname) %(objecttype) %(objectsize)', '--buffer'], `${unique.join('\n')}\n`);
-    for (const line of out.toString('utf8').split('\n')) {
-      const [oid, type, size] = line.split(' ');
-      if (size !== undefined && type !== 'missing') info.set(oid, { type, size: Number(size) });
-    }
+    for (const found of await this.objects().infoMany(unique)) if (found) info.set(found.oid, { type: found.type, size: found.size });
     return info;
   }
 
@@ -441,23 +451,12 @@ export class IncomingPush {
     return entries;
   }
 
-  /** The contents of blobs (for small ones: symlink targets, markdown files). */
+  /** The contents of blobs (for small ones: symlink targets, markdown files); missing ones and other objects are left out. */
   async readBlobs(oids: readonly string[]): Promise<Map<string, Buffer>> {
-    const blobs = new Map<string, Buffer>();
     const unique = [...new Set(oids)];
+    const blobs = new Map<string, Buffer>();
     if (unique.length === 0) return blobs;
-    const out = await this.run(['cat-file', '--batch', '--buffer'], `${unique.join('\n')}\n`);
-    let offset = 0;
-    while (offset < out.length) {
-      const newline = out.indexOf(10, offset);
-      if (newline < 0) break;
-      const [oid, type, size] = out.subarray(offset, newline).toString('utf8').split(' ');
-      offset = newline + 1;
-      if (type === 'missing' || size === undefined) continue;
-      const length = Number(size);
-      if (type === 'blob') blobs.set(oid, out.subarray(offset, offset + length));
-      offset += length + 1;
-    }
+    for (const found of await this.objects().readMany(unique)) if (found?.type === 'blob') blobs.set(found.oid, found.data);
     return blobs;
   }
 }
