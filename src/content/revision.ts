@@ -80,6 +80,16 @@ export interface TreeAnalysis {
   revision: Revision;
   /** Errors (a push with one is refused) and warnings (see ContentProblem). */
   problems: ContentProblem[];
+  /** Each document page file (page order), what it was parsed with, and its own problems (part of `problems`). */
+  pageChecks: PageCheck[];
+  /** The id of each file by path, as page parses looked them up (covers). */
+  fileIdByPath: Map<string, string>;
+}
+
+export interface PageCheck {
+  oid: string;
+  options: PageFileOptions;
+  problems: ContentProblem[];
 }
 
 const collator = new Intl.Collator('en', { numeric: true, sensitivity: 'base' });
@@ -263,23 +273,21 @@ export async function analyzeTree(source: TreeSource, commit: CommitInfo, facts:
   walk(structure, (node) => {
     if (node.kind === 'document') documentNodes.push(node);
   });
-  const parsedPages = await parseDocuments(
-    source,
-    documentNodes.map((node) => ({
-      oid: byPath.get(node.gitPath)!.oid,
-      options: { gitPath: node.gitPath, root, ...(node.title !== undefined ? { summaryTitle: node.title } : {}) },
-    })),
-    fileIdByPath,
-  );
+  const pageFiles = documentNodes.map((node) => ({
+    oid: byPath.get(node.gitPath)!.oid,
+    options: { gitPath: node.gitPath, root, ...(node.title !== undefined ? { summaryTitle: node.title } : {}) },
+  }));
+  const parsedPages = await parseDocuments(source, pageFiles, fileIdByPath);
   const documents = new Map<StructureNode, DocumentPage>();
   const pageIdByGitPath = new Map<string, string>();
+  const pageChecks: PageCheck[] = [];
   documentNodes.forEach((node, index) => {
     const entry = byPath.get(node.gitPath)!;
     const parsed = parsedPages[index];
-    problems.push(...parsed.problems);
+    const check = { oid: entry.oid, options: pageFiles[index].options, problems: pageProblems(parsed, node.gitPath) };
+    pageChecks.push(check);
+    problems.push(...check.problems);
     const fields = parsed.page;
-    // The page reads whole; search and the link index read its beginning (src/content/bounded-markdown.ts).
-    if (fields.markdown.length > MAX_INDEXED_TEXT) problems.push({ path: node.gitPath, severity: 'warning', message: cutPageMessage(fields.markdown.length) });
     const pagePath = uniquePath(documentPath(node.gitPath, root, readmePath), usedPaths);
     const page: DocumentPage = {
       id: pageIdFor(node.gitPath, fields.id, manifest.pages[node.gitPath]),
@@ -387,7 +395,34 @@ export async function analyzeTree(source: TreeSource, commit: CommitInfo, facts:
   // Redirects.
   const redirects = resolveRedirects(config, pages, problems);
 
-  return { revision: { commit, pages, files, reusableContents, variables, root, redirects }, problems };
+  return { revision: { commit, pages, files, reusableContents, variables, root, redirects }, problems, pageChecks, fileIdByPath };
+}
+
+/** The problems of one page file: its parse's, and a warning when it is longer than what the indexes read. */
+function pageProblems(parsed: ParsedPage, gitPath: string): ContentProblem[] {
+  // The page reads whole; search and the link index read its beginning (src/content/bounded-markdown.ts).
+  const cut = parsed.page.markdown.length > MAX_INDEXED_TEXT;
+  return cut ? [...parsed.problems, { path: gitPath, severity: 'warning', message: cutPageMessage(parsed.page.markdown.length) }] : parsed.problems;
+}
+
+/**
+ * The problems of a tree that differs from an analyzed one only in the contents of some of its page files (same
+ * paths, same structure, same other files): the analysis's other problems, and the pages' own, those of the changed
+ * pages found again (read and parsed as analyzeTree does). No other problem depends on a page file's content.
+ */
+export async function reanalyzePages(
+  before: Pick<TreeAnalysis, 'problems' | 'pageChecks' | 'fileIdByPath'>,
+  changed: ReadonlyMap<string, string>,
+  source: Pick<TreeSource, 'readBlob' | 'parsePages' | 'parsedPages'>,
+): Promise<Pick<TreeAnalysis, 'problems' | 'pageChecks' | 'fileIdByPath'>> {
+  const redo = before.pageChecks.filter((check) => changed.has(check.options.gitPath));
+  const files = redo.map((check) => ({ oid: changed.get(check.options.gitPath)!, options: check.options }));
+  const parsed = await parseDocuments({ entries: [], ...source }, files, before.fileIdByPath);
+  const fresh = new Map(files.map((file, i) => [file.options.gitPath, { ...file, problems: pageProblems(parsed[i], file.options.gitPath) }]));
+  const old = new Set(redo.flatMap((check) => check.problems));
+  const pageChecks = before.pageChecks.map((check) => fresh.get(check.options.gitPath) ?? check);
+  const problems = [...before.problems.filter((problem) => !old.has(problem)), ...[...fresh.values()].flatMap((check) => check.problems)];
+  return { problems, pageChecks, fileIdByPath: before.fileIdByPath };
 }
 
 /**

@@ -8,7 +8,7 @@
  */
 import type { CommitInfo, ContentProblem, HistoryFacts, TreeSource } from './model.js';
 import { sortProblems } from './problems.js';
-import { analyzeTree, readConfig } from './revision.js';
+import { analyzeTree, readConfig, type TreeAnalysis } from './revision.js';
 
 const NO_COMMIT: CommitInfo = {
   oid: '',
@@ -30,9 +30,20 @@ function placeholderFacts(): HistoryFacts {
   };
 }
 
+/**
+ * A tree's check: its problems and what finding them again for a tree that differs only in page contents needs
+ * (reanalyzePages). Kept by a server from one push to the next.
+ */
+export type ContentCheck = Pick<TreeAnalysis, 'problems' | 'pageChecks' | 'fileIdByPath'>;
+
 /** The problems of a tree (errors and warnings), sorted by path and line; [] when buildRevision builds it whole. */
 export async function validateContent(source: TreeSource): Promise<ContentProblem[]> {
-  const { problems } = await analyzeTree(source, NO_COMMIT, placeholderFacts());
+  return sortProblems((await checkContent(source)).problems);
+}
+
+/** validateContent, with what a later check of a changed tree builds on (problems unsorted). */
+export async function checkContent(source: TreeSource): Promise<ContentCheck> {
+  const { problems, pageChecks, fileIdByPath } = await analyzeTree(source, NO_COMMIT, placeholderFacts());
   const { config } = await readConfig(source);
   for (const entry of source.entries) {
     if (!entry.path.startsWith(config.root)) continue;
@@ -42,5 +53,5 @@ export async function validateContent(source: TreeSource): Promise<ContentProble
       problems.push({ path: entry.path, message: 'a submodule: its content is not part of the space', severity: 'warning' });
     }
   }
-  return sortProblems(problems);
+  return { problems, pageChecks, fileIdByPath };
 }

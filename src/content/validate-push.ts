@@ -9,7 +9,9 @@
  * rules (front matter and SUMMARY.md parse) plug in at the marked place in `validatePush`.
  */
 import { IncomingPush } from '../store/git/repositories.js';
-import { validateContent } from './validate-content.js';
+import { checkContent, type ContentCheck } from './validate-content.js';
+import { reanalyzePages } from './revision.js';
+import { sortProblems } from './problems.js';
 import type { TreeEntry, TreeSource } from './model.js';
 import { inProjectDirectory, PROJECT_DIRECTORY_VARIABLE } from './project-directory.js';
 
@@ -66,8 +68,19 @@ export function formatPushProblem(problem: PushProblem): string {
   return problem.line === undefined ? `${problem.path}: ${problem.message}` : `${problem.path}:${problem.line}: ${problem.message}`;
 }
 
-/** How the content checks parse pages: the server's CPU pool and the pages it parsed before (TreeSource). */
-export type PageParsing = Pick<TreeSource, 'parsePages' | 'parsedPages'>;
+/**
+ * What the server keeps for the checks: the pages it parsed before and its CPU pool (TreeSource), and the checks of
+ * trees pushed before, by checkKey: a push whose tree differs from its ref's previous tree only in the contents of
+ * page files is checked from that check, reading and parsing only those pages.
+ */
+export interface PageParsing extends Pick<TreeSource, 'parsePages' | 'parsedPages'> {
+  checks?: { get(key: string): ContentCheck | undefined; set(key: string, check: ContentCheck): void };
+}
+
+/** The key of a commit's content check. */
+export function checkKey(gitDir: string, projectDirectory: string, commit: string): string {
+  return `${gitDir}\n${projectDirectory}\n${commit}`;
+}
 
 export async function validatePush(input: ValidatePushInput, parsing: PageParsing = {}): Promise<PushProblem[]> {
   const states = changeRequestStates(input.env);
@@ -77,12 +90,23 @@ export async function validatePush(input: ValidatePushInput, parsing: PageParsin
 
   const push = new IncomingPush(input.gitDir, input.env);
   try {
-    // The tips' trees and new commits are listed while the tips' types are read (a push's wait is its latency); a
-    // tip that is not a commit fails those, and they are asked again without it.
+    const projectDirectory = input.env[PROJECT_DIRECTORY_VARIABLE] ?? '';
+    // Per pushed tip, what its content check starts from: the check of the ref's previous commit when the server
+    // kept it (then only what changed is read), else the tip's whole tree. These and the new commits are listed
+    // while the tips' types are read (a push's wait is its latency); a tip that is not a commit fails them, and
+    // they are asked again without it.
     const pushed = [...new Set(updates.map((update) => update.newOid))];
-    const trees = new Map(pushed.map((oid) => [oid, push.listTree(oid)]));
+    const starts = new Map(
+      updates.map((update) => {
+        const base = ZERO_OID.test(update.oldOid) ? undefined : parsing.checks?.get(checkKey(input.gitDir, projectDirectory, update.oldOid));
+        const start: CheckStart = base
+          ? { base, changes: push.treeChanges(update.oldOid, update.newOid) }
+          : { tree: push.listTree(update.newOid) };
+        return [update.newOid, start] as const;
+      }),
+    );
     const newCommits = push.newCommits(pushed);
-    for (const early of [...trees.values(), newCommits]) early.catch(() => undefined);
+    for (const early of [...[...starts.values()].map((start) => start.changes ?? start.tree!), newCommits]) early.catch(() => undefined);
     const tips = await push.objectInfo(pushed);
     for (const update of updates) {
       const type = tips.get(update.newOid)?.type;
@@ -95,7 +119,7 @@ export async function validatePush(input: ValidatePushInput, parsing: PageParsin
         const [sizes, links] = await Promise.all([sizeProblems(push, entries, maxFileBytes(input.env)), symlinkProblems(push, entries)]);
         return [...pathProblems(entries), ...sizes, ...links];
       })(),
-      contentProblems(push, commitTips.map((tip) => trees.get(tip)!), input.env[PROJECT_DIRECTORY_VARIABLE] ?? '', parsing),
+      contentProblems(push, commitTips.map((tip) => ({ tip, start: starts.get(tip)! })), { gitDir: input.gitDir, projectDirectory }, parsing),
     ]);
     problems.push(...entryProblems, ...content);
   } finally {
@@ -110,36 +134,70 @@ export async function validatePush(input: ValidatePushInput, parsing: PageParsin
  */
 const READ_FIRST = /(\.ya?ml|(^|\/)summary\.md|^(.*\/)?\.gitbook\/includes\/.*\.md)$/i;
 
+/** Where a tip's content check starts: a kept check and the tree changes since, or the tip's whole tree. */
+interface CheckStart {
+  base?: ContentCheck;
+  changes?: Promise<Array<{ path: string; oldMode: string; newMode: string; newOid: string }>>;
+  tree?: Promise<TreeEntry[]>;
+}
+
+const REGULAR_FILE = /^1006[0-7]{2}$/;
+
 /**
  * The content each pushed branch would show must read: front matter, SUMMARY.md, .gitbook.yaml, vars.yaml
  * (src/content/validate-content.ts, the same analysis the API uses to build a revision). Checked on the tree each
- * ref would point at (`trees`: their listings), whatever the commits in between; pages parsed before (`parsing`)
- * are not parsed again.
+ * ref would point at, whatever the commits in between; pages parsed before (`parsing`) are not parsed again, and a
+ * tree that differs from a checked one only in page contents is checked from that check (reanalyzePages).
  */
 async function contentProblems(
   push: IncomingPush,
-  trees: Array<Promise<TreeEntry[]>>,
-  projectDirectory: string,
+  tips: Array<{ tip: string; start: CheckStart }>,
+  repository: { gitDir: string; projectDirectory: string },
   parsing: PageParsing,
 ): Promise<PushProblem[]> {
+  const { projectDirectory } = repository;
   const problems: PushProblem[] = [];
-  for (const tree of trees) {
-    // Monorepos: only the space's project directory is its content; the rest is kept, not read.
-    const entries = inProjectDirectory(await tree, projectDirectory);
+  for (const { tip, start } of tips) {
     const blobs = blobReader((oids) => push.readBlobs(oids));
-    blobs.prefetch(entries.filter((e) => e.mode !== SUBMODULE && READ_FIRST.test(e.path)).map((e) => e.oid));
-    const source: TreeSource = {
-      entries,
-      readBlob: blobs.read,
+    const changes = await start.changes?.catch(() => undefined);
+    const changed = start.base && changes && pageChangesOnly(start.base, changes, projectDirectory);
+    let check: ContentCheck;
+    if (start.base && changed) {
+      check = await reanalyzePages(start.base, changed, { readBlob: blobs.read, ...parsing });
+    } else {
+      // Monorepos: only the space's project directory is its content; the rest is kept, not read.
+      const entries = inProjectDirectory(await (start.tree ?? push.listTree(tip)), projectDirectory);
+      blobs.prefetch(entries.filter((e) => e.mode !== SUBMODULE && READ_FIRST.test(e.path)).map((e) => e.oid));
       // A repository's assets can weigh hundreds of megabytes; their dimensions matter to reads, not to the checks.
-      dimensionsOf: async () => undefined,
-      ...parsing,
-    };
-    for (const problem of await validateContent(source)) {
+      check = await checkContent({ entries, readBlob: blobs.read, dimensionsOf: async () => undefined, ...parsing });
+    }
+    parsing.checks?.set(checkKey(repository.gitDir, projectDirectory, tip), check);
+    for (const problem of sortProblems(check.problems)) {
       problems.push({ path: projectDirectory + problem.path, line: problem.line, message: problem.message, severity: problem.severity });
     }
   }
   return problems;
+}
+
+/**
+ * The page files whose contents changed (path in the space -> new blob), when that is all that changed between a
+ * checked tree and the next under the project directory: every change a regular file that stays one, at a path that
+ * is a page of the checked tree. Undefined otherwise (files added, deleted or renamed, SUMMARY.md edited...).
+ */
+function pageChangesOnly(
+  base: ContentCheck,
+  changes: Array<{ path: string; oldMode: string; newMode: string; newOid: string }>,
+  projectDirectory: string,
+): Map<string, string> | undefined {
+  const pages = new Set(base.pageChecks.map((check) => check.options.gitPath));
+  const changed = new Map<string, string>();
+  for (const change of changes) {
+    if (!change.path.startsWith(projectDirectory)) continue;
+    const path = change.path.slice(projectDirectory.length);
+    if (!REGULAR_FILE.test(change.oldMode) || !REGULAR_FILE.test(change.newMode) || !pages.has(path)) return undefined;
+    changed.set(path, change.newOid);
+  }
+  return changed;
 }
 
 /**

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { formatProblem } from '../../src/content/problems.js';
-import { validateContent } from '../../src/content/validate-content.js';
-import { memoryTree, tinyPng } from '../helpers/content.js';
+import { formatProblem, sortProblems } from '../../src/content/problems.js';
+import { checkContent, validateContent, type ContentCheck } from '../../src/content/validate-content.js';
+import { reanalyzePages } from '../../src/content/revision.js';
+import { memoryTree, tinyPng, type MemoryFile } from '../helpers/content.js';
 
 async function problems(files: Parameters<typeof memoryTree>[0]): Promise<string[]> {
   return (await validateContent(memoryTree(files))).map((p) => `${p.severity === 'warning' ? 'warning: ' : ''}${formatProblem(p)}`);
@@ -92,4 +93,38 @@ describe('validateContent', () => {
       'warning: vendor/lib: a submodule: its content is not part of the space',
     ]);
   });
+});
+
+describe('reanalyzePages: a tree that differs only in page contents', () => {
+  const base: Record<string, MemoryFile> = {
+    '.gitbook.yaml': 'root: ./docs/\nredirects:\n  old: nowhere.md\n',
+    'docs/SUMMARY.md': '# TOC\n\n* [Home](README.md)\n* [Guide](guide.md)\n* [Missing](missing.md)\n* [Cover](cover.md)\n',
+    'docs/README.md': '# Home\n',
+    'docs/guide.md': '---\nhidden: "yes"\n---\n# Guide\n',
+    'docs/cover.md': '---\ncover: images/none.png\n---\n# Cover\n',
+    'docs/images/a.png': tinyPng(1, 1),
+    'docs/link.md': 'not listed: a file\n',
+  };
+  const edits: Array<[string, Record<string, string>]> = [
+    ['an error fixed, another page broken', { 'docs/guide.md': '# Guide\n\nFixed.\n', 'docs/README.md': '---\ntitle: [\n---\n# Home\n' }],
+    ['a cover pointed at a file that exists', { 'docs/cover.md': '---\ncover: images/a.png\n---\n# Cover\n' }],
+    ['a page longer than the indexes read', { 'docs/README.md': `# Home\n\n${'word '.repeat(220_000)}\n` }],
+    ['nothing', {}],
+  ];
+
+  for (const [what, edit] of edits) {
+    it(`finds what a whole check finds: ${what}`, async () => {
+      const before = await checkContent(memoryTree(base));
+      const after = memoryTree({ ...base, ...edit });
+      const changed = new Map(Object.keys(edit).map((path) => [path, after.entries.find((entry) => entry.path === path)!.oid]));
+      const again = await reanalyzePages(before, changed, after);
+      // Only the changed pages were read again.
+      expect(new Set(after.reads)).toEqual(new Set(changed.values()));
+      const whole = await checkContent(after);
+      const text = (check: ContentCheck) => sortProblems(check.problems).map((p) => `${p.severity ?? 'error'} ${formatProblem(p)}`);
+      expect(text(again)).toEqual(text(whole));
+      expect(text(whole).length).toBeGreaterThan(0);
+      expect(again.pageChecks.map((check) => [check.oid, check.options])).toEqual(whole.pageChecks.map((check) => [check.oid, check.options]));
+    });
+  }
 });

@@ -427,6 +427,34 @@ describe('git over HTTP (sqlite)', () => {
     expect(pushed.stderr).not.toContain('somethingNew');
   });
 
+  it('checks a push that only edits pages as a whole check would: errors of the edited page, warnings of the others', async () => {
+    const spaceId = await newSpace();
+    const dir = await clone(spaceId);
+    await commit(dir, {
+      'SUMMARY.md': '# Table of contents\n\n* [Guide](guide.md)\n* [Cover](cover.md)\n* [Missing](missing.md)\n',
+      'guide.md': '# Guide\n',
+      'cover.md': '---\ncover: gone.png\n---\n# Cover\n',
+    });
+    const first = await git(['push', 'origin', 'HEAD:main'], { cwd: dir });
+    expect(first.code, first.stderr).toBe(0);
+
+    // The edited page breaks: refused, naming it; the other pages' warnings are printed again.
+    await commit(dir, { 'guide.md': '---\nhidden: "yes"\n---\n# Guide\n' });
+    const broken = await refused(spaceId, () => git(['push', 'origin', 'HEAD:main'], { cwd: dir }));
+    expect(broken).toMatch(/remote: {3}guide\.md:2: .*hidden/);
+    expect(broken).toContain('remote: warning: cover.md:2: front matter `cover` names gone.png');
+    expect(broken).toContain('remote: warning: SUMMARY.md:5: the listed file missing.md does not exist');
+
+    // Fixed, and the cover page's warning fixed too: nothing is printed but what is left.
+    await commit(dir, { 'guide.md': '# Guide\n\nFixed.\n', 'cover.md': '# Cover\n' });
+    const fixed = await git(['push', 'origin', 'HEAD:main'], { cwd: dir });
+    expect(fixed.code, fixed.stderr).toBe(0);
+    expect(fixed.stderr).not.toContain('guide.md');
+    expect(fixed.stderr).not.toContain('cover.md');
+    expect(fixed.stderr).toContain('remote: warning: SUMMARY.md:5: the listed file missing.md does not exist');
+    expect((await space(spaceId)).revision).toBe((await ok(['rev-parse', 'HEAD'], { cwd: dir })).trim());
+  });
+
   it('refuses crafted trees with ".." or ".git" entries', async () => {
     const spaceId = await newSpace();
     const dir = await clone(spaceId);

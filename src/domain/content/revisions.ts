@@ -16,6 +16,7 @@ import { derivedId, pathId, type ReadFacts } from './history.js';
 import { buildRevision } from '../../content/revision.js';
 import { imageDimensions } from '../../content/files.js';
 import type { ParsedPage, ParsedPageStore } from '../../content/page.js';
+import type { ContentCheck } from '../../content/validate-content.js';
 import { inProjectDirectory } from '../../content/project-directory.js';
 import type { CommitInfo, DocumentPage, Page, Revision, RevisionFile } from '../../content/model.js';
 import { QUIRE_SIGNATURE } from '../../store/git/repositories.js';
@@ -66,6 +67,12 @@ export class RevisionCache {
     get: (key) => this.parses.get(key),
     set: (key, page) => this.parses.set(key, page, page.page.markdown.length + 512),
   };
+
+  /**
+   * The content checks of commits pushed before (src/content/validate-push.ts), bounded by their pages: the next
+   * push of a branch is checked from its previous commit's check.
+   */
+  readonly contentChecks = new WeightedLru<string, ContentCheck>(200_000);
 
   constructor(maxBytes = 256 * 1024 * 1024) {
     this.entries = new WeightedLru(maxBytes);

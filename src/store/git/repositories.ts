@@ -438,6 +438,19 @@ export class IncomingPush {
     return [...entries.values()];
   }
 
+  /** How the tree of commit `to` differs from that of `from`: each path added, changed or deleted (no renames). */
+  async treeChanges(from: string, to: string): Promise<Array<{ path: string; oldMode: string; newMode: string; newOid: string }>> {
+    const out = await this.run(['diff-tree', '-r', '-z', '--no-renames', '--no-abbrev', from, to]);
+    const fields = out.toString('utf8').split('\0');
+    const changes: Array<{ path: string; oldMode: string; newMode: string; newOid: string }> = [];
+    for (let i = 0; i + 1 < fields.length; i++) {
+      if (!fields[i].startsWith(':')) continue;
+      const [oldMode, newMode, , newOid] = fields[i].slice(1).split(' ');
+      changes.push({ path: fields[++i], oldMode, newMode, newOid });
+    }
+    return changes;
+  }
+
   /** Every blob of a commit's tree (files, symlinks, submodules) with its size; one `ls-tree` process. */
   async listTree(commit: string): Promise<Array<{ path: string; mode: string; oid: string; size: number }>> {
     const out = await this.run(['ls-tree', '-r', '-l', '-z', '--full-tree', commit]);

@@ -38,7 +38,7 @@ import {
   SpaceContentParams,
 } from './schema.js';
 import { ContentPresenter, DEFAULT_OPTIONS, presentContentImport, type PresentOptions } from './presenter.js';
-import { cachedJson } from '../../present.js';
+import { cachedJsonBytes } from '../../present.js';
 
 const tags = ['content'];
 
@@ -111,7 +111,7 @@ export const contentRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, {
       async (request, reply) => {
         const { content, ref } = await read(request);
         const o = options(request.query);
-        const json = cachedJson(content, `revision:${ref ?? ''}:${optionsKey(o)}`, () => new ContentPresenter(urls, content, o, ref).revision());
+        const json = cachedJsonBytes(content, `revision:${ref ?? ''}:${optionsKey(o)}`, () => new ContentPresenter(urls, content, o, ref).revision());
         return reply.type('application/json; charset=utf-8').send(json as never);
       },
     );
@@ -170,7 +170,7 @@ export const contentRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, {
         const { content } = await read(request);
         const page = findPage(content, request.params.pageId);
         const o = options(request.query);
-        const json = cachedJson(content, `page:${page.id}:${optionsKey(o)}`, () => new ContentPresenter(urls, content, o).page(page));
+        const json = cachedJsonBytes(content, `page:${page.id}:${optionsKey(o)}`, () => new ContentPresenter(urls, content, o).page(page));
         return reply.type('application/json; charset=utf-8').send(json as never);
       },
     );
@@ -193,7 +193,7 @@ export const contentRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, {
       const page = findPageByPathOrRedirect(content, request.params['*']);
       const o = options(request.query);
       // The same answer as the page by id: built once per revision and set of options.
-      const json = cachedJson(content, `page:${page.id}:${optionsKey(o)}`, () => new ContentPresenter(urls, content, o).page(page));
+      const json = cachedJsonBytes(content, `page:${page.id}:${optionsKey(o)}`, () => new ContentPresenter(urls, content, o).page(page));
       return reply.type('application/json; charset=utf-8').send(json as never);
     },
   );

@@ -1,0 +1,171 @@
+/**
+ * Issue 16 item 6, speed at real scale (run by hand; figures in bench/README.md):
+ *
+ * `npx tsx bench/scale.ts` (SCALE=space, PAGES=10000): one space of 10,000 pages in folders of 50.
+ *   - GET /content and GET one page, warm, one connection: p50 (targets < 30 ms for /content);
+ *   - ROUNDS one-page pushes through the real git client over HTTP, alternating with the same push to a bare
+ *     smart-HTTP server (git http-backend, no checks); for each: the push, when the API shows the change (target
+ *     < 1 s), and when the link index and the search index hold the new revision (targets < 200 ms each),
+ *     measured from the moment the push returned.
+ *
+ * `SCALE=org npx tsx bench/scale.ts` (SPACES=100, PAGES=1000): an organization of 100 spaces of 1,000 pages.
+ *   - organization search over all of them, 200 queries one at a time over HTTP: p50 (target < 30 ms);
+ *   - RSS of the process (the server; the benchmark's own objects are small beside it) after GET /content and one
+ *     page of every space (target < 400 MB).
+ */
+import { execFile } from 'node:child_process';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { promisify } from 'node:util';
+import { load, machine, pageFile, spaceWithPages, startBenchServer, type BenchServer } from './lib.js';
+import { median } from './stats.js';
+import { Checkout } from '../test/helpers/git.js';
+import { startGitHttpServer } from '../test/helpers/git-http-server.js';
+import { indexSearch } from '../src/domain/search/search.js';
+import { searchStates } from '../src/store/sql/search.js';
+import { linkIndexVersion } from '../src/store/sql/links.js';
+
+const exec = promisify(execFile);
+const SCALE = process.env.SCALE ?? 'space';
+const ROUNDS = Number(process.env.ROUNDS ?? 7);
+
+const WORDS = 'install configure deploy search index cluster replica token webhook schema migrate backup restore audit quota region gateway sandbox'.split(' ');
+
+/** A page of about 1.5 KB with a few links to other pages (so the link index has work) and varied words. */
+function page(i: number, pages: number): string {
+  const other = (n: number) => `../${pageFile((i + n) % pages)}`;
+  let text = `# Page ${i}\n\nSee [the next page](${other(1)}) and [a far one](${other(97)}#usage).\n\n`;
+  for (let p = 0; text.length < 1400; p++) {
+    text += `${WORDS[(i + p) % WORDS.length]} and ${WORDS[(i * 7 + p) % WORDS.length]}: paragraph ${p} about topic ${i}, with words people search for.\n\n`;
+  }
+  return `${text}## Usage\n\nJump to [usage](#usage).\n`;
+}
+
+async function waitFor(check: () => Promise<boolean>, limitMs = 60_000): Promise<number> {
+  const started = performance.now();
+  while (!(await check())) {
+    if (performance.now() - started > limitMs) throw new Error('timed out');
+    await new Promise((resolve) => setTimeout(resolve, 2));
+  }
+  return performance.now() - started;
+}
+
+const p50 = (values: number[]) => `${median(values).toFixed(0)} ms`;
+
+async function bigSpace(server: BenchServer): Promise<void> {
+  const PAGES = Number(process.env.PAGES ?? 10_000);
+  const ctx = server.container.ctx;
+  let started = performance.now();
+  const { spaceId, checkout: direct } = await spaceWithPages(server, PAGES, { body: (i) => page(i, PAGES) });
+  await direct.dispose();
+  ctx.cache.invalidate();
+  const auth = { authorization: `Bearer ${server.token}` };
+  const contentUrl = `${server.url}/v1/spaces/${spaceId}/content`;
+  const first = await fetch(contentUrl, { headers: auth });
+  await first.arrayBuffer();
+  console.log(`space: ${PAGES} pages written and first read in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  started = performance.now();
+  await indexSearch(ctx, spaceId);
+  console.log(`search index from scratch: ${(performance.now() - started).toFixed(0)} ms`);
+
+  const pages = (await (await fetch(`${contentUrl}/pages`, { headers: auth })).json()) as { pages: Array<{ id: string; git: { path: string } }> };
+  const target = pages.pages[Math.floor(pages.pages.length / 2)];
+  const pageUrl = `${contentUrl}/page/${target.id}`;
+  await load(contentUrl, { token: server.token, connections: 1, seconds: 2 });
+  const content = await load(contentUrl, { token: server.token, connections: 1, seconds: 5 });
+  await load(pageUrl, { token: server.token, connections: 1, seconds: 2 });
+  const read = await load(pageUrl, { token: server.token, connections: 1, seconds: 5 });
+  console.log(`GET /content (${Math.round(content.bytesPerRequest / 1024)} KiB), 1 connection: p50 ${content.p50} ms, p99 ${content.p99} ms (target p50 < 30 ms)`);
+  console.log(`GET one page, 1 connection: p50 ${read.p50} ms, p99 ${read.p99} ms`);
+
+  const bareRoot = await fs.mkdtemp(path.join(os.tmpdir(), 'quire-bare-http-'));
+  await exec('git', ['clone', '--quiet', '--bare', server.container.git.repositoryPath(spaceId), path.join(bareRoot, 'space.git')]);
+  await exec('git', ['--git-dir', path.join(bareRoot, 'space.git'), 'config', 'http.receivepack', 'true']);
+  const bare = await startGitHttpServer(bareRoot);
+  const checkout = await Checkout.clone(`${server.url.replace('://', `://bench:${server.token}@`)}/git/${spaceId}.git`);
+  await checkout.git('remote', 'add', 'bare', `${bare.url}/space.git`);
+  await checkout.git('fetch', '--quiet', 'bare');
+  const push = async (remote: string) => {
+    const begun = performance.now();
+    await checkout.git('push', '--quiet', remote, 'HEAD:refs/heads/main');
+    return performance.now() - begun;
+  };
+  const pushes: number[] = [];
+  const barePushes: number[] = [];
+  const visible: number[] = [];
+  const linked: number[] = [];
+  const searchable: number[] = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    await ctx.jobs.idle();
+    const marker = `edited${round}x${Date.now()}`;
+    await checkout.write(target.git.path, `# Edited page\n\n${marker} and [the first page](../${pageFile(0)}).\n`);
+    const commit = await checkout.commit(marker);
+    if (round % 2 === 1) barePushes.push(await push('bare'));
+    pushes.push(await push('origin'));
+    const pushed = performance.now();
+    const since = () => performance.now() - pushed;
+    const shown = waitFor(async () => ((await (await fetch(pageUrl, { headers: auth })).json()) as { markdown: string }).markdown.includes(marker)).then(since);
+    const links = waitFor(async () => (await linkIndexVersion(ctx.db, spaceId, commit)) !== undefined).then(since);
+    const search = waitFor(async () => (await searchStates(ctx.db, [spaceId])).get(spaceId)?.commit_oid === commit).then(since);
+    visible.push(await shown);
+    linked.push(await links);
+    searchable.push(await search);
+    if (round % 2 === 0) barePushes.push(await push('bare'));
+  }
+  await bare.close();
+  await checkout.dispose();
+  await fs.rm(bareRoot, { recursive: true, force: true });
+  console.log(`${ROUNDS} one-page pushes, medians (from the moment the push returned):`);
+  console.log(`  git push through Quire ${p50(pushes)} (bare smart-HTTP push of the same commit ${p50(barePushes)}, ratio ${(median(pushes) / median(barePushes)).toFixed(2)})`);
+  console.log(`  visible through the API ${p50(visible)} (target < 1000 ms)`);
+  console.log(`  link index holds it ${p50(linked)} (target < 200 ms); search index holds it ${p50(searchable)} (target < 200 ms)`);
+}
+
+async function organization(server: BenchServer): Promise<void> {
+  const SPACES = Number(process.env.SPACES ?? 100);
+  const PAGES = Number(process.env.PAGES ?? 1000);
+  const ctx = server.container.ctx;
+  const started = performance.now();
+  const spaceIds: string[] = [];
+  for (let s = 0; s < SPACES; s++) {
+    const { spaceId, checkout } = await spaceWithPages(server, PAGES, { title: `Space ${s}`, body: (i) => page(i + s * PAGES, PAGES) });
+    await checkout.dispose();
+    await indexSearch(ctx, spaceId);
+    spaceIds.push(spaceId);
+    if ((s + 1) % 10 === 0) console.log(`  ${s + 1} spaces written and indexed (${((performance.now() - started) / 1000).toFixed(0)} s)`);
+  }
+  ctx.cache.invalidate();
+  const auth = { authorization: `Bearer ${server.token}` };
+  const queries = Array.from({ length: 200 }, (_, i) => (i % 3 === 0 ? WORDS[i % WORDS.length] : i % 3 === 1 ? `${WORDS[i % WORDS.length]} ${WORDS[(i * 5) % WORDS.length]}` : WORDS[i % WORDS.length].slice(0, 4)));
+  const searchUrl = (q: string) => `${server.url}/v1/orgs/${server.organizationId}/search?query=${encodeURIComponent(q)}`;
+  for (const q of queries.slice(0, 20)) await (await fetch(searchUrl(q), { headers: auth })).arrayBuffer();
+  const times: number[] = [];
+  for (const q of queries) {
+    const begun = performance.now();
+    const answer = await fetch(searchUrl(q), { headers: auth });
+    if (!answer.ok) throw new Error(`search answered ${answer.status}`);
+    await answer.arrayBuffer();
+    times.push(performance.now() - begun);
+  }
+  for (const spaceId of spaceIds) {
+    await (await fetch(`${server.url}/v1/spaces/${spaceId}/content`, { headers: auth })).arrayBuffer();
+    const pages = (await (await fetch(`${server.url}/v1/spaces/${spaceId}/content/pages`, { headers: auth })).json()) as { pages: Array<{ id: string }> };
+    await (await fetch(`${server.url}/v1/spaces/${spaceId}/content/page/${pages.pages[1].id}`, { headers: auth })).arrayBuffer();
+  }
+  global.gc?.();
+  const rss = process.memoryUsage().rss;
+  console.log(`organization: ${SPACES} spaces x ${PAGES} pages`);
+  console.log(`organization search, ${queries.length} queries one at a time: p50 ${median(times).toFixed(1)} ms, p95 ${[...times].sort((a, b) => a - b)[Math.floor(times.length * 0.95)].toFixed(1)} ms (target p50 < 30 ms)`);
+  console.log(`RSS after reading every space once: ${Math.round(rss / 2 ** 20)} MB (target < 400 MB)`);
+}
+
+const server = await startBenchServer();
+try {
+  console.log(`machine: ${machine()}`);
+  if (SCALE === 'org') await organization(server);
+  else await bigSpace(server);
+} finally {
+  await server.close();
+}
