@@ -18,7 +18,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';
 import type { SimpleGit } from 'simple-git';
-import { createGit, gitEnvironment, GitCommandError, pushedRefs, tryGit, type PushedRef } from './git.js';
+import { createGit, gitEnvironment, GitCommandError, pushedRefs, tryGit, type PushedRef } from '../store/git/working-copy.js';
 import { PUSH_REFUSED_MARKER, type PushRefusal } from '../content/push-messages.js';
 import { DEFAULT_DEBOUNCE_MS, DEFAULT_INTERVAL_MS } from './defaults.js';
 import {
@@ -51,7 +51,7 @@ export interface SyncOptions {
   debounceMs?: number;
   /** Time between fetches from the server (default 2000 ms). */
   intervalMs?: number;
-  /** Environment for git (PATH, HOME, identity); git's other variables are dropped (src/sync/git.ts). */
+  /** Environment for git (PATH, HOME, identity); git's other variables are dropped (src/store/git/working-copy.ts). */
   env: NodeJS.ProcessEnv;
   /** One line per event, for a person. */
   log?: (line: string) => void;

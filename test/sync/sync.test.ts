@@ -13,7 +13,7 @@ import { startTestApp, type TestApp, type TestUser } from '../helpers/app.js';
 import { runQuire, spawnQuire } from '../helpers/cli.js';
 import { Checkout, isolatedGitEnv } from '../helpers/git.js';
 import { Sync, SyncError, type SyncOptions } from '../../src/sync/sync.js';
-import { createGit, gitEnvironment } from '../../src/sync/git.js';
+import { createGit, gitEnvironment } from '../../src/store/git/working-copy.js';
 
 const exec = promisify(execFile);
 const temporary: string[] = [];

@@ -19,7 +19,7 @@ import {
 } from '../../store/sql/content.js';
 import { openCommentCounts } from '../../store/sql/comments.js';
 import { endPosition, placeAmongSiblings, siblingOrder, type ContentPosition } from './positions.js';
-import { requireCreateUnder, requireTransferTarget } from './collections.js';
+import { requireCreateUnder, requireTransferTarget } from './placement.js';
 
 export const SPACE_VISIBILITIES = ['public', 'unlisted', 'share-link', 'visitor-auth', 'in-collection', 'private'] as const;
 export type SpaceVisibility = (typeof SPACE_VISIBILITIES)[number];

@@ -21,7 +21,7 @@ import { Conflict, DomainError, InvalidArgument, NotFound } from '../errors.js';
 import { newId, nowIso } from '../ids.js';
 import { requireOrgPermission, requireSpacePermission } from '../permissions.js';
 import { organizationAccess } from '../organizations/organizations.js';
-import { requireCreateUnder } from '../content/collections.js';
+import { requireCreateUnder } from '../content/placement.js';
 import { createSpaceFromRepository, getSpace, loadSpace, type SpaceView } from '../content/spaces.js';
 import { recordPush } from '../content/git-access.js';
 import { enqueueIndexingAfterPush } from '../content/indexing.js';

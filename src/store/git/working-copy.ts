@@ -1,5 +1,5 @@
 /**
- * The git client `quire sync` drives: simple-git over the real `git` binary, configured for a long-running loop
+ * The git client of a working copy, which `quire sync` drives: simple-git over the real `git` binary, configured for a long-running loop
  * that runs many short commands and must never prompt, never store the token, and never wait for nothing.
  */
 import { GitError, simpleGit, type SimpleGit } from 'simple-git';
