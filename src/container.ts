@@ -92,7 +92,7 @@ export async function createContainer(config: Config, options: ContainerOptions 
     git,
     reader,
     history,
-    revisions: new RevisionCache(),
+    revisions: new RevisionCache(config.contentCacheBytes),
     shared: new SharedWork(),
     cpu,
     cursors,

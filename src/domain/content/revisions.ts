@@ -74,9 +74,10 @@ export class RevisionCache {
    */
   readonly contentChecks = new WeightedLru<string, ContentCheck>(200_000);
 
+  /** `maxBytes`: of page text, two thirds for revisions, one third for page parses (QUIRE_CONTENT_CACHE_MB). */
   constructor(maxBytes = 256 * 1024 * 1024) {
-    this.entries = new WeightedLru(maxBytes);
-    this.parses = new WeightedLru(maxBytes / 2);
+    this.entries = new WeightedLru(Math.floor((maxBytes * 2) / 3));
+    this.parses = new WeightedLru(Math.floor(maxBytes / 3));
   }
 
   get(key: string): CachedRevision | undefined {
