@@ -137,6 +137,15 @@ describe('README.md', () => {
     expect(migrated.skipped).toEqual([]);
   }, 240_000);
 
+  it('runs quire from the checkout without npx (whose first run installs and rebuilds the project)', async () => {
+    const text = await fs.readFile(path.join(root, 'README.md'), 'utf8');
+    expect(text).toContain('./quire ...');
+    expect(blocks.map((b) => b.code).join('\n')).not.toMatch(/\bnpx\s+quire\b/);
+    const help = await runCommand(path.join(root, 'quire'), ['--help'], { env, cwd: dir });
+    expect(help.code, help.stderr).toBe(0);
+    expect(help.stdout).toContain('Usage: quire');
+  });
+
   it('fails when a step that later steps need is left out', async () => {
     const cwd = path.join(dir, 'reader-without-bob');
     await fs.mkdir(cwd);
