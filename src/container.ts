@@ -18,8 +18,7 @@ import { VISITOR_CLAIMS_KEY, VisitorClaimsSigner } from './domain/members/visito
 import type { Context } from './domain/context.js';
 import type { Job, JobQueue } from './jobs/jobs.js';
 import { InProcessQueue } from './jobs/in-process.js';
-import { BullMqQueue, startBullMqWorkers, type BullMqWorkers } from './jobs/bullmq.js';
-import { jobHandler } from '../workers/processors.js';
+import type { BullMqWorkers } from './jobs/bullmq.js';
 import { CpuPool } from './cpu/pool.js';
 import { createLogger, errorField, type Logger } from './log.js';
 
@@ -75,13 +74,20 @@ export async function createContainer(config: Config, options: ContainerOptions 
   const cpu = new CpuPool(config.cpuThreads);
   const fetcher = new GuardedFetcher({ allow: config.fetchAllow, timeoutMs: config.fetchTimeoutMs });
   // The handler needs the context and the context needs the queue: the handler reads `ctx` when a job runs.
-  const handle = loggedJobs((job: Job) => jobHandler(ctx)(job), log);
+  // Job code (imports of documents, PDFs, repositories...) and BullMQ are loaded when first needed: a command such
+  // as `quire admin purge` starts without them.
+  let processors: Promise<typeof import('../workers/processors.js')> | undefined;
+  const handle = loggedJobs(async (job: Job) => {
+    processors ??= import('../workers/processors.js');
+    return (await processors).jobHandler(ctx)(job);
+  }, log);
   const onFailure = (job: Job, error: unknown) => log.error({ job: job.name, ...job.payload, err: errorField(error) }, `job ${job.name} failed for good: ${errorField(error)}`);
   const retries = { attempts: config.jobAttempts, retryDelayMs: config.jobRetryDelayMs };
   let jobs: JobQueue;
   let workers: BullMqWorkers | undefined;
   if (config.redisUrl) {
     const bull = { ...retries, redisUrl: config.redisUrl, prefix: config.redisPrefix };
+    const { BullMqQueue, startBullMqWorkers } = await import('./jobs/bullmq.js');
     jobs = new BullMqQueue(bull);
     if (options.workers) workers = startBullMqWorkers(handle, { ...bull, concurrency: config.jobConcurrency, onFailure });
   } else {

@@ -8,7 +8,7 @@
 import dns from 'node:dns';
 import net from 'node:net';
 import ipaddr from 'ipaddr.js';
-import { Agent, request as undiciRequest } from 'undici';
+import type { Agent } from 'undici';
 
 export type FetchFailureCode = 'FETCH_REFUSED' | 'FETCH_TIMEOUT' | 'FETCH_TOO_LARGE' | 'FETCH_ERROR';
 
@@ -41,7 +41,8 @@ const PUBLIC = 'unicast';
 export class GuardedFetcher {
   private readonly cidrs: Array<[ipaddr.IPv4 | ipaddr.IPv6, number]>;
   private readonly hosts: Set<string>;
-  private readonly agent: Agent;
+  /** undici's agent, made (and undici loaded) on the first fetch: commands that fetch nothing start without it. */
+  private agent: Agent | undefined;
 
   constructor(private readonly options: FetchGuardOptions) {
     this.cidrs = [];
@@ -53,7 +54,16 @@ export class GuardedFetcher {
         this.hosts.add(entry.toLowerCase());
       }
     }
-    this.agent = new Agent({
+  }
+
+  private async connector(): Promise<{ agent: Agent; request: typeof import('undici').request }> {
+    const undici = await import('undici');
+    this.agent ??= this.newAgent(undici.Agent);
+    return { agent: this.agent, request: undici.request };
+  }
+
+  private newAgent(Agent: typeof import('undici').Agent): Agent {
+    return new Agent({
       connect: {
         // The address undici connects to is the one checked: no gap between the check and the connection.
         lookup: (hostname, lookupOptions, callback) => {
@@ -117,7 +127,8 @@ export class GuardedFetcher {
       if (net.isIP(host) && !this.addressAllowed(host)) throw refusal(host, host);
       let response;
       try {
-        response = await undiciRequest(current, { method: 'GET', headers, dispatcher: this.agent, signal: deadline, maxRedirections: 0 } as never);
+        const { agent, request } = await this.connector();
+        response = await request(current, { method: 'GET', headers, dispatcher: agent, signal: deadline, maxRedirections: 0 } as never);
       } catch (error) {
         throw translate(error, current);
       }
@@ -137,7 +148,7 @@ export class GuardedFetcher {
   }
 
   async close(): Promise<void> {
-    await this.agent.close();
+    await this.agent?.close();
   }
 }
 
