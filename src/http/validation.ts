@@ -120,6 +120,9 @@ export function fieldWithNul(value: unknown, root: string): string | undefined {
  * database refuses it alike. Uploads (buffers) and git's streams are not text and are left alone.
  */
 export async function refuseNulCharacters(request: FastifyRequest): Promise<void> {
+  // Parameters and query strings come from the URL, where a NUL can only be written `%00` (HTTP refuses a raw one):
+  // a request without a body and without `%00` has none to find (most requests; this runs on all of them).
+  if (request.body === undefined && !request.raw.url?.includes('%00')) return;
   const params = request.params as Record<string, unknown> | undefined;
   const field =
     fieldWithNul(params && '*' in params ? { ...params, '*': undefined, path: params['*'] } : params, '') ??
