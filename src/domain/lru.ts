@@ -40,6 +40,13 @@ export class WeightedLru<K, V> {
     }
   }
 
+  /** Adds `by` to the weight of the entry under `key` (a value that grew), evicting others as `set` does. */
+  grow(key: K, by: number): void {
+    const slot = this.entries.get(key);
+    if (!slot) return;
+    this.set(key, slot.value, slot.weight + by);
+  }
+
   delete(key: K): void {
     const slot = this.entries.get(key);
     if (!slot) return;

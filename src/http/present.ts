@@ -42,6 +42,7 @@ function cached<T extends string | Buffer>(content: IndexedRevision, key: string
   if (answer === undefined) {
     answer = build();
     content.answers.set(key, answer);
+    content.weigh?.(answer.length);
   }
   return answer;
 }

@@ -37,4 +37,19 @@ describe('WeightedLru', () => {
     expect(lru.get('a')).toBe(2);
     expect(lru.size).toBe(1);
   });
+
+  it('counts a value that grew, evicting others to stay within its weight', () => {
+    const lru = new WeightedLru<string, string>(10);
+    lru.set('a', 'x', 4);
+    lru.set('b', 'y', 4);
+    lru.grow('b', 3);
+    expect(lru.get('a')).toBeUndefined();
+    expect(lru.get('b')).toBe('y');
+    lru.set('c', 'z', 3);
+    expect(lru.get('b')).toBe('y');
+    lru.grow('missing', 100);
+    expect(lru.size).toBe(2);
+    lru.grow('c', 8);
+    expect(lru.get('c')).toBeUndefined();
+  });
 });

@@ -37,9 +37,11 @@ export interface IndexedRevision {
   aliases?: Map<string, Page | RevisionFile>;
   /**
    * Answers of this revision as JSON, by route and options (a revision never changes), kept while the revision
-   * stays in the cache. Not counted in its weight: a few per page read.
+   * stays in the cache, which counts them in its weight (`weigh`: the revision of a 1,000-page space is ~2 MB).
    */
   answers?: Map<string, string | Buffer>;
+  /** Tells the cache that holds this revision that it holds `bytes` more (its answers). */
+  weigh?: (bytes: number) => void;
 }
 
 type Dimensions = { width: number; height: number };
@@ -90,6 +92,11 @@ export class RevisionCache {
 
   delete(key: string): void {
     this.entries.delete(key);
+  }
+
+  /** Counts `bytes` more in the weight of `entry`, if it is still the one kept under `key`. */
+  grow(key: string, entry: CachedRevision, bytes: number): void {
+    if (this.entries.get(key) === entry) this.entries.grow(key, bytes);
   }
 
   /** Whether one commit contains another, by `space:ancestor:descendant` (a fact of two commits): asked once. */
@@ -193,7 +200,11 @@ export async function loadRevision(ctx: Context, spaceId: string, commitOid: str
     );
     const indexed = indexRevision(spaceId, revision, (gitPath) => pathId(spaceId, directory + gitPath));
     // A provisional build never replaces a final one made meanwhile.
-    if (final || !ctx.revisions.get(key)?.final) ctx.revisions.set(key, { revision: Promise.resolve(indexed), final }, weightOf(revision));
+    if (final || !ctx.revisions.get(key)?.final) {
+      const entry = { revision: Promise.resolve(indexed), final };
+      ctx.revisions.set(key, entry, weightOf(revision));
+      indexed.weigh = (bytes) => ctx.revisions.grow(key, entry, bytes);
+    }
     return indexed;
   })();
   self.loading = loading;
