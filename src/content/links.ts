@@ -203,7 +203,8 @@ export function documentPages(pages: Page[], out: DocumentPage[] = []): Document
   return out;
 }
 
-interface Lookups {
+/** What the paths of a revision resolve to, as resolveLink reads them. */
+export interface LinkLookups {
   root: string;
   pages: Map<string, DocumentPage>;
   /** Folder (no trailing slash) -> the page of its README.md. */
@@ -212,7 +213,8 @@ interface Lookups {
   reusable: Map<string, string>;
 }
 
-function lookupsOf(revision: Revision, pages: DocumentPage[]): Lookups {
+/** The lookups of a revision whose document pages (in page order) are `pages`. */
+export function linkLookups(revision: Revision, pages: DocumentPage[] = documentPages(revision.pages)): LinkLookups {
   const readmes = new Map<string, DocumentPage>();
   for (const page of pages) {
     const slash = page.gitPath.lastIndexOf('/');
@@ -227,10 +229,43 @@ function lookupsOf(revision: Revision, pages: DocumentPage[]): Lookups {
   };
 }
 
+/**
+ * What each path that resolves to something resolves to, as `kind:id` (`reusable-content:…`, `page:…`, `file:…`):
+ * a link's target depends on the revision only through these answers at the paths it tries (and the content root).
+ * Two revisions with the same root resolve a page's links alike unless an answer differs at a path the page tries
+ * (the incremental index compares them, src/domain/content/links.ts).
+ */
+export function linkAnswers(lookups: LinkLookups): Map<string, string> {
+  const answers = new Map<string, string>();
+  const paths = new Set([...lookups.reusable.keys(), ...lookups.pages.keys(), ...lookups.readmes.keys(), ...lookups.files.keys()]);
+  for (const path of paths) {
+    const answer = answerAt(path, lookups);
+    if (answer !== undefined) answers.set(path, `${answer.kind}:${answer.value}`);
+  }
+  return answers;
+}
+
+/** What one path (NFC) resolves to, in resolveLink's order; undefined for nothing. */
+function answerAt(gitPath: string, lookups: LinkLookups): Pick<RevisionLink, 'kind' | 'value'> | undefined {
+  // Reusable contents may live at the top of the repository, outside the content root.
+  const reusable = lookups.reusable.get(gitPath);
+  if (reusable) return { kind: 'reusable-content', value: reusable };
+  if (!isUnder(gitPath, lookups.root)) return undefined;
+  const page = lookups.pages.get(gitPath) ?? lookups.readmes.get(gitPath);
+  if (page) return { kind: 'page', value: page.id };
+  const file = lookups.files.get(gitPath);
+  if (file) return { kind: 'file', value: file };
+  return undefined;
+}
+
 type Resolved = Pick<RevisionLink, 'kind' | 'value' | 'anchor' | 'status'>;
 
-/** Resolves one link written in `page` (see the rules at the top of this file); undefined for an empty link. */
-function resolveLink(href: string, page: DocumentPage, lookups: Lookups): Resolved | undefined {
+/**
+ * Resolves one link written in `page` (see the rules at the top of this file); undefined for an empty link. Each
+ * path it tries and finds nothing at is added to `probes` (a later revision with something there resolves it
+ * otherwise).
+ */
+function resolveLink(href: string, page: DocumentPage, lookups: LinkLookups, probes?: Set<string>): Resolved | undefined {
   if (isUrl(href)) return { kind: 'url', value: normalizeUrl(href), status: 'ok' };
   const hash = href.indexOf('#');
   const anchor = hash >= 0 ? href.slice(hash + 1) : undefined;
@@ -248,18 +283,14 @@ function resolveLink(href: string, page: DocumentPage, lookups: Lookups): Resolv
     if (resolved === undefined) continue;
     // Names compare in Unicode's composed form (macOS writes some names decomposed).
     const gitPath = resolved.normalize('NFC');
-    // Reusable contents may live at the top of the repository, outside the content root.
-    const reusable = lookups.reusable.get(gitPath);
-    if (reusable) return { kind: 'reusable-content', value: reusable, status: 'ok' };
-    if (!isUnder(gitPath, root)) continue;
-    firstResolved ??= gitPath;
-    const target = lookups.pages.get(gitPath) ?? lookups.readmes.get(gitPath);
-    if (target) {
+    if (isUnder(gitPath, root)) firstResolved ??= gitPath;
+    const answer = answerAt(gitPath, lookups);
+    if (answer?.kind === 'page') {
       const at = candidate === path || candidate === decodePath(path) ? anchor : undefined;
-      return { kind: 'page', value: target.id, ...(at ? { anchor: at } : {}), status: 'ok' };
+      return { ...answer, ...(at ? { anchor: at } : {}), status: 'ok' };
     }
-    const file = lookups.files.get(gitPath);
-    if (file) return { kind: 'file', value: file, status: 'ok' };
+    if (answer) return { ...answer, status: 'ok' };
+    probes?.add(gitPath);
   }
   const missing = firstResolved !== undefined ? firstResolved.slice(root.length) : decodePath(path);
   return { kind: 'missing', value: missing, status: 'broken' };
@@ -271,7 +302,7 @@ function resolveLink(href: string, page: DocumentPage, lookups: Lookups): Resolv
  * per page: the lookups are made once.
  */
 export function documentLinksOf(revision: Revision): (page: DocumentPage) => DocumentContext {
-  const lookups = lookupsOf(revision, documentPages(revision.pages));
+  const lookups = linkLookups(revision);
   return (page) => ({
     resolveLink(href) {
       const resolved = resolveLink(href, page, lookups);
@@ -296,29 +327,36 @@ export function documentLinksOf(revision: Revision): (page: DocumentPage) => Doc
 }
 
 /**
+ * The links of one document page, resolved against `lookups`, one per relation and target, in the order written
+ * (its covers first). `rawLinks` are the links written in its body; each path a link tried and found nothing at is
+ * added to `probes`.
+ */
+export function pageLinks(page: DocumentPage, pageOrder: number, rawLinks: RawLink[], lookups: LinkLookups, probes?: Set<string>): RevisionLink[] {
+  const out: RevisionLink[] = [];
+  const seen = new Set<string>();
+  const push = (relation: LinkRelation, resolved: Resolved) => {
+    const target = targetKey(resolved.kind, resolved.value, resolved.anchor);
+    const key = `${relation}\0${target}`;
+    if (seen.has(key)) return;
+    seen.add(key);
+    out.push({ pageId: page.id, pageOrder, relation, ...resolved, target });
+  };
+  for (const file of [page.cover?.file, page.cover?.fileDark]) {
+    if (file) push('reference', { kind: 'file', value: file, status: 'ok' });
+  }
+  for (const link of rawLinks) {
+    const resolved = resolveLink(link.href, page, lookups, probes);
+    if (resolved) push(link.relation, resolved);
+  }
+  return out;
+}
+
+/**
  * Every link of every document page of a revision, resolved, one per page, relation and target. `rawLinksOf`
  * reads a page's links (extractLinks of its body by default; callers may cache it by blob).
  */
 export function revisionLinks(revision: Revision, rawLinksOf: (page: DocumentPage) => RawLink[] = (page) => extractLinks(page.markdown)): RevisionLink[] {
   const pages = documentPages(revision.pages);
-  const lookups = lookupsOf(revision, pages);
-  const out: RevisionLink[] = [];
-  pages.forEach((page, pageOrder) => {
-    const seen = new Set<string>();
-    const push = (relation: LinkRelation, resolved: Resolved) => {
-      const target = targetKey(resolved.kind, resolved.value, resolved.anchor);
-      const key = `${relation}\0${target}`;
-      if (seen.has(key)) return;
-      seen.add(key);
-      out.push({ pageId: page.id, pageOrder, relation, ...resolved, target });
-    };
-    for (const file of [page.cover?.file, page.cover?.fileDark]) {
-      if (file) push('reference', { kind: 'file', value: file, status: 'ok' });
-    }
-    for (const link of rawLinksOf(page)) {
-      const resolved = resolveLink(link.href, page, lookups);
-      if (resolved) push(link.relation, resolved);
-    }
-  });
-  return out;
+  const lookups = linkLookups(revision, pages);
+  return pages.flatMap((page, pageOrder) => pageLinks(page, pageOrder, rawLinksOf(page), lookups));
 }

@@ -7,14 +7,21 @@ import { parsePageFiles } from '../content/page.js';
 import { extractLinks, type RawLink } from '../content/links.js';
 import { pageRows, type SearchablePage } from '../domain/search/search.js';
 import type { SearchPageRows } from '../store/sql/search.js';
+import type { SearchLanguage } from '../content/search-text.js';
 import { pageHtml, type PageHtml } from '../content/page-html.js';
 import { evaluateCondition, type VisitorClaims } from '../domain/sites/conditions.js';
 
 export const cpuTasks = {
   /** Page files -> their fields (src/content/page.ts), for buildRevision. */
   parsePages: parsePageFiles,
-  /** The search rows of pages (src/domain/search/search.ts pageRows). */
-  searchRows: (pages: SearchablePage[]): SearchPageRows[] => pages.map(pageRows),
+  /**
+   * The search rows of pages, their words stemmed in the space's language (src/domain/search/search.ts pageRows;
+   * pages alone: English).
+   */
+  searchRows: (input: SearchablePage[] | { pages: SearchablePage[]; language: SearchLanguage }): SearchPageRows[] => {
+    const stems = new Map<string, string>();
+    return Array.isArray(input) ? input.map((page) => pageRows(page, 'en', stems)) : input.pages.map((page) => pageRows(page, input.language, stems));
+  },
   /**
    * The links written in markdown bodies (src/content/links.ts), each once (a link written 10,000 times resolves the
    * same every time: the event loop resolves it once); callers send what the index reads (indexedPart).

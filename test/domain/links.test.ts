@@ -3,7 +3,18 @@ import remarkParse from 'remark-parse';
 import { unified } from 'unified';
 import { visit } from 'unist-util-visit';
 import { describe, expect, it } from 'vitest';
-import { extractLinks, linkBearingText, normalizeUrl, revisionLinks, targetKey, type RevisionLink } from '../../src/content/links.js';
+import {
+  documentPages,
+  extractLinks,
+  linkAnswers,
+  linkBearingText,
+  linkLookups,
+  normalizeUrl,
+  pageLinks,
+  revisionLinks,
+  targetKey,
+  type RevisionLink,
+} from '../../src/content/links.js';
 import { buildRevision } from '../../src/content/revision.js';
 import type { Revision } from '../../src/content/model.js';
 import { memoryFacts, memoryTree, TEST_COMMIT, tinyPng, type MemoryFile } from '../helpers/content.js';
@@ -249,5 +260,54 @@ describe('revisionLinks', () => {
     expect(key).toMatch(/^url:sha256:[0-9a-f]{64}$/);
     expect(targetKey('url', url)).toBe(key);
     expect(targetKey('url', 'https://example.com/')).toBe('url:https://example.com/');
+  });
+});
+
+describe('linkAnswers and probes (what the incremental index compares)', () => {
+  it('answers each path as a link resolves it: reusable content, then page or folder readme, then file', async () => {
+    const revision = await build({
+      'SUMMARY.md': '# Table of contents\n\n* [Home](README.md)\n* [Guide](guide/README.md)\n',
+      'README.md': '# Home\n',
+      'guide/README.md': '# Guide\n',
+      'notes.md': '# Not listed: a file\n',
+      '.gitbook/assets/a.png': tinyPng(1, 1),
+      '.gitbook/includes/footer.md': 'Footer.\n',
+    });
+    const [home, guide] = revision.pages;
+    const file = (name: string) => revision.files.find((f) => f.name === name)!.id;
+    expect(Object.fromEntries(linkAnswers(linkLookups(revision)))).toEqual({
+      'README.md': `page:${home.id}`,
+      '': `page:${home.id}`,
+      'guide/README.md': `page:${guide.id}`,
+      guide: `page:${guide.id}`,
+      'notes.md': `file:${file('notes.md')}`,
+      '.gitbook/assets/a.png': `file:${file('a.png')}`,
+      '.gitbook/includes/footer.md': `reusable-content:${revision.reusableContents[0].id}`,
+    });
+  });
+
+  it('records every path a link tried and found nothing at, and none for a link that resolved at its first try', async () => {
+    const revision = await build({
+      'SUMMARY.md': '# Table of contents\n\n* [Home](README.md)\n',
+      'README.md': '# Home\n',
+      'my file.md': '# A file\n',
+    });
+    const lookups = linkLookups(revision);
+    const [home] = documentPages(revision.pages);
+    const probes = new Set<string>();
+    const links = pageLinks(
+      home,
+      0,
+      [{ href: 'my%20file.md', relation: 'reference' }, { href: 'C#.md', relation: 'reference' }, { href: 'README.md', relation: 'reference' }, { href: '../../out.md', relation: 'reference' }],
+      lookups,
+      probes,
+    );
+    expect(links.map((l) => [l.kind, l.status])).toEqual([
+      ['file', 'ok'],
+      ['missing', 'broken'],
+      ['page', 'ok'],
+      ['missing', 'broken'],
+    ]);
+    expect([...probes]).toEqual(['my%20file.md', 'C', 'C#.md']);
   });
 });

@@ -1,6 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { findTerms, matchTerm, pageSections, queryTerms, termsWithOffsets, tokenize, type SearchTerms } from '../../src/content/search-text.js';
-import { excerpt, pageRows, sectionHits, termScore } from '../../src/domain/search/search.js';
+import {
+  detectLanguage,
+  findTerms,
+  indexTokens,
+  languageVotes,
+  matchTerm,
+  pageSections,
+  queryTerms,
+  stemOf,
+  termsWithOffsets,
+  tokenize,
+  type SearchTerms,
+} from '../../src/content/search-text.js';
+import { engineQuery, excerpt, pageRows, sectionHits } from '../../src/domain/search/search.js';
 import { buildRevision } from '../../src/content/revision.js';
 import type { DocumentPage } from '../../src/content/model.js';
 import { memoryFacts, memoryTree, TEST_COMMIT } from '../helpers/content.js';
@@ -15,22 +27,80 @@ describe('tokenize', () => {
   it('leaves out words longer than 64 characters', () => {
     expect(tokenize(`short ${'x'.repeat(65)} ${'y'.repeat(64)}`)).toEqual(['short', 'y'.repeat(64)]);
   });
+
+  it('cuts Chinese, Japanese and Thai runs into words, with their offsets, and keeps combining marks in words', () => {
+    expect(tokenize('東京に行きます')).toEqual(['東京', 'に', '行き', 'ます']);
+    expect(tokenize('我们在北京大学学习。')).toEqual(['我们', '在', '北京', '大学', '学习']);
+    expect(tokenize('한국어를 배웁니다')).toEqual(['한국어를', '배웁니다']);
+    expect(tokenize('हिन्दी भाषा')).toEqual(['हिन्दी', 'भाषा']);
+    const text = 'Go to 東京に行きます now';
+    expect([...termsWithOffsets(text)].map(({ term, offset, length }) => [term, text.slice(offset, offset + length)])).toEqual([
+      ['go', 'Go'],
+      ['to', 'to'],
+      ['東京', '東京'],
+      ['に', 'に'],
+      ['行き', '行き'],
+      ['ます', 'ます'],
+      ['now', 'now'],
+    ]);
+  });
+});
+
+describe('languages and stems', () => {
+  it('stems words of the language, with their accents, as normalized terms', () => {
+    expect(['installing', 'installed', 'install', 'installation'].map((w) => stemOf(w, 'en'))).toEqual(['instal', 'instal', 'instal', 'instal']);
+    expect(stemOf('Häuser', 'de')).toBe('haus');
+    expect(stemOf('haus', 'de')).toBe('haus');
+    expect(stemOf('установки', 'ru')).toBe(stemOf('установка', 'ru'));
+    // Other scripts, and words with digits, are their own stem.
+    expect(stemOf('東京', 'en')).toBe('東京');
+    expect(stemOf('v2s', 'en')).toBe('v2s');
+    expect(stemOf('installing', 'ru')).toBe('installing');
+  });
+
+  it('writes each word and, when it differs, its stem: the tokens both engines index', () => {
+    const votes = new Map();
+    expect(indexTokens('Installing the CLI: configuration, Café', 'en', votes)).toBe('installing/instal the cli configuration/configur cafe');
+    expect(votes).toEqual(new Map([['en', 1]]));
+  });
+
+  it('tells the language from its stop words, English when there are too few', () => {
+    const of = (text: string) => detectLanguage(languageVotes(tokenize(text)));
+    expect(of('Das ist die Dokumentation für das Projekt, und wir beschreiben, wie man es installiert.')).toBe('de');
+    expect(of('Voici la documentation du projet: nous décrivons comment il est installé dans les serveurs.')).toBe('fr');
+    expect(of('Esta es la documentación del proyecto, y describimos cómo se instala en los servidores.')).toBe('es');
+    expect(of('This is the documentation of the project, and how it is installed on the servers.')).toBe('en');
+    expect(of('Установка и настройка: это не сложно, но для этого есть несколько шагов.')).toBe('ru');
+    expect(of('東京に行きます')).toBe('en');
+    expect(of('die Haus')).toBe('en');
+  });
 });
 
 describe('queryTerms', () => {
-  it('matches the last word as a prefix and the others exactly, without stop words or repeats', () => {
-    expect(queryTerms('How to install the CLI')).toEqual({ exact: ['install'], prefix: 'cli' });
-    expect(queryTerms('deploy deploy conf')).toEqual({ exact: ['deploy'], prefix: 'conf' });
-    expect(queryTerms('the')).toEqual({ exact: [], prefix: 'the' });
-    expect(queryTerms('api x')).toEqual({ exact: ['api', 'x'] });
-    expect(queryTerms('?!')).toEqual({ exact: [] });
+  it('matches the last word as a prefix and the others exactly, without stop words or repeats, with their stems', () => {
+    expect(queryTerms('How to install the CLI')).toEqual({ language: 'en', exact: ['install'], prefix: 'cli', stems: ['instal', 'cli'] });
+    expect(queryTerms('deploy deploy conf')).toEqual({ language: 'en', exact: ['deploy'], prefix: 'conf', stems: ['deploi', 'conf'] });
+    expect(queryTerms('the')).toEqual({ language: 'en', exact: [], prefix: 'the', stems: ['the'] });
+    expect(queryTerms('api x')).toEqual({ language: 'en', exact: ['api', 'x'], stems: ['api', 'x'] });
+    expect(queryTerms('?!')).toEqual({ language: 'en', exact: [], stems: [] });
+    // The space's language: its stop words go (and English ones), its stemmer stems.
+    expect(queryTerms('das Haus der Häuser', 'de')).toEqual({ language: 'de', exact: ['haus'], prefix: 'hauser', stems: ['haus', 'haus'] });
   });
 
-  it('tells which query term a term matches', () => {
-    const terms = queryTerms('deploy conf');
+  it('tells which query term a word matches: as written, by stem, or as the start of a word', () => {
+    const terms = queryTerms('deploying conf');
     expect(matchTerm(terms, 'deploy')).toBe(0);
+    expect(matchTerm(terms, 'deployed')).toBe(0);
     expect(matchTerm(terms, 'configure')).toBe(1);
     expect(matchTerm(terms, 'deployment')).toBe(-1);
+    expect(matchTerm(queryTerms('configura'), 'configuration')).toBe(0);
+    expect(matchTerm(queryTerms('installing'), 'installed')).toBe(0);
+  });
+
+  it('gives the engines each word and its stem, and the last word as a prefix', () => {
+    expect(engineQuery(queryTerms('installing guides conf'))).toEqual({ whole: ['installing', 'guides', 'instal', 'guid'], prefixes: ['conf'] });
+    expect(engineQuery(queryTerms('installing'))).toEqual({ whole: ['instal'], prefixes: ['installing'] });
+    expect(engineQuery(queryTerms('?!'))).toEqual({ whole: [], prefixes: [] });
   });
 });
 
@@ -84,40 +154,20 @@ describe('pageSections', () => {
 });
 
 describe('pageRows', () => {
-  it('counts each term in the title, the headings and the text (with the description)', async () => {
+  it('gives the tokens of the title, the headings and the text (with the description), and counts stop words', async () => {
     const revision = await buildRevision(
-      memoryTree({ 'README.md': '---\ndescription: Deploy guide\n---\n# Deploy Quire\n\nDeploy it twice: deploy.\n\n## Deploy on Linux\n\nLinux only.\n' }),
+      memoryTree({ 'README.md': '---\ndescription: Deploy guide\n---\n# Deploy Quire\n\nDeploy it twice: deploying.\n\n## Deploy on Linux\n\nLinux only.\n' }),
       TEST_COMMIT,
       memoryFacts(),
     );
     const rows = pageRows(revision.pages[0] as DocumentPage);
-    const score = (term: string) => rows.postings.find((p) => p.term === term)?.score;
-    expect(score('deploy')).toBe(termScore(1, 1, 3));
-    expect(score('linux')).toBe(termScore(0, 1, 1));
-    expect(score('quire')).toBe(termScore(1, 0, 0));
-    expect(score('guide')).toBe(termScore(0, 0, 1));
+    expect(rows.tokens).toEqual({
+      title: 'deploy/deploi quire/quir',
+      headings: 'deploy/deploi on linux',
+      body: 'deploy/deploi guide/guid deploy/deploi it twice deploying/deploi linux only/onli',
+    });
     expect(rows.sections.map((s) => s.anchor)).toEqual(['', 'deploy-on-linux']);
-    expect(rows.page).toMatchObject({ title: 'Deploy Quire', path: 'readme' });
-  });
-});
-
-describe('termScore', () => {
-  it('sums over query terms in the ranking order: title terms, then terms, then heading terms, then occurrences', () => {
-    const page = (...terms: Array<[number, number, number]>) => terms.reduce((sum, [t, h, b]) => sum + termScore(t, h, b), 0);
-    // Best first; each page differs from the next by one rule only.
-    const ordered = [
-      page([1, 0, 0], [0, 0, 0]), // one term in the title
-      page([0, 1, 999], [0, 1, 999], [0, 1, 999]), // three terms, in headings, often, but none in the title
-      page([0, 1, 1], [0, 0, 1]), // two terms, one in a heading
-      page([0, 0, 1000], [0, 0, 1000]), // two terms, no heading, many occurrences
-      page([0, 0, 1], [0, 0, 1]), // two terms, few occurrences
-      page([0, 1, 5000]), // one term (occurrences count up to 1,000)
-      page([0, 0, 1]),
-    ];
-    expect([...ordered].sort((a, b) => b - a)).toEqual(ordered);
-    expect(new Set(ordered).size).toBe(ordered.length);
-    expect(termScore(0, 0, 5000)).toBe(termScore(0, 0, 1000));
-    expect(Number.isSafeInteger(20 * termScore(1, 1, 1000))).toBe(true);
+    expect(rows.page).toMatchObject({ title: 'Deploy Quire', path: 'readme', language: 'en', stop_words: 2 });
   });
 });
 
@@ -145,6 +195,17 @@ describe('sectionHits', () => {
     expect(sectionHits('p', accented, queryTerms('COFF')).map((h) => h.id)).toEqual(['tea']);
   });
 
+  it('finds words by their stem and CJK words in unspaced text', () => {
+    const stemmed = [
+      { position: 1, anchor: 'a', title: 'Setup', body: 'Nothing here.' },
+      { position: 2, anchor: 'b', title: 'Steps', body: 'Installing takes a minute.' },
+      { position: 3, anchor: 'c', title: '東京', body: '東京に行きます。' },
+    ];
+    expect(sectionHits('p', stemmed, queryTerms('installed')).map((h) => [h.id, h.body])).toEqual([['b', 'Installing takes a minute.']]);
+    expect(sectionHits('p', stemmed, queryTerms('install now')).map((h) => h.id)).toEqual(['b']);
+    expect(sectionHits('p', stemmed, queryTerms('行き')).map((h) => h.id)).toEqual(['c']);
+  });
+
   it('excerpts long sections around the first match', () => {
     const long = `${'filler '.repeat(60)}the needle is here ${'tail '.repeat(60)}`;
     const [hit] = sectionHits('p', [{ position: 1, anchor: 'a', title: 'A', body: long }], queryTerms('needle'));
@@ -162,8 +223,8 @@ describe('findTerms', () => {
     const matched = new Set<number>();
     let occurrences = 0;
     let first: number | undefined;
-    for (const { term, offset } of termsWithOffsets(text)) {
-      const q = matchTerm(terms, term);
+    for (const { term, offset, length } of termsWithOffsets(text)) {
+      const q = matchTerm(terms, term, text.slice(offset, offset + length));
       if (q < 0) continue;
       matched.add(q);
       occurrences += 1;
@@ -173,11 +234,11 @@ describe('findTerms', () => {
   }
 
   it('finds in plain ASCII text what tokenizing finds: whole words, the prefix, exact terms before the prefix', () => {
-    const vocabulary = ['ka', 'kal', 'kalo', 'kalon', 'lo', 'mi', 'mine', 'ruta', 'x9', '9x', 'kal-o', 'Kalo', 'KAL', 'a'.repeat(70) + 'kal'];
+    const vocabulary = ['ka', 'kal', 'kalo', 'kalon', 'lo', 'mi', 'mine', 'ruta', 'x9', '9x', 'kal-o', 'Kalo', 'KAL', 'a'.repeat(70) + 'kal', 'install', 'Installing', 'installed', 'instal', 'happy', 'happiness', 'study', 'studies', 'hoping', 'hope'];
     let seed = 7;
     const pick = () => vocabulary[(seed = (seed * 1103515245 + 12345) % 2147483648) % vocabulary.length];
     const separators = [' ', '. ', ', ', '\n', '_', '-', '(', ') '];
-    const queries = ['kal', 'kal lo', 'kalo ka', 'mine kal', 'ruta mi', 'x9 9x', 'zz'];
+    const queries = ['kal', 'kal lo', 'kalo ka', 'mine kal', 'ruta mi', 'x9 9x', 'zz', 'installing', 'install ka', 'happy stud', 'studies hope', 'hoped', 'happiness inst'];
     for (let round = 0; round < 200; round++) {
       const text = Array.from({ length: 30 }, (_, i) => pick() + separators[i % separators.length]).join('');
       for (const query of queries) {
@@ -188,6 +249,7 @@ describe('findTerms', () => {
   });
 
   it('falls back to tokenizing for text with accents and other scripts', () => {
+    expect(findTerms('我们在北京大学学习', queryTerms('北京'))).toEqual({ matched: new Set([0]), occurrences: 1, first: 3 });
     const terms = queryTerms('cafe déj');
     expect(findTerms('Un café, déjà vu au CAFÉ', terms)).toEqual(byTokens('Un café, déjà vu au CAFÉ', terms));
     expect(findTerms('Un café, déjà vu au CAFÉ', terms).occurrences).toBe(3);

@@ -24,15 +24,11 @@ import { findUsersByIds, type UserRow } from '../../store/sql/users.js';
 import { isUniqueViolation } from '../../store/sql/errors.js';
 import { openChangeRequestCommentCounts } from '../../store/sql/comments.js';
 import type { SpaceRow } from '../../store/sql/content.js';
+import { branchOf, MAIN_REF } from '../content/refs.js';
 
 export const CHANGE_REQUEST_STATUSES = ['draft', 'open', 'archived', 'merged'] as const;
 export type ChangeRequestStatus = (typeof CHANGE_REQUEST_STATUSES)[number];
 
-export const MAIN_REF = 'refs/heads/main';
-
-export function branchOf(number: number): string {
-  return `refs/heads/change-requests/${number}`;
-}
 
 export interface ChangeRequestView {
   changeRequest: ChangeRequestRow;

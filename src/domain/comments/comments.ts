@@ -42,8 +42,7 @@ import {
 import { findUsersByIds, type UserRow } from '../../store/sql/users.js';
 import type { SpaceRow } from '../../store/sql/content.js';
 import type { SortDirection } from '../../store/sql/keyset.js';
-
-const MAIN_REF = 'refs/heads/main';
+import { MAIN_REF } from '../content/refs.js';
 
 /** Where comments are: the space's main content, or one change request of it. */
 export interface CommentScope {

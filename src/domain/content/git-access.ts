@@ -29,6 +29,7 @@ import { PROJECT_DIRECTORY_VARIABLE } from '../../content/project-directory.js';
 import { CHANGE_REQUESTS_VARIABLE, formatPushProblem, MAX_FILE_BYTES_VARIABLE, validatePush } from '../../content/validate-push.js';
 import { busyRefusal, failedRefusal, invalidRefusal, staleRefusal } from '../../content/push-messages.js';
 import { findSpace, liveSpaces, lockSpaceRow, updateSpaceRow, type SpaceRow } from '../../store/sql/content.js';
+import { MAIN_REF } from './refs.js';
 
 export type { GitService };
 
@@ -287,7 +288,7 @@ class PushDecision {
 export async function recordPush(ctx: Context, spaceId: string): Promise<void> {
   const revision = await ctx.db.transaction().execute(async (trx) => {
     await lockSpaceRow(trx, spaceId);
-    const main = await ctx.reader.resolveRef(spaceId, 'refs/heads/main');
+    const main = await ctx.reader.resolveRef(spaceId, MAIN_REF);
     const space = await findSpace(trx, spaceId);
     if (!main || !space || space.revision === main) return undefined;
     await updateSpaceRow(trx, spaceId, { revision: main, updated_at: nowIso() });
@@ -305,7 +306,7 @@ export async function catchUpWithRepositories(ctx: Context, progress?: (checked:
   const recorded: string[] = [];
   const spaces = await liveSpaces(ctx.db);
   for (const [index, space] of spaces.entries()) {
-    const main = await ctx.reader.resolveRef(space.id, 'refs/heads/main');
+    const main = await ctx.reader.resolveRef(space.id, MAIN_REF);
     if (main && main !== space.revision) {
       await recordPush(ctx, space.id);
       recorded.push(space.id);

@@ -7,8 +7,7 @@ import type { Context } from '../context.js';
 import { liveSpaces } from '../../store/sql/content.js';
 import { searchStates } from '../../store/sql/search.js';
 import { indexedLinkCommits } from '../../store/sql/links.js';
-import { SEARCH_VERSION } from '../search/search.js';
-import { LINKS_VERSION } from './links.js';
+import { LINKS_VERSION, SEARCH_VERSION } from './refs.js';
 
 /**
  * After main moved (a push, a merge, an import): compute the history facts of the new commits in the background (a

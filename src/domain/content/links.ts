@@ -6,6 +6,15 @@
  * - The `index-links` job indexes main's new revision after every push and merge (indexLinks), then prunes the
  *   rows of revisions nobody reads any more (all but main, the heads of draft and open change requests and the
  *   revisions they started from).
+ * - Indexing is incremental (issue 16): a revision starts from an indexed one (its nearest indexed ancestor, else
+ *   the one indexed last) and redoes only the pages whose rows may differ: pages added, moved or changed (blob or
+ *   cover files), and pages with a link whose target may differ: to a page, file or reusable content no longer at
+ *   the path it was reached by (renamed, moved, deleted, another id), or trying a path where something now is (a
+ *   `missing:` link a new page satisfies; a `%20` link whose other spelling now exists). The other pages keep their
+ *   rows; only their place in the page order may change. The base's rows are changed in place when nobody reads the
+ *   base any more (main's previous revision, a change request's previous head: its slot is taken over, see
+ *   src/store/sql/links.ts), else copied first. A revision with no base, or where most pages change, is indexed in
+ *   full. Either way the rows equal a full index of the revision (test/domain/links-incremental.test.ts).
  * - A read whose revision is not indexed (the job has not run yet, the queue is down, a push to a change request,
  *   which queues nothing) indexes it first with the same function and stores it.
  * - `in-app`: a URL link to Quire's own app (`<public URL>/app`, `…/app/…`). It depends on the public URL, so it is
@@ -18,18 +27,22 @@
  */
 import type { Context, Caller } from '../context.js';
 import { NotFound } from '../errors.js';
-import { nowIso } from '../ids.js';
+import { newId, nowIso } from '../ids.js';
 import { collectPage, type Page as ListPage, type PageRequest } from '../lists.js';
 import { loadOrgAccess } from '../permissions.js';
 import { embeddedOrganizationView, type OrganizationView } from '../organizations/organizations.js';
 import { loadSpace, spaceCounters, spaceViewOf, type SpaceView } from './spaces.js';
 import { findFile, findPage, loadRevision, readContent, type IndexedRevision } from './revisions.js';
-import { branchOf, changeRequestViews, loadChangeRequest, MAIN_REF, type ChangeRequestView } from '../change-requests/change-requests.js';
+import { changeRequestViews, loadChangeRequest, type ChangeRequestView } from '../change-requests/change-requests.js';
+import { branchOf, LINKS_VERSION, MAIN_REF } from './refs.js';
 import {
   documentPages,
+  linkAnswers,
+  linkLookups,
   normalizeUrl,
-  revisionLinks,
+  pageLinks,
   targetKey,
+  type LinkLookups,
   type LinkRelation,
   type RawLink,
 } from '../../content/links.js';
@@ -37,21 +50,26 @@ import type { DocumentPage, Page, ReusableContent, RevisionFile } from '../../co
 import { indexedPart } from '../../content/bounded-markdown.js';
 import {
   brokenTargets,
+  indexedLinkRevisions,
   linkIndexVersion,
   linkLocations,
   linkStats,
   listLinkingPages,
   listLinkTargets,
+  pagesLinkingTo,
   pruneLinks,
-  replaceLinks,
+  readLinkSlot,
+  writeLinks,
+  type IndexedLinkRevision,
+  type LinkPageRow,
+  type LinkRowInput,
+  type LinkSlotChanges,
   type LinkScope,
   type LinkTargetRow,
 } from '../../store/sql/links.js';
 import { findSpace } from '../../store/sql/content.js';
 import { liveChangeRequests } from '../../store/sql/change-requests.js';
 
-/** The extraction rules of the stored rows; rows made with other rules are indexed again when read. */
-export const LINKS_VERSION = 1;
 
 export type LinkStatus = 'ok' | 'broken' | 'in-app';
 export const LINK_STATUSES: readonly LinkStatus[] = ['ok', 'broken', 'in-app'];
@@ -84,27 +102,198 @@ async function linksOfPages(ctx: Context, pages: DocumentPage[]): Promise<Map<st
   return links;
 }
 
+/** What a page's rows are made from besides its path and the answers of the revision: its blob and cover files. */
+function signatureOf(page: DocumentPage): string {
+  return `${page.blobOid} ${page.cover?.file ?? ''} ${page.cover?.fileDark ?? ''}`;
+}
+
+/** The stored rows of some pages of a revision (`order`: each page's place in the page order). */
+async function rowsOf(ctx: Context, pages: Array<{ page: DocumentPage; order: number }>, lookups: LinkLookups): Promise<{ pages: LinkPageRow[]; links: LinkRowInput[] }> {
+  const written = await linksOfPages(ctx, pages.map(({ page }) => page));
+  const out: { pages: LinkPageRow[]; links: LinkRowInput[] } = { pages: [], links: [] };
+  for (const { page, order } of pages) {
+    const probes = new Set<string>();
+    for (const link of pageLinks(page, order, written.get(page.blobOid)!, lookups, probes)) {
+      out.links.push({
+        page_id: link.pageId,
+        relation: link.relation,
+        target: link.target,
+        target_kind: link.kind,
+        target_value: link.value,
+        anchor: link.anchor ?? null,
+        status: link.status,
+      });
+    }
+    out.pages.push({
+      page_id: page.id,
+      page_order: order,
+      git_path: page.gitPath,
+      signature: signatureOf(page),
+      probes: probes.size > 0 ? JSON.stringify([...probes]) : null,
+    });
+  }
+  return out;
+}
+
+/** The revisions the index keeps: main, and the heads and starting revisions of draft and open change requests. */
+async function keptRevisions(ctx: Context, spaceId: string): Promise<Set<string>> {
+  const keep = new Set<string>();
+  const main = await ctx.reader.resolveRef(spaceId, MAIN_REF);
+  if (main) keep.add(main);
+  for (const changeRequest of await liveChangeRequests(ctx.db, spaceId)) {
+    const head = await ctx.reader.resolveRef(spaceId, branchOf(changeRequest.number));
+    if (head) keep.add(head);
+    keep.add(changeRequest.revision_merged_ancestor ?? changeRequest.revision_initial);
+  }
+  return keep;
+}
+
+// How far up the first-parent line a base is looked for.
+const BASE_DEPTH = 32;
+
+/**
+ * The indexed revision (same rules, same content root) a revision starts from: the nearest indexed one up its
+ * parents (a merge: either parent first), else the one indexed last. Its slot is taken over unless the index keeps it.
+ */
+async function linkBase(ctx: Context, spaceId: string, commit: string, root: string): Promise<(IndexedLinkRevision & { take: boolean }) | undefined> {
+  const indexed = new Map<string, IndexedLinkRevision>();
+  for (const revision of await indexedLinkRevisions(ctx.db, spaceId, LINKS_VERSION)) {
+    if (revision.commit !== commit && revision.root === root) indexed.set(revision.commit, revision);
+  }
+  if (indexed.size === 0) return undefined;
+  let found: IndexedLinkRevision | undefined;
+  let oid: string | undefined = commit;
+  for (let depth = 0; oid !== undefined && depth < BASE_DEPTH && !found; depth++) {
+    const parents: string[] = (await ctx.reader.readCommit(spaceId, oid))?.parents ?? [];
+    found = parents.map((parent) => indexed.get(parent)).find((revision) => revision !== undefined);
+    oid = parents[0];
+  }
+  found ??= [...indexed.values()].reduce((last, revision) => (revision.indexedAt > last.indexedAt ? revision : last));
+  return { ...found, take: !(await keptRevisions(ctx, spaceId)).has(found.commit) };
+}
+
+// Past this many pages to redo, and half of the revision's, a full index into a new slot costs less.
+const FULL_INDEX_AT = 500;
+// Past this many runs of pages moving by different amounts, their page rows are rewritten rather than moved.
+const MAX_MOVES = 100;
+
+/**
+ * The changes that turn the base's rows into the revision's (see the top of this file); undefined when a full index
+ * costs less.
+ */
+async function incrementalChanges(
+  ctx: Context,
+  spaceId: string,
+  base: IndexedLinkRevision,
+  pages: DocumentPage[],
+  lookups: LinkLookups,
+  answers: Map<string, string>,
+): Promise<LinkSlotChanges | undefined> {
+  const stored = await readLinkSlot(ctx.db, spaceId, base.slot);
+  const ids = new Map(pages.map((page, order) => [page.id, order]));
+  // Page ids are unique in a revision; were they not, the page rows could not say which page is which.
+  if (ids.size !== pages.length) return undefined;
+
+  // Paths whose answer differs, and the answers gone from them (the targets links reached through those paths).
+  const changed = new Set<string>();
+  for (const [path, answer] of answers) if (stored.answers.get(path) !== answer) changed.add(path);
+  for (const path of stored.answers.keys()) if (!answers.has(path)) changed.add(path);
+  const gone = new Set<string>();
+  for (const path of changed) {
+    const answer = stored.answers.get(path);
+    if (answer !== undefined) gone.add(answer);
+  }
+
+  const before = new Map(stored.pages.map((page) => [page.page_id, page]));
+  const redo = new Set<string>();
+  for (const page of pages) {
+    const old = before.get(page.id);
+    if (!old || old.git_path !== page.gitPath || old.signature !== signatureOf(page)) redo.add(page.id);
+    else if (old.probes !== null && changed.size > 0 && (JSON.parse(old.probes) as string[]).some((path) => changed.has(path))) redo.add(page.id);
+  }
+  if (gone.size > 0) {
+    for (const id of await pagesLinkingTo(ctx.db, spaceId, base.slot, gone)) if (ids.has(id)) redo.add(id);
+  }
+  const removed = stored.pages.filter((page) => !ids.has(page.page_id) || redo.has(page.page_id)).map((page) => page.page_id);
+  const work = redo.size + removed.length;
+  if (work > FULL_INDEX_AT && work * 2 > pages.length) return undefined;
+
+  // Pages kept move in runs (an inserted page moves every later one by 1): one range of places per run, moved by one
+  // UPDATE of their page rows (link_pages: one row per page, not per link; their links stay as they are).
+  const kept = stored.pages.filter((page) => ids.has(page.page_id) && !redo.has(page.page_id)).sort((a, b) => a.page_order - b.page_order);
+  const moves: LinkSlotChanges['moves'] = [];
+  let run: LinkSlotChanges['moves'][number] | undefined;
+  for (const page of kept) {
+    const by = ids.get(page.page_id)! - page.page_order;
+    if (run && run.by === by) {
+      run.to = page.page_order;
+      continue;
+    }
+    run = by === 0 ? undefined : { from: page.page_order, to: page.page_order, by };
+    if (run) moves.push(run);
+  }
+  const rows = await rowsOf(ctx, pages.flatMap((page, order) => (redo.has(page.id) ? [{ page, order }] : [])), lookups);
+  const removedPages = [...removed];
+  if (moves.length > MAX_MOVES) {
+    // A reordered table of contents: the kept pages that moved get new page rows instead.
+    for (const page of kept) {
+      const order = ids.get(page.page_id)!;
+      if (order === page.page_order) continue;
+      removedPages.push(page.page_id);
+      rows.pages.push({ ...page, page_order: order });
+    }
+    moves.length = 0;
+  }
+  return {
+    removedLinks: removed,
+    removedPages,
+    moves,
+    pages: rows.pages,
+    links: rows.links,
+    removedAnswers: [...changed].filter((path) => stored.answers.has(path)),
+    answers: [...changed].flatMap((path) => {
+      const answer = answers.get(path);
+      return answer === undefined ? [] : [{ path, answer }];
+    }),
+  };
+}
+
+export interface IndexLinksOptions {
+  /** Index the revision in full, from no other (tests compare it with an incremental index). */
+  full?: boolean;
+}
+
+// Writes lost to concurrent writers before giving up (each loss means another writer made progress).
+const MAX_ATTEMPTS = 5;
+
 /**
  * Computes the links of one revision of a space and stores them, replacing what was stored for it (one
- * transaction). Returns how many rows it stored.
+ * transaction), incrementally from an indexed revision when there is one (see the top of this file). Returns how
+ * many link rows it wrote (all of the revision's for a full index).
  */
-export async function indexLinks(ctx: Context, spaceId: string, commit: string): Promise<number> {
+export async function indexLinks(ctx: Context, spaceId: string, commit: string, options: IndexLinksOptions = {}): Promise<number> {
   // Final facts: the index stores page ids, which provisional facts may not have right yet.
   const content = await loadRevision(ctx, spaceId, commit, { final: true });
-  const written = await linksOfPages(ctx, documentPages(content.revision.pages));
-  const links = revisionLinks(content.revision, (page) => written.get(page.blobOid)!);
-  const rows = links.map((link) => ({
-    page_id: link.pageId,
-    page_order: link.pageOrder,
-    relation: link.relation,
-    target: link.target,
-    target_kind: link.kind,
-    target_value: link.value,
-    anchor: link.anchor ?? null,
-    status: link.status,
-  }));
-  await replaceLinks(ctx.db, spaceId, commit, rows, LINKS_VERSION, nowIso());
-  return rows.length;
+  const { root } = content.revision;
+  const pages = documentPages(content.revision.pages);
+  const lookups = linkLookups(content.revision, pages);
+  const answers = linkAnswers(lookups);
+  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+    // A write lost to another writer: that writer may have indexed this very revision.
+    if (attempt > 0 && (await linkIndexVersion(ctx.db, spaceId, commit)) === LINKS_VERSION) return 0;
+    // The last attempts start from nothing: no base to lose.
+    const base = options.full || attempt >= 2 ? undefined : await linkBase(ctx, spaceId, commit, root);
+    const incremental = base ? await incrementalChanges(ctx, spaceId, base, pages, lookups, answers) : undefined;
+    let changes = incremental;
+    if (!changes) {
+      const rows = await rowsOf(ctx, pages.map((page, order) => ({ page, order })), lookups);
+      changes = { removedLinks: [], removedPages: [], moves: [], ...rows, removedAnswers: [], answers: [...answers].map(([path, answer]) => ({ path, answer })) };
+    }
+    const from = incremental && base ? { commit: base.commit, slot: base.slot, take: base.take } : undefined;
+    const slot = from?.take ? from.slot : newId();
+    if (await writeLinks(ctx.db, spaceId, commit, { slot, root, version: LINKS_VERSION, at: nowIso(), base: from, changes })) return changes.links.length;
+  }
+  throw new Error(`links of ${spaceId}@${commit}: lost ${MAX_ATTEMPTS} writes in a row to concurrent indexing`);
 }
 
 /** Indexes the revision unless it is indexed already (with the current rules). */
@@ -127,14 +316,8 @@ export async function indexLinksOfRevision(ctx: Context, spaceId: string, commit
 
 /** Keeps the rows of `commit`, of main, and of the heads and starting revisions of draft and open change requests. */
 async function pruneUnreadLinks(ctx: Context, spaceId: string, commit: string): Promise<void> {
-  const keep = new Set([commit]);
-  const main = await ctx.reader.resolveRef(spaceId, MAIN_REF);
-  if (main) keep.add(main);
-  for (const changeRequest of await liveChangeRequests(ctx.db, spaceId)) {
-    const head = await ctx.reader.resolveRef(spaceId, branchOf(changeRequest.number));
-    if (head) keep.add(head);
-    keep.add(changeRequest.revision_merged_ancestor ?? changeRequest.revision_initial);
-  }
+  const keep = await keptRevisions(ctx, spaceId);
+  keep.add(commit);
   await pruneLinks(ctx.db, spaceId, [...keep]);
 }
 

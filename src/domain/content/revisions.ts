@@ -21,6 +21,7 @@ import { inProjectDirectory } from '../../content/project-directory.js';
 import type { CommitInfo, DocumentPage, Page, Revision, RevisionFile } from '../../content/model.js';
 import { QUIRE_SIGNATURE } from '../../store/git/repositories.js';
 import type { SpaceRow } from '../../store/sql/content.js';
+import { MAIN_REF } from './refs.js';
 
 /** A parsed revision with lookups by id and path. */
 export interface IndexedRevision {
@@ -226,7 +227,7 @@ export interface ContentTarget {
 }
 
 /** The space (read permission checked) and its content at `ref` (main by default). */
-export async function readContent(ctx: Context, caller: Caller, spaceId: string, ref = 'refs/heads/main'): Promise<ContentTarget> {
+export async function readContent(ctx: Context, caller: Caller, spaceId: string, ref = MAIN_REF): Promise<ContentTarget> {
   const { space, role } = await loadSpace(ctx, caller, spaceId);
   requireSpacePermission(role, spaceId, 'view', 'read its content');
   const oid = await resolveSpaceRef(ctx, spaceId, ref);

@@ -20,6 +20,7 @@ import {
 import { openCommentCounts } from '../../store/sql/comments.js';
 import { endPosition, placeAmongSiblings, siblingOrder, type ContentPosition } from './positions.js';
 import { requireCreateUnder, requireTransferTarget } from './placement.js';
+import { MAIN_REF } from './refs.js';
 
 export const SPACE_VISIBILITIES = ['public', 'unlisted', 'share-link', 'visitor-auth', 'in-collection', 'private'] as const;
 export type SpaceVisibility = (typeof SPACE_VISIBILITIES)[number];
@@ -93,13 +94,10 @@ export async function loadSpace(ctx: Context, caller: Caller, spaceId: string, o
   requireSpacePermission(role, spaceId, 'view', 'view it');
   // git is the truth: a process killed between moving main and recording it left the row behind (the next start
   // records it, see recordMissedPushes); until then the space shows main's commit all the same.
-  const main = await resolveSpaceRef(ctx, spaceId, MAIN_BRANCH);
+  const main = await resolveSpaceRef(ctx, spaceId, MAIN_REF);
   const space = main && main !== row.revision ? { ...row, revision: main } : row;
   return { space, access, role };
 }
-
-/** The space's main branch. */
-const MAIN_BRANCH = 'refs/heads/main';
 
 /**
  * The commit a ref of the space points at, through the read cache (a push records its new revision in the space
@@ -207,7 +205,7 @@ export async function createSpaceFromRepository(
   input: { id: string; sourceId: string; title: string; projectDirectory: string; parentId?: string | null },
 ): Promise<SpaceRow> {
   await ctx.git.copyRepository(input.sourceId, input.id);
-  const revision = await ctx.reader.resolveRef(input.id, 'refs/heads/main');
+  const revision = await ctx.reader.resolveRef(input.id, MAIN_REF);
   if (!revision) {
     await ctx.git.removeRepository(input.id);
     throw new Error(`repository ${input.sourceId} has no main branch to copy`);
@@ -373,7 +371,7 @@ export async function duplicateSpace(ctx: Context, caller: Caller, spaceId: stri
   await requireCreateUnder(ctx, access, space.parent_id, 'parent');
   const id = newId();
   await ctx.git.copyRepository(spaceId, id);
-  const revision = await ctx.reader.resolveRef(id, 'refs/heads/main');
+  const revision = await ctx.reader.resolveRef(id, MAIN_REF);
   const now = nowIso();
   const copy: SpaceRow = {
     ...space,

@@ -41,11 +41,12 @@ import { deleteSpaceRow, findSpace, updateSpaceRow } from '../../store/sql/conte
 import { deleteSiteRow } from '../../store/sql/sites.js';
 import { findRepositoryImport, insertRepositoryImport, updateUnfinishedRepositoryImport, type RepositoryImportRow } from '../../store/sql/imports.js';
 import { findUserById } from '../../store/sql/users.js';
+import { MAIN_REF } from '../content/refs.js';
 
 /** How long a request waits for its import. */
 export const REPOSITORY_IMPORT_WAIT_MS = 10 * 60 * 1000;
 
-const MAIN = 'refs/heads/main';
+const MAIN = MAIN_REF;
 const REF = /^(HEAD|[A-Za-z0-9._][A-Za-z0-9._\/-]*)$/;
 
 export type RepositoryUpload = { kind: 'bundle' | 'zip'; bytes: Buffer };

@@ -31,7 +31,7 @@ import { createCollection, updateCollection } from '../content/collections.js';
 import { createSpaceFromRepository, updateSpace, type SpacePatch } from '../content/spaces.js';
 import { recordPush } from '../content/git-access.js';
 import { enqueueIndexingAfterPush } from '../content/indexing.js';
-import { branchOf, MAIN_REF } from '../change-requests/change-requests.js';
+import { branchOf, MAIN_REF } from '../content/refs.js';
 import { createSpec, putSpec } from '../openapi/specs.js';
 import { createTranslationSettings, updateTranslationSettings } from '../translations/translations.js';
 import { updateSite } from '../sites/sites.js';
@@ -423,7 +423,7 @@ class Migration {
       try {
         const viaGit = await this.source.servesGit(spaceId);
         if (viaGit) await this.fetchRepository(staging, spaceId);
-        else await this.writeFromApi(staging, spaceId, undefined, 'refs/heads/main');
+        else await this.writeFromApi(staging, spaceId, undefined, MAIN_REF);
         if (here && !here.deleted_at) await this.moveMain(id, staging, spaceId);
         else {
           await createSpaceFromRepository(this.ctx, this.actor, target, { id, sourceId: staging, title: space.title, projectDirectory: '', parentId: parent ?? null });

@@ -1,34 +1,42 @@
 /**
  * Full-text search over the pages of spaces (issue 5): #49 in one space, #92 across an organization's spaces the
- * caller can see.
+ * caller can see, and a published site's search.
  *
- * Index (src/store/sql/search.ts): a portable posting table, term -> (space, page, score), beside the pages and
- * their sections. It is the same SQL on SQLite and PostgreSQL (no FTS5 / tsvector pair to keep in step, one ranking
- * on both). Terms are tokenized by src/content/search-text.ts.
+ * Index (src/store/sql/search.ts): the databases' own engines (issue 16 item 2), SQLite's FTS5 and PostgreSQL's
+ * tsvector with a GIN index, fed with the same tokens made here (src/content/search-text.ts): each word as written
+ * (lower case, Latin accents dropped; Chinese, Japanese and Thai cut into words by Intl.Segmenter) and its stem in
+ * the space's language. Beside them, each page's title, path and sections (for excerpts).
  * - The `index-search` job indexes main's current revision of a space (whatever commit the job names: a late job
- *   indexes the newest revision, or finds it done). Only pages whose blob or title changed are parsed again; pages
- *   that only moved get their new path. It is idempotent: nothing happens when the stored revision is main's.
+ *   indexes the newest revision, or finds it done). Only pages whose blob or title changed are parsed again (on the
+ *   CPU pool) and rewritten; pages that only moved get their new path. It is idempotent: nothing happens when the
+ *   stored revision is main's. One indexing of a space at a time (the space row's lock); an indexing that began
+ *   before main moved writes nothing (`superseded`).
  * - A search in a space that was never indexed indexes it first (same function); afterwards searches read what
  *   is stored, and the job brings it up to date after each new revision of main.
  * - Only document pages are indexed (groups and link pages have no text).
  *
- * Query: the words of `query` as terms (stop words dropped when other words remain); the last word, from two
- * characters, also matches as a prefix (`inst` finds `install`). A page matches when it has any of the terms.
+ * Language: spaces have no language setting; Quire tells it from the text. Each page's stop words are counted per
+ * language (SEARCH_LANGUAGES) and stored with its rows; the space's language is the one with the most over all its
+ * pages (English when there are too few), stored in search_spaces for the query side. A space indexed for the
+ * first time is parsed in the language a sample of its pages shows; when the counts of all pages name another
+ * language clearly (twice the votes of the current one), every page is stemmed again in it. So a space created
+ * empty (English) becomes German with its first real push of German pages, and a few English pages in a German
+ * space change nothing.
  *
- * Ranking, best first (the same on both databases):
- *   1. more query terms in the page title;
- *   2. more query terms anywhere in the page (title, headings, text);
- *   3. more query terms in its section headings;
- *   4. more occurrences of the query terms in its text (at most 1,000 counted per term);
- *   then by page id (descending: the index's order), and across spaces by space id.
- * So a title match ranks above body matches, and more matching terms above fewer. Each posting stores its term's
- * part of that order as one number (digits in base 2^15: title, present, heading, occurrences), so a page's rank
- * is the sum over the query terms of its postings' scores, and the best pages are found without reading every
- * posting of a common term: the postings of the other terms are read whole, those of the most common one best
- * first, deeper until no page not seen yet can beat the k-th page found (the threshold algorithm, Fagin).
- * Sections of a page result: the sections (split at headings) whose heading or text has a query term, best first by
- * the same rules (heading terms, terms, occurrences, then page order), at most 5, each with an excerpt of its text
- * around the first match. Organization results are spaces ranked by their best page, each with its best 10 pages.
+ * Query: its words (stop words of the space's language and English dropped when other words remain), each matched
+ * as itself or by its stem (`installing` finds `installed`: both stem to `instal`); the last word, from two
+ * characters, also matches as the start of words (`inst` finds `install`, `configura` finds `configuration`). A page
+ * matches when it has any of them. Ranking, best first: pages with a query word in their title, then in a heading,
+ * then in their text only (the same tiers on both databases); within a tier, the engine's score: bm25 on SQLite,
+ * ts_rank on PostgreSQL, both with the field weights title 10, headings 5, text 1; then the page's number in the
+ * index. The engines' scores differ in detail (bm25 weighs rare words up and long pages down, ts_rank does neither),
+ * not in those rules. The best pages per space are picked in SQL (a window function), and the tiers spare the
+ * scoring of text matches in spaces whose title and heading matches fill their places: a common word never brings
+ * every match of every space into JavaScript, nor has every one scored.
+ * Sections of a page result: the sections (split at headings) whose heading or text has a query word (as written,
+ * by stem or prefix: the engine's rule), best first (heading matches, more query words, more occurrences, then page
+ * order), at most 5, each with an excerpt of its text around the first match. Organization results are spaces
+ * ranked by their best page, each with its best 10 pages.
  */
 import type { Context, Caller } from '../context.js';
 import { nowIso } from '../ids.js';
@@ -36,37 +44,42 @@ import { collectPage, type Page, type PageRequest } from '../lists.js';
 import { atLeast, spaceRole } from '../permissions.js';
 import { loadSpace } from '../content/spaces.js';
 import { loadRevision } from '../content/revisions.js';
-import { MAIN_REF } from '../change-requests/change-requests.js';
+import { MAIN_REF, SEARCH_VERSION } from '../content/refs.js';
 import { organizationAccess } from '../organizations/organizations.js';
 import type { DocumentPage } from '../../content/model.js';
 import { indexedPart, MAX_INDEXED_TEXT } from '../../content/bounded-markdown.js';
 import {
+  detectLanguage,
   findTerms,
+  MIN_LANGUAGE_VOTES,
+  indexTokens,
+  isSearchLanguage,
+  languageVotes,
   pageSections,
   queryTerms,
   termCount,
-  termCounts,
+  tokenize,
+  type SearchLanguage,
   type SearchTerms,
 } from '../../content/search-text.js';
 import {
   applySearchChange,
-  countPostings,
-  readLists,
+  rankPages,
+  ranksBefore,
   searchPagesByIds,
   searchStates,
   sectionsOf,
   storedSearchPages,
-  termScores,
-  topPostings,
+  type EngineQuery,
+  type RankPosition,
   type SearchIndexChange,
   type SearchPageRows,
+  type SearchState,
   type SectionRow,
-  type TermList,
+  type StoredSearchPage,
 } from '../../store/sql/search.js';
 import { findSpace, liveSpacesOfOrganization, lockSpaceRow, type SpaceRow } from '../../store/sql/content.js';
 
-/** The indexing rules of the stored rows; a space indexed with other rules is indexed again, whole. */
-export const SEARCH_VERSION = 1;
 
 const MAX_SECTION_TEXT = 20_000;
 const SECTIONS_PER_PAGE = 5;
@@ -79,38 +92,55 @@ function signatureOf(page: Pick<DocumentPage, 'blobOid' | 'title'>): string {
   return `${page.blobOid} ${page.title}`;
 }
 
-// A term's score in a page, digits in base 2^15 (sums over a query's terms never carry; see the top of this file).
-const DIGIT = 2 ** 15;
-const MAX_OCCURRENCES = 1000;
-
-/** The score of a term in a page: in the title, present, in a heading, occurrences in the text. */
-export function termScore(inTitle: number, inHeadings: number, inText: number): number {
-  return (inTitle > 0 ? DIGIT ** 3 : 0) + DIGIT ** 2 + (inHeadings > 0 ? DIGIT : 0) + Math.min(inText, MAX_OCCURRENCES);
-}
-
 /** What pageRows reads of a page (plain data, for the CPU pool). */
 export type SearchablePage = Pick<DocumentPage, 'id' | 'title' | 'path' | 'blobOid' | 'markdown' | 'description'>;
 
 /**
- * The search rows of one page: its sections and the score of each of its terms. Only the first MAX_INDEXED_TEXT
- * characters of its markdown are read (src/content/bounded-markdown.ts).
+ * The search rows of one page, its words stemmed in `language`: its sections, the tokens of its title, headings and
+ * text, and its stop-word count (the language most of them are of). Only the first MAX_INDEXED_TEXT characters of
+ * its markdown are read (src/content/bounded-markdown.ts). `stems`: stems worked out before (stemOf), shared by a
+ * batch of pages.
  */
-export function pageRows(page: SearchablePage): SearchPageRows {
+export function pageRows(page: SearchablePage, language: SearchLanguage = 'en', stems = new Map<string, string>()): SearchPageRows {
   const sections = pageSections(indexedPart(page.markdown).text);
   if (page.description) sections[0].body = sections[0].body ? `${page.description}\n${sections[0].body}` : page.description;
-  const title = termCounts(page.title);
-  const headings = new Map<string, number>();
-  const body = new Map<string, number>();
-  for (const section of sections) {
-    termCounts(section.title, headings);
-    termCounts(section.body, body);
-  }
-  const terms = new Set([...title.keys(), ...headings.keys(), ...body.keys()]);
-  return {
-    page: { page_id: page.id, title: page.title, path: page.path, signature: signatureOf(page) },
-    sections: sections.map((s) => ({ ...s, body: s.body.slice(0, MAX_SECTION_TEXT) })),
-    postings: [...terms].map((term) => ({ term, score: termScore(title.get(term) ?? 0, headings.get(term) ?? 0, body.get(term) ?? 0) })),
+  const votes = new Map<SearchLanguage, number>();
+  const tokens = {
+    title: indexTokens(page.title, language, votes, stems),
+    headings: sections.map((s) => indexTokens(s.title, language, votes, stems)).filter(Boolean).join(' '),
+    body: sections.map((s) => indexTokens(s.body, language, votes, stems)).filter(Boolean).join(' '),
   };
+  let top: SearchLanguage | '' = '';
+  for (const [candidate, n] of votes) if (top === '' || n > votes.get(top)!) top = candidate;
+  return {
+    page: { page_id: page.id, title: page.title, path: page.path, signature: signatureOf(page), language: top, stop_words: top ? votes.get(top)! : 0 },
+    sections: sections.map((s) => ({ ...s, body: s.body.slice(0, MAX_SECTION_TEXT) })),
+    tokens,
+  };
+}
+
+/** What a sample of a space's pages says its language is: titles, descriptions and the start of their text. */
+function sampleLanguage(pages: readonly DocumentPage[]): SearchLanguage {
+  const votes = new Map<SearchLanguage, number>();
+  for (const page of pages.slice(0, 200)) {
+    // Whole words only: a word cut at the end of the sample may be another language's stop word (`das` of `dashboard`).
+    const start = page.markdown.length > 2000 ? page.markdown.slice(0, page.markdown.lastIndexOf(' ', 2000) + 1) : page.markdown;
+    languageVotes(tokenize(`${page.title}\n${page.description ?? ''}\n${start}`), votes);
+  }
+  return detectLanguage(votes);
+}
+
+/**
+ * The space's language from every page's stop words (stored counts for the pages kept, new ones for the others):
+ * `current` unless another language has clearly more (see the top of this file); English when the pages have too
+ * few stop words to tell.
+ */
+function spaceLanguage(current: SearchLanguage, pages: Iterable<Pick<StoredSearchPage, 'language' | 'stop_words'>>): SearchLanguage {
+  const votes = new Map<string, number>();
+  for (const page of pages) if (page.language) votes.set(page.language, (votes.get(page.language) ?? 0) + page.stop_words);
+  const best = detectLanguage(votes);
+  if (!votes.has(best) || votes.get(best)! < MIN_LANGUAGE_VOTES) return 'en';
+  return best !== current && votes.get(best)! > 2 * (votes.get(current) ?? 0) ? best : current;
 }
 
 export type IndexOutcome = 'indexed' | 'current' | 'skipped' | 'superseded';
@@ -122,14 +152,14 @@ const PAGES_PER_TASK = 100;
  * pageRows of the pages, on the CPU pool. A page longer than the index reads is logged as indexed partly (the push
  * that brought it printed the same warning).
  */
-async function rowsInPool(ctx: Context, spaceId: string, pages: DocumentPage[]): Promise<SearchPageRows[]> {
+async function rowsInPool(ctx: Context, spaceId: string, pages: DocumentPage[], language: SearchLanguage): Promise<SearchPageRows[]> {
   const tasks: Promise<SearchPageRows[]>[] = [];
   for (let i = 0; i < pages.length; i += PAGES_PER_TASK) {
     // Only what the index reads crosses to the thread (a copy: a 5 MB page costs the event loop 1 MB of it).
     const batch = pages
       .slice(i, i + PAGES_PER_TASK)
       .map(({ id, title, path, blobOid, markdown, description }) => ({ id, title, path, blobOid, markdown: indexedPart(markdown).text, description }));
-    tasks.push(ctx.cpu.run('searchRows', batch));
+    tasks.push(ctx.cpu.run('searchRows', { pages: batch, language }));
   }
   for (const page of pages) {
     if (page.markdown.length > MAX_INDEXED_TEXT) {
@@ -154,6 +184,8 @@ export async function indexSearch(ctx: Context, spaceId: string): Promise<IndexO
   }
 }
 
+const languageOf = (state: SearchState | undefined): SearchLanguage => (state && isSearchLanguage(state.language) ? state.language : 'en');
+
 /**
  * Indexes `main`, the commit main was at when the indexing began. `superseded`: main moved on meanwhile, and
  * nothing was written: an indexing that began earlier and ends later must never put an older revision over a
@@ -162,24 +194,36 @@ export async function indexSearch(ctx: Context, spaceId: string): Promise<IndexO
 export async function indexSearchAt(ctx: Context, spaceId: string, main: string): Promise<IndexOutcome> {
   const space = await findSpace(ctx.db, spaceId);
   if (!space || space.deleted_at) return 'skipped';
-  const isCurrent = (state: { commit_oid: string; version: number } | undefined) => state?.commit_oid === main && state.version === SEARCH_VERSION;
-  if (isCurrent((await searchStates(ctx.db, [spaceId])).get(spaceId))) return 'current';
+  const isCurrent = (state: SearchState | undefined) => state?.commit_oid === main && state.version === SEARCH_VERSION;
+  const state = (await searchStates(ctx.db, [spaceId])).get(spaceId);
+  if (isCurrent(state)) return 'current';
   const content = await loadRevision(ctx, spaceId, main, { final: true });
   const pages = [...content.pagesById.values()].filter((p): p is DocumentPage => p.type === 'document' || p.type === 'computed');
-  // Parse, outside the transaction and off the event loop, the pages whose rows are missing or out of date.
-  const before = await storedSearchPages(ctx.db, spaceId);
+  // Parse, outside the transaction and off the event loop, the pages whose rows are missing or out of date: in the
+  // stored language, or for a space indexed anew the one a sample of its pages shows.
+  const sameVersion = state?.version === SEARCH_VERSION;
+  let language = sameVersion ? languageOf(state) : sampleLanguage(pages);
+  const before = sameVersion ? await storedSearchPages(ctx.db, spaceId) : new Map<string, StoredSearchPage>();
   const parsed = new Map<string, SearchPageRows>();
-  for (const rows of await rowsInPool(ctx, spaceId, pages.filter((page) => before.get(page.id)?.signature !== signatureOf(page)))) {
-    parsed.set(rows.page.page_id, rows);
+  const parse = async (list: DocumentPage[]) => {
+    for (const rows of await rowsInPool(ctx, spaceId, list, language)) parsed.set(rows.page.page_id, rows);
+  };
+  await parse(pages.filter((page) => before.get(page.id)?.signature !== signatureOf(page)));
+  const told = spaceLanguage(language, pages.map((page) => parsed.get(page.id)?.page ?? before.get(page.id)!));
+  if (told !== language) {
+    language = told;
+    parsed.clear();
+    await parse(pages);
   }
   return ctx.db.transaction().execute(async (trx) => {
     // One indexing of a space at a time (in any process): the others find the work done, or do what is left.
     await lockSpaceRow(trx, spaceId);
     if ((await ctx.reader.resolveRef(spaceId, MAIN_REF)) !== main) return 'superseded';
-    const state = (await searchStates(trx, [spaceId])).get(spaceId);
-    if (isCurrent(state)) return 'current';
+    const now = (await searchStates(trx, [spaceId])).get(spaceId);
+    if (isCurrent(now)) return 'current';
     const stored = await storedSearchPages(trx, spaceId);
-    const sameRules = state?.version === SEARCH_VERSION;
+    // Rows of other rules or of another language are all made again.
+    const sameRules = now?.version === SEARCH_VERSION && now.language === language;
     const live = new Set(pages.map((p) => p.id));
     const change: SearchIndexChange = { removed: [...stored.keys()].filter((id) => !sameRules || !live.has(id)), added: [], moved: [] };
     const added: DocumentPage[] = [];
@@ -189,21 +233,21 @@ export async function indexSearchAt(ctx: Context, spaceId: string, main: string)
       else if (old.path !== page.path) change.moved.push({ page_id: page.id, path: page.path });
     }
     // Pages another indexing stored meanwhile with other content (rare) are parsed here.
-    const missing = await rowsInPool(ctx, spaceId, added.filter((page) => !parsed.has(page.id)));
-    for (const rows of missing) parsed.set(rows.page.page_id, rows);
+    await parse(added.filter((page) => !parsed.has(page.id)));
     change.added = added.map((page) => parsed.get(page.id)!);
-    await applySearchChange(trx, spaceId, { commit_oid: main, version: SEARCH_VERSION, indexed_at: nowIso() }, change);
+    await applySearchChange(trx, spaceId, { commit_oid: main, version: SEARCH_VERSION, language, indexed_at: nowIso() }, change);
     return 'indexed' as const;
   });
 }
 
-/** Indexes the spaces that were never indexed (spaces indexed before are left to the job). */
-async function ensureIndexed(ctx: Context, spaceIds: readonly string[]): Promise<void> {
+/** Indexes the spaces that were never indexed (spaces indexed before are left to the job); their states. */
+async function ensureIndexed(ctx: Context, spaceIds: readonly string[]): Promise<Map<string, SearchState>> {
   const states = await searchStates(ctx.db, spaceIds);
-  for (const spaceId of spaceIds) {
-    // Concurrent searches of one never-indexed space share one indexing.
-    if (!states.has(spaceId)) await ctx.shared.run(`index-search:${spaceId}`, () => indexSearch(ctx, spaceId));
-  }
+  const missing = spaceIds.filter((spaceId) => !states.has(spaceId));
+  // Concurrent searches of one never-indexed space share one indexing.
+  for (const spaceId of missing) await ctx.shared.run(`index-search:${spaceId}`, () => indexSearch(ctx, spaceId));
+  if (missing.length > 0) for (const [spaceId, state] of await searchStates(ctx.db, missing)) states.set(spaceId, state);
+  return states;
 }
 
 // ---- searching
@@ -232,21 +276,16 @@ export interface SpaceHit {
 }
 
 /**
- * The lists of postings of a query: one per exact term; for the last word, matched as a prefix, the word itself and
- * the range of longer terms that start with it (but the exact terms). A word is often a term of its own and the
- * most common of its range: read as an exact term, its postings come best first from the key.
+ * The tokens a query's terms match in the engines: each whole word as written and its stem; the last word as the
+ * start of tokens, and its stem whole (src/content/search-text.ts matchTerm is the same rule, for excerpts).
  */
-function termLists(terms: SearchTerms): TermList[] {
-  const lists: TermList[] = terms.exact.map((exact, q) => ({ q, exact }));
+export function engineQuery(terms: SearchTerms): EngineQuery {
+  const whole = new Set([...terms.exact, ...terms.stems.slice(0, terms.exact.length)]);
   if (terms.prefix !== undefined) {
-    const q = terms.exact.length;
-    const prefix = terms.prefix;
-    const last = prefix.codePointAt(prefix.length - 1)!;
-    const to = prefix.slice(0, prefix.length - String.fromCodePoint(last).length) + String.fromCodePoint(last + 1);
-    if (!terms.exact.includes(prefix)) lists.push({ q, exact: prefix });
-    lists.push({ q, range: { after: prefix, to }, except: terms.exact });
+    const stem = terms.stems[terms.exact.length];
+    if (!stem.startsWith(terms.prefix)) whole.add(stem);
   }
-  return lists;
+  return { whole: [...whole], prefixes: terms.prefix !== undefined ? [terms.prefix] : [] };
 }
 
 /** An excerpt of at most about EXCERPT characters of `text`, starting a little before `offset`. */
@@ -285,99 +324,54 @@ export function sectionHits(pagePath: string, sections: ReadonlyArray<Pick<Secti
   }));
 }
 
-/** A page of a space and its rank score (the sum of its terms' scores). */
-interface Ranked {
+/** A page found in a space, and its place in the ranking (src/store/sql/search.ts rankPages). */
+interface Ranked extends RankPosition {
   pageId: string;
-  score: number;
 }
 
-/** True when `a` ranks before `b`: higher score, then higher page id. */
-function before(a: Ranked, b: Ranked): boolean {
-  return a.score !== b.score ? a.score > b.score : a.pageId > b.pageId;
-}
+const byRank = (a: RankPosition, b: RankPosition) => (ranksBefore(a, b) ? -1 : ranksBefore(b, a) ? 1 : 0);
 
-const byRank = (a: Ranked, b: Ranked) => (before(a, b) ? -1 : before(b, a) ? 1 : 0);
+/** The query's terms in each language of the given spaces. */
+function termsByLanguage(query: string, states: ReadonlyMap<string, SearchState>, spaceIds: readonly string[]): Map<SearchLanguage, { terms: SearchTerms; spaces: Array<{ spaceId: string; key: number }> }> {
+  const groups = new Map<SearchLanguage, { terms: SearchTerms; spaces: Array<{ spaceId: string; key: number }> }>();
+  for (const spaceId of spaceIds) {
+    const state = states.get(spaceId);
+    if (!state) continue;
+    const language = languageOf(state);
+    let group = groups.get(language);
+    if (!group) groups.set(language, (group = { terms: queryTerms(query, language), spaces: [] }));
+    group.spaces.push({ spaceId, key: state.key });
+  }
+  return groups;
+}
 
 /**
- * How topPages reads (tests set other values to take every path). `readWhole`: lists this long or shorter are read
- * whole, one range read costing less than seeking page after page; `lookUp`: at most this many pages are looked up
- * one by one in the longest list, more and it is read whole.
+ * The best `k` pages of each space for the query (after a position, for one space's next page), and the terms each
+ * space was searched with: one engine query per language among the spaces (usually one).
  */
-export const searchTuning = { readWhole: 256, lookUp: 128 };
-
-/**
- * The best `k` pages of each space for the query's lists (after a position, for one space's next page). In each
- * space every list but the longest is read whole; the longest is read best first, deeper and deeper (the threshold
- * algorithm with one sorted list, see the top of this file): a page seen in none of the lists has only the longest
- * list's term, so it ranks after the place where that list stopped, and the k-th page found is final once it ranks
- * before that place. Pages of the other lists not seen in the longest one get their score there by a look-up (or
- * the longest list is read whole when they are many). All spaces are read together: a few statements per search,
- * whatever the number of spaces.
- */
-async function topPages(ctx: Context, spaceIds: readonly string[], lists: TermList[], k: number, after?: Ranked): Promise<Map<string, Ranked[]>> {
-  const result = new Map<string, Ranked[]>();
-  if (lists.length === 0 || k <= 0) return result;
-  const counts = await countPostings(ctx.db, spaceIds, lists);
-  const longest = new Map<string, number>();
-  for (const [spaceId, sizes] of counts) {
-    const max = Math.max(...sizes);
-    if (max > 0) longest.set(spaceId, sizes.indexOf(max));
+async function topPages(
+  ctx: Context,
+  query: string,
+  states: ReadonlyMap<string, SearchState>,
+  spaceIds: readonly string[],
+  k: number,
+  after?: RankPosition,
+): Promise<{ pages: Map<string, Ranked[]>; terms: Map<string, SearchTerms> }> {
+  const pages = new Map<string, Ranked[]>();
+  const terms = new Map<string, SearchTerms>();
+  for (const group of termsByLanguage(query, states, spaceIds).values()) {
+    for (const { spaceId } of group.spaces) terms.set(spaceId, group.terms);
+    if (termCount(group.terms) === 0) continue;
+    for (const row of await rankPages(ctx.db, group.spaces, engineQuery(group.terms), k, after)) {
+      const list = pages.get(row.space_id) ?? [];
+      list.push({ pageId: row.page_id, tier: row.tier, score: row.score, doc: row.doc });
+      pages.set(row.space_id, list);
+    }
   }
-  // Per space and page: the best score for each word of the query, and whether its score in the longest list is known.
-  const known = new Map<string, Map<string, { words: Map<number, number>; inLongest: boolean }>>([...longest.keys()].map((id) => [id, new Map()]));
-  const page = (spaceId: string, pageId: string) => {
-    const pages = known.get(spaceId)!;
-    let entry = pages.get(pageId);
-    if (!entry) pages.set(pageId, (entry = { words: new Map(), inLongest: false }));
-    return entry;
-  };
-  const add = (row: { space_id: string; page_id: string; i: number; score: number }) => {
-    const entry = page(row.space_id, row.page_id);
-    const q = lists[row.i].q;
-    entry.words.set(q, Math.max(entry.words.get(q) ?? 0, row.score));
-    if (row.i === longest.get(row.space_id)) entry.inLongest = true;
-  };
-  const wholeLongest = new Set([...longest].filter(([spaceId, i]) => counts.get(spaceId)![i] <= searchTuning.readWhole).map(([spaceId]) => spaceId));
-  const readWhole = async (spaces: Set<string>, includeLongest: boolean) => {
-    const spacesOfList = lists.map((_, i) =>
-      [...spaces].filter((spaceId) => counts.get(spaceId)![i] > 0 && (includeLongest || longest.get(spaceId) !== i)),
-    );
-    for (const row of await readLists(ctx.db, lists, spacesOfList)) add(row);
-  };
-  const ranked = (spaceId: string) =>
-    [...known.get(spaceId)!]
-      .map(([pageId, { words }]) => ({ pageId, score: [...words.values()].reduce((sum, s) => sum + s, 0) }))
-      .filter((p) => !after || before(after, p))
-      .sort(byRank);
-  // Short longest lists are read whole with the others: every score is then known.
-  await Promise.all([readWhole(wholeLongest, true), readWhole(new Set([...longest.keys()].filter((id) => !wholeLongest.has(id))), false)]);
-  for (const spaceId of wholeLongest) result.set(spaceId, ranked(spaceId).slice(0, k));
-  let open = [...longest.keys()].filter((id) => !wholeLongest.has(id));
-  for (let depth = Math.max(32, 2 * k); open.length > 0; depth *= 4) {
-    const read = await topPostings(ctx.db, open.map((spaceId) => ({ spaceId, list: lists[longest.get(spaceId)!] })), depth);
-    for (const [spaceId, rows] of read) for (const row of rows) add({ space_id: spaceId, page_id: row.page_id, i: longest.get(spaceId)!, score: row.score });
-    // Pages of the other lists whose score in the longest list is not known yet: looked up, or the list read whole.
-    const unknown = open.map((spaceId) => ({ spaceId, pageIds: [...known.get(spaceId)!].filter(([, e]) => !e.inLongest).map(([id]) => id) }));
-    const exhausted = new Set(open.filter((spaceId) => read.get(spaceId)!.length < depth));
-    const many = new Set(unknown.filter((u) => !exhausted.has(u.spaceId) && u.pageIds.length > searchTuning.lookUp).map((u) => u.spaceId));
-    const lookUp = unknown.filter((u) => !exhausted.has(u.spaceId) && !many.has(u.spaceId)).flatMap((u) => u.pageIds.map((pageId) => ({ spaceId: u.spaceId, pageId })));
-    const lookedUp = termScores(ctx.db, lookUp, lists, (spaceId) => [longest.get(spaceId)!]);
-    const wholly = many.size > 0 ? readLists(ctx.db, lists, lists.map((_, i) => [...many].filter((spaceId) => longest.get(spaceId) === i))) : Promise.resolve([]);
-    for (const row of [...(await lookedUp), ...(await wholly)]) if (row.i === longest.get(row.space_id)) add(row);
-    for (const u of unknown) for (const pageId of u.pageIds) page(u.spaceId, pageId).inLongest = true;
-    open = open.filter((spaceId) => {
-      const rows = read.get(spaceId)!;
-      const best = ranked(spaceId);
-      const last = rows[rows.length - 1];
-      const done = exhausted.has(spaceId) || many.has(spaceId) || (best.length >= k && !before({ pageId: last.page_id, score: last.score }, best[k - 1]));
-      if (done) result.set(spaceId, best.slice(0, k));
-      return !done;
-    });
-  }
-  return result;
+  return { pages, terms };
 }
 
-async function withSections(ctx: Context, ranked: Array<{ spaceId: string; pages: Ranked[] }>, terms: SearchTerms): Promise<Map<string, PageHit[]>> {
+async function withSections(ctx: Context, ranked: Array<{ spaceId: string; pages: Ranked[] }>, terms: ReadonlyMap<string, SearchTerms>): Promise<Map<string, PageHit[]>> {
   const keys = ranked.flatMap(({ spaceId, pages }) => pages.map((r) => ({ spaceId, pageId: r.pageId })));
   const [pages, sections] = await Promise.all([searchPagesByIds(ctx.db, keys), sectionsOf(ctx.db, keys)]);
   const byPage = new Map<string, SectionRow[]>();
@@ -391,7 +385,7 @@ async function withSections(ctx: Context, ranked: Array<{ spaceId: string; pages
       hits.flatMap((r) => {
         const key = `${spaceId} ${r.pageId}`;
         const page = pages.get(key);
-        return page ? [{ spaceId, id: r.pageId, title: page.title, path: page.path, sections: sectionHits(page.path, byPage.get(key) ?? [], terms) }] : [];
+        return page ? [{ spaceId, id: r.pageId, title: page.title, path: page.path, sections: sectionHits(page.path, byPage.get(key) ?? [], terms.get(spaceId)!) }] : [];
       }),
     ]),
   );
@@ -400,18 +394,18 @@ async function withSections(ctx: Context, ranked: Array<{ spaceId: string; pages
 /** Pages of one space matching `query`, best first (read permission on the space). */
 export async function searchSpace(ctx: Context, caller: Caller, spaceId: string, query: string, request: PageRequest): Promise<Page<PageHit>> {
   await loadSpace(ctx, caller, spaceId);
-  await ensureIndexed(ctx, [spaceId]);
-  const terms = queryTerms(query);
-  const lists = termLists(terms);
+  const states = await ensureIndexed(ctx, [spaceId]);
+  const terms = queryTerms(query, languageOf(states.get(spaceId)));
   const page = await collectPage({
     codec: ctx.cursors,
     scope: `search:${spaceId}:${JSON.stringify(terms)}`,
     request,
-    fetch: async (after, n) => (await topPages(ctx, [spaceId], lists, n, after ? { score: Number(after[0]), pageId: String(after[1]) } : undefined)).get(spaceId) ?? [],
-    positionOf: (r) => [r.score, r.pageId],
+    fetch: async (after, n) =>
+      (await topPages(ctx, query, states, [spaceId], n, after ? { tier: Number(after[0]), score: Number(after[1]), doc: Number(after[2]) } : undefined)).pages.get(spaceId) ?? [],
+    positionOf: (r) => [r.tier, r.score, r.doc],
     present: (r) => r,
   });
-  const hits = await withSections(ctx, [{ spaceId, pages: page.items }], terms);
+  const hits = await withSections(ctx, [{ spaceId, pages: page.items }], new Map([[spaceId, terms]]));
   return { items: hits.get(spaceId) ?? [], next: page.next };
 }
 
@@ -422,26 +416,28 @@ export async function searchSpace(ctx: Context, caller: Caller, spaceId: string,
 export async function searchOrganization(ctx: Context, caller: Caller, organizationId: string, query: string, request: PageRequest): Promise<Page<SpaceHit>> {
   const { access } = await organizationAccess(ctx, caller, organizationId);
   const spaces = (await liveSpacesOfOrganization(ctx.db, organizationId)).filter((space) => atLeast(spaceRole(access, space), 'read'));
-  const terms = queryTerms(query);
-  const lists = termLists(terms);
   const found: Array<{ space: SpaceRow; pages: Ranked[] }> = [];
-  if (termCount(terms) > 0 && spaces.length > 0) {
-    await ensureIndexed(ctx, spaces.map((s) => s.id));
-    const best = await topPages(ctx, spaces.map((s) => s.id), lists, PAGES_PER_SPACE);
+  let terms = new Map<string, SearchTerms>();
+  if (termCount(queryTerms(query)) > 0 && spaces.length > 0) {
+    const ids = spaces.map((s) => s.id);
+    const best = await topPages(ctx, query, await ensureIndexed(ctx, ids), ids, PAGES_PER_SPACE);
+    terms = best.terms;
     for (const space of spaces) {
-      const pages = best.get(space.id);
+      const pages = best.pages.get(space.id);
       if (pages && pages.length > 0) found.push({ space, pages });
     }
   }
-  const position = (hit: { space: SpaceRow; pages: Ranked[] }): [number, string] => [hit.pages[0].score, hit.space.id];
-  const compare = (a: [number, string], b: [number, string]) => (a[0] !== b[0] ? b[0] - a[0] : a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0);
+  // Spaces by their best page (its tier and score), then by id.
+  const position = (hit: { space: SpaceRow; pages: Ranked[] }): [number, number, string] => [hit.pages[0].tier, hit.pages[0].score, hit.space.id];
+  const compare = (a: [number, number, string], b: [number, number, string]) =>
+    a[0] !== b[0] ? b[0] - a[0] : a[1] !== b[1] ? b[1] - a[1] : a[2] < b[2] ? -1 : a[2] > b[2] ? 1 : 0;
   found.sort((a, b) => compare(position(a), position(b)));
   const page = await collectPage({
     codec: ctx.cursors,
-    scope: `org-search:${organizationId}:${JSON.stringify(terms)}`,
+    scope: `org-search:${organizationId}:${JSON.stringify(queryTerms(query))}`,
     request,
     fetch: async (after, n) => {
-      const start = after ? found.findIndex((hit) => compare(position(hit), [Number(after[0]), String(after[1])]) > 0) : 0;
+      const start = after ? found.findIndex((hit) => compare(position(hit), [Number(after[0]), Number(after[1]), String(after[2])]) > 0) : 0;
       return start < 0 ? [] : found.slice(start, start + n);
     },
     positionOf: position,
@@ -456,15 +452,13 @@ export async function searchOrganization(ctx: Context, caller: Caller, organizat
  * site reads its spaces, which the caller checked).
  */
 export async function searchSpaces(ctx: Context, spaceIds: readonly string[], query: string, limit = 20): Promise<PageHit[]> {
-  const terms = queryTerms(query);
-  if (termCount(terms) === 0 || spaceIds.length === 0) return [];
-  await ensureIndexed(ctx, spaceIds);
-  const best = await topPages(ctx, spaceIds, termLists(terms), limit);
-  const top = [...best]
+  if (termCount(queryTerms(query)) === 0 || spaceIds.length === 0) return [];
+  const best = await topPages(ctx, query, await ensureIndexed(ctx, spaceIds), spaceIds, limit);
+  const top = [...best.pages]
     .flatMap(([spaceId, pages]) => pages.map((page) => ({ spaceId, page })))
-    .sort((a, b) => byRank(a.page, b.page) || (a.spaceId < b.spaceId ? -1 : a.spaceId > b.spaceId ? 1 : 0))
+    .sort((a, b) => (a.page.tier !== b.page.tier || a.page.score !== b.page.score ? byRank(a.page, b.page) : a.spaceId < b.spaceId ? -1 : a.spaceId > b.spaceId ? 1 : 0))
     .slice(0, limit);
-  const hits = await withSections(ctx, [...new Set(top.map((t) => t.spaceId))].map((spaceId) => ({ spaceId, pages: top.filter((t) => t.spaceId === spaceId).map((t) => t.page) })), terms);
+  const hits = await withSections(ctx, [...new Set(top.map((t) => t.spaceId))].map((spaceId) => ({ spaceId, pages: top.filter((t) => t.spaceId === spaceId).map((t) => t.page) })), best.terms);
   const byKey = new Map([...hits.values()].flat().map((hit) => [`${hit.spaceId} ${hit.id}`, hit]));
   return top.flatMap((t) => byKey.get(`${t.spaceId} ${t.page.pageId}`) ?? []);
 }

@@ -22,6 +22,7 @@ import { evaluateCondition, type VisitorClaims } from './conditions.js';
 import { verifyVisitorToken } from './visitor-auth.js';
 import { findSiteByName, openSitesOfSpace, type SiteRow, type SiteSectionRow, type SiteSpaceRow } from '../../store/sql/sites.js';
 import type { DocumentPage, Page } from '../../content/model.js';
+import { MAIN_REF } from '../content/refs.js';
 
 /** Who reads: a signed-in user (API token) or nobody, and the share key, visitor token and claims they bring. */
 export interface SiteVisitor {
@@ -126,7 +127,7 @@ export async function readPublishedSpace(ctx: Context, tree: PublishedTree, segm
     prefix.push(siteSpace.path);
     rest = rest.slice(1);
   } else siteSpace = container.find((s) => tree.defaultSiteSpaces.has(s.id)) ?? container[0];
-  const main = siteSpace ? await ctx.reader.resolveRef(siteSpace.space_id, 'refs/heads/main') : undefined;
+  const main = siteSpace ? await ctx.reader.resolveRef(siteSpace.space_id, MAIN_REF) : undefined;
   if (!siteSpace || !main) throw rest.length === 0 ? new NothingPublishedYet() : new NotFound('path: nothing is published here');
   const content = await loadRevision(ctx, siteSpace.space_id, main);
   return { space: { tree, ...(section ? { section } : {}), siteSpace, prefix, content }, rest };
@@ -159,7 +160,7 @@ export async function publishedSpaces(ctx: Context, tree: PublishedTree): Promis
       ...(section && section.id !== tree.defaultSection ? [section.path] : []),
       ...(tree.defaultSiteSpaces.has(siteSpace.id) ? [] : [siteSpace.path]),
     ];
-    const main = await ctx.reader.resolveRef(siteSpace.space_id, 'refs/heads/main');
+    const main = await ctx.reader.resolveRef(siteSpace.space_id, MAIN_REF);
     if (!main) continue;
     out.push({ tree, ...(section ? { section } : {}), siteSpace, prefix, content: await loadRevision(ctx, siteSpace.space_id, main) });
   }

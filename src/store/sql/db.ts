@@ -5,7 +5,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import pg from 'pg';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Migration, type MigrationProvider } from 'kysely';
 import type { Database } from './schema.js';
 import { WriteObserverPlugin } from './write-observer.js';
@@ -21,6 +20,8 @@ import * as m0008 from './migrations/0008_links_search.js';
 import * as m0009 from './migrations/0009_monorepo.js';
 import * as m0010 from './migrations/0010_migrated.js';
 import * as m0011 from './migrations/0011_site_visitor_keys.js';
+import * as m0012 from './migrations/0012_search_engines.js';
+import * as m0013 from './migrations/0013_links_incremental.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -42,6 +43,8 @@ const migrations: Record<string, Migration> = {
   '0009_monorepo': m0009,
   '0010_migrated': m0010,
   '0011_site_visitor_keys': m0011,
+  '0012_search_engines': m0012,
+  '0013_links_incremental': m0013,
 };
 
 class StaticMigrationProvider implements MigrationProvider {
@@ -49,9 +52,6 @@ class StaticMigrationProvider implements MigrationProvider {
     return migrations;
   }
 }
-
-// PostgreSQL returns int8 (count(*)) as a string; our counts fit in a double.
-pg.types.setTypeParser(20, (value) => Number(value));
 
 export interface OpenStoreOptions {
   dataDir: string;
@@ -88,6 +88,10 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
   let dialect: Dialect;
   if (options.databaseUrl) {
     dialect = 'postgres';
+    // Loaded only for PostgreSQL (commands on SQLite start without it).
+    const { default: pg } = await import('pg');
+    // PostgreSQL returns int8 (count(*)) as a string; our counts fit in a double.
+    pg.types.setTypeParser(20, (value) => Number(value));
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
     // An idle connection the server closes (restart, failover) is dropped from the pool and replaced on demand;
     // without a listener the pool's 'error' event would end the process.

@@ -1,21 +1,39 @@
 /**
  * The link index: the links of indexed revisions (commits) of spaces, one row per page and target, and which
- * revisions are indexed. Rows of one revision are written together and replaced together.
+ * revisions are indexed.
+ *
+ * A revision's rows live in a slot (`link_index.slot`): its links, its pages (`link_pages`: page order, and what
+ * each page's rows were made from) and what its paths resolve to (`link_answers`). A slot belongs to one revision at
+ * a time. An incremental index (src/domain/content/links.ts) either takes the slot of a revision nobody reads any
+ * more over (one row of `link_index` changes hands) and changes the rows that differ in place, or copies a slot
+ * still read (INSERT ... SELECT) and changes the copy; a full index fills a new slot. Every write is one
+ * transaction that first claims the revision: another process indexing the same revision at the same time either
+ * finds it claimed and writes nothing, or (taking a slot) finds the slot gone and starts again. Only revisions the
+ * index would prune are taken over: a read still in flight on one then reads the new revision's rows, as one in
+ * flight on a pruned revision reads none. Reads find a revision's slot in the same statement as its rows.
+ *
+ * Why slots: a revision of 10,000 pages has ~80,000 rows; copying them per revision (INSERT ... SELECT) took ~150 ms
+ * on SQLite and 330-500 ms on PostgreSQL here, and moving the page order of every row after an inserted page ~50 ms
+ * and ~1 s. Taken over, a one-page push rewrites that page's rows, one page row and the answers that changed; page
+ * order lives in `link_pages` (one row per page), so an inserted page moves one row per later page.
  */
-import { sql, type Expression, type Kysely, type SqlBool } from 'kysely';
-import type { Database, LinksTable } from './schema.js';
+import { PostgresAdapter, sql, type Expression, type Kysely, type SqlBool, type Transaction } from 'kysely';
+import type { Database, LinkPagesTable, LinksTable } from './schema.js';
 import { keysetQuery, type KeysetKey } from './keyset.js';
+import { isUniqueViolation } from './errors.js';
 
-/** A row of `links` without its revision (the space and commit it is stored under). */
-export type LinkRowInput = Omit<LinksTable, 'space_id' | 'commit_oid'>;
+/** A row of `links` without its slot. */
+export type LinkRowInput = Omit<LinksTable, 'space_id' | 'slot'>;
+/** A row of `link_pages` without its slot. */
+export type LinkPageRow = Omit<LinkPagesTable, 'space_id' | 'slot'>;
 
-/** The extraction version a revision was indexed with; undefined when it is not indexed. */
 /** `space commit` of every revision indexed under `version` of the rules. */
 export async function indexedLinkCommits(db: Kysely<Database>, version: number): Promise<Set<string>> {
   const rows = await db.selectFrom('link_index').select(['space_id', 'commit_oid']).where('version', '=', version).execute();
   return new Set(rows.map((row) => `${row.space_id} ${row.commit_oid}`));
 }
 
+/** The extraction version a revision was indexed with; undefined when it is not indexed. */
 export async function linkIndexVersion(db: Kysely<Database>, spaceId: string, commit: string): Promise<number | undefined> {
   const row = await db
     .selectFrom('link_index')
@@ -26,29 +44,242 @@ export async function linkIndexVersion(db: Kysely<Database>, spaceId: string, co
   return row === undefined ? undefined : Number(row.version);
 }
 
+export interface IndexedLinkRevision {
+  commit: string;
+  slot: string;
+  root: string;
+  indexedAt: string;
+}
+
+/** The revisions of a space indexed under `version` of the rules. */
+export async function indexedLinkRevisions(db: Kysely<Database>, spaceId: string, version: number): Promise<IndexedLinkRevision[]> {
+  const rows = await db
+    .selectFrom('link_index')
+    .select(['commit_oid', 'slot', 'root', 'indexed_at'])
+    .where('space_id', '=', spaceId)
+    .where('version', '=', version)
+    .execute();
+  return rows.map((row) => ({ commit: row.commit_oid, slot: row.slot, root: row.root, indexedAt: row.indexed_at }));
+}
+
+/** The pages of a slot and what its paths resolve to (what an incremental index compares a new revision with). */
+export async function readLinkSlot(db: Kysely<Database>, spaceId: string, slot: string): Promise<{ pages: LinkPageRow[]; answers: Map<string, string> }> {
+  const [pages, answers] = await Promise.all([
+    db
+      .selectFrom('link_pages')
+      .select(['page_id', 'page_order', 'git_path', 'signature', 'probes'])
+      .where('space_id', '=', spaceId)
+      .where('slot', '=', slot)
+      .execute(),
+    db.selectFrom('link_answers').select(['path', 'answer']).where('space_id', '=', spaceId).where('slot', '=', slot).execute(),
+  ]);
+  return {
+    pages: pages.map((page) => ({ ...page, page_order: Number(page.page_order) })),
+    answers: new Map(answers.map((row) => [row.path, row.answer])),
+  };
+}
+
 const CHUNK = 500;
 
-/**
- * Replaces the rows of one revision, in one transaction. Another process writing the same revision at the same
- * time writes the same rows: whichever lands second adds nothing.
- */
-export async function replaceLinks(db: Kysely<Database>, spaceId: string, commit: string, rows: LinkRowInput[], version: number, at: string): Promise<void> {
-  await db.transaction().execute(async (trx) => {
-    await trx.deleteFrom('links').where('space_id', '=', spaceId).where('commit_oid', '=', commit).execute();
-    for (let i = 0; i < rows.length; i += CHUNK) {
-      const values = rows.slice(i, i + CHUNK).map((row) => ({ space_id: spaceId, commit_oid: commit, ...row }));
-      await trx
-        .insertInto('links')
-        .values(values)
-        .onConflict((oc) => oc.columns(['space_id', 'commit_oid', 'page_id', 'relation', 'target']).doNothing())
+function chunks<T>(items: readonly T[], size = CHUNK): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
+/** The pages of a slot with a link to one of `answers` (`kind:id`, as in `link_answers`). */
+export async function pagesLinkingTo(db: Kysely<Database>, spaceId: string, slot: string, answers: Iterable<string>): Promise<Set<string>> {
+  const byKind = new Map<string, string[]>();
+  for (const answer of answers) {
+    const colon = answer.indexOf(':');
+    const kind = answer.slice(0, colon);
+    byKind.set(kind, [...(byKind.get(kind) ?? []), answer.slice(colon + 1)]);
+  }
+  const pages = new Set<string>();
+  for (const [kind, values] of byKind) {
+    for (const chunk of chunks(values)) {
+      // Not `distinct`: SQLite would then rather walk the primary key, in page order, than use links_target_id.
+      const rows = await db
+        .selectFrom('links')
+        .select('page_id')
+        .where('space_id', '=', spaceId)
+        .where('slot', '=', slot)
+        .where('target_kind', '=', kind)
+        .where('target_value', 'in', chunk)
+        // As written in the partial index links_target_id (0013), so that SQLite sees it applies.
+        .where(sql<SqlBool>`target_kind in ('page', 'file', 'reusable-content')`)
         .execute();
+      for (const row of rows) pages.add(row.page_id);
     }
+  }
+  return pages;
+}
+
+/** What a slot becomes: rows removed, then moved and added. */
+export interface LinkSlotChanges {
+  /** Pages whose links are removed. */
+  removedLinks: string[];
+  /** Pages whose page row is removed. */
+  removedPages: string[];
+  /** Pages kept whose place changed: those at places `from`..`to` (before) move by `by`. */
+  moves: Array<{ from: number; to: number; by: number }>;
+  pages: LinkPageRow[];
+  links: LinkRowInput[];
+  /** Paths whose answer is removed (before the new ones are added). */
+  removedAnswers: string[];
+  answers: Array<{ path: string; answer: string }>;
+}
+
+export interface LinkWrite {
+  /** The slot the revision's rows are in once written: a new one, or the base's when it is taken over. */
+  slot: string;
+  root: string;
+  version: number;
+  at: string;
+  /** The indexed revision the changes apply to: its slot taken over (`take`) or copied into `slot`; none: `slot` is new. */
+  base?: { commit: string; slot: string; take: boolean };
+  changes: LinkSlotChanges;
+}
+
+class Lost extends Error {}
+
+async function deleteSlots(trx: Transaction<Database>, spaceId: string, slots: string[]): Promise<void> {
+  if (slots.length === 0) return;
+  for (const table of ['links', 'link_pages', 'link_answers'] as const) {
+    await trx.deleteFrom(table).where('space_id', '=', spaceId).where('slot', 'in', slots).execute();
+  }
+}
+
+async function copySlot(trx: Transaction<Database>, spaceId: string, from: string, to: string): Promise<void> {
+  const slot = sql<string>`cast(${to} as text)`.as('slot');
+  await trx
+    .insertInto('links')
+    .columns(['space_id', 'slot', 'page_id', 'relation', 'target', 'target_kind', 'target_value', 'anchor', 'status'])
+    .expression(
+      trx
+        .selectFrom('links')
+        .select(['space_id', slot, 'page_id', 'relation', 'target', 'target_kind', 'target_value', 'anchor', 'status'])
+        .where('space_id', '=', spaceId)
+        .where('slot', '=', from),
+    )
+    .execute();
+  await trx
+    .insertInto('link_pages')
+    .columns(['space_id', 'slot', 'page_id', 'page_order', 'git_path', 'signature', 'probes'])
+    .expression(
+      trx
+        .selectFrom('link_pages')
+        .select(['space_id', slot, 'page_id', 'page_order', 'git_path', 'signature', 'probes'])
+        .where('space_id', '=', spaceId)
+        .where('slot', '=', from),
+    )
+    .execute();
+  await trx
+    .insertInto('link_answers')
+    .columns(['space_id', 'slot', 'path', 'answer'])
+    .expression(trx.selectFrom('link_answers').select(['space_id', slot, 'path', 'answer']).where('space_id', '=', spaceId).where('slot', '=', from))
+    .execute();
+}
+
+async function applyChanges(trx: Transaction<Database>, spaceId: string, slot: string, changes: LinkSlotChanges): Promise<void> {
+  for (const chunk of chunks(changes.removedLinks)) {
+    await trx.deleteFrom('links').where('space_id', '=', spaceId).where('slot', '=', slot).where('page_id', 'in', chunk).execute();
+  }
+  for (const chunk of chunks(changes.removedPages)) {
+    await trx.deleteFrom('link_pages').where('space_id', '=', spaceId).where('slot', '=', slot).where('page_id', 'in', chunk).execute();
+  }
+  if (changes.moves.length > 0) {
+    // One statement: every row moves once, by the range its place was in before.
+    const by = sql.join(changes.moves.map((m) => sql`when page_order between ${m.from} and ${m.to} then cast(${m.by} as integer)`), sql` `);
+    const within = sql.join(changes.moves.map((m) => sql`page_order between ${m.from} and ${m.to}`), sql` or `);
     await trx
-      .insertInto('link_index')
-      .values({ space_id: spaceId, commit_oid: commit, version, indexed_at: at })
-      .onConflict((oc) => oc.columns(['space_id', 'commit_oid']).doUpdateSet({ version, indexed_at: at }))
+      .updateTable('link_pages')
+      .set({ page_order: sql<number>`page_order + case ${by} end` })
+      .where('space_id', '=', spaceId)
+      .where('slot', '=', slot)
+      .where(sql<SqlBool>`(${within})`)
       .execute();
-  });
+  }
+  for (const chunk of chunks(changes.pages)) {
+    await trx
+      .insertInto('link_pages')
+      .values(chunk.map((page) => ({ space_id: spaceId, slot, ...page })))
+      .onConflict((oc) => oc.columns(['space_id', 'slot', 'page_id']).doNothing())
+      .execute();
+  }
+  for (const chunk of chunks(changes.links)) {
+    await trx
+      .insertInto('links')
+      .values(chunk.map((row) => ({ space_id: spaceId, slot, ...row })))
+      .onConflict((oc) => oc.columns(['space_id', 'slot', 'page_id', 'relation', 'target']).doNothing())
+      .execute();
+  }
+  for (const chunk of chunks(changes.removedAnswers)) {
+    await trx.deleteFrom('link_answers').where('space_id', '=', spaceId).where('slot', '=', slot).where('path', 'in', chunk).execute();
+  }
+  for (const chunk of chunks(changes.answers)) {
+    await trx
+      .insertInto('link_answers')
+      .values(chunk.map((row) => ({ space_id: spaceId, slot, ...row })))
+      .execute();
+  }
+}
+
+/**
+ * Writes the links of one revision, in one transaction, replacing what was stored for it. Returns false, having
+ * written nothing, when the revision was claimed meanwhile by another writer (it indexed the same revision), or the
+ * base is no longer what it was read as (taken over or pruned meanwhile): the caller reads again.
+ */
+export async function writeLinks(db: Kysely<Database>, spaceId: string, commit: string, write: LinkWrite): Promise<boolean> {
+  const { slot, root, version, at, base, changes } = write;
+  const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
+  try {
+    await db.transaction().execute(async (trx) => {
+      // A write first: SQLite takes its write lock here, so what follows reads what it writes over.
+      const old = await trx.deleteFrom('link_index').where('space_id', '=', spaceId).where('commit_oid', '=', commit).returning('slot').execute();
+      await deleteSlots(trx, spaceId, old.map((row) => row.slot));
+      if (base?.take) {
+        // The slot changes hands only if it is still the base's: a concurrent take or prune of it wins or waits.
+        const taken = await trx
+          .updateTable('link_index')
+          .set({ commit_oid: commit, root, version, indexed_at: at })
+          .where('space_id', '=', spaceId)
+          .where('commit_oid', '=', base.commit)
+          .where('slot', '=', base.slot)
+          .where('version', '=', version)
+          .executeTakeFirst()
+          // PostgreSQL: another writer claimed the revision meanwhile (it committed while this waited for the row).
+          .catch((error: unknown) => {
+            throw isUniqueViolation(error) ? new Lost() : error;
+          });
+        if (Number(taken.numUpdatedRows) !== 1) throw new Lost();
+      } else {
+        if (base) {
+          // The base must stay what it was read as until copied: a take or prune of it (PostgreSQL) waits for this.
+          const query = trx
+            .selectFrom('link_index')
+            .select('slot')
+            .where('space_id', '=', spaceId)
+            .where('commit_oid', '=', base.commit)
+            .where('slot', '=', base.slot)
+            .where('version', '=', version);
+          if (!(await (postgres ? query.forShare() : query).executeTakeFirst())) throw new Lost();
+        }
+        const claimed = await trx
+          .insertInto('link_index')
+          .values({ space_id: spaceId, commit_oid: commit, slot, root, version, indexed_at: at })
+          .onConflict((oc) => oc.columns(['space_id', 'commit_oid']).doNothing())
+          .executeTakeFirst();
+        if (Number(claimed.numInsertedOrUpdatedRows ?? 0) !== 1) throw new Lost();
+        if (base) await copySlot(trx, spaceId, base.slot, slot);
+      }
+      await applyChanges(trx, spaceId, slot, changes);
+    });
+    return true;
+  } catch (error) {
+    if (error instanceof Lost) return false;
+    throw error;
+  }
 }
 
 /** Removes the rows of every indexed revision of the space except `keep`. */
@@ -62,8 +293,9 @@ export async function pruneLinks(db: Kysely<Database>, spaceId: string, keep: re
   if (stale.length === 0) return;
   const commits = stale.map((row) => row.commit_oid);
   await db.transaction().execute(async (trx) => {
-    await trx.deleteFrom('link_index').where('space_id', '=', spaceId).where('commit_oid', 'in', commits).execute();
-    await trx.deleteFrom('links').where('space_id', '=', spaceId).where('commit_oid', 'in', commits).execute();
+    // Only the slots still theirs: one taken over meanwhile belongs to the revision that took it.
+    const removed = await trx.deleteFrom('link_index').where('space_id', '=', spaceId).where('commit_oid', 'in', commits).returning('slot').execute();
+    await deleteSlots(trx, spaceId, removed.map((row) => row.slot));
   });
 }
 
@@ -83,9 +315,14 @@ function inApp(appUrl: string): Expression<SqlBool> {
   return sql<SqlBool>`(target_kind = 'url' and (target_value = ${appUrl} or substr(target_value, 1, ${under.length}) = ${under}))`;
 }
 
+/** The slot of the scope's revision (none when it is not indexed). */
+function slotOf(db: Kysely<Database>, scope: Pick<LinkScope, 'spaceId' | 'commit'>) {
+  return db.selectFrom('link_index').select('link_index.slot').where('link_index.space_id', '=', scope.spaceId).where('link_index.commit_oid', '=', scope.commit);
+}
+
 function scoped(db: Kysely<Database>, scope: LinkScope, status?: StoredLinkStatus) {
-  let query = db.selectFrom('links').where('space_id', '=', scope.spaceId).where('commit_oid', '=', scope.commit);
-  if (scope.pageId !== undefined) query = query.where('page_id', '=', scope.pageId);
+  let query = db.selectFrom('links').where('links.space_id', '=', scope.spaceId).where('links.slot', '=', slotOf(db, scope));
+  if (scope.pageId !== undefined) query = query.where('links.page_id', '=', scope.pageId);
   if (status === 'broken') query = query.where('status', '=', 'broken');
   if (status === 'in-app') query = query.where(inApp(scope.appUrl));
   if (status === 'ok') query = query.where('status', '=', 'ok').where(sql<SqlBool>`not ${inApp(scope.appUrl)}`);
@@ -138,10 +375,13 @@ export async function linkLocations(
 ): Promise<Array<{ target: string; relation: string; page_id: string }>> {
   if (targets.length === 0) return [];
   return scoped(db, scope)
-    .select(['target', 'relation', 'page_id'])
-    .where('target', 'in', [...targets])
-    .orderBy('page_order')
-    .orderBy('page_id')
+    .innerJoin('link_pages', (join) =>
+      join.onRef('link_pages.space_id', '=', 'links.space_id').onRef('link_pages.slot', '=', 'links.slot').onRef('link_pages.page_id', '=', 'links.page_id'),
+    )
+    .select(['links.target', 'links.relation', 'links.page_id'])
+    .where('links.target', 'in', [...targets])
+    .orderBy('link_pages.page_order')
+    .orderBy('links.page_id')
     .execute();
 }
 
@@ -178,11 +418,14 @@ export async function listLinkingPages(
 ): Promise<Array<{ page_id: string; page_order: number }>> {
   const pages = db
     .selectFrom('links')
-    .select(['page_id', (eb) => eb.fn.min('page_order').as('page_order')])
-    .where('space_id', '=', scope.spaceId)
-    .where('commit_oid', '=', scope.commit)
-    .where('target', '=', target)
-    .groupBy('page_id');
+    .innerJoin('link_pages', (join) =>
+      join.onRef('link_pages.space_id', '=', 'links.space_id').onRef('link_pages.slot', '=', 'links.slot').onRef('link_pages.page_id', '=', 'links.page_id'),
+    )
+    .select(['links.page_id as page_id', 'link_pages.page_order as page_order'])
+    .distinct()
+    .where('links.space_id', '=', scope.spaceId)
+    .where('links.slot', '=', slotOf(db, scope))
+    .where('links.target', '=', target);
   const rows = await keysetQuery(db.selectFrom(pages.as('b')).selectAll(), BACKLINK_KEYS, after, limit).execute();
   return rows.map((row) => ({ page_id: row.page_id, page_order: Number(row.page_order) }));
 }

@@ -398,21 +398,23 @@ export interface ShareLinksTable {
   updated_at: string;
 }
 
-/** A revision (commit) of a space whose links are in `links`, and the extraction rules they were made with. */
+/** A revision (commit) of a space whose links are indexed: the slot holding its rows, and how they were made. */
 export interface LinkIndexTable {
   space_id: string;
   commit_oid: string;
+  /** The rows of this revision in `links`, `link_pages` and `link_answers` (a later revision may take the slot over). */
+  slot: string;
+  /** The content root the links were resolved against. */
+  root: string;
   version: number;
   indexed_at: string;
 }
 
-/** One page of an indexed revision and one target it links to. */
+/** One page of an indexed revision (its slot) and one target it links to. */
 export interface LinksTable {
   space_id: string;
-  commit_oid: string;
+  slot: string;
   page_id: string;
-  /** The page's place in the revision's page order. */
-  page_order: number;
   /** `reference` or `dependsOn`. */
   relation: string;
   /** The key shared by every link to the same target: `page:<id>[#anchor]`, `file:<id>`, `url:<url>`, `missing:<path>`... */
@@ -426,21 +428,55 @@ export interface LinksTable {
   status: string;
 }
 
-/** The revision of main a space's search rows come from. */
+/** A document page of an indexed revision (its slot): its place in the page order and what its rows were made from. */
+export interface LinkPagesTable {
+  space_id: string;
+  slot: string;
+  page_id: string;
+  page_order: number;
+  git_path: string;
+  /** Blob oid and cover file ids. */
+  signature: string;
+  /** The paths its links tried and found nothing at, as a JSON array; null for none. */
+  probes: string | null;
+}
+
+/** What a path of an indexed revision (its slot) resolves to: `page:<id>`, `file:<id>` or `reusable-content:<id>`. */
+export interface LinkAnswersTable {
+  space_id: string;
+  slot: string;
+  path: string;
+  answer: string;
+}
+
+/**
+ * The revision of main a space's search rows come from, and the rules and language they were made with
+ * (src/store/sql/search.ts; the engines' own tables, SQLite's search_fts and PostgreSQL's search_pages.document,
+ * are read and written with raw SQL there).
+ */
 export interface SearchSpacesTable {
+  /** The space's number in the index: its pages' `doc` are `key * 2^24 + n`. */
+  key: Generated<number>;
   space_id: string;
   commit_oid: string;
   version: number;
+  /** The language its words were stemmed in (src/content/search-text.ts SEARCH_LANGUAGES). */
+  language: string;
   indexed_at: string;
 }
 
 export interface SearchPagesTable {
+  /** The page's number in the index (SQLite: the rowid of this row and of its FTS5 row). */
+  doc: number;
   space_id: string;
   page_id: string;
   title: string;
   path: string;
   /** What the page's rows were made from (blob oid and title). */
   signature: string;
+  /** The language most of the page's stop words are of ('' for none), and how many they are. */
+  language: string;
+  stop_words: number;
 }
 
 /** A section of a page: split at headings; position 0 is the text before the first heading (anchor ''). */
@@ -452,14 +488,6 @@ export interface SearchSectionsTable {
   title: string;
   /** Plain text. */
   body: string;
-}
-
-/** A term of a page and its score there (in the title, in a heading, how often in the text, as one number). */
-export interface SearchPostingsTable {
-  space_id: string;
-  term: string;
-  page_id: string;
-  score: number;
 }
 
 /** Secrets shared by every process that uses this database (cursor signing, ...). */
@@ -501,10 +529,11 @@ export interface Database {
   site_visitor_keys: SiteVisitorKeysTable;
   link_index: LinkIndexTable;
   links: LinksTable;
+  link_pages: LinkPagesTable;
+  link_answers: LinkAnswersTable;
   search_spaces: SearchSpacesTable;
   search_pages: SearchPagesTable;
   search_sections: SearchSectionsTable;
-  search_postings: SearchPostingsTable;
 }
 
 // Generated is re-exported for later tables with database-made values.

@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { branchOf, loadChangeRequest } from '../../../domain/change-requests/change-requests.js';
+import { loadChangeRequest } from '../../../domain/change-requests/change-requests.js';
+import { branchOf } from '../../../domain/content/refs.js';
 import type { RouteDeps } from '../index.js';
 import { callerOf } from '../../plugins/auth.js';
 import { ErrorResponses, ListOf, NoContent } from '../../schemas.js';

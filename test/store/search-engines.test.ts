@@ -1,0 +1,130 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DATABASE_KINDS } from '../helpers/databases.js';
+import { startTestApp, type TestApp } from '../helpers/app.js';
+import { Checkout, spaceRemote } from '../helpers/git.js';
+import { indexSearch } from '../../src/domain/search/search.js';
+import { SEARCH_VERSION } from '../../src/domain/content/refs.js';
+import { fts5Query, searchRowCounts, tsqueryLiteral, tsvectorLiteral } from '../../src/store/sql/search.js';
+import { deleteSpaceRow } from '../../src/store/sql/content.js';
+
+describe('engine queries and documents', () => {
+  it('quotes every token: FTS5 strings with " doubled, tsquery and tsvector lexemes with \' doubled', () => {
+    expect(fts5Query({ whole: ['install', 'a"b'], prefixes: ['conf'] })).toBe('"install" OR "a""b" OR "conf"*');
+    expect(tsqueryLiteral({ whole: ['install', "it's"], prefixes: ['conf'] })).toBe("'install' | 'it''s' | 'conf':*");
+    expect(tsvectorLiteral({ title: 'install', headings: 'configuring/configur', body: 'install it\\s' })).toBe("'install':1A,3C 'configuring':2B 'configur':2B 'it\\\\s':4C");
+  });
+
+  it('keeps the first positions of a lexeme, and a huge page under the size PostgreSQL takes', () => {
+    const literal = tsvectorLiteral({ title: 'word', headings: '', body: Array.from({ length: 20 }, () => 'word').join(' ') });
+    expect(literal).toBe(`'word':1A,${Array.from({ length: 7 }, (_, i) => `${i + 2}C`).join(',')}`);
+    const huge = Array.from({ length: 120_000 }, (_, i) => `w${i.toString(36)}x${i}`).join(' ');
+    expect(tsvectorLiteral({ title: '', headings: '', body: huge }).length).toBeLessThan(1_000_000);
+  });
+});
+
+describe.each(DATABASE_KINDS)('the search index rows (%s)', (kind) => {
+  let t: TestApp;
+  let org: Awaited<ReturnType<TestApp['organization']>>;
+  let base: string;
+
+  beforeAll(async () => {
+    t = await startTestApp(kind);
+    org = await t.organization();
+    base = await t.listen();
+  });
+  afterAll(async () => t?.close());
+
+  async function newSpace(title: string): Promise<{ id: string; checkout: Checkout }> {
+    const id = (await t.request('POST', `/v1/orgs/${org.id}/spaces`, { token: org.admin.token, body: { title } })).body.id;
+    return { id, checkout: await Checkout.clone(spaceRemote(base, org.admin.token, id)) };
+  }
+
+  /** Each page's number in the index and path, by page path (a page written again gets a new number). */
+  async function docs(spaceId: string): Promise<Map<string, { doc: number; id: string; path: string }>> {
+    const rows = await t.container.ctx.db.selectFrom('search_pages').select(['page_id', 'doc', 'path']).where('space_id', '=', spaceId).execute();
+    return new Map(rows.map((row) => [row.page_id, { doc: Number(row.doc), id: row.page_id, path: row.path }]));
+  }
+
+  const search = async (spaceId: string, query: string): Promise<string[]> =>
+    (await t.request('GET', `/v1/spaces/${spaceId}/search`, { token: org.admin.token, query: { query } })).body.items.map((p: any) => p.title);
+
+  it('rewrites only the rows of the page that changed; a moved page keeps its rows and gets its new path', async () => {
+    const { id, checkout } = await newSpace('Incremental');
+    await checkout.write('README.md', '# Home\n\nWelcome aboard.\n');
+    await checkout.write('alpha.md', '# Alpha\n\nThe first page.\n');
+    await checkout.write('beta.md', '# Beta\n\nThe second page.\n');
+    await checkout.write('gamma.md', '# Gamma\n\nThe third page.\n');
+    await checkout.commitAndPush('four pages');
+    expect(['indexed', 'current']).toContain(await indexSearch(t.container.ctx, id));
+    const before = await docs(id);
+    expect(before.size).toBe(4);
+    expect(await searchRowCounts(t.container.ctx.db, id)).toMatchObject({ pages: 4, engine: 4 });
+
+    await checkout.write('beta.md', '# Beta\n\nThe second page, now about kangaroos.\n');
+    await checkout.git('mv', 'gamma.md', 'moved-gamma.md');
+    await checkout.commitAndPush('one change, one move');
+    expect(['indexed', 'current']).toContain(await indexSearch(t.container.ctx, id));
+    const after = await docs(id);
+    const byTitle = async (title: string) => (await t.container.ctx.db.selectFrom('search_pages').select('page_id').where('space_id', '=', id).where('title', '=', title).executeTakeFirstOrThrow()).page_id;
+    const [home, alpha, beta, gamma] = await Promise.all(['Home', 'Alpha', 'Beta', 'Gamma'].map(byTitle));
+    expect(after.get(home)!.doc).toBe(before.get(home)!.doc);
+    expect(after.get(alpha)!.doc).toBe(before.get(alpha)!.doc);
+    expect(after.get(beta)!.doc).not.toBe(before.get(beta)!.doc);
+    expect(after.get(gamma)).toEqual({ ...before.get(gamma)!, path: 'moved-gamma' });
+    expect(await searchRowCounts(t.container.ctx.db, id)).toMatchObject({ pages: 4, engine: 4 });
+    expect(await search(id, 'kangaroos')).toEqual(['Beta']);
+    expect(await search(id, 'third')).toEqual(['Gamma']);
+    expect((await t.request('GET', `/v1/spaces/${id}/search`, { token: org.admin.token, query: { query: 'third' } })).body.items[0].path).toBe('moved-gamma');
+    expect(await indexSearch(t.container.ctx, id)).toBe('current');
+
+    // Rows of older rules are all made again.
+    await t.container.ctx.db.updateTable('search_spaces').set({ version: SEARCH_VERSION - 1 }).where('space_id', '=', id).execute();
+    expect(await indexSearch(t.container.ctx, id)).toBe('indexed');
+    const redone = await docs(id);
+    for (const [pageId, row] of after) expect(redone.get(pageId)!.doc, pageId).not.toBe(row.doc);
+    expect(await searchRowCounts(t.container.ctx.db, id)).toMatchObject({ pages: 4, engine: 4 });
+    await checkout.dispose();
+  });
+
+  it('tells the language again as pages come: a space created empty turns German with German pages, stemmed anew', async () => {
+    const { id, checkout } = await newSpace('Sprachen');
+    await checkout.write('README.md', '# Start\n\nNothing yet.\n');
+    await checkout.commitAndPush('empty');
+    await indexSearch(t.container.ctx, id);
+    const language = async () => (await t.container.ctx.db.selectFrom('search_spaces').select('language').where('space_id', '=', id).executeTakeFirstOrThrow()).language;
+    expect(await language()).toBe('en');
+    const start = await docs(id);
+    await checkout.write('haus.md', '# Das Haus\n\nDas Haus hat einen Garten und eine Garage. Die Tür ist aus Holz, und der Keller ist trocken.\n');
+    await checkout.write('server.md', '# Der Server\n\nWir beschreiben, wie man die Software installiert und wie sie mit dem Server arbeitet. Es ist nicht schwer.\n');
+    await checkout.commitAndPush('deutsch');
+    await indexSearch(t.container.ctx, id);
+    expect(await language()).toBe('de');
+    // Every page stemmed in German: the old English rows were rewritten too.
+    const [readme] = [...start.keys()];
+    expect((await docs(id)).get(readme)!.doc).not.toBe(start.get(readme)!.doc);
+    expect(await search(id, 'Häuser')).toEqual(['Das Haus']);
+    // One English page more changes nothing.
+    await checkout.write('english.md', '# English\n\nThis page is in English, and it is about the house and the garden, which is what the others are about.\n');
+    await checkout.commitAndPush('english');
+    await indexSearch(t.container.ctx, id);
+    expect(await language()).toBe('de');
+    await checkout.dispose();
+  });
+
+  it('takes a purged space\'s rows with it, engine rows included', async () => {
+    const { id, checkout } = await newSpace('Doomed');
+    await checkout.write('README.md', '# Doomed\n\nSoon gone.\n');
+    await checkout.commitAndPush('content');
+    await checkout.dispose();
+    await indexSearch(t.container.ctx, id);
+    const key = Number((await t.container.ctx.db.selectFrom('search_spaces').select('key').where('space_id', '=', id).executeTakeFirstOrThrow()).key);
+    expect((await searchRowCounts(t.container.ctx.db, id)).engine).toBe(1);
+    await deleteSpaceRow(t.container.ctx.db, id);
+    expect(await t.container.ctx.db.selectFrom('search_pages').select('doc').where('space_id', '=', id).execute()).toEqual([]);
+    if (kind === 'sqlite') {
+      const { sql } = await import('kysely');
+      const left = await sql<{ n: number }>`select count(*) as n from search_fts_docsize where id between ${key * 2 ** 24} and ${(key + 1) * 2 ** 24 - 1}`.execute(t.container.ctx.db);
+      expect(Number(left.rows[0].n)).toBe(0);
+    }
+  });
+});
