@@ -20,14 +20,17 @@ const WRITERS = 4;
 const SPACES = 2;
 const CYCLES = 3;
 
-/** A word nobody else writes, from a counter (letters only: search splits words at digits). */
+/**
+ * A word nobody else writes, from a counter (letters only: search splits words at digits). It ends in `x`, which
+ * the English stemmer leaves alone (`crashwordy` and `crashwordi` would share a stem and find each other's page).
+ */
 function wordOf(n: number): string {
   let word = '';
   do {
     word = String.fromCharCode(97 + (n % 26)) + word;
     n = Math.floor(n / 26);
   } while (n > 0);
-  return `crashword${word}`;
+  return `crashword${word}x`;
 }
 
 async function until<T>(what: string, read: () => Promise<T>, done: (value: T) => boolean, timeoutMs: number): Promise<T> {
