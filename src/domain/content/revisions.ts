@@ -13,7 +13,6 @@ import type { RawLink } from '../../content/links.js';
 import { requireSpacePermission, type Role } from '../permissions.js';
 import { loadSpace, projectDirectoryOf, resolveSpaceRef } from './spaces.js';
 import { derivedId, pathId, type ReadFacts } from './history.js';
-import { buildRevision } from '../../content/revision.js';
 import { imageDimensions } from '../../content/files.js';
 import type { ParsedPage, ParsedPageStore } from '../../content/page.js';
 import type { ContentCheck } from '../../content/validate-content.js';
@@ -183,6 +182,8 @@ export async function loadRevision(ctx: Context, spaceId: string, commitOid: str
       createdAt: commit.committedAt,
       createdByQuire: commit.committerEmail === QUIRE_SIGNATURE.email && commit.committerName === QUIRE_SIGNATURE.name,
     };
+    // The content code (remark, YAML) is loaded by the first build: commands that read no content start without it.
+    const { buildRevision } = await import('../../content/revision.js');
     const revision = await buildRevision(
       {
         entries,
