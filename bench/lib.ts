@@ -15,6 +15,7 @@ import { createApiToken, createUser } from '../src/domain/identity/users.js';
 import { createOrganization } from '../src/domain/organizations/organizations.js';
 import { createSpace } from '../src/domain/content/spaces.js';
 import { Checkout } from '../test/helpers/git.js';
+import { startGitHttpServer } from '../test/helpers/git-http-server.js';
 
 const exec = promisify(execFile);
 
@@ -117,4 +118,27 @@ export async function load(url: string, options: { connections?: number; seconds
 
 export function machine(): string {
   return `${os.cpus().length} x ${os.cpus()[0]?.model ?? 'cpu'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, node ${process.version}`;
+}
+
+/**
+ * The push baseline: a clone of a space through Quire whose second remote, `bare`, is a copy of the space's repository
+ * behind `git http-backend` on node:http (no checks), so that both receive the same commits. `close` stops the bare
+ * server and removes the copy and the clone.
+ */
+export async function checkoutWithBareRemote(server: BenchServer, spaceId: string): Promise<{ checkout: Checkout; close(): Promise<void> }> {
+  const bareRoot = await fs.mkdtemp(path.join(os.tmpdir(), 'quire-bare-http-'));
+  await exec('git', ['clone', '--quiet', '--bare', server.container.git.repositoryPath(spaceId), path.join(bareRoot, 'space.git')]);
+  await exec('git', ['--git-dir', path.join(bareRoot, 'space.git'), 'config', 'http.receivepack', 'true']);
+  const bare = await startGitHttpServer(bareRoot);
+  const checkout = await Checkout.clone(`${server.url.replace('://', `://bench:${server.token}@`)}/git/${spaceId}.git`);
+  await checkout.git('remote', 'add', 'bare', `${bare.url}/space.git`);
+  await checkout.git('fetch', '--quiet', 'bare');
+  return {
+    checkout,
+    close: async () => {
+      await bare.close();
+      await checkout.dispose();
+      await fs.rm(bareRoot, { recursive: true, force: true });
+    },
+  };
 }

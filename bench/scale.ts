@@ -13,21 +13,13 @@
  *   - RSS of the process (the server; the benchmark's own objects are small beside it) after GET /content and one
  *     page of every space (target < 400 MB).
  */
-import { execFile } from 'node:child_process';
-import fs from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { promisify } from 'node:util';
-import { load, machine, pageFile, spaceWithPages, startBenchServer, type BenchServer } from './lib.js';
+import { checkoutWithBareRemote, load, machine, pageFile, spaceWithPages, startBenchServer, type BenchServer } from './lib.js';
 import { median } from './stats.js';
-import { Checkout } from '../test/helpers/git.js';
-import { startGitHttpServer } from '../test/helpers/git-http-server.js';
 import { indexSearch } from '../src/domain/search/search.js';
 import { searchStates } from '../src/store/sql/search.js';
 import { linkIndexVersion } from '../src/store/sql/links.js';
 
-const exec = promisify(execFile);
 const SCALE = process.env.SCALE ?? 'space';
 const ROUNDS = Number(process.env.ROUNDS ?? 7);
 
@@ -80,13 +72,7 @@ async function bigSpace(server: BenchServer): Promise<void> {
   console.log(`GET /content (${Math.round(content.bytesPerRequest / 1024)} KiB), 1 connection: p50 ${content.p50} ms, p99 ${content.p99} ms (target p50 < 30 ms)`);
   console.log(`GET one page, 1 connection: p50 ${read.p50} ms, p99 ${read.p99} ms`);
 
-  const bareRoot = await fs.mkdtemp(path.join(os.tmpdir(), 'quire-bare-http-'));
-  await exec('git', ['clone', '--quiet', '--bare', server.container.git.repositoryPath(spaceId), path.join(bareRoot, 'space.git')]);
-  await exec('git', ['--git-dir', path.join(bareRoot, 'space.git'), 'config', 'http.receivepack', 'true']);
-  const bare = await startGitHttpServer(bareRoot);
-  const checkout = await Checkout.clone(`${server.url.replace('://', `://bench:${server.token}@`)}/git/${spaceId}.git`);
-  await checkout.git('remote', 'add', 'bare', `${bare.url}/space.git`);
-  await checkout.git('fetch', '--quiet', 'bare');
+  const { checkout, close } = await checkoutWithBareRemote(server, spaceId);
   const push = async (remote: string) => {
     const begun = performance.now();
     await checkout.git('push', '--quiet', remote, 'HEAD:refs/heads/main');
@@ -114,9 +100,7 @@ async function bigSpace(server: BenchServer): Promise<void> {
     searchable.push(await search);
     if (round % 2 === 0) barePushes.push(await push('bare'));
   }
-  await bare.close();
-  await checkout.dispose();
-  await fs.rm(bareRoot, { recursive: true, force: true });
+  await close();
   console.log(`${ROUNDS} one-page pushes, medians (from the moment the push returned):`);
   console.log(`  git push through Quire ${p50(pushes)} (bare smart-HTTP push of the same commit ${p50(barePushes)}, ratio ${(median(pushes) / median(barePushes)).toFixed(2)})`);
   console.log(`  visible through the API ${p50(visible)} (target < 1000 ms)`);
