@@ -112,7 +112,7 @@ export async function buildRevision(source: TreeSource, commit: CommitInfo, fact
  * parser when it has one), then kept.
  */
 async function parseDocuments(
-  source: TreeSource,
+  source: Pick<TreeSource, 'readBlob' | 'parsePages' | 'parsedPages'>,
   files: Array<{ oid: string; options: PageFileOptions }>,
   fileIdByPath: Map<string, string>,
 ): Promise<ParsedPage[]> {
@@ -417,7 +417,7 @@ export async function reanalyzePages(
 ): Promise<Pick<TreeAnalysis, 'problems' | 'pageChecks' | 'fileIdByPath'>> {
   const redo = before.pageChecks.filter((check) => changed.has(check.options.gitPath));
   const files = redo.map((check) => ({ oid: changed.get(check.options.gitPath)!, options: check.options }));
-  const parsed = await parseDocuments({ entries: [], ...source }, files, before.fileIdByPath);
+  const parsed = await parseDocuments(source, files, before.fileIdByPath);
   const fresh = new Map(files.map((file, i) => [file.options.gitPath, { ...file, problems: pageProblems(parsed[i], file.options.gitPath) }]));
   const old = new Set(redo.flatMap((check) => check.problems));
   const pageChecks = before.pageChecks.map((check) => fresh.get(check.options.gitPath) ?? check);

@@ -74,7 +74,13 @@ export function formatPushProblem(problem: PushProblem): string {
  * page files is checked from that check, reading and parsing only those pages.
  */
 export interface PageParsing extends Pick<TreeSource, 'parsePages' | 'parsedPages'> {
-  checks?: { get(key: string): ContentCheck | undefined; set(key: string, check: ContentCheck): void };
+  checks?: ContentCheckStore;
+}
+
+/** Content checks kept by the server, by checkKey. */
+export interface ContentCheckStore {
+  get(key: string): ContentCheck | undefined;
+  set(key: string, check: ContentCheck): void;
 }
 
 /** The key of a commit's content check. */

@@ -218,13 +218,12 @@ class PushDecision {
     // Warm: pages parsed before (by reads, by earlier pushes) are not parsed again, the others are parsed on the
     // CPU pool (a push of many new pages does not hold the event loop); a push that only edits pages is checked
     // from the check of the branch's previous commit.
-    const checks = this.ctx.revisions.contentChecks;
     const problems = await validatePush(
       { gitDir: this.ctx.git.repositoryPath(this.spaceId), updates: request.updates, env: { ...request.env, ...this.settings } },
       {
         parsePages: (input) => this.ctx.cpu.run('parsePages', input),
         parsedPages: this.ctx.revisions.parsedPages,
-        checks: { get: (key) => checks.get(key), set: (key, check) => checks.set(key, check, check.pageChecks.length + 1) },
+        checks: this.ctx.revisions.contentChecks,
       },
     );
     const errors = problems.filter(isError);

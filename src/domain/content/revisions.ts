@@ -16,6 +16,7 @@ import { derivedId, pathId, type ReadFacts } from './history.js';
 import { imageDimensions } from '../../content/files.js';
 import type { ParsedPage, ParsedPageStore } from '../../content/page.js';
 import type { ContentCheck } from '../../content/validate-content.js';
+import type { ContentCheckStore } from '../../content/validate-push.js';
 import { inProjectDirectory } from '../../content/project-directory.js';
 import type { CommitInfo, DocumentPage, Page, Revision, RevisionFile } from '../../content/model.js';
 import { QUIRE_SIGNATURE } from '../../store/git/repositories.js';
@@ -74,7 +75,11 @@ export class RevisionCache {
    * The content checks of commits pushed before (src/content/validate-push.ts), bounded by their pages: the next
    * push of a branch is checked from its previous commit's check.
    */
-  readonly contentChecks = new WeightedLru<string, ContentCheck>(200_000);
+  private readonly checks = new WeightedLru<string, ContentCheck>(200_000);
+  readonly contentChecks: ContentCheckStore = {
+    get: (key) => this.checks.get(key),
+    set: (key, check) => this.checks.set(key, check, check.pageChecks.length + 1),
+  };
 
   /** `maxBytes`: of page text, two thirds for revisions, one third for page parses (QUIRE_CONTENT_CACHE_MB). */
   constructor(maxBytes = 256 * 1024 * 1024) {
