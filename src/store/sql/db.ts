@@ -5,7 +5,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Migration, type MigrationProvider } from 'kysely';
+import type { Migration, MigrationProvider } from 'kysely';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect } from './kysely.js';
 import type { Database } from './schema.js';
 import { WriteObserverPlugin } from './write-observer.js';
 import { sqliteFile } from '../instance-files.js';

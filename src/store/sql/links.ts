@@ -17,7 +17,8 @@
  * and ~1 s. Taken over, a one-page push rewrites that page's rows, one page row and the answers that changed; page
  * order lives in `link_pages` (one row per page), so an inserted page moves one row per later page.
  */
-import { PostgresAdapter, sql, type Expression, type Kysely, type SqlBool, type Transaction } from 'kysely';
+import type { Expression, Kysely, SqlBool, Transaction } from 'kysely';
+import { PostgresAdapter, sql } from './kysely.js';
 import type { Database, LinkPagesTable, LinksTable } from './schema.js';
 import { keysetQuery, type KeysetKey } from './keyset.js';
 import { isUniqueViolation } from './errors.js';

@@ -18,7 +18,8 @@
  * then the engine's score) and the limit per space are SQL (a window function): a search reads its best rows, never
  * every match, into JavaScript.
  */
-import { PostgresAdapter, sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
+import { PostgresAdapter, sql } from './kysely.js';
 import type { Database } from './schema.js';
 
 /** The revision of main a space's rows come from, the rules and the language they were made with. */

@@ -1,4 +1,5 @@
-import { sql, type Expression, type SqlBool } from 'kysely';
+import type { Expression, SqlBool } from 'kysely';
+import { sql } from './kysely.js';
 
 /** Case-insensitive "contains" that treats `%`, `_` and `\` in the needle literally, in SQLite and PostgreSQL. */
 export function containsInsensitive(column: string, needle: string): Expression<SqlBool> {

@@ -1,4 +1,5 @@
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
+import { sql } from '../kysely.js';
 
 const text = 'text' as const;
 

@@ -1,4 +1,5 @@
-import { PostgresAdapter, sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
+import { PostgresAdapter, sql } from '../kysely.js';
 
 const text = 'text' as const;
 
