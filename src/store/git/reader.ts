@@ -211,8 +211,11 @@ export class GitReader {
         }
       }
     }
-    const infos = await Promise.all(blobs.map((b) => (b.mode === '160000' ? undefined : proc.info(b.oid))));
-    return blobs.map((b, i) => ({ ...b, size: infos[i]?.size ?? 0 }));
+    // Sizes in one request (submodules' commits are not in this repository: size 0).
+    const objects = blobs.filter((b) => b.mode !== '160000');
+    const infos = await proc.infoMany(objects.map((b) => b.oid));
+    const sizes = new Map(objects.map((b, i) => [b.oid, infos[i]?.size ?? 0]));
+    return blobs.map((b) => ({ ...b, size: sizes.get(b.oid) ?? 0 }));
   }
 
   /**

@@ -1,0 +1,78 @@
+/**
+ * The long-lived `git cat-file --batch-command` process: answers are matched to reads in the order asked, through
+ * many reads queued at once (a revision's build asks for thousands), missing objects among them, and reads asked
+ * while earlier ones are still streaming back.
+ */
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CatFileProcess } from '../../src/store/git/catfile.js';
+
+describe('CatFileProcess', () => {
+  let gitDir: string;
+  let texts: string[];
+  let oids: string[];
+  let reader: CatFileProcess;
+
+  beforeAll(() => {
+    gitDir = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-catfile-'));
+    execFileSync('git', ['init', '-q', '--bare', gitDir]);
+    // 3,000 blobs of different sizes (some past a pipe's 64 KiB, so an answer arrives in several chunks).
+    texts = Array.from({ length: 3000 }, (_, i) => `blob ${i}\n${'é'.repeat(i % 7 === 0 ? 40_000 : i % 300)}`);
+    const files = texts.map((text, i) => {
+      const file = path.join(gitDir, `input-${i}`);
+      fs.writeFileSync(file, text);
+      return file;
+    });
+    oids = [];
+    for (let i = 0; i < files.length; i += 500) {
+      oids.push(...execFileSync('git', ['--git-dir', gitDir, 'hash-object', '-w', ...files.slice(i, i + 500)]).toString().trim().split('\n'));
+    }
+    for (const file of files) fs.rmSync(file);
+    reader = new CatFileProcess(gitDir);
+  });
+  afterAll(() => {
+    reader.close();
+    fs.rmSync(gitDir, { recursive: true, force: true });
+  });
+
+  it('answers thousands of reads asked at once, in order, with missing objects among them', async () => {
+    const missing = '0'.repeat(40);
+    const names = oids.flatMap((oid, i) => (i % 500 === 0 ? [missing, oid] : [oid]));
+    const [objects, infos] = await Promise.all([reader.readMany(names), reader.infoMany(names)]);
+    expect(objects).toHaveLength(names.length);
+    let text = 0;
+    for (const [i, name] of names.entries()) {
+      if (name === missing) {
+        expect(objects[i]).toBeUndefined();
+        expect(infos[i]).toBeUndefined();
+        continue;
+      }
+      expect(objects[i]?.data.toString('utf8')).toBe(texts[text]);
+      expect(infos[i]).toEqual({ oid: name, type: 'blob', size: Buffer.byteLength(texts[text]) });
+      text += 1;
+    }
+    expect(text).toBe(texts.length);
+  });
+
+  it('keeps answering single reads asked while a long read streams back', async () => {
+    const many = reader.readMany(oids);
+    const one = reader.read(oids[1234]);
+    const info = reader.info(oids[7]);
+    const [objects, single, singleInfo] = await Promise.all([many, one, info]);
+    expect(objects.map((o) => o?.oid)).toEqual(oids);
+    expect(single?.data.toString('utf8')).toBe(texts[1234]);
+    expect(singleInfo?.size).toBe(Buffer.byteLength(texts[7]));
+    expect(await reader.read('no-such-object')).toBeUndefined();
+  });
+
+  it('fails every read still waiting when the process goes away', async () => {
+    const doomed = new CatFileProcess(gitDir);
+    const waiting = doomed.readMany(oids.slice(0, 2000));
+    doomed.close();
+    await expect(waiting).rejects.toThrow();
+    await expect(doomed.read(oids[0])).rejects.toThrow(/closed/);
+  });
+});
