@@ -64,7 +64,8 @@ export async function createContainer(config: Config, options: ContainerOptions 
   });
   const git = new GitStore(config.dataDir);
   const cursors = new CursorCodec(await instanceSecret(store.db, 'cursor-signing'));
-  const reader = new GitReader(git);
+  const revisions = new RevisionCache(config.contentCacheBytes);
+  const reader = new GitReader(git, { listings: revisions.treeListings });
   const history = new HistoryFacts(
     { db: store.db, git, reader },
     { log: (msg, fields) => log.warn(fields, msg) },
@@ -98,7 +99,7 @@ export async function createContainer(config: Config, options: ContainerOptions 
     git,
     reader,
     history,
-    revisions: new RevisionCache(config.contentCacheBytes),
+    revisions,
     shared: new SharedWork(),
     cpu,
     cursors,

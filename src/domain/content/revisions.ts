@@ -20,6 +20,7 @@ import type { ContentCheckStore } from '../../content/validate-push.js';
 import { inProjectDirectory } from '../../content/project-directory.js';
 import type { CommitInfo, DocumentPage, Page, Revision, RevisionFile } from '../../content/model.js';
 import { QUIRE_SIGNATURE } from '../../store/git/repositories.js';
+import type { ListedTree, TreeListingStore } from '../../store/git/reader.js';
 import type { SpaceRow } from '../../store/sql/content.js';
 import { MAIN_REF } from './refs.js';
 
@@ -69,6 +70,16 @@ export class RevisionCache {
   readonly parsedPages: ParsedPageStore = {
     get: (key) => this.parses.get(key),
     set: (key, page) => this.parses.set(key, page, page.page.markdown.length + 512),
+  };
+
+  /**
+   * Trees listed before (src/store/git/reader.ts listBlobs), bounded by their entries (~100 bytes each): a new
+   * commit's listing reads only the trees it changed.
+   */
+  private readonly listings = new WeightedLru<string, ListedTree>(200_000);
+  readonly treeListings: TreeListingStore = {
+    get: (oid) => this.listings.get(oid),
+    set: (oid, tree) => this.listings.set(oid, tree, tree.length + 1),
   };
 
   /**

@@ -108,9 +108,20 @@ export function parseTree(data: Buffer): TreeItem[] {
   return items;
 }
 
+/** A tree's own entries, blobs with their sizes (subtrees: 0). */
+export type ListedTree = ReadonlyArray<TreeItem & { size: number }>;
+
+/** Trees listed before, by oid (the container's bounded cache: a tree's oid names its entries in any repository). */
+export interface TreeListingStore {
+  get(treeOid: string): ListedTree | undefined;
+  set(treeOid: string, tree: ListedTree): void;
+}
+
 export interface GitReaderOptions {
   /** Most cat-file processes kept at once (least recently used ones are closed). */
   maxProcesses?: number;
+  /** Where listBlobs keeps the trees it listed (none: every tree is read each time). */
+  listings?: TreeListingStore;
   /** Processes unused this long are closed. */
   idleMs?: number;
 }
@@ -119,6 +130,7 @@ export class GitReader {
   private readonly processes = new Map<string, CatFileProcess>();
   private readonly maxProcesses: number;
   private readonly idleMs: number;
+  private readonly listings?: TreeListingStore;
   private readonly sweeper: NodeJS.Timeout;
   /** git's own ref advertisement per service, as learned once (see advertisement). */
   private readonly advertisements = new Map<GitService, Promise<Buffer>>();
@@ -129,6 +141,7 @@ export class GitReader {
   ) {
     this.maxProcesses = options.maxProcesses ?? 64;
     this.idleMs = options.idleMs ?? 60_000;
+    this.listings = options.listings;
     this.sweeper = setInterval(() => this.sweep(), Math.min(this.idleMs, 30_000));
     this.sweeper.unref();
   }
@@ -194,28 +207,42 @@ export class GitReader {
     return parseTree(object.data);
   }
 
-  /** Every blob (and symlink, submodule) below a tree, with full paths and sizes. */
+  /**
+   * Every blob (and symlink, submodule) below a tree, with full paths and sizes. Trees listed before are taken from
+   * `listings` (a tree never changes): a commit that edits one page reads its root tree and that page's folders.
+   */
   async listBlobs(spaceId: string, treeOid: string): Promise<BlobEntry[]> {
     const proc = this.process(spaceId);
-    const blobs: Array<{ path: string; mode: string; oid: string }> = [];
+    const blobs: BlobEntry[] = [];
     // Breadth-first, each level's trees read concurrently (pipelined through the one process).
     let level: Array<{ prefix: string; oid: string }> = [{ prefix: '', oid: treeOid }];
     while (level.length > 0) {
-      const trees = await Promise.all(level.map(async (t) => ({ prefix: t.prefix, items: parseTree((await proc.read(t.oid))!.data) })));
+      const trees = await Promise.all(level.map(async (t) => ({ prefix: t.prefix, items: await this.listTree(proc, t.oid) })));
       level = [];
       for (const { prefix, items } of trees) {
         for (const item of items) {
           const full = prefix + item.name;
           if (item.isTree) level.push({ prefix: `${full}/`, oid: item.oid });
-          else blobs.push({ path: full, mode: item.mode, oid: item.oid });
+          else blobs.push({ path: full, mode: item.mode, oid: item.oid, size: item.size });
         }
       }
     }
-    // Sizes in one request (submodules' commits are not in this repository: size 0).
-    const objects = blobs.filter((b) => b.mode !== '160000');
-    const infos = await proc.infoMany(objects.map((b) => b.oid));
-    const sizes = new Map(objects.map((b, i) => [b.oid, infos[i]?.size ?? 0]));
-    return blobs.map((b) => ({ ...b, size: sizes.get(b.oid) ?? 0 }));
+    return blobs;
+  }
+
+  /** A tree's own entries, its blobs with their sizes (asked in one request; a submodule's commit: size 0). */
+  private async listTree(proc: CatFileProcess, oid: string): Promise<ListedTree> {
+    const known = this.listings?.get(oid);
+    if (known) return known;
+    const object = await proc.read(oid);
+    if (!object || object.type !== 'tree') throw new Error(`tree ${oid} not found`);
+    const items = parseTree(object.data);
+    const blobs = items.filter((item) => !item.isTree && item.mode !== '160000');
+    const infos = await proc.infoMany(blobs.map((item) => item.oid));
+    const sizes = new Map(blobs.map((item, i) => [item.oid, infos[i]?.size ?? 0]));
+    const listed = items.map((item) => ({ ...item, size: sizes.get(item.oid) ?? 0 }));
+    this.listings?.set(oid, listed);
+    return listed;
   }
 
   /**
