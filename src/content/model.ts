@@ -4,6 +4,7 @@
  * Plain data, immutable once built (cached by commit oid).
  */
 import type { PageFilesInput, ParsedPage, ParsedPageStore } from './page.js';
+import type { ParsedSummaryStore } from './summary.js';
 
 /** A blob of the commit's tree, with its full path from the repository root. */
 export interface TreeEntry {
@@ -28,6 +29,8 @@ export interface TreeSource {
   parsePages?(input: PageFilesInput): Promise<ParsedPage[]>;
   /** Pages parsed by earlier builds: a page found here is neither read nor parsed again. */
   parsedPages?: ParsedPageStore;
+  /** SUMMARY.md parsed by earlier builds: found here (and still holding), it is neither read nor parsed again. */
+  parsedSummaries?: ParsedSummaryStore;
 }
 
 /**

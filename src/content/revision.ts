@@ -53,7 +53,7 @@ import type {
 import { parsedPageKey, parseHolds, parsePageFiles, type PageFileOptions, type PageFilesInput, type ParsedPage } from './page.js';
 import { cutPageMessage, MAX_INDEXED_TEXT } from './bounded-markdown.js';
 import { baseName, decodePath, isMarkdownPath, isUrl, normalizePath, slugify } from './paths.js';
-import { parseSummary, type SummaryItem } from './summary.js';
+import { keptSummary, parseAndKeepSummary, summaryKey, type SummaryItem } from './summary.js';
 
 export const INCLUDES_FOLDER = '.gitbook/includes/';
 export const VARS_PATH = '.gitbook/vars.yaml';
@@ -189,8 +189,14 @@ export async function analyzeTree(source: TreeSource, commit: CommitInfo, facts:
   const readText = (entry: TreeEntry | undefined): void => {
     if (entry) reads.push(source.readBlob(entry.oid).then((bytes) => void texts.set(entry.path, decode(bytes))));
   };
+  // SUMMARY.md: an earlier parse of the same blob holds when the page files it looked for are still (or still not)
+  // there, and then the text is not read.
+  const markdownPaths = new Set(markdown.map((e) => e.path));
+  const exists = (gitPath: string) => markdownPaths.has(gitPath);
+  const keyOfSummary = summaryEntry && summaryKey(summaryEntry.oid, { path: summaryPath, root });
+  const summaryKept = keyOfSummary === undefined ? undefined : keptSummary(source.parsedSummaries, keyOfSummary, exists);
   // Page files are read later, once the structure says which are pages and only when no earlier parse is kept.
-  [summaryEntry, varsEntry, manifestEntry, ...includes].forEach(readText);
+  [summaryKept ? undefined : summaryEntry, varsEntry, manifestEntry, ...includes].forEach(readText);
   for (const entry of others) {
     if (hasDimensions(contentTypeOf(entry.path))) {
       const dimensions = source.dimensionsOf ? source.dimensionsOf(entry.oid) : source.readBlob(entry.oid).then((bytes) => imageDimensions(bytes));
@@ -208,14 +214,9 @@ export async function analyzeTree(source: TreeSource, commit: CommitInfo, facts:
   }
 
   // Structure.
-  const markdownPaths = new Set(markdown.map((e) => e.path));
   let structure: StructureNode[];
-  if (summaryEntry) {
-    const parsed = parseSummary(texts.get(summaryPath) ?? '', {
-      path: summaryPath,
-      root,
-      exists: (gitPath) => markdownPaths.has(gitPath),
-    });
+  if (keyOfSummary !== undefined) {
+    const parsed = summaryKept ?? parseAndKeepSummary(source.parsedSummaries, keyOfSummary, texts.get(summaryPath) ?? '', { path: summaryPath, root, exists });
     problems.push(...parsed.problems);
     const toNode = (item: SummaryItem): StructureNode => {
       const children = item.children.map(toNode);

@@ -107,6 +107,54 @@ export interface ParsedSummary {
   problems: ContentProblem[];
 }
 
+/**
+ * SUMMARY.md parses kept across builds (by a server: the container's cache), by summaryKey: a parse holds for
+ * another tree when every path it asked `exists` about answers the same there (a one-page edit leaves them all
+ * alone; a 10,000-line SUMMARY.md takes tens of milliseconds to parse).
+ */
+export interface ParsedSummaryStore {
+  get(key: string): KeptSummary | undefined;
+  set(key: string, kept: KeptSummary): void;
+}
+
+export interface KeptSummary {
+  parsed: ParsedSummary;
+  /** What `exists` answered, by path. */
+  asked: ReadonlyMap<string, boolean>;
+  /** The length of the text parsed (what the store weighs it by). */
+  length: number;
+}
+
+/** The key of a SUMMARY.md parse in a ParsedSummaryStore: its blob and what the parse reads but `exists`. */
+export function summaryKey(blobOid: string, options: Pick<ParseSummaryOptions, 'path' | 'root'>): string {
+  return `${blobOid}\n${options.path}\n${options.root ?? ''}`;
+}
+
+/** A kept parse when it holds for `exists`, else undefined. */
+export function keptSummary(store: ParsedSummaryStore | undefined, key: string, exists: (gitPath: string) => boolean): ParsedSummary | undefined {
+  const kept = store?.get(key);
+  if (!kept) return undefined;
+  for (const [gitPath, answer] of kept.asked) if (exists(gitPath) !== answer) return undefined;
+  return kept.parsed;
+}
+
+/** parseSummary, kept in `store` under `key` with what `exists` answered. */
+export function parseAndKeepSummary(store: ParsedSummaryStore | undefined, key: string, text: string, options: ParseSummaryOptions): ParsedSummary {
+  if (!store || !options.exists) return parseSummary(text, options);
+  const exists = options.exists;
+  const asked = new Map<string, boolean>();
+  const parsed = parseSummary(text, {
+    ...options,
+    exists: (gitPath) => {
+      const answer = exists(gitPath);
+      asked.set(gitPath, answer);
+      return answer;
+    },
+  });
+  store.set(key, { parsed, asked, length: text.length });
+  return parsed;
+}
+
 export const DEFAULT_SUMMARY_TITLE = 'Table of contents';
 
 const HEADING = /^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$/;

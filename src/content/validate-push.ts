@@ -69,11 +69,11 @@ export function formatPushProblem(problem: PushProblem): string {
 }
 
 /**
- * What the server keeps for the checks: the pages it parsed before and its CPU pool (TreeSource), and the checks of
+ * What the server keeps for the checks: the pages and SUMMARY.md files it parsed before and its CPU pool (TreeSource), and the checks of
  * trees pushed before, by checkKey: a push whose tree differs from its ref's previous tree only in the contents of
  * page files is checked from that check, reading and parsing only those pages.
  */
-export interface PageParsing extends Pick<TreeSource, 'parsePages' | 'parsedPages'> {
+export interface PageParsing extends Pick<TreeSource, 'parsePages' | 'parsedPages' | 'parsedSummaries'> {
   checks?: ContentCheckStore;
 }
 

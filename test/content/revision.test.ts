@@ -3,6 +3,7 @@ import type { Page, Revision } from '../../src/content/model.js';
 import { formatProblem, sortProblems } from '../../src/content/problems.js';
 import { analyzeTree, buildRevision } from '../../src/content/revision.js';
 import { parsePageFiles, type PageFilesInput, type ParsedPage } from '../../src/content/page.js';
+import type { KeptSummary } from '../../src/content/summary.js';
 import { gitBlobOid, memoryFacts, memoryTree, TEST_COMMIT, tinyPng, type MemoryFile } from '../helpers/content.js';
 
 async function build(files: Record<string, MemoryFile>, facts = memoryFacts()): Promise<Revision> {
@@ -489,5 +490,38 @@ describe('buildRevision: pages parsed before', () => {
     expect(doc(withCover.pages, 'a').cover?.file).toBe('new-file-images-hero-png');
     expect(await problemsOf(without)).toHaveLength(1);
     expect(parses.parsed).toEqual(['a.md', 'a.md', 'a.md']);
+  });
+
+  it('keeps a SUMMARY.md parse while the page files it looked for stay as they were', async () => {
+    const kept = new Map<string, KeptSummary>();
+    const parsedSummaries = { get: (key: string) => kept.get(key), set: (key: string, summary: KeptSummary) => void kept.set(key, summary) };
+    const summary = '# TOC\n\n* [A](a.md)\n* [Guide](guide/)\n* [Missing](missing.md)\n';
+    const files = { 'SUMMARY.md': summary, 'a.md': '# A\n', 'guide/README.md': '# Guide\n' };
+    const summaryBlob = gitBlobOid(Buffer.from(summary));
+    const analyze = async (tree: Record<string, MemoryFile>) => {
+      const source = memoryTree(tree);
+      const analysis = await analyzeTree({ ...source, parsedSummaries }, TEST_COMMIT, memoryFacts());
+      return { analysis, summaryRead: source.reads.includes(summaryBlob) };
+    };
+    const fresh = async (tree: Record<string, MemoryFile>) => (await analyzeTree(memoryTree(tree), TEST_COMMIT, memoryFacts())).revision;
+
+    const first = await analyze(files);
+    expect(first.summaryRead).toBe(true);
+    expect(kept.size).toBe(1);
+    // A page's text changed, another file came: the same parse, SUMMARY.md not read again.
+    const edited = { ...files, 'a.md': '# A, edited\n', 'images/x.png': HERO };
+    const second = await analyze(edited);
+    expect(second.summaryRead).toBe(false);
+    expect(second.analysis.revision).toEqual(await fresh(edited));
+    expect(second.analysis.problems.map((p) => formatProblem(p))).toEqual([expect.stringContaining('missing.md')]);
+    // A file it listed appeared, or one it found went away: parsed again, and the same as a parse of its own.
+    const changes: Array<Record<string, MemoryFile>> = [{ ...files, 'missing.md': '# Here now\n' }, { 'SUMMARY.md': summary, 'a.md': '# A\n', 'guide/other.md': '# Other\n' }];
+    for (const changed of changes) {
+      const again = await analyze(changed);
+      expect(again.summaryRead).toBe(true);
+      expect(again.analysis.revision).toEqual(await fresh(changed));
+      expect(shape(again.analysis.revision.pages)).toEqual(shape((await fresh(changed)).pages));
+    }
+    expect(shape((await analyze({ ...files, 'missing.md': '# Here now\n' })).analysis.revision.pages).map((row) => (row as unknown[])[1])).toEqual(['A', 'Guide', 'Missing']);
   });
 });

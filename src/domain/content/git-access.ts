@@ -223,6 +223,7 @@ class PushDecision {
       {
         parsePages: (input) => this.ctx.cpu.run('parsePages', input),
         parsedPages: this.ctx.revisions.parsedPages,
+        parsedSummaries: this.ctx.revisions.parsedSummaries,
         checks: this.ctx.revisions.contentChecks,
       },
     );

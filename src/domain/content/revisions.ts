@@ -15,6 +15,7 @@ import { loadSpace, projectDirectoryOf, resolveSpaceRef } from './spaces.js';
 import { derivedId, pathId, type ReadFacts } from './history.js';
 import { imageDimensions } from '../../content/files.js';
 import type { ParsedPage, ParsedPageStore } from '../../content/page.js';
+import type { KeptSummary, ParsedSummaryStore } from '../../content/summary.js';
 import type { ContentCheck } from '../../content/validate-content.js';
 import type { ContentCheckStore } from '../../content/validate-push.js';
 import { inProjectDirectory } from '../../content/project-directory.js';
@@ -70,6 +71,16 @@ export class RevisionCache {
   readonly parsedPages: ParsedPageStore = {
     get: (key) => this.parses.get(key),
     set: (key, page) => this.parses.set(key, page, page.page.markdown.length + 512),
+  };
+
+  /**
+   * SUMMARY.md parses of earlier builds and push checks (src/content/summary.ts ParsedSummaryStore), bounded by the
+   * length of their texts (times four: the items they hold).
+   */
+  private readonly summaries = new WeightedLru<string, KeptSummary>(16 * 1024 * 1024);
+  readonly parsedSummaries: ParsedSummaryStore = {
+    get: (key) => this.summaries.get(key),
+    set: (key, kept) => this.summaries.set(key, kept, kept.length * 4 + 1024),
   };
 
   /**
@@ -207,6 +218,7 @@ export async function loadRevision(ctx: Context, spaceId: string, commitOid: str
         dimensionsOf: (oid) => ctx.revisions.dimensionsOf(oid, () => ctx.reader.readBlob(spaceId, oid)),
         parsePages: (input) => ctx.cpu.run('parsePages', input),
         parsedPages: ctx.revisions.parsedPages,
+        parsedSummaries: ctx.revisions.parsedSummaries,
       },
       info,
       {
