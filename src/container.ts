@@ -67,7 +67,8 @@ export async function createContainer(config: Config, options: ContainerOptions 
   const reader = new GitReader(git);
   const history = new HistoryFacts(
     { db: store.db, git, reader },
-    { log: (msg, fields) => log.warn(fields, msg) },
+    // One eighth of the content cache's bytes: facts are stored in the database too, and read again in a millisecond.
+    { memoryBytes: Math.floor(config.contentCacheBytes / 8), log: (msg, fields) => log.warn(fields, msg) },
   );
   const links = new LinkSigner(await instanceSecret(store.db, 'link-signing'));
   const visitorClaims = await VisitorClaimsSigner.create(await loadOrCreateSigningKey(config.dataDir, VISITOR_CLAIMS_KEY), config.publicUrl);
@@ -98,7 +99,7 @@ export async function createContainer(config: Config, options: ContainerOptions 
     git,
     reader,
     history,
-    revisions: new RevisionCache(config.contentCacheBytes),
+    revisions: new RevisionCache(config.contentCacheBytes - Math.floor(config.contentCacheBytes / 8)),
     shared: new SharedWork(),
     cpu,
     cursors,

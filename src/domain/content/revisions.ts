@@ -18,7 +18,7 @@ import type { ParsedPage, ParsedPageStore } from '../../content/page.js';
 import type { ContentCheck } from '../../content/validate-content.js';
 import type { ContentCheckStore } from '../../content/validate-push.js';
 import { inProjectDirectory } from '../../content/project-directory.js';
-import type { CommitInfo, DocumentPage, Page, Revision, RevisionFile } from '../../content/model.js';
+import type { CommitInfo, Page, Revision, RevisionFile } from '../../content/model.js';
 import { QUIRE_SIGNATURE } from '../../store/git/repositories.js';
 import type { SpaceRow } from '../../store/sql/content.js';
 import { MAIN_REF } from './refs.js';
@@ -53,38 +53,92 @@ interface CachedRevision {
   final: boolean;
 }
 
-/** Parsed revisions by `space:commit`, bounded by the bytes of page bodies (a 1,000-page space of 2 KB pages: ~2 MB). */
+/**
+ * What the cache's entries hold in V8's heap besides their text, in bytes: measured by
+ * test/domain/revisions-weight.test.ts (a space of 2,000 pages read through the API, heap after a full collection),
+ * which fails when the weights drift from what is held.
+ */
+const HEAP = {
+  /** A page of a revision: its object, its places in the maps by id and by path, its own strings (id, path...). */
+  page: 450,
+  /** A file of a revision, likewise. */
+  file: 300,
+  /** A revision's own objects (maps, commit, tree), whatever its size. */
+  revision: 4096,
+  /** A kept page parse besides its text: the parse, its fields and front matter, its key, its slot in the store. */
+  parse: 900,
+  /** A link written in a page (its object and href), and the list of one page's links. */
+  link: 120,
+  links: 100,
+  /** A page's check (src/content/validate-push.ts) kept for the next push. */
+  pageCheck: 160,
+  /** An image's dimensions by blob oid; a containment fact by its key. */
+  dimensions: 150,
+  containment: 250,
+} as const;
+
+/** What V8 keeps of a string's characters: one byte each for Latin-1 text, two otherwise. */
+export function stringBytes(text: string): number {
+  return /[^\u0000-\u00ff]/.test(text) ? text.length * 2 : text.length;
+}
+
+/**
+ * The container's content cache, bounded by what its entries hold in the heap (estimated by HEAP and the text they
+ * keep, within a factor of the measured heap): QUIRE_CONTENT_CACHE_MB, split between
+ * - parsed revisions by `space:directory:commit` (page objects and the answers made from them, e.g. a 1,000-page
+ *   space of 1.5 KB pages: ~0.3 MB, and its `/content` answer ~2 MB), one half;
+ * - page parses by blob (parsedPageKey), which hold the pages' text (~1.9 MB for those 1,000 pages): a new revision
+ *   and the checks of a push parse only the pages that changed, one third. A cached revision's pages share their
+ *   text with these parses, so the text is counted here only; the parses' share is larger than their revisions'
+ *   text, so parses outlive the revisions built from them;
+ * - the links of pages, the content checks of pushed commits, image dimensions and commits' containment: the rest.
+ */
 export class RevisionCache {
   private readonly entries: WeightedLru<string, CachedRevision>;
-  private readonly dimensions = new WeightedLru<string, Dimensions | null>(100_000);
-  private readonly containment = new WeightedLru<string, Promise<boolean>>(50_000);
-  /** The links written in a page, by its blob oid (a new revision re-parses only the pages it changed). */
-  readonly linksByBlob = new WeightedLru<string, RawLink[]>(200_000);
+  private readonly dimensions: WeightedLru<string, Dimensions | null>;
+  private readonly containment: WeightedLru<string, Promise<boolean>>;
+  private readonly links: WeightedLru<string, RawLink[]>;
   private readonly parses: WeightedLru<string, ParsedPage>;
+  private readonly checks: WeightedLru<string, ContentCheck>;
+
+  /** The links written in a page, by its blob oid (a new revision re-parses only the pages it changed). */
+  readonly linksByBlob = {
+    get: (oid: string): RawLink[] | undefined => this.links.get(oid),
+    set: (oid: string, links: RawLink[]): void =>
+      this.links.set(oid, links, links.reduce((bytes: number, link) => bytes + HEAP.link + stringBytes(link.href), HEAP.links)),
+  };
+
   /**
-   * Page files parsed by earlier builds and push checks (parsedPageKey), bounded by the bytes of their bodies: a new
-   * revision, and the checks of a push, parse only the pages that changed. The bodies are mostly the same strings
-   * the cached revisions hold.
+   * Page files parsed by earlier builds and push checks (parsedPageKey): a new revision, and the checks of a push,
+   * parse only the pages that changed.
    */
   readonly parsedPages: ParsedPageStore = {
     get: (key) => this.parses.get(key),
-    set: (key, page) => this.parses.set(key, page, page.page.markdown.length + 512),
+    set: (key, page) => this.parses.set(key, page, HEAP.parse + stringBytes(page.page.markdown)),
   };
 
   /**
-   * The content checks of commits pushed before (src/content/validate-push.ts), bounded by their pages: the next
-   * push of a branch is checked from its previous commit's check.
+   * The content checks of commits pushed before (src/content/validate-push.ts): the next push of a branch is checked
+   * from its previous commit's check.
    */
-  private readonly checks = new WeightedLru<string, ContentCheck>(200_000);
   readonly contentChecks: ContentCheckStore = {
     get: (key) => this.checks.get(key),
-    set: (key, check) => this.checks.set(key, check, check.pageChecks.length + 1),
+    set: (key, check) => this.checks.set(key, check, HEAP.revision + check.pageChecks.length * HEAP.pageCheck),
   };
 
-  /** `maxBytes`: of page text, two thirds for revisions, one third for page parses (QUIRE_CONTENT_CACHE_MB). */
-  constructor(maxBytes = 256 * 1024 * 1024) {
-    this.entries = new WeightedLru(Math.floor((maxBytes * 2) / 3));
-    this.parses = new WeightedLru(Math.floor(maxBytes / 3));
+  /** `maxBytes`: QUIRE_CONTENT_CACHE_MB, see above. */
+  constructor(maxBytes = 84 * 1024 * 1024) {
+    this.entries = new WeightedLru(Math.floor((maxBytes * 5) / 12));
+    this.parses = new WeightedLru(Math.floor((maxBytes * 5) / 12));
+    this.links = new WeightedLru(Math.floor(maxBytes / 12));
+    this.checks = new WeightedLru(Math.floor(maxBytes / 24));
+    this.dimensions = new WeightedLru(Math.floor(maxBytes / 48));
+    this.containment = new WeightedLru(Math.floor(maxBytes / 48));
+  }
+
+  /** The bytes its entries are estimated to hold. */
+  get weight(): number {
+    return [this.entries, this.parses, this.links, this.checks, this.dimensions, this.containment].reduce((sum, store) => sum + store.weight, 0);
   }
 
   get(key: string): CachedRevision | undefined {
@@ -109,7 +163,7 @@ export class RevisionCache {
     let known = this.containment.get(key);
     if (!known) {
       known = ask();
-      this.containment.set(key, known);
+      this.containment.set(key, known, HEAP.containment);
       known.catch(() => this.containment.delete(key));
     }
     return known;
@@ -120,7 +174,7 @@ export class RevisionCache {
     const known = this.dimensions.get(oid);
     if (known !== undefined) return known ?? undefined;
     const found = imageDimensions(await read());
-    this.dimensions.set(oid, found ?? null);
+    this.dimensions.set(oid, found ?? null, HEAP.dimensions);
     return found;
   }
 }
@@ -140,11 +194,12 @@ function indexRevision(spaceId: string, revision: Revision, provisionalIdOf: (gi
   return { spaceId, revision, pagesById, pagesByPath, filesById: new Map(files.map((f) => [f.id, f])), files, provisionalIdOf };
 }
 
+/** What a revision's objects hold (its pages' text is counted with their parses, see RevisionCache). */
 function weightOf(revision: Revision): number {
-  let bytes = 4096 + revision.files.length * 256;
+  let bytes = HEAP.revision + revision.files.length * HEAP.file;
   const walk = (pages: Page[]) => {
     for (const page of pages) {
-      bytes += 512 + ('markdown' in page ? (page as DocumentPage).markdown.length * 2 : 0);
+      bytes += HEAP.page;
       walk(page.pages);
     }
   };
