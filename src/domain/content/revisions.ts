@@ -84,13 +84,16 @@ export function stringBytes(text: string): number {
 
 /**
  * The container's content cache, bounded by what its entries hold in the heap (estimated by HEAP and the text they
- * keep, within a factor of the measured heap): QUIRE_CONTENT_CACHE_MB, split between
+ * keep, within a factor of the measured heap): QUIRE_CONTENT_CACHE_MB (default 96, of which 84 here, the rest for
+ * history facts), split between
  * - parsed revisions by `space:directory:commit` (page objects and the answers made from them, e.g. a 1,000-page
- *   space of 1.5 KB pages: ~0.3 MB, and its `/content` answer ~2 MB), one half;
- * - page parses by blob (parsedPageKey), which hold the pages' text (~1.9 MB for those 1,000 pages): a new revision
- *   and the checks of a push parse only the pages that changed, one third. A cached revision's pages share their
- *   text with these parses, so the text is counted here only; the parses' share is larger than their revisions'
- *   text, so parses outlive the revisions built from them;
+ *   space of 1.5 KB pages: ~0.5 MB, and its `/content` answer ~2 MB), five twelfths: the default (35 MB) keeps a
+ *   10,000-page space (26 MB with its `/content` answer);
+ * - page parses by blob (parsedPageKey), which hold the pages' text (~2.3 MB for those 1,000 pages): a new revision
+ *   and the checks of a push parse only the pages that changed, five twelfths. A cached revision's pages share their
+ *   text with these parses, so the text is counted here only; a space's parses weigh about what its revision and
+ *   answers do, so with equal shares they are not evicted long before the revision (which would then hold its text
+ *   uncounted);
  * - the links of pages, the content checks of pushed commits, image dimensions and commits' containment: the rest.
  */
 export class RevisionCache {
