@@ -11,7 +11,8 @@
  * `SCALE=org npx tsx bench/scale.ts` (SPACES=100, PAGES=1000): an organization of 100 spaces of 1,000 pages.
  *   - organization search over all of them, 200 queries one at a time over HTTP: p50 (target < 30 ms);
  *   - RSS of the process (the server; the benchmark's own objects are small beside it) after GET /content and one
- *     page of every space (target < 400 MB).
+ *     page of every space (target < 400 MB); with NODE_OPTIONS=--expose-gc, after a full collection.
+ *   `ORG_SEARCH=0`: the spaces are not indexed for search nor searched (the RSS figure alone, minutes sooner).
  */
 import { performance } from 'node:perf_hooks';
 import { checkoutWithBareRemote, load, machine, pageFile, spaceWithPages, startBenchServer, type BenchServer } from './lib.js';
