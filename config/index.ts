@@ -38,7 +38,10 @@ export interface Config {
   spaceRetentionMs: number;
   /** How long another process's writes may take to show in this process's read cache (0: no cache). */
   cacheTtlMs: number;
-  /** Bytes of page text the parsed revisions and page parses kept in memory may hold (QUIRE_CONTENT_CACHE_MB). */
+  /**
+   * Bytes the content kept in memory may hold in the heap (QUIRE_CONTENT_CACHE_MB): parsed revisions, their answers,
+   * page parses and links (src/domain/content/revisions.ts RevisionCache), history facts (one eighth).
+   */
   contentCacheBytes: number;
   /** Largest file a git push may add, in bytes. */
   gitMaxFileBytes: number;
@@ -122,7 +125,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     fetchTimeoutMs: parsePositiveInteger('QUIRE_FETCH_TIMEOUT_MS', env.QUIRE_FETCH_TIMEOUT_MS, 15_000),
     bodyLimit: 1024 * 1024,
     spaceRetentionMs: 7 * 24 * 60 * 60 * 1000,
-    contentCacheBytes: parsePositiveInteger('QUIRE_CONTENT_CACHE_MB', env.QUIRE_CONTENT_CACHE_MB, 256) * 1024 * 1024,
+    contentCacheBytes: parsePositiveInteger('QUIRE_CONTENT_CACHE_MB', env.QUIRE_CONTENT_CACHE_MB, 96) * 1024 * 1024,
     cacheTtlMs: env.QUIRE_CACHE_TTL_MS === undefined || env.QUIRE_CACHE_TTL_MS === '' ? 1000 : Number(env.QUIRE_CACHE_TTL_MS),
     gitMaxFileBytes: parsePositiveInteger('QUIRE_GIT_MAX_FILE_BYTES', env.QUIRE_GIT_MAX_FILE_BYTES, 100 * 1024 * 1024),
     catchUpIntervalMs: parsePositiveInteger('QUIRE_CATCH_UP_INTERVAL_MS', env.QUIRE_CATCH_UP_INTERVAL_MS, 60_000),

@@ -64,11 +64,12 @@ export async function createContainer(config: Config, options: ContainerOptions 
   });
   const git = new GitStore(config.dataDir);
   const cursors = new CursorCodec(await instanceSecret(store.db, 'cursor-signing'));
-  const revisions = new RevisionCache(config.contentCacheBytes);
+  const revisions = new RevisionCache(config.contentCacheBytes - Math.floor(config.contentCacheBytes / 8));
   const reader = new GitReader(git, { listings: revisions.treeListings });
   const history = new HistoryFacts(
     { db: store.db, git, reader },
-    { log: (msg, fields) => log.warn(fields, msg) },
+    // One eighth of the content cache's bytes: facts are stored in the database too, and read again in a millisecond.
+    { memoryBytes: Math.floor(config.contentCacheBytes / 8), log: (msg, fields) => log.warn(fields, msg) },
   );
   const links = new LinkSigner(await instanceSecret(store.db, 'link-signing'));
   const visitorClaims = await VisitorClaimsSigner.create(await loadOrCreateSigningKey(config.dataDir, VISITOR_CLAIMS_KEY), config.publicUrl);

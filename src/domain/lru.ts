@@ -54,6 +54,11 @@ export class WeightedLru<K, V> {
     this.total -= slot.weight;
   }
 
+  /** The total weight of the entries kept. */
+  get weight(): number {
+    return this.total;
+  }
+
   get size(): number {
     return this.entries.size;
   }

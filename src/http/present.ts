@@ -1,5 +1,5 @@
 /** Presentation pieces shared by several resources. */
-import type { IndexedRevision } from '../domain/content/revisions.js';
+import { stringBytes, type IndexedRevision } from '../domain/content/revisions.js';
 import type { FastifyReply } from 'fastify';
 import type { Page } from '../domain/lists.js';
 import type { UserRow } from '../store/sql/users.js';
@@ -42,7 +42,7 @@ function cached<T extends string | Buffer>(content: IndexedRevision, key: string
   if (answer === undefined) {
     answer = build();
     content.answers.set(key, answer);
-    content.weigh?.(answer.length);
+    content.weigh?.(typeof answer === 'string' ? stringBytes(answer) : answer.length);
   }
   return answer;
 }

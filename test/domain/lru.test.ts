@@ -13,6 +13,7 @@ describe('WeightedLru', () => {
     expect(lru.get('b')).toBeUndefined();
     expect([lru.get('a'), lru.get('c'), lru.get('d')]).toEqual([1, 3, 4]);
     expect(lru.size).toBe(3);
+    expect(lru.weight).toBe(3);
   });
 
   it('counts weights, refuses what is heavier than the bound, and forgets deleted entries', () => {

@@ -126,8 +126,8 @@ export interface HistoryFactsOptions {
   readWaitMs?: number;
   /** Store the facts of every Nth computed commit, so later computations start near. */
   checkpointEvery?: number;
-  /** Paths of facts kept in memory (sum over commits). */
-  memoryPaths?: number;
+  /** Bytes the facts kept in memory may hold (a share of QUIRE_CONTENT_CACHE_MB; ~250 bytes a path). */
+  memoryBytes?: number;
   /** Where failures of background computations go. */
   log?: (message: string, fields: Record<string, unknown>) => void;
 }
@@ -140,6 +140,12 @@ interface Plan {
   /** The walk stopped at its limit before reaching known commits everywhere. */
   truncated: boolean;
 }
+
+/**
+ * What a commit's facts hold in the heap (parsed from their stored JSON: a property and an object of three strings a
+ * path), measured with the content cache's weights (test/domain/revisions-weight.test.ts).
+ */
+const FACTS_HEAP = { commit: 1024, path: 200 } as const;
 
 /**
  * History facts of the spaces' commits: owned by the container (its memory and its running computations), used by
@@ -158,7 +164,7 @@ export class HistoryFacts {
     private readonly deps: { db: Kysely<Database>; git: GitStore; reader: GitReader },
     options: HistoryFactsOptions = {},
   ) {
-    this.memory = new WeightedLru(options.memoryPaths ?? 1_000_000);
+    this.memory = new WeightedLru(options.memoryBytes ?? 16 * 1024 * 1024);
     this.inlineCommits = options.inlineCommits ?? 64;
     this.checkpointEvery = options.checkpointEvery ?? 250;
     this.readWaitMs = options.readWaitMs ?? 1500;
@@ -229,7 +235,14 @@ export class HistoryFacts {
   }
 
   private remember(key: string, facts: Facts): void {
-    this.memory.set(key, facts, Object.keys(facts).length + 1);
+    let bytes = FACTS_HEAP.commit;
+    for (const path in facts) bytes += FACTS_HEAP.path + path.length;
+    this.memory.set(key, facts, bytes);
+  }
+
+  /** The bytes the facts kept in memory are estimated to hold. */
+  get weight(): number {
+    return this.memory.weight;
   }
 
   /** One computation per commit and process: concurrent callers share it. */

@@ -97,7 +97,7 @@ async function linksOfPages(ctx: Context, pages: DocumentPage[]): Promise<Map<st
   }
   (await Promise.all(tasks)).flat().forEach((found, i) => {
     links.set(oids[i], found);
-    ctx.revisions.linksByBlob.set(oids[i], found, 1 + found.length);
+    ctx.revisions.linksByBlob.set(oids[i], found);
   });
   return links;
 }

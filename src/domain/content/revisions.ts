@@ -19,7 +19,7 @@ import type { KeptSummary, ParsedSummaryStore } from '../../content/summary.js';
 import type { ContentCheck } from '../../content/validate-content.js';
 import type { ContentCheckStore } from '../../content/validate-push.js';
 import { inProjectDirectory } from '../../content/project-directory.js';
-import type { CommitInfo, DocumentPage, Page, Revision, RevisionFile } from '../../content/model.js';
+import type { CommitInfo, Page, Revision, RevisionFile } from '../../content/model.js';
 import { QUIRE_SIGNATURE } from '../../store/git/repositories.js';
 import type { ListedTree, TreeListingStore } from '../../store/git/reader.js';
 import type { SpaceRow } from '../../store/sql/content.js';
@@ -55,58 +55,124 @@ interface CachedRevision {
   final: boolean;
 }
 
-/** Parsed revisions by `space:commit`, bounded by the bytes of page bodies (a 1,000-page space of 2 KB pages: ~2 MB). */
+/**
+ * What the cache's entries hold in V8's heap besides their text, in bytes: measured by
+ * test/domain/revisions-weight.test.ts (a space of 2,000 pages read through the API, heap after a full collection),
+ * which fails when the weights drift from what is held.
+ */
+const HEAP = {
+  /** A page of a revision: its object, its places in the maps by id and by path, its own strings (id, path...). */
+  page: 450,
+  /** A file of a revision, likewise. */
+  file: 300,
+  /** A revision's own objects (maps, commit, tree), whatever its size. */
+  revision: 4096,
+  /** A kept page parse besides its text: the parse, its fields and front matter, its key, its slot in the store. */
+  parse: 900,
+  /** A link written in a page (its object and href), and the list of one page's links. */
+  link: 120,
+  links: 100,
+  /** A page's check (src/content/validate-push.ts) kept for the next push. */
+  pageCheck: 160,
+  /** An image's dimensions by blob oid; a containment fact by its key. */
+  dimensions: 150,
+  containment: 250,
+  /** A tree's listing (its array and key), and each entry of it (its object, name, mode and oid). */
+  listing: 200,
+  listedEntry: 180,
+  /** A kept SUMMARY.md parse, per character of its text: its items, titles, targets and the paths it asked about. */
+  summaryPerCharacter: 4,
+} as const;
+
+/** What V8 keeps of a string's characters: one byte each for Latin-1 text, two otherwise. */
+export function stringBytes(text: string): number {
+  return /[^\u0000-\u00ff]/.test(text) ? text.length * 2 : text.length;
+}
+
+/**
+ * The container's content cache, bounded by what its entries hold in the heap (estimated by HEAP and the text they
+ * keep, within a factor of the measured heap): QUIRE_CONTENT_CACHE_MB (default 96, of which 84 here, the rest for
+ * history facts), split between
+ * - parsed revisions by `space:directory:commit` (page objects and the answers made from them, e.g. a 1,000-page
+ *   space of 1.5 KB pages: ~0.5 MB, and its `/content` answer ~2 MB), 40/96: the default (35 MB) keeps a
+ *   10,000-page space (26 MB with its `/content` answer);
+ * - page parses by blob (parsedPageKey), which hold the pages' text (~2.3 MB for those 1,000 pages): a new revision
+ *   and the checks of a push parse only the pages that changed, 37/96 (32 MB: a 10,000-page space's 24 MB). A cached revision's pages share their
+ *   text with these parses, so the text is counted here only; a space's parses weigh about what its revision and
+ *   answers do, so with equal shares they are not evicted long before the revision (which would then hold its text
+ *   uncounted);
+ * - the links of pages (8/96), the content checks of pushed commits and the trees listed (4/96 each: a 10,000-page
+ *   space's 200 trees take ~2 MB), SUMMARY.md parses, image dimensions and commits' containment (1/96 each).
+ */
 export class RevisionCache {
   private readonly entries: WeightedLru<string, CachedRevision>;
-  private readonly dimensions = new WeightedLru<string, Dimensions | null>(100_000);
-  private readonly containment = new WeightedLru<string, Promise<boolean>>(50_000);
-  /** The links written in a page, by its blob oid (a new revision re-parses only the pages it changed). */
-  readonly linksByBlob = new WeightedLru<string, RawLink[]>(200_000);
+  private readonly dimensions: WeightedLru<string, Dimensions | null>;
+  private readonly containment: WeightedLru<string, Promise<boolean>>;
+  private readonly links: WeightedLru<string, RawLink[]>;
   private readonly parses: WeightedLru<string, ParsedPage>;
+  private readonly checks: WeightedLru<string, ContentCheck>;
+  private readonly summaries: WeightedLru<string, KeptSummary>;
+  private readonly listings: WeightedLru<string, ListedTree>;
+
+  /** The links written in a page, by its blob oid (a new revision re-parses only the pages it changed). */
+  readonly linksByBlob = {
+    get: (oid: string): RawLink[] | undefined => this.links.get(oid),
+    set: (oid: string, links: RawLink[]): void =>
+      this.links.set(oid, links, links.reduce((bytes: number, link) => bytes + HEAP.link + stringBytes(link.href), HEAP.links)),
+  };
+
   /**
-   * Page files parsed by earlier builds and push checks (parsedPageKey), bounded by the bytes of their bodies: a new
-   * revision, and the checks of a push, parse only the pages that changed. The bodies are mostly the same strings
-   * the cached revisions hold.
+   * Page files parsed by earlier builds and push checks (parsedPageKey): a new revision, and the checks of a push,
+   * parse only the pages that changed.
    */
   readonly parsedPages: ParsedPageStore = {
     get: (key) => this.parses.get(key),
-    set: (key, page) => this.parses.set(key, page, page.page.markdown.length + 512),
+    set: (key, page) => this.parses.set(key, page, HEAP.parse + stringBytes(page.page.markdown)),
   };
 
   /**
-   * SUMMARY.md parses of earlier builds and push checks (src/content/summary.ts ParsedSummaryStore), bounded by the
-   * length of their texts (times four: the items they hold).
+   * SUMMARY.md parses of earlier builds and push checks (src/content/summary.ts ParsedSummaryStore).
    */
-  private readonly summaries = new WeightedLru<string, KeptSummary>(16 * 1024 * 1024);
   readonly parsedSummaries: ParsedSummaryStore = {
     get: (key) => this.summaries.get(key),
-    set: (key, kept) => this.summaries.set(key, kept, kept.length * 4 + 1024),
+    set: (key, kept) => this.summaries.set(key, kept, HEAP.revision + kept.length * HEAP.summaryPerCharacter),
   };
 
   /**
-   * Trees listed before (src/store/git/reader.ts listBlobs), bounded by their entries (~100 bytes each): a new
-   * commit's listing reads only the trees it changed.
+   * Trees listed before (src/store/git/reader.ts listBlobs): a new commit's listing reads only the trees it changed.
    */
-  private readonly listings = new WeightedLru<string, ListedTree>(200_000);
   readonly treeListings: TreeListingStore = {
     get: (oid) => this.listings.get(oid),
-    set: (oid, tree) => this.listings.set(oid, tree, tree.length + 1),
+    set: (oid, tree) => this.listings.set(oid, tree, HEAP.listing + tree.length * HEAP.listedEntry),
   };
 
   /**
-   * The content checks of commits pushed before (src/content/validate-push.ts), bounded by their pages: the next
-   * push of a branch is checked from its previous commit's check.
+   * The content checks of commits pushed before (src/content/validate-push.ts): the next push of a branch is checked
+   * from its previous commit's check.
    */
-  private readonly checks = new WeightedLru<string, ContentCheck>(200_000);
   readonly contentChecks: ContentCheckStore = {
     get: (key) => this.checks.get(key),
-    set: (key, check) => this.checks.set(key, check, check.pageChecks.length + 1),
+    set: (key, check) => this.checks.set(key, check, HEAP.revision + check.pageChecks.length * HEAP.pageCheck),
   };
 
-  /** `maxBytes`: of page text, two thirds for revisions, one third for page parses (QUIRE_CONTENT_CACHE_MB). */
-  constructor(maxBytes = 256 * 1024 * 1024) {
-    this.entries = new WeightedLru(Math.floor((maxBytes * 2) / 3));
-    this.parses = new WeightedLru(Math.floor(maxBytes / 3));
+  /** `maxBytes`: QUIRE_CONTENT_CACHE_MB, see above. */
+  constructor(maxBytes = 84 * 1024 * 1024) {
+    // Shares in 96ths of maxBytes (see above).
+    const share = (n: number) => Math.floor((maxBytes * n) / 96);
+    this.entries = new WeightedLru(share(40));
+    this.parses = new WeightedLru(share(37));
+    this.links = new WeightedLru(share(8));
+    this.checks = new WeightedLru(share(4));
+    this.listings = new WeightedLru(share(4));
+    this.summaries = new WeightedLru(share(1));
+    this.dimensions = new WeightedLru(share(1));
+    this.containment = new WeightedLru(share(1));
+  }
+
+  /** The bytes its entries are estimated to hold. */
+  get weight(): number {
+    const stores = [this.entries, this.parses, this.links, this.checks, this.listings, this.summaries, this.dimensions, this.containment];
+    return stores.reduce((sum, store) => sum + store.weight, 0);
   }
 
   get(key: string): CachedRevision | undefined {
@@ -131,7 +197,7 @@ export class RevisionCache {
     let known = this.containment.get(key);
     if (!known) {
       known = ask();
-      this.containment.set(key, known);
+      this.containment.set(key, known, HEAP.containment);
       known.catch(() => this.containment.delete(key));
     }
     return known;
@@ -142,7 +208,7 @@ export class RevisionCache {
     const known = this.dimensions.get(oid);
     if (known !== undefined) return known ?? undefined;
     const found = imageDimensions(await read());
-    this.dimensions.set(oid, found ?? null);
+    this.dimensions.set(oid, found ?? null, HEAP.dimensions);
     return found;
   }
 }
@@ -162,11 +228,12 @@ function indexRevision(spaceId: string, revision: Revision, provisionalIdOf: (gi
   return { spaceId, revision, pagesById, pagesByPath, filesById: new Map(files.map((f) => [f.id, f])), files, provisionalIdOf };
 }
 
+/** What a revision's objects hold (its pages' text is counted with their parses, see RevisionCache). */
 function weightOf(revision: Revision): number {
-  let bytes = 4096 + revision.files.length * 256;
+  let bytes = HEAP.revision + revision.files.length * HEAP.file;
   const walk = (pages: Page[]) => {
     for (const page of pages) {
-      bytes += 512 + ('markdown' in page ? (page as DocumentPage).markdown.length * 2 : 0);
+      bytes += HEAP.page;
       walk(page.pages);
     }
   };

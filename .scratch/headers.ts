@@ -1,0 +1,11 @@
+import { spaceWithPages, startBenchServer } from '../bench/lib.js';
+const server = await startBenchServer();
+const { spaceId, checkout } = await spaceWithPages(server, 20);
+await checkout.dispose();
+const auth = { authorization: `Bearer ${server.token}` };
+const pages = (await (await fetch(`${server.url}/v1/spaces/${spaceId}/content/pages`, { headers: auth })).json()) as any;
+const res = await fetch(`${server.url}/v1/spaces/${spaceId}/content/page/${pages.pages[5].id}`, { headers: auth });
+console.log(res.status, [...res.headers]);
+const raw = await server.app.inject({ url: `/v1/spaces/${spaceId}/content/page/${pages.pages[5].id}`, headers: auth });
+console.log(raw.rawPayload.length);
+await server.close();

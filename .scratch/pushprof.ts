@@ -1,0 +1,42 @@
+import { Session } from 'node:inspector/promises';
+import fs from 'node:fs';
+import { checkoutWithBareRemote, pageFile, spaceWithPages, startBenchServer } from '../bench/lib.js';
+import { indexSearch } from '../src/domain/search/search.js';
+import { searchStates } from '../src/store/sql/search.js';
+import { linkIndexVersion } from '../src/store/sql/links.js';
+const PAGES = Number(process.env.PAGES ?? 10000);
+const server = await startBenchServer();
+const ctx = server.container.ctx;
+const body = (i: number) => `# Page ${i}\n\nSee [next](../${pageFile((i + 1) % PAGES)}).\n\n${'words about install and configure. '.repeat(40)}\n`;
+const { spaceId, checkout: direct } = await spaceWithPages(server, PAGES, { body });
+await direct.dispose();
+const auth = { authorization: `Bearer ${server.token}` };
+const contentUrl = `${server.url}/v1/spaces/${spaceId}/content`;
+await (await fetch(contentUrl, { headers: auth })).arrayBuffer();
+await indexSearch(ctx, spaceId);
+await ctx.jobs.idle();
+const pages = (await (await fetch(`${contentUrl}/pages`, { headers: auth })).json()) as any;
+const target = pages.pages[Math.floor(pages.pages.length / 2)];
+const pageUrl = `${contentUrl}/page/${target.id}`;
+await (await fetch(pageUrl, { headers: auth })).arrayBuffer();
+const { checkout, close } = await checkoutWithBareRemote(server, spaceId);
+const waitFor = async (check: () => Promise<boolean>) => { const t = performance.now(); while (!(await check())) await new Promise((r) => setTimeout(r, 2)); return performance.now() - t; };
+const s = new Session(); s.connect(); await s.post('Profiler.enable'); await s.post('Profiler.setSamplingInterval', { interval: 200 });
+for (let round = 0; round < 3; round++) {
+  await ctx.jobs.idle();
+  const marker = `edited${round}x${Date.now()}`;
+  await checkout.write(target.git.path, `# Edited\n\n${marker} and [first](../${pageFile(0)}).\n`);
+  const commit = await checkout.commit(marker);
+  if (round === 2) await s.post('Profiler.start');
+  const t0 = performance.now();
+  await checkout.git('push', '--quiet', 'origin', 'HEAD:refs/heads/main');
+  const pushed = performance.now();
+  const since = () => performance.now() - pushed;
+  const shown = waitFor(async () => ((await (await fetch(pageUrl, { headers: auth })).json()) as any).markdown.includes(marker)).then(since);
+  const links = waitFor(async () => (await linkIndexVersion(ctx.db, spaceId, commit)) !== undefined).then(since);
+  const search = waitFor(async () => (await searchStates(ctx.db, [spaceId])).get(spaceId)?.commit_oid === commit).then(since);
+  console.log(`push ${(pushed - t0).toFixed(0)} visible ${(await shown).toFixed(0)} links ${(await links).toFixed(0)} search ${(await search).toFixed(0)}`);
+  if (round === 2) { const { profile } = await s.post('Profiler.stop'); fs.writeFileSync('/tmp/push.cpuprofile', JSON.stringify(profile)); }
+}
+await close();
+await server.close();

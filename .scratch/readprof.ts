@@ -1,0 +1,18 @@
+import { Session } from 'node:inspector/promises';
+import fs from 'node:fs';
+import { load, spaceWithPages, startBenchServer } from '../bench/lib.js';
+const server = await startBenchServer();
+const { spaceId, checkout } = await spaceWithPages(server, 200);
+await checkout.dispose();
+const auth = { authorization: `Bearer ${server.token}` };
+const pages = (await (await fetch(`${server.url}/v1/spaces/${spaceId}/content/pages`, { headers: auth })).json()) as any;
+const pageUrl = `${server.url}/v1/spaces/${spaceId}/content/page/${pages.pages[5].id}`;
+await load(pageUrl, { token: server.token, seconds: 2 });
+let inval = 0; const cache = server.container.ctx.cache as any; const orig = cache.invalidate.bind(cache); cache.invalidate = () => { inval++; orig(); };
+const s = new Session(); s.connect();
+await s.post('Profiler.enable'); await s.post('Profiler.start');
+const r = await load(pageUrl, { token: server.token, seconds: 4 });
+const { profile } = await s.post('Profiler.stop');
+fs.writeFileSync('/tmp/read.cpuprofile', JSON.stringify(profile));
+console.log(r.requestsPerSecond, 'invalidations', inval);
+await server.close();
