@@ -2,7 +2,8 @@
  * Shared pieces of the benchmarks: a real app on a temp data dir, a space filled with N pages through a real git
  * checkout, and autocannon run as a separate process (so the load generator does not share the server's event loop).
  */
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
+import net from 'node:net';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -140,5 +141,56 @@ export async function checkoutWithBareRemote(server: BenchServer, spaceId: strin
       await checkout.dispose();
       await fs.rm(bareRoot, { recursive: true, force: true });
     },
+  };
+}
+
+/** `quire serve` as a user runs it: the build (`dist/`, `npm run build` first) in its own process. */
+export interface ServeProcess {
+  url: string;
+  /** The process's resident set (VmRSS of /proc/<pid>/status), in bytes. */
+  rss(): Promise<number>;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the built `quire serve` on `dataDir` (a bench server's: the same database and repositories, which SQLite in
+ * WAL mode lets two processes share) and waits until it answers.
+ */
+export async function startQuireServe(dataDir: string): Promise<ServeProcess> {
+  const main = path.resolve('dist/src/main.js');
+  await fs.access(main).catch(() => {
+    throw new Error('bench: dist/src/main.js is missing; run `npm run build` first');
+  });
+  const port = await new Promise<number>((resolve, reject) => {
+    const probe = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port: free } = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(free));
+    });
+    probe.on('error', reject);
+  });
+  const child = spawn(process.execPath, [main, 'serve'], {
+    env: { ...process.env, QUIRE_DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', QUIRE_LOG_LEVEL: 'warn', DATABASE_URL: '', REDIS_URL: '' },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  for (let tries = 0; ; tries++) {
+    if (child.exitCode !== null) throw new Error(`quire serve exited with ${child.exitCode}`);
+    const up = await fetch(`${url}/v1/openapi.json`).then((res) => res.ok, () => false);
+    if (up) break;
+    if (tries > 600) throw new Error('quire serve did not start in 60 s');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return {
+    url,
+    rss: async () => {
+      const status = await fs.readFile(`/proc/${child.pid}/status`, 'utf8');
+      return Number(/^VmRSS:\s+(\d+) kB/m.exec(status)![1]) * 1024;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
   };
 }

@@ -10,12 +10,13 @@
  *
  * `SCALE=org npx tsx bench/scale.ts` (SPACES=100, PAGES=1000): an organization of 100 spaces of 1,000 pages.
  *   - organization search over all of them, 200 queries one at a time over HTTP: p50 (target < 30 ms);
- *   - RSS of the process (the server; the benchmark's own objects are small beside it) after GET /content and one
- *     page of every space (target < 400 MB); with NODE_OPTIONS=--expose-gc, after a full collection.
+ *   - RSS of `quire serve` (the build, `npm run build` first, in its own process on the same data dir) after
+ *     GET /content and one page of every space (target < 400 MB); and of the benchmark's own process, whose server
+ *     has read them too (under tsx; with NODE_OPTIONS=--expose-gc, after a full collection).
  *   `ORG_SEARCH=0`: the spaces are not indexed for search nor searched (the RSS figure alone, minutes sooner).
  */
 import { performance } from 'node:perf_hooks';
-import { checkoutWithBareRemote, load, machine, pageFile, spaceWithPages, startBenchServer, type BenchServer } from './lib.js';
+import { checkoutWithBareRemote, load, machine, pageFile, spaceWithPages, startBenchServer, startQuireServe, type BenchServer } from './lib.js';
 import { median } from './stats.js';
 import { indexSearch } from '../src/domain/search/search.js';
 import { searchStates } from '../src/store/sql/search.js';
@@ -147,7 +148,21 @@ async function organization(server: BenchServer): Promise<void> {
   console.log(`organization: ${SPACES} spaces x ${PAGES} pages`);
   if (ORG_SEARCH) console.log(`organization search, ${queries.length} queries one at a time: p50 ${median(times).toFixed(1)} ms, p95 ${[...times].sort((a, b) => a - b)[Math.floor(times.length * 0.95)].toFixed(1)} ms (target p50 < 30 ms)`);
   const mb = (bytes: number) => `${Math.round(bytes / 2 ** 20)} MB`;
-  console.log(`RSS after reading every space once: ${mb(rss)} (target < 400 MB); JS heap ${mb(heapUsed)}, external ${mb(external)} (buffers ${mb(arrayBuffers)})${global.gc ? `; before a full collection ${mb(uncollected)}` : ', not collected first (run with NODE_OPTIONS=--expose-gc)'}`);
+  console.log(`RSS of this process (the server in the benchmark, under tsx) after reading every space once: ${mb(rss)}; JS heap ${mb(heapUsed)}, external ${mb(external)} (buffers ${mb(arrayBuffers)})${global.gc ? `; before a full collection ${mb(uncollected)}` : ', not collected first (run with NODE_OPTIONS=--expose-gc)'}`);
+
+  // The target's figure: `quire serve` as users run it (the build, its own process, no tsx), on the same data.
+  const serve = await startQuireServe(server.container.config.dataDir);
+  try {
+    const afterStart = await serve.rss();
+    for (const spaceId of spaceIds) {
+      await (await fetch(`${serve.url}/v1/spaces/${spaceId}/content`, { headers: auth })).arrayBuffer();
+      const pages = (await (await fetch(`${serve.url}/v1/spaces/${spaceId}/content/pages`, { headers: auth })).json()) as { pages: Array<{ id: string }> };
+      await (await fetch(`${serve.url}/v1/spaces/${spaceId}/content/page/${pages.pages[1].id}`, { headers: auth })).arrayBuffer();
+    }
+    console.log(`RSS of quire serve (dist/, its own process) after reading every space once: ${mb(await serve.rss())} (target < 400 MB; ${mb(afterStart)} once started)`);
+  } finally {
+    await serve.close();
+  }
 }
 
 const server = await startBenchServer();
