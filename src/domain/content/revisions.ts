@@ -13,7 +13,6 @@ import type { RawLink } from '../../content/links.js';
 import { requireSpacePermission, type Role } from '../permissions.js';
 import { loadSpace, projectDirectoryOf, resolveSpaceRef } from './spaces.js';
 import { derivedId, pathId, type ReadFacts } from './history.js';
-import { imageDimensions } from '../../content/files.js';
 import type { ParsedPage, ParsedPageStore } from '../../content/page.js';
 import type { KeptSummary, ParsedSummaryStore } from '../../content/summary.js';
 import type { ContentCheck } from '../../content/validate-content.js';
@@ -207,6 +206,9 @@ export class RevisionCache {
   async dimensionsOf(oid: string, read: () => Promise<Buffer>): Promise<Dimensions | undefined> {
     const known = this.dimensions.get(oid);
     if (known !== undefined) return known ?? undefined;
+    // Loaded with the content code by the first build (image-size and mime-types are ~30 modules): a command that
+    // reads no content starts without them.
+    const { imageDimensions } = await import('../../content/files.js');
     const found = imageDimensions(await read());
     this.dimensions.set(oid, found ?? null, HEAP.dimensions);
     return found;
