@@ -80,7 +80,7 @@ const HEAP = {
   listing: 200,
   listedEntry: 180,
   /** A kept SUMMARY.md parse, per character of its text: its items, titles, targets and the paths it asked about. */
-  summaryPerCharacter: 4,
+  summaryPerCharacter: 6,
 } as const;
 
 /** What V8 keeps of a string's characters: one byte each for Latin-1 text, two otherwise. */
@@ -96,12 +96,13 @@ export function stringBytes(text: string): number {
  *   space of 1.5 KB pages: ~0.5 MB, and its `/content` answer ~2 MB), 40/96: the default (35 MB) keeps a
  *   10,000-page space (26 MB with its `/content` answer);
  * - page parses by blob (parsedPageKey), which hold the pages' text (~2.3 MB for those 1,000 pages): a new revision
- *   and the checks of a push parse only the pages that changed, 37/96 (32 MB: a 10,000-page space's 24 MB). A cached revision's pages share their
+ *   and the checks of a push parse only the pages that changed, 35/96 (30 MB: a 10,000-page space's 24 MB). A cached revision's pages share their
  *   text with these parses, so the text is counted here only; a space's parses weigh about what its revision and
  *   answers do, so with equal shares they are not evicted long before the revision (which would then hold its text
  *   uncounted);
- * - the links of pages (8/96), the content checks of pushed commits and the trees listed (4/96 each: a 10,000-page
- *   space's 200 trees take ~2 MB), SUMMARY.md parses, image dimensions and commits' containment (1/96 each).
+ * - the links of pages (7/96: a 10,000-page space's ~4 MB), the content checks of pushed commits, the trees listed
+ *   and SUMMARY.md parses (4/96 each: a 10,000-page space's 200 trees take ~2 MB, its 10,000-line SUMMARY.md ~2.5
+ *   MB), image dimensions and commits' containment (1/96 each).
  */
 export class RevisionCache {
   private readonly entries: WeightedLru<string, CachedRevision>;
@@ -159,11 +160,11 @@ export class RevisionCache {
     // Shares in 96ths of maxBytes (see above).
     const share = (n: number) => Math.floor((maxBytes * n) / 96);
     this.entries = new WeightedLru(share(40));
-    this.parses = new WeightedLru(share(37));
-    this.links = new WeightedLru(share(8));
+    this.parses = new WeightedLru(share(35));
+    this.links = new WeightedLru(share(7));
     this.checks = new WeightedLru(share(4));
     this.listings = new WeightedLru(share(4));
-    this.summaries = new WeightedLru(share(1));
+    this.summaries = new WeightedLru(share(4));
     this.dimensions = new WeightedLru(share(1));
     this.containment = new WeightedLru(share(1));
   }
