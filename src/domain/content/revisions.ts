@@ -96,10 +96,10 @@ export function stringBytes(text: string): number {
  *   space of 1.5 KB pages: ~0.5 MB, and its `/content` answer ~2 MB), 40/96: the default (35 MB) keeps a
  *   10,000-page space (26 MB with its `/content` answer);
  * - page parses by blob (parsedPageKey), which hold the pages' text (~2.3 MB for those 1,000 pages): a new revision
- *   and the checks of a push parse only the pages that changed, 35/96 (30 MB: a 10,000-page space's 24 MB). A cached revision's pages share their
- *   text with these parses, so the text is counted here only; a space's parses weigh about what its revision and
- *   answers do, so with equal shares they are not evicted long before the revision (which would then hold its text
- *   uncounted);
+ *   and the checks of a push parse only the pages that changed, 35/96 (30 MB: a 10,000-page space's 24 MB). A
+ *   cached revision's pages share their text with these parses, so the text is counted here only; a space's parses
+ *   weigh about what its revision and answers do, so with near-equal shares they are not evicted long before the
+ *   revision (which would then hold its text uncounted);
  * - the links of pages (7/96: a 10,000-page space's ~4 MB), the content checks of pushed commits, the trees listed
  *   and SUMMARY.md parses (4/96 each: a 10,000-page space's 200 trees take ~2 MB, its 10,000-line SUMMARY.md ~2.5
  *   MB), image dimensions and commits' containment (1/96 each).
