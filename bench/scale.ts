@@ -48,6 +48,27 @@ async function waitFor(check: () => Promise<boolean>, limitMs = 60_000): Promise
   return performance.now() - started;
 }
 
+/** `PROFILE=<file>`: a CPU profile of this process (the server's side) over the push rounds but the first, for Chrome's DevTools. */
+async function startProfile(): Promise<{ stop(): Promise<void> } | undefined> {
+  const file = process.env.PROFILE;
+  if (!file) return undefined;
+  const { Session } = await import('node:inspector/promises');
+  const { writeFile } = await import('node:fs/promises');
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.setSamplingInterval', { interval: 200 });
+  await session.post('Profiler.start');
+  return {
+    async stop() {
+      const { profile } = await session.post('Profiler.stop');
+      await writeFile(file, JSON.stringify(profile));
+      session.disconnect();
+      console.log(`CPU profile of the push rounds: ${file}`);
+    },
+  };
+}
+
 const p50 = (values: number[]) => `${median(values).toFixed(0)} ms`;
 
 async function bigSpace(server: BenchServer): Promise<void> {
@@ -87,7 +108,10 @@ async function bigSpace(server: BenchServer): Promise<void> {
   const visible: number[] = [];
   const linked: number[] = [];
   const searchable: number[] = [];
+  let profiler: Awaited<ReturnType<typeof startProfile>>;
   for (let round = 0; round < ROUNDS; round++) {
+    // The first round indexes the space's links in full (nothing was indexed before): the profile starts after it.
+    if (round === Math.min(1, ROUNDS - 1)) profiler = await startProfile();
     await ctx.jobs.idle();
     const marker = `edited${round}x${Date.now()}`;
     await checkout.write(target.git.path, `# Edited page\n\n${marker} and [the first page](../${pageFile(0)}).\n`);
@@ -104,6 +128,7 @@ async function bigSpace(server: BenchServer): Promise<void> {
     searchable.push(await search);
     if (round % 2 === 0) barePushes.push(await push('bare'));
   }
+  await profiler!?.stop();
   await close();
   console.log(`${ROUNDS} one-page pushes, medians (from the moment the push returned):`);
   console.log(`  git push through Quire ${p50(pushes)} (bare smart-HTTP push of the same commit ${p50(barePushes)}, ratio ${(median(pushes) / median(barePushes)).toFixed(2)})`);
