@@ -7,6 +7,7 @@ import net from 'node:net';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { createInterface } from 'node:readline';
 import { promisify } from 'node:util';
 import type { FastifyInstance } from 'fastify';
 import { loadConfig, type Config } from '../config/index.js';
@@ -16,7 +17,6 @@ import { createApiToken, createUser } from '../src/domain/identity/users.js';
 import { createOrganization } from '../src/domain/organizations/organizations.js';
 import { createSpace } from '../src/domain/content/spaces.js';
 import { Checkout } from '../test/helpers/git.js';
-import { startGitHttpServer } from '../test/helpers/git-http-server.js';
 
 const exec = promisify(execFile);
 
@@ -121,6 +121,20 @@ export function machine(): string {
   return `${os.cpus().length} x ${os.cpus()[0]?.model ?? 'cpu'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, node ${process.version}`;
 }
 
+/** bench/bare-git-http.ts serving the bare repositories under `root`, in its own process. */
+async function bareGitHttpServer(root: string): Promise<{ url: string; close(): Promise<void> }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/bare-git-http.ts', root], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const first = await createInterface({ input: child.stdout })[Symbol.asyncIterator]().next();
+  if (first.done) throw new Error('bench/bare-git-http.ts did not start');
+  return {
+    url: String(first.value),
+    close: () => new Promise((resolve) => {
+      child.once('exit', () => resolve());
+      child.kill('SIGTERM');
+    }),
+  };
+}
+
 /**
  * The push baseline: a clone of a space through Quire whose second remote, `bare`, is a copy of the space's repository
  * behind `git http-backend` on node:http (no checks), so that both receive the same commits. `close` stops the bare
@@ -130,7 +144,7 @@ export async function checkoutWithBareRemote(server: BenchServer, spaceId: strin
   const bareRoot = await fs.mkdtemp(path.join(os.tmpdir(), 'quire-bare-http-'));
   await exec('git', ['clone', '--quiet', '--bare', server.container.git.repositoryPath(spaceId), path.join(bareRoot, 'space.git')]);
   await exec('git', ['--git-dir', path.join(bareRoot, 'space.git'), 'config', 'http.receivepack', 'true']);
-  const bare = await startGitHttpServer(bareRoot);
+  const bare = await bareGitHttpServer(bareRoot);
   const checkout = await Checkout.clone(`${server.url.replace('://', `://bench:${server.token}@`)}/git/${spaceId}.git`);
   await checkout.git('remote', 'add', 'bare', `${bare.url}/space.git`);
   await checkout.git('fetch', '--quiet', 'bare');

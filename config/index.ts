@@ -46,6 +46,11 @@ export interface Config {
   /** Largest file a git push may add, in bytes. */
   gitMaxFileBytes: number;
   /**
+   * Resident memory of this process past which its git processes are started by a small launcher process rather
+   * than forked from this one (`QUIRE_GIT_LAUNCHER_MB`, default 256; 0: always; see src/store/git/launcher.ts).
+   */
+  gitLauncherAboveBytes: number;
+  /**
    * How often `quire serve` records pushes a killed process missed and queues indexing the indexes missed (a push
    * while Redis was down) (`QUIRE_CATCH_UP_INTERVAL_MS`).
    */
@@ -83,6 +88,13 @@ function parsePositiveInteger(name: string, raw: string | undefined, fallback: n
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
   if (!Number.isSafeInteger(value) || value <= 0) throw new ConfigError(`${name}: must be a positive integer, got "${raw}"`);
+  return value;
+}
+
+function parseNonNegativeInteger(name: string, raw: string | undefined, fallback: number): number {
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isSafeInteger(value) || value < 0) throw new ConfigError(`${name}: must be an integer of 0 or more, got "${raw}"`);
   return value;
 }
 
@@ -128,6 +140,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     contentCacheBytes: parsePositiveInteger('QUIRE_CONTENT_CACHE_MB', env.QUIRE_CONTENT_CACHE_MB, 96) * 1024 * 1024,
     cacheTtlMs: env.QUIRE_CACHE_TTL_MS === undefined || env.QUIRE_CACHE_TTL_MS === '' ? 1000 : Number(env.QUIRE_CACHE_TTL_MS),
     gitMaxFileBytes: parsePositiveInteger('QUIRE_GIT_MAX_FILE_BYTES', env.QUIRE_GIT_MAX_FILE_BYTES, 100 * 1024 * 1024),
+    gitLauncherAboveBytes: parseNonNegativeInteger('QUIRE_GIT_LAUNCHER_MB', env.QUIRE_GIT_LAUNCHER_MB, 256) * 1024 * 1024,
     catchUpIntervalMs: parsePositiveInteger('QUIRE_CATCH_UP_INTERVAL_MS', env.QUIRE_CATCH_UP_INTERVAL_MS, 60_000),
     logLevel: env.QUIRE_LOG_LEVEL || 'info',
     logFormat: parseLogFormat(env.QUIRE_LOG_FORMAT),

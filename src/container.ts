@@ -6,6 +6,7 @@ import { openStore, type Store } from './store/sql/db.js';
 import { instanceSecret } from './store/sql/secrets.js';
 import { GitStore } from './store/git/repositories.js';
 import { GitReader } from './store/git/reader.js';
+import { ProcessLauncher } from './store/git/launcher.js';
 import { HistoryFacts } from './domain/content/history.js';
 import { SharedWork } from './domain/shared-work.js';
 import { RevisionCache } from './domain/content/revisions.js';
@@ -62,7 +63,8 @@ export async function createContainer(config: Config, options: ContainerOptions 
     databaseUrl: config.databaseUrl,
     onPoolError: (error) => log.warn({ err: error.message }, 'database connection dropped'),
   });
-  const git = new GitStore(config.dataDir);
+  const launcher = new ProcessLauncher(config.gitLauncherAboveBytes);
+  const git = new GitStore(config.dataDir, { launcher });
   const cursors = new CursorCodec(await instanceSecret(store.db, 'cursor-signing'));
   const revisions = new RevisionCache(config.contentCacheBytes - Math.floor(config.contentCacheBytes / 8));
   const reader = new GitReader(git, { listings: revisions.treeListings });
@@ -125,6 +127,7 @@ export async function createContainer(config: Config, options: ContainerOptions 
       await history.close();
       await cpu.close();
       reader.close();
+      launcher.close();
       await fetcher.close();
       await store.close();
     },

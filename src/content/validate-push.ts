@@ -9,6 +9,7 @@
  * rules (front matter and SUMMARY.md parse) plug in at the marked place in `validatePush`.
  */
 import { IncomingPush } from '../store/git/repositories.js';
+import type { ProcessLauncher } from '../store/git/launcher.js';
 import { checkContent, type ContentCheck } from './validate-content.js';
 import { reanalyzePages } from './revision.js';
 import { sortProblems } from './problems.js';
@@ -40,6 +41,8 @@ export interface ValidatePushInput {
    * GIT_QUARANTINE_PATH), plus Quire's settings (MAX_FILE_BYTES_VARIABLE).
    */
   env: Record<string, string>;
+  /** What starts the git processes that read the push (the server's; none: started directly). */
+  launcher?: ProcessLauncher;
 }
 
 /** The setting (in ValidatePushInput.env) that carries the file size limit, in bytes. */
@@ -94,7 +97,7 @@ export async function validatePush(input: ValidatePushInput, parsing: PageParsin
   const updates = input.updates.filter((update) => !ZERO_OID.test(update.newOid));
   if (updates.length === 0) return problems;
 
-  const push = new IncomingPush(input.gitDir, input.env);
+  const push = new IncomingPush(input.gitDir, input.env, input.launcher);
   try {
     const projectDirectory = input.env[PROJECT_DIRECTORY_VARIABLE] ?? '';
     // Per pushed tip, what its content check starts from: the check of the ref's previous commit when the server

@@ -1,6 +1,7 @@
 /**
  * Git over HTTP with the real `git` client against a real listening server: clone, fetch and push with API tokens,
- * the refusals (each one changes nothing), concurrent pushes, and the hook running from the built output.
+ * the refusals (each one changes nothing), concurrent pushes, and the hook running from the built output; with the
+ * server's git processes forked by it and started by its launcher.
  */
 import { spawn } from 'node:child_process';
 import crypto from 'node:crypto';
@@ -79,7 +80,12 @@ afterAll(async () => {
   await Promise.all(temporary.map((dir) => fs.rm(dir, { recursive: true, force: true })));
 });
 
-describe('git over HTTP (sqlite)', () => {
+// Each git process of the server started directly, and all of them by the launcher (src/store/git/launcher.ts),
+// which a server past QUIRE_GIT_LAUNCHER_MB of memory uses.
+describe.each([
+  ['git processes forked by the server', Number.POSITIVE_INFINITY],
+  ['git processes started by the launcher', 0],
+])('git over HTTP (sqlite, %s)', (_name, gitLauncherAboveBytes) => {
   let t: TestApp;
   let base: string;
   let org: Awaited<ReturnType<TestApp['organization']>>;
@@ -90,7 +96,7 @@ describe('git over HTTP (sqlite)', () => {
   beforeAll(async () => {
     gitEnv = await isolatedGitEnv();
     temporary.push(gitEnv.HOME!);
-    t = await startTestApp('sqlite', { gitMaxFileBytes: MAX_FILE_BYTES });
+    t = await startTestApp('sqlite', { gitMaxFileBytes: MAX_FILE_BYTES, gitLauncherAboveBytes });
     base = await t.listen();
     org = await t.organization('Acme');
     editor = await t.member(org.id, 'edit');
@@ -156,6 +162,8 @@ describe('git over HTTP (sqlite)', () => {
     expect(after.revision).toBe(oid);
     expect(Date.parse(after.updatedAt)).toBeGreaterThan(Date.parse(before.updatedAt));
     expect((await serverRefs(spaceId)).trim()).toBe(`${oid} refs/heads/main`);
+    // The variant this is: the server's git processes came from its launcher, or from itself (a small process).
+    expect(t.container.git.launcher.launching).toBe(gitLauncherAboveBytes === 0);
   });
 
   it('authenticates with a bearer token through http.extraHeader', async () => {

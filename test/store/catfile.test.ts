@@ -1,7 +1,7 @@
 /**
  * The long-lived `git cat-file --batch-command` process: answers are matched to reads in the order asked, through
  * many reads queued at once (a revision's build asks for thousands), missing objects among them, and reads asked
- * while earlier ones are still streaming back.
+ * while earlier ones are still streaming back; started directly and through the launcher (src/store/git/launcher.ts).
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -9,8 +9,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CatFileProcess } from '../../src/store/git/catfile.js';
+import { ProcessLauncher } from '../../src/store/git/launcher.js';
 
-describe('CatFileProcess', () => {
+describe.each([
+  ['started directly', Infinity],
+  ['started through the launcher', 0],
+])('CatFileProcess, %s', (_name, forkAboveBytes) => {
+  const launcher = new ProcessLauncher(forkAboveBytes);
   let gitDir: string;
   let texts: string[];
   let oids: string[];
@@ -31,10 +36,12 @@ describe('CatFileProcess', () => {
       oids.push(...execFileSync('git', ['--git-dir', gitDir, 'hash-object', '-w', ...files.slice(i, i + 500)]).toString().trim().split('\n'));
     }
     for (const file of files) fs.rmSync(file);
-    reader = new CatFileProcess(gitDir);
+    reader = new CatFileProcess(gitDir, {}, launcher);
+    expect(launcher.launching).toBe(forkAboveBytes === 0);
   });
   afterAll(() => {
     reader.close();
+    launcher.close();
     fs.rmSync(gitDir, { recursive: true, force: true });
   });
 
@@ -69,7 +76,7 @@ describe('CatFileProcess', () => {
   });
 
   it('fails every read still waiting when the process goes away', async () => {
-    const doomed = new CatFileProcess(gitDir);
+    const doomed = new CatFileProcess(gitDir, {}, launcher);
     const waiting = doomed.readMany(oids.slice(0, 2000));
     doomed.close();
     await expect(waiting).rejects.toThrow();

@@ -219,7 +219,12 @@ class PushDecision {
     // CPU pool (a push of many new pages does not hold the event loop); a push that only edits pages is checked
     // from the check of the branch's previous commit.
     const problems = await validatePush(
-      { gitDir: this.ctx.git.repositoryPath(this.spaceId), updates: request.updates, env: { ...request.env, ...this.settings } },
+      {
+        gitDir: this.ctx.git.repositoryPath(this.spaceId),
+        updates: request.updates,
+        env: { ...request.env, ...this.settings },
+        launcher: this.ctx.git.launcher,
+      },
       {
         parsePages: (input) => this.ctx.cpu.run('parsePages', input),
         parsedPages: this.ctx.revisions.parsedPages,

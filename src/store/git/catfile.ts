@@ -3,7 +3,7 @@
  * process per read (architecture.md section 3: ~15-20k blobs/s against ~400/s). Requests are answered in order,
  * so a FIFO of pending reads is matched against the output stream.
  */
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { spawnDirect, type GitChild, type ProcessLauncher } from './launcher.js';
 
 export interface GitObject {
   oid: string;
@@ -25,7 +25,7 @@ interface Pending {
 }
 
 export class CatFileProcess {
-  private readonly child: ChildProcessWithoutNullStreams;
+  private readonly child: GitChild;
   /**
    * Reads asked and not yet answered, oldest at `head`: a revision's build asks for 10,000 objects at once, and
    * `Array.shift` on an array that long may copy what is left each time (a read of 20,000 objects took well over
@@ -42,11 +42,13 @@ export class CatFileProcess {
   private closed = false;
   lastUsed = Date.now();
 
-  /** `env`: more variables for git (a push's quarantine, which makes its incoming objects readable). */
-  constructor(gitDir: string, env: Record<string, string> = {}) {
-    this.child = spawn('git', ['cat-file', '--batch-command'], {
+  /**
+   * `env`: more variables for git (a push's quarantine, which makes its incoming objects readable). `launcher`: what
+   * starts the process (none: started directly).
+   */
+  constructor(gitDir: string, env: Record<string, string> = {}, launcher?: ProcessLauncher) {
+    this.child = (launcher ?? { spawn: spawnDirect }).spawn('git', ['cat-file', '--batch-command'], {
       env: { ...process.env, ...env, GIT_DIR: gitDir, GIT_CONFIG_NOSYSTEM: '1', GIT_TERMINAL_PROMPT: '0' },
-      stdio: ['pipe', 'pipe', 'pipe'],
     });
     this.child.stdout.on('data', (chunk: Buffer) => this.onData(chunk));
     this.child.stderr.resume();
@@ -79,9 +81,10 @@ export class CatFileProcess {
     return this.requestMany(names, false) as Promise<Array<GitObjectInfo | undefined>>;
   }
 
+  /** Ends the process; reads still waiting fail (whether or not the process had answered them yet). */
   close(): void {
     if (this.closed) return;
-    this.closed = true;
+    this.fail(new Error('git cat-file is closed'));
     this.child.stdin.end();
     this.child.kill();
   }
@@ -123,6 +126,7 @@ export class CatFileProcess {
   }
 
   private onData(chunk: Buffer): void {
+    if (this.closed) return;
     if (this.needed > 0) {
       this.parts.push(chunk);
       this.partsLength += chunk.length;

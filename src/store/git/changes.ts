@@ -3,7 +3,6 @@
  * (renames detected by git, `-M`). The history facts (src/domain/content/history.ts) are built from these changes,
  * so a long history costs one process, not one per commit, and no tree is listed whole except a root commit's.
  */
-import { spawn } from 'node:child_process';
 import type { GitStore } from './repositories.js';
 
 /** One changed path: `A`dded, `M`odified, `T`ype changed, `D`eleted, `R`enamed (from `from`), `C`opied. */
@@ -87,9 +86,8 @@ class RawDiffParser {
  */
 export async function* commitChanges(store: GitStore, spaceId: string, commits: CommitToDiff[]): AsyncGenerator<CommitChanges> {
   if (commits.length === 0) return;
-  const child = spawn('git', ['diff-tree', '--stdin', '-r', '-M', '-z', '--raw', '--always', '--root', '--no-abbrev', '--no-color'], {
+  const child = store.launcher.spawn('git', ['diff-tree', '--stdin', '-r', '-M', '-z', '--raw', '--always', '--root', '--no-abbrev', '--no-color'], {
     env: { ...process.env, GIT_DIR: store.repositoryPath(spaceId), GIT_CONFIG_NOSYSTEM: '1', GIT_TERMINAL_PROMPT: '0', LC_ALL: 'C' },
-    stdio: ['pipe', 'pipe', 'pipe'],
   });
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => {

@@ -9,13 +9,13 @@
  * `exit N`, the hook's exit code (0 lets the push through). The server opens both FIFOs read-write and non-blocking
  * (Linux), so neither side ever blocks opening them; when the server is gone, the hook reads end-of-file and refuses.
  */
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { spawnDirect, type ProcessLauncher } from './launcher.js';
 
 /** The variable that names the channel's folder, in the environment of receive-pack and so of its hook. */
 export const PUSH_CHANNEL_VARIABLE = 'QUIRE_PUSH_CHANNEL';
@@ -35,9 +35,9 @@ const openFd = promisify(fs.open);
 const OID = /^[0-9a-f]{40}(?:[0-9a-f]{24})?$/;
 const REF = /^refs\/\S+$/;
 
-function mkfifo(paths: string[]): Promise<void> {
+function mkfifo(paths: string[], launcher?: ProcessLauncher): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn('mkfifo', ['-m', '600', ...paths], { stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = (launcher ?? { spawn: spawnDirect }).spawn('mkfifo', ['-m', '600', ...paths], { env: process.env, stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
     child.once('error', reject);
@@ -64,11 +64,14 @@ export class PushChannel {
     private readonly answers: net.Socket,
   ) {}
 
-  /** A channel for one receive-pack, in a new private folder; close it when receive-pack has exited. */
-  static async open(): Promise<PushChannel> {
+  /**
+   * A channel for one receive-pack, in a new private folder; close it when receive-pack has exited. `launcher`:
+   * what starts mkfifo (the server's; none: started directly).
+   */
+  static async open(launcher?: ProcessLauncher): Promise<PushChannel> {
     const dir = await fsp.mkdtemp(path.join(os.tmpdir(), 'quire-push-'));
     try {
-      await mkfifo([path.join(dir, 'request'), path.join(dir, 'answer')]);
+      await mkfifo([path.join(dir, 'request'), path.join(dir, 'answer')], launcher);
       const requests = await openFifo(path.join(dir, 'request'), 'read');
       const answers = await openFifo(path.join(dir, 'answer'), 'write').catch((error: unknown) => {
         requests.destroy();

@@ -4,13 +4,13 @@
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import type { ChildProcessWithoutNullStreams } from 'node:child_process';
+import type { GitChild } from './launcher.js';
 import type { GitService, GitStore } from './repositories.js';
 import { receivePackAdvertisement, receivePackCapabilities } from './advertisement.js';
 import { CatFileProcess, type GitObject } from './catfile.js';
 
 /** Everything a git process prints, once it exited with 0. */
-function collect(child: ChildProcessWithoutNullStreams): Promise<Buffer> {
+function collect(child: GitChild): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const out: Buffer[] = [];
     let stderr = '';
@@ -153,7 +153,7 @@ export class GitReader {
       proc = undefined;
     }
     if (!proc) {
-      proc = new CatFileProcess(this.store.repositoryPath(spaceId));
+      proc = new CatFileProcess(this.store.repositoryPath(spaceId), {}, this.store.launcher);
       this.processes.set(spaceId, proc);
       if (this.processes.size > this.maxProcesses) {
         const oldest = [...this.processes.entries()].sort((a, b) => a[1].lastUsed - b[1].lastUsed)[0];

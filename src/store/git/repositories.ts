@@ -2,14 +2,14 @@
  * Where space repositories live and how they are created, copied and removed. The only code that knows the
  * disk layout: `<dataDir>/repositories/<first two chars of id>/<id>.git`.
  */
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { PUSH_CHANNEL_VARIABLE, PUSH_SERVER_PID_VARIABLE, PushChannel, QUARANTINE_VARIABLES } from './push-channel.js';
 import { PushesUnderWay } from './pushes-under-way.js';
 import { RefLocks, type RefLock } from './ref-lock.js';
-import { runGit, runGitStatus } from './run.js';
+import { runGit, runGitStatus, type RunGitOptions } from './run.js';
+import { ProcessLauncher, type GitChild } from './launcher.js';
 import { CatFileProcess } from './catfile.js';
 
 const SAFE_ID = /^[a-zA-Z0-9_-]+$/;
@@ -107,8 +107,21 @@ export class GitStore {
   /** Turns of the writers of each space, in this process (see PushesUnderWay). */
   readonly pushesUnderWay = new PushesUnderWay();
 
-  constructor(dataDir: string) {
+  /** What starts its git processes (see launcher.ts). */
+  readonly launcher: ProcessLauncher;
+
+  /** `launcher`: the container's; none: git processes start directly. */
+  constructor(dataDir: string, options: { launcher?: ProcessLauncher } = {}) {
     this.root = path.join(dataDir, 'repositories');
+    this.launcher = options.launcher ?? new ProcessLauncher(Infinity);
+  }
+
+  private git(args: readonly string[], options: RunGitOptions = {}): Promise<Buffer> {
+    return runGit(args, { ...options, launcher: this.launcher });
+  }
+
+  private gitStatus(args: readonly string[], options: RunGitOptions = {}): ReturnType<typeof runGitStatus> {
+    return runGitStatus(args, { ...options, launcher: this.launcher });
   }
 
   /**
@@ -127,7 +140,7 @@ export class GitStore {
 
   /** A channel for the pre-receive hook of a receive-pack to be spawned (src/store/git/push-channel.ts). */
   openPushChannel(): Promise<PushChannel> {
-    return PushChannel.open();
+    return PushChannel.open(this.launcher);
   }
 
   /** Absolute path of a space's bare repository. Ids outside `[a-zA-Z0-9_-]` are refused, so no `..` escapes. */
@@ -155,14 +168,14 @@ export class GitStore {
   }
 
   private async initialize(gitDir: string, files: InitialFile[], message: string, author: Signature): Promise<string> {
-    await runGit(['init', '--bare', '--quiet', '--initial-branch=main', gitDir]);
+    await this.git(['init', '--bare', '--quiet', '--initial-branch=main', gitDir]);
     // Pushes are checked by Quire itself; receive.denyNonFastForwards would block legitimate force-pushes to CRs.
-    await runGit(['config', 'core.logAllRefUpdates', 'true'], { gitDir });
+    await this.git(['config', 'core.logAllRefUpdates', 'true'], { gitDir });
     await installHooks(gitDir);
     const tree = await this.writeFlatTree(gitDir, files);
-    const commit = await writeCommit(gitDir, tree, [], message, author);
+    const commit = await writeCommit(this.launcher, gitDir, tree, [], message, author);
     // The all-zero old value makes this a compare-and-swap: it fails if main already exists.
-    await this.refLocks.withLock(gitDir, REF_LOCK_TIMEOUT_MS, () => runGit(['update-ref', 'refs/heads/main', commit, '0'.repeat(40)], { gitDir }));
+    await this.refLocks.withLock(gitDir, REF_LOCK_TIMEOUT_MS, () => this.git(['update-ref', 'refs/heads/main', commit, '0'.repeat(40)], { gitDir }));
     return commit;
   }
 
@@ -171,10 +184,10 @@ export class GitStore {
     const entries: string[] = [];
     for (const file of files) {
       if (file.path.includes('/')) throw new Error('writeFlatTree: nested paths are not supported');
-      const blob = (await runGit(['hash-object', '-w', '--stdin'], { gitDir, input: file.content })).toString().trim();
+      const blob = (await this.git(['hash-object', '-w', '--stdin'], { gitDir, input: file.content })).toString().trim();
       entries.push(`100644 blob ${blob}\t${file.path}`);
     }
-    return (await runGit(['mktree'], { gitDir, input: entries.join('\n') + '\n' })).toString().trim();
+    return (await this.git(['mktree'], { gitDir, input: entries.join('\n') + '\n' })).toString().trim();
   }
 
   /**
@@ -188,10 +201,10 @@ export class GitStore {
     const to = this.repositoryPath(toId);
     await fs.mkdir(path.dirname(to), { recursive: true });
     try {
-      await runGit(['clone', '--bare', '--quiet', '--no-local', '--single-branch', '--branch', 'main', '--no-tags', from, to]);
+      await this.git(['clone', '--bare', '--quiet', '--no-local', '--single-branch', '--branch', 'main', '--no-tags', from, to]);
       // The copy stands alone: no remote pointing back at the original.
-      await runGit(['remote', 'remove', 'origin'], { gitDir: to });
-      await runGit(['config', 'core.logAllRefUpdates', 'true'], { gitDir: to });
+      await this.git(['remote', 'remove', 'origin'], { gitDir: to });
+      await this.git(['config', 'core.logAllRefUpdates', 'true'], { gitDir: to });
       await installHooks(to);
     } catch (error) {
       await fs.rm(to, { recursive: true, force: true });
@@ -222,7 +235,7 @@ export class GitStore {
    * request written to its stdin. `env` reaches git and, for receive-pack, its hooks (GIT_PROTOCOL, the hook
    * launch variables). Hooks always come from the repository's own hooks folder, whatever the configuration says.
    */
-  spawnService(spaceId: string, service: GitService, options: { advertiseRefs: boolean; env: Record<string, string> }): ChildProcessWithoutNullStreams {
+  spawnService(spaceId: string, service: GitService, options: { advertiseRefs: boolean; env: Record<string, string> }): GitChild {
     const gitDir = this.repositoryPath(spaceId);
     const args = [
       ...(service === 'receive-pack' ? [...RECEIVE_CHECKS, `core.hooksPath=${path.join(gitDir, 'hooks')}`].flatMap((setting) => ['-c', setting]) : []),
@@ -231,21 +244,18 @@ export class GitStore {
       ...(options.advertiseRefs ? ['--advertise-refs'] : []),
       gitDir,
     ];
-    return spawn('git', args, {
-      env: { ...process.env, GIT_TERMINAL_PROMPT: '0', GIT_CONFIG_NOSYSTEM: '1', ...options.env },
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
+    return this.launcher.spawn('git', args, { env: { ...process.env, GIT_TERMINAL_PROMPT: '0', GIT_CONFIG_NOSYSTEM: '1', ...options.env } });
   }
 
   /** Points `ref` at `oid`, whatever it pointed at (for refs only one writer can own, e.g. a new change request's). */
   async setRef(spaceId: string, ref: string, oid: string): Promise<void> {
-    await this.withRefLock(spaceId, () => runGit(['update-ref', ref, oid], { gitDir: this.repositoryPath(spaceId) }));
+    await this.withRefLock(spaceId, () => this.git(['update-ref', ref, oid], { gitDir: this.repositoryPath(spaceId) }));
   }
 
   /** True when `ancestor` is reachable from `descendant` (or is it). */
   async isAncestor(spaceId: string, ancestor: string, descendant: string): Promise<boolean> {
     try {
-      await runGit(['merge-base', '--is-ancestor', ancestor, descendant], { gitDir: this.repositoryPath(spaceId) });
+      await this.git(['merge-base', '--is-ancestor', ancestor, descendant], { gitDir: this.repositoryPath(spaceId) });
       return true;
     } catch (error) {
       if ((error as { exitCode?: number }).exitCode === 1) return false;
@@ -258,7 +268,7 @@ export class GitStore {
    * conflict (then nothing was written that anything points at).
    */
   async mergeTree(spaceId: string, ours: string, theirs: string): Promise<{ tree: string; conflicts: string[] }> {
-    const { code, stdout, stderr } = await runGitStatus(['merge-tree', '--write-tree', '--name-only', '--no-messages', '-z', ours, theirs], {
+    const { code, stdout, stderr } = await this.gitStatus(['merge-tree', '--write-tree', '--name-only', '--no-messages', '-z', ours, theirs], {
       gitDir: this.repositoryPath(spaceId),
     });
     if (code !== 0 && code !== 1) throw new Error(`git merge-tree failed (${code}): ${stderr.trim()}`);
@@ -268,7 +278,7 @@ export class GitStore {
 
   /** The best common ancestor of two commits, if any. */
   async mergeBase(spaceId: string, a: string, b: string): Promise<string | undefined> {
-    const { code, stdout } = await runGitStatus(['merge-base', a, b], { gitDir: this.repositoryPath(spaceId) });
+    const { code, stdout } = await this.gitStatus(['merge-base', a, b], { gitDir: this.repositoryPath(spaceId) });
     return code === 0 ? stdout.toString().trim() : undefined;
   }
 
@@ -281,7 +291,7 @@ export class GitStore {
     try {
       const files = ['ours', 'base', 'theirs'].map((name) => path.join(dir, name));
       await Promise.all([fs.writeFile(files[0], ours), fs.writeFile(files[1], base), fs.writeFile(files[2], theirs)]);
-      const { code, stdout } = await runGitStatus(['merge-file', '-p', ...(options.union ? ['--union'] : []), ...files]);
+      const { code, stdout } = await this.gitStatus(['merge-file', '-p', ...(options.union ? ['--union'] : []), ...files]);
       if (code < 0 || code > 127) throw new Error(`git merge-file failed (${code})`);
       return { text: stdout.toString('utf8'), clean: code === 0 };
     } finally {
@@ -299,18 +309,18 @@ export class GitStore {
     const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'quire-index-'));
     const env = { GIT_INDEX_FILE: path.join(dir, 'index') };
     try {
-      await runGit(['read-tree', tree], { gitDir, env });
+      await this.git(['read-tree', tree], { gitDir, env });
       const entries = [...files];
       if (entries.length > 0) {
         const blobs = entries.map((_, i) => path.join(dir, `blob-${i}`));
         await Promise.all(entries.map(([, content], i) => fs.writeFile(blobs[i], content)));
-        const out = await runGit(['hash-object', '-w', '--no-filters', '--stdin-paths'], { gitDir, input: `${blobs.join('\n')}\n` });
+        const out = await this.git(['hash-object', '-w', '--no-filters', '--stdin-paths'], { gitDir, input: `${blobs.join('\n')}\n` });
         const oids = out.toString('utf8').trim().split('\n');
         if (oids.length !== entries.length) throw new Error(`git hash-object wrote ${oids.length} blobs for ${entries.length} files`);
         const info = entries.map(([file], i) => `100644 ${oids[i]}\t${file}\0`).join('');
-        await runGit(['update-index', '-z', '--index-info'], { gitDir, env, input: info });
+        await this.git(['update-index', '-z', '--index-info'], { gitDir, env, input: info });
       }
-      return (await runGit(['write-tree'], { gitDir, env })).toString().trim();
+      return (await this.git(['write-tree'], { gitDir, env })).toString().trim();
     } finally {
       await fs.rm(dir, { recursive: true, force: true });
     }
@@ -318,7 +328,7 @@ export class GitStore {
 
   /** The newest commit reachable from `ref` whose message contains `text`; undefined when none does (or no ref). */
   async findCommitByMessage(spaceId: string, ref: string, text: string): Promise<string | undefined> {
-    const { code, stdout } = await runGitStatus(['log', '-n', '1', '--format=%H', '--fixed-strings', `--grep=${text}`, ref, '--'], {
+    const { code, stdout } = await this.gitStatus(['log', '-n', '1', '--format=%H', '--fixed-strings', `--grep=${text}`, ref, '--'], {
       gitDir: this.repositoryPath(spaceId),
     });
     const oid = stdout.toString('utf8').trim();
@@ -327,12 +337,12 @@ export class GitStore {
 
   /** Writes a commit of `tree` with `parents`, authored by `author` and committed by Quire; returns its oid. */
   async commitTree(spaceId: string, tree: string, parents: string[], message: string, author: Signature): Promise<string> {
-    return writeCommit(this.repositoryPath(spaceId), tree, parents, message, author);
+    return writeCommit(this.launcher, this.repositoryPath(spaceId), tree, parents, message, author);
   }
 
   /** Moves `ref` from `oldOid` to `newOid` only if it still points at `oldOid` (compare-and-swap); false otherwise. */
   async compareAndSwapRef(spaceId: string, ref: string, newOid: string, oldOid: string): Promise<boolean> {
-    const { code } = await this.withRefLock(spaceId, () => runGitStatus(['update-ref', ref, newOid, oldOid], { gitDir: this.repositoryPath(spaceId) }));
+    const { code } = await this.withRefLock(spaceId, () => this.gitStatus(['update-ref', ref, newOid, oldOid], { gitDir: this.repositoryPath(spaceId) }));
     return code === 0;
   }
 
@@ -343,7 +353,7 @@ export class GitStore {
 }
 
 /** A commit of `tree` with `parents`, authored by `author` and committed by Quire, now; returns its oid. */
-async function writeCommit(gitDir: string, tree: string, parents: string[], message: string, author: Signature): Promise<string> {
+async function writeCommit(launcher: ProcessLauncher, gitDir: string, tree: string, parents: string[], message: string, author: Signature): Promise<string> {
   const signature = gitSignature(author);
   const when = `${Math.floor(Date.now() / 1000)} +0000`;
   const env = {
@@ -355,7 +365,7 @@ async function writeCommit(gitDir: string, tree: string, parents: string[], mess
     GIT_COMMITTER_DATE: when,
   };
   const args = ['commit-tree', tree, ...parents.flatMap((p) => ['-p', p]), '-m', message];
-  return (await runGit(args, { gitDir, env })).toString().trim();
+  return (await runGit(args, { gitDir, env, launcher })).toString().trim();
 }
 
 /** Writes the hook files that differ from Quire's (atomically: a push running at the same time sees old or new). */
@@ -386,14 +396,15 @@ export class IncomingPush {
   constructor(
     readonly gitDir: string,
     readonly env: Record<string, string>,
+    private readonly launcher?: ProcessLauncher,
   ) {}
 
   private run(args: string[], input?: string): Promise<Buffer> {
-    return runGit(args, { gitDir: this.gitDir, env: this.env, input });
+    return runGit(args, { gitDir: this.gitDir, env: this.env, input, launcher: this.launcher });
   }
 
   private objects(): CatFileProcess {
-    this.catFile ??= new CatFileProcess(this.gitDir, this.env);
+    this.catFile ??= new CatFileProcess(this.gitDir, this.env, this.launcher);
     return this.catFile;
   }
 

@@ -1,5 +1,5 @@
 /** Runs git plumbing commands. Only store/git calls it. */
-import { spawn } from 'node:child_process';
+import { spawnDirect, type ProcessLauncher } from './launcher.js';
 
 export class GitCommandError extends Error {
   constructor(
@@ -19,6 +19,8 @@ export interface RunGitOptions {
   env?: Record<string, string>;
   /** Stops the process (SIGTERM) when aborted; the promise then rejects with the signal's reason. */
   signal?: AbortSignal;
+  /** What starts the process (the container's, see launcher.ts); none: started directly. */
+  launcher?: ProcessLauncher;
 }
 
 /** Runs `git ARGS` and resolves with stdout; rejects with GitCommandError on a non-zero exit. */
@@ -31,14 +33,26 @@ export function runGit(args: readonly string[], options: RunGitOptions = {}): Pr
       ...options.env,
     };
     if (options.gitDir) env.GIT_DIR = options.gitDir;
-    const child = spawn('git', args, { cwd: options.cwd, env, stdio: ['pipe', 'pipe', 'pipe'], signal: options.signal });
+    const { signal } = options;
+    if (signal?.aborted) {
+      reject(signal.reason);
+      return;
+    }
+    const child = (options.launcher ?? { spawn: spawnDirect }).spawn('git', args, { cwd: options.cwd, env });
+    const abort = () => child.kill('SIGTERM');
+    signal?.addEventListener('abort', abort, { once: true });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
     child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
-    child.on('error', (error) => reject(options.signal?.aborted ? options.signal.reason : error));
+    child.on('error', (error) => {
+      signal?.removeEventListener('abort', abort);
+      reject(signal?.aborted ? signal.reason : error);
+    });
     child.on('close', (code) => {
-      if (code === 0) resolve(Buffer.concat(out));
+      signal?.removeEventListener('abort', abort);
+      if (signal?.aborted) reject(signal.reason);
+      else if (code === 0) resolve(Buffer.concat(out));
       else reject(new GitCommandError(args, code, Buffer.concat(err).toString('utf8'), Buffer.concat(out)));
     });
     child.stdin.on('error', () => {

@@ -1,0 +1,150 @@
+/**
+ * The launcher (src/store/git/launcher.ts): processes started through a small helper process behave as processes
+ * started directly do, for what src/store/git uses (streams both ways, exit codes, signals, start failures), and a
+ * launcher that dies or is closed leaves nothing waiting forever.
+ */
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ProcessLauncher, type GitChild } from '../../src/store/git/launcher.js';
+import { GitCommandError, runGit } from '../../src/store/git/run.js';
+
+function outcome(child: GitChild): Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: Buffer; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const out: Buffer[] = [];
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+    child.once('error', reject);
+    child.once('close', (code, signal) => resolve({ code, signal, stdout: Buffer.concat(out), stderr }));
+  });
+}
+
+function gitBlobOid(content: Buffer): string {
+  return createHash('sha1').update(`blob ${content.length}\0`).update(content).digest('hex');
+}
+
+describe('ProcessLauncher', () => {
+  const launchers: ProcessLauncher[] = [];
+  const launcher = (forkAboveBytes = 0) => {
+    const made = new ProcessLauncher(forkAboveBytes);
+    launchers.push(made);
+    return made;
+  };
+  afterEach(() => {
+    for (const made of launchers.splice(0)) made.close();
+  });
+
+  it('starts processes directly under the threshold, through the launcher past it', async () => {
+    const direct = launcher(Number.POSITIVE_INFINITY);
+    expect((await runGit(['--version'], { launcher: direct })).toString()).toMatch(/^git version/);
+    expect(direct.launching).toBe(false);
+    const launched = launcher(0);
+    expect((await runGit(['--version'], { launcher: launched })).toString()).toMatch(/^git version/);
+    expect(launched.launching).toBe(true);
+  });
+
+  it('carries large input and output both ways, byte for byte', async () => {
+    const launched = launcher();
+    // 3 MB in (hash-object reads it whole), 3 MB out (cat-file writes it back).
+    const content = Buffer.from(Array.from({ length: 300_000 }, (_, i) => `line ${i} é\n`).join(''));
+    const gitDir = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-launcher-test-'));
+    try {
+      await runGit(['init', '--bare', '--quiet', gitDir], { launcher: launched });
+      const oid = (await runGit(['hash-object', '-w', '--stdin'], { gitDir, input: content, launcher: launched })).toString().trim();
+      expect(oid).toBe(gitBlobOid(content));
+      const back = await runGit(['cat-file', 'blob', oid], { gitDir, launcher: launched });
+      expect(back.equals(content)).toBe(true);
+    } finally {
+      fs.rmSync(gitDir, { recursive: true, force: true });
+    }
+  });
+
+  it('reports exit codes and stderr, and many processes at once each get their own streams', async () => {
+    const launched = launcher();
+    const failed = await runGit(['cat-file', '-t', 'no-such-object'], { gitDir: os.tmpdir(), launcher: launched }).catch((error: unknown) => error);
+    expect(failed).toBeInstanceOf(GitCommandError);
+    expect((failed as GitCommandError).exitCode).toBe(128);
+    expect((failed as GitCommandError).stderr).toMatch(/not a git repository|Not a valid object name/);
+    const answers = await Promise.all(
+      Array.from({ length: 60 }, (_, i) => runGit(['hash-object', '--stdin'], { input: `text ${i}\n`, launcher: launched })),
+    );
+    answers.forEach((answer, i) => expect(answer.toString().trim()).toBe(gitBlobOid(Buffer.from(`text ${i}\n`))));
+  });
+
+  it('fails a command that cannot start with its code, as spawn does', async () => {
+    const launched = launcher();
+    const child = launched.spawn('no-such-command-for-quire', [], { env: process.env });
+    await expect(outcome(child)).rejects.toMatchObject({ code: 'ENOENT' });
+    // The launcher goes on.
+    expect((await runGit(['--version'], { launcher: launched })).toString()).toMatch(/^git version/);
+  });
+
+  it('stops a process by signal, and runGit by its abort signal', async () => {
+    const launched = launcher();
+    await runGit(['--version'], { launcher: launched });
+    const child = launched.spawn('sleep', ['30'], { env: process.env });
+    const done = outcome(child);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(child.kill('SIGTERM')).toBe(true);
+    expect(await done).toMatchObject({ code: null, signal: 'SIGTERM' });
+    expect(child.kill()).toBe(false);
+
+    // `git daemon` runs until stopped: only the abort ends it, and runGit then rejects with the abort's reason.
+    const controller = new AbortController();
+    const serving = runGit(['daemon', '--listen=127.0.0.1', '--port=0', `--base-path=${os.tmpdir()}`], { launcher: launched, signal: controller.signal });
+    setTimeout(() => controller.abort(new Error('stopped')), 100);
+    await expect(serving).rejects.toThrow('stopped');
+    const aborted = new AbortController();
+    aborted.abort(new Error('already stopped'));
+    await expect(runGit(['--version'], { launcher: launched, signal: aborted.signal })).rejects.toThrow('already stopped');
+  });
+
+  it('leaves stdio that is not piped empty', async () => {
+    const launched = launcher();
+    const child = launched.spawn('git', ['--version'], { env: process.env, stdio: ['ignore', 'ignore', 'pipe'] });
+    expect(await outcome(child)).toMatchObject({ code: 0, stdout: Buffer.alloc(0), stderr: '' });
+  });
+
+  it('fails what runs when the launcher dies, and starts a new launcher for the next process', async () => {
+    const launched = launcher();
+    await runGit(['--version'], { launcher: launched });
+    const pid = launched.launcherPid!;
+    const running = outcome(launched.spawn('sleep', ['30'], { env: process.env }));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    process.kill(pid, 'SIGKILL');
+    await expect(running).rejects.toThrow(/launcher exited/);
+    expect((await runGit(['--version'], { launcher: launched })).toString()).toMatch(/^git version/);
+    expect(launched.launcherPid).not.toBe(pid);
+  });
+
+  it('ends the launcher and what it started when closed', async () => {
+    const launched = launcher();
+    const child = launched.spawn('sleep', ['30'], { env: process.env });
+    const done = outcome(child).catch((error: unknown) => error);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const pid = launched.launcherPid!;
+    const sleeper = Number(execFileSync('pgrep', ['-P', String(pid), 'sleep']).toString().trim());
+    launched.close();
+    await done;
+    const gone = async (target: number) => {
+      for (let i = 0; i < 100; i++) {
+        try {
+          process.kill(target, 0);
+        } catch {
+          return true;
+        }
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      return false;
+    };
+    expect(await gone(pid)).toBe(true);
+    expect(await gone(sleeper)).toBe(true);
+    // A closed launcher starts what it is asked directly.
+    expect((await runGit(['--version'], { launcher: launched })).toString()).toMatch(/^git version/);
+    expect(launched.launching).toBe(false);
+  });
+});
