@@ -29,6 +29,8 @@ export interface SearchState {
   commit_oid: string;
   version: number;
   language: string;
+  /** When it was written: with the commit, what the stored pages are as of (one indexing writes one such pair). */
+  indexed_at: string;
 }
 
 /** Pages (docs) one space may number: 2^24, far more than a space holds. */
@@ -42,8 +44,8 @@ export async function searchStates(db: Kysely<Database>, spaceIds: readonly stri
   if (spaceIds.length === 0) return new Map();
   const out = new Map<string, SearchState>();
   for (const ids of chunks(spaceIds)) {
-    const rows = await db.selectFrom('search_spaces').select(['space_id', 'key', 'commit_oid', 'version', 'language']).where('space_id', 'in', ids).execute();
-    for (const row of rows) out.set(row.space_id, { key: Number(row.key), commit_oid: row.commit_oid, version: Number(row.version), language: row.language });
+    const rows = await db.selectFrom('search_spaces').select(['space_id', 'key', 'commit_oid', 'version', 'language', 'indexed_at']).where('space_id', 'in', ids).execute();
+    for (const row of rows) out.set(row.space_id, { key: Number(row.key), commit_oid: row.commit_oid, version: Number(row.version), language: row.language, indexed_at: row.indexed_at });
   }
   return out;
 }
