@@ -163,6 +163,8 @@ export interface ServeProcess {
   url: string;
   /** The process's resident set (VmRSS of /proc/<pid>/status), in bytes. */
   rss(): Promise<number>;
+  /** The resident set of its git launcher (src/store/git/launcher.ts), 0 when it has none. */
+  launcherRss(): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -170,7 +172,7 @@ export interface ServeProcess {
  * Starts the built `quire serve` on `dataDir` (a bench server's: the same database and repositories, which SQLite in
  * WAL mode lets two processes share) and waits until it answers.
  */
-export async function startQuireServe(dataDir: string): Promise<ServeProcess> {
+export async function startQuireServe(dataDir: string, env: Record<string, string> = {}): Promise<ServeProcess> {
   const main = path.resolve('dist/src/main.js');
   await fs.access(main).catch(() => {
     throw new Error('bench: dist/src/main.js is missing; run `npm run build` first');
@@ -183,7 +185,7 @@ export async function startQuireServe(dataDir: string): Promise<ServeProcess> {
     probe.on('error', reject);
   });
   const child = spawn(process.execPath, [main, 'serve'], {
-    env: { ...process.env, QUIRE_DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', QUIRE_LOG_LEVEL: 'warn', DATABASE_URL: '', REDIS_URL: '' },
+    env: { ...process.env, QUIRE_DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', QUIRE_LOG_LEVEL: 'warn', DATABASE_URL: '', REDIS_URL: '', ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const url = `http://127.0.0.1:${port}`;
@@ -194,11 +196,20 @@ export async function startQuireServe(dataDir: string): Promise<ServeProcess> {
     if (tries > 600) throw new Error('quire serve did not start in 60 s');
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
+  const rssOf = async (pid: number) => {
+    const status = await fs.readFile(`/proc/${pid}/status`, 'utf8');
+    return Number(/^VmRSS:\s+(\d+) kB/m.exec(status)![1]) * 1024;
+  };
   return {
     url,
-    rss: async () => {
-      const status = await fs.readFile(`/proc/${child.pid}/status`, 'utf8');
-      return Number(/^VmRSS:\s+(\d+) kB/m.exec(status)![1]) * 1024;
+    rss: () => rssOf(child.pid!),
+    launcherRss: async () => {
+      const children = (await fs.readFile(`/proc/${child.pid}/task/${child.pid}/children`, 'utf8')).split(' ').filter(Boolean);
+      for (const pid of children) {
+        const command = await fs.readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '');
+        if (command.startsWith(`${process.execPath}\0-e\0`)) return rssOf(Number(pid));
+      }
+      return 0;
     },
     close: () =>
       new Promise<void>((resolve) => {

@@ -175,18 +175,25 @@ async function organization(server: BenchServer): Promise<void> {
   const mb = (bytes: number) => `${Math.round(bytes / 2 ** 20)} MB`;
   console.log(`RSS of this process (the server in the benchmark, under tsx) after reading every space once: ${mb(rss)}; JS heap ${mb(heapUsed)}, external ${mb(external)} (buffers ${mb(arrayBuffers)})${global.gc ? `; before a full collection ${mb(uncollected)}` : ', not collected first (run with NODE_OPTIONS=--expose-gc)'}`);
 
-  // The target's figure: `quire serve` as users run it (the build, its own process, no tsx), on the same data.
-  const serve = await startQuireServe(server.container.config.dataDir);
-  try {
-    const afterStart = await serve.rss();
-    for (const spaceId of spaceIds) {
-      await (await fetch(`${serve.url}/v1/spaces/${spaceId}/content`, { headers: auth })).arrayBuffer();
-      const pages = (await (await fetch(`${serve.url}/v1/spaces/${spaceId}/content/pages`, { headers: auth })).json()) as { pages: Array<{ id: string }> };
-      await (await fetch(`${serve.url}/v1/spaces/${spaceId}/content/page/${pages.pages[1].id}`, { headers: auth })).arrayBuffer();
+  // The target's figure: `quire serve` as users run it (the build, its own process, no tsx), on the same data; and
+  // with glibc's malloc held to two arenas (the CPU pool's threads otherwise get arenas of their own).
+  for (const env of [{}, { MALLOC_ARENA_MAX: '2' }] as Array<Record<string, string>>) {
+    const serve = await startQuireServe(server.container.config.dataDir, env);
+    try {
+      const afterStart = await serve.rss();
+      for (const spaceId of spaceIds) {
+        await (await fetch(`${serve.url}/v1/spaces/${spaceId}/content`, { headers: auth })).arrayBuffer();
+        const pages = (await (await fetch(`${serve.url}/v1/spaces/${spaceId}/content/pages`, { headers: auth })).json()) as { pages: Array<{ id: string }> };
+        await (await fetch(`${serve.url}/v1/spaces/${spaceId}/content/page/${pages.pages[1].id}`, { headers: auth })).arrayBuffer();
+      }
+      const launcher = await serve.launcherRss();
+      const variant = Object.entries(env).map(([name, value]) => ` ${name}=${value}`).join('');
+      console.log(
+        `RSS of quire serve${variant} (dist/, its own process) after reading every space once: ${mb(await serve.rss())} (target < 400 MB; ${mb(afterStart)} once started)${launcher ? `; its git launcher ${mb(launcher)}` : ''}`,
+      );
+    } finally {
+      await serve.close();
     }
-    console.log(`RSS of quire serve (dist/, its own process) after reading every space once: ${mb(await serve.rss())} (target < 400 MB; ${mb(afterStart)} once started)`);
-  } finally {
-    await serve.close();
   }
 }
 

@@ -410,3 +410,13 @@ export async function readFileBlob(ctx: Context, caller: Caller, spaceId: string
   if (!object || object.type !== 'blob') throw new NotFound(`fileId: no file "${oid}" in this space`);
   return object.data;
 }
+
+/**
+ * The revision at a commit when it is in memory with final history facts (being built, or built); never builds one.
+ * For work that can start from an earlier revision when it is at hand and read what it needs otherwise.
+ */
+export async function keptRevision(ctx: Context, spaceId: string, commitOid: string): Promise<IndexedRevision | undefined> {
+  const directory = await projectDirectoryOf(ctx, spaceId);
+  const cached = ctx.revisions.get(`${spaceId}:${directory}:${commitOid}`);
+  return cached?.final ? cached.revision.catch(() => undefined) : undefined;
+}
