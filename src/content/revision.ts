@@ -29,6 +29,9 @@
  * - A file SUMMARY.md lists again (with or without `#anchor`): its first listing is the page, the others are link
  *   pages to it (`pageId`, `anchor`).
  * - Redirects of `.gitbook.yaml` are resolved to pages (resolveRedirects).
+ *
+ * A tree that differs from an analyzed one only in the contents of page files (most pushes) is built from that
+ * analysis by reviseTree, to the same result.
  */
 import { CONFIG_PATH, DEFAULT_CONFIG, parseGitbookConfig, parseVariables, type GitbookConfig } from './config.js';
 import { contentTypeOf, hasDimensions, imageDimensions } from './files.js';
@@ -89,13 +92,22 @@ export interface TreeAnalysis {
 }
 
 /**
+ * The ids of `.quire/manifest.yaml` by path, as maps: a page's lookup is a map's (a plain object's is slow for paths
+ * it does not hold, the usual case, and would answer for `constructor`).
+ */
+interface ManifestIds {
+  pages: ReadonlyMap<string, string>;
+  files: ReadonlyMap<string, string>;
+}
+
+/**
  * The parts of an analysis that reviseTree needs and the revision does not show: the tree it was made of and what
  * decided its ids.
  */
 export interface RevisionBasis {
   /** The analyzed tree's entries, in the source's order. */
   entries: readonly TreeEntry[];
-  manifest: Manifest;
+  manifestIds: ManifestIds;
   /** SUMMARY.md's path from the repository root (ids of groups and link pages are keyed by it). */
   summaryPath: string;
   /** The id each document page's front matter claims, by git path (only pages that claim one). */
@@ -232,6 +244,7 @@ export async function analyzeTree(source: TreeSource, commit: CommitInfo, facts:
     manifest = parsed.manifest;
     problems.push(...parsed.problems);
   }
+  const manifestIds: ManifestIds = { pages: new Map(Object.entries(manifest.pages)), files: new Map(Object.entries(manifest.files)) };
 
   // Structure.
   let structure: StructureNode[];
@@ -257,7 +270,7 @@ export async function analyzeTree(source: TreeSource, commit: CommitInfo, facts:
   });
 
   // Files: every other blob under the root.
-  const fileIdOf = fileIdClaims(manifest, facts);
+  const fileIdOf = fileIdClaims(manifestIds, facts);
   const fileIdByPath = new Map<string, string>();
   const fileEntries = [...others, ...markdown.filter((e) => !pagePaths.has(e.path))].sort((a, b) =>
     a.path < b.path ? -1 : a.path > b.path ? 1 : 0,
@@ -301,7 +314,7 @@ export async function analyzeTree(source: TreeSource, commit: CommitInfo, facts:
     if (fields.id !== undefined) claimedIds.set(node.gitPath, fields.id);
     const pagePath = uniquePath(documentPath(node.gitPath, root, readmePath), usedPaths);
     const page = documentPage(fields, {
-      id: pageIdFor(node.gitPath, fields.id, manifest.pages[node.gitPath]),
+      id: pageIdFor(node.gitPath, fields.id, manifestIds.pages.get(node.gitPath)),
       path: pagePath,
       gitPath: node.gitPath,
       blobOid: entry.oid,
@@ -325,7 +338,7 @@ export async function analyzeTree(source: TreeSource, commit: CommitInfo, facts:
       const slugBase = slugify(node.title, node.kind);
       const pagePath = uniquePath(parentPath ? `${parentPath}/${slugBase}` : slugBase, usedPaths);
       const key = summaryPageKey(summaryPath, pagePath);
-      const base = { id: pageIdFor(key, manifest.pages[key]), title: node.title, slug: lastSegment(pagePath), path: pagePath };
+      const base = { id: pageIdFor(key, manifestIds.pages.get(key)), title: node.title, slug: lastSegment(pagePath), path: pagePath };
       if (node.kind === 'group') {
         const group: GroupPage = { ...base, type: 'group', pages: build(node.children, '') };
         pages.push(group);
@@ -371,7 +384,7 @@ export async function analyzeTree(source: TreeSource, commit: CommitInfo, facts:
     }
     includeClaims.push(claimed);
     reusableContents.push({
-      id: pageIdFor(entry.path, claimed, manifest.pages[entry.path]),
+      id: pageIdFor(entry.path, claimed, manifestIds.pages.get(entry.path)),
       title,
       markdown: split.value.body.replace(/^(?:[ \t]*\r?\n)+/, ''),
       gitPath: entry.path,
@@ -395,34 +408,34 @@ export async function analyzeTree(source: TreeSource, commit: CommitInfo, facts:
     problems,
     pageChecks,
     fileIdByPath,
-    basis: { entries: source.entries, manifest, summaryPath, claimedIds, includeClaims, problemsBeforePages },
+    basis: { entries: source.entries, manifestIds, summaryPath, claimedIds, includeClaims, problemsBeforePages },
   };
 }
 
 /**
  * Page (and reusable content) ids as analyzeTree hands them out, in page order: the first claimed id not taken yet
- * (front matter, then the manifest), else the history's id for the key.
+ * (front matter, then the manifest), else the history's id for the key. `claimable`, when known: every id that will
+ * be claimed; only those need remembering (no other id is ever asked about), which spares a set of every page's id.
  */
-function pageIdClaims(facts: HistoryFacts): (key: string, ...claimed: (string | undefined)[]) => string {
+function pageIdClaims(facts: HistoryFacts, claimable?: ReadonlySet<string>): (key: string, ...claimed: (string | undefined)[]) => string {
   const used = new Set<string>();
+  const take = (id: string): string => {
+    if (!claimable || claimable.has(id)) used.add(id);
+    return id;
+  };
   return (key, ...claimed) => {
     for (const id of claimed) {
-      if (id !== undefined && !used.has(id)) {
-        used.add(id);
-        return id;
-      }
+      if (id !== undefined && !used.has(id)) return take(id);
     }
-    const id = facts.idOf('page', key);
-    used.add(id);
-    return id;
+    return take(facts.idOf('page', key));
   };
 }
 
 /** File ids as analyzeTree hands them out, in path order: the manifest's when not taken yet, else the history's. */
-function fileIdClaims(manifest: Manifest, facts: HistoryFacts): (path: string) => string {
+function fileIdClaims(manifestIds: ManifestIds, facts: HistoryFacts): (path: string) => string {
   const used = new Set<string>();
   return (path) => {
-    const fromManifest = manifest.files[path];
+    const fromManifest = manifestIds.files.get(path);
     const id = fromManifest !== undefined && !used.has(fromManifest) ? fromManifest : facts.idOf('file', path);
     used.add(id);
     return id;
@@ -532,7 +545,7 @@ export async function reviseTree(
   const changed = blobChanges(basis.entries, source.entries);
   if (!changed) return undefined;
   // File ids: every file's again, as analyzeTree hands them out (covers parsed before looked them up).
-  const fileIdOf = fileIdClaims(basis.manifest, facts);
+  const fileIdOf = fileIdClaims(basis.manifestIds, facts);
   if (previous.files.some((file) => fileIdOf(file.gitPath) !== file.id)) return undefined;
 
   // Only document pages' files may have changed (a page is a regular file: a symlink or a submodule never is one).
@@ -544,17 +557,18 @@ export async function reviseTree(
   const documents: DocumentPage[] = [];
   const others: Page[] = [];
   walkPages(previous.pages, (page) => (page.type === 'document' || page.type === 'computed' ? documents.push(page) : others.push(page)));
-  const pageIdFor = pageIdClaims(facts);
-  const { pages: claims } = basis.manifest;
-  if (documents.some((page) => pageIdFor(page.gitPath, basis.claimedIds.get(page.gitPath), claims[page.gitPath]) !== page.id)) return undefined;
-  const idsMoved = others.some((page) => {
-    const key = summaryPageKey(basis.summaryPath, page.path);
-    return pageIdFor(key, claims[key]) !== page.id;
-  });
+  const { claimedIds, includeClaims, manifestIds } = basis;
+  const claimable = new Set([...claimedIds.values(), ...manifestIds.pages.values()]);
+  for (const id of includeClaims) if (id !== undefined) claimable.add(id);
+  const pageIdFor = pageIdClaims(facts, claimable);
+  const idsMoved =
+    documents.some((page) => pageIdFor(page.gitPath, claimedIds.get(page.gitPath), manifestIds.pages.get(page.gitPath)) !== page.id) ||
+    others.some((page) => {
+      const key = summaryPageKey(basis.summaryPath, page.path);
+      return pageIdFor(key, manifestIds.pages.get(key)) !== page.id;
+    }) ||
+    previous.reusableContents.some((content, i) => pageIdFor(content.gitPath, includeClaims[i], manifestIds.pages.get(content.gitPath)) !== content.id);
   if (idsMoved) return undefined;
-  if (previous.reusableContents.some((content, i) => pageIdFor(content.gitPath, basis.includeClaims[i], claims[content.gitPath]) !== content.id)) {
-    return undefined;
-  }
 
   // The pages: a changed file's page made from its new parse; a page whose dates moved, or below which a page
   // changed, copied; the others shared.

@@ -81,7 +81,7 @@ const HEAP = {
   pageCheck: 160,
   /**
    * An entry of the tree listing a revision's analysis keeps (its object and path; its oid and mode are the
-   * listing's), and an entry of its manifest (path, id and slot). Measured in isolation (2,000 of each).
+   * listing's), and an entry of its manifest's maps (path, id and slot). Measured in isolation (2,000 of each).
    */
   treeEntry: 110,
   manifestEntry: 120,
@@ -258,8 +258,8 @@ function weightOf(revision: Revision): number {
 
 /** What a revision's analysis holds besides the revision (TreeAnalysis: its tree's listing, page checks...). */
 function analysisWeightOf(analysis: TreeAnalysis): number {
-  const { entries, manifest } = analysis.basis;
-  const manifestEntries = Object.keys(manifest.pages).length + Object.keys(manifest.files).length;
+  const { entries, manifestIds } = analysis.basis;
+  const manifestEntries = manifestIds.pages.size + manifestIds.files.size;
   return entries.length * HEAP.treeEntry + analysis.pageChecks.length * HEAP.pageCheck + manifestEntries * HEAP.manifestEntry;
 }
 
