@@ -4,6 +4,8 @@
  * A revision is parsed once per commit and kept in the container's bounded cache (commits never change, so an
  * entry built from final history facts needs no invalidation); only the ref is read per request, from the ref file.
  * An entry built from provisional facts (a long history still being computed) is rebuilt once the facts are final.
+ * A commit that only changes the contents of pages (most pushes) is built from its parent's entry when the cache
+ * keeps it (reviseTree): one changed page of 10,000 is parsed, and the others walked once for their ids and dates.
  */
 import type { Context, Caller } from '../context.js';
 import { NotFound } from '../errors.js';
@@ -104,9 +106,11 @@ export function stringBytes(text: string): number {
  * The container's content cache, bounded by what its entries hold in the heap (estimated by HEAP and the text they
  * keep, within a factor of the measured heap): QUIRE_CONTENT_CACHE_MB (default 96, of which 84 here, the rest for
  * history facts), split between
- * - parsed revisions by `space:directory:commit` (page objects and the answers made from them, e.g. a 1,000-page
- *   space of 1.5 KB pages: ~0.5 MB, and its `/content` answer ~2 MB), 40/96: the default (35 MB) keeps a
- *   10,000-page space (26 MB with its `/content` answer);
+ * - parsed revisions by `space:directory:commit` (page objects, the analysis the next commit's revision is built
+ *   from, and the answers made from them, e.g. a 1,000-page space of 1.5 KB pages: ~0.7 MB, and its `/content`
+ *   answer ~2 MB), 40/96: the default (35 MB) keeps a 10,000-page space (29 MB with its `/content` answer). A
+ *   revision built from its parent's shares the pages it did not change with it: each is counted in both while
+ *   both are kept;
  * - page parses by blob (parsedPageKey), which hold the pages' text (~2.3 MB for those 1,000 pages): a new revision
  *   and the checks of a push parse only the pages that changed, 35/96 (30 MB: a 10,000-page space's 24 MB). A
  *   cached revision's pages share their text with these parses, so the text is counted here only; a space's parses
