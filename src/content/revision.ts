@@ -29,6 +29,9 @@
  * - A file SUMMARY.md lists again (with or without `#anchor`): its first listing is the page, the others are link
  *   pages to it (`pageId`, `anchor`).
  * - Redirects of `.gitbook.yaml` are resolved to pages (resolveRedirects).
+ *
+ * A tree that differs from an analyzed one only in the contents of page files (most pushes) is built from that
+ * analysis by reviseTree, to the same result.
  */
 import { CONFIG_PATH, DEFAULT_CONFIG, parseGitbookConfig, parseVariables, type GitbookConfig } from './config.js';
 import { contentTypeOf, hasDimensions, imageDimensions } from './files.js';
@@ -50,7 +53,7 @@ import type {
   TreeEntry,
   TreeSource,
 } from './model.js';
-import { parsedPageKey, parseHolds, parsePageFiles, type PageFileOptions, type PageFilesInput, type ParsedPage } from './page.js';
+import { parsedPageKey, parseHolds, parsePageFiles, type PageFields, type PageFileOptions, type PageFilesInput, type ParsedPage } from './page.js';
 import { cutPageMessage, MAX_INDEXED_TEXT } from './bounded-markdown.js';
 import { baseName, decodePath, isMarkdownPath, isUrl, normalizePath, slugify } from './paths.js';
 import { keptSummary, parseAndKeepSummary, summaryKey, type SummaryItem } from './summary.js';
@@ -84,6 +87,35 @@ export interface TreeAnalysis {
   pageChecks: PageCheck[];
   /** The id of each file by path, as page parses looked them up (covers). */
   fileIdByPath: Map<string, string>;
+  /** What building a later tree's revision from this analysis needs besides the above (reviseTree). */
+  basis: RevisionBasis;
+}
+
+/**
+ * The ids of `.quire/manifest.yaml` by path, as maps: a page's lookup is a map's (a plain object's is slow for paths
+ * it does not hold, the usual case, and would answer for `constructor`).
+ */
+interface ManifestIds {
+  pages: ReadonlyMap<string, string>;
+  files: ReadonlyMap<string, string>;
+}
+
+/**
+ * The parts of an analysis that reviseTree needs and the revision does not show: the tree it was made of and what
+ * decided its ids.
+ */
+export interface RevisionBasis {
+  /** The analyzed tree's entries, in the source's order. */
+  entries: readonly TreeEntry[];
+  manifestIds: ManifestIds;
+  /** SUMMARY.md's path from the repository root (ids of groups and link pages are keyed by it). */
+  summaryPath: string;
+  /** The id each document page's front matter claims, by git path (only pages that claim one). */
+  claimedIds: ReadonlyMap<string, string>;
+  /** The id each reusable content's front matter claims, in the order of `revision.reusableContents`. */
+  includeClaims: ReadonlyArray<string | undefined>;
+  /** How many of `problems` come before the pages' own (those of `pageChecks`, which follow in page order). */
+  problemsBeforePages: number;
 }
 
 export interface PageCheck {
@@ -212,6 +244,7 @@ export async function analyzeTree(source: TreeSource, commit: CommitInfo, facts:
     manifest = parsed.manifest;
     problems.push(...parsed.problems);
   }
+  const manifestIds: ManifestIds = { pages: new Map(Object.entries(manifest.pages)), files: new Map(Object.entries(manifest.files)) };
 
   // Structure.
   let structure: StructureNode[];
@@ -237,15 +270,13 @@ export async function analyzeTree(source: TreeSource, commit: CommitInfo, facts:
   });
 
   // Files: every other blob under the root.
-  const usedFileIds = new Set<string>();
+  const fileIdOf = fileIdClaims(manifestIds, facts);
   const fileIdByPath = new Map<string, string>();
   const fileEntries = [...others, ...markdown.filter((e) => !pagePaths.has(e.path))].sort((a, b) =>
     a.path < b.path ? -1 : a.path > b.path ? 1 : 0,
   );
   const files: RevisionFile[] = fileEntries.map((entry) => {
-    const fromManifest = manifest.files[entry.path];
-    const id = fromManifest !== undefined && !usedFileIds.has(fromManifest) ? fromManifest : facts.idOf('file', entry.path);
-    usedFileIds.add(id);
+    const id = fileIdOf(entry.path);
     fileIdByPath.set(entry.path, id);
     const contentType = contentTypeOf(entry.path);
     const file: RevisionFile = { id, name: baseName(entry.path), gitPath: entry.path, blobOid: entry.oid, size: entry.size, contentType };
@@ -256,18 +287,7 @@ export async function analyzeTree(source: TreeSource, commit: CommitInfo, facts:
 
   // Pages.
   const usedPaths = new Set<string>();
-  const usedPageIds = new Set<string>();
-  const pageIdFor = (key: string, ...claimed: (string | undefined)[]): string => {
-    for (const id of claimed) {
-      if (id !== undefined && !usedPageIds.has(id)) {
-        usedPageIds.add(id);
-        return id;
-      }
-    }
-    const id = facts.idOf('page', key);
-    usedPageIds.add(id);
-    return id;
-  };
+  const pageIdFor = pageIdClaims(facts);
 
   // Pass 1, in page order: document pages (their paths come from their files, so they claim paths first).
   const documentNodes: Extract<StructureNode, { kind: 'document' }>[] = [];
@@ -282,6 +302,8 @@ export async function analyzeTree(source: TreeSource, commit: CommitInfo, facts:
   const documents = new Map<StructureNode, DocumentPage>();
   const pageIdByGitPath = new Map<string, string>();
   const pageChecks: PageCheck[] = [];
+  const claimedIds = new Map<string, string>();
+  const problemsBeforePages = problems.length;
   documentNodes.forEach((node, index) => {
     const entry = byPath.get(node.gitPath)!;
     const parsed = parsedPages[index];
@@ -289,33 +311,16 @@ export async function analyzeTree(source: TreeSource, commit: CommitInfo, facts:
     pageChecks.push(check);
     problems.push(...check.problems);
     const fields = parsed.page;
+    if (fields.id !== undefined) claimedIds.set(node.gitPath, fields.id);
     const pagePath = uniquePath(documentPath(node.gitPath, root, readmePath), usedPaths);
-    const page: DocumentPage = {
-      id: pageIdFor(node.gitPath, fields.id, manifest.pages[node.gitPath]),
-      type: fields.type,
-      title: fields.title,
-      slug: lastSegment(pagePath),
+    const page = documentPage(fields, {
+      id: pageIdFor(node.gitPath, fields.id, manifestIds.pages.get(node.gitPath)),
       path: pagePath,
-      pages: [],
       gitPath: node.gitPath,
       blobOid: entry.oid,
-      markdown: fields.markdown,
-      layout: fields.layout,
-      frontMatter: fields.frontMatter,
-      createdAt: facts.createdAt(node.gitPath),
-      updatedAt: facts.updatedAt(node.gitPath),
-    };
-    if (node.tocTitle !== undefined) page.tocTitle = node.tocTitle;
-    if (fields.description !== undefined) page.description = fields.description;
-    if (fields.emoji !== undefined) page.emoji = fields.emoji;
-    if (fields.icon !== undefined) page.icon = fields.icon;
-    if (fields.hidden !== undefined) page.hidden = fields.hidden;
-    if (fields.noIndex !== undefined) page.noIndex = fields.noIndex;
-    if (fields.noRobotsIndex !== undefined) page.noRobotsIndex = fields.noRobotsIndex;
-    if (fields.variables !== undefined) page.variables = fields.variables;
-    if (fields.cover !== undefined) page.cover = fields.cover;
-    if (fields.computed !== undefined) page.computed = fields.computed;
-    if (fields.computedSeed !== undefined) page.computedSeed = fields.computedSeed;
+      tocTitle: node.tocTitle,
+      facts,
+    });
     documents.set(node, page);
     pageIdByGitPath.set(node.gitPath, page.id);
   });
@@ -333,7 +338,7 @@ export async function analyzeTree(source: TreeSource, commit: CommitInfo, facts:
       const slugBase = slugify(node.title, node.kind);
       const pagePath = uniquePath(parentPath ? `${parentPath}/${slugBase}` : slugBase, usedPaths);
       const key = summaryPageKey(summaryPath, pagePath);
-      const base = { id: pageIdFor(key, manifest.pages[key]), title: node.title, slug: lastSegment(pagePath), path: pagePath };
+      const base = { id: pageIdFor(key, manifestIds.pages.get(key)), title: node.title, slug: lastSegment(pagePath), path: pagePath };
       if (node.kind === 'group') {
         const group: GroupPage = { ...base, type: 'group', pages: build(node.children, '') };
         pages.push(group);
@@ -359,6 +364,7 @@ export async function analyzeTree(source: TreeSource, commit: CommitInfo, facts:
 
   // Reusable contents.
   const reusableContents: ReusableContent[] = [];
+  const includeClaims: (string | undefined)[] = [];
   for (const entry of [...includes].sort((a, b) => (a.path < b.path ? -1 : 1))) {
     const split = parseFrontMatter(texts.get(entry.path) ?? '', entry.path);
     if (!split.ok) {
@@ -376,8 +382,9 @@ export async function analyzeTree(source: TreeSource, commit: CommitInfo, facts:
     else if (data.id !== undefined && data.id !== null) {
       problems.push({ path: entry.path, line: frontMatterKeyLine(split.value, 'id'), message: 'front matter `id` may hold only letters, digits, `_` and `-`' });
     }
+    includeClaims.push(claimed);
     reusableContents.push({
-      id: pageIdFor(entry.path, claimed, manifest.pages[entry.path]),
+      id: pageIdFor(entry.path, claimed, manifestIds.pages.get(entry.path)),
       title,
       markdown: split.value.body.replace(/^(?:[ \t]*\r?\n)+/, ''),
       gitPath: entry.path,
@@ -396,7 +403,78 @@ export async function analyzeTree(source: TreeSource, commit: CommitInfo, facts:
   // Redirects.
   const redirects = resolveRedirects(config, pages, problems);
 
-  return { revision: { commit, pages, files, reusableContents, variables, root, redirects }, problems, pageChecks, fileIdByPath };
+  return {
+    revision: { commit, pages, files, reusableContents, variables, root, redirects },
+    problems,
+    pageChecks,
+    fileIdByPath,
+    basis: { entries: source.entries, manifestIds, summaryPath, claimedIds, includeClaims, problemsBeforePages },
+  };
+}
+
+/**
+ * Page (and reusable content) ids as analyzeTree hands them out, in page order: the first claimed id not taken yet
+ * (front matter, then the manifest), else the history's id for the key. `claimable`, when known: every id that will
+ * be claimed; only those need remembering (no other id is ever asked about), which spares a set of every page's id.
+ */
+function pageIdClaims(facts: HistoryFacts, claimable?: ReadonlySet<string>): (key: string, ...claimed: (string | undefined)[]) => string {
+  const used = new Set<string>();
+  const take = (id: string): string => {
+    if (!claimable || claimable.has(id)) used.add(id);
+    return id;
+  };
+  return (key, ...claimed) => {
+    for (const id of claimed) {
+      if (id !== undefined && !used.has(id)) return take(id);
+    }
+    return take(facts.idOf('page', key));
+  };
+}
+
+/** File ids as analyzeTree hands them out, in path order: the manifest's when not taken yet, else the history's. */
+function fileIdClaims(manifestIds: ManifestIds, facts: HistoryFacts): (path: string) => string {
+  const used = new Set<string>();
+  return (path) => {
+    const fromManifest = manifestIds.files.get(path);
+    const id = fromManifest !== undefined && !used.has(fromManifest) ? fromManifest : facts.idOf('file', path);
+    used.add(id);
+    return id;
+  };
+}
+
+/** A document page from its file's parse, at its place in the revision (`pages`: its children). */
+function documentPage(
+  fields: PageFields,
+  place: { id: string; path: string; gitPath: string; blobOid: string; tocTitle: string | undefined; facts: HistoryFacts },
+  pages: Page[] = [],
+): DocumentPage {
+  const page: DocumentPage = {
+    id: place.id,
+    type: fields.type,
+    title: fields.title,
+    slug: lastSegment(place.path),
+    path: place.path,
+    pages,
+    gitPath: place.gitPath,
+    blobOid: place.blobOid,
+    markdown: fields.markdown,
+    layout: fields.layout,
+    frontMatter: fields.frontMatter,
+    createdAt: place.facts.createdAt(place.gitPath),
+    updatedAt: place.facts.updatedAt(place.gitPath),
+  };
+  if (place.tocTitle !== undefined) page.tocTitle = place.tocTitle;
+  if (fields.description !== undefined) page.description = fields.description;
+  if (fields.emoji !== undefined) page.emoji = fields.emoji;
+  if (fields.icon !== undefined) page.icon = fields.icon;
+  if (fields.hidden !== undefined) page.hidden = fields.hidden;
+  if (fields.noIndex !== undefined) page.noIndex = fields.noIndex;
+  if (fields.noRobotsIndex !== undefined) page.noRobotsIndex = fields.noRobotsIndex;
+  if (fields.variables !== undefined) page.variables = fields.variables;
+  if (fields.cover !== undefined) page.cover = fields.cover;
+  if (fields.computed !== undefined) page.computed = fields.computed;
+  if (fields.computedSeed !== undefined) page.computedSeed = fields.computedSeed;
+  return page;
 }
 
 /** The problems of one page file: its parse's, and a warning when it is longer than what the indexes read. */
@@ -416,14 +494,140 @@ export async function reanalyzePages(
   changed: ReadonlyMap<string, string>,
   source: Pick<TreeSource, 'readBlob' | 'parsePages' | 'parsedPages'>,
 ): Promise<Pick<TreeAnalysis, 'problems' | 'pageChecks' | 'fileIdByPath'>> {
-  const redo = before.pageChecks.filter((check) => changed.has(check.options.gitPath));
+  const { pageChecks, redone } = await reparsePages(before, changed, source);
+  const old = new Set(redone.flatMap((page) => page.before.problems));
+  const problems = [...before.problems.filter((problem) => !old.has(problem)), ...redone.flatMap((page) => page.after.problems)];
+  return { problems, pageChecks, fileIdByPath: before.fileIdByPath };
+}
+
+/**
+ * The page checks of an analysis with those of the changed page files (git path -> new blob) made again, and the
+ * changed pages' checks before and after with their new parses (page order). Paths that are no page are skipped.
+ */
+async function reparsePages(
+  before: Pick<TreeAnalysis, 'pageChecks' | 'fileIdByPath'>,
+  changed: ReadonlyMap<string, string>,
+  source: Pick<TreeSource, 'readBlob' | 'parsePages' | 'parsedPages'>,
+): Promise<{ pageChecks: PageCheck[]; redone: Array<{ before: PageCheck; after: PageCheck; parsed: ParsedPage }> }> {
+  const redo = changed.size === 0 ? [] : before.pageChecks.filter((check) => changed.has(check.options.gitPath));
   const files = redo.map((check) => ({ oid: changed.get(check.options.gitPath)!, options: check.options }));
   const parsed = await parseDocuments(source, files, before.fileIdByPath);
-  const fresh = new Map(files.map((file, i) => [file.options.gitPath, { ...file, problems: pageProblems(parsed[i], file.options.gitPath) }]));
-  const old = new Set(redo.flatMap((check) => check.problems));
-  const pageChecks = before.pageChecks.map((check) => fresh.get(check.options.gitPath) ?? check);
-  const problems = [...before.problems.filter((problem) => !old.has(problem)), ...[...fresh.values()].flatMap((check) => check.problems)];
-  return { problems, pageChecks, fileIdByPath: before.fileIdByPath };
+  const redone = redo.map((check, i) => ({
+    before: check,
+    after: { ...files[i], problems: pageProblems(parsed[i], files[i].options.gitPath) },
+    parsed: parsed[i],
+  }));
+  const fresh = new Map(redone.map((page) => [page.before, page.after]));
+  const pageChecks = redone.length === 0 ? before.pageChecks : before.pageChecks.map((check) => fresh.get(check) ?? check);
+  return { pageChecks, redone };
+}
+
+/**
+ * The analysis of a tree built from the analysis of an earlier one (`before`, typically the first parent's) when
+ * the two differ only in the contents of some document page files: same paths and modes, same SUMMARY.md,
+ * `.gitbook.yaml`, manifest, includes, variables and files. Equal to analyzeTree's, in time proportional to the
+ * changed pages plus a few cheap passes over the pages: only the changed files are parsed; paths, slugs, structure,
+ * files, reusable contents, variables and redirects come from `before`; ids and dates are asked of `facts` again
+ * for every page and file (they are this commit's, e.g. after a merge).
+ *
+ * Undefined, and then analyzeTree must build it, when anything else differs: a file added, removed or renamed, a
+ * mode or another blob changed, a changed page claiming another front matter id (ids are handed out in page order,
+ * so one claim moves others), or any id that `facts` now gives differently. `before` is not modified: the pages
+ * that did not change, nor any of theirs below, are shared with it.
+ */
+export async function reviseTree(
+  before: TreeAnalysis,
+  source: TreeSource,
+  commit: CommitInfo,
+  facts: HistoryFacts,
+): Promise<TreeAnalysis | undefined> {
+  const { basis, revision: previous } = before;
+  const changed = blobChanges(basis.entries, source.entries);
+  if (!changed) return undefined;
+  // File ids: every file's again, as analyzeTree hands them out (covers parsed before looked them up).
+  const fileIdOf = fileIdClaims(basis.manifestIds, facts);
+  if (previous.files.some((file) => fileIdOf(file.gitPath) !== file.id)) return undefined;
+
+  // Only document pages' files may have changed (a page is a regular file: a symlink or a submodule never is one).
+  const { pageChecks, redone } = await reparsePages(before, changed, source);
+  if (redone.length !== changed.size) return undefined;
+  if (redone.some((page) => page.parsed.page.id !== basis.claimedIds.get(page.after.options.gitPath))) return undefined;
+
+  // Page ids, in analyzeTree's order: document pages, then groups, links and computed items, then reusable contents.
+  const documents: DocumentPage[] = [];
+  const others: Page[] = [];
+  walkPages(previous.pages, (page) => (page.type === 'document' || page.type === 'computed' ? documents.push(page) : others.push(page)));
+  const { claimedIds, includeClaims, manifestIds } = basis;
+  const claimable = new Set([...claimedIds.values(), ...manifestIds.pages.values()]);
+  for (const id of includeClaims) if (id !== undefined) claimable.add(id);
+  const pageIdFor = pageIdClaims(facts, claimable);
+  const idsMoved =
+    documents.some((page) => pageIdFor(page.gitPath, claimedIds.get(page.gitPath), manifestIds.pages.get(page.gitPath)) !== page.id) ||
+    others.some((page) => {
+      const key = summaryPageKey(basis.summaryPath, page.path);
+      return pageIdFor(key, manifestIds.pages.get(key)) !== page.id;
+    }) ||
+    previous.reusableContents.some((content, i) => pageIdFor(content.gitPath, includeClaims[i], manifestIds.pages.get(content.gitPath)) !== content.id);
+  if (idsMoved) return undefined;
+
+  // The pages: a changed file's page made from its new parse; a page whose dates moved, or below which a page
+  // changed, copied; the others shared.
+  const parsedByPath = new Map(redone.map((page) => [page.after.options.gitPath, { parsed: page.parsed, oid: page.after.oid }]));
+  const revise = (pages: Page[]): Page[] => {
+    let copy: Page[] | undefined;
+    pages.forEach((page, i) => {
+      const children = revise(page.pages);
+      let next: Page = page;
+      if (page.type === 'document' || page.type === 'computed') {
+        const fresh = parsedByPath.get(page.gitPath);
+        if (fresh) {
+          const place = { id: page.id, path: page.path, gitPath: page.gitPath, blobOid: fresh.oid, tocTitle: page.tocTitle, facts };
+          next = documentPage(fresh.parsed.page, place, children);
+        } else {
+          const createdAt = facts.createdAt(page.gitPath);
+          const updatedAt = facts.updatedAt(page.gitPath);
+          if (children !== page.pages || createdAt !== page.createdAt || updatedAt !== page.updatedAt) next = { ...page, createdAt, updatedAt, pages: children };
+        }
+      } else if (children !== page.pages) {
+        next = { ...page, pages: children };
+      }
+      if (next !== page) (copy ??= [...pages])[i] = next;
+    });
+    return copy ?? pages;
+  };
+  const pages = revise(previous.pages);
+
+  // The pages' problems take the place of the changed pages' old ones (analyzeTree's order).
+  const pageProblemCount = before.pageChecks.reduce((count, check) => count + check.problems.length, 0);
+  const problems = [
+    ...before.problems.slice(0, basis.problemsBeforePages),
+    ...pageChecks.flatMap((check) => check.problems),
+    ...before.problems.slice(basis.problemsBeforePages + pageProblemCount),
+  ];
+  return {
+    revision: { ...previous, commit, pages },
+    problems,
+    pageChecks,
+    fileIdByPath: before.fileIdByPath,
+    basis: { ...basis, entries: source.entries },
+  };
+}
+
+/**
+ * The blobs that changed between two listings of a tree (path -> new blob), when only blobs did: the same paths in
+ * the same order, with the same modes. Undefined otherwise.
+ */
+function blobChanges(before: readonly TreeEntry[], after: readonly TreeEntry[]): Map<string, string> | undefined {
+  if (before.length !== after.length) return undefined;
+  const changed = new Map<string, string>();
+  for (let i = 0; i < after.length; i++) {
+    const old = before[i];
+    const now = after[i];
+    if (old.path !== now.path || old.mode !== now.mode) return undefined;
+    if (old.oid !== now.oid) changed.set(now.path, now.oid);
+    else if (old.size !== now.size) return undefined;
+  }
+  return changed;
 }
 
 /**

@@ -4,6 +4,8 @@
  * A revision is parsed once per commit and kept in the container's bounded cache (commits never change, so an
  * entry built from final history facts needs no invalidation); only the ref is read per request, from the ref file.
  * An entry built from provisional facts (a long history still being computed) is rebuilt once the facts are final.
+ * A commit that only changes the contents of pages (most pushes) is built from its parent's entry when the cache
+ * keeps it (reviseTree): one changed page of 10,000 is parsed, and the others walked once for their ids and dates.
  */
 import type { Context, Caller } from '../context.js';
 import { NotFound } from '../errors.js';
@@ -18,7 +20,8 @@ import type { KeptSummary, ParsedSummaryStore } from '../../content/summary.js';
 import type { ContentCheck } from '../../content/validate-content.js';
 import type { ContentCheckStore } from '../../content/validate-push.js';
 import { inProjectDirectory } from '../../content/project-directory.js';
-import type { CommitInfo, Page, Revision, RevisionFile } from '../../content/model.js';
+import type { CommitInfo, HistoryFacts, Page, Revision, RevisionFile, TreeSource } from '../../content/model.js';
+import type { TreeAnalysis } from '../../content/revision.js';
 import { QUIRE_SIGNATURE } from '../../store/git/repositories.js';
 import type { ListedTree, TreeListingStore } from '../../store/git/reader.js';
 import type { SpaceRow } from '../../store/sql/content.js';
@@ -52,6 +55,11 @@ interface CachedRevision {
   revision: Promise<IndexedRevision>;
   /** Built from final history facts (else provisional ones: rebuilt when the final ones are known). */
   final: boolean;
+  /**
+   * What the revision was built from, once built: a child commit that only changes the contents of pages is built
+   * from it (reviseTree), whatever facts either was built with (the child's are asked again for every page).
+   */
+  analysis?: TreeAnalysis;
 }
 
 /**
@@ -71,8 +79,14 @@ const HEAP = {
   /** A link written in a page (its object and href), and the list of one page's links. */
   link: 120,
   links: 100,
-  /** A page's check (src/content/validate-push.ts) kept for the next push. */
+  /** A page's check (src/content/validate-push.ts) kept for the next push, or with a revision's analysis. */
   pageCheck: 160,
+  /**
+   * An entry of the tree listing a revision's analysis keeps (its object and path; its oid and mode are the
+   * listing's), and an entry of its manifest's maps (path, id and slot). Measured in isolation (2,000 of each).
+   */
+  treeEntry: 110,
+  manifestEntry: 120,
   /** An image's dimensions by blob oid; a containment fact by its key. */
   dimensions: 150,
   containment: 250,
@@ -92,9 +106,11 @@ export function stringBytes(text: string): number {
  * The container's content cache, bounded by what its entries hold in the heap (estimated by HEAP and the text they
  * keep, within a factor of the measured heap): QUIRE_CONTENT_CACHE_MB (default 96, of which 84 here, the rest for
  * history facts), split between
- * - parsed revisions by `space:directory:commit` (page objects and the answers made from them, e.g. a 1,000-page
- *   space of 1.5 KB pages: ~0.5 MB, and its `/content` answer ~2 MB), 40/96: the default (35 MB) keeps a
- *   10,000-page space (26 MB with its `/content` answer);
+ * - parsed revisions by `space:directory:commit` (page objects, the analysis the next commit's revision is built
+ *   from, and the answers made from them, e.g. a 1,000-page space of 1.5 KB pages: ~0.7 MB, and its `/content`
+ *   answer ~2 MB), 40/96: the default (35 MB) keeps a 10,000-page space (29 MB with its `/content` answer). A
+ *   revision built from its parent's shares the pages it did not change with it: each is counted in both while
+ *   both are kept;
  * - page parses by blob (parsedPageKey), which hold the pages' text (~2.3 MB for those 1,000 pages): a new revision
  *   and the checks of a push parse only the pages that changed, 35/96 (30 MB: a 10,000-page space's 24 MB). A
  *   cached revision's pages share their text with these parses, so the text is counted here only; a space's parses
@@ -244,6 +260,34 @@ function weightOf(revision: Revision): number {
   return bytes;
 }
 
+/** What a revision's analysis holds besides the revision (TreeAnalysis: its tree's listing, page checks...). */
+function analysisWeightOf(analysis: TreeAnalysis): number {
+  const { entries, manifestIds } = analysis.basis;
+  const manifestEntries = manifestIds.pages.size + manifestIds.files.size;
+  return entries.length * HEAP.treeEntry + analysis.pageChecks.length * HEAP.pageCheck + manifestEntries * HEAP.manifestEntry;
+}
+
+/**
+ * The analysis of a commit's tree: built from an earlier analysis when one is at hand and the tree differs from it
+ * only in the contents of pages (a one-page push into a 10,000-page space then parses one page and walks the others
+ * once, instead of analyzing the whole tree again), else from scratch. `earlier`: the commit's own provisional
+ * build (rebuilt with final facts), its first parent's.
+ */
+async function analyzeCommit(
+  earlier: Array<TreeAnalysis | undefined>,
+  source: TreeSource,
+  commit: CommitInfo,
+  facts: HistoryFacts,
+): Promise<TreeAnalysis> {
+  // The content code (remark, YAML) is loaded by the first build: commands that read no content start without it.
+  const { analyzeTree, reviseTree } = await import('../../content/revision.js');
+  for (const before of earlier) {
+    const revised = before && (await reviseTree(before, source, commit, facts));
+    if (revised) return revised;
+  }
+  return analyzeTree(source, commit, facts);
+}
+
 /**
  * Parses (or takes from the cache) the revision at a commit of a space. Reads take provisional history facts when
  * a long history is still being computed; `final` waits for the real ones (indexing stores page ids, so it must).
@@ -254,6 +298,8 @@ export async function loadRevision(ctx: Context, spaceId: string, commitOid: str
   const key = `${spaceId}:${directory}:${commitOid}`;
   const cached = ctx.revisions.get(key);
   if (cached && (cached.final || (!options.final && !ctx.history.isFinal(spaceId, commitOid)))) return cached.revision;
+  // A provisional build of this commit, being replaced: the new one starts from it.
+  const provisional = cached?.analysis;
   // The load's own promise, which its body compares with what the cache holds.
   const self: { loading?: Promise<IndexedRevision> } = {};
   const loading = (async (): Promise<IndexedRevision> => {
@@ -279,9 +325,9 @@ export async function loadRevision(ctx: Context, spaceId: string, commitOid: str
       createdAt: commit.committedAt,
       createdByQuire: commit.committerEmail === QUIRE_SIGNATURE.email && commit.committerName === QUIRE_SIGNATURE.name,
     };
-    // The content code (remark, YAML) is loaded by the first build: commands that read no content start without it.
-    const { buildRevision } = await import('../../content/revision.js');
-    const revision = await buildRevision(
+    const parent = commit.parents.length > 0 ? ctx.revisions.get(`${spaceId}:${directory}:${commit.parents[0]}`)?.analysis : undefined;
+    const analysis = await analyzeCommit(
+      [provisional, parent],
       {
         entries,
         readBlob: (oid) => ctx.reader.readBlob(spaceId, oid),
@@ -298,11 +344,12 @@ export async function loadRevision(ctx: Context, spaceId: string, commitOid: str
         updatedAt: (path) => facts[directory + path]?.u ?? commit.committedAt,
       },
     );
+    const { revision } = analysis;
     const indexed = indexRevision(spaceId, revision, (gitPath) => pathId(spaceId, directory + gitPath));
     // A provisional build never replaces a final one made meanwhile.
     if (final || !ctx.revisions.get(key)?.final) {
-      const entry = { revision: Promise.resolve(indexed), final };
-      ctx.revisions.set(key, entry, weightOf(revision));
+      const entry = { revision: Promise.resolve(indexed), final, analysis };
+      ctx.revisions.set(key, entry, weightOf(revision) + analysisWeightOf(analysis));
       indexed.weigh = (bytes) => ctx.revisions.grow(key, entry, bytes);
     }
     return indexed;
