@@ -43,6 +43,36 @@ describe('history facts: ids and timestamps that survive edits, renames and merg
   const head = async (c: Checkout) => (await c.git('rev-parse', 'HEAD')).trim();
   const tick = () => new Promise((r) => setTimeout(r, 1100));
 
+  it('stores a wanted commit\'s facts a moment after they are known, and at once when the process closes', async () => {
+    const { spaceId, checkout } = await newSpace();
+    await checkout.write('guide/a.md', '# A\n');
+    const tip = await checkout.commitAndPush('a page');
+    const storedTip = async (db: typeof t.container.ctx.db) =>
+      (await db.selectFrom('revision_facts').select('commit_oid').where('space_id', '=', spaceId).where('commit_oid', '=', tip).execute()).length;
+    await t.container.ctx.db.deleteFrom('revision_facts').where('space_id', '=', spaceId).execute();
+    const other = await createContainer(t.config);
+    try {
+      const facts = await other.ctx.history.factsOf(spaceId, tip);
+      expect(Object.keys(facts).sort()).toEqual(['README.md', 'guide/a.md']);
+      // Known in memory, not written yet: the write waits for the push's follow-up work.
+      expect(await storedTip(other.ctx.db)).toBe(0);
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      expect(await storedTip(other.ctx.db)).toBe(1);
+      await other.ctx.db.deleteFrom('revision_facts').where('space_id', '=', spaceId).execute();
+    } finally {
+      await other.close();
+    }
+    const third = await createContainer(t.config);
+    try {
+      await third.ctx.history.factsOf(spaceId, tip);
+      expect(await storedTip(third.ctx.db)).toBe(0);
+    } finally {
+      await third.close();
+    }
+    expect(await storedTip(t.container.ctx.db)).toBe(1);
+    await checkout.dispose();
+  });
+
   it('gives a path seen for the first time an id from the space and the path', async () => {
     const { spaceId, checkout } = await newSpace();
     const f = await factsOf(spaceId, await head(checkout));

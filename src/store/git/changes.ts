@@ -97,6 +97,8 @@ export async function* commitChanges(store: GitStore, spaceId: string, commits: 
     child.once('error', reject);
     child.once('close', resolve);
   });
+  // Not awaited when the caller stops reading early (then the process is stopped below).
+  exited.catch(() => {});
   child.stdin.on('error', () => {
     // git may exit early (a missing object); its exit code tells.
   });

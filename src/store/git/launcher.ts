@@ -243,9 +243,14 @@ class Launcher {
     });
     this.ready.catch(() => {});
     process.once('exit', () => {
+      // Stopped (stop()): it ended what it had started, as if with SIGTERM. Died: what it started is lost to us.
+      const stopped = this.gone;
       this.gone = true;
       const error = new Error('the git launcher exited');
-      for (const child of this.children.values()) child.onError(error);
+      for (const child of this.children.values()) {
+        if (stopped) child.onExit(null, 'SIGTERM');
+        else child.onError(error);
+      }
       this.children.clear();
     });
     // The launcher must not keep this process alive, nor its channel.
