@@ -3,7 +3,8 @@
  * started directly do, for what src/store/git uses (streams both ways, exit codes, signals, start failures), and a
  * launcher that dies or is closed leaves nothing waiting forever.
  */
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
+import { promisify } from 'node:util';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -119,6 +120,19 @@ describe('ProcessLauncher', () => {
     await expect(running).rejects.toThrow(/launcher exited/);
     expect((await runGit(['--version'], { launcher: launched })).toString()).toMatch(/^git version/);
     expect(launched.launcherPid).not.toBe(pid);
+  });
+
+  it('keeps its process alive while it starts or runs something, and not once idle', async () => {
+    // A script whose only work is a git process through a launcher that is still starting: it must wait for the
+    // answer (not exit first), then exit by itself without closing the launcher.
+    const script = [
+      `import { ProcessLauncher } from ${JSON.stringify(path.resolve('src/store/git/launcher.ts'))};`,
+      `import { runGit } from ${JSON.stringify(path.resolve('src/store/git/run.ts'))};`,
+      `const launcher = new ProcessLauncher(0);`,
+      `console.log((await runGit(['--version'], { launcher })).toString().trim(), launcher.launching);`,
+    ].join('\n');
+    const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { timeout: 20_000 });
+    expect(stdout).toMatch(/^git version .* true\n$/);
   });
 
   it('ends the launcher and what it started when closed', async () => {

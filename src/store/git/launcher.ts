@@ -75,7 +75,8 @@ const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-launcher-'));
 const socketPath = path.join(dir, 's');
 const waiting = new Map();
 const running = new Map();
-const send = (message) => { if (process.connected) process.send(message); };
+// With a callback, a send to a server that is gone fails quietly (the disconnect handler below ends this process).
+const send = (message) => { if (process.connected) process.send(message, () => {}); };
 function entryOf(id) {
   let entry = waiting.get(id);
   if (!entry) waiting.set(id, (entry = { sockets: {} }));
@@ -237,11 +238,14 @@ class Launcher {
           return;
         }
         this.children.delete(message.id);
+        this.holdWhileBusy();
         if (message.t === 'exit') child?.onExit(message.code, message.signal);
         else child?.onError(Object.assign(new Error(message.message), message.code ? { code: message.code } : {}));
       });
     });
     this.ready.catch(() => {});
+    // The channel keeps this process alive only while something waits on it (the launcher's start, a process).
+    void this.ready.then(() => this.holdWhileBusy(), () => {});
     process.once('exit', () => {
       // Stopped (stop()): it ended what it had started, as if with SIGTERM. Died: what it started is lost to us.
       const stopped = this.gone;
@@ -253,9 +257,15 @@ class Launcher {
       }
       this.children.clear();
     });
-    // The launcher must not keep this process alive, nor its channel.
+    // The launcher itself never keeps this process alive; its channel does while it is busy (holdWhileBusy).
     process.unref();
-    (process.channel as { unref?: () => void } | undefined)?.unref?.();
+  }
+
+  /** Refs the IPC channel while the launcher starts or runs a process for us, unrefs it when idle. */
+  holdWhileBusy(): void {
+    const channel = this.process.channel as { ref?: () => void; unref?: () => void } | undefined;
+    if (this.socketPath !== undefined && this.children.size === 0) channel?.unref?.();
+    else channel?.ref?.();
   }
 
   get alive(): boolean {
@@ -282,6 +292,7 @@ class Launcher {
     });
     const child = new LaunchedProcess(this, id, sockets);
     this.children.set(id, child);
+    this.holdWhileBusy();
     // stdin's errors are its own (the process may exit before reading it all), as with a ChildProcess.
     for (const socket of [sockets.stdout, sockets.stderr]) socket?.on('error', (error) => child.onError(error));
     if (!this.send({ t: 'spawn', id, command, args: [...args], cwd: options.cwd, env: options.env, stdio })) {
