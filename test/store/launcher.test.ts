@@ -99,6 +99,11 @@ describe('ProcessLauncher', () => {
     const serving = runGit(['daemon', '--listen=127.0.0.1', '--port=0', `--base-path=${os.tmpdir()}`], { launcher: launched, signal: controller.signal });
     setTimeout(() => controller.abort(new Error('stopped')), 100);
     await expect(serving).rejects.toThrow('stopped');
+    // Stopped at once, before its streams have even connected to the launcher: it still ends.
+    const early = launched.spawn('sleep', ['30'], { env: process.env });
+    const ended = outcome(early);
+    expect(early.kill('SIGTERM')).toBe(true);
+    expect(await ended).toMatchObject({ code: null, signal: 'SIGTERM' });
     const aborted = new AbortController();
     aborted.abort(new Error('already stopped'));
     await expect(runGit(['--version'], { launcher: launched, signal: aborted.signal })).rejects.toThrow('already stopped');

@@ -98,6 +98,8 @@ function start(id) {
   for (const socket of Object.values(sockets)) socket.destroy();
   if (!child) return;
   running.set(id, child);
+  // Stopped before it could start (its streams were still connecting): stopped now.
+  if (entry.killWith) child.kill(entry.killWith);
   let failed = false;
   child.on('error', (error) => {
     failed = true;
@@ -133,6 +135,7 @@ process.on('message', (message) => {
   } else if (message.t === 'kill') {
     const child = running.get(message.id);
     if (child) child.kill(message.signal);
+    else if (waiting.has(message.id)) waiting.get(message.id).killWith = message.signal;
   }
 });
 process.on('disconnect', () => {
