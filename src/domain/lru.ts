@@ -30,7 +30,10 @@ export class WeightedLru<K, V> {
     while (this.total > this.maxWeight) {
       const [oldest, slot] = this.entries.entries().next().value as [K, Slot<V>];
       this.entries.delete(oldest);
-      if (slot.used && oldest !== key) {
+      if (oldest === key) {
+        // The entry being stored came round after every older one was spared: those go first, not the newest.
+        this.entries.set(oldest, slot);
+      } else if (slot.used) {
         // Read since it was stored or last spared: move it to the young end once.
         slot.used = false;
         this.entries.set(oldest, slot);

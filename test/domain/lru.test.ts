@@ -53,4 +53,19 @@ describe('WeightedLru', () => {
     lru.grow('c', 8);
     expect(lru.get('c')).toBeUndefined();
   });
+
+  it('evicts the entries it spared before the one being stored, when every older entry was read', () => {
+    // A big revision read by many requests and its child, both read: storing the grandchild must evict the big
+    // one (spared once, read no more), not the grandchild itself.
+    const lru = new WeightedLru<string, string>(10);
+    lru.set('big', 'x', 6);
+    lru.set('child', 'y', 2);
+    lru.get('big');
+    lru.get('child');
+    lru.set('grandchild', 'z', 3);
+    expect(lru.get('grandchild')).toBe('z');
+    expect(lru.get('big')).toBeUndefined();
+    expect(lru.get('child')).toBe('y');
+    expect(lru.weight).toBe(5);
+  });
 });
