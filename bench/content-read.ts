@@ -5,26 +5,12 @@
  *   >= 0.7 (issue 16; issue 3 asked 0.5 of a route in the same process).
  * - GET /content of a 1,000-page space, warm: p50 latency with one connection; target < 10 ms.
  */
-import { spawn } from 'node:child_process';
-import fs from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import { createInterface } from 'node:readline';
-import { load, machine, spaceWithPages, startBenchServer, type LoadResult } from './lib.js';
+import { bareFastify, load, machine, spaceWithPages, startBenchServer, type LoadResult } from './lib.js';
 import { median } from './stats.js';
 
 const PAGES = Number(process.env.PAGES ?? 1000);
 const SECONDS = Number(process.env.SECONDS ?? 4);
 const ROUNDS = Number(process.env.ROUNDS ?? 5);
-
-/** bench/bare-fastify.ts serving `body`, in its own process. */
-async function bareServer(body: string): Promise<{ url: string; close(): void }> {
-  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'quire-bare-'));
-  await fs.writeFile(path.join(dir, 'body'), body);
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/bare-fastify.ts', path.join(dir, 'body')], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const [url] = await createInterface({ input: child.stdout })[Symbol.asyncIterator]().next().then((line) => [String(line.value)]);
-  return { url, close: () => child.kill('SIGTERM') };
-}
 
 const server = await startBenchServer();
 try {
@@ -35,7 +21,7 @@ try {
   const target = pages.pages[Math.floor(pages.pages.length / 2)];
   const pageUrl = `${server.url}/v1/spaces/${spaceId}/content/page/${target.id}`;
   const body = await (await fetch(pageUrl, { headers: auth })).text();
-  const bare = await bareServer(body);
+  const bare = await bareFastify(body);
 
   await load(pageUrl, { token: server.token, seconds: 2 });
   await load(`${bare.url}/page`, { seconds: 2 });

@@ -121,6 +121,22 @@ export function machine(): string {
   return `${os.cpus().length} x ${os.cpus()[0]?.model ?? 'cpu'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, node ${process.version}`;
 }
 
+/** bench/bare-fastify.ts answering `body` at `${url}/page`, in its own process: the baseline of the read figures. */
+export async function bareFastify(body: string | Buffer): Promise<{ url: string; close(): void }> {
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'quire-bare-'));
+  await fs.writeFile(path.join(dir, 'body'), body);
+  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/bare-fastify.ts', path.join(dir, 'body')], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const first = await createInterface({ input: child.stdout })[Symbol.asyncIterator]().next();
+  if (first.done) throw new Error('bench/bare-fastify.ts did not start');
+  return {
+    url: String(first.value),
+    close: () => {
+      child.kill('SIGTERM');
+      void fs.rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
 /** bench/bare-git-http.ts serving the bare repositories under `root`, in its own process. */
 async function bareGitHttpServer(root: string): Promise<{ url: string; close(): Promise<void> }> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'bench/bare-git-http.ts', root], { stdio: ['ignore', 'pipe', 'inherit'] });
