@@ -3,7 +3,7 @@
  * process per read (architecture.md section 3: ~15-20k blobs/s against ~400/s). Requests are answered in order,
  * so a FIFO of pending reads is matched against the output stream.
  */
-import { spawnDirect, type GitChild, type ProcessLauncher } from './launcher.js';
+import { directLauncher, type GitChild, type ProcessLauncher } from './launcher.js';
 
 export interface GitObject {
   oid: string;
@@ -47,7 +47,7 @@ export class CatFileProcess {
    * starts the process (none: started directly).
    */
   constructor(gitDir: string, env: Record<string, string> = {}, launcher?: ProcessLauncher) {
-    this.child = (launcher ?? { spawn: spawnDirect }).spawn('git', ['cat-file', '--batch-command'], {
+    this.child = (launcher ?? directLauncher).spawn('git', ['cat-file', '--batch-command'], {
       env: { ...process.env, ...env, GIT_DIR: gitDir, GIT_CONFIG_NOSYSTEM: '1', GIT_TERMINAL_PROMPT: '0' },
     });
     this.child.stdout.on('data', (chunk: Buffer) => this.onData(chunk));

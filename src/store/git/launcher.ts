@@ -48,6 +48,9 @@ export function spawnDirect(command: string, args: readonly string[], options: L
   return spawn(command, args, { cwd: options.cwd, env: options.env, stdio: [...(options.stdio ?? ['pipe', 'pipe', 'pipe'])] }) as GitChild;
 }
 
+/** Starts processes by forking this one: for callers given no launcher (commands and tests). */
+export const directLauncher: Pick<ProcessLauncher, 'spawn'> = { spawn: spawnDirect };
+
 /** Messages of the launcher's IPC channel. */
 type ToLauncher =
   | { t: 'spawn'; id: number; command: string; args: string[]; cwd?: string; env: NodeJS.ProcessEnv; stdio: string[] }

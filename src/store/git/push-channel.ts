@@ -15,7 +15,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { spawnDirect, type ProcessLauncher } from './launcher.js';
+import { directLauncher, type ProcessLauncher } from './launcher.js';
 
 /** The variable that names the channel's folder, in the environment of receive-pack and so of its hook. */
 export const PUSH_CHANNEL_VARIABLE = 'QUIRE_PUSH_CHANNEL';
@@ -37,7 +37,7 @@ const REF = /^refs\/\S+$/;
 
 function mkfifo(paths: string[], launcher?: ProcessLauncher): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = (launcher ?? { spawn: spawnDirect }).spawn('mkfifo', ['-m', '600', ...paths], { env: process.env, stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = (launcher ?? directLauncher).spawn('mkfifo', ['-m', '600', ...paths], { env: process.env, stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
     child.once('error', reject);

@@ -1,5 +1,5 @@
 /** Runs git plumbing commands. Only store/git calls it. */
-import { spawnDirect, type ProcessLauncher } from './launcher.js';
+import { directLauncher, type ProcessLauncher } from './launcher.js';
 
 export class GitCommandError extends Error {
   constructor(
@@ -38,7 +38,7 @@ export function runGit(args: readonly string[], options: RunGitOptions = {}): Pr
       reject(signal.reason);
       return;
     }
-    const child = (options.launcher ?? { spawn: spawnDirect }).spawn('git', args, { cwd: options.cwd, env });
+    const child = (options.launcher ?? directLauncher).spawn('git', args, { cwd: options.cwd, env });
     const abort = () => child.kill('SIGTERM');
     signal?.addEventListener('abort', abort, { once: true });
     const out: Buffer[] = [];
