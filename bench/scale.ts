@@ -11,8 +11,9 @@
  * `SCALE=org npx tsx bench/scale.ts` (SPACES=100, PAGES=1000): an organization of 100 spaces of 1,000 pages.
  *   - organization search over all of them, 200 queries one at a time over HTTP: p50 (target < 30 ms);
  *   - RSS of `quire serve` (the build, `npm run build` first, in its own process on the same data dir) after
- *     GET /content and one page of every space (target < 400 MB); and of the benchmark's own process, whose server
- *     has read them too (under tsx; with NODE_OPTIONS=--expose-gc, after a full collection).
+ *     GET /content and one page of every space (target < 400 MB), median of three rounds alternating with the
+ *     baseline, the same with V8's own heap growth (QUIRE_HEAP_GROWTH_PERCENT=0); and of the benchmark's own process,
+ *     whose server has read them too (under tsx; with NODE_OPTIONS=--expose-gc, after a full collection).
  *   `ORG_SEARCH=0`: the spaces are not indexed for search nor searched (the RSS figure alone, minutes sooner).
  */
 import { performance } from 'node:perf_hooks';
@@ -199,26 +200,39 @@ async function organization(server: BenchServer): Promise<void> {
   const mb = (bytes: number) => `${Math.round(bytes / 2 ** 20)} MB`;
   console.log(`RSS of this process (the server in the benchmark, under tsx) after reading every space once: ${mb(rss)}; JS heap ${mb(heapUsed)}, external ${mb(external)} (buffers ${mb(arrayBuffers)})${global.gc ? `; before a full collection ${mb(uncollected)}` : ', not collected first (run with NODE_OPTIONS=--expose-gc)'}`);
 
-  // The target's figure: `quire serve` as users run it (the build, its own process, no tsx), on the same data; and
-  // with glibc's malloc held to two arenas (the CPU pool's threads otherwise get arenas of their own).
-  for (const env of [{}, { MALLOC_ARENA_MAX: '2' }] as Array<Record<string, string>>) {
-    const serve = await startQuireServe(server.container.config.dataDir, env);
-    try {
-      const afterStart = await serve.rss();
-      for (const spaceId of spaceIds) {
-        await (await fetch(`${serve.url}/v1/spaces/${spaceId}/content`, { headers: auth })).arrayBuffer();
-        const pages = (await (await fetch(`${serve.url}/v1/spaces/${spaceId}/content/pages`, { headers: auth })).json()) as { pages: Array<{ id: string }> };
-        await (await fetch(`${serve.url}/v1/spaces/${spaceId}/content/page/${pages.pages[1].id}`, { headers: auth })).arrayBuffer();
+  // The target's figure: `quire serve` as users run it (the build, its own process, no tsx), on the same data, with
+  // its default heap growth (QUIRE_HEAP_GROWTH_PERCENT); the baseline, V8's own growth factor, in alternating rounds.
+  const variants: Array<{ name: string; env: Record<string, string> }> = [
+    { name: 'quire serve', env: {} },
+    { name: 'quire serve with V8\'s own heap growth (QUIRE_HEAP_GROWTH_PERCENT=0)', env: { QUIRE_HEAP_GROWTH_PERCENT: '0' } },
+  ];
+  const resident = variants.map(() => [] as number[]);
+  const reading = variants.map(() => [] as number[]);
+  const launchers = variants.map(() => [] as number[]);
+  for (let round = 0; round < Math.min(ROUNDS, 3); round++) {
+    for (const [v, { env }] of variants.entries()) {
+      const serve = await startQuireServe(server.container.config.dataDir, env);
+      try {
+        const begun = performance.now();
+        for (const spaceId of spaceIds) {
+          await (await fetch(`${serve.url}/v1/spaces/${spaceId}/content`, { headers: auth })).arrayBuffer();
+          const pages = (await (await fetch(`${serve.url}/v1/spaces/${spaceId}/content/pages`, { headers: auth })).json()) as { pages: Array<{ id: string }> };
+          await (await fetch(`${serve.url}/v1/spaces/${spaceId}/content/page/${pages.pages[1].id}`, { headers: auth })).arrayBuffer();
+        }
+        reading[v].push(performance.now() - begun);
+        resident[v].push(await serve.rss());
+        launchers[v].push(await serve.launcherRss());
+      } finally {
+        await serve.close();
       }
-      const launcher = await serve.launcherRss();
-      const variant = Object.entries(env).map(([name, value]) => ` ${name}=${value}`).join('');
-      console.log(
-        `RSS of quire serve${variant} (dist/, its own process) after reading every space once: ${mb(await serve.rss())} (target < 400 MB; ${mb(afterStart)} once started)${launcher ? `; its git launcher ${mb(launcher)}` : ''}`,
-      );
-    } finally {
-      await serve.close();
     }
   }
+  for (const [v, { name }] of variants.entries()) {
+    console.log(
+      `RSS of ${name} (dist/, its own process) after reading every space once: median ${mb(median(resident[v]))} (rounds ${resident[v].map(mb).join(', ')}); reading took ${(median(reading[v]) / 1000).toFixed(1)} s${v === 0 ? ' (target < 400 MB)' : ''}${median(launchers[v]) > 0 ? `; its git launcher ${mb(median(launchers[v]))}` : ''}`,
+    );
+  }
+  console.log(`ratio of RSS to the baseline's: ${(median(resident[0]) / median(resident[1])).toFixed(2)}; of reading time: ${(median(reading[0]) / median(reading[1])).toFixed(2)}`);
 }
 
 const server = await startBenchServer();

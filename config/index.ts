@@ -43,6 +43,13 @@ export interface Config {
    * page parses and links (src/domain/content/revisions.ts RevisionCache), history facts (one eighth).
    */
   contentCacheBytes: number;
+  /**
+   * How far V8 lets the JS heap grow past what its last full collection kept, in percent (QUIRE_HEAP_GROWTH_PERCENT,
+   * default 25; 0: V8's own factor, which reaches 100-300% while requests allocate fast). Applied by `quire serve` and
+   * `quire worker` (src/cli/serve.ts): reading 100 spaces of 1,000 pages left 350-380 MB resident with 25, 470-560 MB
+   * with V8's factor, as fast (bench/README.md, issue 16).
+   */
+  heapGrowthPercent: number;
   /** Largest file a git push may add, in bytes. */
   gitMaxFileBytes: number;
   /**
@@ -139,6 +146,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     spaceRetentionMs: 7 * 24 * 60 * 60 * 1000,
     contentCacheBytes: parsePositiveInteger('QUIRE_CONTENT_CACHE_MB', env.QUIRE_CONTENT_CACHE_MB, 96) * 1024 * 1024,
     cacheTtlMs: env.QUIRE_CACHE_TTL_MS === undefined || env.QUIRE_CACHE_TTL_MS === '' ? 1000 : Number(env.QUIRE_CACHE_TTL_MS),
+    heapGrowthPercent: parseNonNegativeInteger('QUIRE_HEAP_GROWTH_PERCENT', env.QUIRE_HEAP_GROWTH_PERCENT, 25),
     gitMaxFileBytes: parsePositiveInteger('QUIRE_GIT_MAX_FILE_BYTES', env.QUIRE_GIT_MAX_FILE_BYTES, 100 * 1024 * 1024),
     gitLauncherAboveBytes: parseNonNegativeInteger('QUIRE_GIT_LAUNCHER_MB', env.QUIRE_GIT_LAUNCHER_MB, 256) * 1024 * 1024,
     catchUpIntervalMs: parsePositiveInteger('QUIRE_CATCH_UP_INTERVAL_MS', env.QUIRE_CATCH_UP_INTERVAL_MS, 60_000),

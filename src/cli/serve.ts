@@ -1,4 +1,5 @@
 /** `quire serve` and `quire worker`. */
+import v8 from 'node:v8';
 import type { Config } from '../../config/index.js';
 import { createContainer, type Container } from '../container.js';
 import { buildApp } from '../http/app.js';
@@ -8,7 +9,17 @@ import { catchUpWithRepositories } from '../domain/content/git-access.js';
 import { describeStore, withoutPassword, writeServeRecord } from '../store/instance-files.js';
 import { CommandError, stopWhenNpmExits } from './common.js';
 
+/**
+ * The JS heap's growth past its last full collection (QUIRE_HEAP_GROWTH_PERCENT): V8's own factor lets a server
+ * that parses content in bursts keep hundreds of MB of heap it no longer uses. A long-running process's setting, so
+ * here and not in the container (tests and `quire admin` build containers too). V8 reads the flag at each collection.
+ */
+function limitHeapGrowth(config: Config): void {
+  if (config.heapGrowthPercent > 0) v8.setFlagsFromString(`--heap-growing-percent=${config.heapGrowthPercent}`);
+}
+
 export async function serve(config: Config): Promise<void> {
+  limitHeapGrowth(config);
   const container = await createContainer(config);
   const app = await buildApp(container);
   // Spaces deleted more than the retention period ago are removed for good: at start, then every hour.
@@ -82,6 +93,7 @@ async function scheduleRecurringJobs(container: Container, warn: (message: strin
 /** `quire worker`: BullMQ workers for every queue until SIGINT or SIGTERM; running jobs finish before it exits. */
 export async function worker(config: Config): Promise<void> {
   if (!config.redisUrl) throw new CommandError('worker: REDIS_URL is not set; without it `quire serve` runs the jobs in its own process');
+  limitHeapGrowth(config);
   const container = await createContainer(config, { workers: true });
   const { log } = container.ctx;
   let closing = false;
