@@ -176,6 +176,14 @@ async function organization(server: BenchServer): Promise<void> {
   console.log(`  pushes recorded and indexed in ${((performance.now() - settling) / 1000).toFixed(0)} s`);
   ctx.cache.invalidate();
   const auth = { authorization: `Bearer ${server.token}` };
+  /** GET /content, the page list and one page of every space, from the server at `url`. */
+  const readEverySpace = async (url: string) => {
+    for (const spaceId of spaceIds) {
+      await (await fetch(`${url}/v1/spaces/${spaceId}/content`, { headers: auth })).arrayBuffer();
+      const pages = (await (await fetch(`${url}/v1/spaces/${spaceId}/content/pages`, { headers: auth })).json()) as { pages: Array<{ id: string }> };
+      await (await fetch(`${url}/v1/spaces/${spaceId}/content/page/${pages.pages[1].id}`, { headers: auth })).arrayBuffer();
+    }
+  };
   const queries = Array.from({ length: 200 }, (_, i) => (i % 3 === 0 ? WORDS[i % WORDS.length] : i % 3 === 1 ? `${WORDS[i % WORDS.length]} ${WORDS[(i * 5) % WORDS.length]}` : WORDS[i % WORDS.length].slice(0, 4)));
   const searchUrl = (q: string) => `${server.url}/v1/orgs/${server.organizationId}/search?query=${encodeURIComponent(q)}`;
   if (ORG_SEARCH) for (const q of queries.slice(0, 20)) await (await fetch(searchUrl(q), { headers: auth })).arrayBuffer();
@@ -187,11 +195,7 @@ async function organization(server: BenchServer): Promise<void> {
     await answer.arrayBuffer();
     times.push(performance.now() - begun);
   }
-  for (const spaceId of spaceIds) {
-    await (await fetch(`${server.url}/v1/spaces/${spaceId}/content`, { headers: auth })).arrayBuffer();
-    const pages = (await (await fetch(`${server.url}/v1/spaces/${spaceId}/content/pages`, { headers: auth })).json()) as { pages: Array<{ id: string }> };
-    await (await fetch(`${server.url}/v1/spaces/${spaceId}/content/page/${pages.pages[1].id}`, { headers: auth })).arrayBuffer();
-  }
+  await readEverySpace(server.url);
   const uncollected = process.memoryUsage().rss;
   global.gc?.();
   const { rss, heapUsed, external, arrayBuffers } = process.memoryUsage();
@@ -214,11 +218,7 @@ async function organization(server: BenchServer): Promise<void> {
       const serve = await startQuireServe(server.container.config.dataDir, env);
       try {
         const begun = performance.now();
-        for (const spaceId of spaceIds) {
-          await (await fetch(`${serve.url}/v1/spaces/${spaceId}/content`, { headers: auth })).arrayBuffer();
-          const pages = (await (await fetch(`${serve.url}/v1/spaces/${spaceId}/content/pages`, { headers: auth })).json()) as { pages: Array<{ id: string }> };
-          await (await fetch(`${serve.url}/v1/spaces/${spaceId}/content/page/${pages.pages[1].id}`, { headers: auth })).arrayBuffer();
-        }
+        await readEverySpace(serve.url);
         reading[v].push(performance.now() - begun);
         resident[v].push(await serve.rss());
         launchers[v].push(await serve.launcherRss());
