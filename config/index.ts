@@ -20,8 +20,9 @@ export interface Config {
   /** Jobs one process runs at once (`QUIRE_JOB_CONCURRENCY`). */
   jobConcurrency: number;
   /**
-   * Worker threads for parsing and indexing content (`QUIRE_CPU_THREADS`), off the event loop that answers requests;
-   * by default one core fewer than the machine has (the event loop keeps one), at least 1, at most 4.
+   * Worker threads for parsing and indexing content and, on SQLite, ranking searches (`QUIRE_CPU_THREADS`), off the
+   * event loop that answers requests; by default one core fewer than the machine has (the event loop keeps one), at
+   * least 1, at most 4.
    */
   cpuThreads: number;
   /** Tries per job before it fails for good. */

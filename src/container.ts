@@ -21,6 +21,7 @@ import type { Job, JobQueue } from './jobs/jobs.js';
 import { InProcessQueue } from './jobs/in-process.js';
 import type { BullMqWorkers } from './jobs/bullmq.js';
 import { CpuPool } from './cpu/pool.js';
+import { sqliteFile } from './store/instance-files.js';
 import { createLogger, errorField, type Logger } from './log.js';
 
 export interface Container {
@@ -76,6 +77,11 @@ export async function createContainer(config: Config, options: ContainerOptions 
   const links = new LinkSigner(await instanceSecret(store.db, 'link-signing'));
   const visitorClaims = await VisitorClaimsSigner.create(await loadOrCreateSigningKey(config.dataDir, VISITOR_CLAIMS_KEY), config.publicUrl);
   const cpu = new CpuPool(config.cpuThreads);
+  const databaseFile = sqliteFile(config.dataDir);
+  const longRead: Context['longRead'] =
+    store.dialect === 'sqlite'
+      ? (query) => cpu.run('readDatabase', { file: databaseFile, sql: query.sql, parameters: query.parameters })
+      : async (query) => (await store.db.executeQuery(query)).rows;
   const fetcher = new GuardedFetcher({ allow: config.fetchAllow, timeoutMs: config.fetchTimeoutMs });
   // The handler needs the context and the context needs the queue: the handler reads `ctx` when a job runs.
   // Job code (imports of documents, PDFs, repositories...) and BullMQ are loaded when first needed: a command such
@@ -105,6 +111,7 @@ export async function createContainer(config: Config, options: ContainerOptions 
     revisions,
     shared: new SharedWork(),
     cpu,
+    longRead,
     cursors,
     cache,
     links,

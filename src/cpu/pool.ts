@@ -1,6 +1,7 @@
 /**
- * A pool of worker threads for CPU-heavy content work (parsing pages, search rows, link extraction: src/cpu/tasks.ts),
- * so that no page, however big, holds the event loop that answers requests (issue 12 item 6). The container owns
+ * A pool of worker threads for CPU-heavy work (parsing pages, search rows, link extraction, long SQLite reads:
+ * src/cpu/tasks.ts), so that no page, however big, and no long read holds the event loop that answers requests
+ * (issue 12 item 6). The container owns
  * one; it closes with it.
  *
  * node:worker_threads directly (see README, Libraries): tasks are a named function on plain data, one at a time per

@@ -1,7 +1,7 @@
 /**
- * The CPU-heavy content work that runs on the container's worker threads (src/cpu/pool.ts), by name. Each task takes
- * and returns plain data (what structured clone copies: no functions, no class instances), so the same function runs
- * in a worker or, for a test, inline. Adding a task: a line here, then `ctx.cpu.run('name', input)` at the call site.
+ * The CPU-heavy work that runs on the container's worker threads (src/cpu/pool.ts), by name: content work, and long
+ * SQLite reads. Each task takes and returns plain data (what structured clone copies: no functions, no class
+ * instances), so the same function runs in a worker or, for a test, inline. Adding a task: a line here, then `ctx.cpu.run('name', input)` at the call site.
  */
 import { parsePageFiles } from '../content/page.js';
 import { extractLinks, type RawLink } from '../content/links.js';
@@ -10,6 +10,7 @@ import type { SearchPageRows } from '../store/sql/search.js';
 import type { SearchLanguage } from '../content/search-text.js';
 import { pageHtml, type PageHtml } from '../content/page-html.js';
 import { evaluateCondition, type VisitorClaims } from '../domain/sites/conditions.js';
+import { readOnThread } from '../store/sql/thread-reads.js';
 
 export const cpuTasks = {
   /** Page files -> their fields (src/content/page.ts), for buildRevision. */
@@ -39,6 +40,8 @@ export const cpuTasks = {
       include: (path) => input.includes[path],
       condition: (expression) => evaluateCondition(expression, input.claims),
     }),
+  /** A long read-only query on the thread's own SQLite connection (src/store/sql/thread-reads.ts). */
+  readDatabase: readOnThread,
 };
 
 export interface PooledPageHtml {

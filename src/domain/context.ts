@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import type { CompiledQuery, Kysely } from 'kysely';
 import type { Database } from '../store/sql/schema.js';
 import type { GitStore } from '../store/git/repositories.js';
 import type { GitReader } from '../store/git/reader.js';
@@ -34,6 +34,12 @@ export interface Context {
   fetcher: GuardedFetcher;
   /** Worker threads for CPU-heavy content work (parsing pages, search rows, links): never on the event loop. */
   cpu: CpuPool;
+  /**
+   * Runs a long read-only query where it does not hold the event loop (an organization's search): on SQLite, on a
+   * CPU pool thread's own connection (src/store/sql/thread-reads.ts); on PostgreSQL, as any query. It sees what is
+   * committed: not for reads inside a transaction.
+   */
+  longRead: (query: CompiledQuery) => Promise<unknown[]>;
   /** Work concurrent callers share while it runs (one indexing of a space that several reads would start). */
   shared: SharedWork;
   /** Where work that must not block a request goes (imports, indexing, OpenAPI fetches). */

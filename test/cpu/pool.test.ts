@@ -1,3 +1,7 @@
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CpuPool, CpuTaskError } from '../../src/cpu/pool.js';
 import { cpuTasks } from '../../src/cpu/tasks.js';
@@ -27,5 +31,29 @@ describe('CpuPool', () => {
     expect(await pool.run('extractLinks', ['[a](b.md)'])).toEqual([[{ href: 'b.md', relation: 'reference' }]]);
     await pool.close();
     await expect(pool.run('extractLinks', [])).rejects.toThrow(/closed/);
+  });
+
+  it('reads a SQLite file on its own read-only connection, which sees each new commit and writes nothing', { timeout: 60_000 }, async () => {
+    pool = new CpuPool(1);
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'quire-thread-read-'));
+    const file = path.join(dir, 'test.sqlite');
+    const writer = new SQLite(file);
+    try {
+      writer.pragma('journal_mode = WAL');
+      writer.exec("create table words (word text); insert into words values ('otter')");
+      const read = (sql: string, parameters: unknown[] = []) => pool!.run('readDatabase', { file, sql, parameters });
+      expect(await read('select word from words where word like ?', ['ot%'])).toEqual([{ word: 'otter' }]);
+      // The connection stays open between reads, and each read sees what was committed before it began.
+      writer.prepare('insert into words values (?)').run('beaver');
+      expect(await read('select word from words order by word')).toEqual([{ word: 'beaver' }, { word: 'otter' }]);
+      await expect(read("insert into words values ('mink')")).rejects.toThrow(/must be a query that returns rows/);
+      await expect(read("delete from words returning word")).rejects.toThrow(/readonly/);
+      expect(writer.prepare('select count(*) as n from words').get()).toEqual({ n: 2 });
+      await expect(pool.run('readDatabase', { file: path.join(dir, 'missing.sqlite'), sql: 'select 1', parameters: [] })).rejects.toThrow(/readDatabase: /);
+    } finally {
+      await pool.close();
+      writer.close();
+      await fs.rm(dir, { recursive: true, force: true });
+    }
   });
 });

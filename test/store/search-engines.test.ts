@@ -1,10 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DATABASE_KINDS } from '../helpers/databases.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { Checkout, spaceRemote } from '../helpers/git.js';
 import { indexSearch } from '../../src/domain/search/search.js';
 import { SEARCH_VERSION } from '../../src/domain/content/refs.js';
-import { fts5Query, searchRowCounts, tsqueryLiteral, tsvectorLiteral } from '../../src/store/sql/search.js';
+import { engineQuery } from '../../src/domain/search/search.js';
+import { queryTerms } from '../../src/content/search-text.js';
+import { fts5Query, rankPages, searchRowCounts, searchStates, tsqueryLiteral, tsvectorLiteral } from '../../src/store/sql/search.js';
 import { deleteSpaceRow } from '../../src/store/sql/content.js';
 
 describe('engine queries and documents', () => {
@@ -111,6 +113,47 @@ describe.each(DATABASE_KINDS)('the search index rows (%s)', (kind) => {
     await indexSearch(t.container.ctx, id);
     expect(await language()).toBe('de');
     await checkout.dispose();
+  });
+
+  it('ranks through the context\'s long read (SQLite: on a CPU pool thread), as the process\'s own connection ranks', async () => {
+    const spaces = [];
+    for (const title of ['Ranked one', 'Ranked two']) {
+      const { id, checkout } = await newSpace(title);
+      await checkout.write('README.md', `# ${title}\n\nAn otter guide.\n`);
+      await checkout.write('otters.md', '# Otters\n\nOtters, otters and more otters.\n');
+      await checkout.write('rivers.md', '# Rivers\n\nWhere an otter swims.\n');
+      await checkout.commitAndPush('otters');
+      await checkout.dispose();
+      await indexSearch(t.container.ctx, id);
+      spaces.push({ spaceId: id, key: (await searchStates(t.container.ctx.db, [id])).get(id)!.key });
+    }
+    const run = vi.spyOn(t.container.ctx.cpu, 'run');
+    try {
+      const found = await t.request('GET', `/v1/orgs/${org.id}/search`, { token: org.admin.token, query: { query: 'otter' } });
+      expect(found.status).toBe(200);
+      const ranked = found.body.items.filter((hit: any) => hit.title.startsWith('Ranked ')).map((hit: any) => [hit.title, hit.pages.map((page: any) => page.title).sort()]);
+      expect(new Map(ranked)).toEqual(
+        new Map([
+          ['Ranked one', ['Otters', 'Ranked one', 'Rivers']],
+          ['Ranked two', ['Otters', 'Ranked two', 'Rivers']],
+        ]),
+      );
+      // SQLite: the ranking's queries (one per language of the organization's spaces) went to the thread; PostgreSQL:
+      // its driver is asynchronous, no thread needed.
+      const reads = run.mock.calls.filter(([task]) => task === 'readDatabase').map(([, input]) => (input as { sql: string }).sql);
+      if (kind === 'sqlite') {
+        expect(reads.length).toBeGreaterThan(0);
+        for (const read of reads) expect(read).toContain('bm25(search_fts');
+      } else {
+        expect(reads).toEqual([]);
+      }
+      const query = engineQuery(queryTerms('otter'));
+      const own = await rankPages(t.container.ctx.db, spaces, query, 10);
+      expect(own.map((page) => page.doc)).toHaveLength(6);
+      expect(await rankPages(t.container.ctx.db, spaces, query, 10, undefined, t.container.ctx.longRead)).toEqual(own);
+    } finally {
+      run.mockRestore();
+    }
   });
 
   it('takes a purged space\'s rows with it, engine rows included', async () => {

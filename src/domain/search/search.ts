@@ -364,7 +364,7 @@ async function topPages(
   for (const group of termsByLanguage(query, states, spaceIds).values()) {
     for (const { spaceId } of group.spaces) terms.set(spaceId, group.terms);
     if (termCount(group.terms) === 0) continue;
-    for (const row of await rankPages(ctx.db, group.spaces, engineQuery(group.terms), k, after)) {
+    for (const row of await rankPages(ctx.db, group.spaces, engineQuery(group.terms), k, after, ctx.longRead)) {
       const list = pages.get(row.space_id) ?? [];
       list.push({ pageId: row.page_id, tier: row.tier, score: row.score, doc: row.doc });
       pages.set(row.space_id, list);

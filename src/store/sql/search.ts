@@ -16,9 +16,10 @@
  * Queries are built here from terms the caller made (never from user text): FTS5 strings (`"tok"`, `"tok"*`) and
  * tsquery literals (`'tok'`, `'tok':*`), quotes doubled, passed as parameters. Ranking (rankPages: field tiers,
  * then the engine's score) and the limit per space are SQL (a window function): a search reads its best rows, never
- * every match, into JavaScript.
+ * every match, into JavaScript. That one query can take 100-200 ms on 100,000 pages: the domain has it run off the
+ * event loop (rankPages' `read`).
  */
-import type { Kysely } from 'kysely';
+import type { CompiledQuery, Kysely, RawBuilder } from 'kysely';
 import { PostgresAdapter, sql } from './kysely.js';
 import type { Database } from './schema.js';
 
@@ -247,6 +248,8 @@ export function ranksBefore(a: RankPosition, b: RankPosition): boolean {
  * needs no score for its other matches, so they are never scored (bm25 and ts_rank cost per row, and a word on
  * every page matches 100,000 rows in 100 spaces). The title and heading matches are found by the engine first
  * (SQLite: column filters; PostgreSQL: the small `heads` tsvector and its GIN index).
+ *
+ * `read` runs the ranking's one query: the context's `longRead` (on SQLite, off the event loop); by default, `db`.
  */
 export async function rankPages(
   db: Kysely<Database>,
@@ -254,17 +257,18 @@ export async function rankPages(
   query: EngineQuery,
   perSpace: number,
   after?: RankPosition,
+  read: (query: CompiledQuery) => Promise<unknown[]> = async (compiled) => (await db.executeQuery(compiled)).rows,
 ): Promise<RankedPage[]> {
   if (spaces.length === 0 || perSpace <= 0 || query.whole.length + query.prefixes.length === 0) return [];
   // A later page of results may need text matches whatever the first places hold: every match is scored.
   const enough = after ? Number.MAX_SAFE_INTEGER : perSpace;
-  let rows: RankedPage[];
+  let ranking: RawBuilder<RankedPage>;
   if (isPostgres(db)) {
     const ids = spaces.map((s) => s.spaceId);
     const later = after
       ? sql`where tier < ${after.tier} or (tier = ${after.tier} and (score < ${after.score} or (score = ${after.score} and doc > ${after.doc})))`
       : sql``;
-    const result = await sql<RankedPage>`
+    ranking = sql<RankedPage>`
       with q as materialized (select cast(${tsqueryLiteral(query)} as tsquery) as q, cast(${tsqueryLiteral(query, 'A')} as tsquery) as title),
       headed as materialized (
         select p.space_id, p.page_id, p.doc, case when p.heads @@ q.title then 2 else 1 end as tier,
@@ -280,8 +284,7 @@ export async function rankPages(
       select space_id, page_id, doc, tier, score from (
         select *, row_number() over (partition by space_id order by tier desc, score desc, doc) as n
         from (select * from headed union all select * from texts) matches ${later}
-      ) ranked where n <= ${perSpace}`.execute(db);
-    rows = result.rows;
+      ) ranked where n <= ${perSpace}`;
   } else {
     const keys = spaces.map((s) => s.key);
     // One rowid range from the lowest space to the highest (FTS5 reads only that part of each token's list), then
@@ -296,7 +299,7 @@ export async function rankPages(
     const match = fts5Query(query);
     // Title and heading matches first (column filters), with their tier; then every match, scored only when it has
     // a tier or its space has not enough pages that do (SQLite computes a result column after the WHERE clause).
-    const result = await sql<RankedPage>`
+    ranking = sql<RankedPage>`
       with tiers as materialized (
         select doc, max(tier) as tier from (
           select rowid as doc, 2 as tier from search_fts where search_fts match ${`{title} : (${match})`} and rowid between ${low} and ${high}
@@ -315,9 +318,9 @@ export async function rankPages(
         select doc, tier, score, row_number() over (partition by doc / ${PER_SPACE} order by tier desc, score desc, doc) as n
         from matches where 1 = 1 ${later}
       ) r join search_pages p on p.doc = r.doc
-      where r.n <= ${perSpace}`.execute(db);
-    rows = result.rows;
+      where r.n <= ${perSpace}`;
   }
+  const rows = (await read(ranking.compile(db))) as RankedPage[];
   return rows
     .map((row) => ({ space_id: row.space_id, page_id: row.page_id, doc: Number(row.doc), tier: Number(row.tier), score: Number(row.score) }))
     .sort((a, b) => (ranksBefore(a, b) ? -1 : ranksBefore(b, a) ? 1 : 0));
