@@ -9,6 +9,7 @@ import { GitReader } from './store/git/reader.js';
 import { ProcessLauncher } from './store/git/launcher.js';
 import { HistoryFacts } from './domain/content/history.js';
 import { SharedWork } from './domain/shared-work.js';
+import { SpaceRankings } from './domain/search/rankings.js';
 import { RevisionCache } from './domain/content/revisions.js';
 import { CursorCodec } from './domain/lists.js';
 import { ReadCache } from './domain/cache.js';
@@ -67,11 +68,13 @@ export async function createContainer(config: Config, options: ContainerOptions 
   const launcher = new ProcessLauncher(config.gitLauncherAboveBytes);
   const git = new GitStore(config.dataDir, { launcher });
   const cursors = new CursorCodec(await instanceSecret(store.db, 'cursor-signing'));
-  const revisions = new RevisionCache(config.contentCacheBytes - Math.floor(config.contentCacheBytes / 8));
+  // The content cache's bytes: one eighth for history facts, one sixteenth for search rankings, the rest revisions.
+  const rankingBytes = Math.floor(config.contentCacheBytes / 16);
+  const revisions = new RevisionCache(config.contentCacheBytes - Math.floor(config.contentCacheBytes / 8) - rankingBytes);
   const reader = new GitReader(git, { listings: revisions.treeListings });
   const history = new HistoryFacts(
     { db: store.db, git, reader },
-    // One eighth of the content cache's bytes: facts are stored in the database too, and read again in a millisecond.
+    // One eighth: facts are stored in the database too, and read again in a millisecond.
     { memoryBytes: Math.floor(config.contentCacheBytes / 8), log: (msg, fields) => log.warn(fields, msg) },
   );
   const links = new LinkSigner(await instanceSecret(store.db, 'link-signing'));
@@ -110,6 +113,7 @@ export async function createContainer(config: Config, options: ContainerOptions 
     history,
     revisions,
     shared: new SharedWork(),
+    rankings: new SpaceRankings(rankingBytes),
     cpu,
     longRead,
     cursors,

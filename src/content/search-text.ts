@@ -270,12 +270,12 @@ export function queryTerms(query: string, language: SearchLanguage = 'en'): Sear
  * Which query term (its index: exact terms first, then the prefix) a word of a text matches; -1 for none. The same
  * rule as the engines': the word's tokens (itself and its stem) against the query's (each word and its stem; the
  * prefix as the start of a token). `word` is the word as written when it differs from its term (accents: the stem
- * is taken from it).
+ * is taken from it). `stems`: stems in the terms' language worked out before (stemOf's `known`).
  */
-export function matchTerm(terms: SearchTerms, term: string, word: string = term): number {
+export function matchTerm(terms: SearchTerms, term: string, word: string = term, stems?: Map<string, string>): number {
   const exact = terms.exact.indexOf(term);
   if (exact >= 0) return exact;
-  const stem = stemOf(word, terms.language);
+  const stem = stemOf(word, terms.language, stems);
   for (let q = 0; q < terms.exact.length; q++) {
     if (terms.stems[q] === term || terms.stems[q] === stem || terms.exact[q] === stem) return q;
   }
@@ -314,9 +314,10 @@ function needleOf(word: string, stem: string): string | undefined {
 /**
  * The query's terms in `text`, counted as tokenizing it and matching each term would count them. Plain ASCII text
  * (the common case) is searched with indexOf for the start each query term's words share: search results do this
- * for every section of every page they show, and tokenizing whole sections was most of their cost.
+ * for every section of every page they show, and tokenizing whole sections was most of their cost. `stems`: as
+ * matchTerm's, shared by the caller across texts (the words of a page's sections, and of the pages shown, repeat).
  */
-export function findTerms(text: string, terms: SearchTerms): TermsFound {
+export function findTerms(text: string, terms: SearchTerms, stems: Map<string, string> = new Map()): TermsFound {
   const found: TermsFound = { matched: new Set(), occurrences: 0 };
   const count = (q: number, offset: number) => {
     found.matched.add(q);
@@ -327,7 +328,7 @@ export function findTerms(text: string, terms: SearchTerms): TermsFound {
   const needles = words.map((word, q) => needleOf(word, terms.stems[q]));
   if (!ASCII.test(text) || !needles.every((needle) => needle !== undefined && ASCII.test(needle)) || !terms.stems.every((stem) => ASCII.test(stem))) {
     for (const { term, offset, length } of termsWithOffsets(text)) {
-      const q = matchTerm(terms, term, text.slice(offset, offset + length));
+      const q = matchTerm(terms, term, text.slice(offset, offset + length), stems);
       if (q >= 0) count(q, offset);
     }
     return found;
@@ -340,7 +341,7 @@ export function findTerms(text: string, terms: SearchTerms): TermsFound {
       while (end < lower.length && isAsciiWordChar(lower.charCodeAt(end))) end += 1;
       // The whole word is the term; it counts under this needle only if matchTerm gives it this needle's number
       // (a word equal to an exact term counts as that term, not as the prefix).
-      if (end - at <= MAX_TERM && matchTerm(terms, lower.slice(at, end)) === q) count(q, at);
+      if (end - at <= MAX_TERM && matchTerm(terms, lower.slice(at, end), undefined, stems) === q) count(q, at);
       at = end - 1;
     }
   });

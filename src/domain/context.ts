@@ -13,6 +13,7 @@ import type { HistoryFacts } from './content/history.js';
 import type { RevisionCache } from './content/revisions.js';
 import type { CpuPool } from '../cpu/pool.js';
 import type { SharedWork } from './shared-work.js';
+import type { SpaceRankings } from './search/rankings.js';
 import type { Logger } from '../log.js';
 
 /** What domain functions work with; built once by the container and passed down explicitly. */
@@ -40,6 +41,8 @@ export interface Context {
    * committed: not for reads inside a transaction.
    */
   longRead: (query: CompiledQuery) => Promise<unknown[]>;
+  /** The best pages of spaces for queries, kept until each space is indexed again (organization and site search). */
+  rankings: SpaceRankings;
   /** Work concurrent callers share while it runs (one indexing of a space that several reads would start). */
   shared: SharedWork;
   /** Where work that must not block a request goes (imports, indexing, OpenAPI fetches). */

@@ -144,6 +144,32 @@ describe.each(DATABASE_KINDS)('search (%s)', (kind) => {
     }
   });
 
+  it('keeps each space\'s ranking for the organization search until that space is indexed again, then ranks it alone anew', async () => {
+    const first = await space('Kept first', { 'README.md': '# Start\n\nA quokka lives here.\n', 'b.md': '# Bee\n\nNo quokka, quokka.\n' });
+    const second = await space('Kept second', { 'README.md': '# Other\n\nAnother quokka.\n' });
+    for (const id of [first, second]) await indexSearch(t.container.ctx, id);
+    const quokka = async () => (await search(`/v1/orgs/${org.id}/search`, { query: 'quokka' })).body.items.map((s: any) => [s.title, s.pages.map((p: any) => p.title)]);
+    const answer = await quokka();
+    expect(answer.map(([title]: [string]) => title).sort()).toEqual(['Kept first', 'Kept second']);
+    const kept = t.container.ctx.rankings.size;
+    // Asked again: every space's ranking is kept, none is made anew.
+    expect(await quokka()).toEqual(answer);
+    expect(t.container.ctx.rankings.size).toBe(kept);
+
+    // A page with the word in its title comes to the first space: its ranking is made again, the other's is kept.
+    const checkout = await Checkout.clone(remote(first));
+    await checkout.write('quokka.md', '# Quokka facts\n\nSmall and happy.\n');
+    await checkout.commitAndPush('quokka facts');
+    await checkout.dispose();
+    await indexSearch(t.container.ctx, first);
+    const after = await quokka();
+    expect(after[0]).toEqual(['Kept first', ['Quokka facts', ...answer.find(([title]: [string]) => title === 'Kept first')[1]]]);
+    expect(after.find(([title]: [string]) => title === 'Kept second')).toEqual(answer.find(([title]: [string]) => title === 'Kept second'));
+    expect(t.container.ctx.rankings.size).toBe(kept + 1);
+    // The space's own search (not kept: its pages are paged by the engine) agrees.
+    expect(titles(await search(`/v1/spaces/${first}/search`, { query: 'quokka' }))).toEqual(after[0][1]);
+  });
+
   describe('visibility and input', () => {
     let guest: TestUser;
     let stranger: TestUser;

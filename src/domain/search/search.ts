@@ -66,12 +66,12 @@ import {
   applySearchChange,
   rankPages,
   ranksBefore,
-  searchPagesByIds,
   searchStates,
   sectionsOf,
   storedSearchPages,
   type EngineQuery,
   type RankPosition,
+  type RankedPage,
   type SearchIndexChange,
   type SearchPageRows,
   type SearchState,
@@ -307,12 +307,17 @@ export function excerpt(text: string, offset = 0): string {
   return `${start > 0 ? '…' : ''}${flat(text.slice(start, end))}${end < text.length ? '…' : ''}`;
 }
 
-/** The sections of a page that have a query term, best first (see the top of this file). */
-export function sectionHits(pagePath: string, sections: ReadonlyArray<Pick<SectionRow, 'position' | 'anchor' | 'title' | 'body'>>, terms: SearchTerms): SectionHit[] {
+/** The sections of a page that have a query term, best first (see the top of this file). `stems`: as findTerms'. */
+export function sectionHits(
+  pagePath: string,
+  sections: ReadonlyArray<Pick<SectionRow, 'position' | 'anchor' | 'title' | 'body'>>,
+  terms: SearchTerms,
+  stems: Map<string, string> = new Map(),
+): SectionHit[] {
   const scored = [];
   for (const section of sections) {
-    const inTitle = findTerms(section.title, terms).matched;
-    const { matched: inBody, occurrences, first } = findTerms(section.body, terms);
+    const inTitle = findTerms(section.title, terms, stems).matched;
+    const { matched: inBody, occurrences, first } = findTerms(section.body, terms, stems);
     const matched = new Set([...inTitle, ...inBody]);
     if (matched.size === 0) continue;
     scored.push({ section, inTitle: inTitle.size, matched: matched.size, occurrences, first });
@@ -329,6 +334,8 @@ export function sectionHits(pagePath: string, sections: ReadonlyArray<Pick<Secti
 /** A page found in a space, and its place in the ranking (src/store/sql/search.ts rankPages). */
 interface Ranked extends RankPosition {
   pageId: string;
+  title: string;
+  path: string;
 }
 
 const byRank = (a: RankPosition, b: RankPosition) => (ranksBefore(a, b) ? -1 : ranksBefore(b, a) ? 1 : 0);
@@ -349,7 +356,9 @@ function termsByLanguage(query: string, states: ReadonlyMap<string, SearchState>
 
 /**
  * The best `k` pages of each space for the query (after a position, for one space's next page), and the terms each
- * space was searched with: one engine query per language among the spaces (usually one).
+ * space was searched with: one engine query per language among the spaces (usually one). `keep`: rankings are read
+ * from and kept in the context's SpaceRankings (./rankings.ts), and only spaces without one are ranked by the engine
+ * (first pages only: `after` always asks the engine).
  */
 async function topPages(
   ctx: Context,
@@ -357,37 +366,54 @@ async function topPages(
   states: ReadonlyMap<string, SearchState>,
   spaceIds: readonly string[],
   k: number,
-  after?: RankPosition,
+  options: { after?: RankPosition; keep?: boolean } = {},
 ): Promise<{ pages: Map<string, Ranked[]>; terms: Map<string, SearchTerms> }> {
   const pages = new Map<string, Ranked[]>();
   const terms = new Map<string, SearchTerms>();
+  const keep = options.keep === true && options.after === undefined;
+  const add = (spaceId: string, rows: readonly RankedPage[]) => {
+    if (rows.length > 0) pages.set(spaceId, rows.map((row) => ({ pageId: row.page_id, title: row.title, path: row.path, tier: row.tier, score: row.score, doc: row.doc })));
+  };
   for (const group of termsByLanguage(query, states, spaceIds).values()) {
     for (const { spaceId } of group.spaces) terms.set(spaceId, group.terms);
     if (termCount(group.terms) === 0) continue;
-    for (const row of await rankPages(ctx.db, group.spaces, engineQuery(group.terms), k, after, ctx.longRead)) {
-      const list = pages.get(row.space_id) ?? [];
-      list.push({ pageId: row.page_id, tier: row.tier, score: row.score, doc: row.doc });
-      pages.set(row.space_id, list);
+    const engine = engineQuery(group.terms);
+    const unranked = keep ? group.spaces.filter(({ spaceId }) => !keptRanking(ctx, spaceId, states, engine, k, add)) : group.spaces;
+    if (unranked.length === 0) continue;
+    const bySpace = new Map<string, RankedPage[]>(unranked.map(({ spaceId }) => [spaceId, []]));
+    for (const row of await rankPages(ctx.db, unranked, engine, k, options.after, ctx.longRead)) bySpace.get(row.space_id)?.push(row);
+    for (const [spaceId, rows] of bySpace) {
+      // A space without a match is kept too: most spaces of an organization have none for a rare word.
+      if (keep) ctx.rankings.set(spaceId, states.get(spaceId)!, engine, k, rows);
+      add(spaceId, rows);
     }
   }
   return { pages, terms };
 }
 
+/** Adds the space's kept ranking, if there is one; whether there was. */
+function keptRanking(ctx: Context, spaceId: string, states: ReadonlyMap<string, SearchState>, engine: EngineQuery, k: number, add: (spaceId: string, rows: readonly RankedPage[]) => void): boolean {
+  const kept = ctx.rankings.get(spaceId, states.get(spaceId)!, engine, k);
+  if (kept) add(spaceId, kept);
+  return kept !== undefined;
+}
+
 async function withSections(ctx: Context, ranked: Array<{ spaceId: string; pages: Ranked[] }>, terms: ReadonlyMap<string, SearchTerms>): Promise<Map<string, PageHit[]>> {
-  const keys = ranked.flatMap(({ spaceId, pages }) => pages.map((r) => ({ spaceId, pageId: r.pageId })));
-  const [pages, sections] = await Promise.all([searchPagesByIds(ctx.db, keys), sectionsOf(ctx.db, keys)]);
+  const sections = await sectionsOf(ctx.db, ranked.flatMap(({ spaceId, pages }) => pages.map((r) => ({ spaceId, pageId: r.pageId }))));
   const byPage = new Map<string, SectionRow[]>();
   for (const section of sections) {
     const key = `${section.space_id} ${section.page_id}`;
     byPage.set(key, [...(byPage.get(key) ?? []), section]);
   }
+  // Stems worked out once per search and language (spaces of one language share one terms object).
+  const stems = new Map<SearchTerms, Map<string, string>>();
+  const stemsOf = (spaceTerms: SearchTerms) => stems.get(spaceTerms) ?? stems.set(spaceTerms, new Map()).get(spaceTerms)!;
   return new Map(
     ranked.map(({ spaceId, pages: hits }) => [
       spaceId,
-      hits.flatMap((r) => {
-        const key = `${spaceId} ${r.pageId}`;
-        const page = pages.get(key);
-        return page ? [{ spaceId, id: r.pageId, title: page.title, path: page.path, sections: sectionHits(page.path, byPage.get(key) ?? [], terms.get(spaceId)!) }] : [];
+      hits.map((r) => {
+        const spaceTerms = terms.get(spaceId)!;
+        return { spaceId, id: r.pageId, title: r.title, path: r.path, sections: sectionHits(r.path, byPage.get(`${spaceId} ${r.pageId}`) ?? [], spaceTerms, stemsOf(spaceTerms)) };
       }),
     ]),
   );
@@ -403,7 +429,7 @@ export async function searchSpace(ctx: Context, caller: Caller, spaceId: string,
     scope: `search:${spaceId}:${JSON.stringify(terms)}`,
     request,
     fetch: async (after, n) =>
-      (await topPages(ctx, query, states, [spaceId], n, after ? { tier: Number(after[0]), score: Number(after[1]), doc: Number(after[2]) } : undefined)).pages.get(spaceId) ?? [],
+      (await topPages(ctx, query, states, [spaceId], n, { after: after ? { tier: Number(after[0]), score: Number(after[1]), doc: Number(after[2]) } : undefined })).pages.get(spaceId) ?? [],
     positionOf: (r) => [r.tier, r.score, r.doc],
     present: (r) => r,
   });
@@ -422,7 +448,7 @@ export async function searchOrganization(ctx: Context, caller: Caller, organizat
   let terms = new Map<string, SearchTerms>();
   if (termCount(queryTerms(query)) > 0 && spaces.length > 0) {
     const ids = spaces.map((s) => s.id);
-    const best = await topPages(ctx, query, await ensureIndexed(ctx, ids), ids, PAGES_PER_SPACE);
+    const best = await topPages(ctx, query, await ensureIndexed(ctx, ids), ids, PAGES_PER_SPACE, { keep: true });
     terms = best.terms;
     for (const space of spaces) {
       const pages = best.pages.get(space.id);
@@ -455,7 +481,7 @@ export async function searchOrganization(ctx: Context, caller: Caller, organizat
  */
 export async function searchSpaces(ctx: Context, spaceIds: readonly string[], query: string, limit = 20): Promise<PageHit[]> {
   if (termCount(queryTerms(query)) === 0 || spaceIds.length === 0) return [];
-  const best = await topPages(ctx, query, await ensureIndexed(ctx, spaceIds), spaceIds, limit);
+  const best = await topPages(ctx, query, await ensureIndexed(ctx, spaceIds), spaceIds, limit, { keep: true });
   const top = [...best.pages]
     .flatMap(([spaceId, pages]) => pages.map((page) => ({ spaceId, page })))
     .sort((a, b) => (a.page.tier !== b.page.tier || a.page.score !== b.page.score ? byRank(a.page, b.page) : a.spaceId < b.spaceId ? -1 : a.spaceId > b.spaceId ? 1 : 0))

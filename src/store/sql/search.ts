@@ -228,10 +228,12 @@ export interface RankPosition {
   doc: number;
 }
 
-/** A page found, and its place. */
+/** A page found (with its title and path, as results show it), and its place. */
 export interface RankedPage extends RankPosition {
   space_id: string;
   page_id: string;
+  title: string;
+  path: string;
 }
 
 /** Whether `a` ranks before `b`. */
@@ -281,10 +283,10 @@ export async function rankPages(
         where p.space_id = any(array(select unnest(${ids}::text[]) except select space_id from headed group by space_id having count(*) >= ${enough}))
           and p.document @@ q.q and not (p.heads @@ q.q)
       )
-      select space_id, page_id, doc, tier, score from (
+      select r.space_id, r.page_id, p.title, p.path, r.doc, r.tier, r.score from (
         select *, row_number() over (partition by space_id order by tier desc, score desc, doc) as n
         from (select * from headed union all select * from texts) matches ${later}
-      ) ranked where n <= ${perSpace}`;
+      ) r join search_pages p on p.space_id = r.space_id and p.page_id = r.page_id where r.n <= ${perSpace}`;
   } else {
     const keys = spaces.map((s) => s.key);
     // One rowid range from the lowest space to the highest (FTS5 reads only that part of each token's list), then
@@ -314,7 +316,7 @@ export async function rankPages(
         where search_fts match ${match} and search_fts.rowid between ${low} and ${high}
           and (t.doc is not null or search_fts.rowid / ${PER_SPACE} not in filled) ${inSpaces}
       )
-      select p.space_id, p.page_id, r.doc, r.tier, r.score from (
+      select p.space_id, p.page_id, p.title, p.path, r.doc, r.tier, r.score from (
         select doc, tier, score, row_number() over (partition by doc / ${PER_SPACE} order by tier desc, score desc, doc) as n
         from matches where 1 = 1 ${later}
       ) r join search_pages p on p.doc = r.doc
@@ -322,7 +324,7 @@ export async function rankPages(
   }
   const rows = (await read(ranking.compile(db))) as RankedPage[];
   return rows
-    .map((row) => ({ space_id: row.space_id, page_id: row.page_id, doc: Number(row.doc), tier: Number(row.tier), score: Number(row.score) }))
+    .map((row) => ({ space_id: row.space_id, page_id: row.page_id, title: row.title, path: row.path, doc: Number(row.doc), tier: Number(row.tier), score: Number(row.score) }))
     .sort((a, b) => (ranksBefore(a, b) ? -1 : ranksBefore(b, a) ? 1 : 0));
 }
 
@@ -336,16 +338,6 @@ function bySpace(pages: ReadonlyArray<{ spaceId: string; pageId: string }>): Map
 /** One statement of the queries, one for each arm. */
 function unionAll<Q extends { unionAll(other: Q): Q }>(arms: Q[]): Q {
   return arms.slice(1).reduce((query, arm) => query.unionAll(arm), arms[0]);
-}
-
-/** Title and path of pages, by `space page`. */
-export async function searchPagesByIds(db: Kysely<Database>, pages: ReadonlyArray<{ spaceId: string; pageId: string }>): Promise<Map<string, { title: string; path: string }>> {
-  if (pages.length === 0) return new Map();
-  const arms = [...bySpace(pages)].map(([spaceId, pageIds]) =>
-    db.selectFrom('search_pages').select(['space_id', 'page_id', 'title', 'path']).where('space_id', '=', spaceId).where('page_id', 'in', pageIds),
-  );
-  const rows = await unionAll(arms).execute();
-  return new Map(rows.map((row) => [`${row.space_id} ${row.page_id}`, { title: row.title, path: row.path }]));
 }
 
 export interface SectionRow {
