@@ -31,7 +31,7 @@ const PAGE_BYTES = 160;
 export class SpaceRankings {
   private readonly kept: WeightedLru<string, readonly RankedPage[]>;
 
-  constructor(maxBytes: number) {
+  constructor(readonly maxBytes: number) {
     this.kept = new WeightedLru(maxBytes);
   }
 
