@@ -45,6 +45,12 @@ export interface Config {
    */
   contentCacheBytes: number;
   /**
+   * Bytes the rankings kept for organization and site searches may hold in the heap (QUIRE_SEARCH_RANKINGS_MB,
+   * default 16; 0 keeps none): each space's best pages for a query, until the space is indexed again
+   * (src/domain/search/rankings.ts).
+   */
+  searchRankingsBytes: number;
+  /**
    * How far V8 lets the JS heap grow past what its last full collection kept, in percent (QUIRE_HEAP_GROWTH_PERCENT,
    * default 25; 0: V8's own factor, which reaches 100-300% while requests allocate fast). Applied by `quire serve` and
    * `quire worker` (src/cli/serve.ts): reading 100 spaces of 1,000 pages left 350-380 MB resident with 25, 470-560 MB
@@ -146,6 +152,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     bodyLimit: 1024 * 1024,
     spaceRetentionMs: 7 * 24 * 60 * 60 * 1000,
     contentCacheBytes: parsePositiveInteger('QUIRE_CONTENT_CACHE_MB', env.QUIRE_CONTENT_CACHE_MB, 96) * 1024 * 1024,
+    searchRankingsBytes: parseNonNegativeInteger('QUIRE_SEARCH_RANKINGS_MB', env.QUIRE_SEARCH_RANKINGS_MB, 16) * 1024 * 1024,
     cacheTtlMs: env.QUIRE_CACHE_TTL_MS === undefined || env.QUIRE_CACHE_TTL_MS === '' ? 1000 : Number(env.QUIRE_CACHE_TTL_MS),
     heapGrowthPercent: parseNonNegativeInteger('QUIRE_HEAP_GROWTH_PERCENT', env.QUIRE_HEAP_GROWTH_PERCENT, 25),
     gitMaxFileBytes: parsePositiveInteger('QUIRE_GIT_MAX_FILE_BYTES', env.QUIRE_GIT_MAX_FILE_BYTES, 100 * 1024 * 1024),

@@ -68,13 +68,11 @@ export async function createContainer(config: Config, options: ContainerOptions 
   const launcher = new ProcessLauncher(config.gitLauncherAboveBytes);
   const git = new GitStore(config.dataDir, { launcher });
   const cursors = new CursorCodec(await instanceSecret(store.db, 'cursor-signing'));
-  // The content cache's bytes: one eighth for history facts, one sixteenth for search rankings, the rest revisions.
-  const rankingBytes = Math.floor(config.contentCacheBytes / 16);
-  const revisions = new RevisionCache(config.contentCacheBytes - Math.floor(config.contentCacheBytes / 8) - rankingBytes);
+  const revisions = new RevisionCache(config.contentCacheBytes - Math.floor(config.contentCacheBytes / 8));
   const reader = new GitReader(git, { listings: revisions.treeListings });
   const history = new HistoryFacts(
     { db: store.db, git, reader },
-    // One eighth: facts are stored in the database too, and read again in a millisecond.
+    // One eighth of the content cache's bytes: facts are stored in the database too, and read again in a millisecond.
     { memoryBytes: Math.floor(config.contentCacheBytes / 8), log: (msg, fields) => log.warn(fields, msg) },
   );
   const links = new LinkSigner(await instanceSecret(store.db, 'link-signing'));
@@ -113,7 +111,7 @@ export async function createContainer(config: Config, options: ContainerOptions 
     history,
     revisions,
     shared: new SharedWork(),
-    rankings: new SpaceRankings(rankingBytes),
+    rankings: new SpaceRankings(config.searchRankingsBytes),
     cpu,
     longRead,
     cursors,

@@ -24,10 +24,12 @@
 import { WeightedLru } from '../lru.js';
 import type { EngineQuery, RankedPage, SearchState } from '../../store/sql/search.js';
 
-// What an entry holds, in bytes of heap, roughly: its key, the array, and per page an object with two strings.
-const ENTRY_BYTES = 200;
-const PAGE_BYTES = 160;
+// What an entry holds, in bytes of heap, roughly: its key and the array (400), and per page an object with four
+// strings (ids, title, path) read from the database (250).
+const ENTRY_BYTES = 400;
+const PAGE_BYTES = 250;
 
+/** Rankings kept, in at most `maxBytes` of heap (QUIRE_SEARCH_RANKINGS_MB; 0 keeps none). */
 export class SpaceRankings {
   private readonly kept: WeightedLru<string, readonly RankedPage[]>;
 
