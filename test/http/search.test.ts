@@ -152,7 +152,11 @@ describe.each(DATABASE_KINDS)('search (%s)', (kind) => {
     const answer = await quokka();
     expect(answer.map(([title]: [string]) => title).sort()).toEqual(['Kept first', 'Kept second']);
     const kept = t.container.ctx.rankings.size;
-    // Asked again: every space's ranking is kept, none is made anew.
+    // Asked again: every space's ranking is kept, none is made anew, and the results (sections, excerpts) are the same.
+    const whole = async () => (await search(`/v1/orgs/${org.id}/search`, { query: 'quokka' })).body;
+    const made = await whole();
+    expect(made.items.find((s: any) => s.id === first).pages[0].sections).toBeDefined();
+    expect(await whole()).toEqual(made);
     expect(await quokka()).toEqual(answer);
     expect(t.container.ctx.rankings.size).toBe(kept);
 

@@ -1,53 +1,99 @@
 /**
  * The best pages of a space for a query, kept until that space is indexed again: the per-space part of an
  * organization's search (and of a published site's), as a search cluster keeps each shard's results until the shard
- * is refreshed.
+ * is refreshed. With an organization's search, also the pages as results show them (their matching sections and
+ * excerpts).
  *
  * Why: the engines score every match of a query (bm25 and ts_rank have no early termination), and a word on almost
- * every page of 100 spaces of 1,000 pages is 100,000 matches, 150-250 ms of one query on SQLite. A space's ranking
+ * every page of 100 spaces of 1,000 pages is 100,000 matches, 200-400 ms of one query on SQLite; showing the 500
+ * pages of an organization's answer reads their sections and finds the words in them (10-20 ms). A space's ranking
  * changes only when its rows do, and every row change comes with a new search state (an indexing writes its commit
- * and time, src/store/sql/search.ts applySearchChange), so a ranking kept under the state it was made from is the
- * ranking the engine would make again: one key holds the space, its state (commit, time, rules, language), the
- * engine query and how many pages were asked for. Searches read the states of their spaces each time (one indexed
- * read), so a process sees another's indexing at its next search, and only the spaces indexed since are ranked
- * again, in one query for all of them.
+ * and time with them, src/store/sql/search.ts applySearchChange), so what is kept under the state it was made from
+ * is what the engine and the sections would give again: one key holds the space, its state (commit, time, rules,
+ * language), the query's terms and how many pages were asked for. Searches read the states of their spaces each
+ * time (one indexed read), so a process sees another's indexing at its next search, and only the spaces indexed
+ * since are ranked again, in one query for all of them.
  *
- * What may differ from a fresh ranking: bm25 reads two figures of the whole index (how many pages there are and how
- * long they are on average, with how many pages hold each word), which pushes to other spaces move a little. The
- * order inside a space may shift by such a move only where two pages score within that change of each other;
- * ts_rank (PostgreSQL) reads no such figure.
+ * What may differ from a fresh ranking: bm25 reads figures of the whole index (how many pages there are, how long
+ * they are on average, how many hold each word), which pushes to other spaces move a little; pages of a space that
+ * score within such a move of each other may swap. ts_rank (PostgreSQL) reads no such figure.
  *
- * Not kept: a space's later pages of results (`after`): a next page must rank after its cursor by the same scores
- * as the engine's, so one space's search asks the engine each time (its matches are one space's, at most a few
- * thousand rows).
+ * Not kept: a space's later pages of results (`after`): a next page must rank after its cursor by the engine's own
+ * scores, so one space's search asks the engine each time (its matches are one space's, at most a few thousand).
  */
 import { WeightedLru } from '../lru.js';
-import type { EngineQuery, RankedPage, SearchState } from '../../store/sql/search.js';
+import type { SearchTerms } from '../../content/search-text.js';
+import type { RankedPage, SearchState } from '../../store/sql/search.js';
 
-// What an entry holds, in bytes of heap, roughly: its key and the array (400), and per page an object with four
-// strings (ids, title, path) read from the database (250).
+export interface SectionHit {
+  /** The heading's anchor. */
+  id: string;
+  title: string;
+  /** The page's path, `#`, the anchor. */
+  path: string;
+  /** An excerpt of the section's text around the first match. */
+  body: string;
+}
+
+export interface PageHit {
+  spaceId: string;
+  id: string;
+  title: string;
+  path: string;
+  sections: SectionHit[];
+}
+
+/** A space's best pages for a query, and (once shown by an organization's search) the same pages as results. */
+export interface KeptRanking {
+  pages: readonly RankedPage[];
+  hits?: readonly PageHit[];
+}
+
+// What an entry holds, in bytes of heap, roughly: its key and the array (400), per page an object with four strings
+// read from the database (250); per result and section an object (100) and its strings (2 bytes a character).
 const ENTRY_BYTES = 400;
 const PAGE_BYTES = 250;
+const HIT_BYTES = 100;
+
+function hitsWeight(hits: readonly PageHit[]): number {
+  let chars = 0;
+  let objects = 0;
+  for (const hit of hits) {
+    objects += 1 + hit.sections.length;
+    chars += hit.id.length + hit.title.length + hit.path.length;
+    for (const section of hit.sections) chars += section.id.length + section.title.length + section.path.length + section.body.length;
+  }
+  return objects * HIT_BYTES + 2 * chars;
+}
 
 /** Rankings kept, in at most `maxBytes` of heap (QUIRE_SEARCH_RANKINGS_MB; 0 keeps none). */
 export class SpaceRankings {
-  private readonly kept: WeightedLru<string, readonly RankedPage[]>;
+  private readonly kept: WeightedLru<string, KeptRanking>;
 
   constructor(readonly maxBytes: number) {
     this.kept = new WeightedLru(maxBytes);
   }
 
-  private static key(spaceId: string, state: SearchState, query: EngineQuery, perSpace: number): string {
-    return JSON.stringify([spaceId, state.commit_oid, state.indexed_at, state.version, state.language, query.whole, query.prefixes, perSpace]);
+  private static key(spaceId: string, state: SearchState, terms: SearchTerms, perSpace: number): string {
+    return JSON.stringify([spaceId, state.commit_oid, state.indexed_at, state.version, state.language, terms, perSpace]);
   }
 
-  /** The kept ranking of the space for the query at this state (possibly no page at all), or undefined. */
-  get(spaceId: string, state: SearchState, query: EngineQuery, perSpace: number): readonly RankedPage[] | undefined {
-    return this.kept.get(SpaceRankings.key(spaceId, state, query, perSpace));
+  /** The kept ranking of the space for the query's terms at this state (possibly no page at all), or undefined. */
+  get(spaceId: string, state: SearchState, terms: SearchTerms, perSpace: number): KeptRanking | undefined {
+    return this.kept.get(SpaceRankings.key(spaceId, state, terms, perSpace));
   }
 
-  set(spaceId: string, state: SearchState, query: EngineQuery, perSpace: number, pages: readonly RankedPage[]): void {
-    this.kept.set(SpaceRankings.key(spaceId, state, query, perSpace), pages, ENTRY_BYTES + PAGE_BYTES * pages.length);
+  set(spaceId: string, state: SearchState, terms: SearchTerms, perSpace: number, pages: readonly RankedPage[]): void {
+    this.kept.set(SpaceRankings.key(spaceId, state, terms, perSpace), { pages }, ENTRY_BYTES + PAGE_BYTES * pages.length);
+  }
+
+  /** Adds the results made of a kept ranking's pages (all of them, in its order), when the ranking is still kept. */
+  setHits(spaceId: string, state: SearchState, terms: SearchTerms, perSpace: number, hits: readonly PageHit[]): void {
+    const key = SpaceRankings.key(spaceId, state, terms, perSpace);
+    const entry = this.kept.get(key);
+    if (!entry || entry.hits) return;
+    entry.hits = hits;
+    this.kept.grow(key, hitsWeight(hits));
   }
 
   /** How many rankings are kept (tests). */

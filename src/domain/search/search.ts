@@ -79,6 +79,9 @@ import {
   type StoredSearchPage,
 } from '../../store/sql/search.js';
 import { findSpace, liveSpacesOfOrganization, lockSpaceRow, type SpaceRow } from '../../store/sql/content.js';
+import type { KeptRanking, PageHit, SectionHit } from './rankings.js';
+
+export type { PageHit, SectionHit } from './rankings.js';
 
 
 const MAX_SECTION_TEXT = 20_000;
@@ -254,24 +257,6 @@ async function ensureIndexed(ctx: Context, spaceIds: readonly string[]): Promise
 
 // ---- searching
 
-export interface SectionHit {
-  /** The heading's anchor. */
-  id: string;
-  title: string;
-  /** The page's path, `#`, the anchor. */
-  path: string;
-  /** An excerpt of the section's text around the first match. */
-  body: string;
-}
-
-export interface PageHit {
-  spaceId: string;
-  id: string;
-  title: string;
-  path: string;
-  sections: SectionHit[];
-}
-
 export interface SpaceHit {
   space: SpaceRow;
   pages: PageHit[];
@@ -358,7 +343,7 @@ function termsByLanguage(query: string, states: ReadonlyMap<string, SearchState>
  * The best `k` pages of each space for the query (after a position, for one space's next page), and the terms each
  * space was searched with: one engine query per language among the spaces (usually one). `keep`: rankings are read
  * from and kept in the context's SpaceRankings (./rankings.ts), and only spaces without one are ranked by the engine
- * (first pages only: `after` always asks the engine).
+ * (first pages only: `after` always asks the engine); `hits` has the results kept with them.
  */
 async function topPages(
   ctx: Context,
@@ -367,9 +352,10 @@ async function topPages(
   spaceIds: readonly string[],
   k: number,
   options: { after?: RankPosition; keep?: boolean } = {},
-): Promise<{ pages: Map<string, Ranked[]>; terms: Map<string, SearchTerms> }> {
+): Promise<{ pages: Map<string, Ranked[]>; terms: Map<string, SearchTerms>; hits: Map<string, readonly PageHit[]> }> {
   const pages = new Map<string, Ranked[]>();
   const terms = new Map<string, SearchTerms>();
+  const hits = new Map<string, readonly PageHit[]>();
   const keep = options.keep === true && options.after === undefined;
   const add = (spaceId: string, rows: readonly RankedPage[]) => {
     if (rows.length > 0) pages.set(spaceId, rows.map((row) => ({ pageId: row.page_id, title: row.title, path: row.path, tier: row.tier, score: row.score, doc: row.doc })));
@@ -377,25 +363,25 @@ async function topPages(
   for (const group of termsByLanguage(query, states, spaceIds).values()) {
     for (const { spaceId } of group.spaces) terms.set(spaceId, group.terms);
     if (termCount(group.terms) === 0) continue;
-    const engine = engineQuery(group.terms);
-    const unranked = keep ? group.spaces.filter(({ spaceId }) => !keptRanking(ctx, spaceId, states, engine, k, add)) : group.spaces;
+    const unranked = [];
+    for (const space of group.spaces) {
+      const kept: KeptRanking | undefined = keep ? ctx.rankings.get(space.spaceId, states.get(space.spaceId)!, group.terms, k) : undefined;
+      if (!kept) unranked.push(space);
+      else {
+        add(space.spaceId, kept.pages);
+        if (kept.hits) hits.set(space.spaceId, kept.hits);
+      }
+    }
     if (unranked.length === 0) continue;
     const bySpace = new Map<string, RankedPage[]>(unranked.map(({ spaceId }) => [spaceId, []]));
-    for (const row of await rankPages(ctx.db, unranked, engine, k, options.after, ctx.longRead)) bySpace.get(row.space_id)?.push(row);
+    for (const row of await rankPages(ctx.db, unranked, engineQuery(group.terms), k, options.after, ctx.longRead)) bySpace.get(row.space_id)?.push(row);
     for (const [spaceId, rows] of bySpace) {
       // A space without a match is kept too: most spaces of an organization have none for a rare word.
-      if (keep) ctx.rankings.set(spaceId, states.get(spaceId)!, engine, k, rows);
+      if (keep) ctx.rankings.set(spaceId, states.get(spaceId)!, group.terms, k, rows);
       add(spaceId, rows);
     }
   }
-  return { pages, terms };
-}
-
-/** Adds the space's kept ranking, if there is one; whether there was. */
-function keptRanking(ctx: Context, spaceId: string, states: ReadonlyMap<string, SearchState>, engine: EngineQuery, k: number, add: (spaceId: string, rows: readonly RankedPage[]) => void): boolean {
-  const kept = ctx.rankings.get(spaceId, states.get(spaceId)!, engine, k);
-  if (kept) add(spaceId, kept);
-  return kept !== undefined;
+  return { pages, terms, hits };
 }
 
 async function withSections(ctx: Context, ranked: Array<{ spaceId: string; pages: Ranked[] }>, terms: ReadonlyMap<string, SearchTerms>): Promise<Map<string, PageHit[]>> {
@@ -446,10 +432,14 @@ export async function searchOrganization(ctx: Context, caller: Caller, organizat
   const spaces = (await liveSpacesOfOrganization(ctx.db, organizationId)).filter((space) => atLeast(spaceRole(access, space), 'read'));
   const found: Array<{ space: SpaceRow; pages: Ranked[] }> = [];
   let terms = new Map<string, SearchTerms>();
+  let kept = new Map<string, readonly PageHit[]>();
+  let states = new Map<string, SearchState>();
   if (termCount(queryTerms(query)) > 0 && spaces.length > 0) {
     const ids = spaces.map((s) => s.id);
-    const best = await topPages(ctx, query, await ensureIndexed(ctx, ids), ids, PAGES_PER_SPACE, { keep: true });
+    states = await ensureIndexed(ctx, ids);
+    const best = await topPages(ctx, query, states, ids, PAGES_PER_SPACE, { keep: true });
     terms = best.terms;
+    kept = best.hits;
     for (const space of spaces) {
       const pages = best.pages.get(space.id);
       if (pages && pages.length > 0) found.push({ space, pages });
@@ -471,8 +461,10 @@ export async function searchOrganization(ctx: Context, caller: Caller, organizat
     positionOf: position,
     present: (hit) => hit,
   });
-  const hits = await withSections(ctx, page.items.map((hit) => ({ spaceId: hit.space.id, pages: hit.pages })), terms);
-  return { items: page.items.map((hit) => ({ space: hit.space, pages: hits.get(hit.space.id) ?? [] })), next: page.next };
+  // The results of the spaces shown: kept with their rankings, or made from their sections (and kept).
+  const made = await withSections(ctx, page.items.filter((hit) => !kept.has(hit.space.id)).map((hit) => ({ spaceId: hit.space.id, pages: hit.pages })), terms);
+  for (const [spaceId, pageHits] of made) ctx.rankings.setHits(spaceId, states.get(spaceId)!, terms.get(spaceId)!, PAGES_PER_SPACE, pageHits);
+  return { items: page.items.map((hit) => ({ space: hit.space, pages: [...(kept.get(hit.space.id) ?? made.get(hit.space.id) ?? [])] })), next: page.next };
 }
 
 /**

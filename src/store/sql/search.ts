@@ -328,18 +328,6 @@ export async function rankPages(
     .sort((a, b) => (ranksBefore(a, b) ? -1 : ranksBefore(b, a) ? 1 : 0));
 }
 
-/** The given pages grouped by space. */
-function bySpace(pages: ReadonlyArray<{ spaceId: string; pageId: string }>): Map<string, string[]> {
-  const grouped = new Map<string, string[]>();
-  for (const page of pages) grouped.set(page.spaceId, [...(grouped.get(page.spaceId) ?? []), page.pageId]);
-  return grouped;
-}
-
-/** One statement of the queries, one for each arm. */
-function unionAll<Q extends { unionAll(other: Q): Q }>(arms: Q[]): Q {
-  return arms.slice(1).reduce((query, arm) => query.unionAll(arm), arms[0]);
-}
-
 export interface SectionRow {
   space_id: string;
   page_id: string;
@@ -349,14 +337,19 @@ export interface SectionRow {
   body: string;
 }
 
-/** The sections (after the first heading) of these pages, in page order. */
+/**
+ * The sections (after the first heading) of these pages, in page order. The pages are one list of (space, page)
+ * pairs (`in (values …)`): both databases read the primary key in its own order, which for the 500 pages of an
+ * organization's results took half the time of one `page_id in (…)` per space.
+ */
 export async function sectionsOf(db: Kysely<Database>, pages: ReadonlyArray<{ spaceId: string; pageId: string }>): Promise<SectionRow[]> {
-  if (pages.length === 0) return [];
-  const arms = [...bySpace(pages)].map(([spaceId, pageIds]) =>
-    db.selectFrom('search_sections').selectAll().where('space_id', '=', spaceId).where('page_id', 'in', pageIds).where('position', '>', 0),
-  );
-  const rows = await unionAll(arms).execute();
-  return rows.map((row) => ({ ...row, position: Number(row.position) })).sort((a, b) => a.position - b.position);
+  const rows: SectionRow[] = [];
+  for (const batch of chunks(pages)) {
+    const wanted = sql.join(batch.map((page) => sql`(${page.spaceId}, ${page.pageId})`));
+    const found = await db.selectFrom('search_sections').selectAll().where(sql<boolean>`(space_id, page_id) in (values ${wanted})`).where('position', '>', 0).execute();
+    for (const row of found) rows.push({ ...row, position: Number(row.position) });
+  }
+  return rows.sort((a, b) => a.position - b.position);
 }
 
 /** How many index rows a space has (pages, and on SQLite its FTS5 rows): for tests and the benchmark. */
