@@ -36,7 +36,8 @@
  * Sections of a page result: the sections (split at headings) whose heading or text has a query word (as written,
  * by stem or prefix: the engine's rule), best first (heading matches, more query words, more occurrences, then page
  * order), at most 5, each with an excerpt of its text around the first match. Organization results are spaces
- * ranked by their best page, each with its best 10 pages.
+ * ranked by their best page, each with its best 10 pages. Organization and site searches keep each space's ranking
+ * (and an organization's, the results it showed) until the space is indexed again (./rankings.ts).
  */
 import type { Context, Caller } from '../context.js';
 import { nowIso } from '../ids.js';
