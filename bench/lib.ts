@@ -101,10 +101,11 @@ export interface LoadResult {
 }
 
 /** Runs autocannon in its own process against one URL. */
-export async function load(url: string, options: { connections?: number; seconds?: number; token?: string } = {}): Promise<LoadResult> {
+export async function load(url: string, options: { connections?: number; seconds?: number; token?: string; headers?: Record<string, string> } = {}): Promise<LoadResult> {
   const bin = path.resolve('node_modules/.bin/autocannon');
   const args = ['-j', '-c', String(options.connections ?? 20), '-d', String(options.seconds ?? 8)];
   if (options.token) args.push('-H', `authorization=Bearer ${options.token}`);
+  for (const [name, value] of Object.entries(options.headers ?? {})) args.push('-H', `${name}=${value}`);
   const { stdout } = await exec(bin, [...args, url], { maxBuffer: 16 * 1024 * 1024 });
   const r = JSON.parse(stdout);
   return {

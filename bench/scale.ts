@@ -2,7 +2,8 @@
  * Issue 16 item 6, speed at real scale (run by hand; figures in bench/README.md):
  *
  * `npx tsx bench/scale.ts` (SCALE=space, PAGES=10000): one space of 10,000 pages in folders of 50.
- *   - GET /content and GET one page, warm, one connection: p50 (targets < 30 ms for /content);
+ *   - GET /content and GET one page, warm, one connection: p50 (targets < 30 ms for /content), /content plain (with
+ *     its floor: bare Fastify sending the same bytes) and asking gzip (sent compressed, as kept with the revision);
  *   - ROUNDS one-page pushes through the real git client over HTTP, alternating with the same push to a bare
  *     smart-HTTP server (git http-backend, no checks); for each: the push, when the API shows the change (target
  *     < 1 s), and when the link index and the search index hold the new revision (targets < 200 ms each),
@@ -23,6 +24,7 @@
  *   `ORG_SEARCH=0`: the spaces are not indexed for search nor searched (the RSS figure alone, minutes sooner).
  */
 import { performance } from 'node:perf_hooks';
+import { gzipSync } from 'node:zlib';
 import { bareFastify, checkoutWithBareRemote, load, machine, type LoadResult, pageFile, spaceWithPages, startBenchServer, startQuireServe, type BenchServer } from './lib.js';
 import { median } from './stats.js';
 import { indexSearch } from '../src/domain/search/search.js';
@@ -101,18 +103,30 @@ async function bigSpace(server: BenchServer): Promise<void> {
   const pageUrl = `${contentUrl}/page/${target.id}`;
   // The floor of a 20 MB answer on this machine: bare Fastify in its own process sending the same bytes (alternating
   // rounds, medians).
-  const bare = await bareFastify(Buffer.from(await (await fetch(contentUrl, { headers: auth })).arrayBuffer()));
+  const plainBytes = Buffer.from(await (await fetch(contentUrl, { headers: auth })).arrayBuffer());
+  const bare = await bareFastify(plainBytes);
+  // The floor of the answer asking gzip: bare Fastify sending as many bytes (zlib's default level, as Quire's).
+  const bareGzip = await bareFastify(gzipSync(plainBytes));
   await load(contentUrl, { token: server.token, connections: 1, seconds: 2 });
   await load(`${bare.url}/page`, { connections: 1, seconds: 2 });
   const content: LoadResult[] = [];
   const bareContent: LoadResult[] = [];
+  const gzipped: LoadResult[] = [];
+  const bareGzipped: LoadResult[] = [];
+  // Asking for gzip as fetch, browsers and `curl --compressed` do: the same answer compressed (once per revision).
+  const gzip = { 'accept-encoding': 'gzip' };
+  await load(contentUrl, { token: server.token, connections: 1, seconds: 2, headers: gzip });
   for (let round = 0; round < 4; round++) {
-    const ours = () => load(contentUrl, { token: server.token, connections: 1, seconds: 3 }).then((r) => content.push(r));
-    const baseline = () => load(`${bare.url}/page`, { connections: 1, seconds: 3 }).then((r) => bareContent.push(r));
-    if (round % 2 === 0) await ours().then(baseline);
-    else await baseline().then(ours);
+    const runs = [
+      () => load(contentUrl, { token: server.token, connections: 1, seconds: 3 }).then((r) => content.push(r)),
+      () => load(`${bare.url}/page`, { connections: 1, seconds: 3 }).then((r) => bareContent.push(r)),
+      () => load(contentUrl, { token: server.token, connections: 1, seconds: 3, headers: gzip }).then((r) => gzipped.push(r)),
+      () => load(`${bareGzip.url}/page`, { connections: 1, seconds: 3 }).then((r) => bareGzipped.push(r)),
+    ];
+    for (const run of round % 2 === 0 ? runs : runs.reverse()) await run();
   }
   bare.close();
+  bareGzip.close();
   await load(pageUrl, { token: server.token, connections: 1, seconds: 2 });
   const read = await load(pageUrl, { token: server.token, connections: 1, seconds: 5 });
   const of = (results: LoadResult[], figure: 'p50' | 'p99') => median(results.map((r) => r[figure]));
@@ -120,6 +134,7 @@ async function bigSpace(server: BenchServer): Promise<void> {
     `GET /content (${Math.round(content[0].bytesPerRequest / 1024)} KiB), 1 connection: p50 ${of(content, 'p50')} ms, p99 ${of(content, 'p99')} ms (target p50 < 30 ms); ` +
       `bare Fastify sending the same bytes: p50 ${of(bareContent, 'p50')} ms, p99 ${of(bareContent, 'p99')} ms`,
   );
+  console.log(`GET /content asking gzip (${Math.round(gzipped[0].bytesPerRequest / 1024)} KiB sent), 1 connection: p50 ${of(gzipped, 'p50')} ms, p99 ${of(gzipped, 'p99')} ms (target p50 < 30 ms); bare Fastify sending as many bytes: p50 ${of(bareGzipped, 'p50')} ms`);
   console.log(`GET one page, 1 connection: p50 ${read.p50} ms, p99 ${read.p99} ms`);
 
   const { checkout, close } = await checkoutWithBareRemote(server, spaceId);

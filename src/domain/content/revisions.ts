@@ -41,10 +41,11 @@ export interface IndexedRevision {
   /** Pages and files by provisional id, made on the first lookup that misses. */
   aliases?: Map<string, Page | RevisionFile>;
   /**
-   * Answers of this revision as JSON, by route and options (a revision never changes), kept while the revision
-   * stays in the cache, which counts them in its weight (`weigh`: the revision of a 1,000-page space is ~2 MB).
+   * Answers of this revision as JSON (and their gzipped bytes, a promise while they are being compressed), by route
+   * and options (a revision never changes), kept while the revision stays in the cache, which counts them in its
+   * weight (`weigh`: the revision of a 1,000-page space is ~2 MB).
    */
-  answers?: Map<string, string | Buffer>;
+  answers?: Map<string, string | Buffer | Promise<Buffer>>;
   /** Tells the cache that holds this revision that it holds `bytes` more (its answers). */
   weigh?: (bytes: number) => void;
 }

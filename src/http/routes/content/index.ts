@@ -38,7 +38,9 @@ import {
   SpaceContentParams,
 } from './schema.js';
 import { ContentPresenter, DEFAULT_OPTIONS, presentContentImport, type PresentOptions } from './presenter.js';
-import { cachedJsonBytes } from '../../present.js';
+import { cachedJsonBytes, sendKept } from '../../present.js';
+
+const JSON_TYPE = 'application/json; charset=utf-8';
 
 const tags = ['content'];
 
@@ -111,8 +113,9 @@ export const contentRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, {
       async (request, reply) => {
         const { content, ref } = await read(request);
         const o = options(request.query);
-        const json = cachedJsonBytes(content, `revision:${ref ?? ''}:${optionsKey(o)}`, () => new ContentPresenter(urls, content, o, ref).revision());
-        return reply.type('application/json; charset=utf-8').send(json as never);
+        const key = `revision:${ref ?? ''}:${optionsKey(o)}`;
+        const json = cachedJsonBytes(content, key, () => new ContentPresenter(urls, content, o, ref).revision());
+        return sendKept(request, reply, content, key, json, JSON_TYPE);
       },
     );
 
@@ -170,8 +173,9 @@ export const contentRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, {
         const { content } = await read(request);
         const page = findPage(content, request.params.pageId);
         const o = options(request.query);
-        const json = cachedJsonBytes(content, `page:${page.id}:${optionsKey(o)}`, () => new ContentPresenter(urls, content, o).page(page));
-        return reply.type('application/json; charset=utf-8').send(json as never);
+        const key = `page:${page.id}:${optionsKey(o)}`;
+        const json = cachedJsonBytes(content, key, () => new ContentPresenter(urls, content, o).page(page));
+        return sendKept(request, reply, content, key, json, JSON_TYPE);
       },
     );
   }
@@ -193,8 +197,9 @@ export const contentRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, {
       const page = findPageByPathOrRedirect(content, request.params['*']);
       const o = options(request.query);
       // The same answer as the page by id: built once per revision and set of options.
-      const json = cachedJsonBytes(content, `page:${page.id}:${optionsKey(o)}`, () => new ContentPresenter(urls, content, o).page(page));
-      return reply.type('application/json; charset=utf-8').send(json as never);
+      const key = `page:${page.id}:${optionsKey(o)}`;
+      const json = cachedJsonBytes(content, key, () => new ContentPresenter(urls, content, o).page(page));
+      return sendKept(request, reply, content, key, json, JSON_TYPE);
     },
   );
 

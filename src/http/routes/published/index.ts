@@ -16,7 +16,7 @@ import mime from 'mime-types';
 import { Type } from 'typebox';
 import type { RouteDeps } from '../index.js';
 import { bearerToken } from '../../plugins/auth.js';
-import { cachedBytes } from '../../present.js';
+import { cachedBytes, sendKept } from '../../present.js';
 import { authenticateToken } from '../../../domain/identity/users.js';
 import { DomainError, NotFound } from '../../../domain/errors.js';
 import {
@@ -161,10 +161,13 @@ export const publishedRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app,
         return reply.status(301).header('location', 'page' in target.to ? pageUrl(siteBase, target.space, target.to.page) : target.to.url).send();
       }
       const specs = await pageSpecs(ctx, target);
-      const html = tree.claims
-        ? renderPage(target, siteBase, { liveSearch: LIVE_SEARCH_PATH, content: await renderContent(ctx, target, siteBase, specs), ...(specs ? { specs } : {}) })
-        : await cachedPage(target, siteBase, specs);
-      return reply.headers(SECURITY_HEADERS).header('content-type', 'text/html; charset=utf-8').header('cache-control', cacheControl(tree)).send(html);
+      reply.headers(SECURITY_HEADERS).header('cache-control', cacheControl(tree));
+      if (tree.claims) {
+        const html = renderPage(target, siteBase, { liveSearch: LIVE_SEARCH_PATH, content: await renderContent(ctx, target, siteBase, specs), ...(specs ? { specs } : {}) });
+        return reply.header('content-type', 'text/html; charset=utf-8').send(html);
+      }
+      const { key, html } = await cachedPage(target, siteBase, specs);
+      return sendKept(request, reply, target.content, key, html, 'text/html; charset=utf-8');
     } catch (error) {
       if (error instanceof NothingPublishedYet && tree) {
         return reply.headers(SECURITY_HEADERS).header('content-type', 'text/html; charset=utf-8').header('cache-control', cacheControl(tree)).send(renderNothingYet(tree.site.title));
@@ -251,7 +254,7 @@ export const publishedRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app,
    * the versions of the OpenAPI specs it shows (a spec changes without a new revision). Only for readers without
    * claims (the page is then the same for all of them).
    */
-  async function cachedPage(published: PublishedPage, siteBase: string, specs: PageSpecs | undefined): Promise<Buffer> {
+  async function cachedPage(published: PublishedPage, siteBase: string, specs: PageSpecs | undefined): Promise<{ key: string; html: Buffer }> {
     const { tree } = published;
     const shape = JSON.stringify([
       tree.site.title,
@@ -263,10 +266,11 @@ export const publishedRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app,
     ]);
     const key = `published-page:${siteBase}:${published.prefix.join('/')}:${published.page.id}:${createHash('sha256').update(shape).digest('base64url')}`;
     // The page's content is rendered (perhaps on the CPU pool) only when the whole page is not kept already.
-    return cachedBytes(published.content, key, async () => {
+    const html = await cachedBytes(published.content, key, async () => {
       const content = await renderContent(ctx, published, siteBase, specs);
       return renderPage(published, siteBase, { liveSearch: LIVE_SEARCH_PATH, content, ...(specs ? { specs } : {}) });
     });
+    return { key, html };
   }
 
   /**

@@ -1,0 +1,174 @@
+/**
+ * Kept answers sent gzip-compressed (issue 16: the 20 MB `/content` of a 10,000-page space): a revision's JSON
+ * answers and a published site's pages, from COMPRESS_FROM_BYTES, to clients whose Accept-Encoding takes gzip, over
+ * a real HTTP server read with node:http (which decompresses nothing): the compressed bytes are the plain answer,
+ * compressed once per revision; others get the plain bytes; `vary` tells caches which is which.
+ */
+import http from 'node:http';
+import { gunzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../helpers/app.js';
+import { Checkout, spaceRemote } from '../helpers/git.js';
+import { COMPRESS_FROM_BYTES, acceptsGzip } from '../../src/http/present.js';
+import { loadRevision } from '../../src/domain/content/revisions.js';
+
+interface RawAnswer {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  body: Buffer;
+}
+
+function rawGet(url: string, headers: Record<string, string>): Promise<RawAnswer> {
+  return new Promise((resolve, reject) => {
+    http
+      .get(url, { headers }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+        res.on('error', reject);
+      })
+      .on('error', reject);
+  });
+}
+
+describe('Accept-Encoding', () => {
+  it('takes gzip when it is named (or x-gzip, or *) with a weight above 0', () => {
+    expect(acceptsGzip(undefined)).toBe(false);
+    expect(acceptsGzip('')).toBe(false);
+    expect(acceptsGzip('identity')).toBe(false);
+    expect(acceptsGzip('br, deflate')).toBe(false);
+    expect(acceptsGzip('gzip, deflate, br')).toBe(true);
+    expect(acceptsGzip('GZIP')).toBe(true);
+    expect(acceptsGzip('x-gzip')).toBe(true);
+    expect(acceptsGzip('br;q=1.0, gzip;q=0.8, *;q=0.1')).toBe(true);
+    expect(acceptsGzip('gzip;q=0')).toBe(false);
+    expect(acceptsGzip('gzip; q=0.000')).toBe(false);
+    expect(acceptsGzip('*')).toBe(true);
+    expect(acceptsGzip('*;q=0')).toBe(false);
+    // A named coding wins over `*`, whichever way.
+    expect(acceptsGzip('gzip;q=0, *')).toBe(false);
+    expect(acceptsGzip('*;q=0, gzip')).toBe(true);
+    expect(acceptsGzip('gzip;q=nonsense')).toBe(false);
+    expect(acceptsGzip(['deflate', 'gzip'])).toBe(true);
+  });
+});
+
+describe('kept answers sent gzip-compressed', () => {
+  let t: TestApp;
+  let server: string;
+  let token: string;
+  let orgId: string;
+  let spaceId: string;
+  let checkout: Checkout;
+  let published: string;
+
+  const api = async (method: string, url: string, body?: unknown) => (await t.request(method, url, { token, body })).body;
+  const get = (path: string, acceptEncoding?: string) =>
+    rawGet(`${server}${path}`, { authorization: `Bearer ${token}`, ...(acceptEncoding === undefined ? {} : { 'accept-encoding': acceptEncoding }) });
+  /** Pages of about 1 KB each: `/content` holds them all (well past COMPRESS_FROM_BYTES), one page read stays small. */
+  const writePages = async (count: number, word: string) => {
+    const summary = ['# Summary', '', '* [Welcome](README.md)'];
+    // A long first page: the site's landing page is well past COMPRESS_FROM_BYTES too.
+    await checkout.write('README.md', `# Welcome\n\n${`The ${word} handbook tells how to install, configure and run the service.\n\n`.repeat(250)}`);
+    for (let i = 0; i < count; i++) {
+      await checkout.write(`pages/page-${i}.md`, `# Page ${i}\n\n${`${word} paragraph ${i} about installing and configuring the service. `.repeat(14)}\n`);
+      summary.push(`* [Page ${i}](pages/page-${i}.md)`);
+    }
+    await checkout.write('SUMMARY.md', `${summary.join('\n')}\n`);
+    return checkout.commitAndPush(`${count} ${word} pages`);
+  };
+
+  beforeAll(async () => {
+    t = await startTestApp('sqlite');
+    const org = await t.organization();
+    orgId = org.id;
+    token = org.admin.token;
+    server = await t.listen();
+    spaceId = (await api('POST', `/v1/orgs/${orgId}/spaces`, { title: 'Handbook' })).id;
+    checkout = await Checkout.clone(spaceRemote(server, token, spaceId));
+    await writePages(40, 'alpha');
+    const site = await api('POST', `/v1/orgs/${orgId}/sites`, { title: 'Docs', visibility: 'public' });
+    await api('POST', `/v1/orgs/${orgId}/sites/${site.id}/sections`, { spaceId, title: 'Guides' });
+    published = new URL((await api('GET', `/v1/orgs/${orgId}/sites/${site.id}`)).urls.published).pathname;
+  });
+  afterAll(async () => {
+    await checkout?.dispose();
+    await t?.close();
+  });
+
+  it('sends a big revision compressed to a client that takes gzip, and the same answer plain to others', async () => {
+    const plain = await get(`/v1/spaces/${spaceId}/content`);
+    expect(plain.status).toBe(200);
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.headers.vary).toBe('accept-encoding');
+    expect(plain.body.length).toBeGreaterThan(COMPRESS_FROM_BYTES);
+    expect(JSON.parse(plain.body.toString()).pages).toHaveLength(41);
+
+    const zipped = await get(`/v1/spaces/${spaceId}/content`, 'gzip, deflate, br');
+    expect(zipped.status).toBe(200);
+    expect(zipped.headers['content-encoding']).toBe('gzip');
+    expect(zipped.headers.vary).toBe('accept-encoding');
+    expect(zipped.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(Number(zipped.headers['content-length'])).toBe(zipped.body.length);
+    expect(zipped.body.length).toBeLessThan(plain.body.length / 4);
+    expect(gunzipSync(zipped.body).equals(plain.body)).toBe(true);
+
+    // Refused by weight: plain.
+    const refused = await get(`/v1/spaces/${spaceId}/content`, 'gzip;q=0, identity');
+    expect(refused.headers['content-encoding']).toBeUndefined();
+    expect(refused.body.equals(plain.body)).toBe(true);
+  });
+
+  it('compresses once per revision, kept with it: concurrent and later requests get those bytes', async () => {
+    const answers = await Promise.all(Array.from({ length: 6 }, () => get(`/v1/spaces/${spaceId}/content`, 'gzip')));
+    const revision = await loadRevision(t.container.ctx, spaceId, JSON.parse(gunzipSync(answers[0].body).toString()).id);
+    const keptKeys = () => [...(revision.answers?.keys() ?? [])].filter((key) => key.endsWith(':gzip'));
+    expect(keptKeys()).toHaveLength(1);
+    const kept = revision.answers!.get(keptKeys()[0]);
+    expect(Buffer.isBuffer(kept)).toBe(true);
+    const again = await get(`/v1/spaces/${spaceId}/content`, 'gzip');
+    for (const answer of [...answers, again]) {
+      expect(answer.headers['content-encoding']).toBe('gzip');
+      expect(answer.body.equals(kept as Buffer)).toBe(true);
+    }
+    // The same bytes still, not made again.
+    expect(revision.answers!.get(keptKeys()[0])).toBe(kept);
+  });
+
+  it('leaves a small answer plain, without vary (a page read)', async () => {
+    const pages = JSON.parse((await get(`/v1/spaces/${spaceId}/content/pages`)).body.toString()).pages as Array<{ id: string; title: string }>;
+    const page = pages.find((p) => p.title === 'Page 3')!;
+    for (const path of [`/v1/spaces/${spaceId}/content/page/${page.id}`, `/v1/spaces/${spaceId}/content/path/pages/page-3`]) {
+      const answer = await get(path, 'gzip');
+      expect(answer.status).toBe(200);
+      expect(answer.body.length).toBeLessThan(COMPRESS_FROM_BYTES);
+      expect(answer.headers['content-encoding']).toBeUndefined();
+      expect(answer.headers.vary).toBeUndefined();
+      expect(JSON.parse(answer.body.toString()).title).toBe('Page 3');
+    }
+  });
+
+  it('sends the new revision after a push, never the compressed bytes of the old one', async () => {
+    const before = await get(`/v1/spaces/${spaceId}/content`, 'gzip');
+    const head = await writePages(45, 'beta');
+    const after = await get(`/v1/spaces/${spaceId}/content`, 'gzip');
+    expect(after.headers['content-encoding']).toBe('gzip');
+    const revision = JSON.parse(gunzipSync(after.body).toString());
+    expect(revision.id).toBe(head);
+    expect(revision.pages).toHaveLength(46);
+    expect(JSON.parse(gunzipSync(before.body).toString()).id).not.toBe(head);
+  });
+
+  it('sends a big published page compressed, with its own headers kept', async () => {
+    const plain = await rawGet(`${server}${published}`, {});
+    expect(plain.status).toBe(200);
+    expect(plain.body.length).toBeGreaterThan(COMPRESS_FROM_BYTES);
+    const zipped = await rawGet(`${server}${published}`, { 'accept-encoding': 'gzip' });
+    expect(zipped.status).toBe(200);
+    expect(zipped.headers['content-encoding']).toBe('gzip');
+    expect(zipped.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(zipped.headers['x-content-type-options']).toBe('nosniff');
+    expect(zipped.headers['cache-control']).toBe(plain.headers['cache-control']);
+    expect(gunzipSync(zipped.body).equals(plain.body)).toBe(true);
+  });
+});
