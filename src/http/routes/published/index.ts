@@ -161,13 +161,12 @@ export const publishedRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app,
         return reply.status(301).header('location', 'page' in target.to ? pageUrl(siteBase, target.space, target.to.page) : target.to.url).send();
       }
       const specs = await pageSpecs(ctx, target);
-      reply.headers(SECURITY_HEADERS).header('cache-control', cacheControl(tree));
       if (tree.claims) {
         const html = renderPage(target, siteBase, { liveSearch: LIVE_SEARCH_PATH, content: await renderContent(ctx, target, siteBase, specs), ...(specs ? { specs } : {}) });
-        return reply.header('content-type', 'text/html; charset=utf-8').send(html);
+        return reply.headers(SECURITY_HEADERS).header('content-type', 'text/html; charset=utf-8').header('cache-control', cacheControl(tree)).send(html);
       }
       const { key, html } = await cachedPage(target, siteBase, specs);
-      return sendKept(request, reply, target.content, key, html, 'text/html; charset=utf-8');
+      return sendKept(request, reply.headers(SECURITY_HEADERS).header('cache-control', cacheControl(tree)), target.content, key, html, 'text/html; charset=utf-8');
     } catch (error) {
       if (error instanceof NothingPublishedYet && tree) {
         return reply.headers(SECURITY_HEADERS).header('content-type', 'text/html; charset=utf-8').header('cache-control', cacheControl(tree)).send(renderNothingYet(tree.site.title));
