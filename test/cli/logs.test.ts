@@ -17,11 +17,13 @@ describe('quire serve logs', () => {
     await fs.rm(dir, { recursive: true, force: true });
   });
 
-  async function startLines(format: 'pretty' | 'json'): Promise<string[]> {
+  /** The lines `quire serve` writes from its start to its stop; `meanwhile` runs while it listens. */
+  async function startLines(format: 'pretty' | 'json', meanwhile: (base: string) => Promise<void> = async () => {}, name: string = format): Promise<string[]> {
     const port = await freePort();
-    const env = { QUIRE_DATA_DIR: path.join(dir, format), PORT: String(port), HOST: '127.0.0.1', QUIRE_LOG_LEVEL: 'info', QUIRE_LOG_FORMAT: format, DATABASE_URL: '', REDIS_URL: '', QUIRE_PUBLIC_URL: '' };
+    const env = { QUIRE_DATA_DIR: path.join(dir, name), PORT: String(port), HOST: '127.0.0.1', QUIRE_LOG_LEVEL: 'info', QUIRE_LOG_FORMAT: format, DATABASE_URL: '', REDIS_URL: '', QUIRE_PUBLIC_URL: '' };
     const server = spawnQuire(['serve'], env);
     await server.waitForOutput(/jobs in this process/, 30_000);
+    await meanwhile(`http://127.0.0.1:${port}`);
     server.child.kill('SIGTERM');
     expect(await server.exited).toBe(0);
     return server.output().split('\n').filter((line) => line !== '');
@@ -41,5 +43,29 @@ describe('quire serve logs', () => {
     const records = lines.map((line) => JSON.parse(line) as { level: number; msg: string });
     expect(records.map((r) => r.msg)).toEqual(expect.arrayContaining([expect.stringMatching(/^public URL /), expect.stringMatching(/^data dir /), 'jobs in this process (REDIS_URL is not set)']));
     expect(records.every((r) => typeof r.level === 'number')).toBe(true);
+  }, 60_000);
+
+  it('one access line per request, when it is answered: method, URL, client, status and time', async () => {
+    const lines = await startLines(
+      'json',
+      async (base) => {
+        expect((await fetch(`${base}/v1/openapi.json`)).status).toBe(200);
+        expect((await fetch(`${base}/v1/orgs?limit=5`)).status).toBe(401);
+        expect((await fetch(`${base}/no/such/route`)).status).toBe(404);
+      },
+      'access',
+    );
+    const records = lines.map((line) => JSON.parse(line) as { msg: string; req?: { method: string; url: string; remoteAddress: string }; res?: { statusCode: number }; responseTime?: number });
+    expect(records.filter((r) => r.msg === 'incoming request')).toEqual([]);
+    const answered = records.filter((r) => r.msg === 'request completed');
+    expect(answered.map((r) => [r.req?.method, r.req?.url, r.res?.statusCode])).toEqual([
+      ['GET', '/v1/openapi.json', 200],
+      ['GET', '/v1/orgs?limit=5', 401],
+      ['GET', '/no/such/route', 404],
+    ]);
+    for (const record of answered) {
+      expect(record.req?.remoteAddress).toBe('127.0.0.1');
+      expect(record.responseTime).toBeGreaterThan(0);
+    }
   }, 60_000);
 });
