@@ -12,6 +12,8 @@ interface Entry {
   value: Promise<unknown>;
   generation: number;
   expires: number;
+  /** The value, once the promise has fulfilled (what `peek` answers). */
+  settled?: { value: unknown };
 }
 
 export class ReadCache {
@@ -39,9 +41,24 @@ export class ReadCache {
     const value = load();
     const entry: Entry = { value, generation: this.generation, expires: now + this.ttlMs };
     this.entries.set(key, entry);
-    value.catch(() => {
-      if (this.entries.get(key) === entry) this.entries.delete(key);
-    });
+    value.then(
+      (loaded) => {
+        entry.settled = { value: loaded };
+      },
+      () => {
+        if (this.entries.get(key) === entry) this.entries.delete(key);
+      },
+    );
     return value;
+  }
+
+  /**
+   * What `get` would answer for `key` without loading or waiting: the value of a current entry whose load has
+   * finished, else undefined. For the paths that must not await (a kept answer sent from a hook).
+   */
+  peek<T>(key: string): T | undefined {
+    const hit = this.entries.get(key);
+    if (!hit?.settled || hit.generation !== this.generation || hit.expires <= Date.now()) return undefined;
+    return hit.settled.value as T;
   }
 }

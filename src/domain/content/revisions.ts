@@ -8,7 +8,8 @@
  * keeps it (reviseTree): one changed page of 10,000 is parsed, and the others walked once for their ids and dates.
  */
 import type { Context, Caller } from '../context.js';
-import { NotFound } from '../errors.js';
+import { DomainError, NotFound } from '../errors.js';
+import { ReadCache } from '../cache.js';
 import { collectPage, type Page as ListPage, type PageRequest } from '../lists.js';
 import { WeightedLru } from '../lru.js';
 import type { RawLink } from '../../content/links.js';
@@ -48,12 +49,20 @@ export interface IndexedRevision {
   answers?: Map<string, string | Buffer | Promise<Buffer>>;
   /** Tells the cache that holds this revision that it holds `bytes` more (its answers). */
   weigh?: (bytes: number) => void;
+  /**
+   * URLs answered from this revision's kept answers, with the answer (its key, bytes and type): a request for the same
+   * URL is answered again without the route's work (src/http/present.ts replayKept). An answer of a revision
+   * depends only on the URL (never on who asks), so the map is shared by every caller allowed to read it.
+   */
+  replays?: Map<string, { key: string; bytes: Buffer; type: string }>;
 }
 
 type Dimensions = { width: number; height: number };
 
 interface CachedRevision {
   revision: Promise<IndexedRevision>;
+  /** The revision, once built (what `peekContent` answers). */
+  built?: IndexedRevision;
   /** Built from final history facts (else provisional ones: rebuilt when the final ones are known). */
   final: boolean;
   /**
@@ -289,6 +298,9 @@ async function analyzeCommit(
   return analyzeTree(source, commit, facts);
 }
 
+/** The key of a space's revision in the RevisionCache: monorepo spaces of one repository see different revisions. */
+const revisionKey = (spaceId: string, directory: string, commitOid: string) => `${spaceId}:${directory}:${commitOid}`;
+
 /**
  * Parses (or takes from the cache) the revision at a commit of a space. Reads take provisional history facts when
  * a long history is still being computed; `final` waits for the real ones (indexing stores page ids, so it must).
@@ -296,7 +308,7 @@ async function analyzeCommit(
 export async function loadRevision(ctx: Context, spaceId: string, commitOid: string, options: { final?: boolean } = {}): Promise<IndexedRevision> {
   // Monorepos: the space sees only its project directory; history facts stay keyed by full path.
   const directory = await projectDirectoryOf(ctx, spaceId);
-  const key = `${spaceId}:${directory}:${commitOid}`;
+  const key = revisionKey(spaceId, directory, commitOid);
   const cached = ctx.revisions.get(key);
   if (cached && (cached.final || (!options.final && !ctx.history.isFinal(spaceId, commitOid)))) return cached.revision;
   // A provisional build of this commit, being replaced: the new one starts from it.
@@ -326,7 +338,7 @@ export async function loadRevision(ctx: Context, spaceId: string, commitOid: str
       createdAt: commit.committedAt,
       createdByQuire: commit.committerEmail === QUIRE_SIGNATURE.email && commit.committerName === QUIRE_SIGNATURE.name,
     };
-    const parent = commit.parents.length > 0 ? ctx.revisions.get(`${spaceId}:${directory}:${commit.parents[0]}`)?.analysis : undefined;
+    const parent = commit.parents.length > 0 ? ctx.revisions.get(revisionKey(spaceId, directory, commit.parents[0]))?.analysis : undefined;
     const analysis = await analyzeCommit(
       [provisional, parent],
       {
@@ -349,7 +361,7 @@ export async function loadRevision(ctx: Context, spaceId: string, commitOid: str
     const indexed = indexRevision(spaceId, revision, (gitPath) => pathId(spaceId, directory + gitPath));
     // A provisional build never replaces a final one made meanwhile.
     if (final || !ctx.revisions.get(key)?.final) {
-      const entry = { revision: Promise.resolve(indexed), final, analysis };
+      const entry = { revision: Promise.resolve(indexed), built: indexed, final, analysis };
       ctx.revisions.set(key, entry, weightOf(revision) + analysisWeightOf(analysis));
       indexed.weigh = (bytes) => ctx.revisions.grow(key, entry, bytes);
     }
@@ -373,14 +385,58 @@ export interface ContentTarget {
   ref?: string;
 }
 
+/**
+ * What a caller's read of a space's content rests on: the space, the caller's role on it (allowed to view), and the
+ * commit the ref points at (undefined: the ref does not exist).
+ */
+interface SpaceRead {
+  space: SpaceRow;
+  role: Role | null;
+  oid: string | undefined;
+}
+
+const spaceReadKey = (caller: Caller, spaceId: string, ref: string) => `read:${caller.user.id}:${spaceId}:${ref}`;
+
+/**
+ * The caller's read of a space at a ref, kept by the read cache as one entry per user, space and ref (a refusal
+ * too): a read then costs one lookup instead of one per check. The entry is loaded past the cache, from the database
+ * and the repository: built from cached parts it could outlive them, and a revoked access, a changed role or a
+ * moved ref would take up to twice the cache's time to live to show instead of once.
+ */
+async function readSpace(ctx: Context, caller: Caller, spaceId: string, ref: string): Promise<SpaceRead> {
+  const read = await ctx.cache.get(spaceReadKey(caller, spaceId, ref), async (): Promise<SpaceRead | DomainError> => {
+    const direct: Context = { ...ctx, cache: new ReadCache(0) };
+    try {
+      const { space, role } = await loadSpace(direct, caller, spaceId);
+      requireSpacePermission(role, spaceId, 'view', 'read its content');
+      return { space, role, oid: await resolveSpaceRef(direct, spaceId, ref) };
+    } catch (error) {
+      if (error instanceof DomainError) return error;
+      throw error;
+    }
+  });
+  if (read instanceof DomainError) throw read;
+  return read;
+}
+
 /** The space (read permission checked) and its content at `ref` (main by default). */
 export async function readContent(ctx: Context, caller: Caller, spaceId: string, ref = MAIN_REF): Promise<ContentTarget> {
-  const { space, role } = await loadSpace(ctx, caller, spaceId);
-  requireSpacePermission(role, spaceId, 'view', 'read its content');
-  const oid = await resolveSpaceRef(ctx, spaceId, ref);
+  const { space, role, oid } = await readSpace(ctx, caller, spaceId, ref);
   if (!oid) throw new NotFound(`spaceId: space "${spaceId}" has no content at ${ref}`);
   const content = await loadRevision(ctx, spaceId, oid);
   return { space, role, content, ref };
+}
+
+/**
+ * What `readContent` (at main) would answer the caller, when that is at hand without waiting or loading: the
+ * caller's read of the space is current in the read cache and its revision is built, from final history facts.
+ * Undefined otherwise (then `readContent` does the work). For answers sent from a hook (src/http/present.ts).
+ */
+export function peekContent(ctx: Context, caller: Caller, spaceId: string): IndexedRevision | undefined {
+  const read = ctx.cache.peek<SpaceRead | DomainError>(spaceReadKey(caller, spaceId, MAIN_REF));
+  if (!read || read instanceof DomainError || !read.oid) return undefined;
+  const cached = ctx.revisions.get(revisionKey(spaceId, read.space.project_directory ?? '', read.oid));
+  return cached?.final ? cached.built : undefined;
 }
 
 /** A revision of the space by commit oid (any commit of its repository). */
@@ -465,6 +521,6 @@ export async function readFileBlob(ctx: Context, caller: Caller, spaceId: string
  */
 export async function keptRevision(ctx: Context, spaceId: string, commitOid: string): Promise<IndexedRevision | undefined> {
   const directory = await projectDirectoryOf(ctx, spaceId);
-  const cached = ctx.revisions.get(`${spaceId}:${directory}:${commitOid}`);
+  const cached = ctx.revisions.get(revisionKey(spaceId, directory, commitOid));
   return cached?.final ? cached.revision.catch(() => undefined) : undefined;
 }

@@ -38,7 +38,7 @@ import {
   SpaceContentParams,
 } from './schema.js';
 import { ContentPresenter, DEFAULT_OPTIONS, presentContentImport, type PresentOptions } from './presenter.js';
-import { cachedJsonBytes, sendKept } from '../../present.js';
+import { cachedJsonBytes, replayKept, sendKept } from '../../present.js';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
@@ -61,10 +61,13 @@ function options(query: { metadata?: boolean; format?: 'markdown' | 'document'; 
 const VARIANTS = [
   {
     prefix: '/spaces/:spaceId',
+    // Main's content: its kept answers are replayed to callers whose read of the space is current (replayKept).
+    replayable: true,
     ids: { revision: 'getCurrentRevision', pages: 'listPages', files: 'listFiles', file: 'getFileById', page: 'getPageById', import: 'importContent' },
   },
   {
     prefix: '/spaces/:spaceId/change-requests/:changeRequestId',
+    replayable: false,
     ids: {
       revision: 'getRevisionOfChangeRequestById',
       pages: 'listPagesInChangeRequest',
@@ -106,16 +109,20 @@ export const contentRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, {
     return changeRequestId ? readChangeRequestContent(ctx, callerOf(request), spaceId, changeRequestId) : readContent(ctx, callerOf(request), spaceId);
   };
 
-  for (const { prefix, ids } of VARIANTS) {
+  for (const { prefix, ids, replayable } of VARIANTS) {
+    const replay = replayable ? { onRequest: replayKept(ctx) } : {};
     app.get(
       `${prefix}/content`,
-      { schema: { operationId: ids.revision, tags, params: SpaceContentParams, querystring: ContentQuery, response: { 200: RevisionSchema, ...ErrorResponses } } },
+      {
+        ...replay,
+        schema: { operationId: ids.revision, tags, params: SpaceContentParams, querystring: ContentQuery, response: { 200: RevisionSchema, ...ErrorResponses } },
+      },
       async (request, reply) => {
         const { content, ref } = await read(request);
         const o = options(request.query);
         const key = `revision:${ref ?? ''}:${optionsKey(o)}`;
         const json = cachedJsonBytes(content, key, () => new ContentPresenter(urls, content, o, ref).revision());
-        return sendKept(request, reply, content, key, json, JSON_TYPE);
+        return sendKept(request, reply, content, key, json, JSON_TYPE, { replayable });
       },
     );
 
@@ -168,14 +175,14 @@ export const contentRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, {
 
     app.get(
       `${prefix}/content/page/:pageId`,
-      { schema: { operationId: ids.page, tags, params: PageParams, querystring: PageQuery, response: { 200: PageSchema, ...ErrorResponses } } },
+      { ...replay, schema: { operationId: ids.page, tags, params: PageParams, querystring: PageQuery, response: { 200: PageSchema, ...ErrorResponses } } },
       async (request, reply) => {
         const { content } = await read(request);
         const page = findPage(content, request.params.pageId);
         const o = options(request.query);
         const key = `page:${page.id}:${optionsKey(o)}`;
         const json = cachedJsonBytes(content, key, () => new ContentPresenter(urls, content, o).page(page));
-        return sendKept(request, reply, content, key, json, JSON_TYPE);
+        return sendKept(request, reply, content, key, json, JSON_TYPE, { replayable });
       },
     );
   }
@@ -191,7 +198,10 @@ export const contentRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, {
 
   app.get(
     '/spaces/:spaceId/content/path/*',
-    { schema: { operationId: 'getPageByPath', tags, params: PagePathParams, querystring: PageQuery, response: { 200: PageSchema, ...ErrorResponses } } },
+    {
+      onRequest: replayKept(ctx),
+      schema: { operationId: 'getPageByPath', tags, params: PagePathParams, querystring: PageQuery, response: { 200: PageSchema, ...ErrorResponses } },
+    },
     async (request, reply) => {
       const { content } = await readContent(ctx, callerOf(request), request.params.spaceId);
       const page = findPageByPathOrRedirect(content, request.params['*']);
@@ -199,7 +209,7 @@ export const contentRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, {
       // The same answer as the page by id: built once per revision and set of options.
       const key = `page:${page.id}:${optionsKey(o)}`;
       const json = cachedJsonBytes(content, key, () => new ContentPresenter(urls, content, o).page(page));
-      return sendKept(request, reply, content, key, json, JSON_TYPE);
+      return sendKept(request, reply, content, key, json, JSON_TYPE, { replayable: true });
     },
   );
 

@@ -1,0 +1,163 @@
+/**
+ * Kept answers replayed from a hook (issue 16, the warm read): a URL of main's content (a page by id or by path,
+ * `/content`) answered once is answered again from its kept bytes while the caller's read of the space (access and
+ * main's commit, one entry of the read cache) is current. Over a real HTTP server read with node:http; a second
+ * container on the same data dir stands in for another `quire serve` process.
+ */
+import http from 'node:http';
+import { gunzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp, type TestUser } from '../helpers/app.js';
+import { Checkout, spaceRemote } from '../helpers/git.js';
+import { createContainer } from '../../src/container.js';
+import { buildApp } from '../../src/http/app.js';
+import { peekContent } from '../../src/domain/content/revisions.js';
+
+interface RawAnswer {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  body: Buffer;
+}
+
+function rawGet(url: string, headers: Record<string, string>): Promise<RawAnswer> {
+  return new Promise((resolve, reject) => {
+    http
+      .get(url, { headers }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+        res.on('error', reject);
+      })
+      .on('error', reject);
+  });
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('kept answers replayed', () => {
+  let t: TestApp;
+  let server: string;
+  let orgId: string;
+  let admin: TestUser;
+  let spaceId: string;
+  let checkout: Checkout;
+
+  const get = (path: string, token: string, headers: Record<string, string> = {}) => rawGet(`${server}${path}`, { authorization: `Bearer ${token}`, ...headers });
+  const pageIdOf = async (path: string) => {
+    const { pages } = JSON.parse((await get(`/v1/spaces/${spaceId}/content`, admin.token)).body.toString()) as { pages: Array<{ id: string; path: string }> };
+    return pages.find((p) => p.path === path)!.id;
+  };
+  /** Whether the app holds a replay of `url` for `caller` (the read is current and the URL was answered). */
+  const replayable = (caller: TestUser, url: string) => peekContent(t.container.ctx, { user: caller.user }, spaceId)?.replays?.has(url) ?? false;
+
+  beforeAll(async () => {
+    t = await startTestApp('sqlite');
+    const org = await t.organization();
+    orgId = org.id;
+    admin = org.admin;
+    server = await t.listen();
+    spaceId = (await t.request('POST', `/v1/orgs/${orgId}/spaces`, { token: admin.token, body: { title: 'Handbook' } })).body.id;
+    checkout = await Checkout.clone(spaceRemote(server, admin.token, spaceId));
+    const summary = ['# Summary', '', '* [Welcome](README.md)'];
+    await checkout.write('README.md', '# Welcome\n\nStart here.\n');
+    for (let i = 0; i < 30; i++) {
+      await checkout.write(`guide/page-${i}.md`, `# Page ${i}\n\n${`Paragraph ${i} about installing the service. `.repeat(20)}\n`);
+      summary.push(`* [Page ${i}](guide/page-${i}.md)`);
+    }
+    await checkout.write('SUMMARY.md', `${summary.join('\n')}\n`);
+    await checkout.commitAndPush('30 pages');
+  });
+  afterAll(async () => {
+    await checkout?.dispose();
+    await t?.close();
+  });
+
+  it('answers a URL asked again with the same bytes and headers as the route, for a page by id, by path and /content', async () => {
+    const pageId = await pageIdOf('guide/page-3');
+    const urls = [`/v1/spaces/${spaceId}/content/page/${pageId}`, `/v1/spaces/${spaceId}/content/page/${pageId}?format=document`, `/v1/spaces/${spaceId}/content/path/guide/page-3`];
+    for (const url of urls) {
+      const first = await get(url, admin.token);
+      expect(first.status).toBe(200);
+      expect(replayable(admin, url)).toBe(true);
+      const again = await get(url, admin.token);
+      expect(again.status).toBe(200);
+      expect(again.headers['content-type']).toBe(first.headers['content-type']);
+      expect(again.body.equals(first.body)).toBe(true);
+    }
+    // The document answer is not the markdown one: each URL replays its own.
+    expect((await get(urls[1], admin.token)).body.equals((await get(urls[0], admin.token)).body)).toBe(false);
+
+    // /content is big: each client gets what its Accept-Encoding takes, replayed or not.
+    const content = `/v1/spaces/${spaceId}/content`;
+    const plain = await get(content, admin.token);
+    const zipped = await get(content, admin.token, { 'accept-encoding': 'gzip' });
+    const zippedAgain = await get(content, admin.token, { 'accept-encoding': 'gzip' });
+    const plainAgain = await get(content, admin.token);
+    expect(replayable(admin, content)).toBe(true);
+    expect(zipped.headers['content-encoding']).toBe('gzip');
+    expect(zippedAgain.headers['content-encoding']).toBe('gzip');
+    expect(zippedAgain.body.equals(zipped.body)).toBe(true);
+    expect(gunzipSync(zippedAgain.body).equals(plain.body)).toBe(true);
+    expect(plainAgain.headers['content-encoding']).toBeUndefined();
+    expect(plainAgain.headers.vary).toBe('accept-encoding');
+    expect(plainAgain.body.equals(plain.body)).toBe(true);
+  });
+
+  it('never replays to a caller who may not read the space, and shows a new commit of main at once', async () => {
+    const pageId = await pageIdOf('guide/page-4');
+    const url = `/v1/spaces/${spaceId}/content/page/${pageId}`;
+    expect((await get(url, admin.token)).status).toBe(200);
+    expect((await get(url, admin.token)).status).toBe(200);
+    const stranger = await t.user();
+    const refused = await get(url, stranger.token);
+    expect(refused.status).toBe(404);
+    expect(JSON.parse(refused.body.toString()).error.message).toMatch(/^spaceId: /);
+    expect((await get(url, 'qt_not-a-token')).status).toBe(401);
+
+    await checkout.write('guide/page-4.md', '# Page 4\n\nRewritten.\n');
+    await checkout.commitAndPush('rewrite page 4');
+    const after = JSON.parse((await get(url, admin.token)).body.toString()) as { markdown?: string; document?: unknown };
+    expect(JSON.stringify(after)).toContain('Rewritten.');
+  });
+
+  it('stops within the cache time to live once another process removes the reader, though the reader keeps reading', async () => {
+    const reader = await t.member(orgId, 'read');
+    const pageId = await pageIdOf('guide/page-5');
+    const url = `/v1/spaces/${spaceId}/content/page/${pageId}`;
+    expect((await get(url, reader.token)).status).toBe(200);
+    expect(replayable(reader, url)).toBe(true);
+
+    // Another `quire serve` on the same data: its write is not seen by this process's cache until it expires.
+    const other = await createContainer(t.config);
+    const otherApp = await buildApp(other, { logger: false });
+    try {
+      const removed = await otherApp.inject({ method: 'DELETE', url: `/v1/orgs/${orgId}/members/${reader.user.id}`, headers: { authorization: `Bearer ${admin.token}` } });
+      expect(removed.statusCode).toBe(204);
+      const removedAt = Date.now();
+      let status = 200;
+      let answered = 0;
+      while (status === 200 && Date.now() - removedAt < 5000) {
+        status = (await get(url, reader.token)).status;
+        answered += 1;
+        await sleep(20);
+      }
+      const took = Date.now() - removedAt;
+      expect(status).toBe(404);
+      // The read cache's time to live is 1 s: the replayed answer must not outlive it (slack for a busy machine).
+      expect(took).toBeLessThan(t.config.cacheTtlMs + 400);
+      expect(answered).toBeGreaterThan(1);
+    } finally {
+      await otherApp.close();
+      await other.close();
+    }
+  });
+
+  it('stops at once when this process removes the reader', async () => {
+    const reader = await t.member(orgId, 'read');
+    const url = `/v1/spaces/${spaceId}/content/path/guide/page-6`;
+    expect((await get(url, reader.token)).status).toBe(200);
+    expect((await get(url, reader.token)).status).toBe(200);
+    expect((await t.request('DELETE', `/v1/orgs/${orgId}/members/${reader.user.id}`, { token: admin.token })).status).toBe(204);
+    expect((await get(url, reader.token)).status).toBe(404);
+  });
+});
