@@ -4,14 +4,21 @@
  *   it) against a bare Fastify server in its own process (bench/bare-fastify.ts) answering the same bytes, in
  *   alternating rounds of the same run (medians); target ratio >= 0.7 (issue 16; issue 3 asked 0.5 of a route in the
  *   same process). Also the benchmark's own in-process server (under tsx), for comparison with earlier figures.
+ *   On these 2-core machines one process runs faster or slower than an identical one started beside it, and stays
+ *   so (three `quire serve` of one build measured 0.48, 0.55 and 0.66 of bare Fastify in one run, and in the next
+ *   0.76, 0.73, 0.91): PROCESSES (default 3) processes of each are started, each `quire serve` measured against one
+ *   bare Fastify in each round, and the median over every pair is the figure.
  * - GET /content of a 1,000-page space, warm: p50 latency with one connection; target < 10 ms.
  */
-import { bareFastify, load, machine, spaceWithPages, startBenchServer, startQuireServe, type LoadResult } from './lib.js';
+import { bareFastify, load, machine, spaceWithPages, startBenchServer, startQuireServe, type LoadResult, type ServeProcess } from './lib.js';
 import { median } from './stats.js';
 
 const PAGES = Number(process.env.PAGES ?? 1000);
 const SECONDS = Number(process.env.SECONDS ?? 4);
 const ROUNDS = Number(process.env.ROUNDS ?? 5);
+const PROCESSES = Number(process.env.PROCESSES ?? 3);
+/** BEFORE=<dist directory of an earlier build>: its `quire serve` is measured too, in the same rounds. */
+const BEFORE = process.env.BEFORE;
 
 const server = await startBenchServer();
 try {
@@ -22,27 +29,39 @@ try {
   const target = pages.pages[Math.floor(pages.pages.length / 2)];
   const pageUrl = `${server.url}/v1/spaces/${spaceId}/content/page/${target.id}`;
   const body = await (await fetch(pageUrl, { headers: auth })).text();
-  const bare = await bareFastify(body);
 
-  // `quire serve` on the same data (SQLite in WAL mode: both processes read it).
-  const serve = await startQuireServe(server.container.config.dataDir);
-  const servedUrl = `${serve.url}${new URL(pageUrl).pathname}`;
-  const rounds = { serve: [] as LoadResult[], inProcess: [] as LoadResult[], bare: [] as LoadResult[] };
-  const runs: Array<[keyof typeof rounds, () => Promise<LoadResult>]> = [
-    ['serve', () => load(servedUrl, { token: server.token, seconds: SECONDS })],
-    ['bare', () => load(`${bare.url}/page`, { seconds: SECONDS })],
-    ['inProcess', () => load(pageUrl, { token: server.token, seconds: SECONDS })],
-  ];
-  for (const [, run] of runs) await run();
-  for (let round = 0; round < ROUNDS; round++) {
-    // Each round in another order: the machine's drift falls on each variant alike.
-    const order = round % 2 === 0 ? runs : [...runs].reverse();
-    for (const [name, run] of order) rounds[name].push(await run());
+  // `quire serve` on the same data (SQLite in WAL mode: every process reads it), and bare Fastify, PROCESSES of each.
+  const pagePath = new URL(pageUrl).pathname;
+  const bares: Array<{ url: string; close(): void }> = [];
+  const serves: ServeProcess[] = [];
+  const befores: ServeProcess[] = [];
+  for (let i = 0; i < PROCESSES; i++) {
+    bares.push(await bareFastify(body));
+    serves.push(await startQuireServe(server.container.config.dataDir));
+    if (BEFORE) befores.push(await startQuireServe(server.container.config.dataDir, {}, { build: BEFORE }));
   }
-  bare.close();
-  await serve.close();
-  const rate = (results: LoadResult[]) => median(results.map((r) => r.requestsPerSecond));
-  const ratios = (results: LoadResult[]) => results.map((r, i) => r.requestsPerSecond / rounds.bare[i].requestsPerSecond);
+  const served = (serve: ServeProcess) => () => load(`${serve.url}${pagePath}`, { token: server.token, seconds: SECONDS });
+  const bareRun = (bare: { url: string }) => () => load(`${bare.url}/page`, { seconds: SECONDS });
+  const inProcessRun = () => load(pageUrl, { token: server.token, seconds: SECONDS });
+  for (const run of [...serves.map(served), ...befores.map(served), ...bares.map(bareRun), inProcessRun]) await run();
+  const pairs: Array<{ process: number; serve: LoadResult; before?: LoadResult; bare: LoadResult }> = [];
+  const inProcess: Array<{ result: LoadResult; bare: LoadResult }> = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    for (let i = 0; i < PROCESSES; i++) {
+      const runs: Array<[string, () => Promise<LoadResult>]> = [['serve', served(serves[i])], ['bare', bareRun(bares[i])]];
+      if (BEFORE) runs.splice(1, 0, ['before', served(befores[i])]);
+      // Each group in another order each round: the machine's drift falls on all alike.
+      const results: Record<string, LoadResult> = {};
+      for (const [name, run] of (round + i) % 2 === 0 ? runs : runs.reverse()) results[name] = await run();
+      pairs.push({ process: i, serve: results.serve, before: results.before, bare: results.bare });
+    }
+    const bare = await bareRun(bares[round % PROCESSES])();
+    inProcess.push({ result: await inProcessRun(), bare });
+  }
+  for (const bare of bares) bare.close();
+  for (const serve of [...serves, ...befores]) await serve.close();
+  const rate = (results: LoadResult[]) => median(results.map((r) => r.requestsPerSecond)).toFixed(0);
+  const ratio = (a: LoadResult, b: LoadResult) => a.requestsPerSecond / b.requestsPerSecond;
   const errors = (results: LoadResult[]) => results.reduce((n, r) => n + r.errors + r.non2xx, 0);
 
   const contentUrl = `${server.url}/v1/spaces/${spaceId}/content`;
@@ -51,12 +70,22 @@ try {
 
   console.log(`machine: ${machine()}`);
   console.log(`space: ${PAGES} pages; page body ${body.length} bytes; /content body ${Math.round(revision.bytesPerRequest / 1024)} KiB`);
-  console.log(`${ROUNDS} rounds of ${SECONDS} s each, alternating; medians`);
-  console.log(`GET page, quire serve (dist/, own process): ${rate(rounds.serve).toFixed(0)} req/s  p50 ${median(rounds.serve.map((r) => r.p50))} ms  errors ${errors(rounds.serve)}`);
-  console.log(`GET page, this process's server (tsx):     ${rate(rounds.inProcess).toFixed(0)} req/s  p50 ${median(rounds.inProcess.map((r) => r.p50))} ms  errors ${errors(rounds.inProcess)}`);
-  console.log(`bare Fastify, own process:                  ${rate(rounds.bare).toFixed(0)} req/s  p50 ${median(rounds.bare.map((r) => r.p50))} ms`);
-  console.log(`ratio, quire serve to bare Fastify: ${median(ratios(rounds.serve)).toFixed(2)} (rounds ${ratios(rounds.serve).map((r) => r.toFixed(2)).join(' ')}; target >= 0.70)`);
-  console.log(`ratio, this process's server to bare Fastify: ${median(ratios(rounds.inProcess)).toFixed(2)} (rounds ${ratios(rounds.inProcess).map((r) => r.toFixed(2)).join(' ')})`);
+  console.log(`${ROUNDS} rounds of ${SECONDS} s each, ${PROCESSES} processes of each server, alternating; medians`);
+  const serve = pairs.map((p) => p.serve);
+  console.log(`GET page, quire serve (dist/, own process): ${rate(serve)} req/s  p50 ${median(serve.map((r) => r.p50))} ms  errors ${errors(serve)}`);
+  console.log(`GET page, this process's server (tsx):     ${rate(inProcess.map((r) => r.result))} req/s  errors ${errors(inProcess.map((r) => r.result))}`);
+  console.log(`bare Fastify, own process:                  ${rate(pairs.map((p) => p.bare))} req/s`);
+  console.log(`ratio, quire serve to bare Fastify: ${median(pairs.map((p) => ratio(p.serve, p.bare))).toFixed(2)} (target >= 0.70)`);
+  for (let i = 0; i < PROCESSES; i++) {
+    const own = pairs.filter((p) => p.process === i).map((p) => ratio(p.serve, p.bare));
+    console.log(`  process ${i + 1}: median ${median(own).toFixed(2)} (rounds ${own.map((r) => r.toFixed(2)).join(' ')})`);
+  }
+  if (BEFORE) {
+    const before = pairs.map((p) => ratio(p.before!, p.bare));
+    console.log(`ratio, quire serve of ${BEFORE} to bare Fastify: ${median(before).toFixed(2)} (${rate(pairs.map((p) => p.before!))} req/s)`);
+  }
+  const inProcessRatios = inProcess.map((r) => ratio(r.result, r.bare));
+  console.log(`ratio, this process's server to bare Fastify: ${median(inProcessRatios).toFixed(2)} (rounds ${inProcessRatios.map((r) => r.toFixed(2)).join(' ')})`);
   console.log(`GET /content, 1 connection: p50 ${revision.p50} ms  p99 ${revision.p99} ms  (target p50 < 10 ms)  errors ${revision.errors + revision.non2xx}`);
 } finally {
   await server.close();

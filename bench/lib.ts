@@ -187,11 +187,16 @@ export interface ServeProcess {
 
 /**
  * Starts the built `quire serve` on `dataDir` (a bench server's: the same database and repositories, which SQLite in
- * WAL mode lets two processes share) and waits until it answers. `nodeArgs` go to node before the program (for
- * example `--cpu-prof`, which NODE_OPTIONS does not take).
+ * WAL mode lets two processes share) and waits until it answers. `build`: another build's dist directory (an
+ * earlier commit's, for a figure before and after in one run); `nodeArgs` go to node before the program (for example
+ * `--cpu-prof`, which NODE_OPTIONS does not take).
  */
-export async function startQuireServe(dataDir: string, env: Record<string, string> = {}, nodeArgs: string[] = []): Promise<ServeProcess> {
-  const main = path.resolve('dist/src/main.js');
+export async function startQuireServe(
+  dataDir: string,
+  env: Record<string, string> = {},
+  options: { nodeArgs?: string[]; build?: string } = {},
+): Promise<ServeProcess> {
+  const main = path.resolve(options.build ?? 'dist', 'src/main.js');
   await fs.access(main).catch(() => {
     throw new Error('bench: dist/src/main.js is missing; run `npm run build` first');
   });
@@ -202,7 +207,7 @@ export async function startQuireServe(dataDir: string, env: Record<string, strin
     });
     probe.on('error', reject);
   });
-  const child = spawn(process.execPath, [...nodeArgs, main, 'serve'], {
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), main, 'serve'], {
     env: { ...process.env, QUIRE_DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', QUIRE_LOG_LEVEL: 'warn', DATABASE_URL: '', REDIS_URL: '', ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
   });

@@ -4,32 +4,13 @@
  * a real HTTP server read with node:http (which decompresses nothing): the compressed bytes are the plain answer,
  * compressed once per revision; others get the plain bytes; `vary` tells caches which is which.
  */
-import http from 'node:http';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rawGet } from '../helpers/raw-http.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { Checkout, spaceRemote } from '../helpers/git.js';
 import { COMPRESS_FROM_BYTES, acceptsGzip } from '../../src/http/present.js';
 import { loadRevision } from '../../src/domain/content/revisions.js';
-
-interface RawAnswer {
-  status: number;
-  headers: http.IncomingHttpHeaders;
-  body: Buffer;
-}
-
-function rawGet(url: string, headers: Record<string, string>): Promise<RawAnswer> {
-  return new Promise((resolve, reject) => {
-    http
-      .get(url, { headers }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
-        res.on('error', reject);
-      })
-      .on('error', reject);
-  });
-}
 
 describe('Accept-Encoding', () => {
   it('takes gzip when it is named (or x-gzip, or *) with a weight above 0', () => {
