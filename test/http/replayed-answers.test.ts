@@ -133,6 +133,28 @@ describe('kept answers replayed', () => {
     }
   });
 
+  it('refuses a token deleted by another process within the cache time to live, though its holder keeps reading', async () => {
+    const reader = await t.member(orgId, 'read');
+    const url = `/v1/spaces/${spaceId}/content/path/guide/page-7`;
+    expect((await get(url, reader.token)).status).toBe(200);
+    expect(replayable(reader, url)).toBe(true);
+    // No operation deletes a token: an operator does, in the database, as another process would.
+    const other = await createContainer(t.config);
+    try {
+      await other.ctx.db.deleteFrom('api_tokens').where('user_id', '=', reader.user.id).execute();
+      const deletedAt = Date.now();
+      let status = 200;
+      while (status === 200 && Date.now() - deletedAt < 5000) {
+        status = (await get(url, reader.token)).status;
+        await sleep(20);
+      }
+      expect(status).toBe(401);
+      expect(Date.now() - deletedAt).toBeLessThan(t.config.cacheTtlMs + 400);
+    } finally {
+      await other.close();
+    }
+  });
+
   it('stops at once when this process removes the reader', async () => {
     const reader = await t.member(orgId, 'read');
     const url = `/v1/spaces/${spaceId}/content/path/guide/page-6`;
