@@ -14,6 +14,9 @@
  *     200 queries one at a time over HTTP: p50 (target < 30 ms), in rounds alternating with the baseline, the same
  *     server keeping no ranking (QUIRE_SEARCH_RANKINGS_MB=0); a query's first search in a round and its later ones
  *     apart (each server starts with nothing kept);
+ *   - the ranking alone, as a query's first search does it, in this process: every space's best 10 pages from the
+ *     term lists (what organization searches do) against the engine's one query (rankPages, what they did before),
+ *     the benchmark's distinct queries in alternating rounds;
  *   - what a search costs others: a small request (GET /v1/orgs/{id}) sent again and again while another client
  *     searches, p50 and p95, in alternating rounds with the baseline, the ranking query on the event loop (the
  *     process's own connection instead of the context's longRead, a CPU pool thread's);
@@ -27,9 +30,12 @@ import { performance } from 'node:perf_hooks';
 import { gzipSync } from 'node:zlib';
 import { bareFastify, checkoutWithBareRemote, load, machine, type LoadResult, pageFile, spaceWithPages, startBenchServer, startQuireServe, type BenchServer } from './lib.js';
 import { median } from './stats.js';
-import { indexSearch } from '../src/domain/search/search.js';
 import { catchUpWithRepositories } from '../src/domain/content/git-access.js';
-import { searchStates } from '../src/store/sql/search.js';
+import { DOCS_PER_SPACE, pagesByDoc, rankPages, searchStates, type EngineQuery } from '../src/store/sql/search.js';
+import { termDocs, termLists } from '../src/store/sql/search-terms.js';
+import { RankingBase, SpaceRanker } from '../src/domain/search/term-ranking.js';
+import { engineQuery, indexSearch } from '../src/domain/search/search.js';
+import { queryTerms } from '../src/content/search-text.js';
 import { SpaceRankings } from '../src/domain/search/rankings.js';
 import { linkIndexVersion } from '../src/store/sql/links.js';
 
@@ -227,6 +233,43 @@ async function searchBesideReads(server: BenchServer, searches: string[]): Promi
   return `while another client searches (3 rounds of ${PER_ROUND} searches each, alternating):\n${figures.join('\n')}\n  ratio of the small request's p50 to the baseline's: ${(median(variants[0].small) / median(variants[1].small)).toFixed(3)}`;
 }
 
+/**
+ * The ranking alone of every space's best 10 pages for each query, as a first search does it (nothing kept), in this
+ * process: from the term lists (what organization searches do: the lists and each space's live pages read, scored,
+ * the pages' titles read) against the engine's one query (rankPages, the baseline: what they did before), in
+ * alternating rounds.
+ */
+async function rankingAlone(server: BenchServer, spaceIds: string[], queries: string[]): Promise<string> {
+  const db = server.container.ctx.db;
+  const states = await searchStates(db, spaceIds);
+  const spaces = spaceIds.map((spaceId) => ({ spaceId, key: states.get(spaceId)!.key }));
+  const fromLists = async (query: EngineQuery) => {
+    const docs = await termDocs(db, spaceIds);
+    const lists = await termLists(db, spaceIds, query);
+    const ranker = new SpaceRanker();
+    const found: number[] = [];
+    for (const { spaceId, key } of spaces) for (const page of ranker.rank(new RankingBase(docs.get(spaceId)!), lists.get(spaceId)!, query, 10)) found.push(key * DOCS_PER_SPACE + page.n);
+    return (await pagesByDoc(db, found)).size;
+  };
+  const byEngine = async (query: EngineQuery) => (await rankPages(db, spaces, query, 10)).length;
+  const variants = [
+    { name: 'term lists', rank: fromLists, times: [] as number[] },
+    { name: 'the engine (baseline)', rank: byEngine, times: [] as number[] },
+  ];
+  for (let round = 0; round < 3; round++) {
+    for (const variant of variants) {
+      for (const text of queries) {
+        const begun = performance.now();
+        const pages = await variant.rank(engineQuery(queryTerms(text)));
+        variant.times.push(performance.now() - begun);
+        if (pages === 0) throw new Error(`no page ranked for ${text}`);
+      }
+    }
+  }
+  const lines = variants.map((v) => `  ${v.name}: p50 ${median(v.times).toFixed(1)} ms, p95 ${percentile(v.times, 0.95).toFixed(1)} ms`);
+  return `the ranking alone (${spaces.length} spaces' best 10 pages, ${queries.length} queries x 3 rounds, alternating, in this process):\n${lines.join('\n')}\n  ratio of p50s, term lists to the engine: ${(median(variants[0].times) / median(variants[1].times)).toFixed(3)}`;
+}
+
 async function organization(server: BenchServer): Promise<void> {
   const SPACES = Number(process.env.SPACES ?? 100);
   const PAGES = Number(process.env.PAGES ?? 1000);
@@ -291,6 +334,7 @@ async function organization(server: BenchServer): Promise<void> {
       }
     }
   }
+  const ranking = ORG_SEARCH ? await rankingAlone(server, spaceIds, [...new Set(queries)]) : undefined;
   const blocking = ORG_SEARCH ? await searchBesideReads(server, queries.map(searchUrl(server.url))) : undefined;
   await readEverySpace(server.url);
   const uncollected = process.memoryUsage().rss;
@@ -305,6 +349,7 @@ async function organization(server: BenchServer): Promise<void> {
     console.log(`  baseline, no ranking kept (QUIRE_SEARCH_RANKINGS_MB=0): ${figures(searched.baseline)}`);
     console.log(`  ratio of p50s, ours to the baseline's: ${(median(searched.kept) / median(searched.baseline)).toFixed(3)}`);
   }
+  if (ranking) console.log(ranking);
   if (blocking) console.log(blocking);
   const mb = (bytes: number) => `${Math.round(bytes / 2 ** 20)} MB`;
   console.log(`RSS of this process (the server in the benchmark, under tsx) after reading every space once: ${mb(rss)}; JS heap ${mb(heapUsed)}, external ${mb(external)} (buffers ${mb(arrayBuffers)})${global.gc ? `; before a full collection ${mb(uncollected)}` : ', not collected first (run with NODE_OPTIONS=--expose-gc)'}`);

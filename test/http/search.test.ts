@@ -3,7 +3,11 @@ import { DATABASE_KINDS } from '../helpers/databases.js';
 import { QUEUE_DRIVERS } from '../helpers/queues.js';
 import { startTestApp, type TestApp, type TestUser } from '../helpers/app.js';
 import { Checkout, spaceRemote } from '../helpers/git.js';
-import { indexSearch, indexSearchAt } from '../../src/domain/search/search.js';
+import { engineQuery, indexSearch, indexSearchAt } from '../../src/domain/search/search.js';
+import { rankSpace } from '../../src/domain/search/term-ranking.js';
+import { queryTerms } from '../../src/content/search-text.js';
+import { DOCS_PER_SPACE, pagesByDoc, searchStates } from '../../src/store/sql/search.js';
+import { termDocs, termLists } from '../../src/store/sql/search-terms.js';
 
 const HANDBOOK: Record<string, string> = {
   'README.md': '# Welcome\n\nWelcome to the handbook.\n',
@@ -138,9 +142,23 @@ describe.each(DATABASE_KINDS)('search (%s)', (kind) => {
       } while (page);
       expect(found.map((p) => p.path).sort(), query).toEqual(expected);
       expect(new Set(found.map((p) => p.id)).size, query).toBe(found.length);
-      // The organization search reads every space at once, the same way: this space's best 10 pages.
+      // The organization search ranks each space from its term lists (bm25 over the space's own pages, where the
+      // space's search reads the engine's figures): this space's best 10 by that ranking, all of them matches, the
+      // pages with a query word in their title first as in the space's search.
       const org = await search(`/v1/orgs/${organizationIdOf()}/search`, { query });
-      expect(org.body.items.find((s: any) => s.id === id).pages.map((p: any) => p.id), `org ${query}`).toEqual(found.slice(0, 10).map((p) => p.id));
+      const orgPages: string[] = org.body.items.find((s: any) => s.id === id).pages.map((p: any) => p.id);
+      const terms = engineQuery(queryTerms(query));
+      const { key } = (await searchStates(t.container.ctx.db, [id])).get(id)!;
+      const best = rankSpace((await termDocs(t.container.ctx.db, [id])).get(id)!, (await termLists(t.container.ctx.db, [id], terms)).get(id)!, terms, 10);
+      const pageOf = await pagesByDoc(t.container.ctx.db, best.map((r) => key * DOCS_PER_SPACE + r.n));
+      expect(orgPages, `org ${query}`).toEqual(best.map((r) => pageOf.get(key * DOCS_PER_SPACE + r.n)!.page_id));
+      expect(orgPages.length, `org ${query}`).toBe(Math.min(10, expected.length));
+      const inTitle = orgPages.map((pageId) => {
+        const title = texts.get(found.find((p) => p.id === pageId).path)!.split('\n')[0];
+        return title.split(/[^a-z0-9]+/).some((w) => wanted.slice(0, -1).includes(w) || w.startsWith(last));
+      });
+      expect(inTitle, `org ${query}`).toEqual([...inTitle].sort((a, b) => Number(b) - Number(a)));
+      expect(inTitle.some(Boolean), `org ${query}`).toBe(true);
     }
   });
 

@@ -16,4 +16,4 @@ export function branchOf(number: number): string {
 export const LINKS_VERSION = 2;
 
 /** The search index's rules; a space indexed with other rules is indexed again, whole. */
-export const SEARCH_VERSION = 2;
+export const SEARCH_VERSION = 3;

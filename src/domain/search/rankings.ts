@@ -4,9 +4,10 @@
  * is refreshed. With an organization's search, also the pages as results show them (their matching sections and
  * excerpts).
  *
- * Why: the engines score every match of a query (bm25 and ts_rank have no early termination), and a word on almost
- * every page of 100 spaces of 1,000 pages is 100,000 matches, 200-400 ms of one query on SQLite; showing the 500
- * pages of an organization's answer reads their sections and finds the words in them (10-20 ms). A space's ranking
+ * Why: ranking 100 spaces of 1,000 pages from their term lists (./term-ranking.ts) for a word on almost every page
+ * still reads and scores 100,000 postings (5-10 ms), and showing the 500 pages of an organization's answer reads
+ * their sections and finds the words in them (10-20 ms). Kept with them: each space's base for its rankings (its
+ * live pages and their length parts of bm25), until the space is indexed again. A space's ranking
  * changes only when its rows do, and every row change comes with a new search state (an indexing writes its commit
  * and time with them, src/store/sql/search.ts applySearchChange), so what is kept under the state it was made from
  * is what the engine and the sections would give again: one key holds the space, its state (commit, time, rules,
@@ -14,9 +15,9 @@
  * time (one indexed read), so a process sees another's indexing at its next search, and only the spaces indexed
  * since are ranked again, in one query for all of them.
  *
- * What may differ from a fresh ranking: bm25 reads figures of the whole index (how many pages there are, how long
- * they are on average, how many hold each word), which pushes to other spaces move a little; pages of a space that
- * score within such a move of each other may swap. ts_rank (PostgreSQL) reads no such figure.
+ * A space's ranking from its term lists reads its own pages only: what is kept is exactly what would be ranked again.
+ * (A space ranked by the engine, until its first indexing with term lists, reads FTS5's figures of the whole index,
+ * which pushes to other spaces move a little.)
  *
  * Not kept: a space's later pages of results (`after`): a next page must rank after its cursor by the engine's own
  * scores, so one space's search asks the engine each time (its matches are one space's, at most a few thousand).
@@ -24,6 +25,7 @@
 import { WeightedLru } from '../lru.js';
 import type { SearchTerms } from '../../content/search-text.js';
 import type { RankedPage, SearchState } from '../../store/sql/search.js';
+import type { RankingBase } from './term-ranking.js';
 
 export interface SectionHit {
   /** The heading's anchor. */
@@ -69,9 +71,12 @@ function hitsWeight(hits: readonly PageHit[]): number {
 /** Rankings kept, in at most `maxBytes` of heap (QUIRE_SEARCH_RANKINGS_MB; 0 keeps none). */
 export class SpaceRankings {
   private readonly kept: WeightedLru<string, KeptRanking>;
+  private readonly bases: WeightedLru<string, RankingBase>;
 
+  // The bases are kept apart (an eighth of the bytes): many rankings, each asked once, must not push them out.
   constructor(readonly maxBytes: number) {
-    this.kept = new WeightedLru(maxBytes);
+    this.kept = new WeightedLru(maxBytes - Math.floor(maxBytes / 8));
+    this.bases = new WeightedLru(Math.floor(maxBytes / 8));
   }
 
   private static key(spaceId: string, state: SearchState, terms: SearchTerms, perSpace: number): string {
@@ -94,6 +99,19 @@ export class SpaceRankings {
     if (!entry || entry.hits) return;
     entry.hits = hits;
     this.kept.grow(key, hitsWeight(hits));
+  }
+
+  private static baseKey(spaceId: string, state: SearchState): string {
+    return JSON.stringify(['base', spaceId, state.commit_oid, state.indexed_at, state.version]);
+  }
+
+  /** What the space's rankings read of its live pages at this state (./term-ranking.ts), when kept. */
+  base(spaceId: string, state: SearchState): RankingBase | undefined {
+    return this.bases.get(SpaceRankings.baseKey(spaceId, state));
+  }
+
+  setBase(spaceId: string, state: SearchState, base: RankingBase): void {
+    this.bases.set(SpaceRankings.baseKey(spaceId, state), base, base.bytes);
   }
 
   /** How many rankings are kept (tests). */

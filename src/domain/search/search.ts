@@ -33,6 +33,11 @@
  * not in those rules. The best pages per space are picked in SQL (a window function), and the tiers spare the
  * scoring of text matches in spaces whose title and heading matches fill their places: a common word never brings
  * every match of every space into JavaScript, nor has every one scored.
+ * Organization and site searches rank each space's first pages from its term lists instead (./term-ranking.ts,
+ * src/store/sql/search-terms.ts): the same rules and FTS5's bm25, over the space's own pages, on both databases.
+ * The engines score every match, with no early termination: a word on nearly every page of 100 spaces of 1,000 pages
+ * took 200-300 ms to rank there, where reading and scoring the same lists takes a few milliseconds. A space not yet
+ * indexed with lists (an earlier version's rows, until its indexing) is ranked by the engine.
  * Sections of a page result: the sections (split at headings) whose heading or text has a query word (as written,
  * by stem or prefix: the engine's rule), best first (heading matches, more query words, more occurrences, then page
  * order), at most 5, each with an excerpt of its text around the first match. Organization results are spaces
@@ -65,6 +70,8 @@ import {
 } from '../../content/search-text.js';
 import {
   applySearchChange,
+  DOCS_PER_SPACE,
+  pagesByDoc,
   rankPages,
   ranksBefore,
   searchStates,
@@ -79,8 +86,10 @@ import {
   type SectionRow,
   type StoredSearchPage,
 } from '../../store/sql/search.js';
+import { termDocs, termLists } from '../../store/sql/search-terms.js';
 import { findSpace, liveSpacesOfOrganization, lockSpaceRow, type SpaceRow } from '../../store/sql/content.js';
 import type { KeptRanking, PageHit, SectionHit } from './rankings.js';
+import { RankingBase, SpaceRanker, type TermRanked } from './term-ranking.js';
 
 export type { PageHit, SectionHit } from './rankings.js';
 
@@ -375,7 +384,16 @@ async function topPages(
     }
     if (unranked.length === 0) continue;
     const bySpace = new Map<string, RankedPage[]>(unranked.map(({ spaceId }) => [spaceId, []]));
-    for (const row of await rankPages(ctx.db, unranked, engineQuery(group.terms), k, options.after, ctx.longRead)) bySpace.get(row.space_id)?.push(row);
+    const query = engineQuery(group.terms);
+    // Many spaces' first pages: from their term lists; a space without lists (indexed by an earlier version, until
+    // it is indexed again) and a later page of one space's results: by the engine.
+    let byEngine = unranked;
+    if (keep) {
+      const ranked = await rankByTermLists(ctx, unranked, states, query, k);
+      for (const row of ranked.rows) bySpace.get(row.space_id)?.push(row);
+      byEngine = unranked.filter(({ spaceId }) => !ranked.spaces.has(spaceId));
+    }
+    for (const row of await rankPages(ctx.db, byEngine, query, k, options.after, ctx.longRead)) bySpace.get(row.space_id)?.push(row);
     for (const [spaceId, rows] of bySpace) {
       // A space without a match is kept too: most spaces of an organization have none for a rare word.
       if (keep) ctx.rankings.set(spaceId, states.get(spaceId)!, group.terms, k, rows);
@@ -383,6 +401,42 @@ async function topPages(
     }
   }
   return { pages, terms, hits };
+}
+
+/**
+ * The best `k` pages of each space from its term lists (./term-ranking.ts); `spaces`: those that have lists. Each
+ * space's base (its live pages) is kept with its rankings until the space is indexed again.
+ */
+async function rankByTermLists(
+  ctx: Context,
+  spaces: ReadonlyArray<{ spaceId: string; key: number }>,
+  states: ReadonlyMap<string, SearchState>,
+  query: EngineQuery,
+  k: number,
+): Promise<{ rows: RankedPage[]; spaces: Set<string> }> {
+  const bases = new Map<string, RankingBase>();
+  for (const { spaceId } of spaces) {
+    const base = ctx.rankings.base(spaceId, states.get(spaceId)!);
+    if (base) bases.set(spaceId, base);
+  }
+  for (const [spaceId, docs] of await termDocs(ctx.db, spaces.map((space) => space.spaceId).filter((spaceId) => !bases.has(spaceId)))) {
+    const base = new RankingBase(docs);
+    ctx.rankings.setBase(spaceId, states.get(spaceId)!, base);
+    bases.set(spaceId, base);
+  }
+  const lists = await termLists(ctx.db, [...bases.keys()], query);
+  const found: Array<TermRanked & { spaceId: string; doc: number }> = [];
+  const ranker = new SpaceRanker();
+  for (const { spaceId, key } of spaces) {
+    const base = bases.get(spaceId);
+    if (base) for (const ranked of ranker.rank(base, lists.get(spaceId)!, query, k)) found.push({ ...ranked, spaceId, doc: key * DOCS_PER_SPACE + ranked.n });
+  }
+  const pages = await pagesByDoc(ctx.db, found.map((page) => page.doc));
+  const rows = found.flatMap(({ spaceId, doc, tier, score }) => {
+    const page = pages.get(doc);
+    return page ? [{ space_id: spaceId, page_id: page.page_id, title: page.title, path: page.path, doc, tier, score }] : [];
+  });
+  return { rows, spaces: new Set(bases.keys()) };
 }
 
 async function withSections(ctx: Context, ranked: Array<{ spaceId: string; pages: Ranked[] }>, terms: ReadonlyMap<string, SearchTerms>): Promise<Map<string, PageHit[]>> {

@@ -23,6 +23,7 @@ import * as m0010 from './migrations/0010_migrated.js';
 import * as m0011 from './migrations/0011_site_visitor_keys.js';
 import * as m0012 from './migrations/0012_search_engines.js';
 import * as m0013 from './migrations/0013_links_incremental.js';
+import * as m0014 from './migrations/0014_search_terms.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -46,6 +47,7 @@ const migrations: Record<string, Migration> = {
   '0011_site_visitor_keys': m0011,
   '0012_search_engines': m0012,
   '0013_links_incremental': m0013,
+  '0014_search_terms': m0014,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

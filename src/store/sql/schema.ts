@@ -463,6 +463,21 @@ export interface SearchSpacesTable {
   /** The language its words were stemmed in (src/content/search-text.ts SEARCH_LANGUAGES). */
   language: string;
   indexed_at: string;
+  /** Its live pages (numbers within the space) and their lengths in tokens (src/store/sql/search-terms.ts). */
+  docs: Buffer | null;
+  /** Pages whose postings are still in its term lists, though they are gone (until the lists are compacted). */
+  dead_docs: Generated<number>;
+  /** The highest page number its term lists ever held. */
+  last_doc: Generated<number>;
+}
+
+/** Per space and token, the pages that hold it (src/store/sql/search-terms.ts). */
+export interface SearchTermsTable {
+  space_id: string;
+  term: string;
+  /** The highest page number in `postings` (new pages are appended after it). */
+  last_doc: number;
+  postings: Buffer;
 }
 
 export interface SearchPagesTable {
@@ -533,6 +548,7 @@ export interface Database {
   link_answers: LinkAnswersTable;
   search_spaces: SearchSpacesTable;
   search_pages: SearchPagesTable;
+  search_terms: SearchTermsTable;
   search_sections: SearchSectionsTable;
 }
 

@@ -17,11 +17,13 @@
  * tsquery literals (`'tok'`, `'tok':*`), quotes doubled, passed as parameters. Ranking (rankPages: field tiers,
  * then the engine's score) and the limit per space are SQL (a window function): a search reads its best rows, never
  * every match, into JavaScript. That one query can take 100-200 ms on 100,000 pages: the domain has it run off the
- * event loop (rankPages' `read`).
+ * event loop (rankPages' `read`). Beside the engines, each space's term lists (./search-terms.ts, written with the
+ * rows here), from which organization and site searches rank many spaces at once.
  */
 import type { CompiledQuery, Kysely, RawBuilder } from 'kysely';
 import { PostgresAdapter, sql } from './kysely.js';
 import type { Database } from './schema.js';
+import { lastTermDoc, pageTerms, updateTermLists } from './search-terms.js';
 
 /** The revision of main a space's rows come from, the rules and the language they were made with. */
 export interface SearchState {
@@ -126,7 +128,8 @@ export async function applySearchChange(
   const kept = new Set(gone);
   const used = new Set([...stored].filter(([pageId]) => !kept.has(pageId)).map(([, doc]) => doc));
   const base = Number(key) * DOCS_PER_SPACE;
-  let next = base + 1;
+  // Above every number the space's term lists ever held, too (their postings of gone pages stay until compacted).
+  let next = base + (await lastTermDoc(db, spaceId)) + 1;
   for (const doc of stored.values()) if (doc >= next) next = doc + 1;
   let free = base + 1;
   const takeDoc = (): number => {
@@ -154,6 +157,10 @@ export async function applySearchChange(
   }
   const sections = change.added.flatMap((rows) => rows.sections.map((s) => ({ space_id: spaceId, page_id: rows.page.page_id, ...s })));
   for (const values of chunks(sections, 200)) await db.insertInto('search_sections').values(values).execute();
+  await updateTermLists(db, spaceId, {
+    removed: gone.flatMap((pageId) => (stored.has(pageId) ? [stored.get(pageId)! - base] : [])),
+    added: pages.map(({ doc, rows }) => ({ n: doc - base, terms: pageTerms(rows.tokens) })),
+  });
 }
 
 // ---- PostgreSQL documents
@@ -326,6 +333,17 @@ export async function rankPages(
   return rows
     .map((row) => ({ space_id: row.space_id, page_id: row.page_id, title: row.title, path: row.path, doc: Number(row.doc), tier: Number(row.tier), score: Number(row.score) }))
     .sort((a, b) => (ranksBefore(a, b) ? -1 : ranksBefore(b, a) ? 1 : 0));
+}
+
+/** The pages of these numbers (doc), as results show them. */
+export async function pagesByDoc(db: Kysely<Database>, docs: readonly number[]): Promise<Map<number, { space_id: string; page_id: string; title: string; path: string }>> {
+  const out = new Map<number, { space_id: string; page_id: string; title: string; path: string }>();
+  for (const batch of chunks(docs)) {
+    for (const row of await db.selectFrom('search_pages').select(['doc', 'space_id', 'page_id', 'title', 'path']).where('doc', 'in', batch).execute()) {
+      out.set(Number(row.doc), row);
+    }
+  }
+  return out;
 }
 
 export interface SectionRow {

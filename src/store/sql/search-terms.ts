@@ -1,0 +1,269 @@
+/**
+ * Term lists (migration 0014): per space and token, the pages that hold it, each with its weighted count of the
+ * token (title 10, headings 5, text 1, as the engines weigh the fields) and whether the token is in its title or a
+ * heading; per space, its live pages with their lengths in tokens. An organization's search ranks each space's
+ * pages from them (src/domain/search/term-ranking.ts): the engines score every match of a query with no early
+ * termination, and a word on nearly every page of 100 spaces is 100,000 rows scored, 200-400 ms, where decoding the
+ * same lists is a few milliseconds.
+ *
+ * Pages are numbered within their space (`n`: the page's doc less its space's key times 2^24), and a list holds
+ * (n, code) pairs in ascending n, each number as a varint of its difference to the one before, the code
+ * `weighted count * 4 + tier` (tier 2: in the title, 1: in a heading, 0: in the text only). A page written anew
+ * takes a number above every number the lists ever held (search_spaces.last_doc), so its postings are appended to
+ * each list. A page that goes only leaves the live pages: its postings stay in the lists (readers skip pages that
+ * are not live) until they outnumber the live ones, when one indexing rewrites the space's lists without them.
+ */
+import type { Kysely } from 'kysely';
+import type { Database } from './schema.js';
+
+// ---- the lists' encoding
+
+/** Pairs of a page number and a value, in ascending page number. */
+export interface Pairs {
+  docs: Int32Array;
+  values: Int32Array;
+}
+
+/** `docs` (ascending, all above `after`) and their values as varints: each number's difference to the one before. */
+export function encodePairs(docs: ArrayLike<number>, values: ArrayLike<number>, after = 0): Buffer {
+  const out = Buffer.allocUnsafe(docs.length * 10);
+  let at = 0;
+  const varint = (value: number) => {
+    while (value >= 0x80) {
+      out[at++] = (value & 0x7f) | 0x80;
+      value >>>= 7;
+    }
+    out[at++] = value;
+  };
+  let previous = after;
+  for (let i = 0; i < docs.length; i++) {
+    varint(docs[i] - previous);
+    varint(values[i]);
+    previous = docs[i];
+  }
+  return Buffer.from(out.subarray(0, at));
+}
+
+export function decodePairs(bytes: Uint8Array): Pairs {
+  // Each pair takes two bytes at least.
+  const docs = new Int32Array(bytes.length >> 1);
+  const values = new Int32Array(bytes.length >> 1);
+  let count = 0;
+  let doc = 0;
+  for (let at = 0; at < bytes.length; ) {
+    let byte = bytes[at++];
+    let delta = byte & 0x7f;
+    for (let shift = 7; byte & 0x80; shift += 7) {
+      byte = bytes[at++];
+      delta |= (byte & 0x7f) << shift;
+    }
+    byte = bytes[at++];
+    let value = byte & 0x7f;
+    for (let shift = 7; byte & 0x80; shift += 7) {
+      byte = bytes[at++];
+      value |= (byte & 0x7f) << shift;
+    }
+    doc += delta;
+    docs[count] = doc;
+    values[count++] = value;
+  }
+  return { docs: docs.subarray(0, count), values: values.subarray(0, count) };
+}
+
+/** The weights of a page's fields (title, headings, text), as the engines' rankings weigh them. */
+export const FIELD_WEIGHTS = [10, 5, 1] as const;
+
+/** A posting's code: the page's weighted count of the token, and its tier (2: in the title, 1: in a heading, 0). */
+export const postingCode = (weighted: number, tier: number): number => weighted * 4 + tier;
+export const postingWeight = (code: number): number => code >>> 2;
+export const postingTier = (code: number): number => code & 3;
+
+/** A page's tokens counted: its length (all its tokens) and each token's posting code. */
+export interface PageTerms {
+  length: number;
+  codes: Map<string, number>;
+}
+
+/** The tokens of a page's fields (src/content/search-text.ts indexTokens: separated by spaces, a stem after `/`). */
+export function pageTerms(tokens: { title: string; headings: string; body: string }): PageTerms {
+  const weighted = new Map<string, number>();
+  const tiers = new Map<string, number>();
+  let length = 0;
+  const fields = [tokens.title, tokens.headings, tokens.body];
+  for (let field = 0; field < 3; field++) {
+    for (const token of fields[field].split(/[ /]/)) {
+      if (!token) continue;
+      length++;
+      weighted.set(token, (weighted.get(token) ?? 0) + FIELD_WEIGHTS[field]);
+      if (field < 2 && !tiers.has(token)) tiers.set(token, 2 - field);
+    }
+  }
+  const codes = new Map<string, number>();
+  for (const [token, weight] of weighted) codes.set(token, postingCode(weight, tiers.get(token) ?? 0));
+  return { length, codes };
+}
+
+// ---- writing
+
+const CHUNK = 500;
+
+function chunks<T>(items: readonly T[], size = CHUNK): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
+/** The number the next page written must be above (a space's lists never held a higher one). */
+export async function lastTermDoc(db: Kysely<Database>, spaceId: string): Promise<number> {
+  const row = await db.selectFrom('search_spaces').select('last_doc').where('space_id', '=', spaceId).executeTakeFirst();
+  return Number(row?.last_doc ?? 0);
+}
+
+/**
+ * Brings a space's term lists up to date with an indexing's change (run it in the indexing's transaction, after
+ * its search_spaces row is written): `removed`, the numbers of the pages that went (or are written again); `added`,
+ * the pages written, with their new numbers.
+ */
+export async function updateTermLists(
+  db: Kysely<Database>,
+  spaceId: string,
+  change: { removed: readonly number[]; added: ReadonlyArray<{ n: number; terms: PageTerms }> },
+): Promise<void> {
+  const row = await db.selectFrom('search_spaces').select(['docs', 'dead_docs', 'last_doc']).where('space_id', '=', spaceId).executeTakeFirstOrThrow();
+  const live = new Map<number, number>();
+  if (row.docs) {
+    const { docs, values } = decodePairs(row.docs);
+    for (let i = 0; i < docs.length; i++) live.set(docs[i], values[i]);
+  }
+  let dead = Number(row.dead_docs);
+  let last = Number(row.last_doc);
+  for (const n of change.removed) if (live.delete(n)) dead++;
+  const added = [...change.added].sort((a, b) => a.n - b.n);
+  if (live.size === 0) {
+    // Every page went (a space indexed anew): no list holds a live page.
+    await db.deleteFrom('search_terms').where('space_id', '=', spaceId).execute();
+    dead = 0;
+  } else if ((dead > live.size && dead >= 64) || (added.length > 0 && added[0].n <= last)) {
+    // Mostly gone pages, or a number given again (a space that used up its numbers): lists of live pages only.
+    await compactTermLists(db, spaceId, new Set(live.keys()));
+    dead = 0;
+  }
+
+  // Each token's new postings, in ascending page number.
+  const additions = new Map<string, { docs: number[]; codes: number[] }>();
+  for (const { n, terms } of added) {
+    live.set(n, terms.length);
+    for (const [term, code] of terms.codes) {
+      let list = additions.get(term);
+      if (!list) additions.set(term, (list = { docs: [], codes: [] }));
+      list.docs.push(n);
+      list.codes.push(code);
+    }
+  }
+  for (const terms of chunks([...additions.keys()])) {
+    const stored = new Map(
+      (await db.selectFrom('search_terms').select(['term', 'last_doc', 'postings']).where('space_id', '=', spaceId).where('term', 'in', terms).execute()).map((r) => [r.term, r]),
+    );
+    const rows = terms.map((term) => {
+      const adding = additions.get(term)!;
+      const old = stored.get(term);
+      const lastDoc = Math.max(adding.docs[adding.docs.length - 1], Number(old?.last_doc ?? 0));
+      if (!old) return { space_id: spaceId, term, last_doc: lastDoc, postings: encodePairs(adding.docs, adding.codes) };
+      if (adding.docs[0] > Number(old.last_doc)) {
+        return { space_id: spaceId, term, last_doc: lastDoc, postings: Buffer.concat([old.postings, encodePairs(adding.docs, adding.codes, Number(old.last_doc))]) };
+      }
+      // A number below the list's last (only after its space used up its numbers): merged in order.
+      const { docs, values } = decodePairs(old.postings);
+      const merged = [...docs].map((doc, i) => ({ doc, value: values[i] }));
+      adding.docs.forEach((doc, i) => merged.push({ doc, value: adding.codes[i] }));
+      merged.sort((a, b) => a.doc - b.doc);
+      return { space_id: spaceId, term, last_doc: lastDoc, postings: encodePairs(merged.map((m) => m.doc), merged.map((m) => m.value)) };
+    });
+    for (const batch of chunks(rows, 200)) {
+      await db
+        .insertInto('search_terms')
+        .values(batch)
+        .onConflict((oc) => oc.columns(['space_id', 'term']).doUpdateSet((eb) => ({ last_doc: eb.ref('excluded.last_doc'), postings: eb.ref('excluded.postings') })))
+        .execute();
+    }
+  }
+  if (added.length > 0) last = Math.max(last, added[added.length - 1].n);
+  const docs = [...live.keys()].sort((a, b) => a - b);
+  await db
+    .updateTable('search_spaces')
+    .set({ docs: encodePairs(docs, docs.map((n) => live.get(n)!)), dead_docs: dead, last_doc: last })
+    .where('space_id', '=', spaceId)
+    .execute();
+}
+
+/** Rewrites a space's lists with the postings of `live` pages only. */
+async function compactTermLists(db: Kysely<Database>, spaceId: string, live: ReadonlySet<number>): Promise<void> {
+  let after = '';
+  for (;;) {
+    const rows = await db
+      .selectFrom('search_terms')
+      .select(['term', 'postings'])
+      .where('space_id', '=', spaceId)
+      .where('term', '>', after)
+      .orderBy('term')
+      .limit(2000)
+      .execute();
+    if (rows.length === 0) return;
+    after = rows[rows.length - 1].term;
+    const emptied: string[] = [];
+    for (const { term, postings } of rows) {
+      const { docs, values } = decodePairs(postings);
+      const keep: number[] = [];
+      for (let i = 0; i < docs.length; i++) if (live.has(docs[i])) keep.push(i);
+      if (keep.length === docs.length) continue;
+      if (keep.length === 0) {
+        emptied.push(term);
+        continue;
+      }
+      await db
+        .updateTable('search_terms')
+        .set({ postings: encodePairs(keep.map((i) => docs[i]), keep.map((i) => values[i])), last_doc: docs[keep[keep.length - 1]] })
+        .where('space_id', '=', spaceId)
+        .where('term', '=', term)
+        .execute();
+    }
+    for (const terms of chunks(emptied)) await db.deleteFrom('search_terms').where('space_id', '=', spaceId).where('term', 'in', terms).execute();
+  }
+}
+
+// ---- reading
+
+/** The live pages of these spaces (number and length), by space (spaces without term lists are left out). */
+export async function termDocs(db: Kysely<Database>, spaceIds: readonly string[]): Promise<Map<string, Pairs>> {
+  const out = new Map<string, Pairs>();
+  for (const ids of chunks(spaceIds)) {
+    for (const row of await db.selectFrom('search_spaces').select(['space_id', 'docs']).where('space_id', 'in', ids).execute()) {
+      if (row.docs) out.set(row.space_id, decodePairs(row.docs));
+    }
+  }
+  return out;
+}
+
+/**
+ * The term lists of `spaceIds` for tokens equal to one of `whole` or starting with one of `prefixes`: by space, by
+ * token (a token both whole and of a prefix is read once).
+ */
+export async function termLists(
+  db: Kysely<Database>,
+  spaceIds: readonly string[],
+  query: { whole: readonly string[]; prefixes: readonly string[] },
+): Promise<Map<string, Map<string, Buffer>>> {
+  const out = new Map<string, Map<string, Buffer>>(spaceIds.map((id) => [id, new Map()]));
+  for (const ids of chunks(spaceIds)) {
+    const add = (rows: Array<{ space_id: string; term: string; postings: Buffer }>) => {
+      for (const row of rows) out.get(row.space_id)!.set(row.term, row.postings);
+    };
+    const lists = db.selectFrom('search_terms').select(['space_id', 'term', 'postings']).where('space_id', 'in', ids);
+    // A whole token that starts with a prefix is read with the prefix's tokens.
+    const whole = query.whole.filter((token) => !query.prefixes.some((prefix) => token.startsWith(prefix)));
+    if (whole.length > 0) add(await lists.where('term', 'in', whole).execute());
+    // A prefix is one range of the primary key: from itself to itself followed by the highest character.
+    for (const prefix of query.prefixes) add(await lists.where('term', '>=', prefix).where('term', '<', `${prefix}\u{10ffff}`).execute());
+  }
+  return out;
+}

@@ -1,0 +1,242 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DATABASE_KINDS } from '../helpers/databases.js';
+import { startTestApp, type TestApp } from '../helpers/app.js';
+import { Checkout, spaceRemote } from '../helpers/git.js';
+import { engineQuery, indexSearch, pageRows } from '../../src/domain/search/search.js';
+import { rankSpace } from '../../src/domain/search/term-ranking.js';
+import { loadRevision } from '../../src/domain/content/revisions.js';
+import { MAIN_REF } from '../../src/domain/content/refs.js';
+import { queryTerms } from '../../src/content/search-text.js';
+import { DOCS_PER_SPACE, rankPages, searchStates } from '../../src/store/sql/search.js';
+import { decodePairs, encodePairs, pageTerms, postingCode, termDocs, termLists } from '../../src/store/sql/search-terms.js';
+import type { DocumentPage } from '../../src/content/model.js';
+
+describe('term list encoding', () => {
+  it('decodes what it encoded, large numbers and values included, and an appended part continues the list', () => {
+    const docs = [1, 2, 130, 16_384, 2 ** 24 - 1];
+    const values = [0, 127, 128, 2 ** 21, 2 ** 30 + 5];
+    const whole = encodePairs(docs, values);
+    const decoded = decodePairs(whole);
+    expect([...decoded.docs]).toEqual(docs);
+    expect([...decoded.values]).toEqual(values);
+    const appended = Buffer.concat([encodePairs(docs.slice(0, 2), values.slice(0, 2)), encodePairs(docs.slice(2), values.slice(2), docs[1])]);
+    expect(appended.equals(whole)).toBe(true);
+    expect(decodePairs(Buffer.alloc(0)).docs).toHaveLength(0);
+  });
+
+  it('counts a page\'s tokens by field weight, with the tier of its best field; stems count as tokens', () => {
+    const terms = pageTerms({ title: 'install guide', headings: 'installing/instal', body: 'install install guide zebra' });
+    expect(terms.length).toBe(8);
+    expect(terms.codes.get('install')).toBe(postingCode(10 + 2, 2));
+    expect(terms.codes.get('installing')).toBe(postingCode(5, 1));
+    expect(terms.codes.get('instal')).toBe(postingCode(5, 1));
+    expect(terms.codes.get('guide')).toBe(postingCode(11, 2));
+    expect(terms.codes.get('zebra')).toBe(postingCode(1, 0));
+  });
+});
+
+// A small corpus with words at varied frequencies, in titles, headings and text, with inflected forms (stems).
+const WORDS = 'install installing installed installation configure configuration deploy deployment cluster replica token tokens webhook schema migrate backup restore audit quota region gateway sandbox instance insight'.split(' ');
+
+function random(seed: number): () => number {
+  let state = seed;
+  return () => {
+    state = (state * 1_103_515_245 + 12_345) % 2 ** 31;
+    return state / 2 ** 31;
+  };
+}
+
+function pageText(i: number, seed: number): string {
+  const next = random(seed * 7919 + i);
+  const word = () => WORDS[Math.floor(next() ** 2 * WORDS.length)];
+  let text = `# ${word()} ${i}\n\n`;
+  for (let p = 0; p < 1 + Math.floor(next() * 5); p++) {
+    if (next() < 0.3) text += `## ${word()} notes\n\n`;
+    text += `${Array.from({ length: 3 + Math.floor(next() * 25) }, word).join(' ')}.\n\n`;
+  }
+  return text;
+}
+
+const QUERIES = ['install', 'installing', 'deploy cluster', 'token webhook schema', 'inst', 'in', 'con', 'gateway', 'zebra', 'replica in'];
+
+describe.each(DATABASE_KINDS)('term lists (%s)', (kind) => {
+  let t: TestApp;
+  let org: Awaited<ReturnType<TestApp['organization']>>;
+  let base: string;
+
+  beforeAll(async () => {
+    t = await startTestApp(kind);
+    org = await t.organization();
+    base = await t.listen();
+  });
+  afterAll(async () => t?.close());
+
+  async function newSpace(title: string): Promise<{ id: string; checkout: Checkout }> {
+    const id = (await t.request('POST', `/v1/orgs/${org.id}/spaces`, { token: org.admin.token, body: { title } })).body.id;
+    return { id, checkout: await Checkout.clone(spaceRemote(base, org.admin.token, id)) };
+  }
+
+  /** Each token's postings as stored (live pages only, by page id), and as made afresh from main's pages. */
+  async function storedAndFresh(spaceId: string) {
+    const ctx = t.container.ctx;
+    const key = (await searchStates(ctx.db, [spaceId])).get(spaceId)!.key;
+    const pageOf = new Map((await ctx.db.selectFrom('search_pages').select(['doc', 'page_id']).where('space_id', '=', spaceId).execute()).map((r) => [Number(r.doc) - key * DOCS_PER_SPACE, r.page_id]));
+    const rows = await ctx.db.selectFrom('search_terms').select(['term', 'postings', 'last_doc']).where('space_id', '=', spaceId).execute();
+    const space = (await ctx.db.selectFrom('search_spaces').select(['docs', 'dead_docs', 'last_doc']).where('space_id', '=', spaceId).executeTakeFirstOrThrow());
+    const live = decodePairs(space.docs!);
+    const stored = new Map<string, Map<string, number>>();
+    let deadPostings = 0;
+    for (const row of rows) {
+      const { docs, values } = decodePairs(row.postings);
+      expect(Number(row.last_doc)).toBe(docs[docs.length - 1]);
+      expect(Number(row.last_doc)).toBeLessThanOrEqual(Number(space.last_doc));
+      docs.forEach((n, i) => {
+        const pageId = live.docs.includes(n) ? pageOf.get(n) : undefined;
+        if (!pageId) return void deadPostings++;
+        if (!stored.has(row.term)) stored.set(row.term, new Map());
+        stored.get(row.term)!.set(pageId, values[i]);
+      });
+    }
+    const revision = await loadRevision(ctx, spaceId, (await ctx.reader.resolveRef(spaceId, MAIN_REF))!, { final: true });
+    const fresh = new Map<string, Map<string, number>>();
+    const lengths = new Map<string, number>();
+    for (const page of revision.pagesById.values()) {
+      if (page.type !== 'document') continue;
+      const terms = pageTerms(pageRows(page as DocumentPage).tokens);
+      lengths.set(page.id, terms.length);
+      for (const [term, code] of terms.codes) {
+        if (!fresh.has(term)) fresh.set(term, new Map());
+        fresh.get(term)!.set(page.id, code);
+      }
+    }
+    const storedLengths = new Map([...live.docs].map((n, i) => [pageOf.get(n)!, live.values[i]]));
+    // The same lists made afresh, under the stored numbers of the live pages (no gone page's postings in them).
+    const numberOf = new Map([...live.docs].map((n) => [pageOf.get(n)!, n]));
+    const freshLists = new Map<string, Buffer>();
+    for (const [term, pages] of fresh) {
+      const sorted = [...pages].map(([pageId, code]) => [numberOf.get(pageId)!, code]).sort((x, y) => x[0] - y[0]);
+      freshLists.set(term, encodePairs(sorted.map((p) => p[0]), sorted.map((p) => p[1])));
+    }
+    const rankingsAgree = async () => {
+      for (const text of QUERIES) {
+        const query = engineQuery(queryTerms(text));
+        const lists = (await termLists(ctx.db, [spaceId], query)).get(spaceId)!;
+        expect(rankSpace(live, lists, query, 1000), text).toEqual(rankSpace(live, freshLists, query, 1000));
+      }
+    };
+    return { stored, fresh, lengths, storedLengths, deadPostings, deadDocs: Number(space.dead_docs), rankingsAgree };
+  }
+
+  it('keeps each token\'s postings equal to those made afresh through edits, moves and deletions, and compacts gone pages away', async () => {
+    const { id, checkout } = await newSpace('Lists');
+    for (let i = 0; i < 12; i++) await checkout.write(`page-${i}.md`, pageText(i, 1));
+    await checkout.commitAndPush('pages');
+    await indexSearch(t.container.ctx, id);
+    let state = await storedAndFresh(id);
+    expect(state.stored).toEqual(state.fresh);
+    expect(state.storedLengths).toEqual(state.lengths);
+    expect(state.deadPostings).toBe(0);
+
+    // Edits, a move and a deletion: the gone versions' postings stay (not live) until compacted.
+    await checkout.write('page-1.md', pageText(1, 2));
+    await checkout.write('page-2.md', pageText(2, 2));
+    await checkout.git('mv', 'page-3.md', 'moved-3.md');
+    await checkout.git('rm', '-q', 'page-11.md');
+    await checkout.commitAndPush('edits');
+    await indexSearch(t.container.ctx, id);
+    state = await storedAndFresh(id);
+    expect(state.stored).toEqual(state.fresh);
+    expect(state.storedLengths).toEqual(state.lengths);
+    expect(state.deadDocs).toBe(3);
+    expect(state.deadPostings).toBeGreaterThan(0);
+    // Ranked from the lists as stored (gone pages' postings skipped), as from lists without them.
+    await state.rankingsAgree();
+
+    // The page with the highest number went: a page written now takes a number above it, not its number again.
+    const highest = async () => Number((await t.container.ctx.db.selectFrom('search_pages').select((eb) => eb.fn.max('doc').as('doc')).where('space_id', '=', id).executeTakeFirstOrThrow()).doc);
+    const before = await highest();
+    await checkout.git('rm', '-q', 'page-2.md');
+    await checkout.commitAndPush('remove the newest');
+    await indexSearch(t.container.ctx, id);
+    await checkout.write('page-new.md', pageText(99, 3));
+    await checkout.commitAndPush('a new page');
+    await indexSearch(t.container.ctx, id);
+    expect(await highest()).toBeGreaterThan(before);
+    state = await storedAndFresh(id);
+    expect(state.stored).toEqual(state.fresh);
+
+    // Many edits: once gone pages outnumber live ones (and 64), the lists are rewritten without them.
+    let compacted = false;
+    for (let round = 0; round < 10; round++) {
+      for (let i = 4; i < 11; i++) await checkout.write(`page-${i}.md`, pageText(i, 10 + round));
+      await checkout.commitAndPush(`round ${round}`);
+      await indexSearch(t.container.ctx, id);
+      const previous = state.deadDocs;
+      state = await storedAndFresh(id);
+      expect(state.stored).toEqual(state.fresh);
+      expect(state.storedLengths).toEqual(state.lengths);
+      if (state.deadDocs < previous) {
+        compacted = true;
+        expect(previous + 7).toBeGreaterThanOrEqual(64);
+        expect([state.deadDocs, state.deadPostings]).toEqual([0, 0]);
+      }
+    }
+    expect(compacted).toBe(true);
+    await state.rankingsAgree();
+    await checkout.dispose();
+  });
+
+  it('finds a space ranked by the engine while it has no term lists (indexed by an earlier version)', async () => {
+    const { id, checkout } = await newSpace('Older lists');
+    await checkout.write('README.md', '# Older\n\nA narwhal guide.\n');
+    await checkout.commitAndPush('narwhal');
+    await checkout.dispose();
+    await indexSearch(t.container.ctx, id);
+    const search = async () => (await t.request('GET', `/v1/orgs/${org.id}/search`, { token: org.admin.token, query: { query: 'narwhal' } })).body.items.map((hit: any) => [hit.title, hit.pages.map((p: any) => p.title)]);
+    expect(await search()).toEqual([['Older lists', ['Older']]]);
+    await t.container.ctx.db.deleteFrom('search_terms').where('space_id', '=', id).execute();
+    await t.container.ctx.db.updateTable('search_spaces').set({ docs: null }).where('space_id', '=', id).execute();
+    t.container.ctx.rankings = new (t.container.ctx.rankings.constructor as any)(t.container.ctx.rankings.maxBytes);
+    expect(await search()).toEqual([['Older lists', ['Older']]]);
+  });
+});
+
+// After edits and deletions FTS5's own figures drift (its page count and average length still count a contentless
+// table's deleted rows), so the comparison is made on a space indexed once; the lists after edits are checked
+// against lists made afresh above.
+describe('ranking from term lists against FTS5 (one space alone: the same figures)', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await startTestApp('sqlite');
+  });
+  afterAll(async () => t?.close());
+
+  it('gives FTS5\'s order, tiers and bm25 scores for whole words, stems, prefixes and several words', async () => {
+    const org = await t.organization();
+    const base = await t.listen();
+    const id = (await t.request('POST', `/v1/orgs/${org.id}/spaces`, { token: org.admin.token, body: { title: 'Alone' } })).body.id;
+    const checkout = await Checkout.clone(spaceRemote(base, org.admin.token, id));
+    for (let i = 0; i < 80; i++) await checkout.write(`page-${i}.md`, pageText(i, 5));
+    await checkout.commitAndPush('pages');
+    await indexSearch(t.container.ctx, id);
+    const { key } = (await searchStates(t.container.ctx.db, [id])).get(id)!;
+    let compared = 0;
+    const compare = async () => {
+      for (const text of QUERIES) {
+        const query = engineQuery(queryTerms(text));
+        const engine = (await rankPages(t.container.ctx.db, [{ spaceId: id, key }], query, 1000)).map(({ doc, tier, score }) => ({ doc, tier, score }));
+        const lists = (await termLists(t.container.ctx.db, [id], query)).get(id)!;
+        const docs = (await termDocs(t.container.ctx.db, [id])).get(id)!;
+        const ours = rankSpace(docs, lists, query, 1000).map((r) => ({ doc: key * DOCS_PER_SPACE + r.n, tier: r.tier, score: r.score }));
+        expect(ours, text).toEqual(engine);
+        compared += engine.length;
+        // The best k are the first k of the whole ranking.
+        expect(rankSpace(docs, lists, query, 5)).toEqual(rankSpace(docs, lists, query, 1000).slice(0, 5));
+      }
+    };
+    await compare();
+    await checkout.dispose();
+    expect(compared).toBeGreaterThan(200);
+  });
+});
