@@ -160,7 +160,7 @@ describe.each(DATABASE_KINDS)('the search index rows (%s)', (kind) => {
     }
   });
 
-  it('takes a purged space\'s rows with it, engine rows included', async () => {
+  it('takes a purged space\'s rows with it, engine rows and term lists included', async () => {
     const { id, checkout } = await newSpace('Doomed');
     await checkout.write('README.md', '# Doomed\n\nSoon gone.\n');
     await checkout.commitAndPush('content');
@@ -168,8 +168,11 @@ describe.each(DATABASE_KINDS)('the search index rows (%s)', (kind) => {
     await indexSearch(t.container.ctx, id);
     const key = Number((await t.container.ctx.db.selectFrom('search_spaces').select('key').where('space_id', '=', id).executeTakeFirstOrThrow()).key);
     expect((await searchRowCounts(t.container.ctx.db, id)).engine).toBe(1);
+    const terms = () => t.container.ctx.db.selectFrom('search_terms').select('term').where('space_id', '=', id).execute();
+    expect((await terms()).length).toBeGreaterThan(0);
     await deleteSpaceRow(t.container.ctx.db, id);
     expect(await t.container.ctx.db.selectFrom('search_pages').select('doc').where('space_id', '=', id).execute()).toEqual([]);
+    expect(await terms()).toEqual([]);
     if (kind === 'sqlite') {
       const { sql } = await import('kysely');
       const left = await sql<{ n: number }>`select count(*) as n from search_fts_docsize where id between ${key * 2 ** 24} and ${(key + 1) * 2 ** 24 - 1}`.execute(t.container.ctx.db);
