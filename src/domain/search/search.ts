@@ -404,6 +404,16 @@ async function topPages(
 }
 
 /**
+ * Lets the requests that came in meanwhile run: a search's parts (SQLite's reads are synchronous, and a promise of
+ * one yields to nothing but other promises) would otherwise hold the event loop for the whole search, 30-40 ms for
+ * an organization of 100,000 pages, and every request beside it would wait as long.
+ */
+const otherRequestsFirst = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** Spaces ranked, or made into results, between two turns of the event loop (a few milliseconds). */
+const SPACES_PER_TURN = 25;
+
+/**
  * The best `k` pages of each space from its term lists (./term-ranking.ts); `spaces`: those that have lists. Each
  * space's base (its live pages) is kept with its rankings until the space is indexed again.
  */
@@ -425,13 +435,16 @@ async function rankByTermLists(
     bases.set(spaceId, base);
   }
   const lists = await termLists(ctx.db, [...bases.keys()], query);
+  await otherRequestsFirst();
   const found: Array<TermRanked & { spaceId: string; doc: number }> = [];
   const ranker = new SpaceRanker();
-  for (const { spaceId, key } of spaces) {
+  for (const [index, { spaceId, key }] of spaces.entries()) {
+    if (index > 0 && index % SPACES_PER_TURN === 0) await otherRequestsFirst();
     const base = bases.get(spaceId);
     if (base) for (const ranked of ranker.rank(base, lists.get(spaceId)!, query, k)) found.push({ ...ranked, spaceId, doc: key * DOCS_PER_SPACE + ranked.n });
   }
   const pages = await pagesByDoc(ctx.db, found.map((page) => page.doc));
+  await otherRequestsFirst();
   const rows = found.flatMap(({ spaceId, doc, tier, score }) => {
     const page = pages.get(doc);
     return page ? [{ space_id: spaceId, page_id: page.page_id, title: page.title, path: page.path, doc, tier, score }] : [];
@@ -441,23 +454,27 @@ async function rankByTermLists(
 
 async function withSections(ctx: Context, ranked: Array<{ spaceId: string; pages: Ranked[] }>, terms: ReadonlyMap<string, SearchTerms>): Promise<Map<string, PageHit[]>> {
   const sections = await sectionsOf(ctx.db, ranked.flatMap(({ spaceId, pages }) => pages.map((r) => ({ spaceId, pageId: r.pageId }))));
+  await otherRequestsFirst();
   const byPage = new Map<string, SectionRow[]>();
   for (const section of sections) {
     const key = `${section.space_id} ${section.page_id}`;
-    byPage.set(key, [...(byPage.get(key) ?? []), section]);
+    const list = byPage.get(key);
+    if (list) list.push(section);
+    else byPage.set(key, [section]);
   }
   // Stems worked out once per search and language (spaces of one language share one terms object).
   const stems = new Map<SearchTerms, Map<string, string>>();
   const stemsOf = (spaceTerms: SearchTerms) => stems.get(spaceTerms) ?? stems.set(spaceTerms, new Map()).get(spaceTerms)!;
-  return new Map(
-    ranked.map(({ spaceId, pages: hits }) => [
+  const out = new Map<string, PageHit[]>();
+  for (const [index, { spaceId, pages: hits }] of ranked.entries()) {
+    if (index > 0 && index % SPACES_PER_TURN === 0) await otherRequestsFirst();
+    const spaceTerms = terms.get(spaceId)!;
+    out.set(
       spaceId,
-      hits.map((r) => {
-        const spaceTerms = terms.get(spaceId)!;
-        return { spaceId, id: r.pageId, title: r.title, path: r.path, sections: sectionHits(r.path, byPage.get(`${spaceId} ${r.pageId}`) ?? [], spaceTerms, stemsOf(spaceTerms)) };
-      }),
-    ]),
-  );
+      hits.map((r) => ({ spaceId, id: r.pageId, title: r.title, path: r.path, sections: sectionHits(r.path, byPage.get(`${spaceId} ${r.pageId}`) ?? [], spaceTerms, stemsOf(spaceTerms)) })),
+    );
+  }
+  return out;
 }
 
 /** Pages of one space matching `query`, best first (read permission on the space). */
