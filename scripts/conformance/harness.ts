@@ -14,7 +14,9 @@
  *              are the document pages, with SUMMARY's link text as titles; groups, URL items and computed blocks;
  *              without SUMMARY.md every `.md` outside dot-folders is a page
  *   links      GET .../content/page/{id}/links answers 200 for every document page
- *   search     a space search for the rarest word of a page title finds that page (waited for: indexing is a job)
+ *   search     a space search for the rarest word of a page title finds that page (waited for: indexing is a job);
+ *              the organization search (ranked from term lists) too, among the space's best 10, when at most 10
+ *              titles have a word starting with it (title matches rank first)
  *   files      the paged file list holds every blob under `.gitbook/assets/`
  *   edit       clone, change one page body, push: the API shows the new revision and the new text
  * Any answer that is not 2xx is a failure named with its URL and status. Sources are never written to.
@@ -283,7 +285,7 @@ async function runRepository(harness: Harness, input: string, options: Conforman
         }),
       );
     });
-    await run.step('search', () => searchFindsAPage(api, base, documents, run, options.searchTimeoutMs ?? 60_000));
+    await run.step('search', () => searchFindsAPage(api, base, documents, run, options.searchTimeoutMs ?? 60_000, { organizationId: harness.organizationId, spaceId: space.id }));
     await run.step('files', async () => {
       const files = await api.all<ApiFile>(`${base}/content/files`);
       result.files = files.length;
@@ -389,7 +391,14 @@ function titleWords(title: string): string[] {
   return [...new Set((title.toLowerCase().match(/\p{L}{3,}/gu) ?? []))];
 }
 
-async function searchFindsAPage(api: Api, base: string, documents: readonly ApiPage[], run: Run, timeoutMs: number): Promise<void> {
+async function searchFindsAPage(
+  api: Api,
+  base: string,
+  documents: readonly ApiPage[],
+  run: Run,
+  timeoutMs: number,
+  where: { organizationId: string; spaceId: string },
+): Promise<void> {
   const frequency = new Map<string, number>();
   for (const page of documents) for (const word of titleWords(page.title)) frequency.set(word, (frequency.get(word) ?? 0) + 1);
   let best: { page: ApiPage; word: string; count: number } | undefined;
@@ -409,11 +418,23 @@ async function searchFindsAPage(api: Api, base: string, documents: readonly ApiP
   for (;;) {
     const list = await api.get<{ items: { id: string }[] }>(url);
     found = list.items.length;
-    if (list.items.some((hit) => hit.id === best!.page.id)) return;
-    if (Date.now() > deadline) break;
+    if (list.items.some((hit) => hit.id === best!.page.id)) break;
+    if (Date.now() > deadline) {
+      run.problem('search', `GET ${url} did not find page ${best.page.id} "${best.page.title}" within ${timeoutMs / 1000} s (${found} results)`);
+      return;
+    }
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
-  run.problem('search', `GET ${url} did not find page ${best.page.id} "${best.page.title}" within ${timeoutMs / 1000} s (${found} results)`);
+  // The organization search: the page is among its space's best 10 when at most 10 titles match (they rank first).
+  const titled = documents.filter((page) => titleWords(page.title).some((word) => word.startsWith(best!.word))).length;
+  if (titled > 10) {
+    run.result.notes.push(`search: ${titled} titles match "${best.word}"; the organization search not checked`);
+    return;
+  }
+  const orgUrl = `/v1/orgs/${where.organizationId}/search?query=${encodeURIComponent(best.word)}`;
+  const spaces = await api.get<{ items: { id: string; pages: { id: string }[] }[] }>(orgUrl);
+  const pages = spaces.items.find((hit) => hit.id === where.spaceId)?.pages ?? [];
+  if (!pages.some((hit) => hit.id === best!.page.id)) run.problem('search', `GET ${orgUrl} did not list page ${best.page.id} "${best.page.title}" among its space's ${pages.length} pages`);
 }
 
 async function editRoundTrip(api: Api, base: string, clone: string, gitEnv: NodeJS.ProcessEnv, documents: readonly ApiPage[], run: Run): Promise<void> {
