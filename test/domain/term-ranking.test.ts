@@ -35,6 +35,35 @@ describe('term list encoding', () => {
   });
 });
 
+describe('ranking from term lists, pure', () => {
+  it('ranks the same whether page numbers are close (a slot per number) or spread wide (a search in the live ones), gone pages skipped', () => {
+    const next = random(11);
+    const pages = 300;
+    // Lists over pages 1..pages, with postings of gone pages (not live) in between.
+    const lengths = Array.from({ length: pages }, () => 5 + Math.floor(next() * 200));
+    const lists = new Map<string, Array<[number, number]>>();
+    for (const token of ['install', 'instal', 'installing', 'deploy', 'cluster']) {
+      const postings: Array<[number, number]> = [];
+      for (let n = 1; n <= pages; n++) if (next() < 0.4) postings.push([n, postingCode(1 + Math.floor(next() * 30), Math.floor(next() * 3))]);
+      lists.set(token, postings);
+    }
+    const gone = new Set([3, 50, 51, 299]);
+    const rank = (number: (n: number) => number, text: string) => {
+      const live = [...lengths.keys()].map((i) => i + 1).filter((n) => !gone.has(n));
+      const docs = { docs: Int32Array.from(live.map(number)), values: Int32Array.from(live.map((n) => lengths[n - 1])) };
+      const encoded = new Map([...lists].map(([token, postings]) => [token, encodePairs(postings.map(([n]) => number(n)), postings.map(([, code]) => code))]));
+      return rankSpace(docs, encoded, engineQuery(queryTerms(text)), 15).map((r) => ({ ...r, n: live[live.map(number).indexOf(r.n)] }));
+    };
+    for (const text of ['install', 'inst', 'deploy cluster', 'cluster install']) {
+      const close = rank((n) => n, text);
+      expect(close.length, text).toBe(15);
+      expect(close.some((r) => gone.has(r.n)), text).toBe(false);
+      // 1, 100001, 200001…: far wider than 8 numbers a page.
+      expect(rank((n) => (n - 1) * 100_000 + 1, text), text).toEqual(close);
+    }
+  });
+});
+
 // A small corpus with words at varied frequencies, in titles, headings and text, with inflected forms (stems).
 const WORDS = 'install installing installed installation configure configuration deploy deployment cluster replica token tokens webhook schema migrate backup restore audit quota region gateway sandbox instance insight'.split(' ');
 
