@@ -215,6 +215,25 @@ describe.each(DATABASE_KINDS)('term lists (%s)', (kind) => {
     await checkout.dispose();
   });
 
+  it('finds words of other scripts whole and by their start (a prefix is one range of the lists in byte order)', async () => {
+    const { id, checkout } = await newSpace('Scripts');
+    await checkout.write('README.md', '# Начало\n\nОбзор.\n');
+    await checkout.write('setup.md', '# Установка\n\nУстановка пакета и настройка.\n');
+    await checkout.write('device.md', '# Устройство\n\nКак устроено.\n');
+    await checkout.write('tune.md', '# Настройка\n\nТолько настройка.\n');
+    await checkout.write('tokyo.md', '# 東京の案内\n\n東京都の地図。\n');
+    await checkout.commitAndPush('scripts');
+    await checkout.dispose();
+    await indexSearch(t.container.ctx, id);
+    const titles = async (query: string) =>
+      ((await t.request('GET', `/v1/orgs/${org.id}/search`, { token: org.admin.token, query: { query } })).body.items.find((hit: any) => hit.id === id)?.pages ?? [])
+        .map((page: any) => page.title)
+        .sort();
+    expect(await titles('уст')).toEqual(['Установка', 'Устройство']);
+    expect(await titles('настройка')).toEqual(['Настройка', 'Установка']);
+    expect(await titles('東京')).toEqual(['東京の案内']);
+  });
+
   it('finds a space ranked by the engine while it has no term lists (indexed by an earlier version)', async () => {
     const { id, checkout } = await newSpace('Older lists');
     await checkout.write('README.md', '# Older\n\nA narwhal guide.\n');
