@@ -86,6 +86,12 @@ function pageText(i: number, seed: number): string {
   return text;
 }
 
+/** A new space of the organization and a clone of it over HTTP. */
+async function spaceWithCheckout(t: TestApp, org: Awaited<ReturnType<TestApp['organization']>>, base: string, title: string): Promise<{ id: string; checkout: Checkout }> {
+  const id = (await t.request('POST', `/v1/orgs/${org.id}/spaces`, { token: org.admin.token, body: { title } })).body.id;
+  return { id, checkout: await Checkout.clone(spaceRemote(base, org.admin.token, id)) };
+}
+
 const QUERIES = ['install', 'installing', 'deploy cluster', 'token webhook schema', 'inst', 'in', 'con', 'gateway', 'zebra', 'replica in'];
 
 describe.each(DATABASE_KINDS)('term lists (%s)', (kind) => {
@@ -100,10 +106,7 @@ describe.each(DATABASE_KINDS)('term lists (%s)', (kind) => {
   });
   afterAll(async () => t?.close());
 
-  async function newSpace(title: string): Promise<{ id: string; checkout: Checkout }> {
-    const id = (await t.request('POST', `/v1/orgs/${org.id}/spaces`, { token: org.admin.token, body: { title } })).body.id;
-    return { id, checkout: await Checkout.clone(spaceRemote(base, org.admin.token, id)) };
-  }
+  const newSpace = (title: string) => spaceWithCheckout(t, org, base, title);
 
   /** Each token's postings as stored (live pages only, by page id), and as made afresh from main's pages. */
   async function storedAndFresh(spaceId: string) {
@@ -263,8 +266,7 @@ describe('ranking from term lists against FTS5 (one space alone: the same figure
   it('gives FTS5\'s order, tiers and bm25 scores for whole words, stems, prefixes and several words', async () => {
     const org = await t.organization();
     const base = await t.listen();
-    const id = (await t.request('POST', `/v1/orgs/${org.id}/spaces`, { token: org.admin.token, body: { title: 'Alone' } })).body.id;
-    const checkout = await Checkout.clone(spaceRemote(base, org.admin.token, id));
+    const { id, checkout } = await spaceWithCheckout(t, org, base, 'Alone');
     for (let i = 0; i < 80; i++) await checkout.write(`page-${i}.md`, pageText(i, 5));
     await checkout.commitAndPush('pages');
     await indexSearch(t.container.ctx, id);

@@ -113,12 +113,6 @@ function chunks<T>(items: readonly T[], size = CHUNK): T[][] {
   return out;
 }
 
-/** The number the next page written must be above (a space's lists never held a higher one). */
-export async function lastTermDoc(db: Kysely<Database>, spaceId: string): Promise<number> {
-  const row = await db.selectFrom('search_spaces').select('last_doc').where('space_id', '=', spaceId).executeTakeFirst();
-  return Number(row?.last_doc ?? 0);
-}
-
 /**
  * Brings a space's term lists up to date with an indexing's change (run it in the indexing's transaction, after
  * its search_spaces row is written): `removed`, the numbers of the pages that went (or are written again); `added`,

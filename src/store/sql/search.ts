@@ -23,7 +23,7 @@
 import type { CompiledQuery, Kysely, RawBuilder } from 'kysely';
 import { PostgresAdapter, sql } from './kysely.js';
 import type { Database } from './schema.js';
-import { lastTermDoc, pageTerms, updateTermLists } from './search-terms.js';
+import { pageTerms, updateTermLists } from './search-terms.js';
 
 /** The revision of main a space's rows come from, the rules and the language they were made with. */
 export interface SearchState {
@@ -110,7 +110,7 @@ export async function applySearchChange(
     .values({ space_id: spaceId, ...state })
     .onConflict((oc) => oc.column('space_id').doUpdateSet({ commit_oid: state.commit_oid, version: state.version, language: state.language, indexed_at: state.indexed_at }))
     .execute();
-  const { key } = await db.selectFrom('search_spaces').select('key').where('space_id', '=', spaceId).executeTakeFirstOrThrow();
+  const { key, last_doc: lastDoc } = await db.selectFrom('search_spaces').select(['key', 'last_doc']).where('space_id', '=', spaceId).executeTakeFirstOrThrow();
   const stored = new Map(
     (await db.selectFrom('search_pages').select(['page_id', 'doc']).where('space_id', '=', spaceId).execute()).map((row) => [row.page_id, Number(row.doc)]),
   );
@@ -129,7 +129,7 @@ export async function applySearchChange(
   const used = new Set([...stored].filter(([pageId]) => !kept.has(pageId)).map(([, doc]) => doc));
   const base = Number(key) * DOCS_PER_SPACE;
   // Above every number the space's term lists ever held, too (their postings of gone pages stay until compacted).
-  let next = base + (await lastTermDoc(db, spaceId)) + 1;
+  let next = base + Number(lastDoc) + 1;
   for (const doc of stored.values()) if (doc >= next) next = doc + 1;
   let free = base + 1;
   const takeDoc = (): number => {
