@@ -10,7 +10,7 @@
  *   bare Fastify in each round, and the median over every pair is the figure.
  * - GET /content of a 1,000-page space, warm: p50 latency with one connection; target < 10 ms.
  */
-import { bareFastify, load, machine, spaceWithPages, startBenchServer, startQuireServe, type LoadResult, type ServeProcess } from './lib.js';
+import { bareFastify, cpuMs, load, machine, spaceWithPages, startBenchServer, startQuireServe, type LoadResult, type ServeProcess } from './lib.js';
 import { median } from './stats.js';
 
 const PAGES = Number(process.env.PAGES ?? 1000);
@@ -32,7 +32,7 @@ try {
 
   // `quire serve` on the same data (SQLite in WAL mode: every process reads it), and bare Fastify, PROCESSES of each.
   const pagePath = new URL(pageUrl).pathname;
-  const bares: Array<{ url: string; close(): void }> = [];
+  const bares: Array<{ url: string; pid: number; close(): void }> = [];
   const serves: ServeProcess[] = [];
   const befores: ServeProcess[] = [];
   for (let i = 0; i < PROCESSES; i++) {
@@ -40,8 +40,16 @@ try {
     serves.push(await startQuireServe(server.container.config.dataDir));
     if (BEFORE) befores.push(await startQuireServe(server.container.config.dataDir, {}, { build: BEFORE }));
   }
-  const served = (serve: ServeProcess) => () => load(`${serve.url}${pagePath}`, { token: server.token, seconds: SECONDS });
-  const bareRun = (bare: { url: string }) => () => load(`${bare.url}/page`, { seconds: SECONDS });
+  // Each run also gives the server's CPU time per request (µs): steadier than its rate on a shared machine.
+  const cpuPerRequest = new WeakMap<LoadResult, number>();
+  const measured = async (pid: number, run: () => Promise<LoadResult>) => {
+    const before = await cpuMs(pid);
+    const result = await run();
+    cpuPerRequest.set(result, ((await cpuMs(pid)) - before) * 1000 / Math.max(1, result.requests));
+    return result;
+  };
+  const served = (serve: ServeProcess) => () => measured(serve.pid, () => load(`${serve.url}${pagePath}`, { token: server.token, seconds: SECONDS }));
+  const bareRun = (bare: { url: string; pid: number }) => () => measured(bare.pid, () => load(`${bare.url}/page`, { seconds: SECONDS }));
   const inProcessRun = () => load(pageUrl, { token: server.token, seconds: SECONDS });
   for (const run of [...serves.map(served), ...befores.map(served), ...bares.map(bareRun), inProcessRun]) await run();
   const pairs: Array<{ process: number; serve: LoadResult; before?: LoadResult; bare: LoadResult }> = [];
@@ -80,6 +88,9 @@ try {
     const own = pairs.filter((p) => p.process === i).map((p) => ratio(p.serve, p.bare));
     console.log(`  process ${i + 1}: median ${median(own).toFixed(2)} (rounds ${own.map((r) => r.toFixed(2)).join(' ')})`);
   }
+  const cpu = (results: LoadResult[]) => median(results.map((r) => cpuPerRequest.get(r) ?? NaN));
+  const cpuLine = [`quire serve ${cpu(serve).toFixed(1)} µs`, ...(BEFORE ? [`${BEFORE} ${cpu(pairs.map((p) => p.before!)).toFixed(1)} µs`] : [])];
+  console.log(`CPU per request (medians): ${cpuLine.join(', ')}, bare Fastify ${cpu(pairs.map((p) => p.bare)).toFixed(1)} µs; bare / quire serve ${(cpu(pairs.map((p) => p.bare)) / cpu(serve)).toFixed(2)}`);
   if (BEFORE) {
     const before = pairs.map((p) => ratio(p.before!, p.bare));
     console.log(`ratio, quire serve of ${BEFORE} to bare Fastify: ${median(before).toFixed(2)} (${rate(pairs.map((p) => p.before!))} req/s)`);

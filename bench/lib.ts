@@ -92,6 +92,7 @@ export async function spaceWithPages(server: BenchServer, pages: number, options
 }
 
 export interface LoadResult {
+  requests: number;
   requestsPerSecond: number;
   p50: number;
   p99: number;
@@ -110,6 +111,7 @@ export async function load(url: string, options: { connections?: number; seconds
   const r = JSON.parse(stdout);
   return {
     requestsPerSecond: r.requests.average,
+    requests: r.requests.total,
     p50: r.latency.p50,
     p99: r.latency.p99,
     bytesPerRequest: r.requests.total ? r.throughput.total / r.requests.total : 0,
@@ -118,12 +120,26 @@ export async function load(url: string, options: { connections?: number; seconds
   };
 }
 
+/**
+ * The CPU time a process has used so far (user and system, /proc/<pid>/stat), in milliseconds: a server's CPU per
+ * request is much steadier on these shared machines than its requests per second.
+ */
+export async function cpuMs(pid: number): Promise<number> {
+  const stat = await fs.readFile(`/proc/${pid}/stat`, 'utf8');
+  // The fields after the command (in parentheses, which may hold spaces): utime and stime are the 12th and 13th.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+}
+
+/** USER_HZ of Linux's /proc figures (100 on every common build). */
+const CLOCK_TICKS = 100;
+
 export function machine(): string {
   return `${os.cpus().length} x ${os.cpus()[0]?.model ?? 'cpu'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, node ${process.version}`;
 }
 
 /** bench/bare-fastify.ts answering `body` at `${url}/page`, in its own process: the baseline of the read figures. */
-export async function bareFastify(body: string | Buffer): Promise<{ url: string; close(): void }> {
+export async function bareFastify(body: string | Buffer): Promise<{ url: string; pid: number; close(): void }> {
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'quire-bare-'));
   await fs.writeFile(path.join(dir, 'body'), body);
   const child = spawn(process.execPath, ['--import', 'tsx', 'bench/bare-fastify.ts', path.join(dir, 'body')], { stdio: ['ignore', 'pipe', 'inherit'] });
@@ -131,6 +147,7 @@ export async function bareFastify(body: string | Buffer): Promise<{ url: string;
   if (first.done) throw new Error('bench/bare-fastify.ts did not start');
   return {
     url: String(first.value),
+    pid: child.pid!,
     close: () => {
       child.kill('SIGTERM');
       void fs.rm(dir, { recursive: true, force: true });
@@ -178,6 +195,7 @@ export async function checkoutWithBareRemote(server: BenchServer, spaceId: strin
 /** `quire serve` as a user runs it: the build (`dist/`, `npm run build` first) in its own process. */
 export interface ServeProcess {
   url: string;
+  pid: number;
   /** The process's resident set (VmRSS of /proc/<pid>/status), in bytes. */
   rss(): Promise<number>;
   /** The resident set of its git launcher (src/store/git/launcher.ts), 0 when it has none. */
@@ -225,6 +243,7 @@ export async function startQuireServe(
   };
   return {
     url,
+    pid: child.pid!,
     rss: () => rssOf(child.pid!),
     launcherRss: async () => {
       const children = (await fs.readFile(`/proc/${child.pid}/task/${child.pid}/children`, 'utf8')).split(' ').filter(Boolean);

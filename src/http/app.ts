@@ -2,10 +2,12 @@
  * Builds the Fastify application from a container. It never listens: `serve` does, and tests use a real port or
  * `app.inject`.
  */
+import http from 'node:http';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Container } from '../container.js';
 import { frameworkErrorOptions, registerErrorHandling, type RequestLimits } from './plugins/errors.js';
 import { registerOpenApi } from './plugins/openapi.js';
+import { replayLane } from './replay-lane.js';
 import { registerRoutes } from './routes/index.js';
 import { refuseNulCharacters, validatorCompiler } from './validation.js';
 import { Urls } from './urls.js';
@@ -33,13 +35,44 @@ export interface BuildAppOptions {
 export async function buildApp(container: Container, options: BuildAppOptions = {}): Promise<FastifyInstance> {
   const { config, ctx } = container;
   const limits: RequestLimits = { bodyLimit: config.bodyLimit, maxParamLength: 500 };
+  // The replay lane answers warm reads ahead of the router (see replay-lane.ts); it shares Fastify's request ids.
+  let nextRequestId = 0;
+  const requestId = () => `req-${(nextRequestId++).toString(36)}`;
+  let closing = false;
+  let lane: ((req: http.IncomingMessage, res: http.ServerResponse) => boolean) | undefined;
   const app = Fastify({
     ...(options.logger === false ? { logger: false } : { loggerInstance: ctx.log as FastifyBaseLogger }),
     bodyLimit: limits.bodyLimit,
     return503OnClosing: true,
     logController: new AccessLines(),
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: limits.maxParamLength },
+    genReqId: requestId,
+    // Fastify's own server, with the lane first: the same settings Fastify gives the server it makes.
+    serverFactory: (handler, options) => {
+      // Fastify passes its options with its defaults filled in.
+      const settings = options as { keepAliveTimeout: number; requestTimeout: number; connectionTimeout: number };
+      const server = http.createServer((req, res) => {
+        let answered = false;
+        try {
+          answered = lane?.(req, res) ?? false;
+        } catch (error) {
+          // A fault of the lane must not end the process: the route answers instead, unless the answer has begun.
+          app.log.error({ err: error }, 'the replay lane failed');
+          answered = res.headersSent;
+        }
+        if (!answered) handler(req, res);
+      });
+      server.keepAliveTimeout = settings.keepAliveTimeout;
+      server.requestTimeout = settings.requestTimeout;
+      server.setTimeout(settings.connectionTimeout);
+      return server;
+    },
     ...frameworkErrorOptions(limits),
+  });
+  lane = replayLane(ctx, { log: app.log, requestId, closing: () => closing });
+  app.addHook('preClose', (done) => {
+    closing = true;
+    done();
   });
   app.setValidatorCompiler(validatorCompiler);
   app.addHook('preValidation', refuseNulCharacters);

@@ -1,8 +1,8 @@
 /** Presentation pieces shared by several resources. */
 import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
-import { peekContent, stringBytes, type IndexedRevision } from '../domain/content/revisions.js';
-import type { Context } from '../domain/context.js';
+import { peekContent, stringBytes, type IndexedRevision, type KeptReplay } from '../domain/content/revisions.js';
+import type { Caller, Context } from '../domain/context.js';
 import type { FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
 import type { Page } from '../domain/lists.js';
 import type { UserRow } from '../store/sql/users.js';
@@ -108,7 +108,7 @@ export function acceptsGzip(header: string | string[] | undefined): boolean {
  * the event loop; concurrent first requests wait for the same compression) and kept beside it, counted in the
  * revision's weight. The 20 MB `/content` of a 10,000-page space is ~1-4 MB gzipped.
  */
-export async function sendKept(
+export function sendKept(
   request: FastifyRequest,
   reply: FastifyReply,
   content: IndexedRevision,
@@ -116,14 +116,34 @@ export async function sendKept(
   bytes: Buffer,
   type: string,
   options: { replayable?: boolean } = {},
-): Promise<FastifyReply> {
+): FastifyReply | Promise<FastifyReply> {
   if (options.replayable) keepReplay(content, request.url, { key, bytes, type });
   reply.type(type);
-  if (bytes.length < COMPRESS_FROM_BYTES) return reply.send(bytes);
+  const form = keptForm(content, key, bytes, request.headers['accept-encoding']);
   // Caches between must not give the compressed answer to a client that did not ask for it, nor the other way.
-  reply.header('vary', 'accept-encoding');
-  if (!acceptsGzip(request.headers['accept-encoding'])) return reply.send(bytes);
-  const gzipKey = `${key}:gzip`;
+  if (form.vary) reply.header('vary', 'accept-encoding');
+  if (!form.body) return sendGzipped(reply, content, key, bytes);
+  if (form.gzip) reply.header('content-encoding', 'gzip');
+  return reply.send(form.body);
+}
+
+/**
+ * The body a kept answer goes out with, to a client whose Accept-Encoding is `acceptEncoding` (see sendKept): its
+ * bytes, or its gzipped bytes when made already (no body when they are still to be made or being made); `vary` when
+ * the answer is one that may go compressed.
+ */
+export function keptForm(content: IndexedRevision, key: string, bytes: Buffer, acceptEncoding: string | string[] | undefined): { body?: Buffer; gzip?: true; vary?: true } {
+  if (bytes.length < COMPRESS_FROM_BYTES) return { body: bytes };
+  if (!acceptsGzip(acceptEncoding)) return { body: bytes, vary: true };
+  const compressed = content.answers?.get(gzipKeyOf(key));
+  return Buffer.isBuffer(compressed) ? { body: compressed, gzip: true, vary: true } : { vary: true };
+}
+
+/** Where the gzipped bytes of the answer kept under `key` are kept (beside it, in the revision's answers). */
+const gzipKeyOf = (key: string) => `${key}:gzip`;
+
+async function sendGzipped(reply: FastifyReply, content: IndexedRevision, key: string, bytes: Buffer): Promise<FastifyReply> {
+  const gzipKey = gzipKeyOf(key);
   content.answers ??= new Map();
   let compressed = content.answers.get(gzipKey) as Buffer | Promise<Buffer> | undefined;
   if (compressed === undefined) {
@@ -144,7 +164,7 @@ export async function sendKept(
 }
 
 /** Remembers that `url` is answered by `answer` (see replayKept), counted in the revision's weight. */
-function keepReplay(content: IndexedRevision, url: string, answer: { key: string; bytes: Buffer; type: string }): void {
+function keepReplay(content: IndexedRevision, url: string, answer: KeptReplay): void {
   content.replays ??= new Map();
   if (content.replays.has(url)) return;
   content.replays.set(url, answer);
@@ -155,17 +175,31 @@ function keepReplay(content: IndexedRevision, url: string, answer: { key: string
 const REPLAY_HEAP = 120;
 
 /**
- * An onRequest hook for the routes that answer a kept answer of a space's content at main (sendKept with
- * `replayable`): when the caller's read of the space is current (peekContent: the read cache's entry, the revision
- * built) and this URL was answered from that revision before, the same answer goes out at once, without the route's
- * validation, checks and lookups (a warm page read costs about a third less). Anything else runs the route.
+ * The kept answer of `url` for `caller`: when the caller's read of the space is current (peekContent: the read
+ * cache's entry, the revision built) and this URL was answered from that revision before (sendKept with
+ * `replayable`). The one check of both ways a replay goes out: replayKept (a route's hook) and the replay lane
+ * (src/http/replay-lane.ts, ahead of the router).
+ */
+export function keptReplay(ctx: Context, caller: Caller, spaceId: string, url: string): { content: IndexedRevision; replay: KeptReplay } | undefined {
+  const content = peekContent(ctx, caller, spaceId);
+  const replay = content?.replays?.get(url);
+  return content && replay ? { content, replay } : undefined;
+}
+
+/**
+ * An onRequest hook for the routes that answer a kept answer of a space's content at main: a URL that keptReplay
+ * finds goes out at once, without the route's validation, checks and lookups (a warm page read costs about a third
+ * less). Anything else runs the route. Most replays never get here (the replay lane answers them first): this one
+ * answers what the lane leaves, such as a compression still being made.
  */
 export function replayKept(ctx: Context): onRequestHookHandler {
   return (request, reply, done) => {
     const { spaceId } = request.params as { spaceId?: string };
-    const content = request.caller && spaceId !== undefined ? peekContent(ctx, request.caller, spaceId) : undefined;
-    const replay = content?.replays?.get(request.url);
-    if (!content || !replay) return done();
-    sendKept(request, reply, content, replay.key, replay.bytes, replay.type).catch((error: unknown) => reply.send(error));
+    const kept = request.caller && spaceId !== undefined ? keptReplay(ctx, request.caller, spaceId, request.url) : undefined;
+    if (!kept) return done();
+    const { content, replay } = kept;
+    // Sent at once when small (no promise); a compressed answer may wait for its compression.
+    const sent = sendKept(request, reply, content, replay.key, replay.bytes, replay.type);
+    if (sent instanceof Promise) sent.catch((error: unknown) => reply.send(error));
   };
 }

@@ -6,7 +6,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort, spawnQuire } from '../helpers/cli.js';
+import { freePort, runQuire, spawnQuire } from '../helpers/cli.js';
 
 describe('quire serve logs', () => {
   let dir: string;
@@ -67,5 +67,38 @@ describe('quire serve logs', () => {
       expect(record.req?.remoteAddress).toBe('127.0.0.1');
       expect(record.responseTime).toBeGreaterThan(0);
     }
+  }, 60_000);
+
+  it('the same access line for a read the replay lane answers as for the route', async () => {
+    const boot = await runQuire(['admin', 'bootstrap', '--init', '--email', 'logs@example.com', '--org', 'Logs'], { QUIRE_DATA_DIR: path.join(dir, 'replayed'), DATABASE_URL: '', REDIS_URL: '' });
+    expect(boot.code).toBe(0);
+    const { token, organization } = JSON.parse(boot.stdout) as { token: string; organization: { id: string } };
+    const headers = { authorization: `Bearer ${token}` };
+    let url = '';
+    const lines = await startLines(
+      'json',
+      async (base) => {
+        const space = (await (await fetch(`${base}/v1/orgs/${organization.id}/spaces`, { method: 'POST', headers })).json()) as { id: string };
+        url = `/v1/spaces/${space.id}/content`;
+        // The first reads go through the router, which keeps the answer (the space's first read also records what it
+        // found, a write, which starts the read cache again); the last is the kept answer replayed by the lane.
+        for (let i = 0; i < 3; i++) expect((await fetch(`${base}${url}`, { headers })).status).toBe(200);
+      },
+      'replayed',
+    );
+    const reads = lines.map((line) => JSON.parse(line) as Record<string, unknown>).filter((r) => r.msg === 'request completed' && (r.req as { url: string }).url === url);
+    expect(reads).toHaveLength(3);
+    reads.splice(1, 1);
+    // Each read may come on a connection of its own: the client's port is not compared.
+    const [routed, replayed] = reads.map(({ time: _time, reqId, responseTime, req, ...rest }) => {
+      const { remotePort, ...request } = req as { remotePort: number };
+      expect(remotePort).toBeGreaterThan(0);
+      return { rest: { ...rest, req: request }, reqId, responseTime };
+    });
+    expect(replayed.rest).toEqual(routed.rest);
+    expect(Object.keys(replayed.rest)).toEqual(Object.keys(routed.rest));
+    expect(replayed.reqId).toMatch(/^req-[0-9a-z]+$/);
+    expect(replayed.reqId).not.toBe(routed.reqId);
+    expect(replayed.responseTime).toBeGreaterThan(0);
   }, 60_000);
 });

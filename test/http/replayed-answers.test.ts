@@ -1,12 +1,16 @@
 /**
- * Kept answers replayed from a hook (issue 16, the warm read): a URL of main's content (a page by id or by path,
- * `/content`) answered once is answered again from its kept bytes while the caller's read of the space (access and
- * main's commit, one entry of the read cache) is current. Over a real HTTP server read with node:http; a second
- * container on the same data dir stands in for another `quire serve` process.
+ * Kept answers replayed (issue 16, the warm read): a URL of main's content (a page by id or by path, `/content`)
+ * answered once is answered again from its kept bytes while the caller's read of the space (access and main's
+ * commit, one entry of the read cache) is current: by the replay lane ahead of Fastify's router, or by the routes'
+ * hook for what the lane leaves. Over a real HTTP server read with node:http; a second container on the same data dir
+ * stands in for another `quire serve` process.
  */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rawGet } from '../helpers/raw-http.js';
+import { rawGet, rawRequest, type RawAnswer } from '../helpers/raw-http.js';
+import { replayLane } from '../../src/http/replay-lane.js';
 import { startTestApp, type TestApp, type TestUser } from '../helpers/app.js';
 import { Checkout, spaceRemote } from '../helpers/git.js';
 import { createContainer } from '../../src/container.js';
@@ -27,6 +31,33 @@ describe('kept answers replayed', () => {
   const pageIdOf = async (path: string) => {
     const { pages } = JSON.parse((await get(`/v1/spaces/${spaceId}/content`, admin.token)).body.toString()) as { pages: Array<{ id: string; path: string }> };
     return pages.find((p) => p.path === path)!.id;
+  };
+  /** An answer's headers but the date (which changes from one second to the next). */
+  const headersOf = (answer: RawAnswer) => {
+    const { date: _date, ...rest } = answer.headers;
+    return rest;
+  };
+  /**
+   * The replay lane alone, over this app's container, on a server of its own: what it leaves to Fastify is answered
+   * 599 here and counted.
+   */
+  const laneServer = async (closing = () => false) => {
+    let left = 0;
+    const lane = replayLane(t.container.ctx, { log: t.app.log, requestId: () => 'req-lane', closing });
+    const laneHttp = http.createServer((req, res) => {
+      if (lane(req, res)) return;
+      left += 1;
+      req.resume();
+      res.writeHead(599).end();
+    });
+    // The app's server keeps connections as Fastify's would (the lane's answers say so in their keep-alive header).
+    laneHttp.keepAliveTimeout = t.app.server.keepAliveTimeout;
+    await new Promise<void>((resolve) => laneHttp.listen(0, '127.0.0.1', resolve));
+    return {
+      url: `http://127.0.0.1:${(laneHttp.address() as AddressInfo).port}`,
+      left: () => left,
+      close: () => new Promise<void>((resolve) => laneHttp.close(() => resolve())),
+    };
   };
   /** Whether the app holds a replay of `url` for `caller` (the read is current and the URL was answered). */
   const replayable = (caller: TestUser, url: string) => peekContent(t.container.ctx, { user: caller.user }, spaceId)?.replays?.has(url) ?? false;
@@ -62,7 +93,7 @@ describe('kept answers replayed', () => {
       expect(replayable(admin, url)).toBe(true);
       const again = await get(url, admin.token);
       expect(again.status).toBe(200);
-      expect(again.headers['content-type']).toBe(first.headers['content-type']);
+      expect(headersOf(again)).toEqual(headersOf(first));
       expect(again.body.equals(first.body)).toBe(true);
     }
     // The document answer is not the markdown one: each URL replays its own.
@@ -82,6 +113,71 @@ describe('kept answers replayed', () => {
     expect(plainAgain.headers['content-encoding']).toBeUndefined();
     expect(plainAgain.headers.vary).toBe('accept-encoding');
     expect(plainAgain.body.equals(plain.body)).toBe(true);
+  });
+
+  it('the replay lane answers a URL the route answered with the same bytes and headers, gzipped once the route has made it', async () => {
+    const lane = await laneServer();
+    try {
+      const url = `/v1/spaces/${spaceId}/content/path/guide/page-8`;
+      const routed = await get(url, admin.token);
+      const laned = await rawGet(`${lane.url}${url}`, { authorization: `Bearer ${admin.token}` });
+      expect(lane.left()).toBe(0);
+      expect(laned.status).toBe(200);
+      expect(headersOf(laned)).toEqual(headersOf(routed));
+      expect(laned.body.equals(routed.body)).toBe(true);
+
+      // A big answer: plain at once; gzipped only once the route has compressed it (the lane never compresses).
+      const content = `/v1/spaces/${spaceId}/content`;
+      const gzip = { authorization: `Bearer ${admin.token}`, 'accept-encoding': 'gzip' };
+      const plain = await get(content, admin.token);
+      expect(headersOf(await rawGet(`${lane.url}${content}`, { authorization: `Bearer ${admin.token}` }))).toEqual(headersOf(plain));
+      const zipped = await rawGet(`${server}${content}`, gzip);
+      expect(zipped.headers['content-encoding']).toBe('gzip');
+      const lanedZipped = await rawGet(`${lane.url}${content}`, gzip);
+      expect(lane.left()).toBe(0);
+      expect(headersOf(lanedZipped)).toEqual(headersOf(zipped));
+      expect(lanedZipped.body.equals(zipped.body)).toBe(true);
+    } finally {
+      await lane.close();
+    }
+  });
+
+  it('the replay lane leaves to the router what it cannot answer as the route would', async () => {
+    const url = `/v1/spaces/${spaceId}/content/path/guide/page-9`;
+    const auth = { authorization: `Bearer ${admin.token}` };
+    let closing = false;
+    const lane = await laneServer(() => closing);
+    try {
+      const ask = async (path: string, options: Parameters<typeof rawRequest>[1] = {}) => {
+        const before = lane.left();
+        expect((await rawRequest(`${lane.url}${path}`, { headers: auth, ...options })).status).toBe(599);
+        expect(lane.left()).toBe(before + 1);
+      };
+      // Not answered by the route yet.
+      await ask(url);
+      expect((await get(url, admin.token)).status).toBe(200);
+      await ask(`${url}?format=document`);
+      await ask(url.replace('page-9', 'page-10'));
+      // Other methods, a body, other callers.
+      await ask(url, { method: 'HEAD' });
+      await ask(url, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: '{}' });
+      await ask(url, { headers: { ...auth, 'content-type': 'application/json' }, body: '{}' });
+      await ask(url, { headers: {} });
+      await ask(url, { headers: { authorization: `Basic ${admin.token}` } });
+      await ask(url, { headers: { authorization: 'Bearer qt_unknown' } });
+      const stranger = await t.user();
+      expect((await get(url, stranger.token)).status).toBe(404);
+      await ask(url, { headers: { authorization: `Bearer ${stranger.token}` } });
+      // A closing server answers 503 from Fastify; the lane answers nothing then. (The stranger's account was a write:
+      // the read cache starts again, and the route reads the admin's access anew first.)
+      await ask(url);
+      expect((await get(url, admin.token)).status).toBe(200);
+      expect((await rawGet(`${lane.url}${url}`, auth)).status).toBe(200);
+      closing = true;
+      await ask(url);
+    } finally {
+      await lane.close();
+    }
   });
 
   it('never replays to a caller who may not read the space, and shows a new commit of main at once', async () => {

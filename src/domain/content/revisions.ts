@@ -54,7 +54,14 @@ export interface IndexedRevision {
    * URL is answered again without the route's work (src/http/present.ts replayKept). An answer of a revision
    * depends only on the URL (never on who asks), so the map is shared by every caller allowed to read it.
    */
-  replays?: Map<string, { key: string; bytes: Buffer; type: string }>;
+  replays?: Map<string, KeptReplay>;
+}
+
+/** A kept answer as a URL replays it: its key among the revision's answers, its bytes and its content type. */
+export interface KeptReplay {
+  key: string;
+  bytes: Buffer;
+  type: string;
 }
 
 type Dimensions = { width: number; height: number };

@@ -5,7 +5,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Caller, Context } from '../../domain/context.js';
 import { Unauthenticated } from '../../domain/errors.js';
-import { authenticateToken } from '../../domain/identity/users.js';
+import { authenticateToken, cachedTokenUser } from '../../domain/identity/users.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -21,12 +21,22 @@ export function bearerToken(header: string | undefined): string | undefined {
 
 /** Adds the bearer check to every route of `scope` (the /v1 plugin: the OpenAPI document and git stay outside). */
 export function registerAuth(scope: FastifyInstance, ctx: Context): void {
-  scope.addHook('onRequest', async (request) => {
+  // A callback hook, not an async one: a token the read cache knows (nearly every request) is answered without a
+  // promise, which costs a warm page read a tenth of its throughput.
+  scope.addHook('onRequest', (request, _reply, done) => {
     const header = request.headers.authorization;
-    if (!header) throw new Unauthenticated();
+    if (!header) return done(new Unauthenticated());
     const token = bearerToken(header);
-    if (!token) throw new Unauthenticated('authorization: must be "Bearer <token>"');
-    request.caller = { user: await authenticateToken(ctx, token) };
+    if (!token) return done(new Unauthenticated('authorization: must be "Bearer <token>"'));
+    const known = cachedTokenUser(ctx, token);
+    if (known) {
+      request.caller = { user: known };
+      return done();
+    }
+    authenticateToken(ctx, token).then((user) => {
+      request.caller = { user };
+      done();
+    }, done);
   });
 }
 
