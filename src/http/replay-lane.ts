@@ -31,6 +31,7 @@ export interface ReplayLaneOptions {
 /** A `request` listener that answers a kept replay and returns true, or returns false and leaves the request alone. */
 export function replayLane(ctx: Context, options: ReplayLaneOptions): (req: http.IncomingMessage, res: http.ServerResponse) => boolean {
   return (req, res) => {
+    const started = performance.now();
     if (req.method !== 'GET' || options.closing()) return false;
     // A GET with a body is left to Fastify, which reads (or refuses) it.
     if (req.headers['content-length'] !== undefined || req.headers['transfer-encoding'] !== undefined) return false;
@@ -45,7 +46,6 @@ export function replayLane(ctx: Context, options: ReplayLaneOptions): (req: http
     const { content, replay } = kept;
     const form = keptForm(content, replay.key, replay.bytes, req.headers['accept-encoding']);
     if (!form.body) return false;
-    const started = performance.now();
     const headers: http.OutgoingHttpHeaders = { 'content-type': replay.type };
     if (form.vary) headers.vary = 'accept-encoding';
     if (form.gzip) headers['content-encoding'] = 'gzip';
