@@ -51,8 +51,9 @@ export interface IndexedRevision {
   weigh?: (bytes: number) => void;
   /**
    * URLs answered from this revision's kept answers, with the answer (its key, bytes and type): a request for the same
-   * URL is answered again without the route's work (src/http/present.ts replayKept). An answer of a revision
-   * depends only on the URL (never on who asks), so the map is shared by every caller allowed to read it.
+   * URL is answered again without the route's work (src/http/replay-lane.ts, src/http/present.ts replayKept). An
+   * answer of a revision depends only on the URL (never on who asks), so the map is shared by every caller allowed to
+   * read it.
    */
   replays?: Map<string, KeptReplay>;
 }

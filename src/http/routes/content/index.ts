@@ -61,7 +61,8 @@ function options(query: { metadata?: boolean; format?: 'markdown' | 'document'; 
 const VARIANTS = [
   {
     prefix: '/spaces/:spaceId',
-    // Main's content: its kept answers are replayed to callers whose read of the space is current (replayKept).
+    // Main's content: its kept answers are replayed to callers whose read of the space is current (the replay lane,
+    // src/http/replay-lane.ts, and replayKept for what the lane leaves).
     replayable: true,
     ids: { revision: 'getCurrentRevision', pages: 'listPages', files: 'listFiles', file: 'getFileById', page: 'getPageById', import: 'importContent' },
   },
