@@ -114,6 +114,7 @@ export async function createContainer(config: Config, options: ContainerOptions 
     rankings: new SpaceRankings(config.searchRankingsBytes),
     cpu,
     longRead,
+    threadReadFile: store.dialect === 'sqlite' ? databaseFile : undefined,
     cursors,
     cache,
     links,

@@ -27,6 +27,8 @@ export interface TaskRequest {
   input: unknown;
 }
 export type TaskAnswer = { id: number; ok: true; output: unknown } | { id: number; ok: false; message: string };
+/** What a thread sends once its tasks are loaded and it listens for them. */
+export const THREAD_READY = 'ready';
 
 interface Pending {
   request: TaskRequest;
@@ -37,6 +39,8 @@ interface Pending {
 interface Thread {
   worker: Worker;
   running?: Pending;
+  /** Its tasks' modules are loaded (until then, a task sent waits for them). */
+  ready?: boolean;
 }
 
 /** The error of a task that failed in its thread. */
@@ -85,6 +89,21 @@ export class CpuPool {
     });
   }
 
+  /**
+   * Whether a task run now would start at once on a thread already running (none free to start, no task waiting):
+   * work a caller can do itself is split with a thread only then, never queued behind another's nor made to wait
+   * for a thread to start (a few hundred milliseconds: its modules load). When no thread has started yet, one starts
+   * now, for the next asks.
+   */
+  readyNow(): boolean {
+    if (this.closed || this.queue.length > 0) return false;
+    if (this.threads.length === 0) {
+      this.start();
+      return false;
+    }
+    return this.threads.some((thread) => !thread.running && thread.ready);
+  }
+
   /** Stops every thread; tasks still queued or running are rejected. */
   async close(): Promise<void> {
     this.closed = true;
@@ -110,7 +129,11 @@ export class CpuPool {
   private start(): Thread {
     const thread: Thread = { worker: new Worker(this.entry, { resourceLimits: THREAD_LIMITS }) };
     const { worker } = thread;
-    worker.on('message', (answer: TaskAnswer) => {
+    worker.on('message', (answer: TaskAnswer | typeof THREAD_READY) => {
+      if (answer === THREAD_READY) {
+        thread.ready = true;
+        return;
+      }
       const pending = thread.running;
       if (!pending || pending.request.id !== answer.id) return;
       thread.running = undefined;

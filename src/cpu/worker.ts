@@ -1,10 +1,10 @@
 /**
  * The program of a CPU pool thread (src/cpu/pool.ts): runs the named task of src/cpu/tasks.ts on each message and
- * answers with its result or its error's message.
+ * answers with its result or its error's message; says once that it is ready (its tasks loaded).
  */
 import { parentPort } from 'node:worker_threads';
 import { cpuTasks } from './tasks.js';
-import type { TaskAnswer, TaskRequest } from './pool.js';
+import { THREAD_READY, type TaskAnswer, type TaskRequest } from './pool.js';
 
 const port = parentPort!;
 port.on('message', async (request: TaskRequest) => {
@@ -17,3 +17,4 @@ port.on('message', async (request: TaskRequest) => {
   }
   port.postMessage(answer);
 });
+port.postMessage(THREAD_READY);

@@ -41,6 +41,12 @@ export interface Context {
    * committed: not for reads inside a transaction.
    */
   longRead: (query: CompiledQuery) => Promise<unknown[]>;
+  /**
+   * The SQLite database file, which CPU pool threads read on connections of their own (src/store/sql/thread-reads.ts):
+   * reads and the CPU work on what they read can be split between the event loop and a thread. Undefined on
+   * PostgreSQL.
+   */
+  threadReadFile: string | undefined;
   /** The best pages of spaces for queries, kept until each space is indexed again (organization and site search). */
   rankings: SpaceRankings;
   /** Work concurrent callers share while it runs (one indexing of a space that several reads would start). */

@@ -33,6 +33,28 @@ describe('CpuPool', () => {
     await expect(pool.run('extractLinks', [])).rejects.toThrow(/closed/);
   });
 
+  it('is ready now only with a started thread free and nothing waiting; asked first, starts its thread', { timeout: 60_000 }, async () => {
+    pool = new CpuPool(1);
+    // No thread yet: not ready (a task would wait for it to load), and one starts.
+    expect(pool.readyNow()).toBe(false);
+    const started = performance.now();
+    while (!pool.readyNow()) {
+      if (performance.now() - started > 30_000) throw new Error('the thread never became ready');
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    // Busy, and with a task waiting: not ready; free again: ready.
+    const first = pool.run('extractLinks', ['[a](b.md)']);
+    expect(pool.readyNow()).toBe(false);
+    const second = pool.run('extractLinks', ['[c](d.md)']);
+    expect(pool.readyNow()).toBe(false);
+    await first;
+    expect(pool.readyNow()).toBe(false);
+    await second;
+    expect(pool.readyNow()).toBe(true);
+    await pool.close();
+    expect(pool.readyNow()).toBe(false);
+  });
+
   it('reads a SQLite file on its own read-only connection, which sees each new commit and writes nothing', { timeout: 60_000 }, async () => {
     pool = new CpuPool(1);
     const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'quire-thread-read-'));

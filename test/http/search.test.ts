@@ -3,7 +3,7 @@ import { DATABASE_KINDS } from '../helpers/databases.js';
 import { QUEUE_DRIVERS } from '../helpers/queues.js';
 import { startTestApp, type TestApp, type TestUser } from '../helpers/app.js';
 import { Checkout, spaceRemote } from '../helpers/git.js';
-import { engineQuery, indexSearch, indexSearchAt } from '../../src/domain/search/search.js';
+import { engineQuery, hitsOf, indexSearch, indexSearchAt, rankWithTermLists, readRankingBases } from '../../src/domain/search/search.js';
 import { rankSpace } from '../../src/domain/search/term-ranking.js';
 import { queryTerms } from '../../src/content/search-text.js';
 import { DOCS_PER_SPACE, pagesByDoc, searchStates } from '../../src/store/sql/search.js';
@@ -235,6 +235,85 @@ describe.each(DATABASE_KINDS)('search (%s)', (kind) => {
       expect((await search(`/v1/orgs/${org.id}/search`, { query: 'unmistakablezebra' })).body.items).toEqual([]);
       expect((await search(`/v1/spaces/${doomed}/search`, { query: 'unmistakablezebra' })).status).toBe(404);
     });
+  });
+});
+
+// SQLite only: there, an organization's search ranks half of its spaces, and makes half of the results, on a CPU pool
+// thread reading the database on its own connection when one is free (src/domain/search/search.ts splitWithThread).
+describe('organization search with half of its spaces on a CPU thread (sqlite)', () => {
+  let t: TestApp;
+  let org: Awaited<ReturnType<TestApp['organization']>>;
+  const spaces: string[] = [];
+  const WORDS = ['otter', 'beaver', 'heron', 'osprey', 'marten', 'vole', 'stoat', 'badger', 'ermine', 'weasel'];
+
+  beforeAll(async () => {
+    // Nothing kept: every search ranks every space and makes every result anew.
+    t = await startTestApp('sqlite', { searchRankingsBytes: 0 });
+    org = await t.organization();
+    const base = await t.listen();
+    for (let s = 0; s < 12; s++) {
+      const id = (await t.request('POST', `/v1/orgs/${org.id}/spaces`, { token: org.admin.token, body: { title: `Space ${s}` } })).body.id;
+      const checkout = await Checkout.clone(spaceRemote(base, org.admin.token, id));
+      for (let p = 0; p < 15; p++) {
+        const word = (n: number) => WORDS[(s * 3 + p * 7 + n) % WORDS.length];
+        const heading = p % 4 === 0 ? `\n## About the ${word(1)}\n\nThe ${word(2)} and the ${word(3)} meet.\n` : '';
+        await checkout.write(`p${p}.md`, `# ${word(0)} ${p}\n\nA ${word(4)} saw a ${word(5)} near the ${word(s % 3)}.\n${heading}`);
+      }
+      await checkout.commitAndPush('animals');
+      await checkout.dispose();
+      await indexSearch(t.container.ctx, id);
+      spaces.push(id);
+    }
+  });
+  afterAll(async () => t?.close());
+
+  const search = async (query: string) => {
+    const res = await t.request('GET', `/v1/orgs/${org.id}/search`, { token: org.admin.token, query: { query } });
+    expect(res.status).toBe(200);
+    return res.body;
+  };
+
+  it('answers the same with its thread free (work split) and busy (all of it on the event loop)', async () => {
+    const { cpu } = t.container.ctx;
+    // A task answered: the pool's thread has started and is ready.
+    await cpu.run('extractLinks', []);
+    for (const query of ['otter', 'heron stoat', 'bea', 'ermine wea', 'vole about']) {
+      expect(cpu.readyNow()).toBe(true);
+      const split = await search(query);
+      // The thread busy with a long read the whole time the second search runs: it does all of the work itself.
+      let busy = true;
+      const longRead = cpu.run('readDatabase', {
+        file: t.container.ctx.threadReadFile!,
+        sql: 'with recursive n(x) as (select 1 union all select x + 1 from n where x < 3000000) select count(*) as c from n',
+        parameters: [],
+      }).finally(() => (busy = false));
+      expect(cpu.readyNow()).toBe(false);
+      const alone = await search(query);
+      expect(busy, 'the long read outlasted the search').toBe(true);
+      await longRead;
+      expect(split, query).toEqual(alone);
+      expect(split.items.length, query).toBeGreaterThanOrEqual(8);
+      expect(split.items.flatMap((space: any) => space.pages.flatMap((page: any) => page.sections)).length, query).toBeGreaterThan(0);
+    }
+  });
+
+  it('ranks and makes results on the thread as on the event loop (the tasks against the functions they run)', async () => {
+    const { ctx } = t.container;
+    const states = await searchStates(ctx.db, spaces);
+    const all = spaces.map((spaceId) => ({ spaceId, key: states.get(spaceId)!.key }));
+    for (const text of ['otter', 'heron stoat', 'bea']) {
+      const query = engineQuery(queryTerms(text));
+      const here = await rankWithTermLists(ctx.db, all, await readRankingBases(ctx.db, spaces), query, 10);
+      const there = await ctx.cpu.run('rankSpaces', { file: ctx.threadReadFile!, spaces: all, query, k: 10 });
+      expect(there.rows, text).toEqual(here);
+      expect(there.spaces.sort(), text).toEqual([...spaces].sort());
+      expect(here.length, text).toBeGreaterThan(20);
+      const ranked = all.map(({ spaceId }) => ({ spaceId, pages: here.filter((row) => row.space_id === spaceId).map((row) => ({ pageId: row.page_id, title: row.title, path: row.path })) }));
+      const terms = new Map(spaces.map((spaceId) => [spaceId, queryTerms(text)]));
+      const hits = await hitsOf(ctx.db, ranked, terms);
+      expect(await ctx.cpu.run('searchHits', { file: ctx.threadReadFile!, ranked, terms }), text).toEqual(hits);
+      expect([...hits.values()].flat().flatMap((hit) => hit.sections).length, text).toBeGreaterThan(0);
+    }
   });
 });
 

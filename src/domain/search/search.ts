@@ -37,7 +37,8 @@
  * src/store/sql/search-terms.ts): the same rules and FTS5's bm25, over the space's own pages, on both databases.
  * The engines score every match, with no early termination: a word on nearly every page of 100 spaces of 1,000 pages
  * took 200-300 ms to rank there, where reading and scoring the same lists takes a few milliseconds. A space not yet
- * indexed with lists (an earlier version's rows, until its indexing) is ranked by the engine.
+ * indexed with lists (an earlier version's rows, until its indexing) is ranked by the engine. On SQLite, half of the
+ * spaces are ranked, and half of the results made, on a CPU pool thread when one is free (splitWithThread).
  * Sections of a page result: the sections (split at headings) whose heading or text has a query word (as written,
  * by stem or prefix: the engine's rule), best first (heading matches, more query words, more occurrences, then page
  * order), at most 5, each with an excerpt of its text around the first match. Organization results are spaces
@@ -413,28 +414,45 @@ const otherRequestsFirst = () => new Promise<void>((resolve) => setImmediate(res
 /** Spaces ranked, or made into results, between two turns of the event loop (a few milliseconds). */
 const SPACES_PER_TURN = 25;
 
+/** Spaces from which their work is split with a thread (for fewer, the thread's round trip costs more than it saves). */
+const SPLIT_FROM = 8;
+
 /**
- * The best `k` pages of each space from its term lists (./term-ranking.ts); `spaces`: those that have lists. Each
- * space's base (its live pages) is kept with its rankings until the space is indexed again.
+ * Work on many spaces done in two halves at once: the second half on a CPU pool thread (`there`, with the database
+ * file the thread reads on its own connection), the first here. An organization's search ranks 100 spaces and makes
+ * the results of 50: CPU work (decoding term lists, scoring, finding excerpts) that two cores do in half the time.
+ * Only on SQLite (PostgreSQL's reads are not on the event loop), and only when a thread is free: a search never waits
+ * behind other work for a thread, it does all of it here instead. Both halves run the same code; the results are
+ * the same either way.
  */
-async function rankByTermLists(
+async function splitWithThread<T, R>(
   ctx: Context,
+  items: readonly T[],
+  here: (part: readonly T[]) => Promise<R>,
+  there: (file: string, part: readonly T[]) => Promise<R>,
+): Promise<R[]> {
+  const file = ctx.threadReadFile;
+  if (file === undefined || items.length < SPLIT_FROM || !ctx.cpu.readyNow()) return [await here(items)];
+  const half = items.length >> 1;
+  // The thread's half is sent first: `here` runs synchronously until its first turn of the event loop.
+  const theirs = there(file, items.slice(half));
+  const mine = await here(items.slice(0, half));
+  return [mine, await theirs];
+}
+
+/**
+ * The best `k` pages of each space from its term lists (./term-ranking.ts), with their titles and paths; `bases`:
+ * the spaces' live pages (a space without one has no lists, and is left out). Plain data in and out: it runs on a
+ * CPU pool thread too (src/cpu/tasks.ts rankSpaces).
+ */
+export async function rankWithTermLists(
+  db: Context['db'],
   spaces: ReadonlyArray<{ spaceId: string; key: number }>,
-  states: ReadonlyMap<string, SearchState>,
+  bases: ReadonlyMap<string, RankingBase>,
   query: EngineQuery,
   k: number,
-): Promise<{ rows: RankedPage[]; spaces: Set<string> }> {
-  const bases = new Map<string, RankingBase>();
-  for (const { spaceId } of spaces) {
-    const base = ctx.rankings.base(spaceId, states.get(spaceId)!);
-    if (base) bases.set(spaceId, base);
-  }
-  for (const [spaceId, docs] of await termDocs(ctx.db, spaces.map((space) => space.spaceId).filter((spaceId) => !bases.has(spaceId)))) {
-    const base = new RankingBase(docs);
-    ctx.rankings.setBase(spaceId, states.get(spaceId)!, base);
-    bases.set(spaceId, base);
-  }
-  const lists = await termLists(ctx.db, [...bases.keys()], query);
+): Promise<RankedPage[]> {
+  const lists = await termLists(db, spaces.map((space) => space.spaceId).filter((spaceId) => bases.has(spaceId)), query);
   await otherRequestsFirst();
   const found: Array<TermRanked & { spaceId: string; doc: number }> = [];
   const ranker = new SpaceRanker();
@@ -443,17 +461,59 @@ async function rankByTermLists(
     const base = bases.get(spaceId);
     if (base) for (const ranked of ranker.rank(base, lists.get(spaceId)!, query, k)) found.push({ ...ranked, spaceId, doc: key * DOCS_PER_SPACE + ranked.n });
   }
-  const pages = await pagesByDoc(ctx.db, found.map((page) => page.doc));
-  await otherRequestsFirst();
-  const rows = found.flatMap(({ spaceId, doc, tier, score }) => {
+  const pages = await pagesByDoc(db, found.map((page) => page.doc));
+  return found.flatMap(({ spaceId, doc, tier, score }) => {
     const page = pages.get(doc);
     return page ? [{ space_id: spaceId, page_id: page.page_id, title: page.title, path: page.path, doc, tier, score }] : [];
   });
-  return { rows, spaces: new Set(bases.keys()) };
 }
 
-async function withSections(ctx: Context, ranked: Array<{ spaceId: string; pages: Ranked[] }>, terms: ReadonlyMap<string, SearchTerms>): Promise<Map<string, PageHit[]>> {
-  const sections = await sectionsOf(ctx.db, ranked.flatMap(({ spaceId, pages }) => pages.map((r) => ({ spaceId, pageId: r.pageId }))));
+/** The bases of spaces read from their term lists (spaces without lists are left out). */
+export async function readRankingBases(db: Context['db'], spaceIds: readonly string[]): Promise<Map<string, RankingBase>> {
+  const bases = new Map<string, RankingBase>();
+  for (const [spaceId, docs] of await termDocs(db, spaceIds)) bases.set(spaceId, new RankingBase(docs));
+  return bases;
+}
+
+/**
+ * The best `k` pages of each space from its term lists; `spaces`: those that have lists. Half of the spaces may be
+ * ranked on a thread (splitWithThread), which reads their bases itself; the bases of the others are kept with their
+ * rankings until the space is indexed again.
+ */
+async function rankByTermLists(
+  ctx: Context,
+  spaces: ReadonlyArray<{ spaceId: string; key: number }>,
+  states: ReadonlyMap<string, SearchState>,
+  query: EngineQuery,
+  k: number,
+): Promise<{ rows: RankedPage[]; spaces: Set<string> }> {
+  const here = async (part: ReadonlyArray<{ spaceId: string; key: number }>) => {
+    const bases = new Map<string, RankingBase>();
+    for (const { spaceId } of part) {
+      const base = ctx.rankings.base(spaceId, states.get(spaceId)!);
+      if (base) bases.set(spaceId, base);
+    }
+    for (const [spaceId, base] of await readRankingBases(ctx.db, part.map((space) => space.spaceId).filter((spaceId) => !bases.has(spaceId)))) {
+      ctx.rankings.setBase(spaceId, states.get(spaceId)!, base);
+      bases.set(spaceId, base);
+    }
+    return { rows: await rankWithTermLists(ctx.db, part, bases, query, k), spaces: [...bases.keys()] };
+  };
+  const halves = await splitWithThread(ctx, spaces, here, (file, part) => ctx.cpu.run('rankSpaces', { file, spaces: part, query, k }));
+  await otherRequestsFirst();
+  return { rows: halves.flatMap((half) => half.rows), spaces: new Set(halves.flatMap((half) => half.spaces)) };
+}
+
+/**
+ * The results of pages found: each page with its sections that hold a query word (sectionHits), by space. Plain
+ * data in and out: it runs on a CPU pool thread too (src/cpu/tasks.ts searchHits).
+ */
+export async function hitsOf(
+  db: Context['db'],
+  ranked: ReadonlyArray<{ spaceId: string; pages: ReadonlyArray<Pick<Ranked, 'pageId' | 'title' | 'path'>> }>,
+  terms: ReadonlyMap<string, SearchTerms>,
+): Promise<Map<string, PageHit[]>> {
+  const sections = await sectionsOf(db, ranked.flatMap(({ spaceId, pages }) => pages.map((r) => ({ spaceId, pageId: r.pageId }))));
   await otherRequestsFirst();
   const byPage = new Map<string, SectionRow[]>();
   for (const section of sections) {
@@ -475,6 +535,21 @@ async function withSections(ctx: Context, ranked: Array<{ spaceId: string; pages
     );
   }
   return out;
+}
+
+/** The results of pages found, by space (hitsOf), half of the spaces' made on a thread when one is free. */
+async function withSections(ctx: Context, ranked: Array<{ spaceId: string; pages: Ranked[] }>, terms: ReadonlyMap<string, SearchTerms>): Promise<Map<string, PageHit[]>> {
+  const halves = await splitWithThread(
+    ctx,
+    ranked,
+    (part) => hitsOf(ctx.db, part, terms),
+    (file, part) => {
+      // Only what the results show crosses to the thread, and the terms of its spaces.
+      const shown = part.map(({ spaceId, pages }) => ({ spaceId, pages: pages.map(({ pageId, title, path }) => ({ pageId, title, path })) }));
+      return ctx.cpu.run('searchHits', { file, ranked: shown, terms: new Map(part.map(({ spaceId }) => [spaceId, terms.get(spaceId)!])) });
+    },
+  );
+  return new Map(halves.flatMap((half) => [...half]));
 }
 
 /** Pages of one space matching `query`, best first (read permission on the space). */

@@ -10,6 +10,9 @@
  * Only SQLite: PostgreSQL's driver is asynchronous already.
  */
 import SQLite from 'better-sqlite3';
+import type { Kysely } from 'kysely';
+import { Kysely as KyselyDatabase, SqliteDialect } from './kysely.js';
+import type { Database } from './schema.js';
 
 /** A compiled read (Kysely's `compile`) and the file it reads: plain data, for structured clone. */
 export interface ThreadRead {
@@ -22,15 +25,28 @@ export interface ThreadRead {
 // one container, so one file); they close when the thread ends.
 const connections = new Map<string, SQLite.Database>();
 
-/** The rows of a read-only query, on this thread's connection to `file`. */
-export function readOnThread({ file, sql, parameters }: ThreadRead): unknown[] {
+const databases = new Map<string, Kysely<Database>>();
+
+function connectionTo(file: string): SQLite.Database {
   let connection = connections.get(file);
   if (!connection) {
     connection = new SQLite(file, { readonly: true, fileMustExist: true });
     connection.pragma('busy_timeout = 5000');
     connections.set(file, connection);
   }
-  const statement = connection.prepare(sql);
+  return connection;
+}
+
+/** This thread's connection to `file` as Kysely, for the store's read functions (a task's reads: not for writes). */
+export function threadDatabase(file: string): Kysely<Database> {
+  let db = databases.get(file);
+  if (!db) databases.set(file, (db = new KyselyDatabase<Database>({ dialect: new SqliteDialect({ database: connectionTo(file) }) })));
+  return db;
+}
+
+/** The rows of a read-only query, on this thread's connection to `file`. */
+export function readOnThread({ file, sql, parameters }: ThreadRead): unknown[] {
+  const statement = connectionTo(file).prepare(sql);
   if (!statement.reader) throw new Error('a thread read must be a query that returns rows');
   return statement.all(parameters);
 }
