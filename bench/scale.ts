@@ -25,6 +25,8 @@
  *     baseline, the same with V8's own heap growth (QUIRE_HEAP_GROWTH_PERCENT=0); and of the benchmark's own process,
  *     whose server has read them too (under tsx; with NODE_OPTIONS=--expose-gc, after a full collection).
  *   `ORG_SEARCH=0`: the spaces are not indexed for search nor searched (the RSS figure alone, minutes sooner).
+ *   `BEFORE=<dist of an earlier build>`: that build's `quire serve` searches too, a third server in each round (a
+ *   query's first searches compared).
  */
 import { performance } from 'node:perf_hooks';
 import { gzipSync } from 'node:zlib';
@@ -41,6 +43,8 @@ import { linkIndexVersion } from '../src/store/sql/links.js';
 
 const SCALE = process.env.SCALE ?? 'space';
 const ROUNDS = Number(process.env.ROUNDS ?? 7);
+/** BEFORE=<dist directory of an earlier build>: its organization search is measured too, in the same rounds. */
+const BEFORE = process.env.BEFORE;
 /** `ORG_SEARCH=0`: the organization is written but not indexed for search, and not searched (the RSS figure alone). */
 const ORG_SEARCH = process.env.ORG_SEARCH !== '0';
 
@@ -309,10 +313,11 @@ async function organization(server: BenchServer): Promise<void> {
   // every space by the engine). Each server starts with nothing kept: a query's first search in a round is timed
   // apart from the searches of a query asked before.
   const rounds = ORG_SEARCH ? Math.min(ROUNDS, 3) : 0;
-  const searched = { kept: [] as number[], first: [] as number[], again: [] as number[], baseline: [] as number[] };
+  const searched = { kept: [] as number[], first: [] as number[], again: [] as number[], baseline: [] as number[], before: [] as number[] };
   for (let round = 0; round < rounds; round++) {
-    for (const keeping of [true, false]) {
-      const serve = await startQuireServe(server.container.config.dataDir, keeping ? {} : { QUIRE_SEARCH_RANKINGS_MB: '0' });
+    for (const variant of ['ours', 'baseline', ...(BEFORE ? ['before'] : [])] as const) {
+      const keeping = variant !== 'baseline';
+      const serve = await startQuireServe(server.container.config.dataDir, keeping ? {} : { QUIRE_SEARCH_RANKINGS_MB: '0' }, variant === 'before' ? { build: BEFORE } : {});
       try {
         const url = searchUrl(serve.url);
         // What every search reads first (states, spaces, the statements): a word in no page. Then other queries,
@@ -327,8 +332,11 @@ async function organization(server: BenchServer): Promise<void> {
           if (!answer.ok) throw new Error(`search answered ${answer.status}`);
           await answer.arrayBuffer();
           const ms = performance.now() - begun;
-          if (!keeping) searched.baseline.push(ms);
-          else {
+          if (variant === 'baseline') searched.baseline.push(ms);
+          else if (variant === 'before') {
+            if (!asked.has(q)) searched.before.push(ms);
+            asked.add(q);
+          } else {
             searched.kept.push(ms);
             (asked.has(q) ? searched.again : searched.first).push(ms);
             asked.add(q);
@@ -353,6 +361,9 @@ async function organization(server: BenchServer): Promise<void> {
     console.log(`    a query's first search in its round (${searched.first.length}, after ${WARM_QUERIES.length} other queries): ${figures(searched.first)}; asked before (${searched.again.length}): ${figures(searched.again)}`);
     console.log(`  baseline, no ranking kept (QUIRE_SEARCH_RANKINGS_MB=0): ${figures(searched.baseline)}`);
     console.log(`  ratio of p50s, ours to the baseline's: ${(median(searched.kept) / median(searched.baseline)).toFixed(3)}`);
+    if (BEFORE) {
+      console.log(`  ${BEFORE}'s build, a query's first search in its round: ${figures(searched.before)}; ratio of first searches' p50s, ours to it: ${(median(searched.first) / median(searched.before)).toFixed(3)}`);
+    }
   }
   if (ranking) console.log(ranking);
   if (blocking) console.log(blocking);

@@ -22,6 +22,7 @@ import { PostgresAdapter, sql } from './kysely.js';
 import type { Database, LinkPagesTable, LinksTable } from './schema.js';
 import { keysetQuery, type KeysetKey } from './keyset.js';
 import { isUniqueViolation } from './errors.js';
+import { chunks } from './chunks.js';
 
 /** A row of `links` without its slot. */
 export type LinkRowInput = Omit<LinksTable, 'space_id' | 'slot'>;
@@ -78,14 +79,6 @@ export async function readLinkSlot(db: Kysely<Database>, spaceId: string, slot: 
     pages: pages.map((page) => ({ ...page, page_order: Number(page.page_order) })),
     answers: new Map(answers.map((row) => [row.path, row.answer])),
   };
-}
-
-const CHUNK = 500;
-
-function chunks<T>(items: readonly T[], size = CHUNK): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
-  return out;
 }
 
 /** The pages of a slot with a link to one of `answers` (`kind:id`, as in `link_answers`). */

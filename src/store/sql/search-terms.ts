@@ -15,6 +15,7 @@
  */
 import type { Kysely } from 'kysely';
 import type { Database } from './schema.js';
+import { chunks } from './chunks.js';
 
 // ---- the lists' encoding
 
@@ -104,14 +105,6 @@ export function pageTerms(tokens: { title: string; headings: string; body: strin
 }
 
 // ---- writing
-
-const CHUNK = 500;
-
-function chunks<T>(items: readonly T[], size = CHUNK): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
-  return out;
-}
 
 /**
  * Brings a space's term lists up to date with an indexing's change (run it in the indexing's transaction, after

@@ -24,6 +24,7 @@ import type { CompiledQuery, Kysely, RawBuilder } from 'kysely';
 import { PostgresAdapter, sql } from './kysely.js';
 import type { Database } from './schema.js';
 import { pageTerms, updateTermLists } from './search-terms.js';
+import { chunks } from './chunks.js';
 
 /** The revision of main a space's rows come from, the rules and the language they were made with. */
 export interface SearchState {
@@ -85,14 +86,6 @@ export interface SearchIndexChange {
   removed: string[];
   added: SearchPageRows[];
   moved: Array<{ page_id: string; path: string }>;
-}
-
-const CHUNK = 500;
-
-function chunks<T>(items: readonly T[], size = CHUNK): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
-  return out;
 }
 
 /**
