@@ -297,6 +297,22 @@ describe('organization search with half of its spaces on a CPU thread (sqlite)',
     }
   });
 
+  it('does the thread\'s half itself when the thread fails it, with the same answer', async () => {
+    const { ctx } = t.container;
+    await ctx.cpu.run('extractLinks', []);
+    const expected = await search('heron stoat');
+    const file = ctx.threadReadFile;
+    // A file the thread cannot open: its reads fail (the event loop's own connection is unaffected).
+    ctx.threadReadFile = `${file}.missing`;
+    try {
+      expect(ctx.cpu.readyNow()).toBe(true);
+      expect(await search('heron stoat')).toEqual(expected);
+      await expect(ctx.cpu.run('rankSpaces', { file: ctx.threadReadFile, spaces: [], query: { whole: ['heron'], prefixes: [] }, k: 10 })).rejects.toThrow(/rankSpaces: /);
+    } finally {
+      ctx.threadReadFile = file;
+    }
+  });
+
   it('ranks and makes results on the thread as on the event loop (the tasks against the functions they run)', async () => {
     const { ctx } = t.container;
     const states = await searchStates(ctx.db, spaces);

@@ -423,7 +423,7 @@ const SPLIT_FROM = 8;
  * the results of 50: CPU work (decoding term lists, scoring, finding excerpts) that two cores do in half the time.
  * Only on SQLite (PostgreSQL's reads are not on the event loop), and only when a thread is free: a search never waits
  * behind other work for a thread, it does all of it here instead. Both halves run the same code; the results are
- * the same either way.
+ * the same either way, and when the thread fails its half (logged), the same as well.
  */
 async function splitWithThread<T, R>(
   ctx: Context,
@@ -434,10 +434,18 @@ async function splitWithThread<T, R>(
   const file = ctx.threadReadFile;
   if (file === undefined || items.length < SPLIT_FROM || !ctx.cpu.readyNow()) return [await here(items)];
   const half = items.length >> 1;
-  // The thread's half is sent first: `here` runs synchronously until its first turn of the event loop.
-  const theirs = there(file, items.slice(half));
+  const part = items.slice(half);
+  // The thread's half is sent first: `here` runs synchronously until its first turn of the event loop. Its failure
+  // is held (never left unhandled while `here` runs), and its half is done here instead.
+  const theirs = there(file, part).then(
+    (value) => ({ value }),
+    (error: unknown) => ({ error }),
+  );
   const mine = await here(items.slice(0, half));
-  return [mine, await theirs];
+  const answer = await theirs;
+  if ('value' in answer) return [mine, answer.value];
+  ctx.log.warn({ err: answer.error }, 'search: a CPU thread failed its half of the work; done on the event loop');
+  return [mine, await here(part)];
 }
 
 /**
