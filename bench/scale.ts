@@ -13,7 +13,8 @@
  *   - organization search over all of them by `quire serve` (the build, `npm run build` first, its own process),
  *     200 queries one at a time over HTTP: p50 (target < 30 ms), in rounds alternating with the baseline, the same
  *     server keeping no ranking (QUIRE_SEARCH_RANKINGS_MB=0); a query's first search in a round and its later ones
- *     apart (each server starts with nothing kept, and searches WARM_QUERIES first, which no timed query asks);
+ *     apart (each server starts with nothing kept, and searches WARM_QUERIES first, which no timed query asks); then
+ *     LATER_QUERIES queries asked by none of the 200, each a first search by a server that has run a while;
  *   - the ranking alone, as a query's first search does it, in this process: every space's best 10 pages from the
  *     term lists (what organization searches do) against the engine's one query (rankPages, what they did before),
  *     the benchmark's distinct queries in alternating rounds;
@@ -50,6 +51,8 @@ const ORG_SEARCH = process.env.ORG_SEARCH !== '0';
 
 /** Queries of words every page holds and no timed query asks (see `organization`): the searches' warm-up. */
 const WARM_QUERIES = ['paragraph', 'topic', 'people', 'usage', 'jump', 'next page', 'far one', 'para', 'peop', 'paragraph topic'];
+/** Queries timed after the 200 of the organization search, each asked once (see `organization`). */
+const LATER_QUERIES = 60;
 const WORDS = 'install configure deploy search index cluster replica token webhook schema migrate backup restore audit quota region gateway sandbox'.split(' ');
 
 /** A page of about 1.5 KB with a few links to other pages (so the link index has work) and varied words. */
@@ -307,6 +310,9 @@ async function organization(server: BenchServer): Promise<void> {
     }
   };
   const queries = Array.from({ length: 200 }, (_, i) => (i % 3 === 0 ? WORDS[i % WORDS.length] : i % 3 === 1 ? `${WORDS[i % WORDS.length]} ${WORDS[(i * 5) % WORDS.length]}` : WORDS[i % WORDS.length].slice(0, 4)));
+  // Queries none of the above asks (two words of every page): each a first search, in a server that has answered the
+  // 200 above, as in one that has run a while (its code compiled, its CPU thread started and warm).
+  const later = WORDS.flatMap((a, i) => WORDS.map((b) => `${b} ${a}`).slice(0, i)).filter((q) => !queries.includes(q)).slice(0, LATER_QUERIES);
   const searchUrl = (base: string) => (q: string) => `${base}/v1/orgs/${server.organizationId}/search?query=${encodeURIComponent(q)}`;
   // The target's figure: the searches of `quire serve` (dist/, its own process, as users run it), in rounds
   // alternating with the baseline, the same server keeping no ranking (QUIRE_SEARCH_RANKINGS_MB=0: every search ranks
@@ -314,8 +320,10 @@ async function organization(server: BenchServer): Promise<void> {
   // apart from the searches of a query asked before.
   const rounds = ORG_SEARCH ? Math.min(ROUNDS, 3) : 0;
   const searched = { kept: [] as number[], first: [] as number[], again: [] as number[], baseline: [] as number[], before: [] as number[] };
+  const laterFirst = { ours: [] as number[], baseline: [] as number[], before: [] as number[] };
   for (let round = 0; round < rounds; round++) {
-    for (const variant of ['ours', 'baseline', ...(BEFORE ? ['before'] : [])] as const) {
+    const variants: Array<keyof typeof laterFirst> = ['ours', 'baseline', ...(BEFORE ? (['before'] as const) : [])];
+    for (const variant of variants) {
       const keeping = variant !== 'baseline';
       const serve = await startQuireServe(server.container.config.dataDir, keeping ? {} : { QUIRE_SEARCH_RANKINGS_MB: '0' }, variant === 'before' ? { build: BEFORE } : {});
       try {
@@ -342,6 +350,11 @@ async function organization(server: BenchServer): Promise<void> {
             asked.add(q);
           }
         }
+        for (const q of later) {
+          const begun = performance.now();
+          await (await fetch(url(q), { headers: auth })).arrayBuffer();
+          laterFirst[variant].push(performance.now() - begun);
+        }
       } finally {
         await serve.close();
       }
@@ -364,6 +377,8 @@ async function organization(server: BenchServer): Promise<void> {
     if (BEFORE) {
       console.log(`  ${BEFORE}'s build, a query's first search in its round: ${figures(searched.before)}; ratio of first searches' p50s, ours to it: ${(median(searched.first) / median(searched.before)).toFixed(3)}`);
     }
+    console.log(`  then ${later.length} queries never asked before (each a first search) in each round, by the same servers:`);
+    console.log(`    ours: ${figures(laterFirst.ours)}; baseline: ${figures(laterFirst.baseline)}${BEFORE ? `; ${BEFORE}: ${figures(laterFirst.before)}; ratio of p50s, ours to it: ${(median(laterFirst.ours) / median(laterFirst.before)).toFixed(3)}` : ''}`);
   }
   if (ranking) console.log(ranking);
   if (blocking) console.log(blocking);

@@ -71,6 +71,9 @@ export async function serve(config: Config): Promise<void> {
   app.log.info(`public URL ${config.publicUrl} (listening on ${address})`);
   app.log.info(describeStore(config));
   app.log.info(config.redisUrl ? `jobs on BullMQ, Redis ${withoutPassword(config.redisUrl)}, key prefix ${config.redisPrefix}: run \`quire worker\` beside it` : 'jobs in this process (REDIS_URL is not set)');
+  // A CPU pool thread loads now rather than on the first push or search (which splits its work with a thread only
+  // once one is running).
+  container.ctx.cpu.startThread();
   void purge();
   await scheduleRecurringJobs(container, (message, error) => app.log.warn({ err: error }, message));
   // Pushes a killed process did not record, and indexing that a restart lost (in-process queue) or that could not be

@@ -90,18 +90,17 @@ export class CpuPool {
   }
 
   /**
-   * Whether a task run now would start at once on a thread already running (none free to start, no task waiting):
-   * work a caller can do itself is split with a thread only then, never queued behind another's nor made to wait
-   * for a thread to start (a few hundred milliseconds: its modules load). When no thread has started yet, one starts
-   * now, for the next asks.
+   * Whether a task run now would start at once on a thread already running (free, nothing waiting): work a caller can
+   * do itself is split with a thread only then, never queued behind another's nor made to wait for a thread to start
+   * (a few hundred milliseconds: its modules load).
    */
   readyNow(): boolean {
-    if (this.closed || this.queue.length > 0) return false;
-    if (this.threads.length === 0) {
-      this.start();
-      return false;
-    }
-    return this.threads.some((thread) => !thread.running && thread.ready);
+    return !this.closed && this.queue.length === 0 && this.threads.some((thread) => !thread.running && thread.ready);
+  }
+
+  /** Starts a thread now unless one runs: a server does as it starts, so that its first requests find it loaded. */
+  startThread(): void {
+    if (!this.closed && this.threads.length === 0 && this.size > 0) this.start();
   }
 
   /** Stops every thread; tasks still queued or running are rejected. */
@@ -129,6 +128,8 @@ export class CpuPool {
   private start(): Thread {
     const thread: Thread = { worker: new Worker(this.entry, { resourceLimits: THREAD_LIMITS }) };
     const { worker } = thread;
+    // Idle until a task comes (dispatch refs it): a thread started ahead keeps no process alive.
+    worker.unref();
     worker.on('message', (answer: TaskAnswer | typeof THREAD_READY) => {
       if (answer === THREAD_READY) {
         thread.ready = true;

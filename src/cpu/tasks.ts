@@ -44,7 +44,7 @@ export const cpuTasks = {
   readDatabase: readOnThread,
   /**
    * Spaces' best pages from their term lists, read on the thread's own SQLite connection (src/domain/search/search.ts
-   * rankByTermLists: half of an organization's spaces); which of them have lists.
+   * rankByTermLists: 40% of an organization's spaces); which of them have lists.
    */
   rankSpaces: async (input: { file: string; spaces: ReadonlyArray<{ spaceId: string; key: number }>; query: EngineQuery; k: number }): Promise<{ rows: RankedPage[]; spaces: string[] }> => {
     const db = threadDatabase(input.file);

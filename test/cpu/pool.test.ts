@@ -33,10 +33,13 @@ describe('CpuPool', () => {
     await expect(pool.run('extractLinks', [])).rejects.toThrow(/closed/);
   });
 
-  it('is ready now only with a started thread free and nothing waiting; asked first, starts its thread', { timeout: 60_000 }, async () => {
+  it('is ready now only with a started thread free and nothing waiting', { timeout: 60_000 }, async () => {
     pool = new CpuPool(1);
-    // No thread yet: not ready (a task would wait for it to load), and one starts.
+    // No thread yet: not ready (a task would wait for it to load) until one is started and loaded.
     expect(pool.readyNow()).toBe(false);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(pool.readyNow()).toBe(false);
+    pool.startThread();
     const started = performance.now();
     while (!pool.readyNow()) {
       if (performance.now() - started > 30_000) throw new Error('the thread never became ready');

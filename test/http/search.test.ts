@@ -238,9 +238,9 @@ describe.each(DATABASE_KINDS)('search (%s)', (kind) => {
   });
 });
 
-// SQLite only: there, an organization's search ranks half of its spaces, and makes half of the results, on a CPU pool
+// SQLite only: there, an organization's search ranks part of its spaces, and makes part of the results, on a CPU pool
 // thread reading the database on its own connection when one is free (src/domain/search/search.ts splitWithThread).
-describe('organization search with half of its spaces on a CPU thread (sqlite)', () => {
+describe('organization search with part of its spaces on a CPU thread (sqlite)', () => {
   let t: TestApp;
   let org: Awaited<ReturnType<TestApp['organization']>>;
   const spaces: string[] = [];
@@ -297,7 +297,7 @@ describe('organization search with half of its spaces on a CPU thread (sqlite)',
     }
   });
 
-  it('does the thread\'s half itself when the thread fails it, with the same answer', async () => {
+  it('does the thread\'s part itself when the thread fails it, with the same answer', async () => {
     const { ctx } = t.container;
     await ctx.cpu.run('extractLinks', []);
     const expected = await search('heron stoat');

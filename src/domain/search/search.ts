@@ -37,8 +37,8 @@
  * src/store/sql/search-terms.ts): the same rules and FTS5's bm25, over the space's own pages, on both databases.
  * The engines score every match, with no early termination: a word on nearly every page of 100 spaces of 1,000 pages
  * took 200-300 ms to rank there, where reading and scoring the same lists takes a few milliseconds. A space not yet
- * indexed with lists (an earlier version's rows, until its indexing) is ranked by the engine. On SQLite, half of the
- * spaces are ranked, and half of the results made, on a CPU pool thread when one is free (splitWithThread).
+ * indexed with lists (an earlier version's rows, until its indexing) is ranked by the engine. On SQLite, part of the
+ * spaces are ranked, and part of the results made, on a CPU pool thread when one is free (splitWithThread).
  * Sections of a page result: the sections (split at headings) whose heading or text has a query word (as written,
  * by stem or prefix: the engine's rule), best first (heading matches, more query words, more occurrences, then page
  * order), at most 5, each with an excerpt of its text around the first match. Organization results are spaces
@@ -416,14 +416,20 @@ const SPACES_PER_TURN = 25;
 
 /** Spaces from which their work is split with a thread (for fewer, the thread's round trip costs more than it saves). */
 const SPLIT_FROM = 8;
+/**
+ * The thread's part of the spaces: it takes longer than the event loop for as many (it reads their bases afresh,
+ * and its results cross back by structured clone; measured 1.3-1.6 times as long), and with 40% of them both parts
+ * end about together (bench/README.md, session 19).
+ */
+const THREAD_SHARE = 0.4;
 
 /**
- * Work on many spaces done in two halves at once: the second half on a CPU pool thread (`there`, with the database
- * file the thread reads on its own connection), the first here. An organization's search ranks 100 spaces and makes
- * the results of 50: CPU work (decoding term lists, scoring, finding excerpts) that two cores do in half the time.
+ * Work on many spaces done in two parts at once: the last THREAD_SHARE of them on a CPU pool thread (`there`, with
+ * the database file the thread reads on its own connection), the others here. An organization's search ranks 100 spaces and makes
+ * the results of 50: CPU work (decoding term lists, scoring, finding excerpts) that two cores do in less time.
  * Only on SQLite (PostgreSQL's reads are not on the event loop), and only when a thread is free: a search never waits
- * behind other work for a thread, it does all of it here instead. Both halves run the same code; the results are
- * the same either way, and when the thread fails its half (logged), the same as well.
+ * behind other work for a thread, it does all of it here instead. Both parts run the same code; the results are
+ * the same either way, and when the thread fails its part (logged), the same as well.
  */
 async function splitWithThread<T, R>(
   ctx: Context,
@@ -433,18 +439,18 @@ async function splitWithThread<T, R>(
 ): Promise<R[]> {
   const file = ctx.threadReadFile;
   if (file === undefined || items.length < SPLIT_FROM || !ctx.cpu.readyNow()) return [await here(items)];
-  const half = items.length >> 1;
-  const part = items.slice(half);
-  // The thread's half is sent first: `here` runs synchronously until its first turn of the event loop. Its failure
-  // is held (never left unhandled while `here` runs), and its half is done here instead.
+  const split = items.length - Math.round(items.length * THREAD_SHARE);
+  const part = items.slice(split);
+  // The thread's part is sent first: `here` runs synchronously until its first turn of the event loop. Its failure
+  // is held (never left unhandled while `here` runs), and its part is done here instead.
   const theirs = there(file, part).then(
     (value) => ({ value }),
     (error: unknown) => ({ error }),
   );
-  const mine = await here(items.slice(0, half));
+  const mine = await here(items.slice(0, split));
   const answer = await theirs;
   if ('value' in answer) return [mine, answer.value];
-  ctx.log.warn({ err: answer.error }, 'search: a CPU thread failed its half of the work; done on the event loop');
+  ctx.log.warn({ err: answer.error }, 'search: a CPU thread failed its part of the work; done on the event loop');
   return [mine, await here(part)];
 }
 
@@ -507,9 +513,9 @@ async function rankByTermLists(
     }
     return { rows: await rankWithTermLists(ctx.db, part, bases, query, k), spaces: [...bases.keys()] };
   };
-  const halves = await splitWithThread(ctx, spaces, here, (file, part) => ctx.cpu.run('rankSpaces', { file, spaces: part, query, k }));
+  const parts = await splitWithThread(ctx, spaces, here, (file, part) => ctx.cpu.run('rankSpaces', { file, spaces: part, query, k }));
   await otherRequestsFirst();
-  return { rows: halves.flatMap((half) => half.rows), spaces: new Set(halves.flatMap((half) => half.spaces)) };
+  return { rows: parts.flatMap((part) => part.rows), spaces: new Set(parts.flatMap((part) => part.spaces)) };
 }
 
 /**
@@ -545,9 +551,9 @@ export async function hitsOf(
   return out;
 }
 
-/** The results of pages found, by space (hitsOf), half of the spaces' made on a thread when one is free. */
+/** The results of pages found, by space (hitsOf), part of the spaces' made on a thread when one is free. */
 async function withSections(ctx: Context, ranked: Array<{ spaceId: string; pages: Ranked[] }>, terms: ReadonlyMap<string, SearchTerms>): Promise<Map<string, PageHit[]>> {
-  const halves = await splitWithThread(
+  const parts = await splitWithThread(
     ctx,
     ranked,
     (part) => hitsOf(ctx.db, part, terms),
@@ -557,7 +563,7 @@ async function withSections(ctx: Context, ranked: Array<{ spaceId: string; pages
       return ctx.cpu.run('searchHits', { file, ranked: shown, terms: new Map(part.map(({ spaceId }) => [spaceId, terms.get(spaceId)!])) });
     },
   );
-  return new Map(halves.flatMap((half) => [...half]));
+  return new Map(parts.flatMap((part) => [...part]));
 }
 
 /** Pages of one space matching `query`, best first (read permission on the space). */
