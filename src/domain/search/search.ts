@@ -416,6 +416,7 @@ const SPACES_PER_TURN = 25;
 
 /** Spaces from which their work is split with a thread (for fewer, the thread's round trip costs more than it saves). */
 const SPLIT_FROM = 8;
+
 /**
  * The thread's part of the spaces: it takes longer than the event loop for as many (it reads their bases afresh,
  * and its results cross back by structured clone; measured 1.3-1.6 times as long), and with 40% of them both parts
@@ -425,11 +426,11 @@ const THREAD_SHARE = 0.4;
 
 /**
  * Work on many spaces done in two parts at once: the last THREAD_SHARE of them on a CPU pool thread (`there`, with
- * the database file the thread reads on its own connection), the others here. An organization's search ranks 100 spaces and makes
- * the results of 50: CPU work (decoding term lists, scoring, finding excerpts) that two cores do in less time.
- * Only on SQLite (PostgreSQL's reads are not on the event loop), and only when a thread is free: a search never waits
- * behind other work for a thread, it does all of it here instead. Both parts run the same code; the results are
- * the same either way, and when the thread fails its part (logged), the same as well.
+ * the database file the thread reads on its own connection), the others here. An organization's search ranks 100
+ * spaces and makes the results of 50: CPU work (decoding term lists, scoring, finding excerpts) that two cores do in
+ * less time. Only on SQLite (PostgreSQL's reads are not on the event loop), and only when a thread is free: a search
+ * never waits behind other work for a thread, it does all of it here instead. Both parts run the same code; the
+ * results are the same either way, and when the thread fails its part (logged), the same as well.
  */
 async function splitWithThread<T, R>(
   ctx: Context,
