@@ -4,6 +4,7 @@
  */
 import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
 import type { CollectionsTable, ContentGrantsTable, Database, SpacesTable } from './schema.js';
+import { isPostgres } from './dialect.js';
 import { keysetQuery, type KeysetKey, type SortDirection } from './keyset.js';
 
 export type CollectionRow = Selectable<CollectionsTable>;
@@ -113,12 +114,19 @@ export async function updateSpaceRow(db: Kysely<Database>, id: string, changes: 
 }
 
 /**
- * Serializes writes to a space's row inside a transaction: a no-op write takes the row lock in PostgreSQL (held
- * until commit) and the write lock in SQLite. Recording a push reads main under it, so concurrent pushes (in any
- * process) record their revisions in the order main moved and the last one wins.
+ * Serializes writes to a space's row inside a transaction: PostgreSQL takes the row lock (held until commit), SQLite
+ * the write lock of the file (a write that changes nothing, the only way to take it within a transaction begun as a
+ * read). Recording a push reads main under it, so concurrent pushes (in any process) record their revisions in the
+ * order main moved and the last one wins. Neither is reported to the caches of the process (src/store/sql/
+ * write-observer.ts): nothing changes, and the indexing jobs that take this lock after every push would clear them.
  */
 export async function lockSpaceRow(db: Kysely<Database>, id: string): Promise<void> {
+  if (isPostgres(db)) {
+    await db.selectFrom('spaces').select('id').where('id', '=', id).forUpdate().execute();
+    return;
+  }
   await db
+    .withoutPlugins()
     .updateTable('spaces')
     .set((eb) => ({ updated_at: eb.ref('updated_at') }))
     .where('id', '=', id)

@@ -18,7 +18,8 @@
  * order lives in `link_pages` (one row per page), so an inserted page moves one row per later page.
  */
 import type { Expression, Kysely, SqlBool, Transaction } from 'kysely';
-import { PostgresAdapter, sql } from './kysely.js';
+import { isPostgres } from './dialect.js';
+import { sql } from './kysely.js';
 import type { Database, LinkPagesTable, LinksTable } from './schema.js';
 import { keysetQuery, type KeysetKey } from './keyset.js';
 import { isUniqueViolation } from './errors.js';
@@ -226,7 +227,7 @@ async function applyChanges(trx: Transaction<Database>, spaceId: string, slot: s
  */
 export async function writeLinks(db: Kysely<Database>, spaceId: string, commit: string, write: LinkWrite): Promise<boolean> {
   const { slot, root, version, at, base, changes } = write;
-  const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
+  const postgres = isPostgres(db);
   try {
     await db.transaction().execute(async (trx) => {
       // A write first: SQLite takes its write lock here, so what follows reads what it writes over.

@@ -21,7 +21,8 @@
  * rows here), from which organization and site searches rank many spaces at once.
  */
 import type { CompiledQuery, Kysely, RawBuilder } from 'kysely';
-import { PostgresAdapter, sql } from './kysely.js';
+import { isPostgres } from './dialect.js';
+import { sql } from './kysely.js';
 import type { Database } from './schema.js';
 import { pageTerms, updateTermLists } from './search-terms.js';
 import { chunks } from './chunks.js';
@@ -40,9 +41,6 @@ export interface SearchState {
 /** Pages (docs) one space may number: 2^24, far more than a space holds. */
 export const DOCS_PER_SPACE = 2 ** 24;
 
-function isPostgres(db: Kysely<Database>): boolean {
-  return db.getExecutor().adapter instanceof PostgresAdapter;
-}
 
 export async function searchStates(db: Kysely<Database>, spaceIds: readonly string[]): Promise<Map<string, SearchState>> {
   if (spaceIds.length === 0) return new Map();

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
-import { PostgresAdapter, sql } from '../kysely.js';
+import { isPostgres } from '../dialect.js';
+import { sql } from '../kysely.js';
 
 const text = 'text' as const;
 
@@ -75,7 +76,7 @@ export async function up(db: Kysely<any>): Promise<void> {
   // of a query matches as a prefix, a range of terms; ties are read in page id order, which the code compares too):
   // PostgreSQL's "C" collation, SQLite's default BINARY one. The key serves the best postings of a term first; the
   // second index the postings of given pages (scoring, removal).
-  const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
+  const postgres = isPostgres(db);
   const bytewise = postgres ? sql`text collate "C"` : text;
   await db.schema
     .createTable('search_postings')

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
-import { PostgresAdapter, sql } from '../kysely.js';
+import { isPostgres } from '../dialect.js';
+import { sql } from '../kysely.js';
 
 const text = 'text' as const;
 
@@ -9,7 +10,7 @@ export async function up(db: Kysely<any>): Promise<void> {
   // Nothing is carried over: with no search_spaces row every space counts as never indexed, and is indexed again
   // by the catch-up at start or by its first search.
   for (const table of ['search_postings', 'search_sections', 'search_pages', 'search_spaces']) await db.schema.dropTable(table).execute();
-  const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
+  const postgres = isPostgres(db);
 
   // Per space: the revision of main its rows come from, the rules (version) and the language they were made with,
   // and its number in the index (`key`: its pages' `doc` are key * 2^24 + n; on SQLite the rowids of its FTS rows).
@@ -76,7 +77,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
-  const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
+  const postgres = isPostgres(db);
   if (!postgres) {
     await sql`drop trigger search_pages_fts`.execute(db);
     await sql`drop table search_fts`.execute(db);

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
-import { PostgresAdapter, sql } from '../kysely.js';
+import { isPostgres } from '../dialect.js';
+import { sql } from '../kysely.js';
 
 const text = 'text' as const;
 
@@ -8,7 +9,7 @@ export async function up(db: Kysely<any>): Promise<void> {
   // Term lists (src/store/sql/search-terms.ts): per space and token, the pages that hold it with their weighted
   // counts, which rank an organization's spaces without the engines' scoring of every match. Spaces indexed before
   // have none: SEARCH_VERSION 3 has every space indexed again (the catch-up at start, or its first search).
-  const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
+  const postgres = isPostgres(db);
   let terms = db.schema
     .createTable('search_terms')
     .addColumn('space_id', text, (c) => c.notNull().references('spaces.id').onDelete('cascade'))
@@ -29,7 +30,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
-  const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
+  const postgres = isPostgres(db);
   if (postgres) await sql`drop index search_pages_doc`.execute(db);
   await db.schema.alterTable('search_spaces').dropColumn('last_doc').execute();
   await db.schema.alterTable('search_spaces').dropColumn('dead_docs').execute();

@@ -1,0 +1,7 @@
+import type { Kysely } from 'kysely';
+import { PostgresAdapter } from './kysely.js';
+
+/** Whether `db` talks to PostgreSQL (else SQLite): where the two need different SQL. */
+export function isPostgres(db: Kysely<any>): boolean {
+  return db.getExecutor().adapter instanceof PostgresAdapter;
+}
