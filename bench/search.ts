@@ -9,19 +9,22 @@
  * - the time indexSearch takes to index one space from scratch (its rows removed first), median of a few spaces;
  * - the time it takes to re-index a space after a one-page push (the page's rows only; target < 200 ms at 10,000
  *   pages: `SPACES=1 PAGES=10000`);
- * - queries over HTTP, one at a time: the organization search (every page), and a space search. Query words are
- *   drawn with the same Zipf frequencies (common words are searched often too): one word, two words, and a prefix;
+ * - queries over HTTP, one at a time, to `quire serve` (the build: `npm run build` first) in its own process on the
+ *   same data: the organization search (every page), and a space search. Query words are drawn with the same Zipf
+ *   frequencies (common words are searched often too): one word, two words, and a prefix;
  * - the size of the database.
  * SQLite in a temp data dir by default; `DATABASE_URL=postgres://user@host/db` runs it on a new database made on that
- * server (and dropped after).
+ * server (and dropped after). `DATA=<dir>`: the loaded organization is kept there (and its PostgreSQL database), and
+ * a later run with the same DATA searches it again without loading (the indexing figures are the loading run's).
  */
 import fs from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import crypto from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 import { sql } from 'kysely';
-import { machine, spaceWithPages, startBenchServer } from './lib.js';
+import { machine, spaceWithPages, startBenchServer, startQuireServe } from './lib.js';
 import { indexSearch } from '../src/domain/search/search.js';
 
 const SPACES = Number(process.env.SPACES ?? 100);
@@ -98,67 +101,108 @@ async function postgresDatabase(url: string): Promise<{ url: string; drop: () =>
   };
 }
 
-const postgres = process.env.DATABASE_URL?.startsWith('postgres') ? await postgresDatabase(process.env.DATABASE_URL) : undefined;
-const server = await startBenchServer(postgres ? { databaseUrl: postgres.url } : {});
+/** What a run that loads the organization leaves for the searches (and for a later run with the same DATA). */
+interface Loaded {
+  dataDir: string;
+  databaseUrl?: string;
+  token: string;
+  organizationId: string;
+  spaceIds: string[];
+  pagesIndexed: number;
+  bytesPerPage: number;
+  indexTimes: number[];
+  reindexTimes: number[];
+}
+
+/** Pushes and indexes the organization's spaces through an in-process server, and times indexSearch on it. */
+async function loadOrganization(dataDir: string, databaseUrl: string | undefined): Promise<Loaded> {
+  const server = await startBenchServer({ dataDir, ...(databaseUrl ? { databaseUrl } : {}) });
+  try {
+    const { ctx } = server.container;
+    const spaceIds: string[] = [];
+    let bytes = 0;
+    let first: Awaited<ReturnType<typeof spaceWithPages>>['checkout'] | undefined;
+    const loadStart = performance.now();
+    for (let s = 0; s < SPACES; s++) {
+      const { spaceId, checkout } = await spaceWithPages(server, PAGES, {
+        title: `Space ${s}`,
+        body: () => {
+          const text = page();
+          bytes += text.length;
+          return text;
+        },
+      });
+      if (s === 0) first = checkout;
+      else await checkout.dispose();
+      spaceIds.push(spaceId);
+      // The pushes' jobs (search and links) index each space; one space at a time keeps memory flat.
+      await ctx.jobs.idle();
+      if ((s + 1) % 10 === 0) process.stderr.write(`${s + 1} spaces pushed and indexed, ${((performance.now() - loadStart) / 1000).toFixed(0)} s\n`);
+    }
+    for (const spaceId of spaceIds) await indexSearch(ctx, spaceId);
+
+    // Indexing from scratch: a few spaces' rows removed, indexed again.
+    const indexTimes: number[] = [];
+    for (const spaceId of spaceIds.slice(-Math.min(5, spaceIds.length))) {
+      await ctx.db.transaction().execute(async (trx) => {
+        await trx.deleteFrom('search_sections').where('space_id', '=', spaceId).execute();
+        await trx.deleteFrom('search_pages').where('space_id', '=', spaceId).execute();
+        await trx.deleteFrom('search_spaces').where('space_id', '=', spaceId).execute();
+      });
+      const start = performance.now();
+      await indexSearch(ctx, spaceId);
+      indexTimes.push(performance.now() - start);
+    }
+
+    // Re-indexing after a one-page push: the push's job does it; then the same work is timed alone (the page's rows
+    // marked stale, the space's revision unknown), so nothing else runs meanwhile.
+    const reindexTimes: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      await first!.write('section-0/page-1.md', page());
+      await first!.commitAndPush(`one page, ${i}`);
+      await ctx.jobs.idle();
+      await indexSearch(ctx, spaceIds[0]);
+      const { page_id } = await ctx.db.selectFrom('search_pages').select('page_id').where('space_id', '=', spaceIds[0]).where('path', '=', 'section-0/page-1').executeTakeFirstOrThrow();
+      await ctx.db.updateTable('search_pages').set({ signature: 'stale' }).where('space_id', '=', spaceIds[0]).where('page_id', '=', page_id).execute();
+      await ctx.db.updateTable('search_spaces').set({ commit_oid: '0'.repeat(40) }).where('space_id', '=', spaceIds[0]).execute();
+      const start = performance.now();
+      const outcome = await indexSearch(ctx, spaceIds[0]);
+      reindexTimes.push(performance.now() - start);
+      if (outcome !== 'indexed') throw new Error(`re-index: ${outcome}`);
+    }
+    await first!.dispose();
+    // PostgreSQL plans from its statistics, which autovacuum gathers a minute or so after a bulk load; a server with
+    // autovacuum off (as on some benchmark machines) has none for the new tables, and picks sequential scans for the
+    // lookups of a search's pages (1,000 page numbers: 24 ms instead of 2). Gathered here, as autovacuum would.
+    if (databaseUrl) await sql`analyze`.execute(ctx.db);
+    const pagesIndexed = await ctx.db.selectFrom('search_pages').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    return {
+      dataDir,
+      databaseUrl,
+      token: server.token,
+      organizationId: server.organizationId,
+      spaceIds,
+      pagesIndexed: Number(pagesIndexed.n),
+      bytesPerPage: bytes / SPACES / PAGES,
+      indexTimes,
+      reindexTimes,
+    };
+  } finally {
+    await server.close();
+  }
+}
+
+const DATA = process.env.DATA ? path.resolve(process.env.DATA) : undefined;
+const savedFile = DATA && path.join(DATA, 'bench-search.json');
+const saved = savedFile ? ((await fs.readFile(savedFile, 'utf8').then(JSON.parse, () => undefined)) as Loaded | undefined) : undefined;
+const postgres = saved || !process.env.DATABASE_URL?.startsWith('postgres') ? undefined : await postgresDatabase(process.env.DATABASE_URL);
+const dataDir = DATA ?? (await fs.mkdtemp(path.join(os.tmpdir(), 'quire-bench-search-')));
+let serve: Awaited<ReturnType<typeof startQuireServe>> | undefined;
 try {
-  const { ctx } = server.container;
-  const spaceIds: string[] = [];
-  let bytes = 0;
-  let first: Awaited<ReturnType<typeof spaceWithPages>>['checkout'] | undefined;
-  const loadStart = performance.now();
-  for (let s = 0; s < SPACES; s++) {
-    const { spaceId, checkout } = await spaceWithPages(server, PAGES, {
-      title: `Space ${s}`,
-      body: () => {
-        const text = page();
-        bytes += text.length;
-        return text;
-      },
-    });
-    if (s === 0) first = checkout;
-    else await checkout.dispose();
-    spaceIds.push(spaceId);
-    // The pushes' jobs (search and links) index each space; one space at a time keeps memory flat.
-    await ctx.jobs.idle();
-    if ((s + 1) % 10 === 0) process.stderr.write(`${s + 1} spaces pushed and indexed, ${((performance.now() - loadStart) / 1000).toFixed(0)} s\n`);
-  }
-  for (const spaceId of spaceIds) await indexSearch(ctx, spaceId);
-
-  // Indexing from scratch: a few spaces' rows removed, indexed again.
-  const indexTimes: number[] = [];
-  for (const spaceId of spaceIds.slice(-Math.min(5, spaceIds.length))) {
-    await ctx.db.transaction().execute(async (trx) => {
-      await trx.deleteFrom('search_sections').where('space_id', '=', spaceId).execute();
-      await trx.deleteFrom('search_pages').where('space_id', '=', spaceId).execute();
-      await trx.deleteFrom('search_spaces').where('space_id', '=', spaceId).execute();
-    });
-    const start = performance.now();
-    await indexSearch(ctx, spaceId);
-    indexTimes.push(performance.now() - start);
-  }
-
-  // Re-indexing after a one-page push: the push's job does it; then the same work is timed alone (the page's rows
-  // marked stale, the space's revision unknown), so nothing else runs meanwhile.
-  const reindexTimes: number[] = [];
-  for (let i = 0; i < 5; i++) {
-    await first!.write('section-0/page-1.md', page());
-    await first!.commitAndPush(`one page, ${i}`);
-    await ctx.jobs.idle();
-    await indexSearch(ctx, spaceIds[0]);
-    const { page_id } = await ctx.db.selectFrom('search_pages').select('page_id').where('space_id', '=', spaceIds[0]).where('path', '=', 'section-0/page-1').executeTakeFirstOrThrow();
-    await ctx.db.updateTable('search_pages').set({ signature: 'stale' }).where('space_id', '=', spaceIds[0]).where('page_id', '=', page_id).execute();
-    await ctx.db.updateTable('search_spaces').set({ commit_oid: '0'.repeat(40) }).where('space_id', '=', spaceIds[0]).execute();
-    const start = performance.now();
-    const outcome = await indexSearch(ctx, spaceIds[0]);
-    reindexTimes.push(performance.now() - start);
-    if (outcome !== 'indexed') throw new Error(`re-index: ${outcome}`);
-  }
-  await first!.dispose();
-  // PostgreSQL plans from its statistics, which autovacuum gathers a minute or so after a bulk load; a server with
-  // autovacuum off (as on some benchmark machines) has none for the new tables, and picks sequential scans for the
-  // lookups of a search's pages (1,000 page numbers: 24 ms instead of 2). Gathered here, as autovacuum would.
-  if (postgres) await sql`analyze`.execute(ctx.db);
-  const pagesIndexed = await ctx.db.selectFrom('search_pages').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const loaded = saved ?? (await loadOrganization(dataDir, postgres?.url));
+  if (savedFile && !saved) await fs.writeFile(savedFile, JSON.stringify(loaded));
+  const { token, organizationId, spaceIds, databaseUrl } = loaded;
+  serve = await startQuireServe(dataDir, databaseUrl ? { DATABASE_URL: databaseUrl } : {});
 
   const queries: string[] = [];
   for (let q = 0; q < QUERIES; q++) {
@@ -167,7 +211,7 @@ try {
     else if (kind < 4) queries.push(`${word()} ${word()}`);
     else queries.push(word().slice(0, 3 + Math.floor(random() * 3)));
   }
-  const auth = { authorization: `Bearer ${server.token}` };
+  const auth = { authorization: `Bearer ${token}` };
   async function time(url: (query: string) => string): Promise<{ times: number[]; results: number }> {
     const times: number[] = [];
     let results = 0;
@@ -182,26 +226,29 @@ try {
     }
     return { times, results };
   }
-  const org = await time((query) => `${server.url}/v1/orgs/${server.organizationId}/search?query=${encodeURIComponent(query)}`);
-  const one = await time((query) => `${server.url}/v1/spaces/${spaceIds[0]}/search?query=${encodeURIComponent(query)}`);
+  const org = await time((query) => `${serve!.url}/v1/orgs/${organizationId}/search?query=${encodeURIComponent(query)}`);
+  const one = await time((query) => `${serve!.url}/v1/spaces/${spaceIds[0]}/search?query=${encodeURIComponent(query)}`);
   const commonest = vocabulary[0];
   const worst: number[] = [];
   for (let i = 0; i < 20; i++) {
     const start = performance.now();
-    await (await fetch(`${server.url}/v1/orgs/${server.organizationId}/search?query=${commonest}`, { headers: auth })).arrayBuffer();
+    await (await fetch(`${serve.url}/v1/orgs/${organizationId}/search?query=${commonest}`, { headers: auth })).arrayBuffer();
     worst.push(performance.now() - start);
   }
 
   let size: number;
-  if (postgres) {
-    size = Number((await sql<{ n: number }>`select pg_database_size(current_database()) as n`.execute(ctx.db)).rows[0].n);
+  if (databaseUrl) {
+    const client = new pg.Client({ connectionString: databaseUrl });
+    await client.connect();
+    size = Number((await client.query('select pg_database_size(current_database()) as n')).rows[0].n);
+    await client.end();
   } else {
-    const dir = server.container.config.dataDir;
-    const files = (await fs.readdir(dir)).filter((file) => file.startsWith('quire.sqlite'));
-    size = (await Promise.all(files.map(async (file) => (await fs.stat(path.join(dir, file))).size))).reduce((a, b) => a + b, 0);
+    const files = (await fs.readdir(dataDir)).filter((file) => file.startsWith('quire.sqlite'));
+    size = (await Promise.all(files.map(async (file) => (await fs.stat(path.join(dataDir, file))).size))).reduce((a, b) => a + b, 0);
   }
-  console.log(`machine: ${machine()}; database: ${postgres ? 'PostgreSQL' : 'SQLite'}`);
-  console.log(`index: ${SPACES} spaces x ${PAGES} pages = ${SPACES * PAGES} pages (${pagesIndexed.n} indexed), ${(bytes / SPACES / PAGES).toFixed(0)} bytes per page; database ${(size / 2 ** 20).toFixed(0)} MiB${postgres ? '' : ' (file and WAL)'}`);
+  const { indexTimes, reindexTimes } = loaded;
+  console.log(`machine: ${machine()}; database: ${databaseUrl ? 'PostgreSQL' : 'SQLite'}${saved ? ` (searched again in ${DATA}; indexing figures from the run that loaded it)` : ''}`);
+  console.log(`index: ${SPACES} spaces x ${PAGES} pages = ${SPACES * PAGES} pages (${loaded.pagesIndexed} indexed), ${loaded.bytesPerPage.toFixed(0)} bytes per page; database ${(size / 2 ** 20).toFixed(0)} MiB${databaseUrl ? '' : ' (file and WAL)'}`);
   console.log(`indexSearch of a space of ${PAGES} pages from scratch: median ${median(indexTimes).toFixed(0)} ms (${indexTimes.length} spaces)`);
   console.log(`re-index after a one-page push (${PAGES} pages): median ${median(reindexTimes).toFixed(0)} ms, max ${Math.max(...reindexTimes).toFixed(0)} ms (target < ${REINDEX_TARGET_MS} ms at 10,000 pages)`);
   console.log(`organization search (${SPACES * PAGES} pages), ${QUERIES} queries: p50 ${median(org.times).toFixed(1)} ms, p95 ${percentile(org.times, 0.95).toFixed(1)} ms, max ${Math.max(...org.times).toFixed(1)} ms; ${(org.results / QUERIES).toFixed(1)} spaces per answer`);
@@ -213,6 +260,9 @@ try {
     for (const [ms, q] of slow) console.log(`  slow: ${ms.toFixed(1)} ms  "${q}"`);
   }
 } finally {
-  await server.close();
-  await postgres?.drop();
+  await serve?.close();
+  if (!DATA) {
+    await fs.rm(dataDir, { recursive: true, force: true });
+    await postgres?.drop();
+  }
 }
