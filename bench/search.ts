@@ -16,6 +16,7 @@
  * SQLite in a temp data dir by default; `DATABASE_URL=postgres://user@host/db` runs it on a new database made on that
  * server (and dropped after). `DATA=<dir>`: the loaded organization is kept there (and its PostgreSQL database), and
  * a later run with the same DATA searches it again without loading (the indexing figures are the loading run's).
+ * `PROFILE=<dir>`: CPU profiles of `quire serve` there.
  */
 import fs from 'node:fs/promises';
 import os from 'node:os';
@@ -202,7 +203,9 @@ try {
   const loaded = saved ?? (await loadOrganization(dataDir, postgres?.url));
   if (savedFile && !saved) await fs.writeFile(savedFile, JSON.stringify(loaded));
   const { token, organizationId, spaceIds, databaseUrl } = loaded;
-  serve = await startQuireServe(dataDir, databaseUrl ? { DATABASE_URL: databaseUrl } : {});
+  // PROFILE=<dir>: CPU profiles of `quire serve` (one per thread, written as it stops), for Chrome's DevTools.
+  const nodeArgs = process.env.PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(process.env.PROFILE)}`] : [];
+  serve = await startQuireServe(dataDir, databaseUrl ? { DATABASE_URL: databaseUrl } : {}, { nodeArgs });
 
   const queries: string[] = [];
   for (let q = 0; q < QUERIES; q++) {

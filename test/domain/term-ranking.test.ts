@@ -3,7 +3,7 @@ import { DATABASE_KINDS } from '../helpers/databases.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { Checkout, spaceRemote } from '../helpers/git.js';
 import { engineQuery, indexSearch, pageRows } from '../../src/domain/search/search.js';
-import { rankSpace } from '../../src/domain/search/term-ranking.js';
+import { RankingBase, rankSpace, SpaceRanker } from '../../src/domain/search/term-ranking.js';
 import { loadRevision } from '../../src/domain/content/revisions.js';
 import { MAIN_REF } from '../../src/domain/content/refs.js';
 import { queryTerms } from '../../src/content/search-text.js';
@@ -244,11 +244,14 @@ describe.each(DATABASE_KINDS)('term lists (%s)', (kind) => {
     await checkout.dispose();
     await indexSearch(t.container.ctx, id);
     const search = async () => (await t.request('GET', `/v1/orgs/${org.id}/search`, { token: org.admin.token, query: { query: 'narwhal' } })).body.items.map((hit: any) => [hit.title, hit.pages.map((p: any) => p.title)]);
+    const inSpace = async () => (await t.request('GET', `/v1/spaces/${id}/search`, { token: org.admin.token, query: { query: 'narwhal' } })).body.items.map((p: any) => p.title);
     expect(await search()).toEqual([['Older lists', ['Older']]]);
+    expect(await inSpace()).toEqual(['Older']);
     await t.container.ctx.db.deleteFrom('search_terms').where('space_id', '=', id).execute();
     await t.container.ctx.db.updateTable('search_spaces').set({ docs: null }).where('space_id', '=', id).execute();
     t.container.ctx.rankings = new (t.container.ctx.rankings.constructor as any)(t.container.ctx.rankings.maxBytes);
     expect(await search()).toEqual([['Older lists', ['Older']]]);
+    expect(await inSpace()).toEqual(['Older']);
   });
 });
 
@@ -282,7 +285,16 @@ describe('ranking from term lists against FTS5 (one space alone: the same figure
         expect(ours, text).toEqual(engine);
         compared += engine.length;
         // The best k are the first k of the whole ranking.
-        expect(rankSpace(docs, lists, query, 5)).toEqual(rankSpace(docs, lists, query, 1000).slice(0, 5));
+        const whole = rankSpace(docs, lists, query, 1000);
+        expect(rankSpace(docs, lists, query, 5)).toEqual(whole.slice(0, 5));
+        // A later page: the best k after a place are the whole ranking's next k, and the engine's later page.
+        for (const at of [0, 3, Math.floor(whole.length / 2)].filter((i) => i < whole.length - 1)) {
+          const place = whole[at];
+          const later = new SpaceRanker().rank(new RankingBase(docs), lists, query, 5, place);
+          expect(later, `${text} after ${at}`).toEqual(whole.slice(at + 1, at + 6));
+          const engineLater = await rankPages(t.container.ctx.db, [{ spaceId: id, key }], query, 5, { tier: place.tier, score: place.score, doc: key * DOCS_PER_SPACE + place.n });
+          expect(later.map((r) => ({ doc: key * DOCS_PER_SPACE + r.n, tier: r.tier, score: r.score })), `${text} after ${at}`).toEqual(engineLater.map(({ doc, tier, score }) => ({ doc, tier, score })));
+        }
       }
     };
     await compare();

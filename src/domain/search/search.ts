@@ -33,12 +33,14 @@
  * not in those rules. The best pages per space are picked in SQL (a window function), and the tiers spare the
  * scoring of text matches in spaces whose title and heading matches fill their places: a common word never brings
  * every match of every space into JavaScript, nor has every one scored.
- * Organization and site searches rank each space's first pages from its term lists instead (./term-ranking.ts,
- * src/store/sql/search-terms.ts): the same rules and FTS5's bm25, over the space's own pages, on both databases.
- * The engines score every match, with no early termination: a word on nearly every page of 100 spaces of 1,000 pages
- * took 200-300 ms to rank there, where reading and scoring the same lists takes a few milliseconds. A space not yet
- * indexed with lists (an earlier version's rows, until its indexing) is ranked by the engine. On SQLite, part of the
- * spaces are ranked, and part of the results made, on a CPU pool thread when one is free (splitWithThread).
+ * Searches rank each space's pages from its term lists instead (./term-ranking.ts, src/store/sql/search-terms.ts):
+ * the same rules and FTS5's bm25, over the space's own pages (its figures, not those of every space of the instance),
+ * on both databases. The engines score every match, with no early termination: a word on nearly every page of 100
+ * spaces of 1,000 pages took 200-300 ms to rank there, where reading and scoring the same lists takes a few
+ * milliseconds; and one space's search on SQLite cost 40 ms for a common word (FTS5's bm25 over every match). A later
+ * page of one space's results ranks the pages after the cursor's place the same way. A space not yet indexed with
+ * lists (an earlier version's rows, until its indexing) is ranked by the engine. Part of an organization's spaces are
+ * ranked, and part of the results made, on a CPU pool thread when one is free (splitWithThread).
  * Sections of a page result: the sections (split at headings) whose heading or text has a query word (as written,
  * by stem or prefix: the engine's rule), best first (heading matches, more query words, more occurrences, then page
  * order), at most 5, each with an excerpt of its text around the first match. Organization results are spaces
@@ -46,6 +48,7 @@
  * (and an organization's, the results it showed) until the space is indexed again (./rankings.ts).
  */
 import type { Context, Caller } from '../context.js';
+import type { DatabaseAddress } from '../../store/sql/thread-reads.js';
 import { nowIso } from '../ids.js';
 import { collectPage, type Page, type PageRequest } from '../lists.js';
 import { atLeast, spaceRole } from '../permissions.js';
@@ -386,14 +389,11 @@ async function topPages(
     if (unranked.length === 0) continue;
     const bySpace = new Map<string, RankedPage[]>(unranked.map(({ spaceId }) => [spaceId, []]));
     const query = engineQuery(group.terms);
-    // Many spaces' first pages: from their term lists; a space without lists (indexed by an earlier version, until
-    // it is indexed again) and a later page of one space's results: by the engine.
-    let byEngine = unranked;
-    if (keep) {
-      const ranked = await rankByTermLists(ctx, unranked, states, query, k);
-      for (const row of ranked.rows) bySpace.get(row.space_id)?.push(row);
-      byEngine = unranked.filter(({ spaceId }) => !ranked.spaces.has(spaceId));
-    }
+    // From the spaces' term lists; a space without lists (indexed by an earlier version, until it is indexed again):
+    // by the engine.
+    const ranked = await rankByTermLists(ctx, unranked, states, query, k, options.after);
+    for (const row of ranked.rows) bySpace.get(row.space_id)?.push(row);
+    const byEngine = unranked.filter(({ spaceId }) => !ranked.spaces.has(spaceId));
     for (const row of await rankPages(ctx.db, byEngine, query, k, options.after, ctx.longRead)) bySpace.get(row.space_id)?.push(row);
     for (const [spaceId, rows] of bySpace) {
       // A space without a match is kept too: most spaces of an organization have none for a rare word.
@@ -426,25 +426,25 @@ const THREAD_SHARE = 0.4;
 
 /**
  * Work on many spaces done in two parts at once: the last THREAD_SHARE of them on a CPU pool thread (`there`, with
- * the database file the thread reads on its own connection), the others here. An organization's search ranks 100
- * spaces and makes the results of 50: CPU work (decoding term lists, scoring, finding excerpts) that two cores do in
- * less time. Only on SQLite (PostgreSQL's reads are not on the event loop), and only when a thread is free: a search
- * never waits behind other work for a thread, it does all of it here instead. Both parts run the same code; the
+ * the database the thread reads on its own connection), the others here. An organization's search ranks 100 spaces
+ * and makes the results of 50: CPU work (decoding term lists, scoring, finding excerpts) that two cores do in less
+ * time (on SQLite, the reads too). Only when a thread is free: a search never waits behind other work for a thread,
+ * it does all of it here instead. Both parts run the same code; the
  * results are the same either way, and when the thread fails its part (logged), the same as well.
  */
 async function splitWithThread<T, R>(
   ctx: Context,
   items: readonly T[],
   here: (part: readonly T[]) => Promise<R>,
-  there: (file: string, part: readonly T[]) => Promise<R>,
+  there: (database: DatabaseAddress, part: readonly T[]) => Promise<R>,
 ): Promise<R[]> {
-  const file = ctx.threadReadFile;
-  if (file === undefined || items.length < SPLIT_FROM || !ctx.cpu.readyNow()) return [await here(items)];
+  const database = ctx.threadReads;
+  if (database === undefined || items.length < SPLIT_FROM || !ctx.cpu.readyNow()) return [await here(items)];
   const split = items.length - Math.round(items.length * THREAD_SHARE);
   const part = items.slice(split);
   // The thread's part is sent first: `here` runs synchronously until its first turn of the event loop. Its failure
   // is held (never left unhandled while `here` runs), and its part is done here instead.
-  const theirs = there(file, part).then(
+  const theirs = there(database, part).then(
     (value) => ({ value }),
     (error: unknown) => ({ error }),
   );
@@ -457,8 +457,8 @@ async function splitWithThread<T, R>(
 
 /**
  * The best `k` pages of each space from its term lists (./term-ranking.ts), with their titles and paths; `bases`:
- * the spaces' live pages (a space without one has no lists, and is left out). Plain data in and out: it runs on a
- * CPU pool thread too (src/cpu/tasks.ts rankSpaces).
+ * the spaces' live pages (a space without one has no lists, and is left out); `after`: only pages ranked after that
+ * place. Plain data in and out: it runs on a CPU pool thread too (src/cpu/tasks.ts rankSpaces).
  */
 export async function rankWithTermLists(
   db: Context['db'],
@@ -466,6 +466,7 @@ export async function rankWithTermLists(
   bases: ReadonlyMap<string, RankingBase>,
   query: EngineQuery,
   k: number,
+  after?: RankPosition,
 ): Promise<RankedPage[]> {
   const lists = await termLists(db, spaces.map((space) => space.spaceId).filter((spaceId) => bases.has(spaceId)), query);
   await otherRequestsFirst();
@@ -474,7 +475,9 @@ export async function rankWithTermLists(
   for (const [index, { spaceId, key }] of spaces.entries()) {
     if (index > 0 && index % SPACES_PER_TURN === 0) await otherRequestsFirst();
     const base = bases.get(spaceId);
-    if (base) for (const ranked of ranker.rank(base, lists.get(spaceId)!, query, k)) found.push({ ...ranked, spaceId, doc: key * DOCS_PER_SPACE + ranked.n });
+    // A place after: its doc as a page number of this space (for the space's pages, the same order as docs).
+    const from = after && { tier: after.tier, score: after.score, n: after.doc - key * DOCS_PER_SPACE };
+    if (base) for (const ranked of ranker.rank(base, lists.get(spaceId)!, query, k, from)) found.push({ ...ranked, spaceId, doc: key * DOCS_PER_SPACE + ranked.n });
   }
   const pages = await pagesByDoc(db, found.map((page) => page.doc));
   return found.flatMap(({ spaceId, doc, tier, score }) => {
@@ -501,6 +504,7 @@ async function rankByTermLists(
   states: ReadonlyMap<string, SearchState>,
   query: EngineQuery,
   k: number,
+  after?: RankPosition,
 ): Promise<{ rows: RankedPage[]; spaces: Set<string> }> {
   const here = async (part: ReadonlyArray<{ spaceId: string; key: number }>) => {
     const bases = new Map<string, RankingBase>();
@@ -512,9 +516,9 @@ async function rankByTermLists(
       ctx.rankings.setBase(spaceId, states.get(spaceId)!, base);
       bases.set(spaceId, base);
     }
-    return { rows: await rankWithTermLists(ctx.db, part, bases, query, k), spaces: [...bases.keys()] };
+    return { rows: await rankWithTermLists(ctx.db, part, bases, query, k, after), spaces: [...bases.keys()] };
   };
-  const parts = await splitWithThread(ctx, spaces, here, (file, part) => ctx.cpu.run('rankSpaces', { file, spaces: part, query, k }));
+  const parts = await splitWithThread(ctx, spaces, here, (database, part) => ctx.cpu.run('rankSpaces', { database, spaces: part, query, k, after }));
   await otherRequestsFirst();
   return { rows: parts.flatMap((part) => part.rows), spaces: new Set(parts.flatMap((part) => part.spaces)) };
 }
@@ -558,10 +562,10 @@ async function withSections(ctx: Context, ranked: Array<{ spaceId: string; pages
     ctx,
     ranked,
     (part) => hitsOf(ctx.db, part, terms),
-    (file, part) => {
+    (database, part) => {
       // Only what the results show crosses to the thread, and the terms of its spaces.
       const shown = part.map(({ spaceId, pages }) => ({ spaceId, pages: pages.map(({ pageId, title, path }) => ({ pageId, title, path })) }));
-      return ctx.cpu.run('searchHits', { file, ranked: shown, terms: new Map(part.map(({ spaceId }) => [spaceId, terms.get(spaceId)!])) });
+      return ctx.cpu.run('searchHits', { database, ranked: shown, terms: new Map(part.map(({ spaceId }) => [spaceId, terms.get(spaceId)!])) });
     },
   );
   return new Map(parts.flatMap((part) => [...part]));

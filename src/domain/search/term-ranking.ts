@@ -153,8 +153,11 @@ export class SpaceRanker {
     this.found = found;
   }
 
-  /** The best `k` live pages of a space (its base and the query's term lists, by token) for the query, best first. */
-  rank(base: RankingBase, lists: ReadonlyMap<string, Uint8Array>, query: EngineQuery, k: number): TermRanked[] {
+  /**
+   * The best `k` live pages of a space (its base and the query's term lists, by token) for the query, best first;
+   * `after`: only those that rank after that place (a later page of results).
+   */
+  rank(base: RankingBase, lists: ReadonlyMap<string, Uint8Array>, query: EngineQuery, k: number, after?: TermRanked): TermRanked[] {
     const { live, norms } = base;
     const count = live.length;
     if (count === 0 || k <= 0) return [];
@@ -196,11 +199,12 @@ export class SpaceRanker {
       }
       if (kept) added.set(keys[index], kept);
     }
-    // The best k, kept in order (k is small: 10 or 20); the working arrays left as they were found.
+    // The best k, kept in order (k is small: 10 or 20, a page of 50); the working arrays left as they were found.
     const best: TermRanked[] = [];
     for (let i = 0; i < this.found; i++) {
       const at = touched[i];
-      if (best.length < k || before(tier[at], score[at], live[at], best[k - 1])) {
+      const later = after === undefined || before(after.tier, after.score, after.n, { n: live[at], tier: tier[at], score: score[at] });
+      if (later && (best.length < k || before(tier[at], score[at], live[at], best[k - 1]))) {
         let place = best.length === k ? k - 1 : best.length;
         while (place > 0 && before(tier[at], score[at], live[at], best[place - 1])) place--;
         if (best.length === k) best.pop();
