@@ -114,7 +114,7 @@ export async function createContainer(config: Config, options: ContainerOptions 
     rankings: new SpaceRankings(config.searchRankingsBytes),
     cpu,
     longRead,
-    threadReads: config.databaseUrl ? { url: config.databaseUrl } : { file: databaseFile },
+    threadReadFile: store.dialect === 'sqlite' ? databaseFile : undefined,
     cursors,
     cache,
     links,

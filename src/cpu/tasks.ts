@@ -10,7 +10,7 @@ import type { EngineQuery, RankedPage, RankPosition, SearchPageRows } from '../s
 import type { SearchLanguage, SearchTerms } from '../content/search-text.js';
 import { pageHtml, type PageHtml } from '../content/page-html.js';
 import { evaluateCondition, type VisitorClaims } from '../domain/sites/conditions.js';
-import { readOnThread, threadDatabase, type DatabaseAddress } from '../store/sql/thread-reads.js';
+import { readOnThread, threadDatabase } from '../store/sql/thread-reads.js';
 
 export const cpuTasks = {
   /** Page files -> their fields (src/content/page.ts), for buildRevision. */
@@ -43,23 +43,23 @@ export const cpuTasks = {
   /** A long read-only query on the thread's own SQLite connection (src/store/sql/thread-reads.ts). */
   readDatabase: readOnThread,
   /**
-   * Spaces' best pages from their term lists, read on the thread's own connection (src/domain/search/search.ts
+   * Spaces' best pages from their term lists, read on the thread's own SQLite connection (src/domain/search/search.ts
    * rankByTermLists: 40% of an organization's spaces); which of them have lists.
    */
   rankSpaces: async (input: {
-    database: DatabaseAddress;
+    file: string;
     spaces: ReadonlyArray<{ spaceId: string; key: number }>;
     query: EngineQuery;
     k: number;
     after?: RankPosition;
   }): Promise<{ rows: RankedPage[]; spaces: string[] }> => {
-    const db = await threadDatabase(input.database);
+    const db = threadDatabase(input.file);
     const bases = await readRankingBases(db, input.spaces.map((space) => space.spaceId));
     return { rows: await rankWithTermLists(db, input.spaces, bases, input.query, input.k, input.after), spaces: [...bases.keys()] };
   },
-  /** Results of pages found, made on the thread's own connection (src/domain/search/search.ts withSections). */
-  searchHits: async (input: { database: DatabaseAddress; ranked: ReadonlyArray<{ spaceId: string; pages: ReadonlyArray<{ pageId: string; title: string; path: string }> }>; terms: Map<string, SearchTerms> }) =>
-    hitsOf(await threadDatabase(input.database), input.ranked, input.terms),
+  /** Results of pages found, made on the thread's own SQLite connection (src/domain/search/search.ts withSections). */
+  searchHits: (input: { file: string; ranked: ReadonlyArray<{ spaceId: string; pages: ReadonlyArray<{ pageId: string; title: string; path: string }> }>; terms: Map<string, SearchTerms> }) =>
+    hitsOf(threadDatabase(input.file), input.ranked, input.terms),
 };
 
 export interface PooledPageHtml {

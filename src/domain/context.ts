@@ -1,6 +1,5 @@
 import type { CompiledQuery, Kysely } from 'kysely';
 import type { Database } from '../store/sql/schema.js';
-import type { DatabaseAddress } from '../store/sql/thread-reads.js';
 import type { GitStore } from '../store/git/repositories.js';
 import type { GitReader } from '../store/git/reader.js';
 import type { UserRow } from '../store/sql/users.js';
@@ -43,11 +42,11 @@ export interface Context {
    */
   longRead: (query: CompiledQuery) => Promise<unknown[]>;
   /**
-   * The database (SQLite's file, PostgreSQL's URL), which CPU pool threads read on connections of their own
-   * (src/store/sql/thread-reads.ts): reads and the CPU work on what they read can be split between the event loop and
-   * a thread. Undefined: never split.
+   * The SQLite database file, which CPU pool threads read on connections of their own (src/store/sql/thread-reads.ts):
+   * reads and the CPU work on what they read can be split between the event loop and a thread. Undefined on
+   * PostgreSQL.
    */
-  threadReads: DatabaseAddress | undefined;
+  threadReadFile: string | undefined;
   /** The best pages of spaces for queries, kept until each space is indexed again (organization and site search). */
   rankings: SpaceRankings;
   /** Work concurrent callers share while it runs (one indexing of a space that several reads would start). */

@@ -1,5 +1,3 @@
-import path from 'node:path';
-import SQLite from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASE_KINDS } from '../helpers/databases.js';
 import { QUEUE_DRIVERS } from '../helpers/queues.js';
@@ -240,21 +238,17 @@ describe.each(DATABASE_KINDS)('search (%s)', (kind) => {
   });
 });
 
-// An organization's search ranks part of its spaces, and makes part of the results, on a CPU pool thread reading the
-// database on its own connection when one is free (src/domain/search/search.ts splitWithThread).
-describe.each(DATABASE_KINDS)('organization search with part of its spaces on a CPU thread (%s)', (kind) => {
+// SQLite only: there, an organization's search ranks part of its spaces, and makes part of the results, on a CPU pool
+// thread reading the database on its own connection when one is free (src/domain/search/search.ts splitWithThread).
+describe('organization search with part of its spaces on a CPU thread (sqlite)', () => {
   let t: TestApp;
   let org: Awaited<ReturnType<TestApp['organization']>>;
-  let busyFile: string;
   const spaces: string[] = [];
   const WORDS = ['otter', 'beaver', 'heron', 'osprey', 'marten', 'vole', 'stoat', 'badger', 'ermine', 'weasel'];
 
   beforeAll(async () => {
     // Nothing kept: every search ranks every space and makes every result anew.
-    t = await startTestApp(kind, { searchRankingsBytes: 0 });
-    // An empty SQLite file: the thread is kept busy by a long read of it (a recursive count, no table).
-    busyFile = path.join(t.config.dataDir, 'busy.sqlite');
-    new SQLite(busyFile).close();
+    t = await startTestApp('sqlite', { searchRankingsBytes: 0 });
     org = await t.organization();
     const base = await t.listen();
     for (let s = 0; s < 12; s++) {
@@ -289,7 +283,7 @@ describe.each(DATABASE_KINDS)('organization search with part of its spaces on a 
       // The thread busy with a long read the whole time the second search runs: it does all of the work itself.
       let busy = true;
       const longRead = cpu.run('readDatabase', {
-        file: busyFile,
+        file: t.container.ctx.threadReadFile!,
         sql: 'with recursive n(x) as (select 1 union all select x + 1 from n where x < 3000000) select count(*) as c from n',
         parameters: [],
       }).finally(() => (busy = false));
@@ -307,15 +301,15 @@ describe.each(DATABASE_KINDS)('organization search with part of its spaces on a 
     const { ctx } = t.container;
     await ctx.cpu.run('extractLinks', []);
     const expected = await search('heron stoat');
-    const database = ctx.threadReads!;
-    // A database the thread cannot open: its reads fail (the event loop's own connection is unaffected).
-    ctx.threadReads = 'file' in database ? { file: `${database.file}.missing` } : { url: `${database.url}_missing` };
+    const file = ctx.threadReadFile;
+    // A file the thread cannot open: its reads fail (the event loop's own connection is unaffected).
+    ctx.threadReadFile = `${file}.missing`;
     try {
       expect(ctx.cpu.readyNow()).toBe(true);
       expect(await search('heron stoat')).toEqual(expected);
-      await expect(ctx.cpu.run('rankSpaces', { database: ctx.threadReads, spaces: [{ spaceId: spaces[0], key: 0 }], query: { whole: ['heron'], prefixes: [] }, k: 10 })).rejects.toThrow(/rankSpaces: /);
+      await expect(ctx.cpu.run('rankSpaces', { file: ctx.threadReadFile, spaces: [], query: { whole: ['heron'], prefixes: [] }, k: 10 })).rejects.toThrow(/rankSpaces: /);
     } finally {
-      ctx.threadReads = database;
+      ctx.threadReadFile = file;
     }
   });
 
@@ -326,14 +320,14 @@ describe.each(DATABASE_KINDS)('organization search with part of its spaces on a 
     for (const text of ['otter', 'heron stoat', 'bea']) {
       const query = engineQuery(queryTerms(text));
       const here = await rankWithTermLists(ctx.db, all, await readRankingBases(ctx.db, spaces), query, 10);
-      const there = await ctx.cpu.run('rankSpaces', { database: ctx.threadReads!, spaces: all, query, k: 10 });
+      const there = await ctx.cpu.run('rankSpaces', { file: ctx.threadReadFile!, spaces: all, query, k: 10 });
       expect(there.rows, text).toEqual(here);
       expect(there.spaces.sort(), text).toEqual([...spaces].sort());
       expect(here.length, text).toBeGreaterThan(20);
       const ranked = all.map(({ spaceId }) => ({ spaceId, pages: here.filter((row) => row.space_id === spaceId).map((row) => ({ pageId: row.page_id, title: row.title, path: row.path })) }));
       const terms = new Map(spaces.map((spaceId) => [spaceId, queryTerms(text)]));
       const hits = await hitsOf(ctx.db, ranked, terms);
-      expect(await ctx.cpu.run('searchHits', { database: ctx.threadReads!, ranked, terms }), text).toEqual(hits);
+      expect(await ctx.cpu.run('searchHits', { file: ctx.threadReadFile!, ranked, terms }), text).toEqual(hits);
       expect([...hits.values()].flat().flatMap((hit) => hit.sections).length, text).toBeGreaterThan(0);
     }
   });

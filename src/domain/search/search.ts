@@ -39,8 +39,8 @@
  * spaces of 1,000 pages took 200-300 ms to rank there, where reading and scoring the same lists takes a few
  * milliseconds; and one space's search on SQLite cost 40 ms for a common word (FTS5's bm25 over every match). A later
  * page of one space's results ranks the pages after the cursor's place the same way. A space not yet indexed with
- * lists (an earlier version's rows, until its indexing) is ranked by the engine. Part of an organization's spaces are
- * ranked, and part of the results made, on a CPU pool thread when one is free (splitWithThread).
+ * lists (an earlier version's rows, until its indexing) is ranked by the engine. On SQLite, part of an organization's
+ * spaces are ranked, and part of the results made, on a CPU pool thread when one is free (splitWithThread).
  * Sections of a page result: the sections (split at headings) whose heading or text has a query word (as written,
  * by stem or prefix: the engine's rule), best first (heading matches, more query words, more occurrences, then page
  * order), at most 5, each with an excerpt of its text around the first match. Organization results are spaces
@@ -48,7 +48,6 @@
  * (and an organization's, the results it showed) until the space is indexed again (./rankings.ts).
  */
 import type { Context, Caller } from '../context.js';
-import type { DatabaseAddress } from '../../store/sql/thread-reads.js';
 import { nowIso } from '../ids.js';
 import { collectPage, type Page, type PageRequest } from '../lists.js';
 import { atLeast, spaceRole } from '../permissions.js';
@@ -426,25 +425,26 @@ const THREAD_SHARE = 0.4;
 
 /**
  * Work on many spaces done in two parts at once: the last THREAD_SHARE of them on a CPU pool thread (`there`, with
- * the database the thread reads on its own connection), the others here. An organization's search ranks 100 spaces
- * and makes the results of 50: CPU work (decoding term lists, scoring, finding excerpts) that two cores do in less
- * time (on SQLite, the reads too). Only when a thread is free: a search never waits behind other work for a thread,
- * it does all of it here instead. Both parts run the same code; the
+ * the database file the thread reads on its own connection), the others here. An organization's search ranks 100
+ * spaces and makes the results of 50: CPU work (decoding term lists, scoring, finding excerpts) that two cores do in
+ * less time. Only on SQLite, and only when a thread is free: a search never waits behind other work for a thread, it
+ * does all of it here instead. (On PostgreSQL a thread with a connection of its own was slower: it reads its spaces'
+ * page lists afresh, through the driver's row parsing, 58 -> 64 ms p50 in bench/search.ts, bench/README.md.) Both parts run the same code; the
  * results are the same either way, and when the thread fails its part (logged), the same as well.
  */
 async function splitWithThread<T, R>(
   ctx: Context,
   items: readonly T[],
   here: (part: readonly T[]) => Promise<R>,
-  there: (database: DatabaseAddress, part: readonly T[]) => Promise<R>,
+  there: (file: string, part: readonly T[]) => Promise<R>,
 ): Promise<R[]> {
-  const database = ctx.threadReads;
-  if (database === undefined || items.length < SPLIT_FROM || !ctx.cpu.readyNow()) return [await here(items)];
+  const file = ctx.threadReadFile;
+  if (file === undefined || items.length < SPLIT_FROM || !ctx.cpu.readyNow()) return [await here(items)];
   const split = items.length - Math.round(items.length * THREAD_SHARE);
   const part = items.slice(split);
   // The thread's part is sent first: `here` runs synchronously until its first turn of the event loop. Its failure
   // is held (never left unhandled while `here` runs), and its part is done here instead.
-  const theirs = there(database, part).then(
+  const theirs = there(file, part).then(
     (value) => ({ value }),
     (error: unknown) => ({ error }),
   );
@@ -518,7 +518,7 @@ async function rankByTermLists(
     }
     return { rows: await rankWithTermLists(ctx.db, part, bases, query, k, after), spaces: [...bases.keys()] };
   };
-  const parts = await splitWithThread(ctx, spaces, here, (database, part) => ctx.cpu.run('rankSpaces', { database, spaces: part, query, k, after }));
+  const parts = await splitWithThread(ctx, spaces, here, (file, part) => ctx.cpu.run('rankSpaces', { file, spaces: part, query, k, after }));
   await otherRequestsFirst();
   return { rows: parts.flatMap((part) => part.rows), spaces: new Set(parts.flatMap((part) => part.spaces)) };
 }
@@ -562,10 +562,10 @@ async function withSections(ctx: Context, ranked: Array<{ spaceId: string; pages
     ctx,
     ranked,
     (part) => hitsOf(ctx.db, part, terms),
-    (database, part) => {
+    (file, part) => {
       // Only what the results show crosses to the thread, and the terms of its spaces.
       const shown = part.map(({ spaceId, pages }) => ({ spaceId, pages: pages.map(({ pageId, title, path }) => ({ pageId, title, path })) }));
-      return ctx.cpu.run('searchHits', { database, ranked: shown, terms: new Map(part.map(({ spaceId }) => [spaceId, terms.get(spaceId)!])) });
+      return ctx.cpu.run('searchHits', { file, ranked: shown, terms: new Map(part.map(({ spaceId }) => [spaceId, terms.get(spaceId)!])) });
     },
   );
   return new Map(parts.flatMap((part) => [...part]));

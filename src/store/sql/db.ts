@@ -6,8 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import type { Migration, MigrationProvider } from 'kysely';
-import { Kysely, Migrator, SqliteDialect } from './kysely.js';
-import { postgresDialect } from './postgres.js';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect } from './kysely.js';
 import type { Database } from './schema.js';
 import { WriteObserverPlugin } from './write-observer.js';
 import { sqliteFile } from '../instance-files.js';
@@ -92,7 +91,15 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
   let dialect: Dialect;
   if (options.databaseUrl) {
     dialect = 'postgres';
-    db = new Kysely<Database>({ dialect: await postgresDialect(options.databaseUrl, { max: 10, onError: options.onPoolError }) });
+    // Loaded only for PostgreSQL (commands on SQLite start without it).
+    const { default: pg } = await import('pg');
+    // PostgreSQL returns int8 (count(*)) as a string; our counts fit in a double.
+    pg.types.setTypeParser(20, (value) => Number(value));
+    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
+    // An idle connection the server closes (restart, failover) is dropped from the pool and replaced on demand;
+    // without a listener the pool's 'error' event would end the process.
+    pool.on('error', (error) => options.onPoolError?.(error));
+    db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   } else {
     dialect = 'sqlite';
     fs.mkdirSync(options.dataDir, { recursive: true });

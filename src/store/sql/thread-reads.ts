@@ -9,17 +9,12 @@
  * Each thread opens its own read-only connection to the database file on its first read and keeps it (its page cache
  * stays warm) until the thread ends with its pool, that is with the container. SQLite in WAL mode lets it read beside
  * the process's own connection: it sees what was committed when the read began, as a reader of another process would.
- * On PostgreSQL, whose driver does not hold the event loop, only the tasks that work on what they read use a thread
- * (`threadDatabase`), on one connection of its own, kept as long.
+ * Only SQLite: PostgreSQL's driver is asynchronous already.
  */
 import SQLite from 'better-sqlite3';
 import type { Kysely } from 'kysely';
 import { Kysely as KyselyDatabase, SqliteDialect } from './kysely.js';
-import { postgresDialect } from './postgres.js';
 import type { Database } from './schema.js';
-
-/** Where a thread reads the process's database: SQLite's file, or PostgreSQL's URL (plain data, for a task's input). */
-export type DatabaseAddress = { file: string } | { url: string };
 
 /** A compiled read (Kysely's `compile`) and the file it reads: plain data, for structured clone. */
 export interface ThreadRead {
@@ -28,11 +23,11 @@ export interface ThreadRead {
   parameters: readonly unknown[];
 }
 
-// This thread's connections, by file or URL. A module is loaded once per thread, so each thread has its own (a pool
-// serves one container, so one database); they close when the thread ends.
+// This thread's connections, by file. A module is loaded once per thread, so each thread has its own (a pool serves
+// one container, so one file); they close when the thread ends.
 const connections = new Map<string, SQLite.Database>();
 
-const databases = new Map<string, Promise<Kysely<Database>>>();
+const databases = new Map<string, Kysely<Database>>();
 
 function connectionTo(file: string): SQLite.Database {
   let connection = connections.get(file);
@@ -44,18 +39,10 @@ function connectionTo(file: string): SQLite.Database {
   return connection;
 }
 
-/** This thread's connection to the database as Kysely, for the store's read functions (a task's reads: not writes). */
-export function threadDatabase(address: DatabaseAddress): Promise<Kysely<Database>> {
-  const key = 'file' in address ? `file:${address.file}` : `url:${address.url}`;
-  let db = databases.get(key);
-  if (!db) {
-    db =
-      'file' in address
-        ? Promise.resolve(new KyselyDatabase<Database>({ dialect: new SqliteDialect({ database: connectionTo(address.file) }) }))
-        : postgresDialect(address.url, { max: 1, keepIdle: true }).then((dialect) => new KyselyDatabase<Database>({ dialect }));
-    databases.set(key, db);
-    db.catch(() => databases.delete(key));
-  }
+/** This thread's connection to `file` as Kysely, for the store's read functions (a task's reads: not for writes). */
+export function threadDatabase(file: string): Kysely<Database> {
+  let db = databases.get(file);
+  if (!db) databases.set(file, (db = new KyselyDatabase<Database>({ dialect: new SqliteDialect({ database: connectionTo(file) }) })));
   return db;
 }
 
