@@ -318,34 +318,46 @@ function needleOf(word: string, stem: string): string | undefined {
  * matchTerm's, shared by the caller across texts (the words of a page's sections, and of the pages shown, repeat).
  */
 export function findTerms(text: string, terms: SearchTerms, stems: Map<string, string> = new Map()): TermsFound {
-  const found: TermsFound = { matched: new Set(), occurrences: 0 };
-  const count = (q: number, offset: number) => {
-    found.matched.add(q);
-    found.occurrences += 1;
-    if (found.first === undefined || offset < found.first) found.first = offset;
-  };
+  return termFinder(terms, stems)(text);
+}
+
+/**
+ * findTerms for one query's terms, made once for many texts (the sections of the pages a search shows): what they
+ * share (the start each term's words share, and whether the query is plain ASCII) is worked out here.
+ */
+export function termFinder(terms: SearchTerms, stems: Map<string, string> = new Map()): (text: string) => TermsFound {
   const words = terms.prefix !== undefined ? [...terms.exact, terms.prefix] : terms.exact;
   const needles = words.map((word, q) => needleOf(word, terms.stems[q]));
-  if (!ASCII.test(text) || !needles.every((needle) => needle !== undefined && ASCII.test(needle)) || !terms.stems.every((stem) => ASCII.test(stem))) {
-    for (const { term, offset, length } of termsWithOffsets(text)) {
-      const q = matchTerm(terms, term, text.slice(offset, offset + length), stems);
-      if (q >= 0) count(q, offset);
+  const plain = needles.every((needle) => needle !== undefined && ASCII.test(needle)) && terms.stems.every((stem) => ASCII.test(stem));
+  return (text) => {
+    const found: TermsFound = { matched: new Set(), occurrences: 0 };
+    const count = (q: number, offset: number) => {
+      found.matched.add(q);
+      found.occurrences += 1;
+      if (found.first === undefined || offset < found.first) found.first = offset;
+    };
+    if (!plain || !ASCII.test(text)) {
+      for (const { term, offset, length } of termsWithOffsets(text)) {
+        const q = matchTerm(terms, term, text.slice(offset, offset + length), stems);
+        if (q >= 0) count(q, offset);
+      }
+      return found;
+    }
+    const lower = text.toLowerCase();
+    for (let q = 0; q < needles.length; q++) {
+      const needle = needles[q]!;
+      for (let at = lower.indexOf(needle); at >= 0; at = lower.indexOf(needle, at + 1)) {
+        if (at > 0 && isAsciiWordChar(lower.charCodeAt(at - 1))) continue;
+        let end = at + needle.length;
+        while (end < lower.length && isAsciiWordChar(lower.charCodeAt(end))) end += 1;
+        // The whole word is the term; it counts under this needle only if matchTerm gives it this needle's number
+        // (a word equal to an exact term counts as that term, not as the prefix).
+        if (end - at <= MAX_TERM && matchTerm(terms, lower.slice(at, end), undefined, stems) === q) count(q, at);
+        at = end - 1;
+      }
     }
     return found;
-  }
-  const lower = text.toLowerCase();
-  needles.forEach((needle, q) => {
-    for (let at = lower.indexOf(needle!); at >= 0; at = lower.indexOf(needle!, at + 1)) {
-      if (at > 0 && isAsciiWordChar(lower.charCodeAt(at - 1))) continue;
-      let end = at + needle!.length;
-      while (end < lower.length && isAsciiWordChar(lower.charCodeAt(end))) end += 1;
-      // The whole word is the term; it counts under this needle only if matchTerm gives it this needle's number
-      // (a word equal to an exact term counts as that term, not as the prefix).
-      if (end - at <= MAX_TERM && matchTerm(terms, lower.slice(at, end), undefined, stems) === q) count(q, at);
-      at = end - 1;
-    }
-  });
-  return found;
+  };
 }
 
 /** The number of query terms (exact terms, and the prefix) of a search. */

@@ -59,7 +59,7 @@ import type { DocumentPage } from '../../content/model.js';
 import { indexedPart, MAX_INDEXED_TEXT } from '../../content/bounded-markdown.js';
 import {
   detectLanguage,
-  findTerms,
+  termFinder,
   MIN_LANGUAGE_VOTES,
   indexTokens,
   isSearchLanguage,
@@ -313,12 +313,14 @@ export function sectionHits(
   stems: Map<string, string> = new Map(),
 ): SectionHit[] {
   const scored = [];
+  const find = termFinder(terms, stems);
   for (const section of sections) {
-    const inTitle = findTerms(section.title, terms, stems).matched;
-    const { matched: inBody, occurrences, first } = findTerms(section.body, terms, stems);
-    const matched = new Set([...inTitle, ...inBody]);
-    if (matched.size === 0) continue;
-    scored.push({ section, inTitle: inTitle.size, matched: matched.size, occurrences, first });
+    const inTitle = find(section.title).matched;
+    const { matched: inBody, occurrences, first } = find(section.body);
+    let matched = inBody.size;
+    for (const q of inTitle) if (!inBody.has(q)) matched += 1;
+    if (matched === 0) continue;
+    scored.push({ section, inTitle: inTitle.size, matched, occurrences, first });
   }
   scored.sort((a, b) => b.inTitle - a.inTitle || b.matched - a.matched || b.occurrences - a.occurrences || a.section.position - b.section.position);
   return scored.slice(0, SECTIONS_PER_PAGE).map(({ section, first }) => ({
