@@ -431,8 +431,9 @@ const THREAD_SHARE = 0.4;
  * spaces and makes the results of 50: CPU work (decoding term lists, scoring, finding excerpts) that two cores do in
  * less time. Only on SQLite, and only when a thread is free: a search never waits behind other work for a thread, it
  * does all of it here instead. (On PostgreSQL a thread with a connection of its own was slower: it reads its spaces'
- * page lists afresh, through the driver's row parsing, 58 -> 64 ms p50 in bench/search.ts, bench/README.md.) Both parts run the same code; the
- * results are the same either way, and when the thread fails its part (logged), the same as well.
+ * page lists afresh, through the driver's row parsing; 58 -> 64 ms p50 in bench/search.ts, bench/README.md.) Both
+ * parts run the same code; the results are the same either way, and when the thread fails its part (logged), the
+ * same as well.
  */
 async function splitWithThread<T, R>(
   ctx: Context,

@@ -41,7 +41,6 @@ export interface SearchState {
 /** Pages (docs) one space may number: 2^24, far more than a space holds. */
 export const DOCS_PER_SPACE = 2 ** 24;
 
-
 export async function searchStates(db: Kysely<Database>, spaceIds: readonly string[]): Promise<Map<string, SearchState>> {
   if (spaceIds.length === 0) return new Map();
   const out = new Map<string, SearchState>();
