@@ -48,8 +48,9 @@ function tableName(node: OperationNode | undefined): string | undefined {
 }
 
 /**
- * The tables a write changes, or undefined when they cannot be told (a raw statement, a target that is not a table,
- * a WITH clause that may write elsewhere): then it counts as a write to anything.
+ * The tables a write changes, or undefined when they cannot be told (a target that is not a table, a WITH clause that
+ * may write elsewhere): then it counts as a write to anything. (Raw SQL statements are not query nodes of a kind in
+ * WRITES and are not reported: the store's only raw writes are to search tables, derived ones.)
  */
 export function writtenTables(node: RootOperationNode): string[] | undefined {
   let targets: Array<OperationNode | undefined>;
