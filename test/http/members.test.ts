@@ -5,6 +5,7 @@ import { addMember } from '../../src/domain/members/members.js';
 import { newId } from '../../src/domain/ids.js';
 import type { Role } from '../../src/domain/permissions.js';
 import { insertSpace } from '../../src/store/sql/content.js';
+import { spaceRow } from '../helpers/rows.js';
 
 describe.each(DATABASE_KINDS)('members (%s)', (kind) => {
   let t: TestApp;
@@ -30,22 +31,10 @@ describe.each(DATABASE_KINDS)('members (%s)', (kind) => {
   /** A space row (no repository is needed to list it), created at `createdAt`. */
   async function space(organizationId: string, title: string, createdAt: string, options: { visibility?: string; deleted?: boolean } = {}): Promise<string> {
     const id = newId();
-    await insertSpace(t.container.ctx.db, {
-      id,
-      organization_id: organizationId,
-      parent_id: null,
-      title,
-      emoji: '',
-      visibility: options.visibility ?? 'private',
-      edit_mode: 'live',
-      default_level: null,
-      position: 0,
-      revision: 'a'.repeat(40),
-      created_by: null,
-      created_at: createdAt,
-      updated_at: createdAt,
-      deleted_at: options.deleted ? createdAt : null,
-    });
+    await insertSpace(
+      t.container.ctx.db,
+      spaceRow({ id, organization_id: organizationId, title, visibility: options.visibility ?? 'private', created_at: createdAt, deleted_at: options.deleted ? createdAt : null }),
+    );
     return id;
   }
 

@@ -3,6 +3,7 @@ import { DATABASE_KINDS } from '../helpers/databases.js';
 import { startTestApp, type TestApp, type TestUser } from '../helpers/app.js';
 import { newId } from '../../src/domain/ids.js';
 import { insertGrant, insertSpace } from '../../src/store/sql/content.js';
+import { spaceRow } from '../helpers/rows.js';
 
 type Org = Awaited<ReturnType<TestApp['organization']>>;
 
@@ -35,22 +36,7 @@ describe.each(DATABASE_KINDS)('teams (%s)', (kind) => {
 
   async function teamSpaceGrant(org: Org, teamId: string, createdAt: string): Promise<string> {
     const spaceId = newId();
-    await insertSpace(t.container.ctx.db, {
-      id: spaceId,
-      organization_id: org.id,
-      parent_id: null,
-      title: 'Team space',
-      emoji: '',
-      visibility: 'private',
-      edit_mode: 'live',
-      default_level: null,
-      position: 0,
-      revision: 'b'.repeat(40),
-      created_by: null,
-      created_at: createdAt,
-      updated_at: createdAt,
-      deleted_at: null,
-    });
+    await insertSpace(t.container.ctx.db, spaceRow({ id: spaceId, organization_id: org.id, title: 'Team space', revision: 'b'.repeat(40), created_at: createdAt }));
     await insertGrant(t.container.ctx.db, {
       id: newId(),
       organization_id: org.id,

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore, type Store } from '../../src/store/sql/db.js';
 import { insertSpace, lockSpaceRow } from '../../src/store/sql/content.js';
 import { insertOrganization } from '../../src/store/sql/organizations.js';
+import { spaceRow } from '../helpers/rows.js';
 import { sql } from '../../src/store/sql/kysely.js';
 import { createPostgresDatabase, DATABASE_KINDS } from '../helpers/databases.js';
 
@@ -53,22 +54,7 @@ describe.each(DATABASE_KINDS)('writes reported to caches (%s)', (kind) => {
       created_at: now,
       updated_at: now,
     });
-    await insertSpace(store.db, {
-      id: 'space1',
-      organization_id: 'org1',
-      parent_id: null,
-      title: 'Space',
-      emoji: '',
-      visibility: 'private',
-      edit_mode: 'live',
-      default_level: null,
-      position: 0,
-      revision: 'b'.repeat(40),
-      created_by: null,
-      created_at: now,
-      updated_at: now,
-      deleted_at: null,
-    });
+    await insertSpace(store.db, spaceRow({ id: 'space1', organization_id: 'org1', created_at: now }));
   });
   afterAll(async () => {
     await store?.close();
