@@ -36,7 +36,7 @@ import { gzipSync } from 'node:zlib';
 import { bareFastify, checkoutWithBareRemote, load, machine, type LoadResult, pageFile, spaceWithPages, startBenchServer, startQuireServe, type BenchServer } from './lib.js';
 import { median } from './stats.js';
 import { catchUpWithRepositories } from '../src/domain/content/git-access.js';
-import { DOCS_PER_SPACE, pagesByDoc, rankPages, searchStates, type EngineQuery } from '../src/store/sql/search.js';
+import { DOCS_PER_SPACE, rankPages, searchStates, type EngineQuery } from '../src/store/sql/search.js';
 import { termDocs, termLists } from '../src/store/sql/search-terms.js';
 import { RankingBase, SpaceRanker } from '../src/domain/search/term-ranking.js';
 import { engineQuery, indexSearch } from '../src/domain/search/search.js';
@@ -254,8 +254,8 @@ async function searchBesideReads(server: BenchServer, searches: string[]): Promi
 
 /**
  * The ranking alone of every space's best 10 pages for each query, as a first search does it (nothing kept), in this
- * process: from the term lists (what organization searches do: the lists and each space's live pages read, scored,
- * the pages' titles read) against the engine's one query (rankPages, the baseline: what they did before), in
+ * process: from the term lists (what organization searches do: the lists and each space's live pages read, then
+ * scored) against the engine's one query (rankPages, the baseline: what they did before), in
  * alternating rounds.
  */
 async function rankingAlone(server: BenchServer, spaceIds: string[], queries: string[]): Promise<string> {
@@ -268,7 +268,7 @@ async function rankingAlone(server: BenchServer, spaceIds: string[], queries: st
     const ranker = new SpaceRanker();
     const found: number[] = [];
     for (const { spaceId, key } of spaces) for (const page of ranker.rank(new RankingBase(docs.get(spaceId)!), lists.get(spaceId)!, query, 10)) found.push(key * DOCS_PER_SPACE + page.n);
-    return (await pagesByDoc(db, found)).size;
+    return found.length;
   };
   const byEngine = async (query: EngineQuery) => (await rankPages(db, spaces, query, 10)).length;
   const variants = [

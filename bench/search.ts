@@ -16,7 +16,8 @@
  * SQLite in a temp data dir by default; `DATABASE_URL=postgres://user@host/db` runs it on a new database made on that
  * server (and dropped after). `DATA=<dir>`: the loaded organization is kept there (and its PostgreSQL database), and
  * a later run with the same DATA searches it again without loading (the indexing figures are the loading run's).
- * `PROFILE=<dir>`: CPU profiles of `quire serve` there.
+ * `PROFILE=<dir>`: CPU profiles of `quire serve` there; `NODE_ARGS`: more options for its node (`--trace-gc`, say);
+ * `BUILD=<dir>`: another build's dist directory serves instead of dist.
  */
 import fs from 'node:fs/promises';
 import os from 'node:os';
@@ -146,7 +147,7 @@ async function loadOrganization(dataDir: string, databaseUrl: string | undefined
     const indexTimes: number[] = [];
     for (const spaceId of spaceIds.slice(-Math.min(5, spaceIds.length))) {
       await ctx.db.transaction().execute(async (trx) => {
-        await trx.deleteFrom('search_sections').where('space_id', '=', spaceId).execute();
+        await trx.deleteFrom('search_texts').where('space_id', '=', spaceId).execute();
         await trx.deleteFrom('search_pages').where('space_id', '=', spaceId).execute();
         await trx.deleteFrom('search_spaces').where('space_id', '=', spaceId).execute();
       });
@@ -204,8 +205,10 @@ try {
   if (savedFile && !saved) await fs.writeFile(savedFile, JSON.stringify(loaded));
   const { token, organizationId, spaceIds, databaseUrl } = loaded;
   // PROFILE=<dir>: CPU profiles of `quire serve` (one per thread, written as it stops), for Chrome's DevTools.
-  const nodeArgs = process.env.PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(process.env.PROFILE)}`] : [];
-  serve = await startQuireServe(dataDir, databaseUrl ? { DATABASE_URL: databaseUrl } : {}, { nodeArgs });
+  // NODE_ARGS: more of node's options for it (space-separated; `--trace-gc`, say).
+  const nodeArgs = [...(process.env.PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(process.env.PROFILE)}`] : []), ...(process.env.NODE_ARGS?.split(' ').filter(Boolean) ?? [])];
+  // BUILD=<dir>: another build's dist directory serves (an earlier commit's, on a copy of DATA its own migrations left).
+  serve = await startQuireServe(dataDir, databaseUrl ? { DATABASE_URL: databaseUrl } : {}, { nodeArgs, ...(process.env.BUILD ? { build: process.env.BUILD } : {}) });
 
   const queries: string[] = [];
   for (let q = 0; q < QUERIES; q++) {

@@ -58,7 +58,7 @@ export const cpuTasks = {
     return { rows: await rankWithTermLists(db, input.spaces, bases, input.query, input.k, input.after), spaces: [...bases.keys()] };
   },
   /** Results of pages found, made on the thread's own SQLite connection (src/domain/search/search.ts withSections). */
-  searchHits: (input: { file: string; ranked: ReadonlyArray<{ spaceId: string; pages: ReadonlyArray<{ pageId: string; title: string; path: string }> }>; terms: Map<string, SearchTerms> }) =>
+  searchHits: (input: { file: string; ranked: ReadonlyArray<{ spaceId: string; docs: readonly number[] }>; terms: Map<string, SearchTerms> }) =>
     hitsOf(threadDatabase(input.file), input.ranked, input.terms),
 };
 

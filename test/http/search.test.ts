@@ -6,7 +6,7 @@ import { Checkout, spaceRemote } from '../helpers/git.js';
 import { engineQuery, hitsOf, indexSearch, indexSearchAt, rankWithTermLists, readRankingBases } from '../../src/domain/search/search.js';
 import { rankSpace } from '../../src/domain/search/term-ranking.js';
 import { queryTerms } from '../../src/content/search-text.js';
-import { DOCS_PER_SPACE, pagesByDoc, searchStates } from '../../src/store/sql/search.js';
+import { DOCS_PER_SPACE, resultPages, searchStates } from '../../src/store/sql/search.js';
 import { termDocs, termLists } from '../../src/store/sql/search-terms.js';
 
 const HANDBOOK: Record<string, string> = {
@@ -150,7 +150,7 @@ describe.each(DATABASE_KINDS)('search (%s)', (kind) => {
       const terms = engineQuery(queryTerms(query));
       const { key } = (await searchStates(t.container.ctx.db, [id])).get(id)!;
       const best = rankSpace((await termDocs(t.container.ctx.db, [id])).get(id)!, (await termLists(t.container.ctx.db, [id], terms)).get(id)!, terms, 10);
-      const pageOf = await pagesByDoc(t.container.ctx.db, best.map((r) => key * DOCS_PER_SPACE + r.n));
+      const pageOf = await resultPages(t.container.ctx.db, best.map((r) => key * DOCS_PER_SPACE + r.n));
       expect(orgPages, `org ${query}`).toEqual(best.map((r) => pageOf.get(key * DOCS_PER_SPACE + r.n)!.page_id));
       expect(orgPages.length, `org ${query}`).toBe(Math.min(10, expected.length));
       const inTitle = orgPages.map((pageId) => {
@@ -324,7 +324,7 @@ describe('organization search with part of its spaces on a CPU thread (sqlite)',
       expect(there.rows, text).toEqual(here);
       expect(there.spaces.sort(), text).toEqual([...spaces].sort());
       expect(here.length, text).toBeGreaterThan(20);
-      const ranked = all.map(({ spaceId }) => ({ spaceId, pages: here.filter((row) => row.space_id === spaceId).map((row) => ({ pageId: row.page_id, title: row.title, path: row.path })) }));
+      const ranked = all.map(({ spaceId }) => ({ spaceId, docs: here.filter((row) => row.space_id === spaceId).map((row) => row.doc) }));
       const terms = new Map(spaces.map((spaceId) => [spaceId, queryTerms(text)]));
       const hits = await hitsOf(ctx.db, ranked, terms);
       expect(await ctx.cpu.run('searchHits', { file: ctx.threadReadFile!, ranked, terms }), text).toEqual(hits);

@@ -51,10 +51,10 @@ export interface KeptRanking {
   hits?: readonly PageHit[];
 }
 
-// What an entry holds, in bytes of heap, roughly: its key and the array (400), per page an object with four strings
-// read from the database (250); per result and section an object (100) and its strings (2 bytes a character).
+// What an entry holds, in bytes of heap, roughly: its key and the array (400), per page an object of three numbers
+// and its space's id (80); per result and section an object (100) and its strings (2 bytes a character).
 const ENTRY_BYTES = 400;
-const PAGE_BYTES = 250;
+const PAGE_BYTES = 80;
 const HIT_BYTES = 100;
 
 function hitsWeight(hits: readonly PageHit[]): number {

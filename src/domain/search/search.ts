@@ -74,25 +74,25 @@ import {
 import {
   applySearchChange,
   DOCS_PER_SPACE,
-  pagesByDoc,
   rankPages,
   ranksBefore,
+  resultPages,
   searchStates,
-  sectionsOf,
   storedSearchPages,
+  unpackSections,
   type EngineQuery,
   type RankPosition,
   type RankedPage,
   type SearchIndexChange,
   type SearchPageRows,
   type SearchState,
-  type SectionRow,
   type StoredSearchPage,
+  type StoredSection,
 } from '../../store/sql/search.js';
 import { termDocs, termLists } from '../../store/sql/search-terms.js';
 import { findSpace, liveSpacesOfOrganization, lockSpaceRow, type SpaceRow } from '../../store/sql/content.js';
 import type { KeptRanking, PageHit, SectionHit } from './rankings.js';
-import { RankingBase, SpaceRanker, type TermRanked } from './term-ranking.js';
+import { RankingBase, SpaceRanker } from './term-ranking.js';
 
 export type { PageHit, SectionHit } from './rankings.js';
 
@@ -308,7 +308,7 @@ export function excerpt(text: string, offset = 0): string {
 /** The sections of a page that have a query term, best first (see the top of this file). `stems`: as findTerms'. */
 export function sectionHits(
   pagePath: string,
-  sections: ReadonlyArray<Pick<SectionRow, 'position' | 'anchor' | 'title' | 'body'>>,
+  sections: readonly StoredSection[],
   terms: SearchTerms,
   stems: Map<string, string> = new Map(),
 ): SectionHit[] {
@@ -329,13 +329,6 @@ export function sectionHits(
     path: `${pagePath}#${section.anchor}`,
     body: excerpt(section.body, first),
   }));
-}
-
-/** A page found in a space, and its place in the ranking (src/store/sql/search.ts rankPages). */
-interface Ranked extends RankPosition {
-  pageId: string;
-  title: string;
-  path: string;
 }
 
 const byRank = (a: RankPosition, b: RankPosition) => (ranksBefore(a, b) ? -1 : ranksBefore(b, a) ? 1 : 0);
@@ -367,13 +360,13 @@ async function topPages(
   spaceIds: readonly string[],
   k: number,
   options: { after?: RankPosition; keep?: boolean } = {},
-): Promise<{ pages: Map<string, Ranked[]>; terms: Map<string, SearchTerms>; hits: Map<string, readonly PageHit[]> }> {
-  const pages = new Map<string, Ranked[]>();
+): Promise<{ pages: Map<string, RankPosition[]>; terms: Map<string, SearchTerms>; hits: Map<string, readonly PageHit[]> }> {
+  const pages = new Map<string, RankPosition[]>();
   const terms = new Map<string, SearchTerms>();
   const hits = new Map<string, readonly PageHit[]>();
   const keep = options.keep === true && options.after === undefined;
   const add = (spaceId: string, rows: readonly RankedPage[]) => {
-    if (rows.length > 0) pages.set(spaceId, rows.map((row) => ({ pageId: row.page_id, title: row.title, path: row.path, tier: row.tier, score: row.score, doc: row.doc })));
+    if (rows.length > 0) pages.set(spaceId, rows.map(({ tier, score, doc }) => ({ tier, score, doc })));
   };
   for (const group of termsByLanguage(query, states, spaceIds).values()) {
     for (const { spaceId } of group.spaces) terms.set(spaceId, group.terms);
@@ -459,7 +452,7 @@ async function splitWithThread<T, R>(
 }
 
 /**
- * The best `k` pages of each space from its term lists (./term-ranking.ts), with their titles and paths; `bases`:
+ * The best `k` pages of each space from its term lists (./term-ranking.ts); `bases`:
  * the spaces' live pages (a space without one has no lists, and is left out); `after`: only pages ranked after that
  * place. Plain data in and out: it runs on a CPU pool thread too (src/cpu/tasks.ts rankSpaces).
  */
@@ -473,20 +466,16 @@ export async function rankWithTermLists(
 ): Promise<RankedPage[]> {
   const lists = await termLists(db, spaces.map((space) => space.spaceId).filter((spaceId) => bases.has(spaceId)), query);
   await otherRequestsFirst();
-  const found: Array<TermRanked & { spaceId: string; doc: number }> = [];
+  const found: RankedPage[] = [];
   const ranker = new SpaceRanker();
   for (const [index, { spaceId, key }] of spaces.entries()) {
     if (index > 0 && index % SPACES_PER_TURN === 0) await otherRequestsFirst();
     const base = bases.get(spaceId);
     // A place after: its doc as a page number of this space (for the space's pages, the same order as docs).
     const from = after && { tier: after.tier, score: after.score, n: after.doc - key * DOCS_PER_SPACE };
-    if (base) for (const ranked of ranker.rank(base, lists.get(spaceId)!, query, k, from)) found.push({ ...ranked, spaceId, doc: key * DOCS_PER_SPACE + ranked.n });
+    if (base) for (const { n, tier, score } of ranker.rank(base, lists.get(spaceId)!, query, k, from)) found.push({ space_id: spaceId, doc: key * DOCS_PER_SPACE + n, tier, score });
   }
-  const pages = await pagesByDoc(db, found.map((page) => page.doc));
-  return found.flatMap(({ spaceId, doc, tier, score }) => {
-    const page = pages.get(doc);
-    return page ? [{ space_id: spaceId, page_id: page.page_id, title: page.title, path: page.path, doc, tier, score }] : [];
-  });
+  return found;
 }
 
 /** The bases of spaces read from their term lists (spaces without lists are left out). */
@@ -527,52 +516,47 @@ async function rankByTermLists(
 }
 
 /**
- * The results of pages found: each page with its sections that hold a query word (sectionHits), by space. Plain
- * data in and out: it runs on a CPU pool thread too (src/cpu/tasks.ts searchHits).
+ * The results of pages found, by their numbers (doc): each page with its sections that hold a query word
+ * (sectionHits). A page gone since it was ranked (its space indexed again meanwhile) has none. Plain data in and
+ * out: it runs on a CPU pool thread too (src/cpu/tasks.ts searchHits).
  */
 export async function hitsOf(
   db: Context['db'],
-  ranked: ReadonlyArray<{ spaceId: string; pages: ReadonlyArray<Pick<Ranked, 'pageId' | 'title' | 'path'>> }>,
+  ranked: ReadonlyArray<{ spaceId: string; docs: readonly number[] }>,
   terms: ReadonlyMap<string, SearchTerms>,
-): Promise<Map<string, PageHit[]>> {
-  const sections = await sectionsOf(db, ranked.flatMap(({ spaceId, pages }) => pages.map((r) => ({ spaceId, pageId: r.pageId }))));
+): Promise<Map<number, PageHit>> {
+  const pages = await resultPages(db, ranked.flatMap(({ docs }) => docs));
   await otherRequestsFirst();
-  const byPage = new Map<string, SectionRow[]>();
-  for (const section of sections) {
-    const key = `${section.space_id} ${section.page_id}`;
-    const list = byPage.get(key);
-    if (list) list.push(section);
-    else byPage.set(key, [section]);
-  }
   // Stems worked out once per search and language (spaces of one language share one terms object).
   const stems = new Map<SearchTerms, Map<string, string>>();
   const stemsOf = (spaceTerms: SearchTerms) => stems.get(spaceTerms) ?? stems.set(spaceTerms, new Map()).get(spaceTerms)!;
-  const out = new Map<string, PageHit[]>();
-  for (const [index, { spaceId, pages: hits }] of ranked.entries()) {
+  const out = new Map<number, PageHit>();
+  for (const [index, { spaceId, docs }] of ranked.entries()) {
     if (index > 0 && index % SPACES_PER_TURN === 0) await otherRequestsFirst();
     const spaceTerms = terms.get(spaceId)!;
-    out.set(
-      spaceId,
-      hits.map((r) => ({ spaceId, id: r.pageId, title: r.title, path: r.path, sections: sectionHits(r.path, byPage.get(`${spaceId} ${r.pageId}`) ?? [], spaceTerms, stemsOf(spaceTerms)) })),
-    );
+    for (const doc of docs) {
+      const page = pages.get(doc);
+      if (page) out.set(doc, { spaceId, id: page.page_id, title: page.title, path: page.path, sections: sectionHits(page.path, unpackSections(page.sections), spaceTerms, stemsOf(spaceTerms)) });
+    }
   }
   return out;
 }
 
-/** The results of pages found, by space (hitsOf), part of the spaces' made on a thread when one is free. */
-async function withSections(ctx: Context, ranked: Array<{ spaceId: string; pages: Ranked[] }>, terms: ReadonlyMap<string, SearchTerms>): Promise<Map<string, PageHit[]>> {
+/** The results of pages found, by number (hitsOf), part of the spaces' made on a thread when one is free. */
+async function withSections(ctx: Context, ranked: Array<{ spaceId: string; pages: readonly RankPosition[] }>, terms: ReadonlyMap<string, SearchTerms>): Promise<Map<number, PageHit>> {
+  const shown = ranked.map(({ spaceId, pages }) => ({ spaceId, docs: pages.map((page) => page.doc) }));
   const parts = await splitWithThread(
     ctx,
-    ranked,
+    shown,
     (part) => hitsOf(ctx.db, part, terms),
-    (file, part) => {
-      // Only what the results show crosses to the thread, and the terms of its spaces.
-      const shown = part.map(({ spaceId, pages }) => ({ spaceId, pages: pages.map(({ pageId, title, path }) => ({ pageId, title, path })) }));
-      return ctx.cpu.run('searchHits', { file, ranked: shown, terms: new Map(part.map(({ spaceId }) => [spaceId, terms.get(spaceId)!])) });
-    },
+    // The thread gets the terms of its spaces only.
+    (file, part) => ctx.cpu.run('searchHits', { file, ranked: part, terms: new Map(part.map(({ spaceId }) => [spaceId, terms.get(spaceId)!])) }),
   );
   return new Map(parts.flatMap((part) => [...part]));
 }
+
+/** The results of `pages`, in their order (a page gone since it was ranked is left out). */
+const hitsIn = (hits: ReadonlyMap<number, PageHit>, pages: readonly RankPosition[]): PageHit[] => pages.flatMap((page) => hits.get(page.doc) ?? []);
 
 /** Pages of one space matching `query`, best first (read permission on the space). */
 export async function searchSpace(ctx: Context, caller: Caller, spaceId: string, query: string, request: PageRequest): Promise<Page<PageHit>> {
@@ -589,7 +573,7 @@ export async function searchSpace(ctx: Context, caller: Caller, spaceId: string,
     present: (r) => r,
   });
   const hits = await withSections(ctx, [{ spaceId, pages: page.items }], new Map([[spaceId, terms]]));
-  return { items: hits.get(spaceId) ?? [], next: page.next };
+  return { items: hitsIn(hits, page.items), next: page.next };
 }
 
 /**
@@ -599,7 +583,7 @@ export async function searchSpace(ctx: Context, caller: Caller, spaceId: string,
 export async function searchOrganization(ctx: Context, caller: Caller, organizationId: string, query: string, request: PageRequest): Promise<Page<SpaceHit>> {
   const { access } = await organizationAccess(ctx, caller, organizationId);
   const spaces = (await liveSpacesOfOrganization(ctx.db, organizationId)).filter((space) => atLeast(spaceRole(access, space), 'read'));
-  const found: Array<{ space: SpaceRow; pages: Ranked[] }> = [];
+  const found: Array<{ space: SpaceRow; pages: RankPosition[] }> = [];
   let terms = new Map<string, SearchTerms>();
   let kept = new Map<string, readonly PageHit[]>();
   let states = new Map<string, SearchState>();
@@ -615,7 +599,7 @@ export async function searchOrganization(ctx: Context, caller: Caller, organizat
     }
   }
   // Spaces by their best page (its tier and score), then by id.
-  const position = (hit: { space: SpaceRow; pages: Ranked[] }): [number, number, string] => [hit.pages[0].tier, hit.pages[0].score, hit.space.id];
+  const position = (hit: { space: SpaceRow; pages: RankPosition[] }): [number, number, string] => [hit.pages[0].tier, hit.pages[0].score, hit.space.id];
   const compare = (a: [number, number, string], b: [number, number, string]) =>
     a[0] !== b[0] ? b[0] - a[0] : a[1] !== b[1] ? b[1] - a[1] : a[2] < b[2] ? -1 : a[2] > b[2] ? 1 : 0;
   found.sort((a, b) => compare(position(a), position(b)));
@@ -631,9 +615,11 @@ export async function searchOrganization(ctx: Context, caller: Caller, organizat
     present: (hit) => hit,
   });
   // The results of the spaces shown: kept with their rankings, or made from their sections (and kept).
-  const made = await withSections(ctx, page.items.filter((hit) => !kept.has(hit.space.id)).map((hit) => ({ spaceId: hit.space.id, pages: hit.pages })), terms);
-  for (const [spaceId, pageHits] of made) ctx.rankings.setHits(spaceId, states.get(spaceId)!, terms.get(spaceId)!, PAGES_PER_SPACE, pageHits);
-  return { items: page.items.map((hit) => ({ space: hit.space, pages: [...(kept.get(hit.space.id) ?? made.get(hit.space.id) ?? [])] })), next: page.next };
+  const unmade = page.items.filter((hit) => !kept.has(hit.space.id));
+  const made = await withSections(ctx, unmade.map((hit) => ({ spaceId: hit.space.id, pages: hit.pages })), terms);
+  for (const hit of unmade) kept.set(hit.space.id, hitsIn(made, hit.pages));
+  for (const hit of unmade) ctx.rankings.setHits(hit.space.id, states.get(hit.space.id)!, terms.get(hit.space.id)!, PAGES_PER_SPACE, kept.get(hit.space.id)!);
+  return { items: page.items.map((hit) => ({ space: hit.space, pages: [...kept.get(hit.space.id)!] })), next: page.next };
 }
 
 /**
@@ -648,6 +634,5 @@ export async function searchSpaces(ctx: Context, spaceIds: readonly string[], qu
     .sort((a, b) => (a.page.tier !== b.page.tier || a.page.score !== b.page.score ? byRank(a.page, b.page) : a.spaceId < b.spaceId ? -1 : a.spaceId > b.spaceId ? 1 : 0))
     .slice(0, limit);
   const hits = await withSections(ctx, [...new Set(top.map((t) => t.spaceId))].map((spaceId) => ({ spaceId, pages: top.filter((t) => t.spaceId === spaceId).map((t) => t.page) })), best.terms);
-  const byKey = new Map([...hits.values()].flat().map((hit) => [`${hit.spaceId} ${hit.id}`, hit]));
-  return top.flatMap((t) => byKey.get(`${t.spaceId} ${t.page.pageId}`) ?? []);
+  return hitsIn(hits, top.map((t) => t.page));
 }

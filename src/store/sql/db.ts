@@ -24,6 +24,7 @@ import * as m0011 from './migrations/0011_site_visitor_keys.js';
 import * as m0012 from './migrations/0012_search_engines.js';
 import * as m0013 from './migrations/0013_links_incremental.js';
 import * as m0014 from './migrations/0014_search_terms.js';
+import * as m0015 from './migrations/0015_search_texts.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -33,7 +34,8 @@ export interface Store {
   close(): Promise<void>;
 }
 
-const migrations: Record<string, Migration> = {
+/** The schema's migrations, by name, in order (tests migrate to one of them). */
+export const migrations: Record<string, Migration> = {
   '0001_initial': m0001,
   '0002_revision_facts': m0002,
   '0003_change_requests_comments': m0003,
@@ -48,6 +50,7 @@ const migrations: Record<string, Migration> = {
   '0012_search_engines': m0012,
   '0013_links_incremental': m0013,
   '0014_search_terms': m0014,
+  '0015_search_texts': m0015,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

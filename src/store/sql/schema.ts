@@ -494,15 +494,11 @@ export interface SearchPagesTable {
   stop_words: number;
 }
 
-/** A section of a page: split at headings; position 0 is the text before the first heading (anchor ''). */
-export interface SearchSectionsTable {
+/** The sections of a page after its first heading (what results show), packed (src/store/sql/search.ts packSections). */
+export interface SearchTextsTable {
   space_id: string;
   page_id: string;
-  position: number;
-  anchor: string;
-  title: string;
-  /** Plain text. */
-  body: string;
+  sections: string;
 }
 
 /** Secrets shared by every process that uses this database (cursor signing, ...). */
@@ -549,7 +545,7 @@ export interface Database {
   search_spaces: SearchSpacesTable;
   search_pages: SearchPagesTable;
   search_terms: SearchTermsTable;
-  search_sections: SearchSectionsTable;
+  search_texts: SearchTextsTable;
 }
 
 // Generated is re-exported for later tables with database-made values.

@@ -1,10 +1,10 @@
 /**
  * The full-text search index, on each database's own engine (migration 0012): per space, the revision of main it
  * was made from and its language (search_spaces); per page, its title, path, signature and language votes
- * (search_pages) and its sections (search_sections), and the words of its title, headings and text as tokens
+ * (search_pages) and its sections after the first heading, packed in one text (search_texts), and the words of its title, headings and text as tokens
  * (src/content/search-text.ts indexTokens) in the engine:
  * - SQLite: the FTS5 table `search_fts` (title, headings, body; `ascii` tokenizer, so the tokens we made are the
- *   tokens it keeps), contentless: the texts are in search_sections already, the index needs no second copy, and
+ *   tokens it keeps), contentless: the texts are in search_texts already, the index needs no second copy, and
  *   `contentless_delete=1` lets a page's row go by rowid. Its rowid is the page row's `doc`, the space's `key` times
  *   2^24 plus a number within the space: a space's rows are one rowid range, which FTS5 seeks directly (a space
  *   search reads that space's matches only), and the space of a match is read from its rowid, without a look-up.
@@ -107,7 +107,7 @@ export async function applySearchChange(
   const gone = [...change.removed, ...change.added.map((rows) => rows.page.page_id)];
   // SQLite: the trigger of migration 0012 takes each page's FTS row with it.
   for (const ids of chunks(gone)) {
-    await db.deleteFrom('search_sections').where('space_id', '=', spaceId).where('page_id', 'in', ids).execute();
+    await db.deleteFrom('search_texts').where('space_id', '=', spaceId).where('page_id', 'in', ids).execute();
     await db.deleteFrom('search_pages').where('space_id', '=', spaceId).where('page_id', 'in', ids).execute();
   }
   for (const moved of change.moved) {
@@ -145,8 +145,11 @@ export async function applySearchChange(
       await sql`insert into search_fts (rowid, title, headings, body) values ${sql.join(tuples)}`.execute(db);
     }
   }
-  const sections = change.added.flatMap((rows) => rows.sections.map((s) => ({ space_id: spaceId, page_id: rows.page.page_id, ...s })));
-  for (const values of chunks(sections, 200)) await db.insertInto('search_sections').values(values).execute();
+  const texts = change.added.flatMap((rows) => {
+    const shown = rows.sections.filter((section) => section.position > 0);
+    return shown.length > 0 ? [{ space_id: spaceId, page_id: rows.page.page_id, sections: packSections(shown) }] : [];
+  });
+  for (const values of chunks(texts, 200)) await db.insertInto('search_texts').values(values).execute();
   await updateTermLists(db, spaceId, {
     removed: gone.flatMap((pageId) => (stored.has(pageId) ? [stored.get(pageId)! - base] : [])),
     added: pages.map(({ doc, rows }) => ({ n: doc - base, terms: pageTerms(rows.tokens) })),
@@ -225,12 +228,9 @@ export interface RankPosition {
   doc: number;
 }
 
-/** A page found (with its title and path, as results show it), and its place. */
+/** A page found (by its number: results read what they show of it, resultPages), its space, and its place. */
 export interface RankedPage extends RankPosition {
   space_id: string;
-  page_id: string;
-  title: string;
-  path: string;
 }
 
 /** Whether `a` ranks before `b`. */
@@ -280,10 +280,10 @@ export async function rankPages(
         where p.space_id = any(array(select unnest(${ids}::text[]) except select space_id from headed group by space_id having count(*) >= ${enough}))
           and p.document @@ q.q and not (p.heads @@ q.q)
       )
-      select r.space_id, r.page_id, p.title, p.path, r.doc, r.tier, r.score from (
+      select space_id, doc, tier, score from (
         select *, row_number() over (partition by space_id order by tier desc, score desc, doc) as n
         from (select * from headed union all select * from texts) matches ${later}
-      ) r join search_pages p on p.space_id = r.space_id and p.page_id = r.page_id where r.n <= ${perSpace}`;
+      ) r where n <= ${perSpace}`;
   } else {
     const keys = spaces.map((s) => s.key);
     // One rowid range from the lowest space to the highest (FTS5 reads only that part of each token's list), then
@@ -313,7 +313,7 @@ export async function rankPages(
         where search_fts match ${match} and search_fts.rowid between ${low} and ${high}
           and (t.doc is not null or search_fts.rowid / ${PER_SPACE} not in filled) ${inSpaces}
       )
-      select p.space_id, p.page_id, p.title, p.path, r.doc, r.tier, r.score from (
+      select p.space_id, r.doc, r.tier, r.score from (
         select doc, tier, score, row_number() over (partition by doc / ${PER_SPACE} order by tier desc, score desc, doc) as n
         from matches where 1 = 1 ${later}
       ) r join search_pages p on p.doc = r.doc
@@ -321,45 +321,63 @@ export async function rankPages(
   }
   const rows = (await read(ranking.compile(db))) as RankedPage[];
   return rows
-    .map((row) => ({ space_id: row.space_id, page_id: row.page_id, title: row.title, path: row.path, doc: Number(row.doc), tier: Number(row.tier), score: Number(row.score) }))
+    .map((row) => ({ space_id: row.space_id, doc: Number(row.doc), tier: Number(row.tier), score: Number(row.score) }))
     .sort((a, b) => (ranksBefore(a, b) ? -1 : ranksBefore(b, a) ? 1 : 0));
 }
 
-/**
- * The pages of these numbers (doc), as results show them. The numbers are one parameter (a JSON array on SQLite, an
- * array on PostgreSQL): the statement's text is the same for every search, where 1,000 placeholders were compiled
- * and prepared anew each time (a third of the read).
- */
-export async function pagesByDoc(db: Kysely<Database>, docs: readonly number[]): Promise<Map<number, { space_id: string; page_id: string; title: string; path: string }>> {
-  const out = new Map<number, { space_id: string; page_id: string; title: string; path: string }>();
-  if (docs.length === 0) return out;
-  const wanted = isPostgres(db) ? sql`doc = any(${docs}::bigint[])` : sql`doc in (select value from json_each(${JSON.stringify(docs)}))`;
-  const rows = await sql<{ doc: number; space_id: string; page_id: string; title: string; path: string }>`select doc, space_id, page_id, title, path from search_pages where ${wanted}`.execute(db);
-  for (const row of rows.rows) out.set(Number(row.doc), { space_id: row.space_id, page_id: row.page_id, title: row.title, path: row.path });
-  return out;
-}
-
-export interface SectionRow {
-  space_id: string;
-  page_id: string;
+/** A section of a page as results show it: its place in the page (1 for the first heading's), anchor, title, text. */
+export interface StoredSection {
   position: number;
   anchor: string;
   title: string;
   body: string;
 }
 
+const FIELD = '\u001f';
+const SECTION = '\u001e';
+const SEPARATORS = /[\u001e\u001f]/g;
+
 /**
- * The sections (after the first heading) of these pages, in page order. The pages are one parameter (a JSON array of
- * pairs on SQLite, two arrays on PostgreSQL) read as (space, page) rows: both databases read the primary key for
- * each, and the statement's text is the same for every search (see pagesByDoc).
+ * A page's sections (position 1 on, in order) as one text: each section's anchor, title and text joined by U+001F,
+ * sections by U+001E; those two control characters, if a text has them, become spaces. One row per page: an
+ * organization's answer shows 500 pages, and a row per section (2,500 rows) was the largest part of making it.
  */
-export async function sectionsOf(db: Kysely<Database>, pages: ReadonlyArray<{ spaceId: string; pageId: string }>): Promise<SectionRow[]> {
-  if (pages.length === 0) return [];
-  const wanted = isPostgres(db)
-    ? sql`select * from unnest(${pages.map((page) => page.spaceId)}::text[], ${pages.map((page) => page.pageId)}::text[])`
-    : sql`select value ->> 0, value ->> 1 from json_each(${JSON.stringify(pages.map((page) => [page.spaceId, page.pageId]))})`;
-  const found = await sql<SectionRow>`select space_id, page_id, position, anchor, title, body from search_sections where (space_id, page_id) in (${wanted}) and position > 0`.execute(db);
-  return found.rows.map((row) => ({ ...row, position: Number(row.position) })).sort((a, b) => a.position - b.position);
+export function packSections(sections: ReadonlyArray<Pick<StoredSection, 'anchor' | 'title' | 'body'>>): string {
+  return sections.map((s) => `${s.anchor.replace(SEPARATORS, ' ')}${FIELD}${s.title.replace(SEPARATORS, ' ')}${FIELD}${s.body.replace(SEPARATORS, ' ')}`).join(SECTION);
+}
+
+export function unpackSections(packed: string): StoredSection[] {
+  if (packed === '') return [];
+  return packed.split(SECTION).map((section, index) => {
+    const [anchor, title, body] = section.split(FIELD);
+    return { position: index + 1, anchor, title, body };
+  });
+}
+
+/** A page found, as results show it: its space, id, title and path, and its sections (packed, unpackSections). */
+export interface ResultPage {
+  space_id: string;
+  page_id: string;
+  title: string;
+  path: string;
+  sections: string;
+}
+
+/**
+ * The pages of these numbers (doc) as results show them, with their sections; a number whose page is gone since
+ * it was ranked is not in the map. The numbers are one parameter (a JSON array on SQLite, an array on PostgreSQL):
+ * the statement's text is the same for every search, where 1,000 placeholders were compiled and prepared anew each
+ * time (a third of the read).
+ */
+export async function resultPages(db: Kysely<Database>, docs: readonly number[]): Promise<Map<number, ResultPage>> {
+  const out = new Map<number, ResultPage>();
+  if (docs.length === 0) return out;
+  const wanted = isPostgres(db) ? sql`p.doc = any(${docs}::bigint[])` : sql`p.doc in (select value from json_each(${JSON.stringify(docs)}))`;
+  const rows = await sql<ResultPage & { doc: number; sections: string | null }>`
+    select p.doc, p.space_id, p.page_id, p.title, p.path, t.sections from search_pages p
+    left join search_texts t on t.space_id = p.space_id and t.page_id = p.page_id where ${wanted}`.execute(db);
+  for (const row of rows.rows) out.set(Number(row.doc), { space_id: row.space_id, page_id: row.page_id, title: row.title, path: row.path, sections: row.sections ?? '' });
+  return out;
 }
 
 /** How many index rows a space has (pages, and on SQLite its FTS5 rows): for tests and the benchmark. */
