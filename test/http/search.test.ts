@@ -170,10 +170,15 @@ describe.each(DATABASE_KINDS)('search (%s)', (kind) => {
     const answer = await quokka();
     expect(answer.map(([title]: [string]) => title).sort()).toEqual(['Kept first', 'Kept second']);
     const kept = t.container.ctx.rankings.size;
+    // The results (sections, excerpts) are kept with a ranking from the query's second asking on, not its first.
+    const keptHits = async (spaceId: string) =>
+      t.container.ctx.rankings.get(spaceId, (await searchStates(t.container.ctx.db, [spaceId])).get(spaceId)!, queryTerms('quokka'), 10)?.hits;
+    expect(await keptHits(first)).toBeUndefined();
     // Asked again: every space's ranking is kept, none is made anew, and the results (sections, excerpts) are the same.
     const whole = async () => (await search(`/v1/orgs/${org.id}/search`, { query: 'quokka' })).body;
     const made = await whole();
     expect(made.items.find((s: any) => s.id === first).pages[0].sections).toBeDefined();
+    expect((await keptHits(first))?.map((hit) => hit.title)).toEqual(made.items.find((s: any) => s.id === first).pages.map((p: any) => p.title));
     expect(await whole()).toEqual(made);
     expect(await quokka()).toEqual(answer);
     expect(t.container.ctx.rankings.size).toBe(kept);

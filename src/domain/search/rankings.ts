@@ -1,8 +1,8 @@
 /**
  * The best pages of a space for a query, kept until that space is indexed again: the per-space part of an
  * organization's search (and of a published site's), as a search cluster keeps each shard's results until the shard
- * is refreshed. With an organization's search, also the pages as results show them (their matching sections and
- * excerpts).
+ * is refreshed. With an organization's search, from a query's second asking on, also the pages as results show
+ * them (their matching sections and excerpts).
  *
  * Why: ranking 100 spaces of 1,000 pages from their term lists (./term-ranking.ts) for a word on almost every page
  * still reads and scores 100,000 postings (5-10 ms), and showing the 500 pages of an organization's answer reads

@@ -351,7 +351,8 @@ function termsByLanguage(query: string, states: ReadonlyMap<string, SearchState>
  * The best `k` pages of each space for the query (after a position, for one space's next page), and the terms each
  * space was searched with: one engine query per language among the spaces (usually one). `keep`: rankings are read
  * from and kept in the context's SpaceRankings (./rankings.ts), and only spaces without one are ranked by the engine
- * (first pages only: `after` always asks the engine); `hits` has the results kept with them.
+ * (first pages only: `after` always asks the engine); `hits` has the results kept with them, and `repeated` the
+ * spaces whose ranking was kept (the query was asked of them before, at their current state).
  */
 async function topPages(
   ctx: Context,
@@ -360,10 +361,11 @@ async function topPages(
   spaceIds: readonly string[],
   k: number,
   options: { after?: RankPosition; keep?: boolean } = {},
-): Promise<{ pages: Map<string, RankPosition[]>; terms: Map<string, SearchTerms>; hits: Map<string, readonly PageHit[]> }> {
+): Promise<{ pages: Map<string, RankPosition[]>; terms: Map<string, SearchTerms>; hits: Map<string, readonly PageHit[]>; repeated: Set<string> }> {
   const pages = new Map<string, RankPosition[]>();
   const terms = new Map<string, SearchTerms>();
   const hits = new Map<string, readonly PageHit[]>();
+  const repeated = new Set<string>();
   const keep = options.keep === true && options.after === undefined;
   const add = (spaceId: string, rows: readonly RankedPage[]) => {
     if (rows.length > 0) pages.set(spaceId, rows.map(({ tier, score, doc }) => ({ tier, score, doc })));
@@ -377,6 +379,7 @@ async function topPages(
       if (!kept) unranked.push(space);
       else {
         add(space.spaceId, kept.pages);
+        repeated.add(space.spaceId);
         if (kept.hits) hits.set(space.spaceId, kept.hits);
       }
     }
@@ -395,7 +398,7 @@ async function topPages(
       add(spaceId, rows);
     }
   }
-  return { pages, terms, hits };
+  return { pages, terms, hits, repeated };
 }
 
 /**
@@ -586,6 +589,7 @@ export async function searchOrganization(ctx: Context, caller: Caller, organizat
   const found: Array<{ space: SpaceRow; pages: RankPosition[] }> = [];
   let terms = new Map<string, SearchTerms>();
   let kept = new Map<string, readonly PageHit[]>();
+  let repeated = new Set<string>();
   let states = new Map<string, SearchState>();
   if (termCount(queryTerms(query)) > 0 && spaces.length > 0) {
     const ids = spaces.map((s) => s.id);
@@ -593,6 +597,7 @@ export async function searchOrganization(ctx: Context, caller: Caller, organizat
     const best = await topPages(ctx, query, states, ids, PAGES_PER_SPACE, { keep: true });
     terms = best.terms;
     kept = best.hits;
+    repeated = best.repeated;
     for (const space of spaces) {
       const pages = best.pages.get(space.id);
       if (pages && pages.length > 0) found.push({ space, pages });
@@ -614,11 +619,17 @@ export async function searchOrganization(ctx: Context, caller: Caller, organizat
     positionOf: position,
     present: (hit) => hit,
   });
-  // The results of the spaces shown: kept with their rankings, or made from their sections (and kept).
+  // The results of the spaces shown: kept with their rankings, or made from their sections; kept from a query's
+  // second asking on (its ranking was kept). Most queries are asked once, and results kept for them would only
+  // outlive a few collections of the young generation to be copied to the old one and collected there: the
+  // organization's first searches took 2-3 ms longer when every answer's results were kept (bench/README.md).
   const unmade = page.items.filter((hit) => !kept.has(hit.space.id));
   const made = await withSections(ctx, unmade.map((hit) => ({ spaceId: hit.space.id, pages: hit.pages })), terms);
-  for (const hit of unmade) kept.set(hit.space.id, hitsIn(made, hit.pages));
-  for (const hit of unmade) ctx.rankings.setHits(hit.space.id, states.get(hit.space.id)!, terms.get(hit.space.id)!, PAGES_PER_SPACE, kept.get(hit.space.id)!);
+  for (const hit of unmade) {
+    const pageHits = hitsIn(made, hit.pages);
+    kept.set(hit.space.id, pageHits);
+    if (repeated.has(hit.space.id)) ctx.rankings.setHits(hit.space.id, states.get(hit.space.id)!, terms.get(hit.space.id)!, PAGES_PER_SPACE, pageHits);
+  }
   return { items: page.items.map((hit) => ({ space: hit.space, pages: [...kept.get(hit.space.id)!] })), next: page.next };
 }
 
