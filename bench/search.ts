@@ -147,7 +147,6 @@ async function loadOrganization(dataDir: string, databaseUrl: string | undefined
     const indexTimes: number[] = [];
     for (const spaceId of spaceIds.slice(-Math.min(5, spaceIds.length))) {
       await ctx.db.transaction().execute(async (trx) => {
-        await trx.deleteFrom('search_texts').where('space_id', '=', spaceId).execute();
         await trx.deleteFrom('search_pages').where('space_id', '=', spaceId).execute();
         await trx.deleteFrom('search_spaces').where('space_id', '=', spaceId).execute();
       });

@@ -72,7 +72,7 @@ describe.each(DATABASE_KINDS)('migration 0015, search texts (%s)', (kind) => {
     const { error } = await migrator.migrateToLatest();
     expect(error).toBeUndefined();
     const rows = await db.selectFrom('search_texts').selectAll().execute();
-    expect(rows.map((row) => row.page_id)).toEqual(['p1']);
+    expect(rows.map((row) => Number(row.doc))).toEqual([2 ** 24 + 1]);
     expect(unpackSections(rows[0].sections)).toEqual([
       { position: 1, anchor: 'first', title: 'First', body: '' },
       { position: 2, anchor: 'second', title: 'Second', body: 'Line one\nline two, with ünïcode' },
@@ -88,6 +88,14 @@ describe.each(DATABASE_KINDS)('migration 0015, search texts (%s)', (kind) => {
     // The space's stored state is still current: nothing to index again.
     expect((await db.selectFrom('search_spaces').select('version').executeTakeFirstOrThrow()).version).toBe(3);
     await expect(sql`select count(*) from search_sections`.execute(db)).rejects.toThrow();
+    // A page's row goes with the page's, the space's with the space.
+    await db.deleteFrom('search_pages').where('doc', '=', 2 ** 24 + 1).execute();
+    expect(await db.selectFrom('search_texts').selectAll().execute()).toEqual([]);
+    await db.insertInto('search_texts').values({ doc: 2 ** 24 + 2, sections: packSections([{ anchor: 'a', title: 'A', body: 'b' }]) }).execute();
+    await db.deleteFrom('spaces').where('id', '=', 'space1').execute();
+    expect(await db.selectFrom('search_texts').selectAll().execute()).toEqual([]);
+    // A row for no page is refused.
+    await expect(db.insertInto('search_texts').values({ doc: 12345, sections: '' }).execute()).rejects.toThrow();
   });
 
   it('down: the sections table back, and every space to be indexed again', async () => {

@@ -496,8 +496,8 @@ export interface SearchPagesTable {
 
 /** The sections of a page after its first heading (what results show), packed (src/store/sql/search.ts packSections). */
 export interface SearchTextsTable {
-  space_id: string;
-  page_id: string;
+  /** The page's number (search_pages.doc); the row goes with the page's. */
+  doc: number;
   sections: string;
 }
 

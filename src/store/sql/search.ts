@@ -1,8 +1,8 @@
 /**
  * The full-text search index, on each database's own engine (migration 0012): per space, the revision of main it
  * was made from and its language (search_spaces); per page, its title, path, signature and language votes
- * (search_pages) and its sections after the first heading, packed in one text (search_texts), and the words of its title, headings and text as tokens
- * (src/content/search-text.ts indexTokens) in the engine:
+ * (search_pages), its sections after the first heading packed in one text (search_texts, migration 0015), and the
+ * words of its title, headings and text as tokens (src/content/search-text.ts indexTokens) in the engine:
  * - SQLite: the FTS5 table `search_fts` (title, headings, body; `ascii` tokenizer, so the tokens we made are the
  *   tokens it keeps), contentless: the texts are in search_texts already, the index needs no second copy, and
  *   `contentless_delete=1` lets a page's row go by rowid. Its rowid is the page row's `doc`, the space's `key` times
@@ -105,9 +105,8 @@ export async function applySearchChange(
     (await db.selectFrom('search_pages').select(['page_id', 'doc']).where('space_id', '=', spaceId).execute()).map((row) => [row.page_id, Number(row.doc)]),
   );
   const gone = [...change.removed, ...change.added.map((rows) => rows.page.page_id)];
-  // SQLite: the trigger of migration 0012 takes each page's FTS row with it.
+  // A page's search_texts row goes with it (a foreign key); on SQLite, its FTS row too (the trigger of migration 0012).
   for (const ids of chunks(gone)) {
-    await db.deleteFrom('search_texts').where('space_id', '=', spaceId).where('page_id', 'in', ids).execute();
     await db.deleteFrom('search_pages').where('space_id', '=', spaceId).where('page_id', 'in', ids).execute();
   }
   for (const moved of change.moved) {
@@ -145,9 +144,9 @@ export async function applySearchChange(
       await sql`insert into search_fts (rowid, title, headings, body) values ${sql.join(tuples)}`.execute(db);
     }
   }
-  const texts = change.added.flatMap((rows) => {
+  const texts = pages.flatMap(({ doc, rows }) => {
     const shown = rows.sections.filter((section) => section.position > 0);
-    return shown.length > 0 ? [{ space_id: spaceId, page_id: rows.page.page_id, sections: packSections(shown) }] : [];
+    return shown.length > 0 ? [{ doc, sections: packSections(shown) }] : [];
   });
   for (const values of chunks(texts, 200)) await db.insertInto('search_texts').values(values).execute();
   await updateTermLists(db, spaceId, {
@@ -375,7 +374,7 @@ export async function resultPages(db: Kysely<Database>, docs: readonly number[])
   const wanted = isPostgres(db) ? sql`p.doc = any(${docs}::bigint[])` : sql`p.doc in (select value from json_each(${JSON.stringify(docs)}))`;
   const rows = await sql<ResultPage & { doc: number; sections: string | null }>`
     select p.doc, p.space_id, p.page_id, p.title, p.path, t.sections from search_pages p
-    left join search_texts t on t.space_id = p.space_id and t.page_id = p.page_id where ${wanted}`.execute(db);
+    left join search_texts t on t.doc = p.doc where ${wanted}`.execute(db);
   for (const row of rows.rows) out.set(Number(row.doc), { space_id: row.space_id, page_id: row.page_id, title: row.title, path: row.path, sections: row.sections ?? '' });
   return out;
 }
