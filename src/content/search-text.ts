@@ -5,7 +5,8 @@
  * of the body). Section 0 is the text before the first heading (anchor ''); every other section is a heading and the
  * blocks up to the next heading, its id the heading's anchor as GitHub makes it (github-slugger, one slugger per
  * page, so a repeated heading gets `-1`, `-2`), also inside GitBook's blocks (a heading in a step or a tab). Text is
- * plain: markdown syntax, raw HTML and GitBook's `{% … %}` tags are dropped; code is kept (people search for commands and names).
+ * plain: markdown syntax, raw HTML and GitBook's `{% … %}` tags are dropped; code is kept (people search for commands
+ * and names); blocks (list items, table cells, paragraphs) are apart, so the words at their edges stay words.
  *
  * Terms: runs of letters and digits of any script (with their combining marks), lower-cased, with the accents of Latin
  * letters dropped (`Café` -> `cafe`), so `Install`, `install` and `INSTALL` match. Runs of scripts written without
@@ -32,7 +33,6 @@ import { stemmer as stemRussian } from '@orama/stemmers/russian';
 import { stemmer as stemSpanish } from '@orama/stemmers/spanish';
 import { stemmer as stemSwedish } from '@orama/stemmers/swedish';
 import type { Heading, Root } from 'mdast';
-import { toString } from 'mdast-util-to-string';
 import { boundedParagraphs } from './bounded-markdown.js';
 import { gitbookMarkdownParser, type GitbookNode } from './gitbook-markdown.js';
 
@@ -51,9 +51,24 @@ const parser = gitbookMarkdownParser().freeze();
 
 const TEMPLATE_TAG = /\{%[^%]*%\}/g;
 
+// Nodes whose children are text of one line (phrasing content): their texts join as they are. The children of any
+// other node (a list and its items, a table and its rows and cells, a quote, GitBook's blocks) are blocks apart.
+const PHRASING_PARENTS = new Set(['paragraph', 'heading', 'tableCell', 'emphasis', 'strong', 'delete', 'link', 'linkReference']);
+
+/** A node's text, its blocks apart (a line each): a list's items `one` and `two` are two words, not `onetwo`. */
+function blockText(node: GitbookNode): string {
+  if (node.type === 'definition' || node.type === 'liquidTag') return '';
+  // Raw HTML is dropped, and parts words as a tag does (`lambda<br>mu`).
+  if (node.type === 'html') return ' ';
+  if (node.type === 'break') return '\n';
+  if (node.type === 'image' || node.type === 'imageReference') return node.alt ?? '';
+  if (node.type === 'details') return `${node.summary}\n${node.children.map(blockText).join('\n')}`;
+  if ('children' in node) return (node.children as GitbookNode[]).map(blockText).join(PHRASING_PARENTS.has(node.type) ? '' : '\n');
+  return 'value' in node && typeof node.value === 'string' ? node.value : '';
+}
+
 function plain(node: GitbookNode): string {
-  if (node.type === 'html' || node.type === 'definition' || node.type === 'liquidTag') return '';
-  return toString(node, { includeHtml: false }).replace(TEMPLATE_TAG, ' ');
+  return blockText(node).replace(TEMPLATE_TAG, ' ');
 }
 
 /** The page's blocks in order, GitBook's blocks and expandables opened (a heading in a step still starts a section). */

@@ -12,7 +12,7 @@ import {
   tokenize,
   type SearchTerms,
 } from '../../src/content/search-text.js';
-import { engineQuery, excerpt, pageRows, sectionHits } from '../../src/domain/search/search.js';
+import { engineQuery, excerpt, flatText, pageRows, sectionHits } from '../../src/domain/search/search.js';
 import { buildRevision } from '../../src/content/revision.js';
 import type { DocumentPage } from '../../src/content/model.js';
 import { memoryFacts, memoryTree, TEST_COMMIT } from '../helpers/content.js';
@@ -169,6 +169,48 @@ describe('pageRows', () => {
     expect(rows.sections.map((s) => s.anchor)).toEqual(['', 'deploy-on-linux']);
     expect(rows.page).toMatchObject({ title: 'Deploy Quire', path: 'readme', language: 'en', stop_words: 2 });
   });
+
+  it('stores a section\'s text flat: paragraphs, lists and line breaks as single spaces', async () => {
+    const revision = await buildRevision(
+      memoryTree({ 'README.md': '# Flat\n\n## Steps\n\nFirst  paragraph,\nwrapped.\n\n- one\n- two\n\n```\ncode\tblock\n```\n' }),
+      TEST_COMMIT,
+      memoryFacts(),
+    );
+    expect(pageRows(revision.pages[0] as DocumentPage).sections[1].body).toBe('First paragraph, wrapped. one two code block');
+  });
+
+  it('keeps blocks apart: list items, table cells, quoted paragraphs and GitBook blocks are separate words', async () => {
+    const markdown = [
+      '# Blocks',
+      '',
+      '- alpha',
+      '- beta',
+      '',
+      '| gamma | delta |',
+      '|---|---|',
+      '| epsilon | zeta |',
+      '',
+      '> eta',
+      '>',
+      '> theta',
+      '',
+      '{% hint style="info" %}',
+      'iota',
+      '{% endhint %}',
+      '{% tabs %}',
+      '{% tab title="One" %}',
+      'kappa',
+      '{% endtab %}',
+      '{% endtabs %}',
+      'lambda<br>mu',
+      '',
+    ].join('\n');
+    const revision = await buildRevision(memoryTree({ 'README.md': markdown }), TEST_COMMIT, memoryFacts());
+    const rows = pageRows(revision.pages[0] as DocumentPage);
+    const words = rows.tokens.body.split(/[ /]/);
+    for (const word of ['alpha', 'beta', 'gamma', 'delta', 'epsilon', 'zeta', 'eta', 'theta', 'iota', 'kappa', 'lambda', 'mu']) expect(words, word).toContain(word);
+    expect(rows.sections[0].body).toBe('alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu');
+  });
 });
 
 describe('sectionHits', () => {
@@ -214,6 +256,19 @@ describe('sectionHits', () => {
     expect(hit.body).toContain('the needle is here');
     expect(hit.body.length).toBeLessThanOrEqual(205);
     expect(excerpt('short  text\n')).toBe('short text');
+    // Flat text as it is; any other white space made flat.
+    for (const [text, flat] of [
+      ['a b', 'a b'],
+      [' a', 'a'],
+      ['a ', 'a'],
+      ['a  b', 'a b'],
+      ['a\nb', 'a b'],
+      ['a\u00a0b', 'a b'],
+      ['a\t\r\n b', 'a b'],
+      ['', ''],
+    ]) {
+      expect(flatText(text), JSON.stringify(text)).toBe(flat);
+    }
   });
 });
 

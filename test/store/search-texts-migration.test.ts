@@ -1,6 +1,6 @@
 /**
  * Migration 0015 moves the stored sections of search results (a row per section in search_sections) to one packed
- * row per page (search_texts) on a database that has them, so that no space needs indexing again; and its down
+ * row per page (search_texts) on a database that has them, leaving the spaces' search state as it was; and its down
  * migration has every space indexed again. On a real database of each kind, migrated to 0014 first.
  */
 import fs from 'node:fs/promises';
@@ -50,7 +50,7 @@ describe.each(DATABASE_KINDS)('migration 0015, search texts (%s)', (kind) => {
     return { db, migrator };
   }
 
-  it('packs each page\'s sections after its first heading, in order, and leaves no page to index again', async () => {
+  it('packs each page\'s sections after its first heading, in order, and leaves the spaces\' state as it was', async () => {
     const { db, migrator } = await databaseAt('0014_search_terms');
     const any = db as unknown as Kysely<any>;
     await any.insertInto('search_spaces').values({ space_id: 'space1', key: 1, commit_oid: 'c'.repeat(40), version: 3, language: 'en', indexed_at: 'now' }).execute();
@@ -85,7 +85,7 @@ describe.each(DATABASE_KINDS)('migration 0015, search texts (%s)', (kind) => {
     expect(found.size).toBe(2);
     expect(found.get(2 ** 24 + 2)).toEqual({ space_id: 'space1', page_id: 'p2', title: 'Title p2', path: 'path/p2', sections: '' });
     expect(found.get(2 ** 24 + 1)!.sections).toBe(rows[0].sections);
-    // The space's stored state is still current: nothing to index again.
+    // The space's stored state is as it was.
     expect((await db.selectFrom('search_spaces').select('version').executeTakeFirstOrThrow()).version).toBe(3);
     await expect(sql`select count(*) from search_sections`.execute(db)).rejects.toThrow();
     // A page's row goes with the page's, the space's with the space.

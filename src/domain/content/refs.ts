@@ -15,5 +15,9 @@ export function branchOf(number: number): string {
 /** The link index's extraction rules and row shape; rows made otherwise are indexed again when read. */
 export const LINKS_VERSION = 2;
 
-/** The search index's rules; a space indexed with other rules is indexed again, whole. */
-export const SEARCH_VERSION = 3;
+/**
+ * The search index's rules; a space indexed with other rules is indexed again, whole. 4: a section's blocks are apart
+ * in its text (a list's items, a table's cells were run together, `one` and `two` indexed as `onetwo`), and its text
+ * is stored flat.
+ */
+export const SEARCH_VERSION = 4;

@@ -130,7 +130,7 @@ export function pageRows(page: SearchablePage, language: SearchLanguage = 'en', 
   for (const [candidate, n] of votes) if (top === '' || n > votes.get(top)!) top = candidate;
   return {
     page: { page_id: page.id, title: page.title, path: page.path, signature: signatureOf(page), language: top, stop_words: top ? votes.get(top)! : 0 },
-    sections: sections.map((s) => ({ ...s, body: s.body.slice(0, MAX_SECTION_TEXT) })),
+    sections: sections.map((s) => ({ ...s, body: flatText(s.body).slice(0, MAX_SECTION_TEXT) })),
     tokens,
   };
 }
@@ -288,10 +288,21 @@ export function engineQuery(terms: SearchTerms): EngineQuery {
   return { whole: [...whole], prefixes: terms.prefix !== undefined ? [terms.prefix] : [] };
 }
 
+// White space that flatText changes: a run, a character other than a space, a space at either end.
+const NOT_FLAT = /\s\s|[^\S ]|^ | $/;
+
+/**
+ * `text` with each run of white space as one space and none at its ends: a section's text as the index stores it
+ * (pageRows) and excerpts show it. A text already flat is returned as it is (results take excerpts of 2,500 texts,
+ * and looking costs less than replacing).
+ */
+export function flatText(text: string): string {
+  return NOT_FLAT.test(text) ? text.replace(/\s+/g, ' ').trim() : text;
+}
+
 /** An excerpt of at most about EXCERPT characters of `text`, starting a little before `offset`. */
 export function excerpt(text: string, offset = 0): string {
-  const flat = (s: string) => s.replace(/\s+/g, ' ').trim();
-  if (text.length <= EXCERPT) return flat(text);
+  if (text.length <= EXCERPT) return flatText(text);
   let start = Math.max(0, offset - 60);
   if (start > 0) {
     const space = text.indexOf(' ', start);
@@ -302,7 +313,7 @@ export function excerpt(text: string, offset = 0): string {
     const space = text.lastIndexOf(' ', end);
     if (space > start + EXCERPT / 2) end = space;
   }
-  return `${start > 0 ? '…' : ''}${flat(text.slice(start, end))}${end < text.length ? '…' : ''}`;
+  return `${start > 0 ? '…' : ''}${flatText(text.slice(start, end))}${end < text.length ? '…' : ''}`;
 }
 
 /** The sections of a page that have a query term, best first (see the top of this file). `stems`: as findTerms'. */
