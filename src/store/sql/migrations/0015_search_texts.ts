@@ -10,9 +10,8 @@ export async function up(db: Kysely<any>): Promise<void> {
   // (src/store/sql/search.ts packSections: each section's anchor, title and text joined by U+001F, sections by
   // U+001E, in page order), where search_sections held a row per section: an organization's answer shows 500 pages,
   // and reading 2,500 rows of six columns was the largest part of making it. Keyed by the page's number (doc), as
-  // results ask for them: PostgreSQL compares text keys by the database's collation, and 500 look-ups by (space,
-  // page) took 6-8 ms where numbers take 1. A page's row goes with its search_pages row. The stored sections are
-  // moved over: results show them until the space is indexed again.
+  // results ask for them (on SQLite the rowid: one look-up), and going with its search_pages row (a foreign key).
+  // The stored sections are moved over: results show them until the space is indexed again.
   const postgres = isPostgres(db);
   if (postgres) {
     // The page number as a key another table can refer to (0014 indexed it without saying it is unique).
