@@ -600,7 +600,8 @@ export async function searchOrganization(ctx: Context, caller: Caller, organizat
   const spaces = live.filter((space) => atLeast(spaceRole(access, space), 'read'));
   const found: Array<{ space: SpaceRow; pages: RankPosition[] }> = [];
   let terms = new Map<string, SearchTerms>();
-  let kept = new Map<string, readonly PageHit[]>();
+  // Each shown space's results: those kept with its ranking, then those made here.
+  let results = new Map<string, readonly PageHit[]>();
   let repeated = new Set<string>();
   let states = new Map<string, SearchState>();
   if (termCount(queryTerms(query)) > 0 && spaces.length > 0) {
@@ -608,7 +609,7 @@ export async function searchOrganization(ctx: Context, caller: Caller, organizat
     states = await ensureIndexed(ctx, ids);
     const best = await topPages(ctx, query, states, ids, PAGES_PER_SPACE, { keep: true });
     terms = best.terms;
-    kept = best.hits;
+    results = best.hits;
     repeated = best.repeated;
     for (const space of spaces) {
       const pages = best.pages.get(space.id);
@@ -635,14 +636,14 @@ export async function searchOrganization(ctx: Context, caller: Caller, organizat
   // second asking on (its ranking was kept). Most queries are asked once, and results kept for them would only
   // outlive a few collections of the young generation to be copied to the old one and collected there: the
   // organization's first searches took 2-3 ms longer when every answer's results were kept (bench/README.md).
-  const unmade = page.items.filter((hit) => !kept.has(hit.space.id));
+  const unmade = page.items.filter((hit) => !results.has(hit.space.id));
   const made = await withSections(ctx, unmade.map((hit) => ({ spaceId: hit.space.id, pages: hit.pages })), terms);
   for (const hit of unmade) {
     const pageHits = hitsIn(made, hit.pages);
-    kept.set(hit.space.id, pageHits);
+    results.set(hit.space.id, pageHits);
     if (repeated.has(hit.space.id)) ctx.rankings.setHits(hit.space.id, states.get(hit.space.id)!, terms.get(hit.space.id)!, PAGES_PER_SPACE, pageHits);
   }
-  return { items: page.items.map((hit) => ({ space: hit.space, pages: [...kept.get(hit.space.id)!] })), next: page.next };
+  return { items: page.items.map((hit) => ({ space: hit.space, pages: [...results.get(hit.space.id)!] })), next: page.next };
 }
 
 /**
