@@ -10,6 +10,7 @@ import { registerOpenApi } from './plugins/openapi.js';
 import { replayLane } from './replay-lane.js';
 import { registerRoutes } from './routes/index.js';
 import { refuseNulCharacters, validatorCompiler } from './validation.js';
+import { compressAnswers } from './present.js';
 import { Urls } from './urls.js';
 
 /**
@@ -76,6 +77,7 @@ export async function buildApp(container: Container, options: BuildAppOptions = 
   });
   app.setValidatorCompiler(validatorCompiler);
   app.addHook('preValidation', refuseNulCharacters);
+  app.addHook('onSend', compressAnswers);
   // An empty body sent with a JSON content type means "no body": the reference's generated client sends the header
   // even when an optional body (createSpace, createCollection) is left out. Routes whose body is required still
   // refuse it ("body: must be object"); non-empty bodies go through Fastify's own parser.

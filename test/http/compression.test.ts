@@ -152,4 +152,49 @@ describe('kept answers sent gzip-compressed', () => {
     expect(zipped.headers['cache-control']).toBe(plain.headers['cache-control']);
     expect(gunzipSync(zipped.body).equals(plain.body)).toBe(true);
   });
+
+  it('sends a big answer made for the request (a search) compressed, as UTF-8 bytes either way', async () => {
+    // Words beyond Latin-1 in every result (and the excerpts' ellipses): the answer is a two-byte text in JavaScript.
+    const other = (await api('POST', `/v1/orgs/${orgId}/spaces`, { title: 'Wörterbuch' })).id;
+    const local = await Checkout.clone(spaceRemote(server, token, other));
+    try {
+      const summary = ['# Summary', ''];
+      for (let i = 0; i < 30; i++) {
+        const section = (n: number) => `## Gamma part ${n}\n\n${`Déjà vu, gamma ${i}: “quoted” text about the café. `.repeat(8)}\n`;
+        await local.write(`w-${i}.md`, `# Gamma ${i} — 漢字\n\n${section(1)}\n${section(2)}\n${section(3)}`);
+        summary.push(`* [Gamma ${i} — 漢字](w-${i}.md)`);
+      }
+      await local.write('SUMMARY.md', `${summary.join('\n')}\n`);
+      await local.commitAndPush('gamma pages');
+    } finally {
+      await local.dispose();
+    }
+    const path = `/v1/spaces/${other}/search?query=gamma`;
+    const plain = await get(path);
+    expect(plain.status).toBe(200);
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.headers.vary).toBe('accept-encoding');
+    expect(Number(plain.headers['content-length'])).toBe(plain.body.length);
+    expect(plain.body.length).toBeGreaterThan(COMPRESS_FROM_BYTES);
+    const answer = JSON.parse(plain.body.toString());
+    expect(answer.items).toHaveLength(30);
+    expect(answer.items[0].title).toMatch(/^Gamma \d+ — 漢字$/);
+
+    const zipped = await get(path, 'gzip, deflate, br');
+    expect(zipped.status).toBe(200);
+    expect(zipped.headers['content-encoding']).toBe('gzip');
+    expect(zipped.headers.vary).toBe('accept-encoding');
+    expect(zipped.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(Number(zipped.headers['content-length'])).toBe(zipped.body.length);
+    expect(zipped.body.length).toBeLessThan(plain.body.length / 3);
+    expect(gunzipSync(zipped.body).equals(plain.body)).toBe(true);
+
+    // A small answer made for the request: plain, without vary.
+    const small = await get(`/v1/spaces/${other}/search?query=${encodeURIComponent('漢字 gamma')}&limit=1`, 'gzip');
+    expect(small.status).toBe(200);
+    expect(small.body.length).toBeLessThan(COMPRESS_FROM_BYTES);
+    expect(small.headers['content-encoding']).toBeUndefined();
+    expect(small.headers.vary).toBeUndefined();
+    expect(JSON.parse(small.body.toString()).items).toHaveLength(1);
+  });
 });
