@@ -336,15 +336,44 @@ export function findTerms(text: string, terms: SearchTerms, stems: Map<string, s
   return termFinder(terms, stems)(text);
 }
 
+/** findTerms for one query's terms, made once for many texts (see termFinder). */
+export interface TermFinder {
+  (text: string): TermsFound;
+  /** Whether every start the query's words share is plain ASCII: then `scan` finds them in plain ASCII text. */
+  readonly plain: boolean;
+  /**
+   * Each occurrence of a query term in `lower` (plain ASCII text in lower case, `plain` queries only), as its term's
+   * number and its offset, term by term: what findTerms counts in that text.
+   */
+  scan(lower: string, visit: (q: number, offset: number) => void): void;
+}
+
+/** Whether a text is plain ASCII (findTerms searches it with indexOf). */
+export const isAscii = (text: string): boolean => ASCII.test(text);
+
 /**
  * findTerms for one query's terms, made once for many texts (the sections of the pages a search shows): what they
  * share (the start each term's words share, and whether the query is plain ASCII) is worked out here.
  */
-export function termFinder(terms: SearchTerms, stems: Map<string, string> = new Map()): (text: string) => TermsFound {
+export function termFinder(terms: SearchTerms, stems: Map<string, string> = new Map()): TermFinder {
   const words = terms.prefix !== undefined ? [...terms.exact, terms.prefix] : terms.exact;
   const needles = words.map((word, q) => needleOf(word, terms.stems[q]));
   const plain = needles.every((needle) => needle !== undefined && ASCII.test(needle)) && terms.stems.every((stem) => ASCII.test(stem));
-  return (text) => {
+  const scan = (lower: string, visit: (q: number, offset: number) => void) => {
+    for (let q = 0; q < needles.length; q++) {
+      const needle = needles[q]!;
+      for (let at = lower.indexOf(needle); at >= 0; at = lower.indexOf(needle, at + 1)) {
+        if (at > 0 && isAsciiWordChar(lower.charCodeAt(at - 1))) continue;
+        let end = at + needle.length;
+        while (end < lower.length && isAsciiWordChar(lower.charCodeAt(end))) end += 1;
+        // The whole word is the term; it counts under this needle only if matchTerm gives it this needle's number
+        // (a word equal to an exact term counts as that term, not as the prefix).
+        if (end - at <= MAX_TERM && matchTerm(terms, lower.slice(at, end), undefined, stems) === q) visit(q, at);
+        at = end - 1;
+      }
+    }
+  };
+  const find = (text: string) => {
     const found: TermsFound = { matched: new Set(), occurrences: 0 };
     const count = (q: number, offset: number) => {
       found.matched.add(q);
@@ -358,21 +387,10 @@ export function termFinder(terms: SearchTerms, stems: Map<string, string> = new 
       }
       return found;
     }
-    const lower = text.toLowerCase();
-    for (let q = 0; q < needles.length; q++) {
-      const needle = needles[q]!;
-      for (let at = lower.indexOf(needle); at >= 0; at = lower.indexOf(needle, at + 1)) {
-        if (at > 0 && isAsciiWordChar(lower.charCodeAt(at - 1))) continue;
-        let end = at + needle.length;
-        while (end < lower.length && isAsciiWordChar(lower.charCodeAt(end))) end += 1;
-        // The whole word is the term; it counts under this needle only if matchTerm gives it this needle's number
-        // (a word equal to an exact term counts as that term, not as the prefix).
-        if (end - at <= MAX_TERM && matchTerm(terms, lower.slice(at, end), undefined, stems) === q) count(q, at);
-        at = end - 1;
-      }
-    }
+    scan(text.toLowerCase(), count);
     return found;
   };
+  return Object.assign(find, { plain, scan });
 }
 
 /** The number of query terms (exact terms, and the prefix) of a search. */

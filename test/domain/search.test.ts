@@ -16,6 +16,7 @@ import { engineQuery, excerpt, flatText, pageRows, sectionHits } from '../../src
 import { buildRevision } from '../../src/content/revision.js';
 import type { DocumentPage } from '../../src/content/model.js';
 import { memoryFacts, memoryTree, TEST_COMMIT } from '../helpers/content.js';
+import { packSections } from '../../src/store/sql/search.js';
 
 describe('tokenize', () => {
   it('splits on anything but letters and digits, lower-cases, drops Latin accents, keeps other scripts', () => {
@@ -222,7 +223,7 @@ describe('sectionHits', () => {
   ];
 
   it('keeps sections with a query term, heading matches first, then more terms, then more occurrences', () => {
-    const hits = sectionHits('guide/setup', sections, queryTerms('install config'));
+    const hits = sectionHits('guide/setup', packSections(sections), queryTerms('install config'));
     expect(hits.map((h) => h.id)).toEqual(['configure', 'more', 'setup']);
     expect(hits[0]).toEqual({ id: 'configure', title: 'Configure', path: 'guide/setup#configure', body: 'Options you may configure.' });
   });
@@ -232,9 +233,9 @@ describe('sectionHits', () => {
       { position: 1, anchor: 'cafe', title: 'Le café', body: 'Un CAFÉ noir.' },
       { position: 2, anchor: 'tea', title: 'Tea', body: 'No coffee here.' },
     ];
-    expect(sectionHits('p', accented, queryTerms('cafe')).map((h) => h.id)).toEqual(['cafe']);
-    expect(sectionHits('p', accented, queryTerms('Café')).map((h) => h.id)).toEqual(['cafe']);
-    expect(sectionHits('p', accented, queryTerms('COFF')).map((h) => h.id)).toEqual(['tea']);
+    expect(sectionHits('p', packSections(accented), queryTerms('cafe')).map((h) => h.id)).toEqual(['cafe']);
+    expect(sectionHits('p', packSections(accented), queryTerms('Café')).map((h) => h.id)).toEqual(['cafe']);
+    expect(sectionHits('p', packSections(accented), queryTerms('COFF')).map((h) => h.id)).toEqual(['tea']);
   });
 
   it('finds words by their stem and CJK words in unspaced text', () => {
@@ -243,14 +244,14 @@ describe('sectionHits', () => {
       { position: 2, anchor: 'b', title: 'Steps', body: 'Installing takes a minute.' },
       { position: 3, anchor: 'c', title: '東京', body: '東京に行きます。' },
     ];
-    expect(sectionHits('p', stemmed, queryTerms('installed')).map((h) => [h.id, h.body])).toEqual([['b', 'Installing takes a minute.']]);
-    expect(sectionHits('p', stemmed, queryTerms('install now')).map((h) => h.id)).toEqual(['b']);
-    expect(sectionHits('p', stemmed, queryTerms('行き')).map((h) => h.id)).toEqual(['c']);
+    expect(sectionHits('p', packSections(stemmed), queryTerms('installed')).map((h) => [h.id, h.body])).toEqual([['b', 'Installing takes a minute.']]);
+    expect(sectionHits('p', packSections(stemmed), queryTerms('install now')).map((h) => h.id)).toEqual(['b']);
+    expect(sectionHits('p', packSections(stemmed), queryTerms('行き')).map((h) => h.id)).toEqual(['c']);
   });
 
   it('excerpts long sections around the first match', () => {
     const long = `${'filler '.repeat(60)}the needle is here ${'tail '.repeat(60)}`;
-    const [hit] = sectionHits('p', [{ position: 1, anchor: 'a', title: 'A', body: long }], queryTerms('needle'));
+    const [hit] = sectionHits('p', packSections([{ anchor: 'a', title: 'A', body: long }]), queryTerms('needle'));
     expect(hit.body.startsWith('…')).toBe(true);
     expect(hit.body.endsWith('…')).toBe(true);
     expect(hit.body).toContain('the needle is here');
@@ -269,6 +270,46 @@ describe('sectionHits', () => {
     ]) {
       expect(flatText(text), JSON.stringify(text)).toBe(flat);
     }
+  });
+  it('finds in a whole page what looking section by section finds (anchors and titles apart, other scripts too)', () => {
+    /** The sections as findTerms finds terms in each title and text: the reference the one pass over a page must agree with. */
+    function bySection(sections: Array<{ anchor: string; title: string; body: string }>, terms: SearchTerms) {
+      const scored = sections.flatMap((section, i) => {
+        const inTitle = findTerms(section.title, terms).matched;
+        const inBody = findTerms(section.body, terms);
+        const matched = new Set([...inTitle, ...inBody.matched]).size;
+        return matched === 0 ? [] : [{ i, inTitle: inTitle.size, matched, occurrences: inBody.occurrences, first: inBody.first }];
+      });
+      scored.sort((a, b) => b.inTitle - a.inTitle || b.matched - a.matched || b.occurrences - a.occurrences || a.i - b.i);
+      return scored.slice(0, 5).map(({ i, first }) => ({ id: sections[i].anchor, title: sections[i].title, path: `p#${sections[i].anchor}`, body: excerpt(sections[i].body, first) }));
+    }
+    const vocabulary = ['kalo', 'kal', 'Kalon', 'mine', 'ruta', 'x9', 'install', 'Installing', 'installed', 'happy', 'happiness', 'setup', 'café', 'CAFE', '北京', 'filler'];
+    let seed = 11;
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2147483648);
+    const pick = () => vocabulary[next() % vocabulary.length];
+    const text = (words: number) => Array.from({ length: words }, (_, i) => pick() + (i % 7 === 6 ? '. ' : ' ')).join('').trim();
+    const queries = ['kal', 'kalo', 'install', 'installed setup', 'mine kal', 'happy ru', 'setup', 'cafe', '北京', 'x9 happ'];
+    let plain = 0;
+    for (let round = 0; round < 150; round++) {
+      // Mostly plain ASCII pages (one pass), some with accents or CJK (section by section); anchors hold query words.
+      const ascii = round % 4 !== 0;
+      const word = () => {
+        let w = pick();
+        while (ascii && !/^[\x00-\x7f]*$/.test(w)) w = pick();
+        return w;
+      };
+      const sections = Array.from({ length: 1 + (next() % 8) }, () => ({
+        anchor: `${word().toLowerCase()}-${word().toLowerCase()}`,
+        title: `${word()} ${word()}`,
+        body: next() % 5 === 0 ? '' : ascii ? Array.from({ length: 5 + (next() % 60) }, word).join(' ') : text(5 + (next() % 60)),
+      }));
+      if (ascii) plain += 1;
+      for (const query of queries) {
+        const terms = queryTerms(query);
+        expect(sectionHits('p', packSections(sections), terms), `${query} in ${JSON.stringify(sections)}`).toEqual(bySection(sections, terms));
+      }
+    }
+    expect(plain).toBeGreaterThan(100);
   });
 });
 

@@ -60,6 +60,8 @@ import { indexedPart, MAX_INDEXED_TEXT } from '../../content/bounded-markdown.js
 import {
   detectLanguage,
   termFinder,
+  isAscii,
+  type TermsFound,
   MIN_LANGUAGE_VOTES,
   indexTokens,
   isSearchLanguage,
@@ -79,6 +81,8 @@ import {
   resultPages,
   searchStates,
   storedSearchPages,
+  packedSections,
+  sectionOf,
   unpackSections,
   type EngineQuery,
   type RankPosition,
@@ -316,22 +320,46 @@ export function excerpt(text: string, offset = 0): string {
   return `${start > 0 ? '…' : ''}${flatText(text.slice(start, end))}${end < text.length ? '…' : ''}`;
 }
 
-/** The sections of a page that have a query term, best first (see the top of this file). `stems`: as findTerms'. */
-export function sectionHits(
-  pagePath: string,
-  sections: readonly StoredSection[],
-  terms: SearchTerms,
-  stems: Map<string, string> = new Map(),
-): SectionHit[] {
-  const scored = [];
+/**
+ * The sections of a page that have a query term, best first (see the top of this file); `packed`: its sections
+ * (packSections). `stems`: as findTerms'. A page in plain ASCII (and a query whose words' starts are) is searched
+ * whole, in one pass: only its sections where a term occurs are read further. Results look into the sections of
+ * 500 pages, most of which have no query word, and finding terms section by section (a lower-case copy of each) was
+ * most of making them.
+ */
+export function sectionHits(pagePath: string, packed: string, terms: SearchTerms, stems: Map<string, string> = new Map()): SectionHit[] {
+  const scored: Array<{ section: StoredSection; inTitle: number; matched: number; occurrences: number; first?: number }> = [];
   const find = termFinder(terms, stems);
-  for (const section of sections) {
-    const inTitle = find(section.title).matched;
-    const { matched: inBody, occurrences, first } = find(section.body);
-    let matched = inBody.size;
-    for (const q of inTitle) if (!inBody.has(q)) matched += 1;
-    if (matched === 0) continue;
-    scored.push({ section, inTitle: inTitle.size, matched, occurrences, first });
+  const score = (section: StoredSection, inTitle: ReadonlySet<number>, inBody: TermsFound) => {
+    let matched = inBody.matched.size;
+    for (const q of inTitle) if (!inBody.matched.has(q)) matched += 1;
+    if (matched > 0) scored.push({ section, inTitle: inTitle.size, matched, occurrences: inBody.occurrences, first: inBody.first });
+  };
+  if (find.plain && isAscii(packed)) {
+    // Occurrences over the whole page (offset, term), in page order; then section by section.
+    const found: Array<[number, number]> = [];
+    find.scan(packed.toLowerCase(), (q, at) => found.push([at, q]));
+    found.sort((a, b) => a[0] - b[0]);
+    let next = 0;
+    for (const at of packedSections(packed)) {
+      while (next < found.length && found[next][0] < at.title) next += 1;
+      if (next === found.length) break;
+      if (found[next][0] >= at.end) continue;
+      const inTitle = new Set<number>();
+      const inBody: TermsFound = { matched: new Set(), occurrences: 0 };
+      for (; next < found.length && found[next][0] < at.end; next += 1) {
+        const [offset, q] = found[next];
+        if (offset < at.body) inTitle.add(q);
+        else {
+          inBody.matched.add(q);
+          inBody.occurrences += 1;
+          inBody.first ??= offset - at.body;
+        }
+      }
+      score(sectionOf(packed, at), inTitle, inBody);
+    }
+  } else {
+    for (const section of unpackSections(packed)) score(section, find(section.title).matched, find(section.body));
   }
   scored.sort((a, b) => b.inTitle - a.inTitle || b.matched - a.matched || b.occurrences - a.occurrences || a.section.position - b.section.position);
   return scored.slice(0, SECTIONS_PER_PAGE).map(({ section, first }) => ({
@@ -550,7 +578,7 @@ export async function hitsOf(
     const spaceTerms = terms.get(spaceId)!;
     for (const doc of docs) {
       const page = pages.get(doc);
-      if (page) out.set(doc, { spaceId, id: page.page_id, title: page.title, path: page.path, sections: sectionHits(page.path, unpackSections(page.sections), spaceTerms, stemsOf(spaceTerms)) });
+      if (page) out.set(doc, { spaceId, id: page.page_id, title: page.title, path: page.path, sections: sectionHits(page.path, page.sections, spaceTerms, stemsOf(spaceTerms)) });
     }
   }
   return out;

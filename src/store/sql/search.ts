@@ -345,12 +345,40 @@ export function packSections(sections: ReadonlyArray<Pick<StoredSection, 'anchor
   return sections.map((s) => `${s.anchor.replace(SEPARATORS, ' ')}${FIELD}${s.title.replace(SEPARATORS, ' ')}${FIELD}${s.body.replace(SEPARATORS, ' ')}`).join(SECTION);
 }
 
+/**
+ * Where a section is in a packed text (packSections): its position; the offsets its anchor (`start`), title and text
+ * start at; the offset its text ends at.
+ */
+export interface PackedSection {
+  position: number;
+  start: number;
+  title: number;
+  body: number;
+  end: number;
+}
+
+/** The sections of a packed text, as offsets in it (nothing is copied). */
+export function packedSections(packed: string): PackedSection[] {
+  const out: PackedSection[] = [];
+  if (packed === '') return out;
+  for (let start = 0, position = 1; ; position++) {
+    const next = packed.indexOf(SECTION, start);
+    const end = next < 0 ? packed.length : next;
+    const title = packed.indexOf(FIELD, start) + 1;
+    const body = packed.indexOf(FIELD, title) + 1;
+    out.push({ position, start, title, body, end });
+    if (next < 0) return out;
+    start = next + 1;
+  }
+}
+
+/** A section of a packed text. */
+export function sectionOf(packed: string, at: PackedSection): StoredSection {
+  return { position: at.position, anchor: packed.slice(at.start, at.title - 1), title: packed.slice(at.title, at.body - 1), body: packed.slice(at.body, at.end) };
+}
+
 export function unpackSections(packed: string): StoredSection[] {
-  if (packed === '') return [];
-  return packed.split(SECTION).map((section, index) => {
-    const [anchor, title, body] = section.split(FIELD);
-    return { position: index + 1, anchor, title, body };
-  });
+  return packedSections(packed).map((at) => sectionOf(packed, at));
 }
 
 /** A page found, as results show it: its space, id, title and path, and its sections (packed, unpackSections). */
