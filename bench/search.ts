@@ -163,7 +163,13 @@ async function loadOrganization(dataDir: string, databaseUrl: string | undefined
       await first!.commitAndPush(`one page, ${i}`);
       await ctx.jobs.idle();
       await indexSearch(ctx, spaceIds[0]);
-      const { page_id } = await ctx.db.selectFrom('search_pages').select('page_id').where('space_id', '=', spaceIds[0]).where('path', '=', 'section-0/page-1').executeTakeFirstOrThrow();
+      const { page_id } = await ctx.db
+        .selectFrom('search_pages as p')
+        .innerJoin('search_results as r', 'r.doc', 'p.doc')
+        .select('p.page_id')
+        .where('p.space_id', '=', spaceIds[0])
+        .where('r.path', '=', 'section-0/page-1')
+        .executeTakeFirstOrThrow();
       await ctx.db.updateTable('search_pages').set({ signature: 'stale' }).where('space_id', '=', spaceIds[0]).where('page_id', '=', page_id).execute();
       await ctx.db.updateTable('search_spaces').set({ commit_oid: '0'.repeat(40) }).where('space_id', '=', spaceIds[0]).execute();
       const start = performance.now();

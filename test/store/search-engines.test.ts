@@ -43,7 +43,12 @@ describe.each(DATABASE_KINDS)('the search index rows (%s)', (kind) => {
 
   /** Each page's number in the index and path, by page path (a page written again gets a new number). */
   async function docs(spaceId: string): Promise<Map<string, { doc: number; id: string; path: string }>> {
-    const rows = await t.container.ctx.db.selectFrom('search_pages').select(['page_id', 'doc', 'path']).where('space_id', '=', spaceId).execute();
+    const rows = await t.container.ctx.db
+      .selectFrom('search_pages as p')
+      .innerJoin('search_results as r', 'r.doc', 'p.doc')
+      .select(['p.page_id', 'p.doc', 'r.path'])
+      .where('p.space_id', '=', spaceId)
+      .execute();
     return new Map(rows.map((row) => [row.page_id, { doc: Number(row.doc), id: row.page_id, path: row.path }]));
   }
 
@@ -67,7 +72,8 @@ describe.each(DATABASE_KINDS)('the search index rows (%s)', (kind) => {
     await checkout.commitAndPush('one change, one move');
     expect(['indexed', 'current']).toContain(await indexSearch(t.container.ctx, id));
     const after = await docs(id);
-    const byTitle = async (title: string) => (await t.container.ctx.db.selectFrom('search_pages').select('page_id').where('space_id', '=', id).where('title', '=', title).executeTakeFirstOrThrow()).page_id;
+    const byTitle = async (title: string) =>
+      (await t.container.ctx.db.selectFrom('search_pages as p').innerJoin('search_results as r', 'r.doc', 'p.doc').select('p.page_id').where('p.space_id', '=', id).where('r.title', '=', title).executeTakeFirstOrThrow()).page_id;
     const [home, alpha, beta, gamma] = await Promise.all(['Home', 'Alpha', 'Beta', 'Gamma'].map(byTitle));
     expect(after.get(home)!.doc).toBe(before.get(home)!.doc);
     expect(after.get(alpha)!.doc).toBe(before.get(alpha)!.doc);

@@ -25,6 +25,7 @@ import * as m0012 from './migrations/0012_search_engines.js';
 import * as m0013 from './migrations/0013_links_incremental.js';
 import * as m0014 from './migrations/0014_search_terms.js';
 import * as m0015 from './migrations/0015_search_texts.js';
+import * as m0016 from './migrations/0016_search_results.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -51,6 +52,7 @@ export const migrations: Record<string, Migration> = {
   '0013_links_incremental': m0013,
   '0014_search_terms': m0014,
   '0015_search_texts': m0015,
+  '0016_search_results': m0016,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

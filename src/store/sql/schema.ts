@@ -485,8 +485,6 @@ export interface SearchPagesTable {
   doc: number;
   space_id: string;
   page_id: string;
-  title: string;
-  path: string;
   /** What the page's rows were made from (blob oid and title). */
   signature: string;
   /** The language most of the page's stop words are of ('' for none), and how many they are. */
@@ -494,10 +492,16 @@ export interface SearchPagesTable {
   stop_words: number;
 }
 
-/** The sections of a page after its first heading (what results show), packed (src/store/sql/search.ts packSections). */
-export interface SearchTextsTable {
+/**
+ * A page as search results show it: its id, title, path, and its sections after its first heading, packed
+ * (src/store/sql/search.ts packSections; '' for none).
+ */
+export interface SearchResultsTable {
   /** The page's number (search_pages.doc); the row goes with the page's. */
   doc: number;
+  page_id: string;
+  title: string;
+  path: string;
   sections: string;
 }
 
@@ -545,7 +549,7 @@ export interface Database {
   search_spaces: SearchSpacesTable;
   search_pages: SearchPagesTable;
   search_terms: SearchTermsTable;
-  search_texts: SearchTextsTable;
+  search_results: SearchResultsTable;
 }
 
 // Generated is re-exported for later tables with database-made values.

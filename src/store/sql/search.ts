@@ -1,10 +1,11 @@
 /**
  * The full-text search index, on each database's own engine (migration 0012): per space, the revision of main it
- * was made from and its language (search_spaces); per page, its title, path, signature and language votes
- * (search_pages), its sections after the first heading packed in one text (search_texts, migration 0015), and the
- * words of its title, headings and text as tokens (src/content/search-text.ts indexTokens) in the engine:
+ * was made from and its language (search_spaces); per page, its signature and language votes (search_pages), what
+ * results show of it (search_results, migration 0016: id, title, path, and its sections after the first heading
+ * packed in one text), and the words of its title, headings and text as tokens (src/content/search-text.ts
+ * indexTokens) in the engine:
  * - SQLite: the FTS5 table `search_fts` (title, headings, body; `ascii` tokenizer, so the tokens we made are the
- *   tokens it keeps), contentless: the texts are in search_texts already, the index needs no second copy, and
+ *   tokens it keeps), contentless: the texts are in search_results already, the index needs no second copy, and
  *   `contentless_delete=1` lets a page's row go by rowid. Its rowid is the page row's `doc`, the space's `key` times
  *   2^24 plus a number within the space: a space's rows are one rowid range, which FTS5 seeks directly (a space
  *   search reads that space's matches only), and the space of a match is read from its rowid, without a look-up.
@@ -63,9 +64,10 @@ export interface StoredSearchPage {
 
 export async function storedSearchPages(db: Kysely<Database>, spaceId: string): Promise<Map<string, StoredSearchPage>> {
   const rows = await db
-    .selectFrom('search_pages')
-    .select(['page_id', 'doc', 'title', 'path', 'signature', 'language', 'stop_words'])
-    .where('space_id', '=', spaceId)
+    .selectFrom('search_pages as p')
+    .innerJoin('search_results as r', 'r.doc', 'p.doc')
+    .select(['p.page_id', 'p.doc', 'r.title', 'r.path', 'p.signature', 'p.language', 'p.stop_words'])
+    .where('p.space_id', '=', spaceId)
     .execute();
   return new Map(rows.map((row) => [row.page_id, { ...row, doc: Number(row.doc), stop_words: Number(row.stop_words) }]));
 }
@@ -105,12 +107,13 @@ export async function applySearchChange(
     (await db.selectFrom('search_pages').select(['page_id', 'doc']).where('space_id', '=', spaceId).execute()).map((row) => [row.page_id, Number(row.doc)]),
   );
   const gone = [...change.removed, ...change.added.map((rows) => rows.page.page_id)];
-  // A page's search_texts row goes with it (a foreign key); on SQLite, its FTS row too (the trigger of migration 0012).
+  // A page's search_results row goes with it (a foreign key); on SQLite, its FTS row too (the trigger of migration 0012).
   for (const ids of chunks(gone)) {
     await db.deleteFrom('search_pages').where('space_id', '=', spaceId).where('page_id', 'in', ids).execute();
   }
   for (const moved of change.moved) {
-    await db.updateTable('search_pages').set({ path: moved.path }).where('space_id', '=', spaceId).where('page_id', '=', moved.page_id).execute();
+    const doc = stored.get(moved.page_id);
+    if (doc !== undefined) await db.updateTable('search_results').set({ path: moved.path }).where('doc', '=', doc).execute();
   }
   // Numbers: every page written takes a number no other page of the space holds, after the highest first (a page
   // written again gets a new one: what an indexing rewrote can be told from what it kept).
@@ -135,20 +138,26 @@ export async function applySearchChange(
       // The document: a tsvector literal (lexemes quoted by tsvectorLiteral), cast by the database.
       const tuples = batch.map(
         ({ doc, rows: { page, tokens } }) =>
-          sql`(${spaceId}, ${page.page_id}, ${doc}, ${page.title}, ${page.path}, ${page.signature}, ${page.language}, ${page.stop_words}, cast(${tsvectorLiteral(tokens)} as tsvector), cast(${tsvectorLiteral({ ...tokens, body: '' })} as tsvector))`,
+          sql`(${spaceId}, ${page.page_id}, ${doc}, ${page.signature}, ${page.language}, ${page.stop_words}, cast(${tsvectorLiteral(tokens)} as tsvector), cast(${tsvectorLiteral({ ...tokens, body: '' })} as tsvector))`,
       );
-      await sql`insert into search_pages (space_id, page_id, doc, title, path, signature, language, stop_words, document, heads) values ${sql.join(tuples)}`.execute(db);
+      await sql`insert into search_pages (space_id, page_id, doc, signature, language, stop_words, document, heads) values ${sql.join(tuples)}`.execute(db);
     } else {
-      await db.insertInto('search_pages').values(batch.map(({ doc, rows }) => ({ space_id: spaceId, doc, ...rows.page }))).execute();
+      await db
+        .insertInto('search_pages')
+        .values(batch.map(({ doc, rows: { page } }) => ({ space_id: spaceId, doc, page_id: page.page_id, signature: page.signature, language: page.language, stop_words: page.stop_words })))
+        .execute();
       const tuples = batch.map(({ doc, rows }) => sql`(${doc}, ${rows.tokens.title}, ${rows.tokens.headings}, ${rows.tokens.body})`);
       await sql`insert into search_fts (rowid, title, headings, body) values ${sql.join(tuples)}`.execute(db);
     }
   }
-  const texts = pages.flatMap(({ doc, rows }) => {
-    const shown = rows.sections.filter((section) => section.position > 0);
-    return shown.length > 0 ? [{ doc, sections: packSections(shown) }] : [];
-  });
-  for (const values of chunks(texts, 200)) await db.insertInto('search_texts').values(values).execute();
+  const results = pages.map(({ doc, rows: { page, sections } }) => ({
+    doc,
+    page_id: page.page_id,
+    title: page.title,
+    path: page.path,
+    sections: packSections(sections.filter((section) => section.position > 0)),
+  }));
+  for (const values of chunks(results, 200)) await db.insertInto('search_results').values(values).execute();
   await updateTermLists(db, spaceId, {
     removed: gone.flatMap((pageId) => (stored.has(pageId) ? [stored.get(pageId)! - base] : [])),
     added: pages.map(({ doc, rows }) => ({ n: doc - base, terms: pageTerms(rows.tokens) })),
@@ -381,9 +390,8 @@ export function unpackSections(packed: string): StoredSection[] {
   return packedSections(packed).map((at) => sectionOf(packed, at));
 }
 
-/** A page found, as results show it: its space, id, title and path, and its sections (packed, unpackSections). */
+/** A page found, as results show it: its id, title and path, and its sections (packed, unpackSections). */
 export interface ResultPage {
-  space_id: string;
   page_id: string;
   title: string;
   path: string;
@@ -399,11 +407,9 @@ export interface ResultPage {
 export async function resultPages(db: Kysely<Database>, docs: readonly number[]): Promise<Map<number, ResultPage>> {
   const out = new Map<number, ResultPage>();
   if (docs.length === 0) return out;
-  const wanted = isPostgres(db) ? sql`p.doc = any(${docs}::bigint[])` : sql`p.doc in (select value from json_each(${JSON.stringify(docs)}))`;
-  const rows = await sql<ResultPage & { doc: number; sections: string | null }>`
-    select p.doc, p.space_id, p.page_id, p.title, p.path, t.sections from search_pages p
-    left join search_texts t on t.doc = p.doc where ${wanted}`.execute(db);
-  for (const row of rows.rows) out.set(Number(row.doc), { space_id: row.space_id, page_id: row.page_id, title: row.title, path: row.path, sections: row.sections ?? '' });
+  const wanted = isPostgres(db) ? sql`doc = any(${docs}::bigint[])` : sql`doc in (select value from json_each(${JSON.stringify(docs)}))`;
+  const rows = await sql<ResultPage & { doc: number }>`select doc, page_id, title, path, sections from search_results where ${wanted}`.execute(db);
+  for (const row of rows.rows) out.set(Number(row.doc), { page_id: row.page_id, title: row.title, path: row.path, sections: row.sections });
   return out;
 }
 

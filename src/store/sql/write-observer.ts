@@ -38,7 +38,7 @@ export const DERIVED_TABLES: ReadonlySet<keyof Database> = new Set<keyof Databas
   'search_spaces',
   'search_pages',
   'search_terms',
-  'search_texts',
+  'search_results',
 ]);
 
 /** The name of the table a write's target names, or undefined when it is not a plain (or aliased) table. */
