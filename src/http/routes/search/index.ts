@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { RouteDeps } from '../index.js';
 import { callerOf } from '../../plugins/auth.js';
 import { ErrorResponses } from '../../schemas.js';
-import { presentList } from '../../present.js';
+import { presentList, serializeNatively } from '../../present.js';
 import { searchOrganization, searchSpace } from '../../../domain/search/search.js';
 import { OrganizationSearchList, OrganizationSearchParams, SearchQuery, SpaceSearchList, SpaceSearchParams } from './schema.js';
 import { presentPageHit, presentSpaceHit } from './presenter.js';
@@ -11,7 +11,10 @@ import { presentPageHit, presentSpaceHit } from './presenter.js';
 export const searchRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { ctx, urls }) => {
   app.get(
     '/spaces/:spaceId/search',
-    { schema: { operationId: 'searchSpaceContent', tags: ['space-content'], params: SpaceSearchParams, querystring: SearchQuery, response: { 200: SpaceSearchList, ...ErrorResponses } } },
+    {
+      schema: { operationId: 'searchSpaceContent', tags: ['space-content'], params: SpaceSearchParams, querystring: SearchQuery, response: { 200: SpaceSearchList, ...ErrorResponses } },
+      serializerCompiler: serializeNatively,
+    },
     async (request) => {
       const { query, ...page } = request.query;
       return presentList(await searchSpace(ctx, callerOf(request), request.params.spaceId, query, page), (hit) => presentPageHit(urls, hit));
@@ -28,6 +31,7 @@ export const searchRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { 
         querystring: SearchQuery,
         response: { 200: OrganizationSearchList, ...ErrorResponses },
       },
+      serializerCompiler: serializeNatively,
     },
     async (request) => {
       const { query, ...page } = request.query;
