@@ -226,7 +226,7 @@ export async function startQuireServe(
     probe.on('error', reject);
   });
   const child = spawn(process.execPath, [...(options.nodeArgs ?? []), main, 'serve'], {
-    env: { ...process.env, QUIRE_DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', QUIRE_LOG_LEVEL: 'warn', DATABASE_URL: '', REDIS_URL: '', ...env },
+    env: { ...process.env, QUIRE_DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', QUIRE_LOG_LEVEL: process.env.SERVE_LOG_LEVEL ?? 'warn', DATABASE_URL: '', REDIS_URL: '', ...env },
     stdio: ['ignore', process.env.SERVE_STDOUT ? 'inherit' : 'ignore', 'inherit'],
   });
   const url = `http://127.0.0.1:${port}`;

@@ -241,16 +241,17 @@ export async function termLists(
   query: { whole: readonly string[]; prefixes: readonly string[] },
 ): Promise<Map<string, Map<string, Buffer>>> {
   const out = new Map<string, Map<string, Buffer>>(spaceIds.map((id) => [id, new Map()]));
-  for (const ids of chunks(spaceIds)) {
-    const add = (rows: Array<{ space_id: string; term: string; postings: Buffer }>) => {
-      for (const row of rows) out.get(row.space_id)!.set(row.term, row.postings);
-    };
+  // A whole token that starts with a prefix is read with the prefix's tokens.
+  const whole = query.whole.filter((token) => !query.prefixes.some((prefix) => token.startsWith(prefix)));
+  // The statements run at once (on PostgreSQL, on connections of their own: one round trip for all).
+  const reads = chunks(spaceIds).flatMap((ids) => {
     const lists = db.selectFrom('search_terms').select(['space_id', 'term', 'postings']).where('space_id', 'in', ids);
-    // A whole token that starts with a prefix is read with the prefix's tokens.
-    const whole = query.whole.filter((token) => !query.prefixes.some((prefix) => token.startsWith(prefix)));
-    if (whole.length > 0) add(await lists.where('term', 'in', whole).execute());
-    // A prefix is one range of the primary key: from itself to itself followed by the highest character.
-    for (const prefix of query.prefixes) add(await lists.where('term', '>=', prefix).where('term', '<', `${prefix}\u{10ffff}`).execute());
-  }
+    return [
+      ...(whole.length > 0 ? [lists.where('term', 'in', whole).execute()] : []),
+      // A prefix is one range of the primary key: from itself to itself followed by the highest character.
+      ...query.prefixes.map((prefix) => lists.where('term', '>=', prefix).where('term', '<', `${prefix}\u{10ffff}`).execute()),
+    ];
+  });
+  for (const rows of await Promise.all(reads)) for (const row of rows) out.get(row.space_id)!.set(row.term, row.postings);
   return out;
 }
