@@ -207,7 +207,9 @@ export interface ServeProcess {
  * Starts the built `quire serve` on `dataDir` (a bench server's: the same database and repositories, which SQLite in
  * WAL mode lets two processes share) and waits until it answers. `build`: another build's dist directory (an
  * earlier commit's, for a figure before and after in one run); `nodeArgs` go to node before the program (for example
- * `--cpu-prof`, which NODE_OPTIONS does not take).
+ * `--cpu-prof`, which NODE_OPTIONS does not take). `SERVE_STDOUT=1` shows its stdout, and `SERVE_LOG_LEVEL` sets its
+ * log level (`warn` otherwise; `info` writes an access line per request with its `responseTime`: the server's share of
+ * a figure measured by the client).
  */
 export async function startQuireServe(
   dataDir: string,
