@@ -153,13 +153,14 @@ const ANSWER_GZIP_LEVEL = 1;
  * to five times the bytes to write. Answers sent as bytes (kept ones: sendKept compresses and keeps its own) and
  * streams go as they are.
  */
-export const compressAnswers: onSendHookHandler = async (request, reply, payload) => {
-  if (typeof payload !== 'string' || payload.length < COMPRESS_FROM_BYTES || reply.hasHeader('content-encoding')) return payload;
+export const compressAnswers: onSendHookHandler = (request, reply, payload, done) => {
+  // A callback, not a promise: most answers pass as they are, and a hook of every request should cost nothing then.
+  if (typeof payload !== 'string' || payload.length < COMPRESS_FROM_BYTES || reply.hasHeader('content-encoding')) return done(null, payload);
   const bytes = Buffer.from(payload);
   reply.header('vary', 'accept-encoding');
-  if (!acceptsGzip(request.headers['accept-encoding'])) return bytes;
+  if (!acceptsGzip(request.headers['accept-encoding'])) return done(null, bytes);
   reply.header('content-encoding', 'gzip');
-  return gzipped(bytes, { level: ANSWER_GZIP_LEVEL });
+  gzip(bytes, { level: ANSWER_GZIP_LEVEL }, (error, compressed) => (error ? done(error) : done(null, compressed)));
 };
 
 /**
