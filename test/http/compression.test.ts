@@ -46,6 +46,17 @@ describe('kept answers sent gzip-compressed', () => {
   const api = async (method: string, url: string, body?: unknown) => (await t.request(method, url, { token, body })).body;
   const get = (path: string, acceptEncoding?: string) =>
     rawGet(`${server}${path}`, { authorization: `Bearer ${token}`, ...(acceptEncoding === undefined ? {} : { 'accept-encoding': acceptEncoding }) });
+  /** `path` asked with gzip accepted: a JSON answer gzipped, at least `ratio` times smaller, that is `plain` once unzipped. */
+  const expectGzippedJson = async (path: string, plain: Buffer, ratio: number) => {
+    const zipped = await get(path, 'gzip, deflate, br');
+    expect(zipped.status).toBe(200);
+    expect(zipped.headers['content-encoding']).toBe('gzip');
+    expect(zipped.headers.vary).toBe('accept-encoding');
+    expect(zipped.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(Number(zipped.headers['content-length'])).toBe(zipped.body.length);
+    expect(zipped.body.length).toBeLessThan(plain.length / ratio);
+    expect(gunzipSync(zipped.body).equals(plain)).toBe(true);
+  };
   /** Pages of about 1 KB each: `/content` holds them all (well past COMPRESS_FROM_BYTES), one page read stays small. */
   const writePages = async (count: number, word: string) => {
     const summary = ['# Summary', '', '* [Welcome](README.md)'];
@@ -85,14 +96,7 @@ describe('kept answers sent gzip-compressed', () => {
     expect(plain.body.length).toBeGreaterThan(COMPRESS_FROM_BYTES);
     expect(JSON.parse(plain.body.toString()).pages).toHaveLength(41);
 
-    const zipped = await get(`/v1/spaces/${spaceId}/content`, 'gzip, deflate, br');
-    expect(zipped.status).toBe(200);
-    expect(zipped.headers['content-encoding']).toBe('gzip');
-    expect(zipped.headers.vary).toBe('accept-encoding');
-    expect(zipped.headers['content-type']).toBe('application/json; charset=utf-8');
-    expect(Number(zipped.headers['content-length'])).toBe(zipped.body.length);
-    expect(zipped.body.length).toBeLessThan(plain.body.length / 4);
-    expect(gunzipSync(zipped.body).equals(plain.body)).toBe(true);
+    await expectGzippedJson(`/v1/spaces/${spaceId}/content`, plain.body, 4);
 
     // Refused by weight: plain.
     const refused = await get(`/v1/spaces/${spaceId}/content`, 'gzip;q=0, identity');
@@ -180,14 +184,7 @@ describe('kept answers sent gzip-compressed', () => {
     expect(answer.items).toHaveLength(30);
     expect(answer.items[0].title).toMatch(/^Gamma \d+ — 漢字$/);
 
-    const zipped = await get(path, 'gzip, deflate, br');
-    expect(zipped.status).toBe(200);
-    expect(zipped.headers['content-encoding']).toBe('gzip');
-    expect(zipped.headers.vary).toBe('accept-encoding');
-    expect(zipped.headers['content-type']).toBe('application/json; charset=utf-8');
-    expect(Number(zipped.headers['content-length'])).toBe(zipped.body.length);
-    expect(zipped.body.length).toBeLessThan(plain.body.length / 3);
-    expect(gunzipSync(zipped.body).equals(plain.body)).toBe(true);
+    await expectGzippedJson(path, plain.body, 3);
 
     // A small answer made for the request: plain, without vary.
     const small = await get(`/v1/spaces/${other}/search?query=${encodeURIComponent('漢字 gamma')}&limit=1`, 'gzip');
