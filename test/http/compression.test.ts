@@ -2,14 +2,15 @@
  * Kept answers sent gzip-compressed (issue 16: the 20 MB `/content` of a 10,000-page space): a revision's JSON
  * answers and a published site's pages, from COMPRESS_FROM_BYTES, to clients whose Accept-Encoding takes gzip, over
  * a real HTTP server read with node:http (which decompresses nothing): the compressed bytes are the plain answer,
- * compressed once per revision; others get the plain bytes; `vary` tells caches which is which.
+ * compressed once per revision; others get the plain bytes; `vary` tells caches which is which. Answers made for
+ * their request (a search) go with Brotli to clients that take it, else gzip.
  */
-import { gunzipSync } from 'node:zlib';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rawGet } from '../helpers/raw-http.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { Checkout, spaceRemote } from '../helpers/git.js';
-import { COMPRESS_FROM_BYTES, acceptsGzip } from '../../src/http/present.js';
+import { COMPRESS_FROM_BYTES, acceptsGzip, answerCoding } from '../../src/http/present.js';
 import { loadRevision } from '../../src/domain/content/revisions.js';
 
 describe('Accept-Encoding', () => {
@@ -32,6 +33,24 @@ describe('Accept-Encoding', () => {
     expect(acceptsGzip('gzip;q=nonsense')).toBe(false);
     expect(acceptsGzip(['deflate', 'gzip'])).toBe(true);
   });
+
+  it('compresses answers made for the request with Brotli when it is taken at least as much as gzip, else gzip', () => {
+    expect(answerCoding(undefined)).toBeUndefined();
+    expect(answerCoding('identity')).toBeUndefined();
+    expect(answerCoding('deflate')).toBeUndefined();
+    expect(answerCoding('gzip;q=0, br;q=0, *')).toBeUndefined();
+    expect(answerCoding('br, gzip, deflate')).toBe('br');
+    expect(answerCoding('gzip, deflate, br')).toBe('br');
+    expect(answerCoding('BR')).toBe('br');
+    expect(answerCoding('gzip, deflate')).toBe('gzip');
+    expect(answerCoding('x-gzip')).toBe('gzip');
+    expect(answerCoding('br;q=0.5, gzip')).toBe('gzip');
+    expect(answerCoding('br;q=0, *')).toBe('gzip');
+    expect(answerCoding('br;q=0.8, gzip;q=0.8')).toBe('br');
+    expect(answerCoding('*')).toBe('br');
+    expect(answerCoding('gzip;q=0, *;q=0.1')).toBe('br');
+    expect(answerCoding(['deflate', 'br'])).toBe('br');
+  });
 });
 
 describe('kept answers sent gzip-compressed', () => {
@@ -46,16 +65,19 @@ describe('kept answers sent gzip-compressed', () => {
   const api = async (method: string, url: string, body?: unknown) => (await t.request(method, url, { token, body })).body;
   const get = (path: string, acceptEncoding?: string) =>
     rawGet(`${server}${path}`, { authorization: `Bearer ${token}`, ...(acceptEncoding === undefined ? {} : { 'accept-encoding': acceptEncoding }) });
-  /** `path` asked with gzip accepted: a JSON answer gzipped, at least `ratio` times smaller, that is `plain` once unzipped. */
-  const expectGzippedJson = async (path: string, plain: Buffer, ratio: number) => {
-    const zipped = await get(path, 'gzip, deflate, br');
+  /**
+   * `path` asked with `acceptEncoding`: a JSON answer compressed with `coding`, at least `ratio` times smaller, that is
+   * `plain` once decompressed.
+   */
+  const expectCompressedJson = async (path: string, acceptEncoding: string, coding: 'gzip' | 'br', plain: Buffer, ratio: number) => {
+    const zipped = await get(path, acceptEncoding);
     expect(zipped.status).toBe(200);
-    expect(zipped.headers['content-encoding']).toBe('gzip');
+    expect(zipped.headers['content-encoding']).toBe(coding);
     expect(zipped.headers.vary).toBe('accept-encoding');
     expect(zipped.headers['content-type']).toBe('application/json; charset=utf-8');
     expect(Number(zipped.headers['content-length'])).toBe(zipped.body.length);
     expect(zipped.body.length).toBeLessThan(plain.length / ratio);
-    expect(gunzipSync(zipped.body).equals(plain)).toBe(true);
+    expect((coding === 'br' ? brotliDecompressSync : gunzipSync)(zipped.body).equals(plain)).toBe(true);
   };
   /** Pages of about 1 KB each: `/content` holds them all (well past COMPRESS_FROM_BYTES), one page read stays small. */
   const writePages = async (count: number, word: string) => {
@@ -96,7 +118,8 @@ describe('kept answers sent gzip-compressed', () => {
     expect(plain.body.length).toBeGreaterThan(COMPRESS_FROM_BYTES);
     expect(JSON.parse(plain.body.toString()).pages).toHaveLength(41);
 
-    await expectGzippedJson(`/v1/spaces/${spaceId}/content`, plain.body, 4);
+    // Kept answers are gzipped whatever else the client takes (one compressed copy kept per revision).
+    await expectCompressedJson(`/v1/spaces/${spaceId}/content`, 'gzip, deflate, br', 'gzip', plain.body, 4);
 
     // Refused by weight: plain.
     const refused = await get(`/v1/spaces/${spaceId}/content`, 'gzip;q=0, identity');
@@ -157,7 +180,7 @@ describe('kept answers sent gzip-compressed', () => {
     expect(gunzipSync(zipped.body).equals(plain.body)).toBe(true);
   });
 
-  it('sends a big answer made for the request (a search) compressed, as UTF-8 bytes either way', async () => {
+  it('sends a big answer made for the request (a search) compressed, Brotli or gzip, as UTF-8 bytes either way', async () => {
     // Words beyond Latin-1 in every result (and the excerpts' ellipses): the answer is a two-byte text in JavaScript.
     const other = (await api('POST', `/v1/orgs/${orgId}/spaces`, { title: 'Wörterbuch' })).id;
     const local = await Checkout.clone(spaceRemote(server, token, other));
@@ -184,7 +207,8 @@ describe('kept answers sent gzip-compressed', () => {
     expect(answer.items).toHaveLength(30);
     expect(answer.items[0].title).toMatch(/^Gamma \d+ — 漢字$/);
 
-    await expectGzippedJson(path, plain.body, 3);
+    await expectCompressedJson(path, 'gzip, deflate, br', 'br', plain.body, 3);
+    await expectCompressedJson(path, 'gzip, deflate', 'gzip', plain.body, 3);
 
     // A small answer made for the request: plain, without vary.
     const small = await get(`/v1/spaces/${other}/search?query=${encodeURIComponent('漢字 gamma')}&limit=1`, 'gzip');
