@@ -66,7 +66,7 @@ try {
     const bare = await bareRun(bares[round % PROCESSES])();
     inProcess.push({ result: await inProcessRun(), bare });
   }
-  for (const bare of bares) bare.close();
+  await Promise.all(bares.map((bare) => bare.close()));
   for (const serve of [...serves, ...befores]) await serve.close();
   const rate = (results: LoadResult[]) => median(results.map((r) => r.requestsPerSecond)).toFixed(0);
   const ratio = (a: LoadResult, b: LoadResult) => a.requestsPerSecond / b.requestsPerSecond;

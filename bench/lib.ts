@@ -138,35 +138,44 @@ export function machine(): string {
   return `${os.cpus().length} x ${os.cpus()[0]?.model ?? 'cpu'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, node ${process.version}`;
 }
 
-/** bench/bare-fastify.ts answering `body` at `${url}/page`, in its own process: the baseline of the read figures. */
-export async function bareFastify(body: string | Buffer): Promise<{ url: string; pid: number; close(): void }> {
-  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'quire-bare-'));
-  await fs.writeFile(path.join(dir, 'body'), body);
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/bare-fastify.ts', path.join(dir, 'body')], { stdio: ['ignore', 'pipe', 'inherit'] });
+/** A baseline server of bench/ (`script`) in its own process, which prints its URL on its first line of stdout. */
+async function baselineServer(script: string, args: string[]): Promise<{ url: string; pid: number; close(): Promise<void> }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
   const first = await createInterface({ input: child.stdout })[Symbol.asyncIterator]().next();
-  if (first.done) throw new Error('bench/bare-fastify.ts did not start');
+  if (first.done) throw new Error(`${script} did not start`);
   return {
     url: String(first.value),
     pid: child.pid!,
-    close: () => {
-      child.kill('SIGTERM');
-      void fs.rm(dir, { recursive: true, force: true });
-    },
-  };
-}
-
-/** bench/bare-git-http.ts serving the bare repositories under `root`, in its own process. */
-async function bareGitHttpServer(root: string): Promise<{ url: string; close(): Promise<void> }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/bare-git-http.ts', root], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const first = await createInterface({ input: child.stdout })[Symbol.asyncIterator]().next();
-  if (first.done) throw new Error('bench/bare-git-http.ts did not start');
-  return {
-    url: String(first.value),
     close: () => new Promise((resolve) => {
       child.once('exit', () => resolve());
       child.kill('SIGTERM');
     }),
   };
+}
+
+/** bench/bare-fastify.ts answering `body` at `${url}/page`, in its own process: the baseline of the read figures. */
+export async function bareFastify(body: string | Buffer): Promise<{ url: string; pid: number; close(): Promise<void> }> {
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'quire-bare-'));
+  await fs.writeFile(path.join(dir, 'body'), body);
+  const server = await baselineServer('bench/bare-fastify.ts', [path.join(dir, 'body')]);
+  return { ...server, close: async () => {
+    await server.close();
+    await fs.rm(dir, { recursive: true, force: true });
+  } };
+}
+
+/**
+ * bench/bare-answers.ts answering `answers` (JSON texts) at `${url}/answers/<index>`, serialized and compressed per
+ * request as Quire does, in its own process: the baseline of the search figures.
+ */
+export async function bareAnswers(answers: readonly string[]): Promise<{ url: string; close(): Promise<void> }> {
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'quire-bare-answers-'));
+  await fs.writeFile(path.join(dir, 'answers'), `${answers.join('\n')}\n`);
+  const server = await baselineServer('bench/bare-answers.ts', [path.join(dir, 'answers')]);
+  return { url: server.url, close: async () => {
+    await server.close();
+    await fs.rm(dir, { recursive: true, force: true });
+  } };
 }
 
 /**
@@ -178,7 +187,7 @@ export async function checkoutWithBareRemote(server: BenchServer, spaceId: strin
   const bareRoot = await fs.mkdtemp(path.join(os.tmpdir(), 'quire-bare-http-'));
   await exec('git', ['clone', '--quiet', '--bare', server.container.git.repositoryPath(spaceId), path.join(bareRoot, 'space.git')]);
   await exec('git', ['--git-dir', path.join(bareRoot, 'space.git'), 'config', 'http.receivepack', 'true']);
-  const bare = await bareGitHttpServer(bareRoot);
+  const bare = await baselineServer('bench/bare-git-http.ts', [bareRoot]);
   const checkout = await Checkout.clone(`${server.url.replace('://', `://bench:${server.token}@`)}/git/${spaceId}.git`);
   await checkout.git('remote', 'add', 'bare', `${bare.url}/space.git`);
   await checkout.git('fetch', '--quiet', 'bare');

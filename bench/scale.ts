@@ -149,8 +149,8 @@ async function bigSpace(server: BenchServer): Promise<void> {
     ];
     for (const run of round % 2 === 0 ? runs : runs.reverse()) await run();
   }
-  bare.close();
-  bareGzip.close();
+  await bare.close();
+  await bareGzip.close();
   await load(servedPageUrl, { token: server.token, connections: 1, seconds: 2 });
   const read = await load(servedPageUrl, { token: server.token, connections: 1, seconds: 5 });
   const of = (results: LoadResult[], figure: 'p50' | 'p99') => median(results.map((r) => r[figure]));

@@ -11,7 +11,11 @@
  *   pages: `SPACES=1 PAGES=10000`);
  * - queries over HTTP, one at a time, to `quire serve` (the build: `npm run build` first) in its own process on the
  *   same data: the organization search (every page), and a space search. Query words are drawn with the same Zipf
- *   frequencies (common words are searched often too): one word, two words, and a prefix;
+ *   frequencies (common words are searched often too): one word, two words, and a prefix. The organization search
+ *   runs ROUNDS rounds (default 3) of QUERIES queries (default 200), each round's queries its own (first askings),
+ *   alternating with its baseline: bench/bare-answers.ts, a bare Fastify in its own process sending the answers of
+ *   Quire's round just before, serialized and compressed per request as Quire sends them, with no search behind them
+ *   (what delivering answers of that size costs on the machine); medians of the rounds' p50, and their ratio;
  * - the size of the database.
  * SQLite in a temp data dir by default; `DATABASE_URL=postgres://user@host/db` runs it on a new database made on that
  * server (and dropped after). `DATA=<dir>`: the loaded organization is kept there (and its PostgreSQL database), and
@@ -26,12 +30,13 @@ import crypto from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 import { sql } from 'kysely';
-import { machine, spaceWithPages, startBenchServer, startQuireServe } from './lib.js';
+import { bareAnswers, machine, spaceWithPages, startBenchServer, startQuireServe } from './lib.js';
 import { indexSearch } from '../src/domain/search/search.js';
 
 const SPACES = Number(process.env.SPACES ?? 100);
 const PAGES = Number(process.env.PAGES ?? 1000);
-const QUERIES = Number(process.env.QUERIES ?? 300);
+const QUERIES = Number(process.env.QUERIES ?? 200);
+const ROUNDS = Number(process.env.ROUNDS ?? 3);
 const TARGET_MS = 30;
 const REINDEX_TARGET_MS = 200;
 
@@ -215,30 +220,60 @@ try {
   // BUILD=<dir>: another build's dist directory serves (an earlier commit's, on a copy of DATA its own migrations left).
   serve = await startQuireServe(dataDir, databaseUrl ? { DATABASE_URL: databaseUrl } : {}, { nodeArgs, ...(process.env.BUILD ? { build: process.env.BUILD } : {}) });
 
-  const queries: string[] = [];
-  for (let q = 0; q < QUERIES; q++) {
-    const kind = q % 5;
-    if (kind < 2) queries.push(word());
-    else if (kind < 4) queries.push(`${word()} ${word()}`);
-    else queries.push(word().slice(0, 3 + Math.floor(random() * 3)));
-  }
+  /** `n` queries drawn with the vocabulary's frequencies: one word, two words, and a prefix. */
+  const drawQueries = (n: number) =>
+    Array.from({ length: n }, (_, q) => {
+      const kind = q % 5;
+      return kind < 2 ? word() : kind < 4 ? `${word()} ${word()}` : word().slice(0, 3 + Math.floor(random() * 3));
+    });
+  // Each round asks queries of its own: a query asked again is answered from its kept ranking, and these are first
+  // askings (as most queries are). The warm-up's queries are others again.
+  const warmUp = drawQueries(20);
+  const rounds = Array.from({ length: ROUNDS }, () => drawQueries(QUERIES));
   const auth = { authorization: `Bearer ${token}` };
-  async function time(url: (query: string) => string): Promise<{ times: number[]; results: number }> {
+  /** Each query asked in turn (`url` of it and its index), timed to its answer parsed; `keep` gets the answers' texts. */
+  async function time(url: (query: string, index: number) => string, queries: readonly string[], keep?: string[]): Promise<{ times: number[]; results: number; bytes: number }> {
     const times: number[] = [];
     let results = 0;
-    for (const query of queries.slice(0, 20)) await (await fetch(url(query), { headers: auth })).arrayBuffer();
-    for (const query of queries) {
+    let bytes = 0;
+    for (const [index, query] of queries.entries()) {
       const start = performance.now();
-      const res = await fetch(url(query), { headers: auth });
-      const body = (await res.json()) as { items: unknown[] };
+      const res = await fetch(url(query, index), { headers: auth });
+      const text = await res.text();
+      const body = JSON.parse(text) as { items: unknown[] };
       times.push(performance.now() - start);
-      if (res.status !== 200) throw new Error(`search answered ${res.status}: ${JSON.stringify(body)}`);
+      if (res.status !== 200) throw new Error(`${url(query, index)} answered ${res.status}: ${text}`);
       results += body.items.length;
+      bytes += text.length;
+      keep?.push(text);
     }
-    return { times, results };
+    return { times, results, bytes };
   }
-  const org = await time((query) => `${serve!.url}/v1/orgs/${organizationId}/search?query=${encodeURIComponent(query)}`);
-  const one = await time((query) => `${serve!.url}/v1/spaces/${spaceIds[0]}/search?query=${encodeURIComponent(query)}`);
+  const orgUrl = (query: string) => `${serve!.url}/v1/orgs/${organizationId}/search?query=${encodeURIComponent(query)}`;
+  await time(orgUrl, warmUp);
+  // Quire's rounds alternate with the baseline's: bench/bare-answers.ts sending the answers of Quire's round just
+  // before it (serialized and compressed per request as Quire does, by a bare Fastify: delivery without search).
+  const org = { p50: [] as number[], p95: [] as number[], results: 0, bytes: 0, each: [] as Array<readonly [number, string]> };
+  const baseline = { p50: [] as number[], p95: [] as number[] };
+  for (const queries of rounds) {
+    const answers: string[] = [];
+    const round = await time(orgUrl, queries, answers);
+    org.p50.push(median(round.times));
+    org.p95.push(percentile(round.times, 0.95));
+    org.results += round.results;
+    org.bytes += round.bytes;
+    round.times.forEach((ms, i) => org.each.push([ms, queries[i]]));
+    const bare = await bareAnswers(answers);
+    try {
+      await time((_, index) => `${bare.url}/answers/${index}`, queries.slice(0, 20));
+      const delivery = await time((_, index) => `${bare.url}/answers/${index}`, queries);
+      baseline.p50.push(median(delivery.times));
+      baseline.p95.push(percentile(delivery.times, 0.95));
+    } finally {
+      await bare.close();
+    }
+  }
+  const one = await time((query) => `${serve!.url}/v1/spaces/${spaceIds[0]}/search?query=${encodeURIComponent(query)}`, rounds[0]);
   const commonest = vocabulary[0];
   const worst: number[] = [];
   for (let i = 0; i < 20; i++) {
@@ -262,12 +297,16 @@ try {
   console.log(`index: ${SPACES} spaces x ${PAGES} pages = ${SPACES * PAGES} pages (${loaded.pagesIndexed} indexed), ${loaded.bytesPerPage.toFixed(0)} bytes per page; database ${(size / 2 ** 20).toFixed(0)} MiB${databaseUrl ? '' : ' (file and WAL)'}`);
   console.log(`indexSearch of a space of ${PAGES} pages from scratch: median ${median(indexTimes).toFixed(0)} ms (${indexTimes.length} spaces)`);
   console.log(`re-index after a one-page push (${PAGES} pages): median ${median(reindexTimes).toFixed(0)} ms, max ${Math.max(...reindexTimes).toFixed(0)} ms (target < ${REINDEX_TARGET_MS} ms at 10,000 pages)`);
-  console.log(`organization search (${SPACES * PAGES} pages), ${QUERIES} queries: p50 ${median(org.times).toFixed(1)} ms, p95 ${percentile(org.times, 0.95).toFixed(1)} ms, max ${Math.max(...org.times).toFixed(1)} ms; ${(org.results / QUERIES).toFixed(1)} spaces per answer`);
-  console.log(`ratio p50 to target ${TARGET_MS} ms: ${(median(org.times) / TARGET_MS).toFixed(2)}`);
+  const asked = ROUNDS * QUERIES;
+  const rounded = (xs: number[]) => xs.map((x) => x.toFixed(1)).join(', ');
+  console.log(`organization search (${SPACES * PAGES} pages), ${ROUNDS} rounds of ${QUERIES} first askings, alternating with the baseline; ${(org.results / asked).toFixed(1)} spaces and ${(org.bytes / asked / 1024).toFixed(0)} KB of JSON per answer:`);
+  console.log(`  Quire: p50 ${median(org.p50).toFixed(1)} ms (rounds ${rounded(org.p50)}), p95 ${median(org.p95).toFixed(1)} ms`);
+  console.log(`  baseline, the same answers sent by a bare Fastify (serialized and compressed per request, no search): p50 ${median(baseline.p50).toFixed(1)} ms (rounds ${rounded(baseline.p50)}), p95 ${median(baseline.p95).toFixed(1)} ms`);
+  console.log(`  ratio p50 to the baseline: ${(median(org.p50) / median(baseline.p50)).toFixed(2)}; to the target ${TARGET_MS} ms: ${(median(org.p50) / TARGET_MS).toFixed(2)}`);
   console.log(`space search (${PAGES} pages): p50 ${median(one.times).toFixed(1)} ms, p95 ${percentile(one.times, 0.95).toFixed(1)} ms; ${(one.results / QUERIES).toFixed(1)} pages per answer (first page of 50)`);
   console.log(`the commonest word (on almost every page), organization search: p50 ${median(worst).toFixed(1)} ms`);
   if (process.env.SLOWEST) {
-    const slow = queries.map((q, i) => [org.times[i], q] as const).sort((a, b) => b[0] - a[0]).slice(0, Number(process.env.SLOWEST));
+    const slow = [...org.each].sort((a, b) => b[0] - a[0]).slice(0, Number(process.env.SLOWEST));
     for (const [ms, q] of slow) console.log(`  slow: ${ms.toFixed(1)} ms  "${q}"`);
   }
 } finally {
