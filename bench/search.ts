@@ -15,7 +15,8 @@
  *   runs ROUNDS rounds (default 3) of QUERIES queries (default 200), each round's queries its own (first askings),
  *   alternating with its baseline: bench/bare-answers.ts, a bare Fastify in its own process sending the answers of
  *   Quire's round just before, serialized and compressed per request as Quire sends them, with no search behind them
- *   (what delivering answers of that size costs on the machine); medians of the rounds' p50, and their ratio;
+ *   (what delivering answers of that size costs on the machine); medians of the rounds' p50, and their ratio.
+ *   `ORG_LIMIT=<n>` asks n spaces per answer (the API's `limit`; its default is 50);
  * - the size of the database.
  * SQLite in a temp data dir by default; `DATABASE_URL=postgres://user@host/db` runs it on a new database made on that
  * server (and dropped after). `DATA=<dir>`: the loaded organization is kept there (and its PostgreSQL database), and
@@ -37,6 +38,7 @@ const SPACES = Number(process.env.SPACES ?? 100);
 const PAGES = Number(process.env.PAGES ?? 1000);
 const QUERIES = Number(process.env.QUERIES ?? 200);
 const ROUNDS = Number(process.env.ROUNDS ?? 3);
+const ORG_LIMIT = process.env.ORG_LIMIT;
 const TARGET_MS = 30;
 const REINDEX_TARGET_MS = 200;
 
@@ -249,7 +251,8 @@ try {
     }
     return { times, results, bytes };
   }
-  const orgUrl = (query: string) => `${serve!.url}/v1/orgs/${organizationId}/search?query=${encodeURIComponent(query)}`;
+  // ORG_LIMIT: spaces per answer (the API's `limit`; by default its default, 50).
+  const orgUrl = (query: string) => `${serve!.url}/v1/orgs/${organizationId}/search?query=${encodeURIComponent(query)}${ORG_LIMIT ? `&limit=${ORG_LIMIT}` : ''}`;
   await time(orgUrl, warmUp);
   // Quire's rounds alternate with the baseline's: bench/bare-answers.ts sending the answers of Quire's round just
   // before it (serialized and compressed per request as Quire does, by a bare Fastify: delivery without search).
