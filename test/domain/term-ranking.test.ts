@@ -5,10 +5,10 @@ import { Checkout, spaceRemote } from '../helpers/git.js';
 import { engineQuery, indexSearch, pageRows } from '../../src/domain/search/search.js';
 import { RankingBase, rankSpace, SpaceRanker } from '../../src/domain/search/term-ranking.js';
 import { loadRevision } from '../../src/domain/content/revisions.js';
-import { MAIN_REF } from '../../src/domain/content/refs.js';
+import { MAIN_REF, SEARCH_VERSION } from '../../src/domain/content/refs.js';
 import { queryTerms } from '../../src/content/search-text.js';
 import { DOCS_PER_SPACE, rankPages, searchStates } from '../../src/store/sql/search.js';
-import { decodePairs, encodePairs, pageTerms, postingCode, termDocs, termLists } from '../../src/store/sql/search-terms.js';
+import { decodePairs, encodePairs, hasPrefixList, isPrefixListTerm, pageTerms, postingCode, prefixListTerm, termDocs, termLists } from '../../src/store/sql/search-terms.js';
 import type { DocumentPage } from '../../src/content/model.js';
 
 describe('term list encoding', () => {
@@ -32,6 +32,20 @@ describe('term list encoding', () => {
     expect(terms.codes.get('instal')).toBe(postingCode(5, 1));
     expect(terms.codes.get('guide')).toBe(postingCode(11, 2));
     expect(terms.codes.get('zebra')).toBe(postingCode(1, 0));
+    // The lists of the tokens' first two and three characters: their weighted counts added up, their best tier.
+    expect(terms.codes.get(prefixListTerm('in'))).toBe(postingCode(12 + 5 + 5, 2));
+    expect(terms.codes.get(prefixListTerm('ins'))).toBe(postingCode(12 + 5 + 5, 2));
+    expect(terms.codes.get(prefixListTerm('inst'))).toBeUndefined();
+    expect(terms.codes.get(prefixListTerm('gui'))).toBe(postingCode(11, 2));
+    expect(terms.codes.get(prefixListTerm('ze'))).toBe(postingCode(1, 0));
+    expect(terms.length).toBe(8);
+  });
+
+  it('lists the starts of tokens by characters, not UTF-16 units; only starts of two and three have lists', () => {
+    const terms = pageTerms({ title: '', headings: '', body: 'a 𠀀𠀁x 東京' });
+    expect([...terms.codes.keys()].filter(isPrefixListTerm).sort()).toEqual([prefixListTerm('東京'), prefixListTerm('𠀀𠀁'), prefixListTerm('𠀀𠀁x')].sort());
+    expect(['in', 'ins', '東京', '𠀀𠀁'].map(hasPrefixList)).toEqual([true, true, true, true]);
+    expect(['i', 'inst', '𠀀', '東京都の'].map(hasPrefixList)).toEqual([false, false, false, false]);
   });
 });
 
@@ -252,6 +266,29 @@ describe.each(DATABASE_KINDS)('term lists (%s)', (kind) => {
     t.container.ctx.rankings = new (t.container.ctx.rankings.constructor as any)(t.container.ctx.rankings.maxBytes);
     expect(await search()).toEqual([['Older lists', ['Older']]]);
     expect(await inSpace()).toEqual(['Older']);
+  });
+
+  it('ranks a space whose lists an earlier version made (no prefix lists) by the engine until its indexing', async () => {
+    const { id, checkout } = await newSpace('Before prefix lists');
+    await checkout.write('README.md', '# Walrus\n\nA walrus guide.\n');
+    await checkout.commitAndPush('walrus');
+    await checkout.dispose();
+    await indexSearch(t.container.ctx, id);
+    const titles = async (query: string) =>
+      ((await t.request('GET', `/v1/orgs/${org.id}/search`, { token: org.admin.token, query: { query } })).body.items.find((hit: any) => hit.id === id)?.pages ?? []).map((page: any) => page.title);
+    expect(await titles('wa')).toEqual(['Walrus']);
+    // As version 4 left it: lists of whole tokens only.
+    const { db } = t.container.ctx;
+    await db.deleteFrom('search_terms').where('space_id', '=', id).where('term', 'like', '%*').execute();
+    await db.updateTable('search_spaces').set({ version: SEARCH_VERSION - 1 }).where('space_id', '=', id).execute();
+    t.container.ctx.rankings = new (t.container.ctx.rankings.constructor as any)(t.container.ctx.rankings.maxBytes);
+    expect(await titles('wa')).toEqual(['Walrus']);
+    expect(await titles('wal')).toEqual(['Walrus']);
+    expect(await titles('walr')).toEqual(['Walrus']);
+    // Its indexing makes the lists anew, prefix lists with them.
+    expect(await indexSearch(t.container.ctx, id)).toBe('indexed');
+    expect((await db.selectFrom('search_terms').select('term').where('space_id', '=', id).where('term', '=', prefixListTerm('wa')).execute()).length).toBe(1);
+    expect(await titles('wa')).toEqual(['Walrus']);
   });
 });
 

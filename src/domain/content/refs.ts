@@ -18,6 +18,7 @@ export const LINKS_VERSION = 2;
 /**
  * The search index's rules; a space indexed with other rules is indexed again, whole. 4: a section's blocks are apart
  * in its text (a list's items, a table's cells were run together, `one` and `two` indexed as `onetwo`), and its text
- * is stored flat.
+ * is stored flat. 5: the term lists hold the lists of the tokens' first two and three characters
+ * (src/store/sql/search-terms.ts PREFIX_LIST_LENGTHS); until its indexing, a space is ranked by the engine.
  */
-export const SEARCH_VERSION = 4;
+export const SEARCH_VERSION = 5;

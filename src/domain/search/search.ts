@@ -528,9 +528,10 @@ export async function readRankingBases(db: Context['db'], spaceIds: readonly str
 }
 
 /**
- * The best `k` pages of each space from its term lists; `spaces`: those that have lists. Half of the spaces may be
- * ranked on a thread (splitWithThread), which reads their bases itself; the bases of the others are kept with their
- * rankings until the space is indexed again.
+ * The best `k` pages of each space from its term lists; `spaces`: those that have lists (made by this version's
+ * rules: the others are left out, for the engine). Half of the spaces may be ranked on a thread (splitWithThread),
+ * which reads their bases itself; the bases of the others are kept with their rankings until the space is indexed
+ * again.
  */
 async function rankByTermLists(
   ctx: Context,
@@ -552,7 +553,9 @@ async function rankByTermLists(
     }
     return { rows: await rankWithTermLists(ctx.db, part, bases, query, k, after), spaces: [...bases.keys()] };
   };
-  const parts = await splitWithThread(ctx, spaces, here, (file, part) => ctx.cpu.run('rankSpaces', { file, spaces: part, query, k, after }));
+  // Lists made by earlier rules (without prefix lists, until the space's indexing) are left to the engine.
+  const current = spaces.filter(({ spaceId }) => states.get(spaceId)?.version === SEARCH_VERSION);
+  const parts = await splitWithThread(ctx, current, here, (file, part) => ctx.cpu.run('rankSpaces', { file, spaces: part, query, k, after }));
   await otherRequestsFirst();
   return { rows: parts.flatMap((part) => part.rows), spaces: new Set(parts.flatMap((part) => part.spaces)) };
 }

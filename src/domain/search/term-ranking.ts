@@ -10,7 +10,7 @@
  * own, where FTS5 reads those of its whole table (every space of every organization). So a space's ranking depends
  * on its own pages only, and on one space alone it is FTS5's to the last bit (test/domain/term-ranking.test.ts).
  */
-import { postingTier, postingWeight, type Pairs } from '../../store/sql/search-terms.js';
+import { hasPrefixList, isPrefixListTerm, postingTier, postingWeight, prefixListTerm, type Pairs } from '../../store/sql/search-terms.js';
 import type { EngineQuery } from '../../store/sql/search.js';
 
 const K1 = 1.2;
@@ -165,7 +165,11 @@ export class SpaceRanker {
     const { tier, score, frequency, hit, touched } = this;
     // FTS5's phrases, in its order: each whole token, then each prefix (all the tokens it starts).
     const tokens = [...lists.keys()];
-    const phrases = [...query.whole.map((token) => [token]), ...query.prefixes.map((prefix) => tokens.filter((token) => token.startsWith(prefix)))];
+    const phrases = [
+      ...query.whole.map((token) => [token]),
+      // A short prefix has a list of its own (its tokens' postings added up), a longer one the lists of its tokens.
+      ...query.prefixes.map((prefix) => (hasPrefixList(prefix) ? [prefixListTerm(prefix)] : tokens.filter((token) => token.startsWith(prefix) && !isPrefixListTerm(token)))),
+    ];
     // A phrase with the same lists as one before it (`install` and `install*`, when no longer token starts so)
     // adds what that one added: the lists are read once.
     const keys = phrases.map((phrase) => phrase.filter((token) => lists.has(token)).join(' '));

@@ -79,7 +79,34 @@ export const postingCode = (weighted: number, tier: number): number => weighted 
 export const postingWeight = (code: number): number => code >>> 2;
 export const postingTier = (code: number): number => code & 3;
 
-/** A page's tokens counted: its length (all its tokens) and each token's posting code. */
+/**
+ * The lengths (in characters) of the starts of tokens that have lists of their own, as FTS5's `prefix` option keeps
+ * prefix indexes. A query's last word is matched as the start of tokens too, and a short start is the start of
+ * hundreds of tokens (`con`): read token by token, a three-letter start meant ~10,000 lists for 100 spaces, 30-40
+ * ms to read on PostgreSQL and as much again to rank. A start's list holds, per page, the sum of the weighted
+ * counts of its tokens and the best of their tiers: what ranking adds up from its tokens' lists. Longer starts are
+ * read as the range of their tokens (few).
+ */
+export const PREFIX_LIST_LENGTHS: readonly number[] = [2, 3];
+
+/** The term of the list of the tokens that start with `prefix`: the prefix and `*`, which no token holds. */
+export const prefixListTerm = (prefix: string): string => `${prefix}*`;
+export const isPrefixListTerm = (term: string): boolean => term.endsWith('*');
+
+/** The first `count` characters (code points) of `text`, or undefined when it has fewer. */
+function firstCharacters(text: string, count: number): string | undefined {
+  let end = 0;
+  for (let n = 0; n < count; n++) {
+    if (end >= text.length) return undefined;
+    end += text.codePointAt(end)! > 0xffff ? 2 : 1;
+  }
+  return text.slice(0, end);
+}
+
+/** Whether a query's prefix is read from its own list (else from the lists of the tokens it starts). */
+export const hasPrefixList = (prefix: string): boolean => PREFIX_LIST_LENGTHS.some((length) => firstCharacters(prefix, length) === prefix);
+
+/** A page's tokens counted: its length (all its tokens) and each token's posting code (and each prefix list's). */
 export interface PageTerms {
   length: number;
   codes: Map<string, number>;
@@ -100,7 +127,21 @@ export function pageTerms(tokens: { title: string; headings: string; body: strin
     }
   }
   const codes = new Map<string, number>();
-  for (const [token, weight] of weighted) codes.set(token, postingCode(weight, tiers.get(token) ?? 0));
+  const starts = new Map<string, { weight: number; tier: number }>();
+  for (const [token, weight] of weighted) {
+    const tier = tiers.get(token) ?? 0;
+    codes.set(token, postingCode(weight, tier));
+    for (const count of PREFIX_LIST_LENGTHS) {
+      const start = firstCharacters(token, count);
+      if (start === undefined) continue;
+      const sum = starts.get(start);
+      if (sum) {
+        sum.weight += weight;
+        sum.tier = Math.max(sum.tier, tier);
+      } else starts.set(start, { weight, tier });
+    }
+  }
+  for (const [start, { weight, tier }] of starts) codes.set(prefixListTerm(start), postingCode(weight, tier));
   return { length, codes };
 }
 
@@ -233,7 +274,8 @@ export async function termDocs(db: Kysely<Database>, spaceIds: readonly string[]
 
 /**
  * The term lists of `spaceIds` for tokens equal to one of `whole` or starting with one of `prefixes`: by space, by
- * token (a token both whole and of a prefix is read once).
+ * token (a token both whole and of a prefix is read once); a prefix of PREFIX_LIST_LENGTHS is its one list, under
+ * prefixListTerm.
  */
 export async function termLists(
   db: Kysely<Database>,
@@ -241,17 +283,25 @@ export async function termLists(
   query: { whole: readonly string[]; prefixes: readonly string[] },
 ): Promise<Map<string, Map<string, Buffer>>> {
   const out = new Map<string, Map<string, Buffer>>(spaceIds.map((id) => [id, new Map()]));
-  // A whole token that starts with a prefix is read with the prefix's tokens.
-  const whole = query.whole.filter((token) => !query.prefixes.some((prefix) => token.startsWith(prefix)));
+  // A short prefix is one list (PREFIX_LIST_LENGTHS); a longer one, the range of its tokens, which also holds the
+  // whole tokens that start with it.
+  const ranged = query.prefixes.filter((prefix) => !hasPrefixList(prefix));
+  const whole = [
+    ...query.whole.filter((token) => !ranged.some((prefix) => token.startsWith(prefix))),
+    ...query.prefixes.filter(hasPrefixList).map(prefixListTerm),
+  ];
   // The statements run at once (on PostgreSQL, on connections of their own: one round trip for all).
   const reads = chunks(spaceIds).flatMap((ids) => {
     const lists = db.selectFrom('search_terms').select(['space_id', 'term', 'postings']).where('space_id', 'in', ids);
     return [
       ...(whole.length > 0 ? [lists.where('term', 'in', whole).execute()] : []),
       // A prefix is one range of the primary key: from itself to itself followed by the highest character.
-      ...query.prefixes.map((prefix) => lists.where('term', '>=', prefix).where('term', '<', `${prefix}\u{10ffff}`).execute()),
+      ...ranged.map((prefix) => lists.where('term', '>=', prefix).where('term', '<', `${prefix}\u{10ffff}`).execute()),
     ];
   });
-  for (const rows of await Promise.all(reads)) for (const row of rows) out.get(row.space_id)!.set(row.term, row.postings);
+  for (const rows of await Promise.all(reads)) {
+    // A range may hold prefix lists (the prefix of one character beyond the plane: `𠀀` holds `𠀀x*`): not tokens.
+    for (const row of rows) if (!isPrefixListTerm(row.term) || whole.includes(row.term)) out.get(row.space_id)!.set(row.term, row.postings);
+  }
   return out;
 }
