@@ -12,6 +12,7 @@
  * takes a number above every number the lists ever held (search_spaces.last_doc), so its postings are appended to
  * each list. A page that goes only leaves the live pages: its postings stay in the lists (readers skip pages that
  * are not live) until they outnumber the live ones, when one indexing rewrites the space's lists without them.
+ * Beside the tokens' lists, the lists of their first two and three characters (PREFIX_LIST_LENGTHS), kept the same way.
  */
 import type { Kysely } from 'kysely';
 import type { Database } from './schema.js';
