@@ -8,7 +8,7 @@ import { loadRevision } from '../../src/domain/content/revisions.js';
 import { MAIN_REF, SEARCH_VERSION } from '../../src/domain/content/refs.js';
 import { queryTerms } from '../../src/content/search-text.js';
 import { DOCS_PER_SPACE, rankPages, searchStates } from '../../src/store/sql/search.js';
-import { decodePairs, encodePairs, hasPrefixList, isPrefixListTerm, pageTerms, postingCode, prefixListTerm, termDocs, termLists } from '../../src/store/sql/search-terms.js';
+import { decodePairs, encodePairs, hasPrefixList, isPrefixListTerm, pageTerms, postingCode, prefixListTerm, termDocs, termLists, updateTermLists } from '../../src/store/sql/search-terms.js';
 import type { DocumentPage } from '../../src/content/model.js';
 
 describe('term list encoding', () => {
@@ -230,6 +230,39 @@ describe.each(DATABASE_KINDS)('term lists (%s)', (kind) => {
     expect(compacted).toBe(true);
     await state.rankingsAgree();
     await checkout.dispose();
+  });
+
+  it('appends new postings to the stored lists in SQL, and merges a number below a list\'s end in order', async () => {
+    const { id, checkout } = await newSpace('Appends');
+    for (let i = 0; i < 3; i++) await checkout.write(`page-${i}.md`, pageText(i, 4));
+    await checkout.commitAndPush('pages');
+    await checkout.dispose();
+    await indexSearch(t.container.ctx, id);
+    const { db } = t.container.ctx;
+    const lists = async () =>
+      new Map((await db.selectFrom('search_terms').select(['term', 'postings', 'last_doc']).where('space_id', '=', id).execute()).map((row) => [row.term, { ...decodePairs(row.postings), last: Number(row.last_doc) }]));
+    const before = await lists();
+    const { docs: live } = decodePairs((await db.selectFrom('search_spaces').select('docs').where('space_id', '=', id).executeTakeFirstOrThrow()).docs!);
+    const [low, high] = [live[0], live[live.length - 1]];
+    // A page after every number: appended; a page written again under a number below the highest: merged in order.
+    const appended = pageTerms({ title: 'zebra install', headings: '', body: 'walrus install' });
+    await updateTermLists(db, id, { removed: [], added: [{ n: high + 5, terms: appended }] });
+    const merged = pageTerms({ title: 'walrus', headings: 'okapi', body: 'install' });
+    await updateTermLists(db, id, { removed: [low], added: [{ n: low, terms: merged }] });
+    const after = await lists();
+    for (const [term, list] of after) {
+      const expected = new Map<number, number>();
+      const old = before.get(term);
+      old?.docs.forEach((doc, i) => doc !== low && expected.set(doc, old.values[i]));
+      if (merged.codes.has(term)) expected.set(low, merged.codes.get(term)!);
+      if (appended.codes.has(term)) expected.set(high + 5, appended.codes.get(term)!);
+      const sorted = [...expected].sort((a, b) => a[0] - b[0]);
+      expect([...list.docs], term).toEqual(sorted.map(([doc]) => doc));
+      expect([...list.values], term).toEqual(sorted.map(([, code]) => code));
+      expect(list.last, term).toBe(sorted[sorted.length - 1][0]);
+    }
+    for (const term of [...appended.codes.keys(), ...merged.codes.keys()]) expect(after.has(term), term).toBe(true);
+    expect(after.get(prefixListTerm('wa'))!.docs.includes(high + 5)).toBe(true);
   });
 
   it('finds words of other scripts whole and by their start (a prefix is one range of the lists in byte order)', async () => {

@@ -14,9 +14,14 @@
  * are not live) until they outnumber the live ones, when one indexing rewrites the space's lists without them.
  * Beside the tokens' lists, the lists of their first two and three characters (PREFIX_LIST_LENGTHS), kept the same way.
  */
-import type { Kysely } from 'kysely';
+import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Database } from './schema.js';
 import { chunks } from './chunks.js';
+import { isPostgres } from './dialect.js';
+
+/** A list's stored postings followed by those of the row being upserted (SQLite's `||` makes text: cast back). */
+const concatenatedPostings = (db: Kysely<Database>): RawBuilder<Buffer> =>
+  isPostgres(db) ? sql<Buffer>`search_terms.postings || excluded.postings` : sql<Buffer>`cast(search_terms.postings || excluded.postings as blob)`;
 
 // ---- the lists' encoding
 
@@ -190,29 +195,40 @@ export async function updateTermLists(
     }
   }
   for (const terms of chunks([...additions.keys()])) {
-    const stored = new Map(
-      (await db.selectFrom('search_terms').select(['term', 'last_doc', 'postings']).where('space_id', '=', spaceId).where('term', 'in', terms).execute()).map((r) => [r.term, r]),
+    // Only where each list ends is read: new postings are appended in SQL, and a list's bytes never travel both ways
+    // (the lists of common words and short prefixes hold most pages of a space: tens of kilobytes each).
+    const ends = new Map(
+      (await db.selectFrom('search_terms').select(['term', 'last_doc']).where('space_id', '=', spaceId).where('term', 'in', terms).execute()).map((r) => [r.term, Number(r.last_doc)]),
     );
-    const rows = terms.map((term) => {
+    const appended: Array<{ space_id: string; term: string; last_doc: number; postings: Buffer }> = [];
+    const merged: string[] = [];
+    for (const term of terms) {
       const adding = additions.get(term)!;
-      const old = stored.get(term);
-      const lastDoc = Math.max(adding.docs[adding.docs.length - 1], Number(old?.last_doc ?? 0));
-      if (!old) return { space_id: spaceId, term, last_doc: lastDoc, postings: encodePairs(adding.docs, adding.codes) };
-      if (adding.docs[0] > Number(old.last_doc)) {
-        return { space_id: spaceId, term, last_doc: lastDoc, postings: Buffer.concat([old.postings, encodePairs(adding.docs, adding.codes, Number(old.last_doc))]) };
-      }
-      // A number below the list's last (only after its space used up its numbers): merged in order.
-      const { docs, values } = decodePairs(old.postings);
-      const merged = [...docs].map((doc, i) => ({ doc, value: values[i] }));
-      adding.docs.forEach((doc, i) => merged.push({ doc, value: adding.codes[i] }));
-      merged.sort((a, b) => a.doc - b.doc);
-      return { space_id: spaceId, term, last_doc: lastDoc, postings: encodePairs(merged.map((m) => m.doc), merged.map((m) => m.value)) };
-    });
-    for (const batch of chunks(rows, 200)) {
+      const end = ends.get(term);
+      if (end === undefined || adding.docs[0] > end) {
+        appended.push({ space_id: spaceId, term, last_doc: adding.docs[adding.docs.length - 1], postings: encodePairs(adding.docs, adding.codes, end ?? 0) });
+      } else merged.push(term);
+    }
+    for (const batch of chunks(appended, 200)) {
       await db
         .insertInto('search_terms')
         .values(batch)
-        .onConflict((oc) => oc.columns(['space_id', 'term']).doUpdateSet((eb) => ({ last_doc: eb.ref('excluded.last_doc'), postings: eb.ref('excluded.postings') })))
+        .onConflict((oc) => oc.columns(['space_id', 'term']).doUpdateSet((eb) => ({ last_doc: eb.ref('excluded.last_doc'), postings: concatenatedPostings(db) })))
+        .execute();
+    }
+    // A number below a list's last (only after its space used up its numbers): the list merged in order, rewritten.
+    for (const term of merged) {
+      const adding = additions.get(term)!;
+      const old = await db.selectFrom('search_terms').select('postings').where('space_id', '=', spaceId).where('term', '=', term).executeTakeFirstOrThrow();
+      const { docs, values } = decodePairs(old.postings);
+      const pairs = [...docs].map((doc, i) => ({ doc, value: values[i] }));
+      adding.docs.forEach((doc, i) => pairs.push({ doc, value: adding.codes[i] }));
+      pairs.sort((a, b) => a.doc - b.doc);
+      await db
+        .updateTable('search_terms')
+        .set({ last_doc: pairs[pairs.length - 1].doc, postings: encodePairs(pairs.map((p) => p.doc), pairs.map((p) => p.value)) })
+        .where('space_id', '=', spaceId)
+        .where('term', '=', term)
         .execute();
     }
   }
