@@ -265,13 +265,15 @@ describe.each(DATABASE_KINDS)('term lists (%s)', (kind) => {
     expect(after.get(prefixListTerm('wa'))!.docs.includes(high + 5)).toBe(true);
   });
 
-  it('finds words of other scripts whole and by their start (a prefix is one range of the lists in byte order)', async () => {
+  it('finds words of other scripts whole and by their start (a long prefix is one range of the lists in byte order, a short one its own list)', async () => {
     const { id, checkout } = await newSpace('Scripts');
     await checkout.write('README.md', '# Начало\n\nОбзор.\n');
     await checkout.write('setup.md', '# Установка\n\nУстановка пакета и настройка.\n');
     await checkout.write('device.md', '# Устройство\n\nКак устроено.\n');
     await checkout.write('tune.md', '# Настройка\n\nТолько настройка.\n');
     await checkout.write('tokyo.md', '# 東京の案内\n\n東京都の地図。\n');
+    // Letters beyond the first plane (two UTF-16 units each): a prefix of one is a range, of two or three a list.
+    await checkout.write('gothic.md', '# 𐌰𐌱𐌲𐌳\n\n𐌰𐌱𐌲𐌳 𐌰𐌹𐌽𐍃.\n');
     await checkout.commitAndPush('scripts');
     await checkout.dispose();
     await indexSearch(t.container.ctx, id);
@@ -282,6 +284,8 @@ describe.each(DATABASE_KINDS)('term lists (%s)', (kind) => {
     expect(await titles('уст')).toEqual(['Установка', 'Устройство']);
     expect(await titles('настройка')).toEqual(['Настройка', 'Установка']);
     expect(await titles('東京')).toEqual(['東京の案内']);
+    for (const start of ['𐌰', '𐌰𐌱', '𐌰𐌱𐌲', '𐌰𐌱𐌲𐌳', '𐌰𐌹']) expect(await titles(start), start).toEqual(['𐌰𐌱𐌲𐌳']);
+    expect(await titles('𐌱')).toEqual([]);
   });
 
   it('finds a space ranked by the engine while it has no term lists (indexed by an earlier version)', async () => {
