@@ -14,7 +14,8 @@
  * are not live) until they outnumber the live ones, when one indexing rewrites the space's lists without them.
  * Beside the tokens' lists, the lists of their first two and three characters (PREFIX_LIST_LENGTHS), kept the same way.
  */
-import { sql, type Kysely, type RawBuilder } from 'kysely';
+import type { Kysely, RawBuilder } from 'kysely';
+import { sql } from './kysely.js';
 import type { Database } from './schema.js';
 import { chunks } from './chunks.js';
 import { isPostgres } from './dialect.js';
