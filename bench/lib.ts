@@ -138,45 +138,44 @@ export function machine(): string {
   return `${os.cpus().length} x ${os.cpus()[0]?.model ?? 'cpu'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, node ${process.version}`;
 }
 
-/** A baseline server of bench/ (`script`) in its own process, which prints its URL on its first line of stdout. */
-async function baselineServer(script: string, args: string[]): Promise<{ url: string; pid: number; close(): Promise<void> }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+/**
+ * A baseline server of bench/ (`script`) in its own process, which prints its URL on its first line of stdout. Its
+ * arguments: the paths of `files` (written to a temp dir, removed when it closes), then `args`.
+ */
+async function baselineServer(
+  script: string,
+  options: { files?: Record<string, string | Buffer>; args?: string[] } = {},
+): Promise<{ url: string; pid: number; close(): Promise<void> }> {
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'quire-baseline-'));
+  const paths: string[] = [];
+  for (const [name, content] of Object.entries(options.files ?? {})) {
+    paths.push(path.join(dir, name));
+    await fs.writeFile(path.join(dir, name), content);
+  }
+  const child = spawn(process.execPath, ['--import', 'tsx', script, ...paths, ...(options.args ?? [])], { stdio: ['ignore', 'pipe', 'inherit'] });
   const first = await createInterface({ input: child.stdout })[Symbol.asyncIterator]().next();
   if (first.done) throw new Error(`${script} did not start`);
   return {
     url: String(first.value),
     pid: child.pid!,
-    close: () => new Promise((resolve) => {
-      child.once('exit', () => resolve());
-      child.kill('SIGTERM');
-    }),
+    close: async () => {
+      await new Promise<void>((resolve) => {
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      });
+      await fs.rm(dir, { recursive: true, force: true });
+    },
   };
 }
 
 /** bench/bare-fastify.ts answering `body` at `${url}/page`, in its own process: the baseline of the read figures. */
-export async function bareFastify(body: string | Buffer): Promise<{ url: string; pid: number; close(): Promise<void> }> {
-  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'quire-bare-'));
-  await fs.writeFile(path.join(dir, 'body'), body);
-  const server = await baselineServer('bench/bare-fastify.ts', [path.join(dir, 'body')]);
-  return { ...server, close: async () => {
-    await server.close();
-    await fs.rm(dir, { recursive: true, force: true });
-  } };
-}
+export const bareFastify = (body: string | Buffer) => baselineServer('bench/bare-fastify.ts', { files: { body } });
 
 /**
  * bench/bare-answers.ts answering `answers` (JSON texts) at `${url}/answers/<index>`, serialized and compressed per
  * request as Quire does, in its own process: the baseline of the search figures.
  */
-export async function bareAnswers(answers: readonly string[]): Promise<{ url: string; close(): Promise<void> }> {
-  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'quire-bare-answers-'));
-  await fs.writeFile(path.join(dir, 'answers'), `${answers.join('\n')}\n`);
-  const server = await baselineServer('bench/bare-answers.ts', [path.join(dir, 'answers')]);
-  return { url: server.url, close: async () => {
-    await server.close();
-    await fs.rm(dir, { recursive: true, force: true });
-  } };
-}
+export const bareAnswers = (answers: readonly string[]) => baselineServer('bench/bare-answers.ts', { files: { answers: `${answers.join('\n')}\n` } });
 
 /**
  * The push baseline: a clone of a space through Quire whose second remote, `bare`, is a copy of the space's repository
@@ -187,7 +186,7 @@ export async function checkoutWithBareRemote(server: BenchServer, spaceId: strin
   const bareRoot = await fs.mkdtemp(path.join(os.tmpdir(), 'quire-bare-http-'));
   await exec('git', ['clone', '--quiet', '--bare', server.container.git.repositoryPath(spaceId), path.join(bareRoot, 'space.git')]);
   await exec('git', ['--git-dir', path.join(bareRoot, 'space.git'), 'config', 'http.receivepack', 'true']);
-  const bare = await baselineServer('bench/bare-git-http.ts', [bareRoot]);
+  const bare = await baselineServer('bench/bare-git-http.ts', { args: [bareRoot] });
   const checkout = await Checkout.clone(`${server.url.replace('://', `://bench:${server.token}@`)}/git/${spaceId}.git`);
   await checkout.git('remote', 'add', 'bare', `${bare.url}/space.git`);
   await checkout.git('fetch', '--quiet', 'bare');
