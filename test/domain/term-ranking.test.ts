@@ -122,6 +122,22 @@ describe.each(DATABASE_KINDS)('term lists (%s)', (kind) => {
 
   const newSpace = (title: string) => spaceWithCheckout(t, org, base, title);
 
+  /** A new space holding `files` (path: markdown), pushed and indexed for search; its id. */
+  async function indexedSpace(title: string, files: Record<string, string>): Promise<string> {
+    const { id, checkout } = await newSpace(title);
+    for (const [file, text] of Object.entries(files)) await checkout.write(file, text);
+    await checkout.commitAndPush(title);
+    await checkout.dispose();
+    await indexSearch(t.container.ctx, id);
+    return id;
+  }
+
+  /** The titles of the space's pages in the organization search for `query`, in the answer's order. */
+  const titlesFound = async (spaceId: string, query: string): Promise<string[]> =>
+    ((await t.request('GET', `/v1/orgs/${org.id}/search`, { token: org.admin.token, query: { query } })).body.items.find((hit: any) => hit.id === spaceId)?.pages ?? []).map(
+      (page: any) => page.title,
+    );
+
   /** Each token's postings as stored (live pages only, by page id), and as made afresh from main's pages. */
   async function storedAndFresh(spaceId: string) {
     const ctx = t.container.ctx;
@@ -233,11 +249,7 @@ describe.each(DATABASE_KINDS)('term lists (%s)', (kind) => {
   });
 
   it('appends new postings to the stored lists in SQL, and merges a number below a list\'s end in order', async () => {
-    const { id, checkout } = await newSpace('Appends');
-    for (let i = 0; i < 3; i++) await checkout.write(`page-${i}.md`, pageText(i, 4));
-    await checkout.commitAndPush('pages');
-    await checkout.dispose();
-    await indexSearch(t.container.ctx, id);
+    const id = await indexedSpace('Appends', Object.fromEntries([0, 1, 2].map((i) => [`page-${i}.md`, pageText(i, 4)])));
     const { db } = t.container.ctx;
     const lists = async () =>
       new Map((await db.selectFrom('search_terms').select(['term', 'postings', 'last_doc']).where('space_id', '=', id).execute()).map((row) => [row.term, { ...decodePairs(row.postings), last: Number(row.last_doc) }]));
@@ -266,21 +278,16 @@ describe.each(DATABASE_KINDS)('term lists (%s)', (kind) => {
   });
 
   it('finds words of other scripts whole and by their start (a long prefix is one range of the lists in byte order, a short one its own list)', async () => {
-    const { id, checkout } = await newSpace('Scripts');
-    await checkout.write('README.md', '# Начало\n\nОбзор.\n');
-    await checkout.write('setup.md', '# Установка\n\nУстановка пакета и настройка.\n');
-    await checkout.write('device.md', '# Устройство\n\nКак устроено.\n');
-    await checkout.write('tune.md', '# Настройка\n\nТолько настройка.\n');
-    await checkout.write('tokyo.md', '# 東京の案内\n\n東京都の地図。\n');
-    // Letters beyond the first plane (two UTF-16 units each): a prefix of one is a range, of two or three a list.
-    await checkout.write('gothic.md', '# 𐌰𐌱𐌲𐌳\n\n𐌰𐌱𐌲𐌳 𐌰𐌹𐌽𐍃.\n');
-    await checkout.commitAndPush('scripts');
-    await checkout.dispose();
-    await indexSearch(t.container.ctx, id);
-    const titles = async (query: string) =>
-      ((await t.request('GET', `/v1/orgs/${org.id}/search`, { token: org.admin.token, query: { query } })).body.items.find((hit: any) => hit.id === id)?.pages ?? [])
-        .map((page: any) => page.title)
-        .sort();
+    const id = await indexedSpace('Scripts', {
+      'README.md': '# Начало\n\nОбзор.\n',
+      'setup.md': '# Установка\n\nУстановка пакета и настройка.\n',
+      'device.md': '# Устройство\n\nКак устроено.\n',
+      'tune.md': '# Настройка\n\nТолько настройка.\n',
+      'tokyo.md': '# 東京の案内\n\n東京都の地図。\n',
+      // Letters beyond the first plane (two UTF-16 units each): a prefix of one is a range, of two or three a list.
+      'gothic.md': '# 𐌰𐌱𐌲𐌳\n\n𐌰𐌱𐌲𐌳 𐌰𐌹𐌽𐍃.\n',
+    });
+    const titles = async (query: string) => (await titlesFound(id, query)).sort();
     expect(await titles('уст')).toEqual(['Установка', 'Устройство']);
     expect(await titles('настройка')).toEqual(['Настройка', 'Установка']);
     expect(await titles('東京')).toEqual(['東京の案内']);
@@ -289,11 +296,7 @@ describe.each(DATABASE_KINDS)('term lists (%s)', (kind) => {
   });
 
   it('finds a space ranked by the engine while it has no term lists (indexed by an earlier version)', async () => {
-    const { id, checkout } = await newSpace('Older lists');
-    await checkout.write('README.md', '# Older\n\nA narwhal guide.\n');
-    await checkout.commitAndPush('narwhal');
-    await checkout.dispose();
-    await indexSearch(t.container.ctx, id);
+    const id = await indexedSpace('Older lists', { 'README.md': '# Older\n\nA narwhal guide.\n' });
     const search = async () => (await t.request('GET', `/v1/orgs/${org.id}/search`, { token: org.admin.token, query: { query: 'narwhal' } })).body.items.map((hit: any) => [hit.title, hit.pages.map((p: any) => p.title)]);
     const inSpace = async () => (await t.request('GET', `/v1/spaces/${id}/search`, { token: org.admin.token, query: { query: 'narwhal' } })).body.items.map((p: any) => p.title);
     expect(await search()).toEqual([['Older lists', ['Older']]]);
@@ -306,13 +309,8 @@ describe.each(DATABASE_KINDS)('term lists (%s)', (kind) => {
   });
 
   it('ranks a space whose lists an earlier version made (no prefix lists) by the engine until its indexing', async () => {
-    const { id, checkout } = await newSpace('Before prefix lists');
-    await checkout.write('README.md', '# Walrus\n\nA walrus guide.\n');
-    await checkout.commitAndPush('walrus');
-    await checkout.dispose();
-    await indexSearch(t.container.ctx, id);
-    const titles = async (query: string) =>
-      ((await t.request('GET', `/v1/orgs/${org.id}/search`, { token: org.admin.token, query: { query } })).body.items.find((hit: any) => hit.id === id)?.pages ?? []).map((page: any) => page.title);
+    const id = await indexedSpace('Before prefix lists', { 'README.md': '# Walrus\n\nA walrus guide.\n' });
+    const titles = (query: string) => titlesFound(id, query);
     expect(await titles('wa')).toEqual(['Walrus']);
     // As version 4 left it: lists of whole tokens only.
     const { db } = t.container.ctx;
