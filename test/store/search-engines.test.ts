@@ -8,6 +8,7 @@ import { engineQuery } from '../../src/domain/search/search.js';
 import { queryTerms } from '../../src/content/search-text.js';
 import { fts5Query, rankPages, searchRowCounts, searchStates, tsqueryLiteral, tsvectorLiteral } from '../../src/store/sql/search.js';
 import { deleteSpaceRow } from '../../src/store/sql/content.js';
+import { keptRevision, RevisionCache } from '../../src/domain/content/revisions.js';
 
 describe('engine queries and documents', () => {
   it('quotes every token: FTS5 strings with " doubled, tsquery and tsvector lexemes with \' doubled', () => {
@@ -94,6 +95,115 @@ describe.each(DATABASE_KINDS)('the search index rows (%s)', (kind) => {
     for (const [pageId, row] of after) expect(redone.get(pageId)!.doc, pageId).not.toBe(row.doc);
     expect(await searchRowCounts(t.container.ctx.db, id)).toMatchObject({ pages: 4, engine: 4 });
     await checkout.dispose();
+  });
+
+  it('indexes each revision of a history from the one before in memory, to the rows of an indexing that reads every stored row', async () => {
+    // Two spaces get the same commits (pushed straight into their repositories: no job indexes them). The first is
+    // indexed with the revision before still in memory (the pages told apart by comparing the two revisions); the
+    // second with nothing in memory (every stored row read and compared). Their rows must be the same at each step.
+    const ctx = t.container.ctx;
+    const spaces = await Promise.all(['Compared', 'Read'].map(async (title) => {
+      const id = (await t.request('POST', `/v1/orgs/${org.id}/spaces`, { token: org.admin.token, body: { title } })).body.id as string;
+      return { id, checkout: await Checkout.clone(t.container.git.repositoryPath(id)) };
+    }));
+    const [compared, read] = spaces;
+    const kept = ctx.revisions;
+    const toc = (items: string[]) => `# Table of contents\n\n${items.join('\n')}\n`;
+    const german = (topic: string) => `# ${topic}\n\nDas ist die Seite über ${topic}. Wir haben hier nicht viel, aber es ist auch nicht wenig, und das ist gut so.\n`;
+    const steps: Array<{ name: string; files: Record<string, string | null>; moves?: Array<[string, string]> }> = [
+      {
+        name: 'four pages',
+        files: {
+          'SUMMARY.md': toc(['* [Home](README.md)', '* [Alpha](alpha.md)', '* [Beta](beta.md)', '* [Gamma](gamma.md)']),
+          'README.md': '# Home\n\nWelcome aboard.\n',
+          'alpha.md': '# Alpha\n\nFirst page.\n',
+          'beta.md': '# Beta\n\nSecond page.\n',
+          'gamma.md': '# Gamma\n\nThird page.\n',
+        },
+      },
+      {
+        name: 'an edit, a move, a title changed in the table of contents only',
+        files: {
+          'beta.md': '# Beta\n\nSecond page, kangaroos.\n',
+          'SUMMARY.md': toc(['* [Home](README.md)', '* [Alpha renamed](alpha.md)', '* [Beta](beta.md)', '* [Gamma](guide/gamma.md)']),
+        },
+        moves: [['gamma.md', 'guide/gamma.md']],
+      },
+      {
+        name: 'a page deleted, one added',
+        files: {
+          'alpha.md': null,
+          'delta.md': '# Delta\n\nFourth page.\n',
+          'SUMMARY.md': toc(['* [Home](README.md)', '* [Beta](beta.md)', '* [Gamma](guide/gamma.md)', '* [Delta](delta.md)']),
+        },
+      },
+      {
+        name: 'German pages: the space turns German',
+        files: {
+          'haus.md': german('Haus'),
+          'garten.md': german('Garten'),
+          'keller.md': german('Keller'),
+          'SUMMARY.md': toc(['* [Home](README.md)', '* [Beta](beta.md)', '* [Gamma](guide/gamma.md)', '* [Delta](delta.md)', '* [Haus](haus.md)', '* [Garten](garten.md)', '* [Keller](keller.md)']),
+        },
+      },
+      {
+        name: 'German pages gone, English written: it turns English again',
+        files: {
+          'garten.md': null,
+          'keller.md': null,
+          'haus.md': '# Haus\n\nThis is the page about the house. It is in English now, and it is about what the house is and what it is not, as the others were.\n',
+          'SUMMARY.md': toc(['* [Home](README.md)', '* [Beta](beta.md)', '* [Gamma](guide/gamma.md)', '* [Delta](delta.md)', '* [Haus](haus.md)']),
+        },
+      },
+    ];
+    const dump = async (spaceId: string) => ({
+      state: await ctx.db.selectFrom('search_spaces').select(['language', 'version']).where('space_id', '=', spaceId).executeTakeFirstOrThrow(),
+      pages: (
+        await ctx.db
+          .selectFrom('search_pages as p')
+          .innerJoin('search_results as r', 'r.doc', 'p.doc')
+          .select(['r.path', 'r.title', 'p.signature', 'p.language', 'p.stop_words'])
+          .where('p.space_id', '=', spaceId)
+          .execute()
+      )
+        .map((row) => ({ ...row, stop_words: Number(row.stop_words) }))
+        .sort((a, b) => (a.path < b.path ? -1 : 1)),
+      counts: await searchRowCounts(ctx.db, spaceId).then(({ pages, engine }) => ({ pages, engine })),
+      found: await Promise.all(['kangaroos', 'page', 'haus', 'häuser', 'renamed'].map((query) => search(spaceId, query))),
+    });
+    const languages: string[] = [];
+    try {
+      for (const step of steps) {
+        const commits: string[] = [];
+        for (const { checkout } of spaces) {
+          for (const [from, to] of step.moves ?? []) {
+            await checkout.write(to, await checkout.read(from));
+            await checkout.remove(from);
+          }
+          for (const [file, content] of Object.entries(step.files)) {
+            if (content === null) await checkout.remove(file);
+            else await checkout.write(file, content);
+          }
+          commits.push(await checkout.commitAndPush(step.name));
+        }
+        const previous = await searchStates(ctx.db, [compared.id]);
+        // The revision before is in memory: it was indexed (and so loaded) by the step before.
+        if (previous.has(compared.id)) expect(await keptRevision(ctx, compared.id, previous.get(compared.id)!.commit_oid), step.name).toBeDefined();
+        ctx.revisions = kept;
+        expect(await indexSearch(ctx, compared.id), step.name).toBe('indexed');
+        ctx.revisions = new RevisionCache();
+        expect(await indexSearch(ctx, read.id), step.name).toBe('indexed');
+        ctx.revisions = kept;
+        const [a, b] = [await dump(compared.id), await dump(read.id)];
+        expect(a, step.name).toEqual(b);
+        languages.push(a.state.language);
+      }
+    } finally {
+      ctx.revisions = kept;
+      for (const { checkout } of spaces) await checkout.dispose();
+    }
+    // The history does what it is meant to: the language turns, and back.
+    expect(languages).toEqual(['en', 'en', 'en', 'de', 'en']);
   });
 
   it('tells the language again as pages come: a space created empty turns German with German pages, stemmed anew', async () => {

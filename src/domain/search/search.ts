@@ -8,7 +8,9 @@
  * the space's language. Beside them, each page's title, path and sections (for excerpts).
  * - The `index-search` job indexes main's current revision of a space (whatever commit the job names: a late job
  *   indexes the newest revision, or finds it done). Only pages whose blob or title changed are parsed again (on the
- *   CPU pool) and rewritten; pages that only moved get their new path. It is idempotent: nothing happens when the
+ *   CPU pool) and rewritten; pages that only moved get their new path. They are told by comparing the stored
+ *   revision with the new one when it is still in memory (a push's job: only the rows of those pages and the space's
+ *   stop-word sums are read), else the stored rows of every page. It is idempotent: nothing happens when the
  *   stored revision is main's. One indexing of a space at a time (the space row's lock); an indexing that began
  *   before main moved writes nothing (`superseded`).
  * - A search in a space that was never indexed indexes it first (same function); afterwards searches read what
@@ -52,7 +54,7 @@ import { nowIso } from '../ids.js';
 import { collectPage, type Page, type PageRequest } from '../lists.js';
 import { atLeast, spaceRole } from '../permissions.js';
 import { loadSpace } from '../content/spaces.js';
-import { loadRevision } from '../content/revisions.js';
+import { keptRevision, loadRevision, type IndexedRevision } from '../content/revisions.js';
 import { MAIN_REF, SEARCH_VERSION } from '../content/refs.js';
 import { organizationAccess } from '../organizations/organizations.js';
 import type { DocumentPage } from '../../content/model.js';
@@ -80,6 +82,7 @@ import {
   ranksBefore,
   resultPages,
   searchStates,
+  storedLanguageVotes,
   storedSearchPages,
   packedSections,
   sectionOf,
@@ -155,13 +158,44 @@ function sampleLanguage(pages: readonly DocumentPage[]): SearchLanguage {
  * `current` unless another language has clearly more (see the top of this file); English when the pages have too
  * few stop words to tell.
  */
-function spaceLanguage(current: SearchLanguage, pages: Iterable<Pick<StoredSearchPage, 'language' | 'stop_words'>>): SearchLanguage {
-  const votes = new Map<string, number>();
-  for (const page of pages) if (page.language) votes.set(page.language, (votes.get(page.language) ?? 0) + page.stop_words);
+function spaceLanguage(current: SearchLanguage, votes: ReadonlyMap<string, number>): SearchLanguage {
   const best = detectLanguage(votes);
   if (!votes.has(best) || votes.get(best)! < MIN_LANGUAGE_VOTES) return 'en';
   return best !== current && votes.get(best)! > 2 * (votes.get(current) ?? 0) ? best : current;
 }
+
+/** Adds (`sign` 1) or takes away (-1) the stop words of pages to or from `votes`, by the language each page's are of. */
+function countVotes(votes: Map<string, number>, pages: Iterable<Pick<StoredSearchPage, 'language' | 'stop_words'>>, sign = 1): Map<string, number> {
+  for (const page of pages) if (page.language) votes.set(page.language, (votes.get(page.language) ?? 0) + sign * page.stop_words);
+  return votes;
+}
+
+/** The pages of a revision that search indexes. */
+const searchedPages = (revision: IndexedRevision): DocumentPage[] => [...revision.pagesById.values()].filter((p): p is DocumentPage => p.type === 'document' || p.type === 'computed');
+
+/** What turns the rows of one revision's pages into another's: pages gone, pages to parse, pages only moved. */
+interface PagesDiff {
+  removed: string[];
+  changed: DocumentPage[];
+  moved: Array<{ page_id: string; path: string }>;
+}
+
+/** The pages whose rows differ between two revisions (`before`'s rows made as `pages`' would be: same rules, same language). */
+function pagesDiff(before: readonly DocumentPage[], pages: readonly DocumentPage[]): PagesDiff {
+  const old = new Map(before.map((page) => [page.id, page]));
+  const diff: PagesDiff = { removed: [], changed: [], moved: [] };
+  for (const page of pages) {
+    const was = old.get(page.id);
+    old.delete(page.id);
+    if (!was || signatureOf(was) !== signatureOf(page)) diff.changed.push(page);
+    else if (was.path !== page.path) diff.moved.push({ page_id: page.id, path: page.path });
+  }
+  diff.removed = [...old.keys()];
+  return diff;
+}
+
+// Past this many pages changed or removed, the stored rows are read whole rather than by id.
+const MAX_DIFF_PAGES = 500;
 
 export type IndexOutcome = 'indexed' | 'current' | 'skipped' | 'superseded';
 
@@ -218,21 +252,34 @@ export async function indexSearchAt(ctx: Context, spaceId: string, main: string)
   const state = (await searchStates(ctx.db, [spaceId])).get(spaceId);
   if (isCurrent(state)) return 'current';
   const content = await loadRevision(ctx, spaceId, main, { final: true });
-  const pages = [...content.pagesById.values()].filter((p): p is DocumentPage => p.type === 'document' || p.type === 'computed');
+  const pages = searchedPages(content);
   // Parse, outside the transaction and off the event loop, the pages whose rows are missing or out of date: in the
   // stored language, or for a space indexed anew the one a sample of its pages shows.
   const sameVersion = state?.version === SEARCH_VERSION;
   let language = sameVersion ? languageOf(state) : sampleLanguage(pages);
-  const before = sameVersion ? await storedSearchPages(ctx.db, spaceId) : new Map<string, StoredSearchPage>();
+  // The stored rows are the stored revision's: when it is still in memory, the pages that differ are found by
+  // comparing the two revisions, and only their rows are read (not the ~10,000 of 10,000 pages, ~30 ms).
+  const previous = sameVersion ? await keptRevision(ctx, spaceId, state.commit_oid) : undefined;
+  let diff = previous ? pagesDiff(searchedPages(previous), pages) : undefined;
+  if (diff && diff.changed.length + diff.removed.length > MAX_DIFF_PAGES) diff = undefined;
+  const before = !sameVersion
+    ? new Map<string, StoredSearchPage>()
+    : await storedSearchPages(ctx.db, spaceId, diff && [...diff.changed.map((page) => page.id), ...diff.removed]);
+  const beforeWhole = !diff;
   const parsed = new Map<string, SearchPageRows>();
   const parse = async (list: DocumentPage[]) => {
     for (const rows of await rowsInPool(ctx, spaceId, list, language)) parsed.set(rows.page.page_id, rows);
   };
-  await parse(pages.filter((page) => before.get(page.id)?.signature !== signatureOf(page)));
-  const told = spaceLanguage(language, pages.map((page) => parsed.get(page.id)?.page ?? before.get(page.id)!));
+  await parse(diff ? diff.changed : pages.filter((page) => before.get(page.id)?.signature !== signatureOf(page)));
+  // The stop words of every page: the stored ones, but those of the pages parsed again and of the pages gone.
+  const votes = diff
+    ? countVotes(countVotes(await storedLanguageVotes(ctx.db, spaceId), before.values(), -1), [...parsed.values()].map((rows) => rows.page))
+    : countVotes(new Map(), pages.map((page) => parsed.get(page.id)?.page ?? before.get(page.id)!));
+  const told = spaceLanguage(language, votes);
   if (told !== language) {
     language = told;
     parsed.clear();
+    diff = undefined;
     await parse(pages);
   }
   return ctx.db.transaction().execute(async (trx) => {
@@ -241,9 +288,15 @@ export async function indexSearchAt(ctx: Context, spaceId: string, main: string)
     if ((await ctx.reader.resolveRef(spaceId, MAIN_REF)) !== main) return 'superseded';
     const now = (await searchStates(trx, [spaceId])).get(spaceId);
     if (isCurrent(now)) return 'current';
-    // The rows read before, unless another indexing wrote meanwhile (10,000 pages take ~25 ms to read again).
+    // The rows read before, unless another indexing wrote meanwhile (10,000 pages take ~25 ms to read again), or only
+    // the differing pages' were read.
     const unchanged = sameVersion && now !== undefined && now.commit_oid === state.commit_oid && now.indexed_at === state.indexed_at && now.language === state.language;
-    const stored = unchanged ? before : await storedSearchPages(trx, spaceId);
+    if (unchanged && diff) {
+      const change: SearchIndexChange = { removed: diff.removed, added: diff.changed.map((page) => parsed.get(page.id)!), moved: diff.moved };
+      await applySearchChange(trx, spaceId, { commit_oid: main, version: SEARCH_VERSION, language, indexed_at: nowIso() }, change);
+      return 'indexed' as const;
+    }
+    const stored = unchanged && beforeWhole ? before : await storedSearchPages(trx, spaceId);
     // Rows of other rules or of another language are all made again.
     const sameRules = now?.version === SEARCH_VERSION && now.language === language;
     const live = new Set(pages.map((p) => p.id));

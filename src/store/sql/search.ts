@@ -62,14 +62,29 @@ export interface StoredSearchPage {
   stop_words: number;
 }
 
-export async function storedSearchPages(db: Kysely<Database>, spaceId: string): Promise<Map<string, StoredSearchPage>> {
+/** The stored rows of a space's pages, by page id: all of them, or those of `pageIds`. */
+export async function storedSearchPages(db: Kysely<Database>, spaceId: string, pageIds?: readonly string[]): Promise<Map<string, StoredSearchPage>> {
+  if (pageIds?.length === 0) return new Map();
   const rows = await db
     .selectFrom('search_pages as p')
     .innerJoin('search_results as r', 'r.doc', 'p.doc')
     .select(['p.page_id', 'p.doc', 'r.title', 'r.path', 'p.signature', 'p.language', 'p.stop_words'])
     .where('p.space_id', '=', spaceId)
+    .$if(pageIds !== undefined, (q) => q.where('p.page_id', 'in', pageIds!))
     .execute();
   return new Map(rows.map((row) => [row.page_id, { ...row, doc: Number(row.doc), stop_words: Number(row.stop_words) }]));
+}
+
+/** The stop words of a space's stored pages, summed by the language each page's are of (pages of none left out). */
+export async function storedLanguageVotes(db: Kysely<Database>, spaceId: string): Promise<Map<string, number>> {
+  const rows = await db
+    .selectFrom('search_pages')
+    .select(['language', (eb) => eb.fn.sum<number | string>('stop_words').as('votes')])
+    .where('space_id', '=', spaceId)
+    .where('language', '<>', '')
+    .groupBy('language')
+    .execute();
+  return new Map(rows.map((row) => [row.language, Number(row.votes)]));
 }
 
 /** The rows of one page. */
