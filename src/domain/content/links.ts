@@ -174,14 +174,13 @@ async function linkBase(ctx: Context, spaceId: string, commit: string, root: str
   return { ...found, take: !(await keptRevisions(ctx, spaceId)).has(found.commit) };
 }
 
+type Placed = { id: string; gitPath: string };
+/** Whether two lists hold the same things at the same paths, in the same order. */
+const samePlaces = (a: readonly Placed[], b: readonly Placed[]) => a.length === b.length && a.every((x, i) => x.id === b[i].id && x.gitPath === b[i].gitPath);
+
 /** Whether every path of two revisions resolves alike: the same content root, document pages, files and reusable contents at the same paths. */
-function sameTargets(a: Revision, aPages: DocumentPage[], b: Revision, bPages: DocumentPage[]): boolean {
-  if (a.root !== b.root || aPages.length !== bPages.length || a.files.length !== b.files.length || a.reusableContents.length !== b.reusableContents.length) return false;
-  for (let i = 0; i < aPages.length; i++) if (aPages[i].id !== bPages[i].id || aPages[i].gitPath !== bPages[i].gitPath) return false;
-  for (let i = 0; i < a.files.length; i++) if (a.files[i].id !== b.files[i].id || a.files[i].gitPath !== b.files[i].gitPath) return false;
-  for (let i = 0; i < a.reusableContents.length; i++) if (a.reusableContents[i].id !== b.reusableContents[i].id || a.reusableContents[i].gitPath !== b.reusableContents[i].gitPath) return false;
-  return true;
-}
+const sameTargets = (a: Revision, aPages: DocumentPage[], b: Revision, bPages: DocumentPage[]) =>
+  a.root === b.root && samePlaces(aPages, bPages) && samePlaces(a.files, b.files) && samePlaces(a.reusableContents, b.reusableContents);
 
 /**
  * The changes of a push that only edits pages, when the base's revision is still in memory: with the same targets

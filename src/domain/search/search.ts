@@ -180,17 +180,23 @@ interface PagesDiff {
   moved: Array<{ page_id: string; path: string }>;
 }
 
-/** The pages whose rows differ between two revisions (`before`'s rows made as `pages`' would be: same rules, same language). */
-function pagesDiff(before: readonly DocumentPage[], pages: readonly DocumentPage[]): PagesDiff {
-  const old = new Map(before.map((page) => [page.id, page]));
+/** What the stored row of each page says of it (StoredSearchPage), by page id. */
+type PageSources = ReadonlyMap<string, Pick<StoredSearchPage, 'signature' | 'path'>>;
+
+/** What a revision's rows say of its pages (its rows made with the same rules and language). */
+const sourcesOf = (pages: readonly DocumentPage[]): PageSources => new Map(pages.map((page) => [page.id, { signature: signatureOf(page), path: page.path }]));
+
+/** The pages of `pages` whose rows differ from `before`'s, and the pages of `before` gone. */
+function pagesDiff(before: PageSources, pages: readonly DocumentPage[]): PagesDiff {
   const diff: PagesDiff = { removed: [], changed: [], moved: [] };
+  const live = new Set<string>();
   for (const page of pages) {
-    const was = old.get(page.id);
-    old.delete(page.id);
-    if (!was || signatureOf(was) !== signatureOf(page)) diff.changed.push(page);
+    live.add(page.id);
+    const was = before.get(page.id);
+    if (was?.signature !== signatureOf(page)) diff.changed.push(page);
     else if (was.path !== page.path) diff.moved.push({ page_id: page.id, path: page.path });
   }
-  diff.removed = [...old.keys()];
+  for (const id of before.keys()) if (!live.has(id)) diff.removed.push(id);
   return diff;
 }
 
@@ -260,26 +266,27 @@ export async function indexSearchAt(ctx: Context, spaceId: string, main: string)
   // The stored rows are the stored revision's: when it is still in memory, the pages that differ are found by
   // comparing the two revisions, and only their rows are read (not the ~10,000 of 10,000 pages, ~30 ms).
   const previous = sameVersion ? await keptRevision(ctx, spaceId, state.commit_oid) : undefined;
-  let diff = previous ? pagesDiff(searchedPages(previous), pages) : undefined;
-  if (diff && diff.changed.length + diff.removed.length > MAX_DIFF_PAGES) diff = undefined;
+  let known = previous ? pagesDiff(sourcesOf(searchedPages(previous)), pages) : undefined;
+  if (known && known.changed.length + known.removed.length > MAX_DIFF_PAGES) known = undefined;
+  // Only the rows of the pages that differ are read.
+  const byId = known !== undefined;
   const before = !sameVersion
     ? new Map<string, StoredSearchPage>()
-    : await storedSearchPages(ctx.db, spaceId, diff && [...diff.changed.map((page) => page.id), ...diff.removed]);
-  const beforeWhole = !diff;
+    : await storedSearchPages(ctx.db, spaceId, known && [...known.changed.map((page) => page.id), ...known.removed]);
+  const diff = known ?? pagesDiff(before, pages);
   const parsed = new Map<string, SearchPageRows>();
   const parse = async (list: DocumentPage[]) => {
     for (const rows of await rowsInPool(ctx, spaceId, list, language)) parsed.set(rows.page.page_id, rows);
   };
-  await parse(diff ? diff.changed : pages.filter((page) => before.get(page.id)?.signature !== signatureOf(page)));
+  await parse(diff.changed);
   // The stop words of every page: the stored ones, but those of the pages parsed again and of the pages gone.
-  const votes = diff
+  const votes = byId
     ? countVotes(countVotes(await storedLanguageVotes(ctx.db, spaceId), before.values(), -1), [...parsed.values()].map((rows) => rows.page))
     : countVotes(new Map(), pages.map((page) => parsed.get(page.id)?.page ?? before.get(page.id)!));
   const told = spaceLanguage(language, votes);
   if (told !== language) {
     language = told;
     parsed.clear();
-    diff = undefined;
     await parse(pages);
   }
   return ctx.db.transaction().execute(async (trx) => {
@@ -288,28 +295,19 @@ export async function indexSearchAt(ctx: Context, spaceId: string, main: string)
     if ((await ctx.reader.resolveRef(spaceId, MAIN_REF)) !== main) return 'superseded';
     const now = (await searchStates(trx, [spaceId])).get(spaceId);
     if (isCurrent(now)) return 'current';
-    // The rows read before, unless another indexing wrote meanwhile (10,000 pages take ~25 ms to read again), or only
-    // the differing pages' were read.
+    // The diff stands unless another indexing wrote meanwhile or the language changed: then it is made again from the
+    // stored rows (read again, 10,000 pages take ~25 ms, unless all were read before and are still the stored ones).
     const unchanged = sameVersion && now !== undefined && now.commit_oid === state.commit_oid && now.indexed_at === state.indexed_at && now.language === state.language;
-    if (unchanged && diff) {
-      const change: SearchIndexChange = { removed: diff.removed, added: diff.changed.map((page) => parsed.get(page.id)!), moved: diff.moved };
-      await applySearchChange(trx, spaceId, { commit_oid: main, version: SEARCH_VERSION, language, indexed_at: nowIso() }, change);
-      return 'indexed' as const;
-    }
-    const stored = unchanged && beforeWhole ? before : await storedSearchPages(trx, spaceId);
-    // Rows of other rules or of another language are all made again.
     const sameRules = now?.version === SEARCH_VERSION && now.language === language;
-    const live = new Set(pages.map((p) => p.id));
-    const change: SearchIndexChange = { removed: [...stored.keys()].filter((id) => !sameRules || !live.has(id)), added: [], moved: [] };
-    const added: DocumentPage[] = [];
-    for (const page of pages) {
-      const old = sameRules ? stored.get(page.id) : undefined;
-      if (old?.signature !== signatureOf(page)) added.push(page);
-      else if (old.path !== page.path) change.moved.push({ page_id: page.id, path: page.path });
+    let rows = diff;
+    if (!unchanged || !sameRules) {
+      const stored = unchanged && !byId ? before : await storedSearchPages(trx, spaceId);
+      // Rows of other rules or of another language are all made again.
+      rows = sameRules ? pagesDiff(stored, pages) : { removed: [...stored.keys()], changed: pages, moved: [] };
+      // Pages another indexing stored meanwhile with other content (rare) are parsed here.
+      await parse(rows.changed.filter((page) => !parsed.has(page.id)));
     }
-    // Pages another indexing stored meanwhile with other content (rare) are parsed here.
-    await parse(added.filter((page) => !parsed.has(page.id)));
-    change.added = added.map((page) => parsed.get(page.id)!);
+    const change: SearchIndexChange = { removed: rows.removed, added: rows.changed.map((page) => parsed.get(page.id)!), moved: rows.moved };
     await applySearchChange(trx, spaceId, { commit_oid: main, version: SEARCH_VERSION, language, indexed_at: nowIso() }, change);
     return 'indexed' as const;
   });
