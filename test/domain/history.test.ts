@@ -59,7 +59,7 @@ describe('history facts: ids and timestamps that survive edits, renames and merg
     const other = await createContainer(t.config);
     try {
       const facts = await other.ctx.history.factsOf(spaceId, tip);
-      expect(Object.keys(facts).sort()).toEqual(['README.md', 'guide/a.md']);
+      expect([...facts.keys()].sort()).toEqual(['README.md', 'guide/a.md']);
       // Known in memory, not written yet: the write waits for the push's follow-up work.
       expect(await storedTip(other.ctx.db)).toBe(0);
       await new Promise((resolve) => setTimeout(resolve, 1500));
@@ -82,9 +82,9 @@ describe('history facts: ids and timestamps that survive edits, renames and merg
   it('gives a path seen for the first time an id from the space and the path', async () => {
     const { spaceId, checkout } = await newSpace();
     const f = await factsOf(spaceId, await head(checkout));
-    expect(Object.keys(f)).toEqual(['README.md']);
-    expect(f['README.md'].i).toBe(pathId(spaceId, 'README.md'));
-    expect(f['README.md'].c).toBe(f['README.md'].u);
+    expect([...f.keys()]).toEqual(['README.md']);
+    expect(f.get('README.md')!.i).toBe(pathId(spaceId, 'README.md'));
+    expect(f.get('README.md')!.c).toBe(f.get('README.md')!.u);
     await checkout.dispose();
   });
 
@@ -94,7 +94,7 @@ describe('history facts: ids and timestamps that survive edits, renames and merg
     await checkout.write('guide/other.md', '# Other\n');
     const c1 = await checkout.commitAndPush('add pages');
     const f1 = await factsOf(spaceId, c1);
-    const installId = f1['guide/install.md'].i;
+    const installId = f1.get('guide/install.md')!.i;
     expect(installId).toBe(pathId(spaceId, 'guide/install.md'));
 
     // Make commit dates differ from c1's (git dates have one-second resolution).
@@ -102,37 +102,37 @@ describe('history facts: ids and timestamps that survive edits, renames and merg
     await checkout.write('guide/other.md', '# Other\n\nEdited.\n');
     const c2 = await checkout.commitAndPush('edit other');
     const f2 = await factsOf(spaceId, c2);
-    expect(f2['guide/install.md']).toEqual(f1['guide/install.md']);
-    expect(f2['guide/other.md'].i).toBe(f1['guide/other.md'].i);
-    expect(f2['guide/other.md'].c).toBe(f1['guide/other.md'].c);
-    expect(f2['guide/other.md'].u > f1['guide/other.md'].u).toBe(true);
+    expect(f2.get('guide/install.md')!).toEqual(f1.get('guide/install.md')!);
+    expect(f2.get('guide/other.md')!.i).toBe(f1.get('guide/other.md')!.i);
+    expect(f2.get('guide/other.md')!.c).toBe(f1.get('guide/other.md')!.c);
+    expect(f2.get('guide/other.md')!.u > f1.get('guide/other.md')!.u).toBe(true);
 
     await checkout.write('setup/installation.md', await checkout.read('guide/install.md'));
     await checkout.remove('guide/install.md');
     const c3 = await checkout.commitAndPush('exact rename');
-    expect((await factsOf(spaceId, c3))['setup/installation.md'].i).toBe(installId);
+    expect((await factsOf(spaceId, c3)).get('setup/installation.md')!.i).toBe(installId);
 
     await checkout.git('mv', 'setup/installation.md', 'setup/install-cli.md');
     await checkout.write('setup/install-cli.md', `# Install the CLI\n\n${longText('install')}\nOne more line.\n`);
     const c4 = await checkout.commitAndPush('rename with edits');
     const f4 = await factsOf(spaceId, c4);
-    expect(f4['setup/install-cli.md'].i).toBe(installId);
-    expect(f4['setup/install-cli.md'].c).toBe(f1['guide/install.md'].c);
-    expect(Object.keys(f4)).not.toContain('setup/installation.md');
+    expect(f4.get('setup/install-cli.md')!.i).toBe(installId);
+    expect(f4.get('setup/install-cli.md')!.c).toBe(f1.get('guide/install.md')!.c);
+    expect([...f4.keys()]).not.toContain('setup/installation.md');
 
     // A new page where a moved page used to be does not take the moved page's id.
     await checkout.write('guide/install.md', '# A new install page\n');
     const c5 = await checkout.commitAndPush('new page at the old path');
     const f5 = await factsOf(spaceId, c5);
-    expect(f5['setup/install-cli.md'].i).toBe(installId);
-    expect(f5['guide/install.md'].i).toBe(derivedId(spaceId, c5, 'guide/install.md'));
+    expect(f5.get('setup/install-cli.md')!.i).toBe(installId);
+    expect(f5.get('guide/install.md')!.i).toBe(derivedId(spaceId, c5, 'guide/install.md'));
 
     // A copy gets a new id while the original keeps its own.
     await checkout.write('setup/copy.md', await checkout.read('setup/install-cli.md'));
     const c6 = await checkout.commitAndPush('copy');
     const f6 = await factsOf(spaceId, c6);
-    expect(f6['setup/install-cli.md'].i).toBe(installId);
-    expect(f6['setup/copy.md'].i).toBe(pathId(spaceId, 'setup/copy.md'));
+    expect(f6.get('setup/install-cli.md')!.i).toBe(installId);
+    expect(f6.get('setup/copy.md')!.i).toBe(pathId(spaceId, 'setup/copy.md'));
     expect(await fromScratch(spaceId, c6)).toEqual(f6);
     await checkout.dispose();
   });
@@ -152,11 +152,11 @@ describe('history facts: ids and timestamps that survive edits, renames and merg
     const m = await head(checkout);
     await checkout.push();
     const f = await factsOf(spaceId, m);
-    expect(Object.keys(f).sort()).toEqual(['README.md', 'feature.md', 'main.md', 'renamed-on-branch.md']);
-    expect(f['renamed-on-branch.md'].i).toBe(pathId(spaceId, 'a.md'));
-    expect(f['feature.md'].i).toBe(pathId(spaceId, 'feature.md'));
+    expect([...f.keys()].sort()).toEqual(['README.md', 'feature.md', 'main.md', 'renamed-on-branch.md']);
+    expect(f.get('renamed-on-branch.md')!.i).toBe(pathId(spaceId, 'a.md'));
+    expect(f.get('feature.md')!.i).toBe(pathId(spaceId, 'feature.md'));
     const aFacts = await factsOf(spaceId, a);
-    expect(f['renamed-on-branch.md'].c).toBe(aFacts['a.md'].c);
+    expect(f.get('renamed-on-branch.md')!.c).toBe(aFacts.get('a.md')!.c);
     expect(await fromScratch(spaceId, m)).toEqual(f);
     await checkout.dispose();
   });
@@ -208,8 +208,8 @@ describe('history facts: ids and timestamps that survive edits, renames and merg
     incremental.push([octopus, await factsOf(spaceId, octopus)]);
 
     const last = incremental[incremental.length - 1][1];
-    expect(Object.keys(last).sort()).toEqual(['README.md', 'o1.md', 'o2.md', 'o3.md', 'renamed-base.md', 'x.md', 'y.md']);
-    expect(last['renamed-base.md'].i).toBe(pathId(spaceId, 'base.md'));
+    expect([...last.keys()].sort()).toEqual(['README.md', 'o1.md', 'o2.md', 'o3.md', 'renamed-base.md', 'x.md', 'y.md']);
+    expect(last.get('renamed-base.md')!.i).toBe(pathId(spaceId, 'base.md'));
     // From nothing, in one walk over every shape at once: the same facts for every commit.
     await forgetStoredFacts(spaceId);
     const other = await createContainer(t.config);
@@ -229,27 +229,27 @@ describe('history facts: ids and timestamps that survive edits, renames and merg
     const read = await history.forRead(spaceId, tip);
     expect(read.final).toBe(false);
     // Pages never renamed already have their final ids; every path has facts.
-    expect(read.facts['SUMMARY.md'].i).toBe(pathId(spaceId, 'SUMMARY.md'));
+    expect(read.facts.get('SUMMARY.md')!.i).toBe(pathId(spaceId, 'SUMMARY.md'));
     await history.prepare(spaceId, tip);
     expect(history.isFinal(spaceId, tip)).toBe(true);
     const final = await history.forRead(spaceId, tip);
     expect(final.final).toBe(true);
-    expect(Object.keys(final.facts).sort()).toEqual(Object.keys(read.facts).sort());
+    expect([...final.facts.keys()].sort()).toEqual([...read.facts.keys()].sort());
     // Moved pages keep the id of the path they were created at; no two paths share an id.
     const ids = Object.values(final.facts).map((f) => f.i);
     expect(new Set(ids).size).toBe(ids.length);
     const created = new Set(Array.from({ length: 40 }, (_, i) => pathId(spaceId, `guide/page-${i}.md`)));
-    const moved = Object.keys(final.facts).filter((p) => p.startsWith('guide/moved-'));
+    const moved = [...final.facts.keys()].filter((p) => p.startsWith('guide/moved-'));
     expect(moved.length).toBeGreaterThan(10);
-    for (const path of moved) expect(created.has(final.facts[path].i)).toBe(true);
+    for (const path of moved) expect(created.has(final.facts.get(path)!.i)).toBe(true);
     // The provisional facts had the moved pages under ids of their current paths: the final ones differ there only.
-    for (const path of Object.keys(final.facts).filter((p) => !p.startsWith('guide/moved-'))) expect(read.facts[path].i).toBe(final.facts[path].i);
+    for (const path of [...final.facts.keys()].filter((p) => !p.startsWith('guide/moved-'))) expect(read.facts.get(path)!.i).toBe(final.facts.get(path)!.i);
     // A client that listed pages provisionally still finds each one by the id it was shown.
     const finalContent = await loadRevision(t.container.ctx, spaceId, tip);
     const pages = [...finalContent.pagesById.values()].filter((p) => 'gitPath' in p);
-    const shownBefore = pages.filter((p) => read.facts[(p as { gitPath: string }).gitPath].i !== p.id);
+    const shownBefore = pages.filter((p) => read.facts.get((p as { gitPath: string }).gitPath)!.i !== p.id);
     expect(shownBefore.length).toBeGreaterThan(0);
-    for (const page of shownBefore) expect(findPage(finalContent, read.facts[(page as { gitPath: string }).gitPath].i).id).toBe(page.id);
+    for (const page of shownBefore) expect(findPage(finalContent, read.facts.get((page as { gitPath: string }).gitPath)!.i).id).toBe(page.id);
     // Checkpoints were stored on the way, so an old commit is computed from a near one.
     const stored = await t.container.ctx.db.selectFrom('revision_facts').select('commit_oid').where('space_id', '=', spaceId).execute();
     expect(stored.filter((r) => r.commit_oid !== tip).length).toBeGreaterThanOrEqual(2);

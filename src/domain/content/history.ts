@@ -15,10 +15,13 @@
  * commits it answers with provisional facts (the nearest stored ancestor's, advanced to the commit in one step, or
  * ids from the paths alone) while the full computation runs in the background, once per commit and process.
  *
- * A wanted commit's facts are stored a moment after they are known (write-behind, SAVE_DELAY_MS): for a 10,000-page
- * space they are ~1.6 MB of JSON, ~55 ms of the event loop to write, which would otherwise come right when the push's
- * revision and indexes are being built. Until then this process has them in memory; another one computes them again
- * (the same facts), and a process that stops first writes them as it closes.
+ * A wanted commit's facts are stored as the change from the facts of the stored commit it was computed from (its
+ * first parent, for a push), up to CHANGES_PER_WHOLE changes in a row: for a 10,000-page space a whole copy is ~1.6 MB
+ * of JSON, so storing one per push grew the database by that much for each changed page and cost ~15 ms of the event
+ * loop to copy and write. A read from storage starts at the nearest whole copy (or one in memory) and applies the
+ * changes after it. They are stored a moment after they are known (write-behind, SAVE_DELAY_MS), not right when the
+ * push's revision and indexes are being built. Until then this process has them in memory; another one computes them
+ * again (the same facts), and a process that stops first writes them as it closes.
  */
 import crypto from 'node:crypto';
 import type { Kysely } from 'kysely';
@@ -27,7 +30,7 @@ import type { Database } from '../../store/sql/schema.js';
 import type { GitStore } from '../../store/git/repositories.js';
 import type { BlobEntry, CommitObject, GitReader } from '../../store/git/reader.js';
 import { commitChanges, type CommitToDiff, type PathChange } from '../../store/git/changes.js';
-import { findRevisionFacts, revisionFactCommits, saveRevisionFacts } from '../../store/sql/revisions.js';
+import { findRevisionFacts, revisionFactCommits, saveRevisionFacts, type StoredFacts } from '../../store/sql/revisions.js';
 
 export interface PathFact {
   /** id */
@@ -40,7 +43,8 @@ export interface PathFact {
   o: string;
 }
 
-export type Facts = Record<string, PathFact>;
+/** A commit's facts by path. Shared by every reader of the commit: never changed once known. */
+export type Facts = ReadonlyMap<string, PathFact>;
 
 /** Facts for a read: `final` when derived from the whole history, else provisional (see the top of this file). */
 export interface ReadFacts {
@@ -49,6 +53,40 @@ export interface ReadFacts {
 }
 
 type FactMap = Map<string, PathFact>;
+
+/** A commit's facts as kept in memory, with the number of stored changes that lead from a whole copy to them. */
+interface KnownFacts {
+  facts: Facts;
+  depth: number;
+}
+
+/** How a commit's facts differ from another commit's: the paths whose facts are new or other, and the paths gone. */
+export interface FactChanges {
+  set: Array<[string, PathFact]>;
+  gone: string[];
+}
+
+const sameFact = (a: PathFact, b: PathFact) => a.i === b.i && a.c === b.c && a.u === b.u && a.o === b.o;
+
+/** The changes that make `base` into `facts`. */
+export function factChanges(base: Facts, facts: Facts): FactChanges {
+  const set: Array<[string, PathFact]> = [];
+  for (const [path, fact] of facts) {
+    const before = base.get(path);
+    // Facts carried over from a parent are the same objects: most paths are told apart without reading them.
+    if (before !== fact && !(before && sameFact(before, fact))) set.push([path, fact]);
+  }
+  const gone: string[] = [];
+  for (const path of base.keys()) if (!facts.has(path)) gone.push(path);
+  return { set, gone };
+}
+
+/** Applies changes to a map of facts (in place). */
+export function applyFactChanges(facts: FactMap, changes: FactChanges): FactMap {
+  for (const path of changes.gone) facts.delete(path);
+  for (const [path, fact] of changes.set) facts.set(path, fact);
+  return facts;
+}
 
 function hashId(input: string): string {
   return crypto.createHash('sha256').update(input).digest('base64url').slice(0, 16);
@@ -131,6 +169,8 @@ export interface HistoryFactsOptions {
   readWaitMs?: number;
   /** Store the facts of every Nth computed commit, so later computations start near. */
   checkpointEvery?: number;
+  /** Most stored changes in a row before a commit's facts are stored whole again (CHANGES_PER_WHOLE). */
+  changesPerWhole?: number;
   /** Bytes the facts kept in memory may hold (a share of QUIRE_CONTENT_CACHE_MB; ~250 bytes a path). */
   memoryBytes?: number;
   /** Where failures of background computations go. */
@@ -152,6 +192,12 @@ interface Plan {
  */
 const FACTS_HEAP = { commit: 1024, path: 200 } as const;
 
+/**
+ * Most stored changes in a row before a commit's facts are stored whole again: a read from storage in a process that
+ * has none of them in memory reads at most this many rows and applies their changes (a few milliseconds).
+ */
+const CHANGES_PER_WHOLE = 32;
+
 /** How long after a wanted commit's facts are known they are stored (see the top of this file). */
 const SAVE_DELAY_MS = 1000;
 
@@ -160,13 +206,14 @@ const SAVE_DELAY_MS = 1000;
  * every revision read.
  */
 export class HistoryFacts {
-  private readonly memory: WeightedLru<string, Facts>;
+  private readonly memory: WeightedLru<string, KnownFacts>;
   private readonly running = new Map<string, Promise<Facts>>();
   /** Facts known and not stored yet, by `space:commit` (write-behind; see the top of this file). */
-  private readonly unsaved = new Map<string, { spaceId: string; oid: string; facts: Facts }>();
+  private readonly unsaved = new Map<string, { spaceId: string; oid: string; facts: Facts; change?: { baseOid: string; changes: FactChanges; depth: number } }>();
   private saveTimer: NodeJS.Timeout | undefined;
   private readonly inlineCommits: number;
   private readonly checkpointEvery: number;
+  private readonly changesPerWhole: number;
   private readonly readWaitMs: number;
   private readonly log: NonNullable<HistoryFactsOptions['log']>;
   private closed = false;
@@ -178,6 +225,7 @@ export class HistoryFacts {
     this.memory = new WeightedLru(options.memoryBytes ?? 16 * 1024 * 1024);
     this.inlineCommits = options.inlineCommits ?? 64;
     this.checkpointEvery = options.checkpointEvery ?? 250;
+    this.changesPerWhole = options.changesPerWhole ?? CHANGES_PER_WHOLE;
     this.readWaitMs = options.readWaitMs ?? 1500;
     this.log = options.log ?? (() => {});
   }
@@ -235,9 +283,21 @@ export class HistoryFacts {
     await this.saveNow();
   }
 
-  /** Stores the facts of a wanted commit soon (see the top of this file). */
-  private saveLater(spaceId: string, oid: string, facts: Facts): void {
-    this.unsaved.set(`${spaceId}:${oid}`, { spaceId, oid, facts });
+  /**
+   * Keeps the facts of a wanted commit in memory and stores them soon (see the top of this file): as the change from
+   * `base` (a commit whose facts are stored, or will be before these), when it is in memory, few changes lead to it,
+   * and the change is small; else whole.
+   */
+  private keepWanted(spaceId: string, oid: string, facts: Facts, baseOid: string | undefined): void {
+    const base = baseOid === undefined ? undefined : this.memory.get(`${spaceId}:${baseOid}`);
+    let change: { baseOid: string; changes: FactChanges; depth: number } | undefined;
+    if (baseOid !== undefined && base && base.depth < this.changesPerWhole) {
+      const changes = factChanges(base.facts, facts);
+      // A change of most paths reads and stores no less than the whole facts.
+      if (changes.set.length + changes.gone.length <= facts.size / 4) change = { baseOid, changes, depth: base.depth + 1 };
+    }
+    this.remember(`${spaceId}:${oid}`, { facts, depth: change?.depth ?? 0 });
+    this.unsaved.set(`${spaceId}:${oid}`, { spaceId, oid, facts, change });
     this.saveTimer ??= setTimeout(() => void this.saveNow(), SAVE_DELAY_MS);
   }
 
@@ -247,28 +307,47 @@ export class HistoryFacts {
     this.saveTimer = undefined;
     const waiting = [...this.unsaved.values()];
     this.unsaved.clear();
-    for (const { spaceId, oid, facts } of waiting) {
-      await saveRevisionFacts(this.deps.db, spaceId, oid, JSON.stringify(facts)).catch((error: unknown) =>
-        this.log('history facts not stored', { space: spaceId, commit: oid, err: (error as Error).message }),
-      );
+    // In the order they were known: a change's base (when it was waiting too) is stored before it.
+    for (const { spaceId, oid, facts, change } of waiting) {
+      const save = (stored: StoredFacts) => saveRevisionFacts(this.deps.db, spaceId, oid, stored);
+      // A change whose base could not be stored is refused (the row's foreign key): it is stored whole instead.
+      const saving = change
+        ? save({ facts: JSON.stringify(change.changes), baseOid: change.baseOid, depth: change.depth }).catch(() => save(wholeFacts(facts)))
+        : save(wholeFacts(facts));
+      await saving.catch((error: unknown) => this.log('history facts not stored', { space: spaceId, commit: oid, err: (error as Error).message }));
     }
   }
 
   private async stored(spaceId: string, oid: string): Promise<Facts | undefined> {
     const key = `${spaceId}:${oid}`;
     const cached = this.memory.get(key);
-    if (cached) return cached;
-    const row = await findRevisionFacts(this.deps.db, spaceId, oid);
-    if (!row) return undefined;
-    const facts = JSON.parse(row) as Facts;
-    this.remember(key, facts);
+    if (cached) return cached.facts;
+    // The rows from this commit's back to a whole one, or to a commit whose facts are in memory.
+    const rows: StoredFacts[] = [];
+    let start: Facts | undefined;
+    for (let next: string | null = oid; next !== null; ) {
+      const inMemory = next === oid ? undefined : this.memory.get(`${spaceId}:${next}`);
+      if (inMemory) {
+        start = inMemory.facts;
+        break;
+      }
+      const row = await findRevisionFacts(this.deps.db, spaceId, next);
+      // Gone meanwhile (rows go with their base, and with their space): computed again.
+      if (!row) return undefined;
+      rows.push(row);
+      next = row.baseOid;
+    }
+    const oldest = rows[rows.length - 1];
+    const facts: FactMap = start ? new Map(start) : new Map(Object.entries(JSON.parse(oldest.facts) as Record<string, PathFact>));
+    for (const row of rows.slice(0, start ? rows.length : -1).reverse()) applyFactChanges(facts, JSON.parse(row.facts) as FactChanges);
+    this.remember(key, { facts, depth: rows[0].depth });
     return facts;
   }
 
-  private remember(key: string, facts: Facts): void {
+  private remember(key: string, known: KnownFacts): void {
     let bytes = FACTS_HEAP.commit;
-    for (const path in facts) bytes += FACTS_HEAP.path + path.length;
-    this.memory.set(key, facts, bytes);
+    for (const path of known.facts.keys()) bytes += FACTS_HEAP.path + path.length;
+    this.memory.set(key, known, bytes);
   }
 
   /** The bytes the facts kept in memory are estimated to hold. */
@@ -336,11 +415,12 @@ export class HistoryFacts {
       if (computed) return computed;
       const known = (await this.stored(spaceId, oid)) ?? (await this.running.get(`${spaceId}:${oid}`));
       if (!known) return undefined;
-      const map: FactMap = new Map(Object.entries(known));
+      // A copy: the map is advanced in place to its children's facts.
+      const map: FactMap = new Map(known);
       live.set(oid, map);
       return map;
     };
-    const inPlan = new Set(plan.order.map((c) => c.oid));
+    const inPlan = new Map(plan.order.map((c) => [c.oid, c]));
     const reachable = (oid: string | undefined) => oid !== undefined && (inPlan.has(oid) || plan.boundary.includes(oid));
     // A commit whose first parent is missing (a shallow history) is diffed against nothing, like a root commit.
     const toDiff: CommitToDiff[] = [];
@@ -368,16 +448,15 @@ export class HistoryFacts {
       }
       live.set(commit.oid, facts);
       count++;
-      if (commit.oid === target || count % this.checkpointEvery === 0) {
-        const record = Object.fromEntries(facts);
-        this.remember(`${spaceId}:${commit.oid}`, record);
-        // Checkpoints are stored at once: a long computation may be stopped before it ends.
-        if (commit.oid === target) {
-          this.saveLater(spaceId, commit.oid, record);
-          result = record;
-        } else {
-          await saveRevisionFacts(this.deps.db, spaceId, commit.oid, JSON.stringify(record));
-        }
+      if (commit.oid === target) {
+        // The last commit of the plan: its map is handed on to no other.
+        this.keepWanted(spaceId, target, facts, storedAncestor(target, inPlan, plan.boundary));
+        result = facts;
+      } else if (count % this.checkpointEvery === 0) {
+        // A copy (the map may be handed on to a child); stored whole and at once: a long computation may be stopped.
+        const checkpoint = new Map(facts);
+        this.remember(`${spaceId}:${commit.oid}`, { facts: checkpoint, depth: 0 });
+        await saveRevisionFacts(this.deps.db, spaceId, commit.oid, wholeFacts(checkpoint));
       }
       if ((waiting.get(commit.oid) ?? 0) === 0 && commit.oid !== target) live.delete(commit.oid);
     };
@@ -411,13 +490,28 @@ export class HistoryFacts {
     const base = baseOid ? await this.stored(spaceId, baseOid) : undefined;
     if (base && baseOid) {
       for await (const diff of commitChanges(this.deps.git, spaceId, [{ oid: commitOid, parent: baseOid }])) {
-        const map: FactMap = new Map(Object.entries(base));
-        return Object.fromEntries(advanceFacts(spaceId, commit, [map], diff.changes, map));
+        const map: FactMap = new Map(base);
+        return advanceFacts(spaceId, commit, [map], diff.changes, map);
       }
     }
     const changes = addedBlobs(await this.deps.reader.listBlobs(spaceId, commit.tree));
-    return Object.fromEntries(advanceFacts(spaceId, commit, [], changes, new Map()));
+    return advanceFacts(spaceId, commit, [], changes, new Map());
   }
+}
+
+/** Facts to store whole. */
+function wholeFacts(facts: Facts): StoredFacts {
+  return { facts: JSON.stringify(Object.fromEntries(facts)), baseOid: null, depth: 0 };
+}
+
+/**
+ * The commit outside the plan that the target's first parents lead to (its facts are known: stored, or computed
+ * before the plan's); undefined when they end in a root or a missing commit.
+ */
+function storedAncestor(target: string, inPlan: ReadonlyMap<string, CommitObject>, boundary: readonly string[]): string | undefined {
+  let oid = inPlan.get(target)?.parents[0];
+  while (oid !== undefined && inPlan.has(oid)) oid = inPlan.get(oid)!.parents[0];
+  return oid !== undefined && boundary.includes(oid) ? oid : undefined;
 }
 
 /** A whole tree as changes: every blob added (a root commit, or one whose parent is missing). */

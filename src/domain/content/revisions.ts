@@ -360,9 +360,9 @@ export async function loadRevision(ctx: Context, spaceId: string, commitOid: str
       info,
       {
         // Groups and link pages have no file: their key (`SUMMARY.md#path`) gets an id stable across commits.
-        idOf: (_kind, path) => facts[directory + path]?.i ?? derivedId(spaceId, 'structure', path),
-        createdAt: (path) => facts[directory + path]?.c ?? commit.committedAt,
-        updatedAt: (path) => facts[directory + path]?.u ?? commit.committedAt,
+        idOf: (_kind, path) => facts.get(directory + path)?.i ?? derivedId(spaceId, 'structure', path),
+        createdAt: (path) => facts.get(directory + path)?.c ?? commit.committedAt,
+        updatedAt: (path) => facts.get(directory + path)?.u ?? commit.committedAt,
       },
     );
     const { revision } = analysis;

@@ -26,6 +26,7 @@ import * as m0013 from './migrations/0013_links_incremental.js';
 import * as m0014 from './migrations/0014_search_terms.js';
 import * as m0015 from './migrations/0015_search_texts.js';
 import * as m0016 from './migrations/0016_search_results.js';
+import * as m0017 from './migrations/0017_revision_fact_changes.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -53,6 +54,7 @@ export const migrations: Record<string, Migration> = {
   '0014_search_terms': m0014,
   '0015_search_texts': m0015,
   '0016_search_results': m0016,
+  '0017_revision_fact_changes': m0017,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

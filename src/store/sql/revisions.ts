@@ -1,21 +1,31 @@
 import type { Kysely } from 'kysely';
 import type { Database } from './schema.js';
 
-export async function findRevisionFacts(db: Kysely<Database>, spaceId: string, commitOid: string): Promise<string | undefined> {
+/** A commit's stored history facts: whole, or (`baseOid`) as the change from another stored commit's. */
+export interface StoredFacts {
+  facts: string;
+  baseOid: string | null;
+  depth: number;
+}
+
+export async function findRevisionFacts(db: Kysely<Database>, spaceId: string, commitOid: string): Promise<StoredFacts | undefined> {
   const row = await db
     .selectFrom('revision_facts')
-    .select('facts')
+    .select(['facts', 'base_oid', 'depth'])
     .where('space_id', '=', spaceId)
     .where('commit_oid', '=', commitOid)
     .executeTakeFirst();
-  return row?.facts;
+  return row && { facts: row.facts, baseOid: row.base_oid, depth: Number(row.depth) };
 }
 
-/** Stores facts unless another process stored them first (they are equal: both were derived from history). */
-export async function saveRevisionFacts(db: Kysely<Database>, spaceId: string, commitOid: string, facts: string): Promise<void> {
+/**
+ * Stores facts unless another process stored them first (they are equal: both were derived from history). A change
+ * row whose base is not stored is refused by the database (its foreign key).
+ */
+export async function saveRevisionFacts(db: Kysely<Database>, spaceId: string, commitOid: string, stored: StoredFacts): Promise<void> {
   await db
     .insertInto('revision_facts')
-    .values({ space_id: spaceId, commit_oid: commitOid, facts })
+    .values({ space_id: spaceId, commit_oid: commitOid, facts: stored.facts, base_oid: stored.baseOid, depth: stored.depth })
     .onConflict((oc) => oc.columns(['space_id', 'commit_oid']).doNothing())
     .execute();
 }

@@ -157,7 +157,11 @@ export interface TranslationSettingsTable {
 export interface RevisionFactsTable {
   space_id: string;
   commit_oid: string;
-  /** JSON: path -> {i: id, c: createdAt, u: updatedAt, o: blob oid}. */
+  /** The commit whose facts `facts` changes (a stored row of the same space); null: `facts` holds them whole. */
+  base_oid: string | null;
+  /** How many change rows lead to a whole one from here (0 for a whole one). */
+  depth: Generated<number>;
+  /** JSON. Whole: path -> {i: id, c: createdAt, u: updatedAt, o: blob oid}. A change: {set: {path: fact}, gone: [path]}. */
   facts: string;
 }
 
