@@ -32,7 +32,7 @@
  *   query's first searches compared).
  */
 import { performance } from 'node:perf_hooks';
-import { gzipSync } from 'node:zlib';
+import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
 import { bareFastify, checkoutWithBareRemote, load, machine, type LoadResult, pageFile, spaceWithPages, startBenchServer, startQuireServe, type BenchServer } from './lib.js';
 import { median } from './stats.js';
 import { catchUpWithRepositories } from '../src/domain/content/git-access.js';
@@ -131,26 +131,35 @@ async function bigSpace(server: BenchServer): Promise<void> {
   const bare = await bareFastify(plainBytes);
   // The floor of the answer asking gzip: bare Fastify sending as many bytes (zlib's default level, as Quire's).
   const bareGzip = await bareFastify(gzipSync(plainBytes));
+  // And Brotli (as fetch and browsers ask), at the quality Quire keeps its answers in.
+  const bareBrotli = await bareFastify(brotliCompressSync(plainBytes, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 5 } }));
   await load(servedUrl, { token: server.token, connections: 1, seconds: 2 });
   await load(`${bare.url}/page`, { connections: 1, seconds: 2 });
   const content: LoadResult[] = [];
   const bareContent: LoadResult[] = [];
   const gzipped: LoadResult[] = [];
   const bareGzipped: LoadResult[] = [];
+  const brotlied: LoadResult[] = [];
+  const bareBrotlied: LoadResult[] = [];
   // Asking for gzip as fetch, browsers and `curl --compressed` do: the same answer compressed (once per revision).
   const gzip = { 'accept-encoding': 'gzip' };
   await load(servedUrl, { token: server.token, connections: 1, seconds: 2, headers: gzip });
+  const br = { 'accept-encoding': 'br' };
+  await load(servedUrl, { token: server.token, connections: 1, seconds: 2, headers: br });
   for (let round = 0; round < 4; round++) {
     const runs = [
       () => load(servedUrl, { token: server.token, connections: 1, seconds: 3 }).then((r) => content.push(r)),
       () => load(`${bare.url}/page`, { connections: 1, seconds: 3 }).then((r) => bareContent.push(r)),
       () => load(servedUrl, { token: server.token, connections: 1, seconds: 3, headers: gzip }).then((r) => gzipped.push(r)),
       () => load(`${bareGzip.url}/page`, { connections: 1, seconds: 3 }).then((r) => bareGzipped.push(r)),
+      () => load(servedUrl, { token: server.token, connections: 1, seconds: 3, headers: br }).then((r) => brotlied.push(r)),
+      () => load(`${bareBrotli.url}/page`, { connections: 1, seconds: 3 }).then((r) => bareBrotlied.push(r)),
     ];
     for (const run of round % 2 === 0 ? runs : runs.reverse()) await run();
   }
   await bare.close();
   await bareGzip.close();
+  await bareBrotli.close();
   await load(servedPageUrl, { token: server.token, connections: 1, seconds: 2 });
   const read = await load(servedPageUrl, { token: server.token, connections: 1, seconds: 5 });
   const of = (results: LoadResult[], figure: 'p50' | 'p99') => median(results.map((r) => r[figure]));
@@ -159,6 +168,7 @@ async function bigSpace(server: BenchServer): Promise<void> {
       `bare Fastify sending the same bytes: p50 ${of(bareContent, 'p50')} ms, p99 ${of(bareContent, 'p99')} ms`,
   );
   console.log(`GET /content asking gzip (${Math.round(gzipped[0].bytesPerRequest / 1024)} KiB sent), 1 connection: p50 ${of(gzipped, 'p50')} ms, p99 ${of(gzipped, 'p99')} ms (target p50 < 30 ms); bare Fastify sending as many bytes: p50 ${of(bareGzipped, 'p50')} ms`);
+  console.log(`GET /content asking br (${Math.round(brotlied[0].bytesPerRequest / 1024)} KiB sent), 1 connection: p50 ${of(brotlied, 'p50')} ms, p99 ${of(brotlied, 'p99')} ms (target p50 < 30 ms); bare Fastify sending as many bytes: p50 ${of(bareBrotlied, 'p50')} ms`);
   console.log(`GET one page, 1 connection: p50 ${read.p50} ms, p99 ${read.p99} ms`);
   await serve.close();
 

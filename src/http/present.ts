@@ -76,6 +76,10 @@ export async function cachedBytes(content: IndexedRevision, key: string, build: 
 }
 
 const gzipped = promisify(gzip);
+const brotlied = promisify(brotliCompress);
+
+/** The codings answers go in to clients that take them. */
+type Coding = 'br' | 'gzip';
 
 /**
  * Answers from this size are sent gzip-compressed to clients that accept it: about a TCP initial window (10 segments
@@ -103,17 +107,12 @@ function codingWeights(header: string | string[] | undefined): Map<string, numbe
 /** The weight a coding has in parsed Accept-Encoding weights: its own when named, else `*`'s, else 0. */
 const weightOf = (weights: ReadonlyMap<string, number>, coding: string): number => weights.get(coding) ?? weights.get('*') ?? 0;
 
-/** Whether an Accept-Encoding header accepts gzip: `gzip` (or `x-gzip`) or else `*`, with a weight above 0. */
-export function acceptsGzip(header: string | string[] | undefined): boolean {
-  return weightOf(codingWeights(header), 'gzip') > 0;
-}
-
 /**
  * The coding an answer made for its request goes in (compressAnswers): Brotli when the client takes it at least as
  * much as gzip, else gzip when it takes that, else none. At the qualities used, Brotli makes an 850 KB search answer
  * in about half gzip's time (3.7 against 6.7 ms) and smaller (185 against 200 KB), and it is read faster.
  */
-export function answerCoding(header: string | string[] | undefined): 'br' | 'gzip' | undefined {
+export function answerCoding(header: string | string[] | undefined): Coding | undefined {
   const weights = codingWeights(header);
   const br = weightOf(weights, 'br');
   const gzip = weightOf(weights, 'gzip');
@@ -122,10 +121,10 @@ export function answerCoding(header: string | string[] | undefined): 'br' | 'gzi
 }
 
 /**
- * Sends an answer kept with a revision (cachedJsonBytes, cachedBytes) under `key`. To a client that accepts gzip, an
- * answer from COMPRESS_FROM_BYTES goes compressed: compressed once per revision object (on zlib's thread pool, off
- * the event loop; concurrent first requests wait for the same compression) and kept beside it, counted in the
- * revision's weight. The 20 MB `/content` of a 10,000-page space is ~1-4 MB gzipped.
+ * Sends an answer kept with a revision (cachedJsonBytes, cachedBytes) under `key`. To a client that accepts Brotli or
+ * gzip (answerCoding), an answer from COMPRESS_FROM_BYTES goes compressed: compressed once per revision object and
+ * coding (on zlib's thread pool, off the event loop; concurrent first requests wait for the same compression) and
+ * kept beside it, counted in the revision's weight. The 20 MB `/content` of a 10,000-page space is ~1-4 MB gzipped.
  */
 export function sendKept(
   request: FastifyRequest,
@@ -141,21 +140,22 @@ export function sendKept(
   const form = keptForm(content, key, bytes, request.headers['accept-encoding']);
   // Caches between must not give the compressed answer to a client that did not ask for it, nor the other way.
   if (form.vary) reply.header('vary', 'accept-encoding');
-  if (!form.body) return sendGzipped(reply, content, key, bytes);
-  if (form.gzip) reply.header('content-encoding', 'gzip');
+  if (!form.body) return sendCompressed(reply, content, key, bytes, form.coding!);
+  if (form.coding) reply.header('content-encoding', form.coding);
   return reply.send(form.body);
 }
 
 /**
  * The body a kept answer goes out with, to a client whose Accept-Encoding is `acceptEncoding` (see sendKept): its
- * bytes, or its gzipped bytes when made already (no body when they are still to be made or being made); `vary` when
- * the answer is one that may go compressed.
+ * bytes, or its compressed bytes in the client's coding when made already (no body when they are still to be made or
+ * being made); `vary` when the answer is one that may go compressed.
  */
-export function keptForm(content: IndexedRevision, key: string, bytes: Buffer, acceptEncoding: string | string[] | undefined): { body?: Buffer; gzip?: true; vary?: true } {
+export function keptForm(content: IndexedRevision, key: string, bytes: Buffer, acceptEncoding: string | string[] | undefined): { body?: Buffer; coding?: Coding; vary?: true } {
   if (bytes.length < COMPRESS_FROM_BYTES) return { body: bytes };
-  if (!acceptsGzip(acceptEncoding)) return { body: bytes, vary: true };
-  const compressed = content.answers?.get(gzipKeyOf(key));
-  return Buffer.isBuffer(compressed) ? { body: compressed, gzip: true, vary: true } : { vary: true };
+  const coding = answerCoding(acceptEncoding);
+  if (coding === undefined) return { body: bytes, vary: true };
+  const compressed = content.answers?.get(codedKeyOf(key, coding));
+  return Buffer.isBuffer(compressed) ? { body: compressed, coding, vary: true } : { coding, vary: true };
 }
 
 /**
@@ -201,28 +201,38 @@ export const compressAnswers: onSendHookHandler = (request, reply, payload, done
  */
 export const serializeNatively = () => (data: unknown) => JSON.stringify(data);
 
-/** Where the gzipped bytes of the answer kept under `key` are kept (beside it, in the revision's answers). */
-const gzipKeyOf = (key: string) => `${key}:gzip`;
+/** Where the bytes of the answer kept under `key`, compressed in `coding`, are kept (beside it, in the revision's answers). */
+const codedKeyOf = (key: string, coding: Coding) => `${key}:${coding}`;
 
-async function sendGzipped(reply: FastifyReply, content: IndexedRevision, key: string, bytes: Buffer): Promise<FastifyReply> {
-  const gzipKey = gzipKeyOf(key);
+/**
+ * How kept answers are compressed: once per revision, so for size more than speed. Brotli's quality 5 takes about
+ * gzip's default level's time and is 10-25% smaller on real spaces' markdown (and read faster by the client);
+ * bench/README.md, session 25.
+ */
+function compressKept(bytes: Buffer, coding: Coding): Promise<Buffer> {
+  if (coding === 'gzip') return gzipped(bytes);
+  return brotlied(bytes, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 5, [zlibConstants.BROTLI_PARAM_SIZE_HINT]: bytes.length } });
+}
+
+async function sendCompressed(reply: FastifyReply, content: IndexedRevision, key: string, bytes: Buffer, coding: Coding): Promise<FastifyReply> {
+  const codedKey = codedKeyOf(key, coding);
   content.answers ??= new Map();
-  let compressed = content.answers.get(gzipKey) as Buffer | Promise<Buffer> | undefined;
+  let compressed = content.answers.get(codedKey) as Buffer | Promise<Buffer> | undefined;
   if (compressed === undefined) {
     // Kept as a promise while it is made (concurrent first requests wait for the same one), then as the bytes.
-    const making = gzipped(bytes);
-    content.answers.set(gzipKey, making);
+    const making = compressKept(bytes, coding);
+    content.answers.set(codedKey, making);
     making.then(
       (made) => {
-        if (content.answers?.get(gzipKey) !== making) return;
-        content.answers.set(gzipKey, made);
+        if (content.answers?.get(codedKey) !== making) return;
+        content.answers.set(codedKey, made);
         content.weigh?.(made.length);
       },
-      () => content.answers?.delete(gzipKey),
+      () => content.answers?.delete(codedKey),
     );
     compressed = making;
   }
-  return reply.header('content-encoding', 'gzip').send(await compressed);
+  return reply.header('content-encoding', coding).send(await compressed);
 }
 
 /** Remembers that `url` is answered by `answer` (see replayKept), counted in the revision's weight. */

@@ -48,7 +48,7 @@ export function replayLane(ctx: Context, options: ReplayLaneOptions): (req: http
     if (!form.body) return false;
     const headers: http.OutgoingHttpHeaders = { 'content-type': replay.type };
     if (form.vary) headers.vary = 'accept-encoding';
-    if (form.gzip) headers['content-encoding'] = 'gzip';
+    if (form.coding) headers['content-encoding'] = form.coding;
     headers['content-length'] = form.body.length;
     res.writeHead(200, headers);
     res.end(form.body);
