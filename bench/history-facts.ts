@@ -16,6 +16,8 @@ import { createSpace } from '../src/domain/content/spaces.js';
 const PAGES = Number(process.env.PAGES ?? 10_000);
 const ROUNDS = Number(process.env.ROUNDS ?? 15);
 
+const sizeOf = (bytes: number) => (bytes < 10 * 1024 ? `${bytes} bytes` : `${Math.round(bytes / 1024)} KiB`);
+
 const server = await startBenchServer();
 const ctx = server.container.ctx;
 const deps = { db: ctx.db, git: server.container.git, reader: ctx.reader };
@@ -59,7 +61,7 @@ try {
   }
   console.log(`history facts of a one-page push, ${PAGES} pages, ${ROUNDS} pushes, medians; ${machine()}`);
   for (const v of variants) {
-    console.log(`  ${v.name}: computed and kept ${median(v.keep).toFixed(1)} ms, stored ${median(v.store).toFixed(1)} ms, ${Math.round(median(v.bytes) / 1024)} KiB a push`);
+    console.log(`  ${v.name}: computed and kept ${median(v.keep).toFixed(1)} ms, stored ${median(v.store).toFixed(1)} ms, ${sizeOf(median(v.bytes))} a push`);
   }
   const [changes, whole] = variants;
   const both = (v: (typeof variants)[number]) => median(v.keep) + median(v.store);

@@ -4,8 +4,8 @@
  * `npx tsx bench/scale.ts` (SCALE=space, PAGES=10000): one space of 10,000 pages in folders of 50.
  *   - GET /content and GET one page, warm, one connection, from `quire serve` (the build, `npm run build` first, its
  *     own process, once the push's jobs are done): p50 (targets < 30 ms for /content), /content plain (with its floor:
- *     bare Fastify in its own process sending the same bytes) and asking gzip (sent compressed, as kept with the
- *     revision);
+ *     bare Fastify in its own process sending the same bytes) and asking gzip or br (sent compressed, as kept with the
+ *     revision; each beside bare Fastify sending as many bytes);
  *   - ROUNDS one-page pushes through the real git client over HTTP, alternating with the same push to a bare
  *     smart-HTTP server (git http-backend, no checks); for each: the push, when the API shows the change (target
  *     < 1 s), and when the link index and the search index hold the new revision (targets < 200 ms each),
