@@ -21,6 +21,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     // A change needs its base: it is refused without it, and goes when its base goes (the rows are a cache).
     .addForeignKeyConstraint('revision_fact_rows_base_fk', ['space_id', 'base_oid'], 'revision_fact_rows', [...commitKey], (c) => c.onDelete('cascade'))
     .execute();
+  // The changes of a base, found when it goes: without it, every row deleted (a space's, all at once) scans the table.
+  await db.schema.createIndex('revision_facts_base').on('revision_fact_rows').columns(['space_id', 'base_oid']).execute();
   await sql`insert into revision_fact_rows (space_id, commit_oid, facts) select space_id, commit_oid, facts from revision_facts`.execute(db);
   await db.schema.dropTable('revision_facts').execute();
   await db.schema.alterTable('revision_fact_rows').renameTo('revision_facts').execute();
