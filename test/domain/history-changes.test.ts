@@ -121,11 +121,12 @@ describe.each(DATABASE_KINDS)('history facts stored as changes (%s)', (kind) => 
     expect(stored.get(edit)).toMatchObject({ base: moved, depth: 1 });
     expect(await historyOfAnotherProcess().factsOf(spaceId, edit)).toEqual(editFacts);
 
-    // Its base's row gone before it is stored (dropped: the rows are a cache), the change is stored whole.
+    // Its base's row gone (dropped: the rows are a cache) while the base is still in memory: the change cannot be
+    // stored, and is stored whole.
+    await t.container.ctx.db.deleteFrom('revision_facts').where('space_id', '=', spaceId).where('commit_oid', '=', edit).execute();
     await checkout.write('chapter/page-1.md', '# Page 1\n\nEdited.\n');
     const next = await checkout.commitAndPush('another edit');
     const nextFacts = await history.factsOf(spaceId, next);
-    await t.container.ctx.db.deleteFrom('revision_facts').where('space_id', '=', spaceId).where('commit_oid', '=', edit).execute();
     await history.saveNow();
     stored = await rows(spaceId);
     expect(stored.get(next)).toMatchObject({ base: null, depth: 0 });
