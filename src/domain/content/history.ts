@@ -66,10 +66,17 @@ export interface FactChanges {
   gone: string[];
 }
 
+/** A commit's facts to store as the change from a base commit's, `depth` changes from a whole copy. */
+interface ChangeToStore {
+  baseOid: string;
+  changes: FactChanges;
+  depth: number;
+}
+
 const sameFact = (a: PathFact, b: PathFact) => a.i === b.i && a.c === b.c && a.u === b.u && a.o === b.o;
 
 /** The changes that make `base` into `facts`. */
-export function factChanges(base: Facts, facts: Facts): FactChanges {
+function factChanges(base: Facts, facts: Facts): FactChanges {
   const set: Array<[string, PathFact]> = [];
   for (const [path, fact] of facts) {
     const before = base.get(path);
@@ -82,7 +89,7 @@ export function factChanges(base: Facts, facts: Facts): FactChanges {
 }
 
 /** Applies changes to a map of facts (in place). */
-export function applyFactChanges(facts: FactMap, changes: FactChanges): FactMap {
+function applyFactChanges(facts: FactMap, changes: FactChanges): FactMap {
   for (const path of changes.gone) facts.delete(path);
   for (const [path, fact] of changes.set) facts.set(path, fact);
   return facts;
@@ -209,7 +216,7 @@ export class HistoryFacts {
   private readonly memory: WeightedLru<string, KnownFacts>;
   private readonly running = new Map<string, Promise<Facts>>();
   /** Facts known and not stored yet, by `space:commit` (write-behind; see the top of this file). */
-  private readonly unsaved = new Map<string, { spaceId: string; oid: string; facts: Facts; change?: { baseOid: string; changes: FactChanges; depth: number } }>();
+  private readonly unsaved = new Map<string, { spaceId: string; oid: string; facts: Facts; change?: ChangeToStore }>();
   private saveTimer: NodeJS.Timeout | undefined;
   private readonly inlineCommits: number;
   private readonly checkpointEvery: number;
@@ -290,7 +297,7 @@ export class HistoryFacts {
    */
   private keepWanted(spaceId: string, oid: string, facts: Facts, baseOid: string | undefined): void {
     const base = baseOid === undefined ? undefined : this.memory.get(`${spaceId}:${baseOid}`);
-    let change: { baseOid: string; changes: FactChanges; depth: number } | undefined;
+    let change: ChangeToStore | undefined;
     if (baseOid !== undefined && base && base.depth < this.changesPerWhole) {
       const changes = factChanges(base.facts, facts);
       // A change of most paths reads and stores no less than the whole facts.
@@ -337,10 +344,11 @@ export class HistoryFacts {
       rows.push(row);
       next = row.baseOid;
     }
-    const oldest = rows[rows.length - 1];
-    const facts: FactMap = start ? new Map(start) : new Map(Object.entries(JSON.parse(oldest.facts) as Record<string, PathFact>));
-    for (const row of rows.slice(0, start ? rows.length : -1).reverse()) applyFactChanges(facts, JSON.parse(row.facts) as FactChanges);
-    this.remember(key, { facts, depth: rows[0].depth });
+    const own = rows[0];
+    // Without a start in memory, the last row read is a whole one: the facts start from it; the changes follow, oldest first.
+    const facts: FactMap = start ? new Map(start) : new Map(Object.entries(JSON.parse(rows.pop()!.facts) as Record<string, PathFact>));
+    for (const row of rows.reverse()) applyFactChanges(facts, JSON.parse(row.facts) as FactChanges);
+    this.remember(key, { facts, depth: own.depth });
     return facts;
   }
 
