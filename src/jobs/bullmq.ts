@@ -4,7 +4,8 @@
  *
  * Redis outages: producers use a connection without an offline queue and a one-second limit, so an operation that
  * needs a job answers 503 at once instead of hanging, while everything else (which never touches Redis) keeps
- * working. Workers reconnect by themselves; the jobs Redis held before the outage run after it.
+ * working. Workers reconnect by themselves; the jobs Redis held before the outage run after it. What follows a change
+ * already made (indexing after a push) is kept in memory meanwhile and queued as soon as Redis answers again.
  */
 import { Queue, QueueEvents, UnrecoverableError, Worker, type JobsOptions } from 'bullmq';
 import { Redis, type RedisOptions } from 'ioredis';
@@ -34,6 +35,21 @@ export interface BullMqOptions extends QueueOptions {
  * answer, HTTP included, stays within the second that promise makes.
  */
 const PRODUCER_TIMEOUT_MS = 800;
+
+/**
+ * Jobs kept while Redis is unreachable, at most: a bound on memory through a long outage with many pushes. Past it
+ * a job is dropped, and the periodic catch-up finds its work from what is stored.
+ */
+const MAX_KEPT_JOBS = 10_000;
+
+/**
+ * How often kept jobs are tried again while the connection looks up: Redis that stopped answering without closing
+ * the connection (a paused or overloaded server) never announces its return with a reconnection.
+ */
+const KEPT_RETRY_MS = 1000;
+
+/** Kept jobs queued at once when Redis answers again (each is one round trip). */
+const KEPT_BATCH = 100;
 
 function queueName(name: JobName): string {
   return `quire-${name}`;
@@ -84,9 +100,16 @@ export class BullMqQueue implements JobQueue {
   private readonly queues = new Map<JobName, Queue>();
   private readonly events = new Map<JobName, QueueEvents>();
   private firstConnection?: Promise<void>;
+  /** Jobs that could not be queued while Redis was unreachable, by key (a job kept twice is queued once). */
+  private readonly kept = new Map<string, Job>();
+  private keptRetry?: NodeJS.Timeout;
+  private queueingKept?: Promise<void>;
+  private closed = false;
 
   constructor(private readonly options: BullMqOptions) {
     this.connection = producerConnection(options.redisUrl);
+    // ioredis says `ready` on every (re)connection: what the outage kept back is queued at once.
+    this.connection.on('ready', () => void this.queueKept());
   }
 
   private queue(name: JobName): Queue {
@@ -142,6 +165,43 @@ export class BullMqQueue implements JobQueue {
     await this.add(job, `${key}.${newId()}`, key);
   }
 
+  async enqueueWhenReachable(job: Job): Promise<'queued' | 'kept' | 'dropped'> {
+    if (this.closed) return 'dropped';
+    const key = jobKey(job);
+    // A job of this key already kept waits its turn: queueing it now too would only be refused as a duplicate.
+    if (this.kept.has(key)) return 'kept';
+    try {
+      await this.enqueue(job);
+      return 'queued';
+    } catch {
+      if (this.closed || this.kept.size >= MAX_KEPT_JOBS) return 'dropped';
+      this.kept.set(key, job);
+      this.keptRetry ??= setInterval(() => {
+        if (this.connection.status === 'ready') void this.queueKept();
+      }, KEPT_RETRY_MS).unref();
+      return 'kept';
+    }
+  }
+
+  /** Queues the kept jobs: one pass at a time (a reconnection during a pass joins it); never rejects. */
+  private queueKept(): Promise<void> {
+    this.queueingKept ??= this.queueKeptPass().finally(() => (this.queueingKept = undefined));
+    return this.queueingKept;
+  }
+
+  /** A batch at a time, until all are queued or one fails (Redis still unreachable: the next reconnection or retry goes on). */
+  private async queueKeptPass(): Promise<void> {
+    while (this.kept.size > 0 && !this.closed) {
+      const batch: [string, Job][] = [];
+      for (const entry of this.kept) if (batch.push(entry) === KEPT_BATCH) break;
+      const outcomes = await Promise.allSettled(batch.map(([, job]) => this.enqueue(job)));
+      outcomes.forEach((outcome, i) => outcome.status === 'fulfilled' && this.kept.delete(batch[i][0]));
+      if (outcomes.some((outcome) => outcome.status === 'rejected')) return;
+    }
+    clearInterval(this.keptRetry);
+    this.keptRetry = undefined;
+  }
+
   async run(job: Job, options: { timeoutMs?: number } = {}): Promise<void> {
     const events = await withinDeadline(`waiting for ${job.name}`, this.queueEvents(job.name));
     const added = await this.add(job, `${jobKey(job)}.${newId()}`);
@@ -179,6 +239,10 @@ export class BullMqQueue implements JobQueue {
   async idle(): Promise<void> {}
 
   async close(): Promise<void> {
+    // Jobs still kept are given up: their work is found again from what is stored by the catch-up at the next start.
+    this.closed = true;
+    clearInterval(this.keptRetry);
+    await this.queueingKept;
     await Promise.allSettled([...this.events.values()].map((events) => events.close()));
     await Promise.allSettled([...this.queues.values()].map((queue) => queue.close()));
     this.connection.disconnect();

@@ -40,6 +40,13 @@ export class InProcessQueue implements JobQueue {
     void done.finally(() => this.pending.delete(key));
   }
 
+  /** This queue is always reachable: only a process that is stopping refuses (its catch-up at start finds the work). */
+  async enqueueWhenReachable(job: Job): Promise<'queued' | 'dropped'> {
+    if (this.closed) return 'dropped';
+    await this.enqueue(job);
+    return 'queued';
+  }
+
   async run(job: Job, options: { timeoutMs?: number } = {}): Promise<void> {
     const done = this.schedule(job);
     if (options.timeoutMs === undefined) return done;

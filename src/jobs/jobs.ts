@@ -56,6 +56,14 @@ export interface JobQueue {
    */
   enqueue(job: Job): Promise<void>;
   /**
+   * Queues a job now or, while the queue is unreachable, keeps it in this process (by key, so once, and a bounded
+   * number) and queues it as soon as the queue answers again. Never throws. For work that follows a change already
+   * made (indexing after a push), which a queue outage must not fail: 'kept' when it waits for the queue, 'dropped'
+   * when it could not be kept (too many kept already, or the process is stopping), so it must be found again by
+   * reading what is stored (the catch-up, queueMissedIndexing), as after a restart.
+   */
+  enqueueWhenReachable(job: Job): Promise<'queued' | 'kept' | 'dropped'>;
+  /**
    * Queues a job (never de-duplicated) and waits until it has finished. Throws the processor's DomainError when it
    * failed with one (a 4xx reason: bad source, unreachable URL...), ServiceUnavailable when the queue is unreachable
    * or the job did not finish within `timeoutMs`.

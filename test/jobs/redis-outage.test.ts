@@ -1,7 +1,8 @@
 /**
  * Redis outages, on the real Redis behind a TCP proxy that the test cuts and restores (Redis keeps its data, as
  * when a network path fails): while Redis is unreachable, queueing answers ServiceUnavailable within a second;
- * jobs queued before the outage run after it; running workers reconnect by themselves.
+ * jobs queued before the outage run after it; running workers reconnect by themselves; what follows a change already
+ * made is kept meanwhile and queued, once, as soon as Redis answers again.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { BullMqQueue, startBullMqWorkers, type BullMqWorkers } from '../../src/jobs/bullmq.js';
@@ -83,5 +84,38 @@ describe('Redis outage (bullmq)', () => {
 
     await until(() => queue.enqueue(job('second')).then(() => true, () => false), 'queueing to work again');
     await until(() => ran.includes('second'), 'the job queued after the outage', 15_000);
+  });
+
+  it('keeps what could not be queued during the outage and queues it, once, as soon as Redis answers again', async () => {
+    const { proxy, queue, options } = await setup();
+    const ran: string[] = [];
+    // One at a time: the jobs run in the order they were queued.
+    const workers = startBullMqWorkers(async (j) => void ran.push((j.payload as { spaceId: string }).spaceId), { ...options, concurrency: 1 });
+    cleanups.push(() => workers.close(1000));
+    expect(await queue.enqueueWhenReachable(job('reachable'))).toBe('queued');
+    await until(() => ran.includes('reachable'), 'the job queued while Redis answered');
+
+    await proxy.cut();
+    expect(await queue.enqueueWhenReachable(job('during-outage'))).toBe('kept');
+    // The same job again (a second push of the same commit, the catch-up): kept once.
+    expect(await queue.enqueueWhenReachable(job('during-outage'))).toBe('kept');
+    await proxy.restore();
+    await until(() => ran.includes('during-outage'), 'the kept job to be queued and run', 10_000);
+
+    // A job queued after it runs after it: the kept job was queued once, or a second run would come first.
+    await queue.enqueue(job('after-outage'));
+    await until(() => ran.includes('after-outage'), 'the job queued after the outage');
+    expect(ran).toEqual(['reachable', 'during-outage', 'after-outage']);
+  });
+
+  it('keeps a bounded number of jobs through a long outage, and drops the rest for the catch-up to find', async () => {
+    const { proxy, queue } = await setup();
+    await proxy.cut();
+    const outcomes = await Promise.all(Array.from({ length: 10_001 }, (_, i) => queue.enqueueWhenReachable(job(`space${i}`))));
+    expect(outcomes.filter((outcome) => outcome === 'kept')).toHaveLength(10_000);
+    expect(outcomes.filter((outcome) => outcome === 'dropped')).toHaveLength(1);
+    // Stopping gives up what is kept (the catch-up at the next start finds it) and keeps nothing more.
+    await queue.close();
+    expect(await queue.enqueueWhenReachable(job('after-close'))).toBe('dropped');
   });
 });

@@ -12,22 +12,20 @@ import { LINKS_VERSION, SEARCH_VERSION } from './refs.js';
 /**
  * After main moved (a push, a merge, an import): compute the history facts of the new commits in the background (a
  * first push of a long history must not hold the answer, nor the reads after it) and queue the indexing of the new
- * revision. The push has landed whatever happens here, so a queue outage is logged, not thrown; the link index is
- * also built on first read of a revision it lacks, and search catches up with the next revision.
+ * revision. The push has landed whatever happens here, so a queue outage is logged, not thrown: the indexing is
+ * queued as soon as the queue answers again, or else by the catch-up (queueMissedIndexing); the link index is also
+ * built on first read of a revision it lacks.
  */
 export async function enqueueIndexingAfterPush(ctx: Context, push: { spaceId: string; revision: string }): Promise<void> {
   void ctx.history.prepare(push.spaceId, push.revision);
   const payload = { spaceId: push.spaceId, commit: push.revision };
-  const queued = await Promise.allSettled([
-    ctx.jobs.enqueue({ name: 'index-links', payload }),
-    ctx.jobs.enqueue({ name: 'index-search', payload }),
+  const outcomes = await Promise.all([
+    ctx.jobs.enqueueWhenReachable({ name: 'index-links', payload }),
+    ctx.jobs.enqueueWhenReachable({ name: 'index-search', payload }),
   ]);
-  for (const outcome of queued) {
-    if (outcome.status === 'rejected') {
-      const message = outcome.reason instanceof Error ? outcome.reason.message : String(outcome.reason);
-      process.stderr.write(`${JSON.stringify({ level: 40, msg: 'indexing not queued', space: push.spaceId, err: message })}\n`);
-    }
-  }
+  const fields = { space: push.spaceId, commit: push.revision };
+  if (outcomes.includes('dropped')) ctx.log.warn(fields, 'indexing not queued: the catch-up will queue it');
+  else if (outcomes.includes('kept')) ctx.log.warn(fields, 'indexing kept until the job queue answers again');
 }
 
 /**
