@@ -211,35 +211,39 @@ function pageChangesOnly(
 
 /**
  * Blobs read once each, and together: one read for the prefetched ones, one for those asked for in the same turn of
- * the event loop (the page files a build asks for at once), instead of a process per blob.
+ * the event loop (the page files a build asks for at once), instead of a process per blob. Each blob's promise is
+ * made when it is asked for, and handed to whoever asked: a prefetched blob the check never reads (a kept
+ * SUMMARY.md, a YAML file no rule reads) leaves no promise behind that would reject unobserved once the push's
+ * reader is closed.
  */
 function blobReader(readMany: (oids: string[]) => Promise<Map<string, Buffer>>) {
-  const known = new Map<string, Promise<Buffer>>();
+  const known = new Map<string, Promise<Map<string, Buffer>>>();
   let next: { oids: string[]; blobs: Promise<Map<string, Buffer>> } | undefined;
-  const remember = (oid: string, blobs: Promise<Map<string, Buffer>>) => {
-    const blob = blobs.then((found) => found.get(oid) ?? Buffer.alloc(0));
-    known.set(oid, blob);
-    return blob;
-  };
   return {
     prefetch(oids: string[]): void {
       const fresh = [...new Set(oids)].filter((oid) => !known.has(oid));
+      if (fresh.length === 0) return;
       const blobs = readMany(fresh);
-      for (const oid of fresh) remember(oid, blobs);
+      // A guess at what the check reads: its failure matters only to a read of one of its blobs, which gets it.
+      blobs.catch(() => undefined);
+      for (const oid of fresh) known.set(oid, blobs);
     },
     read(oid: string): Promise<Buffer> {
-      const blob = known.get(oid);
-      if (blob) return blob;
-      if (!next) {
-        const oids: string[] = [];
-        const blobs = new Promise((resolve) => setImmediate(resolve)).then(() => {
-          next = undefined;
-          return readMany(oids);
-        });
-        next = { oids, blobs };
+      let blobs = known.get(oid);
+      if (!blobs) {
+        if (!next) {
+          const oids: string[] = [];
+          const batch = new Promise((resolve) => setImmediate(resolve)).then(() => {
+            next = undefined;
+            return readMany(oids);
+          });
+          next = { oids, blobs: batch };
+        }
+        next.oids.push(oid);
+        blobs = next.blobs;
+        known.set(oid, blobs);
       }
-      next.oids.push(oid);
-      return remember(oid, next.blobs);
+      return blobs.then((found) => found.get(oid) ?? Buffer.alloc(0));
     },
   };
 }

@@ -360,6 +360,18 @@ describe.each([
     await ok(['push', '--quiet', 'origin', '--delete', 'refs/heads/change-requests/1'], { cwd: dir });
   });
 
+  it('refuses a push whose check is decided before its object reads are answered, and the server lives on', async () => {
+    // The second push brings no commit (its tip is main's) and its SUMMARY.md and pages were parsed by the first:
+    // its check reads nothing, and it is decided while the read of SUMMARY.md, asked in advance, is still pending.
+    const spaceId = await newSpace();
+    const dir = await clone(spaceId, editor.token);
+    const oid = await commit(dir, { 'SUMMARY.md': '# Summary\n\n* [Guide](README.md)\n* [Page](page.md)\n', 'page.md': '# Page\n' });
+    await ok(['push', '--quiet', 'origin', 'HEAD:main'], { cwd: dir });
+    const refusal = await refused(spaceId, () => git(['push', 'origin', 'HEAD:refs/heads/other'], { cwd: dir }));
+    expect(refusal).toContain('refs/heads/other: only refs/heads/main');
+    expect((await space(spaceId)).revision).toBe(oid);
+  });
+
   it('refuses a file larger than the limit, naming it, and accepts one at the limit', async () => {
     const spaceId = await newSpace();
     const dir = await clone(spaceId);
