@@ -61,6 +61,7 @@ export interface ChangeRequestStates {
 
 const MAIN = 'refs/heads/main';
 const CHANGE_REQUEST = /^refs\/heads\/change-requests\/[1-9][0-9]*$/;
+const TAG = /^refs\/tags\//;
 const ZERO_OID = /^0+$/;
 const SYMLINK = '120000';
 const SUBMODULE = '160000';
@@ -105,8 +106,11 @@ export async function validatePush(input: ValidatePushInput, parsing: PageParsin
     // while the tips' types are read (a push's wait is its latency); a tip that is not a commit fails them, and
     // they are asked again without it.
     const pushed = [...new Set(updates.map((update) => update.newOid))];
+    // Tags are kept and not shown: what they bring follows the rules of every pushed file, not the content checks
+    // (an old release's pages need not read by today's rules).
+    const branches = updates.filter((update) => !TAG.test(update.ref));
     const starts = new Map(
-      updates.map((update) => {
+      branches.map((update) => {
         const base = ZERO_OID.test(update.oldOid) ? undefined : parsing.checks?.get(checkKey(input.gitDir, projectDirectory, update.oldOid));
         const start: CheckStart = base
           ? { base, changes: push.treeChanges(update.oldOid, update.newOid) }
@@ -117,14 +121,20 @@ export async function validatePush(input: ValidatePushInput, parsing: PageParsin
     const newCommits = push.newCommits(pushed);
     for (const early of [...[...starts.values()].map((start) => start.changes ?? start.tree!), newCommits]) early.catch(() => undefined);
     const tips = await push.objectInfo(pushed);
+    // A tag may be annotated: it leads to what it tags, through tags of tags.
+    const tagged = await push.peeled(updates.filter((update) => TAG.test(update.ref) && tips.get(update.newOid)?.type === 'tag').map((update) => update.newOid));
+    const leadingToCommits = new Set<string>();
     for (const update of updates) {
-      const type = tips.get(update.newOid)?.type;
-      if (type !== 'commit') problems.push({ message: `${update.ref}: must point at a commit, not ${type ? `a ${type}` : 'a missing object'}` });
+      const tag = TAG.test(update.ref);
+      const type = tag && tips.get(update.newOid)?.type === 'tag' ? tagged.get(update.newOid)?.type : tips.get(update.newOid)?.type;
+      if (type === 'commit') leadingToCommits.add(update.newOid);
+      else problems.push({ message: `${update.ref}: must point at a commit${tag ? ' (or at a tag of one)' : ''}, not ${type ? `a ${type}` : 'a missing object'}` });
     }
-    const commitTips = pushed.filter((oid) => tips.get(oid)?.type === 'commit');
+    const checkedTips = pushed.filter((oid) => leadingToCommits.has(oid));
+    const commitTips = [...new Set(branches.filter((update) => tips.get(update.newOid)?.type === 'commit').map((update) => update.newOid))];
     const [entryProblems, content] = await Promise.all([
       (async () => {
-        const entries = await push.changedEntries(await (commitTips.length === pushed.length ? newCommits : push.newCommits(commitTips)));
+        const entries = await push.changedEntries(await (checkedTips.length === pushed.length ? newCommits : push.newCommits(checkedTips)));
         const [sizes, links] = await Promise.all([sizeProblems(push, entries, maxFileBytes(input.env)), symlinkProblems(push, entries)]);
         return [...pathProblems(entries), ...sizes, ...links];
       })(),
@@ -256,10 +266,12 @@ function changeRequestStates(env: Record<string, string>): ChangeRequestStates |
 }
 
 /**
- * Only main and change-request branches accept pushes, main cannot be deleted, and a change request's branch
- * takes pushes only while the change request exists and is neither merged nor archived.
+ * Only main, change-request branches and tags accept pushes, main cannot be deleted, and a change request's branch
+ * takes pushes only while the change request exists and is neither merged nor archived. Tags are kept as pushed
+ * (moved, deleted): `git push --follow-tags` and mirrors push them beside main.
  */
 function refProblems(update: RefUpdate, states: ChangeRequestStates | undefined): PushProblem[] {
+  if (TAG.test(update.ref)) return [];
   if (update.ref === MAIN) {
     return ZERO_OID.test(update.newOid) ? [{ message: `${MAIN}: main cannot be deleted` }] : [];
   }
@@ -272,7 +284,7 @@ function refProblems(update: RefUpdate, states: ChangeRequestStates | undefined)
     const closed = states.closed[number];
     return closed ? [{ message: `${update.ref}: change request ${number} is ${closed}; it takes no more pushes` }] : [];
   }
-  return [{ message: `${update.ref}: only ${MAIN} and refs/heads/change-requests/<number> accept pushes` }];
+  return [{ message: `${update.ref}: only ${MAIN}, refs/heads/change-requests/<number> and tags accept pushes` }];
 }
 
 type Entry = { path: string; mode: string; oid: string };

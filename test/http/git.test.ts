@@ -330,9 +330,9 @@ describe.each([
 
     const other = await refused(spaceId, () => git(['push', 'origin', 'HEAD:refs/heads/other'], { cwd: dir }));
     expect(other).toContain('remote: Quire refused the push (nothing was changed):');
-    expect(other).toContain('remote:   refs/heads/other: only refs/heads/main and refs/heads/change-requests/<number> accept pushes');
+    expect(other).toContain('remote:   refs/heads/other: only refs/heads/main, refs/heads/change-requests/<number> and tags accept pushes');
     expect(other).toContain('pre-receive hook declined');
-    for (const ref of ['refs/heads/change-requests/0', 'refs/heads/change-requests/abc', 'refs/tags/v1', 'refs/heads/main/x']) {
+    for (const ref of ['refs/heads/change-requests/0', 'refs/heads/change-requests/abc', 'refs/heads/main/x', 'refs/notes/x']) {
       expect(await refused(spaceId, () => git(['push', 'origin', `HEAD:${ref}`], { cwd: dir }))).toContain(`${ref}: only refs/heads/main`);
     }
     // One bad ref refuses the whole push.
@@ -370,6 +370,50 @@ describe.each([
     const refusal = await refused(spaceId, () => git(['push', 'origin', 'HEAD:refs/heads/other'], { cwd: dir }));
     expect(refusal).toContain('refs/heads/other: only refs/heads/main');
     expect((await space(spaceId)).revision).toBe(oid);
+  });
+
+  it('keeps tags pushed beside main (git push --follow-tags), annotated or not, and refuses a tag of anything but a commit', async () => {
+    const spaceId = await newSpace();
+    const dir = await clone(spaceId, editor.token);
+    const first = await commit(dir, { 'page.md': '# Page\n' }, 'First');
+    await ok(['tag', '--annotate', '--message', 'Release 1', 'v1'], { cwd: dir });
+    await ok(['tag', 'light'], { cwd: dir });
+    // A tag of a commit of another line: its files follow the rules of every pushed file, not the content checks.
+    await ok(['checkout', '--quiet', '-b', 'old'], { cwd: dir });
+    await commit(dir, { 'old.md': '---\ndescription: [unclosed\n---\n# Old\n' }, 'Old');
+    await ok(['tag', '--annotate', '--message', 'Old release', 'v0'], { cwd: dir });
+    await ok(['checkout', '--quiet', 'main'], { cwd: dir });
+
+    const pushed = await git(['push', '--follow-tags', 'origin', 'HEAD:main'], { cwd: dir });
+    expect(pushed.code, pushed.stderr).toBe(0);
+    const v1 = (await ok(['rev-parse', 'v1'], { cwd: dir })).trim();
+    expect(await serverRefs(spaceId)).toBe(`${first} refs/heads/main\n${v1} refs/tags/v1\n`);
+    expect((await space(spaceId)).revision).toBe(first);
+    await ok(['push', '--quiet', 'origin', 'light', 'v0'], { cwd: dir });
+    const v0 = (await ok(['rev-parse', 'v0'], { cwd: dir })).trim();
+    expect(await serverRefs(spaceId)).toBe(`${first} refs/heads/main\n${first} refs/tags/light\n${v0} refs/tags/v0\n${v1} refs/tags/v1\n`);
+    // A clone gets them; a tag moves and goes as a branch does.
+    const other = await clone(spaceId);
+    expect((await ok(['tag', '--list'], { cwd: other })).split('\n').filter(Boolean)).toEqual(['light', 'v0', 'v1']);
+    await ok(['push', '--quiet', 'origin', '--delete', 'refs/tags/light'], { cwd: dir });
+    expect(await serverRefs(spaceId)).not.toContain('refs/tags/light');
+
+    // A tag of a blob or a tree (annotated or not) refuses the whole push, naming the tag.
+    const second = await commit(dir, { 'more.md': '# More\n' }, 'Second');
+    const blob = (await ok(['rev-parse', 'HEAD:more.md'], { cwd: dir })).trim();
+    await ok(['tag', 'a-blob', blob], { cwd: dir });
+    await ok(['tag', '--annotate', '--message', 'A tree', 'a-tree', 'HEAD^{tree}'], { cwd: dir });
+    const refusal = await refused(spaceId, () => git(['push', 'origin', 'HEAD:main', 'a-blob', 'a-tree'], { cwd: dir }));
+    expect(refusal).toContain('remote:   refs/tags/a-blob: must point at a commit (or at a tag of one), not a blob');
+    expect(refusal).toContain('remote:   refs/tags/a-tree: must point at a commit (or at a tag of one), not a tree');
+    // What a tag brings follows the file rules: a file over the limit refuses it.
+    await ok(['checkout', '--quiet', '-b', 'big'], { cwd: dir });
+    await commit(dir, { 'big.bin': Buffer.alloc(MAX_FILE_BYTES + 1, 1) }, 'Big');
+    await ok(['tag', 'big-release'], { cwd: dir });
+    await ok(['checkout', '--quiet', 'main'], { cwd: dir });
+    expect(await refused(spaceId, () => git(['push', 'origin', 'big-release'], { cwd: dir }))).toContain('remote:   big.bin: is 64 KiB (65537 bytes), more than the 64 KiB a file may have');
+    await ok(['push', '--quiet', '--follow-tags', 'origin', 'HEAD:main'], { cwd: dir });
+    expect((await space(spaceId)).revision).toBe(second);
   });
 
   it('refuses a file larger than the limit, naming it, and accepts one at the limit', async () => {

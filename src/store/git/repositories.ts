@@ -422,6 +422,22 @@ export class IncomingPush {
     return info;
   }
 
+  /**
+   * What each object leads to through annotated tags (git's `<oid>^{}`: a tag of a tag of a commit leads to the
+   * commit; any other object leads to itself): the final object's oid and type. Missing ones are left out.
+   */
+  async peeled(oids: readonly string[]): Promise<Map<string, { oid: string; type: string }>> {
+    const unique = [...new Set(oids)].filter((oid) => OID.test(oid));
+    const peeled = new Map<string, { oid: string; type: string }>();
+    if (unique.length === 0) return peeled;
+    const found = await this.objects().infoMany(unique.map((oid) => `${oid}^{}`));
+    unique.forEach((oid, i) => {
+      const target = found[i];
+      if (target) peeled.set(oid, { oid: target.oid, type: target.type });
+    });
+    return peeled;
+  }
+
   /** Commits reachable from `tips` that no ref of the repository reaches yet: what the push brings, oldest first. */
   async newCommits(tips: readonly string[]): Promise<string[]> {
     const wanted = tips.filter((oid) => OID.test(oid) && !ZERO_OID.test(oid));
