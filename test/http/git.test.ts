@@ -194,6 +194,58 @@ describe.each([
     expect((await ok(['rev-parse', 'HEAD'], { cwd: theirs })).trim()).toBe(next);
   });
 
+  it('clones partially (--filter=blob:none): blobs come when a checkout needs them, never those of another space', async () => {
+    const spaceId = await newSpace();
+    const writer = await clone(spaceId);
+    const first = await commit(writer, { 'page.md': '# Page\n\nFirst words.\n', '.gitbook/assets/old.bin': crypto.randomBytes(4096) }, 'First');
+    await commit(writer, { 'page.md': '# Page\n\nSecond words.\n' }, 'Second');
+    await fs.rm(path.join(writer, '.gitbook/assets/old.bin'));
+    await ok(['push', '--quiet', 'origin', `${await commit(writer, {}, 'Third')}:refs/heads/main`], { cwd: writer });
+    const oldPage = (await ok(['rev-parse', `${first}:page.md`], { cwd: writer })).trim();
+    const oldAsset = (await ok(['rev-parse', `${first}:.gitbook/assets/old.bin`], { cwd: writer })).trim();
+
+    const partial = path.join(await tempDir('quire-partial-'), 'clone');
+    const cloned = await git(['clone', '--filter=blob:none', repoUrl(spaceId, editor.token), partial]);
+    expect(cloned.code, cloned.stderr).toBe(0);
+    expect(cloned.stderr).not.toContain('filtering not recognized by server');
+    expect((await ok(['config', 'remote.origin.partialclonefilter'], { cwd: partial })).trim()).toBe('blob:none');
+    // Only the blobs of the checkout came: those of earlier commits are missing, to be fetched when needed.
+    const missing = async () =>
+      (await ok(['rev-list', '--objects', '--all', '--missing=print'], { cwd: partial }))
+        .split('\n')
+        .filter((line) => line.startsWith('?'))
+        .map((line) => line.slice(1));
+    expect((await missing()).sort()).toEqual([oldPage, oldAsset].sort());
+    await ok(['checkout', '--quiet', first], { cwd: partial });
+    expect(await fs.readFile(path.join(partial, 'page.md'), 'utf8')).toBe('# Page\n\nFirst words.\n');
+    expect(await missing()).toEqual([]);
+
+    // An object of another space is not there to fetch, by a filtered fetch or any other.
+    const otherSpace = await newSpace();
+    const otherDir = await clone(otherSpace);
+    await commit(otherDir, { 'secret.md': '# Secret\n\nOnly for the other space.\n' });
+    await ok(['push', '--quiet', 'origin', 'HEAD:main'], { cwd: otherDir });
+    const secret = (await ok(['rev-parse', 'HEAD:secret.md'], { cwd: otherDir })).trim();
+    const secretCommit = (await ok(['rev-parse', 'HEAD'], { cwd: otherDir })).trim();
+    for (const oid of [secret, secretCommit]) {
+      const fetched = await git(['fetch', '--filter=blob:none', 'origin', oid], { cwd: partial });
+      expect(fetched.code).not.toBe(0);
+      expect(fetched.stderr).toContain(`not our ref ${oid}`);
+      expect((await git(['cat-file', '-e', oid], { cwd: partial })).code).not.toBe(0);
+    }
+    // Protocol v0 asks for what the advertisement lists only (no allowAnySHA1InWant, no tip or reachable wants).
+    const authorization = `Basic ${Buffer.from(`x:${org.admin.token}`).toString('base64')}`;
+    const pkt = (line: string) => (line.length + 4).toString(16).padStart(4, '0') + line;
+    const res = await fetch(`${base}/git/${spaceId}.git/git-upload-pack`, {
+      method: 'POST',
+      headers: { authorization, 'content-type': 'application/x-git-upload-pack-request' },
+      body: `${pkt(`want ${secret} filter\n`)}${pkt('filter blob:none\n')}0000${pkt('done\n')}`,
+    });
+    const answer = await res.text();
+    expect(answer).toContain(`not our ref ${secret}`);
+    expect(answer).not.toContain('PACK');
+  });
+
   it('speaks the smart protocol: advertisements for v0 and v2, no caching, gzip request bodies', async () => {
     const spaceId = await newSpace();
     const main = (await space(spaceId)).revision;
