@@ -122,7 +122,8 @@ export async function validatePush(input: ValidatePushInput, parsing: PageParsin
     for (const early of [...[...starts.values()].map((start) => start.changes ?? start.tree!), newCommits]) early.catch(() => undefined);
     const tips = await push.objectInfo(pushed);
     // A tag may be annotated: it leads to what it tags, through tags of tags.
-    const tagged = await push.peeled(updates.filter((update) => TAG.test(update.ref) && tips.get(update.newOid)?.type === 'tag').map((update) => update.newOid));
+    const annotated = updates.filter((update) => TAG.test(update.ref) && tips.get(update.newOid)?.type === 'tag');
+    const tagged = await push.peeled(annotated.map((update) => update.newOid));
     const leadingToCommits = new Set<string>();
     for (const update of updates) {
       const tag = TAG.test(update.ref);
