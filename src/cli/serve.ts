@@ -8,6 +8,7 @@ import { purgeDeletedSpaces } from '../domain/content/spaces.js';
 import { catchUpWithRepositories } from '../domain/content/git-access.js';
 import { describeStore, withoutPassword, writeServeRecord } from '../store/instance-files.js';
 import { CommandError, stopWhenNpmExits } from './common.js';
+import { reportProcessErrors } from './process-errors.js';
 
 /**
  * The JS heap's growth past its last full collection (QUIRE_HEAP_GROWTH_PERCENT): V8's own factor lets a server
@@ -21,6 +22,7 @@ function limitHeapGrowth(config: Config): void {
 export async function serve(config: Config): Promise<void> {
   limitHeapGrowth(config);
   const container = await createContainer(config);
+  reportProcessErrors(container.ctx.log);
   const app = await buildApp(container);
   // Spaces deleted more than the retention period ago are removed for good: at start, then every hour.
   const purge = () =>
@@ -99,6 +101,7 @@ export async function worker(config: Config): Promise<void> {
   limitHeapGrowth(config);
   const container = await createContainer(config, { workers: true });
   const { log } = container.ctx;
+  reportProcessErrors(log);
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) process.exit(1);

@@ -61,6 +61,7 @@ export interface ChangeRequestStates {
 
 const MAIN = 'refs/heads/main';
 const CHANGE_REQUEST = /^refs\/heads\/change-requests\/[1-9][0-9]*$/;
+const TAG = /^refs\/tags\//;
 const ZERO_OID = /^0+$/;
 const SYMLINK = '120000';
 const SUBMODULE = '160000';
@@ -105,8 +106,11 @@ export async function validatePush(input: ValidatePushInput, parsing: PageParsin
     // while the tips' types are read (a push's wait is its latency); a tip that is not a commit fails them, and
     // they are asked again without it.
     const pushed = [...new Set(updates.map((update) => update.newOid))];
+    // Tags are kept and not shown: what they bring follows the rules of every pushed file, not the content checks
+    // (an old release's pages need not read by today's rules).
+    const branches = updates.filter((update) => !TAG.test(update.ref));
     const starts = new Map(
-      updates.map((update) => {
+      branches.map((update) => {
         const base = ZERO_OID.test(update.oldOid) ? undefined : parsing.checks?.get(checkKey(input.gitDir, projectDirectory, update.oldOid));
         const start: CheckStart = base
           ? { base, changes: push.treeChanges(update.oldOid, update.newOid) }
@@ -117,14 +121,21 @@ export async function validatePush(input: ValidatePushInput, parsing: PageParsin
     const newCommits = push.newCommits(pushed);
     for (const early of [...[...starts.values()].map((start) => start.changes ?? start.tree!), newCommits]) early.catch(() => undefined);
     const tips = await push.objectInfo(pushed);
+    // A tag may be annotated: it leads to what it tags, through tags of tags.
+    const annotated = updates.filter((update) => TAG.test(update.ref) && tips.get(update.newOid)?.type === 'tag');
+    const tagged = await push.peeled(annotated.map((update) => update.newOid));
+    const leadingToCommits = new Set<string>();
     for (const update of updates) {
-      const type = tips.get(update.newOid)?.type;
-      if (type !== 'commit') problems.push({ message: `${update.ref}: must point at a commit, not ${type ? `a ${type}` : 'a missing object'}` });
+      const tag = TAG.test(update.ref);
+      const type = tag && tips.get(update.newOid)?.type === 'tag' ? tagged.get(update.newOid)?.type : tips.get(update.newOid)?.type;
+      if (type === 'commit') leadingToCommits.add(update.newOid);
+      else problems.push({ message: `${update.ref}: must point at a commit${tag ? ' (or at a tag of one)' : ''}, not ${type ? `a ${type}` : 'a missing object'}` });
     }
-    const commitTips = pushed.filter((oid) => tips.get(oid)?.type === 'commit');
+    const checkedTips = pushed.filter((oid) => leadingToCommits.has(oid));
+    const commitTips = [...new Set(branches.filter((update) => tips.get(update.newOid)?.type === 'commit').map((update) => update.newOid))];
     const [entryProblems, content] = await Promise.all([
       (async () => {
-        const entries = await push.changedEntries(await (commitTips.length === pushed.length ? newCommits : push.newCommits(commitTips)));
+        const entries = await push.changedEntries(await (checkedTips.length === pushed.length ? newCommits : push.newCommits(checkedTips)));
         const [sizes, links] = await Promise.all([sizeProblems(push, entries, maxFileBytes(input.env)), symlinkProblems(push, entries)]);
         return [...pathProblems(entries), ...sizes, ...links];
       })(),
@@ -211,35 +222,39 @@ function pageChangesOnly(
 
 /**
  * Blobs read once each, and together: one read for the prefetched ones, one for those asked for in the same turn of
- * the event loop (the page files a build asks for at once), instead of a process per blob.
+ * the event loop (the page files a build asks for at once), instead of a process per blob. Each blob's promise is
+ * made when it is asked for, and handed to whoever asked: a prefetched blob the check never reads (a kept
+ * SUMMARY.md, a YAML file no rule reads) leaves no promise behind that would reject unobserved once the push's
+ * reader is closed.
  */
 function blobReader(readMany: (oids: string[]) => Promise<Map<string, Buffer>>) {
-  const known = new Map<string, Promise<Buffer>>();
+  const known = new Map<string, Promise<Map<string, Buffer>>>();
   let next: { oids: string[]; blobs: Promise<Map<string, Buffer>> } | undefined;
-  const remember = (oid: string, blobs: Promise<Map<string, Buffer>>) => {
-    const blob = blobs.then((found) => found.get(oid) ?? Buffer.alloc(0));
-    known.set(oid, blob);
-    return blob;
-  };
   return {
     prefetch(oids: string[]): void {
       const fresh = [...new Set(oids)].filter((oid) => !known.has(oid));
+      if (fresh.length === 0) return;
       const blobs = readMany(fresh);
-      for (const oid of fresh) remember(oid, blobs);
+      // A guess at what the check reads: its failure matters only to a read of one of its blobs, which gets it.
+      blobs.catch(() => undefined);
+      for (const oid of fresh) known.set(oid, blobs);
     },
     read(oid: string): Promise<Buffer> {
-      const blob = known.get(oid);
-      if (blob) return blob;
-      if (!next) {
-        const oids: string[] = [];
-        const blobs = new Promise((resolve) => setImmediate(resolve)).then(() => {
-          next = undefined;
-          return readMany(oids);
-        });
-        next = { oids, blobs };
+      let blobs = known.get(oid);
+      if (!blobs) {
+        if (!next) {
+          const oids: string[] = [];
+          const batch = new Promise((resolve) => setImmediate(resolve)).then(() => {
+            next = undefined;
+            return readMany(oids);
+          });
+          next = { oids, blobs: batch };
+        }
+        next.oids.push(oid);
+        blobs = next.blobs;
+        known.set(oid, blobs);
       }
-      next.oids.push(oid);
-      return remember(oid, next.blobs);
+      return blobs.then((found) => found.get(oid) ?? Buffer.alloc(0));
     },
   };
 }
@@ -252,10 +267,12 @@ function changeRequestStates(env: Record<string, string>): ChangeRequestStates |
 }
 
 /**
- * Only main and change-request branches accept pushes, main cannot be deleted, and a change request's branch
- * takes pushes only while the change request exists and is neither merged nor archived.
+ * Only main, change-request branches and tags accept pushes, main cannot be deleted, and a change request's branch
+ * takes pushes only while the change request exists and is neither merged nor archived. Tags are kept as pushed
+ * (moved, deleted): `git push --follow-tags` and mirrors push them beside main.
  */
 function refProblems(update: RefUpdate, states: ChangeRequestStates | undefined): PushProblem[] {
+  if (TAG.test(update.ref)) return [];
   if (update.ref === MAIN) {
     return ZERO_OID.test(update.newOid) ? [{ message: `${MAIN}: main cannot be deleted` }] : [];
   }
@@ -268,7 +285,7 @@ function refProblems(update: RefUpdate, states: ChangeRequestStates | undefined)
     const closed = states.closed[number];
     return closed ? [{ message: `${update.ref}: change request ${number} is ${closed}; it takes no more pushes` }] : [];
   }
-  return [{ message: `${update.ref}: only ${MAIN} and refs/heads/change-requests/<number> accept pushes` }];
+  return [{ message: `${update.ref}: only ${MAIN}, refs/heads/change-requests/<number> and tags accept pushes` }];
 }
 
 type Entry = { path: string; mode: string; oid: string };

@@ -5,6 +5,7 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, runQuire, spawnQuire } from '../helpers/cli.js';
 
@@ -67,6 +68,37 @@ describe('quire serve logs', () => {
       expect(record.req?.remoteAddress).toBe('127.0.0.1');
       expect(record.responseTime).toBeGreaterThan(0);
     }
+  }, 60_000);
+
+  it('an unexpected error of one request: logged at error level with its stack, a 500 in the error shape, and the server goes on', async () => {
+    const dataDir = path.join(dir, 'broken');
+    const boot = await runQuire(['admin', 'bootstrap', '--init', '--email', 'broken@example.com', '--org', 'Broken'], { QUIRE_DATA_DIR: dataDir, DATABASE_URL: '', REDIS_URL: '' });
+    expect(boot.code).toBe(0);
+    const { token, organization } = JSON.parse(boot.stdout) as { token: string; organization: { id: string } };
+    const headers = { authorization: `Bearer ${token}` };
+    let url = '';
+    const lines = await startLines(
+      'json',
+      async (base) => {
+        // A table gone from under the server (a hand in the database, a botched restore): nothing a request could
+        // have said.
+        const db = new Database(path.join(dataDir, 'quire.sqlite'));
+        db.pragma('foreign_keys = OFF');
+        db.exec('DROP TABLE translation_settings');
+        db.close();
+        url = `/v1/orgs/${organization.id}/translations`;
+        const res = await fetch(`${base}${url}`, { headers });
+        expect(res.status).toBe(500);
+        expect(await res.json()).toEqual({ error: { code: 500, message: 'internal error: the server could not complete the request' } });
+        expect((await fetch(`${base}/v1/orgs`, { headers })).status).toBe(200);
+      },
+      'broken',
+    );
+    const records = lines.map((line) => JSON.parse(line) as { level: number; msg: string; req?: { url: string }; err?: { message: string; stack: string } });
+    const failed = records.filter((r) => r.level >= 50);
+    expect(failed.map((r) => r.msg)).toEqual(['request failed']);
+    expect(failed[0].err?.stack).toMatch(/\n +at /);
+    expect(records.find((r) => r.msg === 'request completed' && r.req?.url === url)).toBeDefined();
   }, 60_000);
 
   it('the same access line for a read the replay lane answers as for the route', async () => {

@@ -5,6 +5,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { UNCAUGHT_EXCEPTION, UNHANDLED_REJECTION } from '../../src/cli/process-errors.js';
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const MAIN = path.join(root, 'src/main.ts');
@@ -63,15 +64,32 @@ export function freePort(): Promise<number> {
 export interface ServerProcess {
   url: string;
   child: ChildProcess;
+  /**
+   * Stops the server; fails when it logged an unhandled rejection or an uncaught exception meanwhile (a bug that
+   * would kill or silently break a real server), or when it does not exit.
+   */
   stop(): Promise<void>;
 }
 
-/** Starts `quire serve` and waits until it answers HTTP (at most `startTimeoutMs`). */
+/** The lines of a server's JSON log that report an error nothing caught (src/cli/process-errors.ts). */
+function uncaughtErrors(output: string): string[] {
+  return output.split('\n').filter((line) => {
+    if (!line.startsWith('{')) return false;
+    try {
+      const { msg } = JSON.parse(line) as { msg?: unknown };
+      return msg === UNHANDLED_REJECTION || msg === UNCAUGHT_EXCEPTION;
+    } catch {
+      return false;
+    }
+  });
+}
+
+/** Starts `quire serve` (logging JSON, which stop() reads) and waits until it answers HTTP (at most `startTimeoutMs`). */
 export async function startServer(env: Record<string, string | undefined>, { startTimeoutMs = 20_000 } = {}): Promise<ServerProcess> {
   const port = await freePort();
   const child = spawn(process.execPath, quireArgs(['serve']), {
     cwd: root,
-    env: childEnv({ ...env, PORT: String(port), HOST: env.HOST ?? '127.0.0.1', QUIRE_LOG_LEVEL: env.QUIRE_LOG_LEVEL ?? 'warn' }),
+    env: childEnv({ ...env, PORT: String(port), HOST: env.HOST ?? '127.0.0.1', QUIRE_LOG_LEVEL: env.QUIRE_LOG_LEVEL ?? 'warn', QUIRE_LOG_FORMAT: 'json' }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -97,19 +115,23 @@ export async function startServer(env: Record<string, string | undefined>, { sta
     url,
     child,
     /** SIGTERM, as a service manager would; a process still running after 10 s fails the test. */
-    stop: () =>
-      new Promise<void>((resolve, reject) => {
-        if (child.exitCode !== null) return resolve();
-        const timer = setTimeout(() => {
-          child.kill('SIGKILL');
-          reject(new Error(`quire serve did not exit after SIGTERM: ${output.slice(-2000)}`));
-        }, 10_000);
-        child.once('exit', () => {
-          clearTimeout(timer);
-          resolve();
+    stop: async () => {
+      if (child.exitCode === null && child.signalCode === null) {
+        await new Promise<void>((resolve, reject) => {
+          const timer = setTimeout(() => {
+            child.kill('SIGKILL');
+            reject(new Error(`quire serve did not exit after SIGTERM: ${output.slice(-2000)}`));
+          }, 10_000);
+          child.once('exit', () => {
+            clearTimeout(timer);
+            resolve();
+          });
+          child.kill('SIGTERM');
         });
-        child.kill('SIGTERM');
-      }),
+      }
+      const uncaught = uncaughtErrors(output);
+      if (uncaught.length > 0) throw new Error(`quire serve logged errors nothing caught:\n${uncaught.join('\n')}`);
+    },
   };
 }
 

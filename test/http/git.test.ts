@@ -194,6 +194,58 @@ describe.each([
     expect((await ok(['rev-parse', 'HEAD'], { cwd: theirs })).trim()).toBe(next);
   });
 
+  it('clones partially (--filter=blob:none): blobs come when a checkout needs them, never those of another space', async () => {
+    const spaceId = await newSpace();
+    const writer = await clone(spaceId);
+    const first = await commit(writer, { 'page.md': '# Page\n\nFirst words.\n', '.gitbook/assets/old.bin': crypto.randomBytes(4096) }, 'First');
+    await commit(writer, { 'page.md': '# Page\n\nSecond words.\n' }, 'Second');
+    await fs.rm(path.join(writer, '.gitbook/assets/old.bin'));
+    await ok(['push', '--quiet', 'origin', `${await commit(writer, {}, 'Third')}:refs/heads/main`], { cwd: writer });
+    const oldPage = (await ok(['rev-parse', `${first}:page.md`], { cwd: writer })).trim();
+    const oldAsset = (await ok(['rev-parse', `${first}:.gitbook/assets/old.bin`], { cwd: writer })).trim();
+
+    const partial = path.join(await tempDir('quire-partial-'), 'clone');
+    const cloned = await git(['clone', '--filter=blob:none', repoUrl(spaceId, editor.token), partial]);
+    expect(cloned.code, cloned.stderr).toBe(0);
+    expect(cloned.stderr).not.toContain('filtering not recognized by server');
+    expect((await ok(['config', 'remote.origin.partialclonefilter'], { cwd: partial })).trim()).toBe('blob:none');
+    // Only the blobs of the checkout came: those of earlier commits are missing, to be fetched when needed.
+    const missing = async () =>
+      (await ok(['rev-list', '--objects', '--all', '--missing=print'], { cwd: partial }))
+        .split('\n')
+        .filter((line) => line.startsWith('?'))
+        .map((line) => line.slice(1));
+    expect((await missing()).sort()).toEqual([oldPage, oldAsset].sort());
+    await ok(['checkout', '--quiet', first], { cwd: partial });
+    expect(await fs.readFile(path.join(partial, 'page.md'), 'utf8')).toBe('# Page\n\nFirst words.\n');
+    expect(await missing()).toEqual([]);
+
+    // An object of another space is not there to fetch, by a filtered fetch or any other.
+    const otherSpace = await newSpace();
+    const otherDir = await clone(otherSpace);
+    await commit(otherDir, { 'secret.md': '# Secret\n\nOnly for the other space.\n' });
+    await ok(['push', '--quiet', 'origin', 'HEAD:main'], { cwd: otherDir });
+    const secret = (await ok(['rev-parse', 'HEAD:secret.md'], { cwd: otherDir })).trim();
+    const secretCommit = (await ok(['rev-parse', 'HEAD'], { cwd: otherDir })).trim();
+    for (const oid of [secret, secretCommit]) {
+      const fetched = await git(['fetch', '--filter=blob:none', 'origin', oid], { cwd: partial });
+      expect(fetched.code).not.toBe(0);
+      expect(fetched.stderr).toContain(`not our ref ${oid}`);
+      expect((await git(['cat-file', '-e', oid], { cwd: partial })).code).not.toBe(0);
+    }
+    // Protocol v0 asks for what the advertisement lists only (no allowAnySHA1InWant, no tip or reachable wants).
+    const authorization = `Basic ${Buffer.from(`x:${org.admin.token}`).toString('base64')}`;
+    const pkt = (line: string) => (line.length + 4).toString(16).padStart(4, '0') + line;
+    const res = await fetch(`${base}/git/${spaceId}.git/git-upload-pack`, {
+      method: 'POST',
+      headers: { authorization, 'content-type': 'application/x-git-upload-pack-request' },
+      body: `${pkt(`want ${secret} filter\n`)}${pkt('filter blob:none\n')}0000${pkt('done\n')}`,
+    });
+    const answer = await res.text();
+    expect(answer).toContain(`not our ref ${secret}`);
+    expect(answer).not.toContain('PACK');
+  });
+
   it('speaks the smart protocol: advertisements for v0 and v2, no caching, gzip request bodies', async () => {
     const spaceId = await newSpace();
     const main = (await space(spaceId)).revision;
@@ -330,9 +382,9 @@ describe.each([
 
     const other = await refused(spaceId, () => git(['push', 'origin', 'HEAD:refs/heads/other'], { cwd: dir }));
     expect(other).toContain('remote: Quire refused the push (nothing was changed):');
-    expect(other).toContain('remote:   refs/heads/other: only refs/heads/main and refs/heads/change-requests/<number> accept pushes');
+    expect(other).toContain('remote:   refs/heads/other: only refs/heads/main, refs/heads/change-requests/<number> and tags accept pushes');
     expect(other).toContain('pre-receive hook declined');
-    for (const ref of ['refs/heads/change-requests/0', 'refs/heads/change-requests/abc', 'refs/tags/v1', 'refs/heads/main/x']) {
+    for (const ref of ['refs/heads/change-requests/0', 'refs/heads/change-requests/abc', 'refs/heads/main/x', 'refs/notes/x']) {
       expect(await refused(spaceId, () => git(['push', 'origin', `HEAD:${ref}`], { cwd: dir }))).toContain(`${ref}: only refs/heads/main`);
     }
     // One bad ref refuses the whole push.
@@ -358,6 +410,62 @@ describe.each([
       'refs/heads/change-requests/1: change request 1 is archived; it takes no more pushes',
     );
     await ok(['push', '--quiet', 'origin', '--delete', 'refs/heads/change-requests/1'], { cwd: dir });
+  });
+
+  it('refuses a push whose check is decided before its object reads are answered, and the server lives on', async () => {
+    // The second push brings no commit (its tip is main's) and its SUMMARY.md and pages were parsed by the first:
+    // its check reads nothing, and it is decided while the read of SUMMARY.md, asked in advance, is still pending.
+    const spaceId = await newSpace();
+    const dir = await clone(spaceId, editor.token);
+    const oid = await commit(dir, { 'SUMMARY.md': '# Summary\n\n* [Guide](README.md)\n* [Page](page.md)\n', 'page.md': '# Page\n' });
+    await ok(['push', '--quiet', 'origin', 'HEAD:main'], { cwd: dir });
+    const refusal = await refused(spaceId, () => git(['push', 'origin', 'HEAD:refs/heads/other'], { cwd: dir }));
+    expect(refusal).toContain('refs/heads/other: only refs/heads/main');
+    expect((await space(spaceId)).revision).toBe(oid);
+  });
+
+  it('keeps tags pushed beside main (git push --follow-tags), annotated or not, and refuses a tag of anything but a commit', async () => {
+    const spaceId = await newSpace();
+    const dir = await clone(spaceId, editor.token);
+    const first = await commit(dir, { 'page.md': '# Page\n' }, 'First');
+    await ok(['tag', '--annotate', '--message', 'Release 1', 'v1'], { cwd: dir });
+    await ok(['tag', 'light'], { cwd: dir });
+    // A tag of a commit of another line: its files follow the rules of every pushed file, not the content checks.
+    await ok(['checkout', '--quiet', '-b', 'old'], { cwd: dir });
+    await commit(dir, { 'old.md': '---\ndescription: [unclosed\n---\n# Old\n' }, 'Old');
+    await ok(['tag', '--annotate', '--message', 'Old release', 'v0'], { cwd: dir });
+    await ok(['checkout', '--quiet', 'main'], { cwd: dir });
+
+    const pushed = await git(['push', '--follow-tags', 'origin', 'HEAD:main'], { cwd: dir });
+    expect(pushed.code, pushed.stderr).toBe(0);
+    const v1 = (await ok(['rev-parse', 'v1'], { cwd: dir })).trim();
+    expect(await serverRefs(spaceId)).toBe(`${first} refs/heads/main\n${v1} refs/tags/v1\n`);
+    expect((await space(spaceId)).revision).toBe(first);
+    await ok(['push', '--quiet', 'origin', 'light', 'v0'], { cwd: dir });
+    const v0 = (await ok(['rev-parse', 'v0'], { cwd: dir })).trim();
+    expect(await serverRefs(spaceId)).toBe(`${first} refs/heads/main\n${first} refs/tags/light\n${v0} refs/tags/v0\n${v1} refs/tags/v1\n`);
+    // A clone gets them; a tag moves and goes as a branch does.
+    const other = await clone(spaceId);
+    expect((await ok(['tag', '--list'], { cwd: other })).split('\n').filter(Boolean)).toEqual(['light', 'v0', 'v1']);
+    await ok(['push', '--quiet', 'origin', '--delete', 'refs/tags/light'], { cwd: dir });
+    expect(await serverRefs(spaceId)).not.toContain('refs/tags/light');
+
+    // A tag of a blob or a tree (annotated or not) refuses the whole push, naming the tag.
+    const second = await commit(dir, { 'more.md': '# More\n' }, 'Second');
+    const blob = (await ok(['rev-parse', 'HEAD:more.md'], { cwd: dir })).trim();
+    await ok(['tag', 'a-blob', blob], { cwd: dir });
+    await ok(['tag', '--annotate', '--message', 'A tree', 'a-tree', 'HEAD^{tree}'], { cwd: dir });
+    const refusal = await refused(spaceId, () => git(['push', 'origin', 'HEAD:main', 'a-blob', 'a-tree'], { cwd: dir }));
+    expect(refusal).toContain('remote:   refs/tags/a-blob: must point at a commit (or at a tag of one), not a blob');
+    expect(refusal).toContain('remote:   refs/tags/a-tree: must point at a commit (or at a tag of one), not a tree');
+    // What a tag brings follows the file rules: a file over the limit refuses it.
+    await ok(['checkout', '--quiet', '-b', 'big'], { cwd: dir });
+    await commit(dir, { 'big.bin': Buffer.alloc(MAX_FILE_BYTES + 1, 1) }, 'Big');
+    await ok(['tag', 'big-release'], { cwd: dir });
+    await ok(['checkout', '--quiet', 'main'], { cwd: dir });
+    expect(await refused(spaceId, () => git(['push', 'origin', 'big-release'], { cwd: dir }))).toContain('remote:   big.bin: is 64 KiB (65537 bytes), more than the 64 KiB a file may have');
+    await ok(['push', '--quiet', '--follow-tags', 'origin', 'HEAD:main'], { cwd: dir });
+    expect((await space(spaceId)).revision).toBe(second);
   });
 
   it('refuses a file larger than the limit, naming it, and accepts one at the limit', async () => {

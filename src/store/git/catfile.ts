@@ -61,6 +61,11 @@ export class CatFileProcess {
     return !this.closed;
   }
 
+  /** Reads asked and not answered yet: closing now would fail them. */
+  get busy(): boolean {
+    return this.head < this.pending.length;
+  }
+
   /** The object's type, size and content; undefined when the repository does not have it. */
   read(name: string): Promise<GitObject | undefined> {
     return this.request(`contents ${name}\n`, true) as Promise<GitObject | undefined>;

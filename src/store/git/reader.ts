@@ -155,10 +155,15 @@ export class GitReader {
     if (!proc) {
       proc = new CatFileProcess(this.store.repositoryPath(spaceId), {}, this.store.launcher);
       this.processes.set(spaceId, proc);
+      // The least recently used process is closed, unless it is still answering reads (closing it would fail
+      // another request's reads): the limit is then exceeded for a while (the sweep closes processes left idle).
       if (this.processes.size > this.maxProcesses) {
-        const oldest = [...this.processes.entries()].sort((a, b) => a[1].lastUsed - b[1].lastUsed)[0];
-        oldest[1].close();
-        this.processes.delete(oldest[0]);
+        const idle = [...this.processes.entries()].filter(([, other]) => other !== proc && !other.busy);
+        const oldest = idle.sort((a, b) => a[1].lastUsed - b[1].lastUsed)[0];
+        if (oldest) {
+          oldest[1].close();
+          this.processes.delete(oldest[0]);
+        }
       }
     }
     return proc;

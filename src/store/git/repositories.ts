@@ -98,6 +98,19 @@ const RECEIVE_CHECKS = [
   ),
 ];
 
+/**
+ * Partial clones and fetches (`git clone --filter=blob:none`): upload-pack takes object filters, and only the cheap
+ * ones (no blobs, blobs up to a size, trees to a depth, objects of a type, and these combined); `sparse:oid` makes
+ * the server walk every path against a pattern file and is left out. Nothing else is widened: wants stay limited to
+ * what git allows by default (the advertised tips in protocol v0, objects this repository holds in v2, which is what
+ * a partial clone's later fetch of missing blobs asks), never objects of another repository.
+ */
+const UPLOAD_FILTERS = [
+  'uploadpack.allowFilter=true',
+  'uploadpackfilter.allow=false',
+  ...['blob:none', 'blob:limit', 'tree', 'object:type', 'combine'].map((filter) => `uploadpackfilter.${filter}.allow=true`),
+];
+
 /** How long a writer waits for the other writers of a repository before giving up (RefLockTimeout, a 503). */
 export const REF_LOCK_TIMEOUT_MS = 30_000;
 
@@ -238,7 +251,7 @@ export class GitStore {
   spawnService(spaceId: string, service: GitService, options: { advertiseRefs: boolean; env: Record<string, string> }): GitChild {
     const gitDir = this.repositoryPath(spaceId);
     const args = [
-      ...(service === 'receive-pack' ? [...RECEIVE_CHECKS, `core.hooksPath=${path.join(gitDir, 'hooks')}`].flatMap((setting) => ['-c', setting]) : []),
+      ...(service === 'receive-pack' ? [...RECEIVE_CHECKS, `core.hooksPath=${path.join(gitDir, 'hooks')}`] : UPLOAD_FILTERS).flatMap((setting) => ['-c', setting]),
       service,
       '--stateless-rpc',
       ...(options.advertiseRefs ? ['--advertise-refs'] : []),
@@ -420,6 +433,22 @@ export class IncomingPush {
     if (unique.length === 0) return info;
     for (const found of await this.objects().infoMany(unique)) if (found) info.set(found.oid, { type: found.type, size: found.size });
     return info;
+  }
+
+  /**
+   * What each object leads to through annotated tags (git's `<oid>^{}`: a tag of a tag of a commit leads to the
+   * commit; any other object leads to itself): the final object's oid and type. Missing ones are left out.
+   */
+  async peeled(oids: readonly string[]): Promise<Map<string, { oid: string; type: string }>> {
+    const unique = [...new Set(oids)].filter((oid) => OID.test(oid));
+    const peeled = new Map<string, { oid: string; type: string }>();
+    if (unique.length === 0) return peeled;
+    const found = await this.objects().infoMany(unique.map((oid) => `${oid}^{}`));
+    unique.forEach((oid, i) => {
+      const target = found[i];
+      if (target) peeled.set(oid, { oid: target.oid, type: target.type });
+    });
+    return peeled;
   }
 
   /** Commits reachable from `tips` that no ref of the repository reaches yet: what the push brings, oldest first. */
