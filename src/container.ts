@@ -83,7 +83,7 @@ export async function createContainer(config: Config, options: ContainerOptions 
     store.dialect === 'sqlite'
       ? (query) => cpu.run('readDatabase', { file: databaseFile, sql: query.sql, parameters: query.parameters })
       : async (query) => (await store.db.executeQuery(query)).rows;
-  const fetcher = new GuardedFetcher({ allow: config.fetchAllow, timeoutMs: config.fetchTimeoutMs });
+  const fetcher = new GuardedFetcher({ allow: config.fetchAllow, timeoutMs: config.fetchTimeoutMs, ...(config.fetchAllowOnlyFor ? { allowOnlyFor: config.fetchAllowOnlyFor } : {}) });
   // The handler needs the context and the context needs the queue: the handler reads `ctx` when a job runs.
   // Job code (imports of documents, PDFs, repositories...) and BullMQ are loaded when first needed: a command such
   // as `quire admin purge` starts without them.
