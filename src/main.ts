@@ -8,9 +8,16 @@ import { ConfigError, loadConfig } from '../config/index.js';
 import { DomainError } from './domain/errors.js';
 import { CommandError } from './cli/common.js';
 import type { MigrateOptions } from './cli/migrate.js';
+import { STORE_UMASK } from './store/instance-files.js';
 import { DEFAULT_DEBOUNCE_MS, DEFAULT_INTERVAL_MS } from './sync/defaults.js';
 
 const program = new Command('quire').description('Quire: documentation whose content lives in git');
+
+/** The commands that write the store: what they (and the git they run) create is for this user only. */
+const WRITING_THE_STORE = new Set(['serve', 'worker', 'bootstrap', 'create-user', 'purge', 'create-token', 'migrate']);
+program.hook('preAction', (_program, command) => {
+  if (WRITING_THE_STORE.has(command.name())) process.umask(STORE_UMASK);
+});
 
 program
   .command('serve')
