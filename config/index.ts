@@ -31,6 +31,11 @@ export interface Config {
   jobRetryDelayMs: number;
   /** CIDRs or host names outbound fetches may reach although they are private or loopback. */
   fetchAllow: string[];
+  /**
+   * Host names `fetchAllow` applies to; absent: all. Not from the environment: `quire migrate` sets it to its
+   * source's host, so that what the source's answers name (OpenAPI URLs, redirects) is reached only if public.
+   */
+  fetchAllowOnlyFor?: string[];
   /** Time limit of one outbound fetch, redirects included (`QUIRE_FETCH_TIMEOUT_MS`). */
   fetchTimeoutMs: number;
   /** Largest accepted JSON request body, in bytes. */
@@ -76,9 +81,12 @@ export interface Config {
   syncUrl: string;
   /** `quire sync`: the API token it authenticates with (`QUIRE_TOKEN`); only that command needs it. */
   syncToken?: string;
+  /** `quire migrate`: the source server's API token (`QUIRE_MIGRATE_TOKEN`; or `--token-file`). */
+  migrateToken?: string;
   /**
-   * The environment this process started with, without `QUIRE_TOKEN`: what child processes such as `quire sync`'s
-   * git commands inherit (PATH, HOME, git's identity variables). Nothing outside this module reads settings from it.
+   * The environment this process started with, without `QUIRE_TOKEN` and `QUIRE_MIGRATE_TOKEN`: what child processes
+   * such as `quire sync`'s git commands inherit (PATH, HOME, git's identity variables). Nothing outside this module
+   * reads settings from it.
    */
   childEnv: NodeJS.ProcessEnv;
   /** Started by npm (`npm start`, `npx quire ...`): npm's shell sits between npm and this process. */
@@ -134,7 +142,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     throw new ConfigError('DATABASE_URL: must start with postgres:// or postgresql://');
   }
   const publicUrl = (env.QUIRE_PUBLIC_URL || `http://${host.includes(':') ? `[${host}]` : host}:${port}`).replace(/\/+$/, '');
-  const { QUIRE_TOKEN: _token, ...childEnv } = env;
+  const { QUIRE_TOKEN: _token, QUIRE_MIGRATE_TOKEN: _migrateToken, ...childEnv } = env;
   const config: Config = {
     dataDir: path.resolve(env.QUIRE_DATA_DIR || './data'),
     port,
@@ -162,6 +170,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     logFormat: parseLogFormat(env.QUIRE_LOG_FORMAT),
     syncUrl: (env.QUIRE_URL || publicUrl).replace(/\/+$/, ''),
     syncToken: env.QUIRE_TOKEN || undefined,
+    migrateToken: env.QUIRE_MIGRATE_TOKEN || undefined,
     childEnv,
     startedByNpm: Boolean(env.npm_lifecycle_event || env.npm_command),
     explicit: { dataDir: Boolean(env.QUIRE_DATA_DIR), publicUrl: Boolean(env.QUIRE_PUBLIC_URL || env.PORT || env.HOST), logLevel: Boolean(env.QUIRE_LOG_LEVEL) },

@@ -22,7 +22,7 @@ import type { Job, JobQueue } from './jobs/jobs.js';
 import { InProcessQueue } from './jobs/in-process.js';
 import type { BullMqWorkers } from './jobs/bullmq.js';
 import { CpuPool } from './cpu/pool.js';
-import { sqliteFile } from './store/instance-files.js';
+import { prepareDataDir, sqliteFile } from './store/instance-files.js';
 import { createLogger, errorField, type Logger } from './log.js';
 
 export interface Container {
@@ -58,6 +58,10 @@ function loggedJobs(handle: (job: Job) => Promise<void>, log: Logger): (job: Job
 
 export async function createContainer(config: Config, options: ContainerOptions = {}): Promise<Container> {
   const log = createLogger(config, options.logTo);
+  const openMode = prepareDataDir(config.dataDir);
+  if (openMode !== undefined) {
+    log.warn(`data dir ${config.dataDir} is open to other users of this machine (mode ${openMode.toString(8)}): it holds the database's secrets and every repository; chmod -R go= ${config.dataDir} makes it private`);
+  }
   const cache = new ReadCache(config.cacheTtlMs);
   const store = await openStore({
     onWrite: () => cache.invalidate(),
@@ -83,7 +87,7 @@ export async function createContainer(config: Config, options: ContainerOptions 
     store.dialect === 'sqlite'
       ? (query) => cpu.run('readDatabase', { file: databaseFile, sql: query.sql, parameters: query.parameters })
       : async (query) => (await store.db.executeQuery(query)).rows;
-  const fetcher = new GuardedFetcher({ allow: config.fetchAllow, timeoutMs: config.fetchTimeoutMs });
+  const fetcher = new GuardedFetcher({ allow: config.fetchAllow, timeoutMs: config.fetchTimeoutMs, ...(config.fetchAllowOnlyFor ? { allowOnlyFor: config.fetchAllowOnlyFor } : {}) });
   // The handler needs the context and the context needs the queue: the handler reads `ctx` when a job runs.
   // Job code (imports of documents, PDFs, repositories...) and BullMQ are loaded when first needed: a command such
   // as `quire admin purge` starts without them.

@@ -3,13 +3,21 @@
  * The `quire` command: serve, and the admin commands of architecture.md section 1. Each command's code is imported
  * when it runs, so `quire --help` (and a command's own start) loads only what it uses.
  */
-import { Command, InvalidArgumentError } from 'commander';
+import { Command, InvalidArgumentError, Option } from 'commander';
 import { ConfigError, loadConfig } from '../config/index.js';
 import { DomainError } from './domain/errors.js';
 import { CommandError } from './cli/common.js';
+import type { MigrateOptions } from './cli/migrate.js';
+import { STORE_UMASK } from './store/instance-files.js';
 import { DEFAULT_DEBOUNCE_MS, DEFAULT_INTERVAL_MS } from './sync/defaults.js';
 
 const program = new Command('quire').description('Quire: documentation whose content lives in git');
+
+/** The commands that write the store: what they (and the git they run) create is for this user only. */
+const WRITING_THE_STORE = new Set(['serve', 'worker', 'bootstrap', 'create-user', 'purge', 'create-token', 'migrate']);
+program.hook('preAction', (_program, command) => {
+  if (WRITING_THE_STORE.has(command.name())) process.umask(STORE_UMASK);
+});
 
 program
   .command('serve')
@@ -85,11 +93,12 @@ program
   .command('migrate')
   .description('copy organizations from a server of this API (the hosted platform, or another Quire) into this one; prints a JSON report')
   .requiredOption('--from <url>', 'the source server, e.g. https://api.gitbook.com')
-  .requiredOption('--token <token>', 'an API token of the source server')
+  .option('--token-file <path>', 'a file holding an API token of the source server (or set QUIRE_MIGRATE_TOKEN)')
+  .addOption(new Option('--token <token>').hideHelp())
   .option('--org <organizationId>', 'a source organization to copy (repeatable; default: all of the token\'s user)', (value: string, all: string[]) => [...all, value], [] as string[])
   .option('--into <organizationId>', 'an organization here to copy into (default: a new organization per source organization)')
   .option('--init', 'make a new, empty store when there is none at QUIRE_DATA_DIR (and DATABASE_URL)')
-  .action(async (options: { from: string; token: string; org: string[]; into?: string; init?: boolean }) => (await import('./cli/migrate.js')).migrateCommand(options));
+  .action(async (options: MigrateOptions) => (await import('./cli/migrate.js')).migrateCommand(options));
 
 program.option('--verbose', 'on failure, print the stack of an unexpected error');
 

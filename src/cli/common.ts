@@ -12,6 +12,8 @@ export class CommandError extends Error {}
 export interface StoreOptions {
   /** Make a new empty store when none is where the settings point (`--init`). */
   init?: boolean;
+  /** Settings of this command that the environment does not give. */
+  config?: Partial<Config>;
 }
 
 /**
@@ -31,7 +33,7 @@ function commandConfig(): Config {
  * `./data` there and print tokens the running server rejects.
  */
 export async function withContainer<T>(command: string, options: StoreOptions, run: (container: Container) => Promise<T>): Promise<T> {
-  const config = commandConfig();
+  const config = { ...commandConfig(), ...options.config };
   if (!storeExists(config) && !options.init) {
     const where = config.explicit.dataDir ? 'QUIRE_DATA_DIR' : 'QUIRE_DATA_DIR is not set: ./data of this folder';
     const init = command === 'admin bootstrap' || command === 'migrate' ? ', or pass --init to make a new, empty one there' : '';

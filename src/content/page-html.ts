@@ -27,6 +27,7 @@ import { toString } from 'mdast-util-to-string';
 import { parseGitbookMarkdown, parseTagArguments, shownIfBranch, splitTag, type Details, type LiquidBlock, type LiquidExpression, type LiquidTag } from './gitbook-markdown.js';
 import { EMOJI_DATA, parseHtmlTable, type HtmlTable } from './html-table.js';
 import { openApiRef, operationElement, type OpenApiOperation, type OpenApiRef } from './openapi-html.js';
+import { isAllowedUrl, LINK_SCHEMES, WEB_SCHEMES } from './url-scheme.js';
 
 export interface PageHtmlOptions {
   /** Where a link or image written in the page leads on the site (undefined: as written). */
@@ -88,6 +89,9 @@ const SCHEMA: Schema = {
   clobber: [],
   // GitHub's rule disables every input; the tabs' radios must switch (task list boxes come disabled already).
   required: {},
+  // URLs are checked after sanitizing, by the URL rule of all content (enforceUrlAndStyleRules): it reads a scheme
+  // as browsers do (the sanitizer's own check refuses `HTTPS:` and nothing more).
+  protocols: {},
   tagNames: [...(defaultSchema.tagNames ?? []), 'figure', 'figcaption', 'mark', 'kbd', 'details', 'summary', 'input', 'label', 'nav', ...MATHML_TAGS],
   attributes: {
     ...Object.fromEntries(
@@ -98,6 +102,7 @@ const SCHEMA: Schema = {
     input: [['type', 'radio', 'checkbox'], 'name', 'id', 'checked', 'disabled', ['className', 'tab-switch']],
     label: ['htmlFor', 'className'],
     a: [...(defaultSchema.attributes?.a ?? []).filter((rule) => !(Array.isArray(rule) && rule[0] === 'className')), 'download'],
+    // Colours only (cleanMarkStyle below): GitBook writes `<mark style="color:...;background-color:...">`.
     mark: ['style'],
     ...Object.fromEntries(MATHML_TAGS.map((tag) => [tag, MATHML_ATTRIBUTES])),
     math: [...MATHML_ATTRIBUTES, ['xmlns', 'http://www.w3.org/1998/Math/MathML']],
@@ -307,6 +312,48 @@ function rewriteLinks(node: Nodes, resolve: PageHtmlOptions['resolveHref']): voi
   if ('children' in node) for (const child of node.children) rewriteLinks(child as Nodes, resolve);
 }
 
+/** The properties the sanitizer keeps that hold a URL (all of them), with the schemes each may have. */
+const URL_PROPERTIES: Record<string, readonly string[]> = { href: LINK_SCHEMES, src: WEB_SCHEMES, cite: WEB_SCHEMES, longDesc: WEB_SCHEMES };
+
+/** A colour (`red`, `#ff000080`, `rgb(255 0 0 / 50%)`, `hsl(...)`): nothing that loads, moves or covers anything. */
+const COLOR = /^(?:[a-z]{3,20}|#[0-9a-f]{3,8}|(?:rgb|rgba|hsl|hsla)\([0-9.,%\s/a-z-]{1,60}\))$/i;
+const MARK_PROPERTIES = new Set(['color', 'background-color']);
+
+/** A `<mark>`'s style with only its colour declarations (`position:fixed` would let a page cover the site). */
+function cleanMarkStyle(style: string): string | undefined {
+  const kept = style
+    .split(';')
+    .map((declaration) => {
+      const colon = declaration.indexOf(':');
+      const property = declaration.slice(0, colon).trim().toLowerCase();
+      const value = declaration.slice(colon + 1).trim();
+      return colon > 0 && MARK_PROPERTIES.has(property) && COLOR.test(value) ? `${property}:${value}` : undefined;
+    })
+    .filter((declaration) => declaration !== undefined);
+  return kept.length > 0 ? `${kept.join(';')};` : undefined;
+}
+
+/**
+ * What the sanitizer's own checks leave to the page's rules: URLs as browsers read them (case, control characters:
+ * the URL rule), and a mark's style reduced to colours.
+ */
+function enforceUrlAndStyleRules(node: HastRoot | Element): void {
+  for (const child of node.children) {
+    if (child.type !== 'element') continue;
+    const properties = child.properties;
+    for (const [name, schemes] of Object.entries(URL_PROPERTIES)) {
+      const value = properties[name];
+      if (value !== undefined && value !== null && !isAllowedUrl(String(value), schemes)) delete properties[name];
+    }
+    if (child.tagName === 'mark' && properties.style !== undefined) {
+      const style = cleanMarkStyle(String(properties.style));
+      if (style === undefined) delete properties.style;
+      else properties.style = style;
+    }
+    enforceUrlAndStyleRules(child);
+  }
+}
+
 /** Headings get ids as GitHub and GitBook make them; levels 1-3 make the outline. */
 function anchorHeadings(tree: HastRoot): PageHtml['outline'] {
   const slugger = new GithubSlugger();
@@ -334,6 +381,7 @@ export function pageHtml(markdown: string, options: PageHtmlOptions): PageHtml {
   const hast = toHast(tree, { allowDangerousHtml: true, handlers: renderer.handlers }) as HastRoot;
   const parsed = raw(hast) as HastRoot;
   const clean = sanitize(parsed, SCHEMA) as HastRoot;
+  enforceUrlAndStyleRules(clean);
   const outline = anchorHeadings(clean);
   return { html: toHtml(clean), outline };
 }

@@ -56,6 +56,7 @@ import type {
 import { parsedPageKey, parseHolds, parsePageFiles, type PageFields, type PageFileOptions, type PageFilesInput, type ParsedPage } from './page.js';
 import { cutPageMessage, MAX_INDEXED_TEXT } from './bounded-markdown.js';
 import { baseName, decodePath, isMarkdownPath, isUrl, normalizePath, slugify } from './paths.js';
+import { isAllowedUrl, WEB_SCHEMES } from './url-scheme.js';
 import { keptSummary, parseAndKeepSummary, summaryKey, type SummaryItem } from './summary.js';
 
 export const INCLUDES_FOLDER = '.gitbook/includes/';
@@ -634,7 +635,8 @@ function blobChanges(before: readonly TreeEntry[], after: readonly TreeEntry[]):
  * `.gitbook.yaml` redirects, resolved: the source as a page path (leading and trailing `/` removed, percent-decoded);
  * the target a URL, or a file relative to the content root (`page.md`, `folder/README.md`; `folder`, `folder/` and
  * a path without `.md` are tried too, as people write them) that is a page. A target that names no page is kept
- * (kind `missing`) with a warning: the hosted platform tolerates it.
+ * (kind `missing`) with a warning: the hosted platform tolerates it. A URL other than http(s) (`javascript:`, ...) is
+ * left out, with a warning: a redirect sends readers to a page or to the web, never runs anything.
  */
 function resolveRedirects(config: GitbookConfig, pages: Page[], problems: ContentProblem[]): RevisionRedirect[] {
   const byGitPath = new Map<string, string>();
@@ -642,18 +644,23 @@ function resolveRedirects(config: GitbookConfig, pages: Page[], problems: Conten
     if (page.type === 'document' || page.type === 'computed') byGitPath.set(page.gitPath, page.id);
   });
   const nowhere: string[] = [];
-  const redirects = Object.entries(config.redirects).map(([from, to]): RevisionRedirect => {
+  const unsafe: string[] = [];
+  const redirects = Object.entries(config.redirects).flatMap(([from, to]): RevisionRedirect[] => {
     const source = decodePath(from).replace(/^\/+|\/+$/g, '');
-    if (isUrl(to)) return { source, target: { kind: 'url', url: to } };
+    if (isUrl(to)) {
+      if (isAllowedUrl(to, WEB_SCHEMES)) return [{ source, target: { kind: 'url', url: to } }];
+      unsafe.push(from);
+      return [];
+    }
     const written = normalizePath(decodePath(to).replace(/^\/+/, ''));
     const base = written === undefined ? undefined : config.root + written;
     const candidates = base === undefined ? [] : [base, `${base}.md`, `${base}/README.md`];
     for (const candidate of candidates) {
       const pageId = byGitPath.get(candidate);
-      if (pageId !== undefined) return { source, target: { kind: 'page', pageId } };
+      if (pageId !== undefined) return [{ source, target: { kind: 'page', pageId } }];
     }
     nowhere.push(from);
-    return { source, target: { kind: 'missing', path: written ?? to } };
+    return [{ source, target: { kind: 'missing', path: written ?? to } }];
   });
   // Stale redirects are common in synced repositories (dozens, after pages moved): one warning for all of them.
   if (nowhere.length > 0) {
@@ -663,6 +670,14 @@ function resolveRedirects(config: GitbookConfig, pages: Page[], problems: Conten
       line: config.redirectLines[nowhere[0]],
       severity: 'warning',
       message: `${nowhere.length === 1 ? 'a redirect leads' : `${nowhere.length} redirects lead`} to no page of the table of contents: ${named}${nowhere.length > 3 ? ', ...' : ''}`,
+    });
+  }
+  if (unsafe.length > 0) {
+    problems.push({
+      path: CONFIG_PATH,
+      line: config.redirectLines[unsafe[0]],
+      severity: 'warning',
+      message: `a redirect may lead only to a page or an http(s) URL: ignored ${unsafe.slice(0, 3).map((from) => `${from} -> ${config.redirects[from]}`).join(', ')}${unsafe.length > 3 ? ', ...' : ''}`,
     });
   }
   return redirects;

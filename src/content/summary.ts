@@ -28,6 +28,7 @@
 import yaml from 'js-yaml';
 import type { ContentProblem } from './model.js';
 import { decodePath, folderOf, isUnder, isUrl, relativePath, resolvePath } from './paths.js';
+import { isAllowedUrl, urlScheme } from './url-scheme.js';
 
 export interface SummaryPageItem {
   type: 'page';
@@ -374,6 +375,10 @@ export function parseSummary(text: string, options: ParseSummaryOptions): Parsed
     const destination = link.destination.trim();
     if (destination === '') {
       warn(lineNo, `the link "${link.text}" has no target: ignored, its nested items are shown in its place`);
+      return undefined;
+    }
+    if (!isAllowedUrl(destination)) {
+      warn(lineNo, `the link "${link.text}" leads to a ${urlScheme(destination)}: URL: ignored (a link leads to a page, an http(s) or a mailto URL), its nested items are shown in its place`);
       return undefined;
     }
     if (isUrl(destination) || destination.startsWith('#')) return { type: 'link', ...base, href: destination };

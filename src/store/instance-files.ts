@@ -15,6 +15,23 @@ export function sqliteFile(dataDir: string): string {
   return path.join(dataDir, 'quire.sqlite');
 }
 
+/**
+ * The umask of the processes that write a store (`quire serve`, `worker`, `admin`, `migrate`; git inherits it): the
+ * database, keys and every repository, private spaces included, are for the user running Quire only.
+ */
+export const STORE_UMASK = 0o077;
+
+/**
+ * Makes the data dir (0700, with any missing parent) when it is missing. Returns its mode when other users may enter
+ * it (a data dir made before Quire made it private, or by hand): Quire says so and leaves it as it is, since a group
+ * may have been given it on purpose (a backup user, say).
+ */
+export function prepareDataDir(dataDir: string): number | undefined {
+  fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  const mode = fs.statSync(dataDir).mode & 0o777;
+  return (mode & 0o077) === 0 ? undefined : mode;
+}
+
 /** Whether a store was made here already: the data dir, and its SQLite database when DATABASE_URL is unset. */
 export function storeExists(location: StoreLocation): boolean {
   if (!fs.statSync(location.dataDir, { throwIfNoEntry: false })?.isDirectory()) return false;

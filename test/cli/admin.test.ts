@@ -88,14 +88,14 @@ describe('quire commands outside a data dir', () => {
   });
 
   it('fail with a message that says what to set, and create nothing', async () => {
-    const env = { QUIRE_DATA_DIR: undefined, DATABASE_URL: undefined, REDIS_URL: undefined };
+    const env = { QUIRE_DATA_DIR: undefined, DATABASE_URL: undefined, REDIS_URL: undefined, QUIRE_MIGRATE_TOKEN: 'qt_x' };
     const commands = [
       ['admin', 'bootstrap', '--email', 'a@example.com'],
       ['admin', 'create-user', '--email', 'b@example.com'],
       ['admin', 'create-token', '--user', 'someone'],
       ['admin', 'purge'],
       ['site', 'export', 'site', path.join(folder, 'out')],
-      ['migrate', '--from', 'http://127.0.0.1:9', '--token', 'qt_x'],
+      ['migrate', '--from', 'http://127.0.0.1:9'],
     ];
     for (const args of commands) {
       const result = await runQuire(args, env, { cwd: folder });

@@ -161,7 +161,7 @@ describe('quire migrate between two Quire servers (sqlite)', () => {
   });
 
   async function migrateFrom(from: string, extra: string[] = [], token = sourceToken) {
-    return runQuire(['migrate', '--from', from, '--token', token, ...extra], targetEnv);
+    return runQuire(['migrate', '--from', from, ...extra], { ...targetEnv, QUIRE_MIGRATE_TOKEN: token });
   }
 
   /** The organization here made from Acme. */

@@ -7,7 +7,9 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser } from '../helpers/browser.js';
 import { runQuire, startServer, type ServerProcess } from '../helpers/cli.js';
+import { startStaticHost } from '../helpers/file-server.js';
 import { Checkout, spaceRemote } from '../helpers/git.js';
 
 describe('quire site export (sqlite)', () => {
@@ -28,7 +30,7 @@ describe('quire site export (sqlite)', () => {
     const boot = await runQuire(['admin', 'bootstrap', '--init', '--email', 'ops@example.com', '--org', 'Docs'], env);
     ({ token } = JSON.parse(boot.stdout));
     org = JSON.parse(boot.stdout).organization.id;
-    server = await startServer(env);
+    server = await startServer(env, { startTimeoutMs: 60_000 });
   });
   afterAll(async () => {
     await server?.stop();
@@ -74,6 +76,113 @@ describe('quire site export (sqlite)', () => {
       ['Welcome', '/'],
       ['Install', '/setup/install'],
     ]);
-    expect(await fs.readFile(path.join(out, '~search', 'index.html'), 'utf8')).toContain("fetch('/search-index.json')");
-  });
+    expect(await fs.readFile(path.join(out, '~search', 'index.html'), 'utf8')).toContain('<script src="/~search/search.js" defer></script>');
+    expect(await fs.readFile(path.join(out, '~search', 'search.js'), 'utf8')).toContain("fetch('/search-index.json')");
+  }, 180_000);
+
+  it('writes no script a reader can run: no javascript: link in the table of contents, active files as text, a CSP on every page', async () => {
+    const space = await api('POST', `/v1/orgs/${org}/spaces`, { title: 'Hostile' });
+    const checkout = await Checkout.clone(spaceRemote(server.url, token, space.id));
+    await checkout.write(
+      'SUMMARY.md',
+      [
+        '# Summary',
+        '',
+        '* [Home](README.md)',
+        "* [Plain](javascript:alert('toc-plain'))",
+        "* [Upper]( JaVaScRiPt:alert('toc-upper'))",
+        "* [Entity](&#106;avascript:alert('toc-entity'))",
+        "* [Data](data:text/html,<script>alert('toc-data')</script>)",
+        "* [VB](vbscript:alert('toc-vb'))",
+        '* [Status](https://status.example.com)',
+        '',
+      ].join('\n'),
+    );
+    await checkout.write(
+      'README.md',
+      [
+        '# Home',
+        '',
+        '![diagram](.gitbook/assets/diagram.svg) [page](.gitbook/assets/page.html) [feed](.gitbook/assets/feed.xml) [script](.gitbook/assets/tool.js) ![photo](.gitbook/assets/photo.png)',
+        '',
+        '{% file src=".gitbook/assets/page.html" %}',
+        '',
+        `<a href="jav&#x09;ascript:alert('raw')">raw</a> <mark style="position:fixed;inset:0;background-color:red">cover</mark>`,
+        '',
+      ].join('\n'),
+    );
+    await checkout.write('.gitbook/assets/diagram.svg', `<svg xmlns="http://www.w3.org/2000/svg" onload="alert('svg')" width="10" height="10"><script>alert('svg-script')</script><rect width="10" height="10"/></svg>`);
+    await checkout.write('.gitbook/assets/page.html', `<!doctype html><script>alert('html')</script><img src=x onerror="alert('html-img')">`);
+    await checkout.write('.gitbook/assets/feed.xml', `<?xml version="1.0"?><x:script xmlns:x="http://www.w3.org/1999/xhtml">alert('xml')</x:script>`);
+    await checkout.write('.gitbook/assets/tool.js', `alert('js')`);
+    await checkout.write('.gitbook/assets/photo.png', Buffer.from([0x89, 0x50, 0x4e, 0x47, 9, 9]));
+    await checkout.commitAndPush('Hostile');
+    await checkout.dispose();
+    const site = await api('POST', `/v1/orgs/${org}/sites`, { title: 'Hostile docs', visibility: 'public', spaces: [space.id] });
+    const dir = path.join(out, 'hostile');
+    const run = await runQuire(['site', 'export', site.id, dir], env);
+    expect(run.code, run.stderr).toBe(0);
+
+    const html = await fs.readFile(path.join(dir, 'index.html'), 'utf8');
+    // Soft: the reader's view below is checked too, whatever these say.
+    expect.soft(html).toContain(`<meta http-equiv="Content-Security-Policy" content="default-src 'none'; img-src * data:; media-src *; style-src 'unsafe-inline'; base-uri 'none'; form-action 'self'">`);
+    expect.soft(await fs.readFile(path.join(dir, '~search', 'index.html'), 'utf8')).toContain(`content="default-src 'none'; script-src 'self'; connect-src 'self'`);
+    const files = (await fs.readdir(path.join(dir, '~files'), { recursive: true })).map((file) => path.basename(file)).filter((name) => name.includes('.'));
+    expect.soft(files.sort()).toEqual(['diagram.svg.txt', 'feed.xml.txt', 'page.html.txt', 'photo.png', 'tool.js.txt']);
+
+    const host = await startStaticHost(dir);
+    const browser = await launchBrowser();
+    try {
+      const context = await browser.newContext();
+      // Nothing leaves this machine: links to elsewhere end there.
+      await context.route((url) => url.hostname !== '127.0.0.1', (route) => route.abort());
+      const dialogs: string[] = [];
+      context.on('dialog', async (dialog) => {
+        dialogs.push(dialog.message());
+        await dialog.dismiss();
+      });
+      const page = await context.newPage();
+      // As a reader would: every link of the table of contents and of the page followed (each in a page of its
+      // own), every file opened.
+      await page.goto(`${host.base}/`);
+      const links = await page.locator('nav.toc a, article a').count();
+      for (let i = 0; i < links; i++) {
+        const reader = await context.newPage();
+        await reader.goto(`${host.base}/`);
+        const link = reader.locator('nav.toc a, article a').nth(i);
+        const href = await link.evaluate((a) => (a as HTMLAnchorElement).href);
+        if (/^https?:/.test(href)) await reader.goto(href).catch(() => undefined);
+        else {
+          // Any other URL (javascript:, data:, ...) runs, if it does, in a task the click queues: let it run.
+          await link.evaluate((a) => (a as HTMLElement).click());
+          await reader.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)))).catch(() => undefined);
+        }
+        await reader.close();
+      }
+      await page.goto(`${host.base}/`);
+      const hrefs = await page.locator('a[href], img[src]').evaluateAll((elements) => elements.map((e) => (e as HTMLAnchorElement).href || (e as HTMLImageElement).src));
+      const fileLinks = hrefs.filter((href) => href.includes('/~files/'));
+      for (const href of fileLinks) {
+        const response = await page.goto(href);
+        expect([href, response?.status()]).toEqual([href, 200]);
+      }
+      expect(dialogs).toEqual([]);
+
+      await page.goto(`${host.base}/`);
+      const toc = await page.locator('nav.toc a').evaluateAll((elements) => elements.map((a) => [a.textContent, a.getAttribute('href')]));
+      expect(toc).toEqual([
+        ['Home', '/'],
+        ['Status', 'https://status.example.com'],
+      ]);
+      expect(fileLinks.map((href) => decodeURIComponent(href.split('/').pop()!)).sort()).toEqual(['diagram.svg.txt', 'feed.xml.txt', 'page.html.txt', 'page.html.txt', 'photo.png', 'tool.js.txt']);
+      expect(await page.locator('mark').getAttribute('style')).toBe('background-color:red;');
+      // The search page's own script still runs under its policy.
+      await page.goto(`${host.base}/~search/?q=home`);
+      await expect.poll(() => page.locator('#results li').count()).toBe(1);
+      expect(dialogs).toEqual([]);
+    } finally {
+      await browser.close();
+      await host.close();
+    }
+  }, 180_000);
 });

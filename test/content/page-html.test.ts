@@ -168,6 +168,31 @@ describe('pageHtml', () => {
     expect(html).not.toContain('javascript:');
   });
 
+  it('keeps only colours in a mark\'s style, and only http(s), mailto and relative URLs in links, images and cards', () => {
+    const { tree } = render(
+      [
+        '<mark style="color:red;background-color:#ffe08a">kept</mark> <mark style="position:fixed;top:0;left:0;width:100vw;height:100vh;color:blue;background:url(https://evil.test/x)">covers</mark> <mark style="color:red;background-color:expression(alert(1))">half</mark>',
+        '<a href="HTTPS://example.com/a">upper</a> <a href="&#106;avascript:alert(1)">entity</a> <a href=" &#x0A;JaVaScRiPt:alert(2)">spaced</a> <a href="vbscript:msgbox(1)">vb</a> <a href="data:text/html,<script>alert(3)</script>">data</a> <a href="mailto:ops@example.com">mail</a> <a href="setup.md">page</a>',
+        '[md](JavaScript:alert(4)) ![img](data:image/svg+xml,<svg/onload=alert(5)>)',
+        '<table data-view="cards"><thead><tr><th>Title</th><th data-hidden data-card-target data-type="content-ref">Target</th></tr></thead><tbody><tr><td>Card</td><td><a href="jAvAsCrIpT:alert(6)">x</a></td></tr></tbody></table>',
+      ].join('\n\n'),
+    );
+    expect(all(tree, (e) => e.tagName === 'mark').map((e) => e.properties?.style)).toEqual(['color:red;background-color:#ffe08a;', 'color:blue;', 'color:red;']);
+    const hrefs = all(tree, (e) => e.tagName === 'a').map((e) => [text(e), e.properties?.href]);
+    expect(hrefs).toEqual([
+      ['upper', 'HTTPS://example.com/a'],
+      ['entity', undefined],
+      ['spaced', undefined],
+      ['vb', undefined],
+      ['data', undefined],
+      ['mail', 'mailto:ops@example.com'],
+      ['page', 'setup.md'],
+      ['md', undefined],
+      ['Card', undefined],
+    ]);
+    expect(all(tree, (e) => e.tagName === 'img').map((e) => e.properties?.src)).toEqual([undefined]);
+  });
+
   describe('OpenAPI operations', () => {
     const petstore = {
       openapi: '3.0.3',

@@ -409,6 +409,25 @@ describe('buildRevision: ids and timestamps', () => {
   });
 });
 
+describe('buildRevision: redirects', () => {
+  it('leads a redirect to a page or an http(s) URL only: other schemes are left out, with a warning', async () => {
+    const files = {
+      '.gitbook.yaml': 'redirects:\n  old: a.md\n  moved: https://example.com/moved\n  evil: javascript:alert(1)\n  upper: " JaVaScRiPt:alert(2)"\n  mail: mailto:ops@example.com\n  data: data:text/html,x\n',
+      'SUMMARY.md': '# TOC\n\n* [A](a.md)\n',
+      'a.md': '# A\n',
+    };
+    const revision = await build(files);
+    expect(revision.redirects).toEqual([
+      { source: 'old', target: { kind: 'page', pageId: doc(revision.pages, 'a').id } },
+      { source: 'moved', target: { kind: 'url', url: 'https://example.com/moved' } },
+    ]);
+    const { problems } = await analyzeTree(memoryTree(files), TEST_COMMIT, memoryFacts());
+    expect(problems.map((p) => `${p.severity ?? 'error'} ${formatProblem(p)}`)).toEqual([
+      'warning .gitbook.yaml:4: a redirect may lead only to a page or an http(s) URL: ignored evil -> javascript:alert(1), upper -> JaVaScRiPt:alert(2), mail -> mailto:ops@example.com, ...',
+    ]);
+  });
+});
+
 describe('buildRevision: problems', () => {
   it('never throws: it builds what it can, and analyzeTree lists the problems', async () => {
     const files = {

@@ -154,6 +154,22 @@ describe('parseSummary', () => {
     ]);
   });
 
+  it('leaves out link items to other schemes than http(s) and mailto, however written, with a warning', () => {
+    const text = '# TOC\n\n* [Home](README.md)\n* [Evil](javascript:alert(1))\n  * [Nested](more.md)\n* [Upper](JaVaScRiPt:alert(2))\n* [Entity](&#106;avascript:alert(3))\n* [Data](data:text/html,x)\n* [VB](<vbscript:msgbox(1)>)\n* [Mail](mailto:ops@example.com)\n';
+    const { structure, problems } = parseSummary(text, { path: 'SUMMARY.md', exists: existing('README.md', 'more.md') });
+    expect(structure.entries.map((e) => [e.type, e.title, e.type === 'link' ? e.href : undefined])).toEqual([
+      ['page', 'Home', undefined],
+      ['page', 'Nested', undefined],
+      ['link', 'Mail', 'mailto:ops@example.com'],
+    ]);
+    expect(problems.map((p) => [p.line, p.message])).toEqual(
+      [[4, 'javascript'], [6, 'javascript'], [7, 'javascript'], [8, 'data'], [9, 'vbscript']].map(([line, scheme]) => [
+        line,
+        expect.stringContaining(`leads to a ${scheme}: URL: ignored`),
+      ]),
+    );
+  });
+
   it('counts lines of CRLF files and skips a BOM', () => {
     const { problems } = parseSummary('\uFEFF# TOC\r\n\r\n* [A](a.md)\r\n* nope\r\n', { path: 'SUMMARY.md' });
     expect(problems).toEqual([

@@ -3,7 +3,9 @@
  * outbound fetches (imports, OpenAPI specifications) read in tests and benchmarks. A route can answer late, never,
  * or with an error status; every request is recorded.
  */
+import fs from 'node:fs';
 import http from 'node:http';
+import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import mime from 'mime-types';
 
@@ -80,6 +82,32 @@ export async function startFileServer(initial: Record<string, string | Route> = 
   };
   for (const [path, route] of Object.entries(initial)) fileServer.set(path, route);
   return fileServer;
+}
+
+/**
+ * A directory served as a plain static host serves it (nginx, GitHub Pages, S3): the content type from the file's
+ * extension (application/octet-stream when unknown), no other header; a folder's `index.html` for the folder, and a
+ * folder asked without its trailing slash redirected to it.
+ */
+export async function startStaticHost(dir: string): Promise<{ base: string; close(): Promise<void> }> {
+  const server = http.createServer((req, res) => {
+    const url = decodeURIComponent(new URL(req.url ?? '/', 'http://host').pathname);
+    const file = path.resolve(dir, `.${url}`);
+    if (file !== dir && !file.startsWith(`${dir}${path.sep}`)) return void res.writeHead(404).end();
+    const stat = fs.statSync(file, { throwIfNoEntry: false });
+    if (stat?.isDirectory() && !url.endsWith('/')) return void res.writeHead(301, { location: `${url}/` }).end();
+    const served = stat?.isDirectory() ? path.join(file, 'index.html') : file;
+    if (!fs.existsSync(served) || !fs.statSync(served).isFile()) return void res.writeHead(404, { 'content-type': 'text/html' }).end('<h1>Not found</h1>');
+    res.writeHead(200, { 'content-type': mime.lookup(served) || 'application/octet-stream' }).end(fs.readFileSync(served));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    async close() {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
 }
 
 /** A port of 127.0.0.1 nothing listens on (bound, then released). */

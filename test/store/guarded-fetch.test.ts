@@ -20,6 +20,9 @@ describe('guarded outbound fetches', () => {
       else if (req.url === '/to-private') res.writeHead(302, { location: 'http://10.0.0.1/secret' }).end();
       else if (req.url === '/to-metadata') res.writeHead(301, { location: 'http://169.254.169.254/latest/meta-data' }).end();
       else if (req.url === '/to-ok') res.writeHead(302, { location: '/ok' }).end();
+      else if (req.url === '/echo') res.end(JSON.stringify({ authorization: req.headers.authorization ?? null, cookie: req.headers.cookie ?? null, accept: req.headers.accept ?? null }));
+      else if (req.url === '/to-echo') res.writeHead(302, { location: '/echo' }).end();
+      else if (req.url?.startsWith('/to-other-origin/')) res.writeHead(307, { location: decodeURIComponent(req.url.slice('/to-other-origin/'.length)) }).end();
       else if (req.url === '/big') res.end(Buffer.alloc(64 * 1024, 'x'));
       else if (req.url === '/slow') setTimeout(() => res.end('late'), 5000).unref();
       else res.writeHead(404).end();
@@ -54,6 +57,44 @@ describe('guarded outbound fetches', () => {
     expect(allowed.addressAllowed('127.0.0.1')).toBe(true);
     expect(allowed.addressAllowed('192.168.0.1')).toBe(false);
     expect(allowed.addressAllowed('192.168.0.1', 'docs.internal')).toBe(true);
+  });
+
+  it('judges an IPv6 address that carries an IPv4 one by that IPv4 address', () => {
+    const f = fetcher({ allow: [] });
+    const loopback = ['::127.0.0.1', '::7f00:1', '::ffff:127.0.0.1', '::ffff:7f00:1', '::ffff:0:127.0.0.1', '64:ff9b::7f00:1', '64:ff9b::127.0.0.1', '2002:7f00:1::', '2002:7f00:1::1'];
+    const inside = ['::10.0.0.1', '64:ff9b::a9fe:a9fe', '2002:a9fe:a9fe::1', '2002:c0a8:101::', '64:ff9b:1::7f00:1', '2001:0:4136:e378:8000:63bf:3fff:fdd2'];
+    for (const address of [...loopback, ...inside]) expect(f.addressAllowed(address), address).toBe(false);
+    for (const address of ['64:ff9b::808:808', '2002:808:808::1', '::ffff:8.8.8.8']) expect(f.addressAllowed(address), address).toBe(true);
+    expect(fetcher({ allow: ['127.0.0.1'] }).addressAllowed('::127.0.0.1')).toBe(true);
+  });
+
+  it('refuses an IPv4-carrying IPv6 address or an IPv4 address written in decimal, octal or hex in the URL', async () => {
+    const f = fetcher({ allow: [] });
+    const port = new URL(base).port;
+    for (const host of ['[::127.0.0.1]', '[::ffff:127.0.0.1]', '[::ffff:7f00:1]', '[64:ff9b::7f00:1]', '[2002:7f00:1::]', '2130706433', '0x7f000001', '0177.0.0.1', '0x7f.1', '127.1']) {
+      const error = await failure(f.fetch(`http://${host}:${port}/ok`));
+      expect([host, error.code]).toEqual([host, 'FETCH_REFUSED']);
+    }
+  });
+
+  it('sends credentials to their own origin only: a redirect to another origin goes on without them', async () => {
+    const f = fetcher({ allow: ['127.0.0.1', 'localhost'] });
+    const headers = { Authorization: 'Bearer secret-token', cookie: 'session=secret', accept: 'application/json' };
+    expect(JSON.parse((await f.fetch(`${base}/to-echo`, headers)).body.toString())).toEqual({ authorization: 'Bearer secret-token', cookie: 'session=secret', accept: 'application/json' });
+    const other = `http://localhost:${new URL(base).port}/echo`;
+    const crossed = await f.fetch(`${base}/to-other-origin/${encodeURIComponent(other)}`, headers);
+    expect(crossed.url).toBe(other);
+    expect(JSON.parse(crossed.body.toString())).toEqual({ authorization: null, cookie: null, accept: 'application/json' });
+  });
+
+  it('applies the allowances to the hosts allowOnlyFor names only, redirects included', async () => {
+    const f = fetcher({ allow: ['127.0.0.1', 'localhost'], allowOnlyFor: ['127.0.0.1'] });
+    expect((await f.fetch(`${base}/ok`)).body.toString()).toBe('hello');
+    const elsewhere = `http://localhost:${new URL(base).port}/ok`;
+    expect((await failure(f.fetch(elsewhere))).code).toBe('FETCH_REFUSED');
+    expect((await failure(f.fetch(`${base}/to-other-origin/${encodeURIComponent(elsewhere)}`))).code).toBe('FETCH_REFUSED');
+    expect(f.addressAllowed('127.0.0.1')).toBe(false);
+    expect(f.addressAllowed('127.0.0.1', '127.0.0.1')).toBe(true);
   });
 
   it('refuses loopback, private, link-local addresses and names resolving there, with a clear error', async () => {

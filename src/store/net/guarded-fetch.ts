@@ -3,7 +3,13 @@
  * addresses: private, loopback, link-local, unique-local, carrier-grade NAT, multicast and reserved ranges are
  * refused unless `allow` (QUIRE_FETCH_ALLOW: CIDRs or host names) lets them through. The check is made on the
  * address actually connected to (the DNS answer, so a name resolving to 127.0.0.1 is refused too), again for each
- * redirect, with a time limit for the whole fetch and a cap on the bytes read.
+ * redirect, with a time limit for the whole fetch and a cap on the bytes read. An IPv6 address that carries an IPv4
+ * one (mapped `::ffff:a.b.c.d`, compatible `::a.b.c.d`, translated `::ffff:0:a.b.c.d`, NAT64 `64:ff9b::/96`, 6to4
+ * `2002::/16`) is judged by the IPv4 address it leads to.
+ *
+ * Credentials (Authorization, Cookie, Proxy-Authorization) go to the origin they were given for only: a redirect to
+ * another origin is followed without them. `allowOnlyFor` narrows the allowances to the named hosts (`quire migrate`
+ * allows its source's host, and nothing its source's answers name).
  */
 import dns from 'node:dns';
 import net from 'node:net';
@@ -27,6 +33,8 @@ export interface FetchGuardOptions {
   timeoutMs?: number;
   maxBytes?: number;
   maxRedirects?: number;
+  /** Host names the allowances apply to (as URLs write them); absent: every host. Other hosts must be public. */
+  allowOnlyFor?: string[];
 }
 
 export interface FetchedResource {
@@ -41,12 +49,14 @@ const PUBLIC = 'unicast';
 export class GuardedFetcher {
   private readonly cidrs: Array<[ipaddr.IPv4 | ipaddr.IPv6, number]>;
   private readonly hosts: Set<string>;
+  private readonly allowOnlyFor: string[] | undefined;
   /** undici's agent, made (and undici loaded) on the first fetch: commands that fetch nothing start without it. */
   private agent: Agent | undefined;
 
   constructor(private readonly options: FetchGuardOptions) {
     this.cidrs = [];
     this.hosts = new Set();
+    this.allowOnlyFor = options.allowOnlyFor?.map((host) => host.replace(/^\[|\]$/g, '').toLowerCase());
     for (const entry of options.allow) {
       if (entry.includes('/') || net.isIP(entry)) {
         this.cidrs.push(ipaddr.parseCIDR(entry.includes('/') ? entry : `${entry}/${net.isIPv6(entry) ? 128 : 32}`));
@@ -82,11 +92,13 @@ export class GuardedFetcher {
 
   /** True when `address` (of `hostname`) may be reached: public, or allowed by configuration. */
   addressAllowed(address: string, hostname?: string): boolean {
-    if (hostname && this.hosts.has(hostname.toLowerCase())) return true;
-    let parsed = ipaddr.parse(address);
-    if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) parsed = (parsed as ipaddr.IPv6).toIPv4Address();
-    if (this.cidrs.some(([range, bits]) => range.kind() === parsed.kind() && parsed.match(range, bits))) return true;
-    return parsed.range() === PUBLIC;
+    const allowances = this.allowOnlyFor === undefined || (hostname !== undefined && this.allowOnlyFor.includes(hostname.toLowerCase()));
+    if (allowances && hostname && this.hosts.has(hostname.toLowerCase())) return true;
+    const written = ipaddr.parse(address);
+    const reached = written.kind() === 'ipv6' ? (embeddedIPv4(written as ipaddr.IPv6) ?? written) : written;
+    const matches = (ip: ipaddr.IPv4 | ipaddr.IPv6) => this.cidrs.some(([range, bits]) => range.kind() === ip.kind() && ip.match(range, bits));
+    if (allowances && (matches(written) || matches(reached))) return true;
+    return reached.range() === PUBLIC;
   }
 
   /**
@@ -124,7 +136,7 @@ export class GuardedFetcher {
       }
       const host = current.hostname.replace(/^\[|\]$/g, '');
       // An address written in the URL is never looked up: check it here, before any connection.
-      if (net.isIP(host) && !this.addressAllowed(host)) throw refusal(host, host);
+      if (net.isIP(host) && !this.addressAllowed(host, host)) throw refusal(host, host);
       let response;
       try {
         const { agent, request } = await this.connector();
@@ -136,7 +148,9 @@ export class GuardedFetcher {
       const location = response.headers.location;
       if (status >= 300 && status < 400 && location) {
         await response.body.dump();
-        current = new URL(String(location), current);
+        const next = new URL(String(location), current);
+        if (next.origin !== current.origin) headers = withoutCredentials(headers);
+        current = next;
         continue;
       }
       const body = await readCapped(response.body, this.options.maxBytes ?? 20 * 1024 * 1024, current).catch((error: unknown) => {
@@ -151,6 +165,27 @@ export class GuardedFetcher {
     await this.agent?.close();
   }
 }
+
+/** The IPv4 address an IPv6 address carries and leads to (see the top of this file), if any. */
+function embeddedIPv4(ip: ipaddr.IPv6): ipaddr.IPv4 | undefined {
+  const p = ip.parts;
+  const last32 = () => new ipaddr.IPv4([p[6] >> 8, p[6] & 0xff, p[7] >> 8, p[7] & 0xff]);
+  const zeros = (from: number, to: number) => p.slice(from, to).every((part) => part === 0);
+  if (ip.isIPv4MappedAddress()) return ip.toIPv4Address();
+  // Compatible (::a.b.c.d; not :: and ::1, which are themselves) and translated (::ffff:0:a.b.c.d).
+  if (zeros(0, 6) && (p[6] !== 0 || p[7] > 1)) return last32();
+  if (zeros(0, 4) && p[4] === 0xffff && p[5] === 0) return last32();
+  if (p[0] === 0x64 && p[1] === 0xff9b && zeros(2, 6)) return last32();
+  if (p[0] === 0x2002) return new ipaddr.IPv4([p[1] >> 8, p[1] & 0xff, p[2] >> 8, p[2] & 0xff]);
+  return undefined;
+}
+
+/** Request headers without the ones that carry credentials: what goes on to another origin. */
+function withoutCredentials(headers: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(headers).filter(([name]) => !CREDENTIAL_HEADERS.has(name.toLowerCase())));
+}
+
+const CREDENTIAL_HEADERS = new Set(['authorization', 'cookie', 'proxy-authorization']);
 
 function refusal(hostname: string, address: string): FetchFailure {
   return new FetchFailure(

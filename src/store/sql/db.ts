@@ -109,8 +109,11 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
     db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   } else {
     dialect = 'sqlite';
-    fs.mkdirSync(options.dataDir, { recursive: true });
-    const file = new SQLite(sqliteFile(options.dataDir));
+    fs.mkdirSync(options.dataDir, { recursive: true, mode: 0o700 });
+    // Made for this user only, whatever the umask: SQLite gives its -wal and -shm files the database file's mode.
+    const database = sqliteFile(options.dataDir);
+    fs.closeSync(fs.openSync(database, 'a', 0o600));
+    const file = new SQLite(database);
     file.pragma('journal_mode = WAL');
     file.pragma('foreign_keys = ON');
     file.pragma('busy_timeout = 5000');

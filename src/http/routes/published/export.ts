@@ -1,8 +1,15 @@
 /**
  * `quire site export SITE_ID DIR` (issue 14 item 5): the whole public site as static files for any static host
  * serving DIR at the root of its host: each page as `PATH/index.html` (and its markdown as `PATH.md`), the files
- * pages show under `~files/`, and the search: `search-index.json` with `~search/index.html`, whose small script reads
- * it (the only script of the export; the server's own pages carry none).
+ * pages show under `~files/`, and the search: `search-index.json` with `~search/index.html`, whose small script
+ * (`~search/search.js`) reads it (the only script of the export; the server's own pages carry none).
+ *
+ * A static host sets no headers of ours, so what the live site says in headers the export says otherwise: each page
+ * carries its CSP in a meta tag (no script on pages, only the search script on the search page), and a user file a
+ * browser would run script in (HTML, SVG, XML, JavaScript: files.ts runsScript) is written as `NAME.txt`, with the
+ * pages' links to it: every static host serves `.txt` as text/plain without being configured, which browsers show
+ * as text and never sniff into a document (a `Content-Disposition` download would need the host's configuration).
+ * The cost: an SVG image shows as a link to its source, not as an image, in an export.
  *
  * Only what anyone may read is exported: a public or unlisted site (share-link and private sites are refused).
  */
@@ -13,6 +20,7 @@ import { InvalidArgument, NotFound } from '../../../domain/errors.js';
 import { documentPages, publishedSpaces, readPublishedSite } from '../../../domain/sites/published.js';
 import { findSiteById } from '../../../store/sql/sites.js';
 import { escapeHtml } from '../../../content/html-text.js';
+import { contentTypeOf, runsScript } from '../../../content/files.js';
 import { pageMarkdown, pageSpecs, pageUrls, renderPage } from './render.js';
 
 export interface ExportResult {
@@ -37,12 +45,43 @@ async function write(file: string, content: string | Buffer): Promise<void> {
   await fs.writeFile(file, content);
 }
 
+/** What exported pages may do: show their styles, images and media; no script, no other base, forms to the site. */
+const PAGE_POLICY = "default-src 'none'; img-src * data:; media-src *; style-src 'unsafe-inline'; base-uri 'none'; form-action 'self'";
+/** The search page runs its own script file and reads the index; nothing else. */
+const SEARCH_POLICY = "default-src 'none'; script-src 'self'; connect-src 'self'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'self'";
+
+/** `html` (a page of ours, which starts with its charset) with `policy` as its Content-Security-Policy meta tag. */
+function withPolicy(html: string, policy: string): string {
+  const charset = '<meta charset="utf-8">';
+  const at = html.indexOf(charset);
+  if (at < 0 || at > html.indexOf('</head>')) throw new Error('an exported page has no <meta charset> in its head to put its policy after');
+  return `${html.slice(0, at + charset.length)}<meta http-equiv="Content-Security-Policy" content="${escapeHtml(policy)}">${html.slice(at + charset.length)}`;
+}
+
+/** The name a file is exported under: `NAME.txt` for what a browser would run script in (see above). */
+function exportedFileName(name: string): string {
+  return runsScript(contentTypeOf(name)) ? `${name}.txt` : name;
+}
+
+/** The URL of a file in a page rendered at the root (as render.ts's fileUrl writes it). */
+const fileUrl = (spaceId: string, blobOid: string, name: string) => `/~files/${encodeURIComponent(spaceId)}/${blobOid}/${encodeURIComponent(name)}`;
+
+/**
+ * `html` with its links to the files `renamed` holds (their URLs) leading to their exported names. A URL in an
+ * attribute ends at its quote, or at a query or fragment.
+ */
+function renameFileLinks(html: string, renamed: Set<string>): string {
+  if (renamed.size === 0) return html;
+  return html.replace(/\/~files\/[^/"\s<>]+\/[0-9a-f]{40}\/[^"#?\s<>]*(?=["#?])/g, (url) => (renamed.has(url) ? `${url}.txt` : url));
+}
+
 const SEARCH_PAGE = (siteTitle: string) => `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Search | ${escapeHtml(siteTitle)}</title><meta name="robots" content="noindex">
-<style>body{font:16px/1.6 system-ui,sans-serif;max-width:44rem;margin:2rem auto;padding:0 1.5rem}li p{color:#59636e;margin:.2rem 0 .6rem}</style></head>
-<body><p><a href="/">${escapeHtml(siteTitle)}</a></p><h1>Search</h1><form action="/~search/" method="get"><input type="search" name="q" aria-label="Search"></form><ol id="results"></ol>
-<script>
-(async () => {
+<style>body{font:16px/1.6 system-ui,sans-serif;max-width:44rem;margin:2rem auto;padding:0 1.5rem}li p{color:#59636e;margin:.2rem 0 .6rem}</style><script src="/~search/search.js" defer></script></head>
+<body><p><a href="/">${escapeHtml(siteTitle)}</a></p><h1>Search</h1><form action="/~search/" method="get"><input type="search" name="q" aria-label="Search"></form><ol id="results"></ol></body></html>
+`;
+
+const SEARCH_SCRIPT = `(async () => {
   const q = new URLSearchParams(location.search).get('q') || '';
   document.querySelector('input').value = q;
   const words = q.toLowerCase().split(/\\s+/).filter(Boolean);
@@ -62,7 +101,6 @@ const SEARCH_PAGE = (siteTitle: string) => `<!doctype html>
   }
   if (found.length === 0) list.outerHTML = '<p>No results.</p>';
 })();
-</script></body></html>
 `;
 
 export async function exportSite(ctx: Context, siteId: string, dir: string, progress?: (done: { pages: number; files: number }) => void): Promise<ExportResult> {
@@ -79,10 +117,13 @@ export async function exportSite(ctx: Context, siteId: string, dir: string, prog
   let files = 0;
   for (const space of await publishedSpaces(ctx, tree)) {
     const urlOf = pageUrls('', space);
+    const { spaceId } = space.content;
+    const renamed = new Set(space.content.files.filter((file) => exportedFileName(file.name) !== file.name).map((file) => fileUrl(spaceId, file.blobOid, file.name)));
     for (const page of documentPages(space.content.revision.pages)) {
       const url = urlOf(page);
       const published = { ...space, page };
-      await write(fileUnder(root, url, 'index.html'), renderPage(published, '', { specs: await pageSpecs(ctx, published) }));
+      const html = renameFileLinks(renderPage(published, '', { specs: await pageSpecs(ctx, published) }), renamed);
+      await write(fileUnder(root, url, 'index.html'), withPolicy(html, PAGE_POLICY));
       // As for a reader without claims, like the HTML: what a `{% if %}` hides from them is in neither.
       const markdown = pageMarkdown(page);
       if (url !== '/') await write(`${fileUnder(root, url, 'index.html').slice(0, -'/index.html'.length)}.md`, markdown);
@@ -93,12 +134,13 @@ export async function exportSite(ctx: Context, siteId: string, dir: string, prog
     for (const file of space.content.files) {
       const object = await ctx.reader.readObject(space.content.spaceId, file.blobOid);
       if (!object || object.type !== 'blob') continue;
-      await write(fileUnder(root, `/~files/${encodeURIComponent(space.content.spaceId)}/${file.blobOid}`, file.name.replace(/[\\/]/g, '-')), object.data);
+      await write(fileUnder(root, `/~files/${encodeURIComponent(spaceId)}/${file.blobOid}`, exportedFileName(file.name.replace(/[\\/]/g, '-'))), object.data);
       files++;
       progress?.({ pages, files });
     }
   }
   await write(path.join(root, 'search-index.json'), JSON.stringify(index));
-  await write(path.join(root, '~search', 'index.html'), SEARCH_PAGE(tree.site.title));
+  await write(path.join(root, '~search', 'index.html'), withPolicy(SEARCH_PAGE(tree.site.title), SEARCH_POLICY));
+  await write(path.join(root, '~search', 'search.js'), SEARCH_SCRIPT);
   return { dir: root, pages, files };
 }

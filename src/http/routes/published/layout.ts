@@ -5,6 +5,7 @@
  * page's own HTML comes sanitized from src/content/page-html.ts).
  */
 import { escapeHtml } from '../../../content/html-text.js';
+import { allowedUrl } from '../../../content/url-scheme.js';
 import type { DocumentPage, Page } from '../../../content/model.js';
 
 export interface NavLink {
@@ -94,7 +95,10 @@ function tocList(pages: Page[], input: LayoutInput): string {
     .map((page) => {
       const title = escapeHtml(page.tocTitle ?? page.title);
       if (page.type === 'group') return `<li><div class="group">${title}</div>${tocList(page.pages, input)}</li>`;
-      const href = input.pageHref(page);
+      // Where a link item becomes an href, the URL rule of content links, whatever made the tree (a SUMMARY.md
+      // parse leaves such items out already, with a warning).
+      const written = input.pageHref(page);
+      const href = written === undefined ? undefined : allowedUrl(written);
       const current = page.type === 'document' && page.id === input.current.id;
       const emoji = page.type === 'document' && page.emoji && /^[0-9a-f]+(-[0-9a-f]+)*$/i.test(page.emoji) ? `${String.fromCodePoint(...page.emoji.split('-').map((hex) => Number.parseInt(hex, 16)))} ` : '';
       const link = href ? `<a href="${escapeHtml(href)}"${current ? ' aria-current="page"' : ''}>${emoji}${title}</a>` : `<span>${title}</span>`;
