@@ -10,6 +10,8 @@ import { DATABASE_KINDS } from '../helpers/databases.js';
 import { startTestApp, type TestApp, type TestUser } from '../helpers/app.js';
 import { Checkout, spaceRemote } from '../helpers/git.js';
 import { all, hasClass, parseHtml, text } from '../helpers/html.js';
+import { readPublishedPage, readPublishedSite } from '../../src/domain/sites/published.js';
+import { KEPT_VARIANTS } from '../../src/http/routes/published/variants.js';
 
 const README = [
   '# Welcome',
@@ -30,6 +32,10 @@ const README = [
   '',
 ].join('\n');
 
+/** A page with more conditions on unsigned claims than variants of a page are kept. */
+const OPTIONS = Array.from({ length: KEPT_VARIANTS + 4 }, (_, i) => i);
+const MANY = ['# Options', '', 'Pick one.', '', ...OPTIONS.flatMap((i) => [`{% if visitor.claims.unsigned.option == "${i}" %}`, `Option ${i}.`, '{% endif %}', ''])].join('\n');
+
 const SCHEMA = {
   type: 'object',
   properties: {
@@ -46,6 +52,7 @@ describe.each(DATABASE_KINDS)('visitor-auth sites and adaptive content (%s)', (k
   let siteId: string;
   let base: string;
   let publicBase: string;
+  let openId: string;
   let key: string;
 
   const keyUrl = () => `/v1/orgs/${org.id}/sites/${siteId}/visitor-key`;
@@ -89,7 +96,8 @@ describe.each(DATABASE_KINDS)('visitor-auth sites and adaptive content (%s)', (k
     const guide = await Checkout.clone(spaceRemote(server, token, guideId));
     await guide.write('README.md', README);
     await guide.write('setup.md', '# Setup\n\nInstall it.\n');
-    await guide.write('SUMMARY.md', '# Summary\n\n* [Welcome](README.md)\n* [Setup](setup.md)\n');
+    await guide.write('many.md', MANY);
+    await guide.write('SUMMARY.md', '# Summary\n\n* [Welcome](README.md)\n* [Setup](setup.md)\n* [Options](many.md)\n');
     await guide.commitAndPush('Guide');
     await guide.dispose();
     const internal = await Checkout.clone(spaceRemote(server, token, internalId));
@@ -106,6 +114,7 @@ describe.each(DATABASE_KINDS)('visitor-auth sites and adaptive content (%s)', (k
     base = new URL((await api('GET', `/v1/orgs/${org.id}/sites/${siteId}`)).urls.published).pathname;
 
     const open = await api('POST', `/v1/orgs/${org.id}/sites`, { title: 'Open docs', visibility: 'public' });
+    openId = open.id;
     await api('POST', `/v1/orgs/${org.id}/sites/${open.id}/site-spaces`, { spaceId: guideId });
     publicBase = new URL((await api('GET', `/v1/orgs/${org.id}/sites/${open.id}`)).urls.published).pathname;
   });
@@ -219,6 +228,61 @@ describe.each(DATABASE_KINDS)('visitor-auth sites and adaptive content (%s)', (k
     expect((await get(base, { query: { 'visitor.lang': 'fr' } })).status).toBe(404);
     const both = await get(base, { query: { jwt_token: await sign({ beta: true }), 'visitor.lang': 'fr' } });
     expect(paragraphs(both.html)).toEqual(['Everyone reads this.', 'Beta features are on.', 'Bonjour.']);
+  });
+
+  /** The whole pages kept with the revision of the open site's page at `path` (by key). */
+  const keptPages = async (path: string[]) => {
+    const target = await readPublishedPage(t.container.ctx, await readPublishedSite(t.container.ctx, {}, org.id, openId), path);
+    if (target.kind !== 'page') throw new Error(`no page at ${path.join('/')}`);
+    const answers = target.content.answers ?? new Map();
+    const keys = () => [...answers.keys()].filter((k) => k.startsWith('published-page:') && k.includes(`:${target.page.id}:`) && !/:(br|gzip)$/.test(k));
+    /** The key of the page kept with `text`. */
+    const keyOf = (text: string) => keys().find((k) => String(answers.get(k)) === text);
+    /** Marks the bytes kept under `key`: an answer holding the mark was served from the cache, not rendered again. */
+    const mark = (k: string, label: string) => answers.set(k, Buffer.concat([answers.get(k) as Buffer, Buffer.from(`<!-- kept ${label} -->`)]));
+    return { keys, keyOf, mark };
+  };
+
+  it('serves claims nothing reads the page kept for everyone, and keeps one page per outcome of its conditions', async () => {
+    const plain = String((await get(publicBase)).body);
+    const { keys, keyOf, mark } = await keptPages([]);
+    const shared = keyOf(plain)!;
+    expect(shared).toBeDefined();
+    mark(shared, 'shared');
+    const kept = keys();
+    // Claims no condition reads, or that decide every condition as no claims do (`lang` is not "fr"), change nothing:
+    // the kept bytes, no rendering.
+    for (const query of [{ 'visitor.anything': '1' } as Record<string, string>, { 'visitor.anything': '2', 'visitor.x': 'y' }, { 'visitor.lang': 'en' }, { 'visitor.beta': 'true' }]) {
+      const res = await get(publicBase, { query });
+      expect(res.status).toBe(200);
+      expect(String(res.body), JSON.stringify(query)).toBe(`${plain}<!-- kept shared -->`);
+    }
+    expect(keys()).toEqual(kept);
+    // A claim a condition reads makes the page theirs: rendered for that outcome, kept, and served to every reader
+    // with the same outcome (other claims beside it or not).
+    const french = await get(publicBase, { query: { 'visitor.lang': 'fr' } });
+    expect(paragraphs(french.html)).toEqual(['Everyone reads this.', 'Join the beta.', 'Bonjour.']);
+    const variant = keyOf(String(french.body))!;
+    expect(variant).toBeDefined();
+    expect(variant).not.toBe(shared);
+    mark(variant, 'french');
+    const other = await get(publicBase, { query: { 'visitor.lang': 'fr', 'visitor.anything': '3' } });
+    expect(String(other.body)).toBe(`${String(french.body)}<!-- kept french -->`);
+    expect(other.headers['cache-control']).toBe('private, no-store');
+    expect(String((await get(publicBase)).body)).toBe(`${plain}<!-- kept shared -->`);
+  });
+
+  it('keeps at most KEPT_VARIANTS variants of a page, and still shows each reader their own beyond them', async () => {
+    const { keys } = await keptPages(['many']);
+    for (const i of OPTIONS) {
+      const res = await get(`${publicBase}/many`, { query: { 'visitor.option': String(i) } });
+      expect(res.status).toBe(200);
+      expect(paragraphs(res.html)).toEqual(['Pick one.', `Option ${i}.`]);
+    }
+    expect(keys()).toHaveLength(KEPT_VARIANTS);
+    // The page for readers without claims is kept even so (it never counts among the variants).
+    expect(paragraphs((await get(`${publicBase}/many`)).html)).toEqual(['Pick one.']);
+    expect(keys()).toHaveLength(KEPT_VARIANTS + 1);
   });
 
   it('a rotated key ends the tokens signed with the old one, cookies included', async () => {

@@ -173,7 +173,7 @@ describe.each(DATABASE_KINDS)('published sites as HTML (%s)', (kind) => {
     if (target.kind !== 'page') throw new Error('no first page');
     // Renders kept with the revision dropped, so that this one is made on the pool.
     target.content.answers?.clear();
-    const pooled = await renderContent(t.container.ctx, target, base, undefined, 0);
+    const pooled = await renderContent(t.container.ctx, target, base, undefined, { pooledAbove: 0 });
     const inline = pageHtml(target.page.markdown, { ...pageHtmlOptionsFor(target, base) });
     expect(pooled).toEqual(inline);
     expect(parseHtml(pooled.html).children.length).toBeGreaterThan(0);

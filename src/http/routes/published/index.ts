@@ -6,8 +6,10 @@
  * reader may not see answers the same 404 page as what does not exist.
  *
  * Adaptive content: the visitor token's claims, and unsigned claims sent as `?visitor.NAME=value` (remembered too),
- * decide the sections, variants and `{% if %}` blocks shown. An answer shown for claims is the reader's alone: it is
- * rendered for them, never kept in a cache shared with other readers, and sent `private, no-store`.
+ * decide the sections, variants and `{% if %}` blocks shown. Claims count only through what the site's and the page's
+ * conditions make of them: a page is kept per outcome of its conditions (variants.ts), so that readers whose claims
+ * show the same get the same kept page, and claims nothing reads cost nothing. Answers to readers with claims are sent
+ * `private, no-store`.
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { createHash } from 'node:crypto';
@@ -34,6 +36,7 @@ import {
 import { renderAppPage, renderNotFound, renderNothingYet, renderSearch, type SearchResult } from './layout.js';
 import { pageMarkdown, pageSpecs, pageUrl, pageUrls, renderContent, renderPage, type PageSpecs } from './render.js';
 import { LIVE_SEARCH_PATH, LIVE_SEARCH_SCRIPT } from './live-search.js';
+import { mayKeepVariant, pageVariant, type PageVariant } from './variants.js';
 import { searchSpaces } from '../../../domain/search/search.js';
 
 const SHARE_COOKIE = 'quire_share';
@@ -161,12 +164,10 @@ export const publishedRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app,
         return reply.status(301).header('location', 'page' in target.to ? pageUrl(siteBase, target.space, target.to.page) : target.to.url).send();
       }
       const specs = await pageSpecs(ctx, target);
-      if (tree.claims) {
-        const html = renderPage(target, siteBase, { liveSearch: LIVE_SEARCH_PATH, content: await renderContent(ctx, target, siteBase, specs), ...(specs ? { specs } : {}) });
-        return reply.headers(SECURITY_HEADERS).header('content-type', 'text/html; charset=utf-8').header('cache-control', cacheControl(tree)).send(html);
-      }
-      const { key, html } = await cachedPage(target, siteBase, specs);
-      return sendKept(request, reply.headers(SECURITY_HEADERS).header('cache-control', cacheControl(tree)), target.content, key, html, 'text/html; charset=utf-8');
+      const answer = await cachedPage(target, siteBase, specs, await pageVariant(ctx, target));
+      reply.headers(SECURITY_HEADERS).header('cache-control', cacheControl(tree));
+      if (typeof answer.html === 'string') return reply.header('content-type', 'text/html; charset=utf-8').send(answer.html);
+      return sendKept(request, reply, target.content, answer.key, answer.html, 'text/html; charset=utf-8');
     } catch (error) {
       if (error instanceof NothingPublishedYet && tree) {
         return reply.headers(SECURITY_HEADERS).header('content-type', 'text/html; charset=utf-8').header('cache-control', cacheControl(tree)).send(renderNothingYet(tree.site.title));
@@ -249,11 +250,12 @@ export const publishedRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app,
 
   /**
    * The whole page, kept with the revision under what else it shows: the site's title, visibility, sections and
-   * variants (a change of the site's structure makes a new key; a change of the content is a new revision), and
-   * the versions of the OpenAPI specs it shows (a spec changes without a new revision). Only for readers without
-   * claims (the page is then the same for all of them).
+   * variants (a change of the site's structure makes a new key; a change of the content is a new revision), the
+   * versions of the OpenAPI specs it shows (a spec changes without a new revision), and the reader's variant of its
+   * `{% if %}` blocks (variants.ts). What readers with claims see (their sections, their variant) is kept for at most
+   * KEPT_VARIANTS keys per page; beyond, it is rendered for them and not kept (the text, not kept bytes).
    */
-  async function cachedPage(published: PublishedPage, siteBase: string, specs: PageSpecs | undefined): Promise<{ key: string; html: Buffer }> {
+  async function cachedPage(published: PublishedPage, siteBase: string, specs: PageSpecs | undefined, variant: PageVariant | undefined): Promise<{ key: string; html: Buffer | string }> {
     const { tree } = published;
     const shape = JSON.stringify([
       tree.site.title,
@@ -263,13 +265,15 @@ export const publishedRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app,
       tree.siteSpaces.map((s) => [s.id, s.path, s.section_id, tree.defaultSiteSpaces.has(s.id), tree.spaces.get(s.space_id)?.space.title]),
       specs?.key ?? null,
     ]);
-    const key = `published-page:${siteBase}:${published.prefix.join('/')}:${published.page.id}:${createHash('sha256').update(shape).digest('base64url')}`;
-    // The page's content is rendered (perhaps on the CPU pool) only when the whole page is not kept already.
-    const html = await cachedBytes(published.content, key, async () => {
-      const content = await renderContent(ctx, published, siteBase, specs);
+    const page = `published-page:${siteBase}:${published.prefix.join('/')}:${published.page.id}`;
+    const key = `${page}:${createHash('sha256').update(shape).digest('base64url')}${variant ? `:${variant.key}` : ''}`;
+    // The page's content is rendered (on the CPU pool for a variant or a big page) only when the whole page is not kept already.
+    const render = async () => {
+      const content = await renderContent(ctx, published, siteBase, specs, variant ? { variant } : {});
       return renderPage(published, siteBase, { liveSearch: LIVE_SEARCH_PATH, content, ...(specs ? { specs } : {}) });
-    });
-    return { key, html };
+    };
+    if (tree.claims && !mayKeepVariant(published.content, page, key)) return { key, html: await render() };
+    return { key, html: await cachedBytes(published.content, key, render) };
   }
 
   /**
