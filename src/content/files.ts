@@ -13,6 +13,15 @@ export function contentTypeOf(name: string): string {
   return mime.lookup(name) || DEFAULT_CONTENT_TYPE;
 }
 
+/**
+ * Content types a browser runs script in when it opens or loads a file of that type from a site: HTML, every XML
+ * (SVG, XHTML, MathML, feeds: XML may carry XHTML script), JavaScript, and the plug-in formats. A site must never
+ * serve user files of these types as themselves on its origin.
+ */
+export function runsScript(contentType: string): boolean {
+  return /^text\/html$|xml|^text\/mathml$|javascript|ecmascript|jsx|^application\/node$|^application\/x-shockwave-flash$/i.test(contentType);
+}
+
 const MEASURED = new Set([
   'image/png',
   'image/jpeg',

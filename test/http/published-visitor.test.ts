@@ -12,6 +12,7 @@ import { Checkout, spaceRemote } from '../helpers/git.js';
 import { all, hasClass, parseHtml, text } from '../helpers/html.js';
 import { readPublishedPage, readPublishedSite } from '../../src/domain/sites/published.js';
 import { KEPT_VARIANTS } from '../../src/http/routes/published/variants.js';
+import { VISITOR_TOKEN_MAX_SECONDS } from '../../src/domain/sites/visitor-auth.js';
 
 const README = [
   '# Welcome',
@@ -68,12 +69,13 @@ describe.each(DATABASE_KINDS)('visitor-auth sites and adaptive content (%s)', (k
 
   const sections = (html: ReturnType<typeof parseHtml>) => all(html, (e) => e.tagName === 'nav' && hasClass('sections')(e)).flatMap((nav) => all(nav, (e) => e.tagName === 'a').map(text));
 
-  const sign = (claims: Record<string, unknown>, options: { secret?: string; expiresAt?: number } = {}) =>
-    new SignJWT(claims)
-      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-      .setIssuedAt()
-      .setExpirationTime(options.expiresAt ?? Math.floor(Date.now() / 1000) + 600)
-      .sign(new TextEncoder().encode(options.secret ?? key));
+  /** A visitor token: issued now and expiring in 10 minutes unless told otherwise (`null`: without that claim). */
+  const sign = (claims: Record<string, unknown>, options: { secret?: string; expiresAt?: number | null; issuedAt?: number | null } = {}) => {
+    const jwt = new SignJWT(claims).setProtectedHeader({ alg: 'HS256', typ: 'JWT' });
+    if (options.issuedAt !== null) jwt.setIssuedAt(options.issuedAt);
+    if (options.expiresAt !== null) jwt.setExpirationTime(options.expiresAt ?? Math.floor(Date.now() / 1000) + 600);
+    return jwt.sign(new TextEncoder().encode(options.secret ?? key));
+  };
 
   const cookieOf = (headers: Record<string, unknown>, name: string) => {
     const all = ([] as string[]).concat((headers['set-cookie'] as string | string[] | undefined) ?? []);
@@ -139,6 +141,16 @@ describe.each(DATABASE_KINDS)('visitor-auth sites and adaptive content (%s)', (k
     expect((await get(base, { query: { jwt_token: await sign({ beta: true }, { secret: 'not-the-key' }) } })).status).toBe(404);
     expect((await get(base, { query: { jwt_token: await sign({ beta: true }, { expiresAt: Math.floor(Date.now() / 1000) - 3600 }) } })).status).toBe(404);
     expect((await get(base, { query: { jwt_token: 'not.a.jwt' } })).status).toBe(404);
+    // A token must expire, within VISITOR_TOKEN_MAX_SECONDS (30 days) of its issue and of now.
+    const now = Math.floor(Date.now() / 1000);
+    const day = 24 * 3600;
+    expect((await get(base, { query: { jwt_token: await sign({}, { expiresAt: null }) } })).status).toBe(404);
+    expect((await get(base, { query: { jwt_token: await sign({}, { expiresAt: now + 31 * day }) } })).status).toBe(404);
+    expect((await get(base, { query: { jwt_token: await sign({}, { expiresAt: now + 31 * day, issuedAt: null }) } })).status).toBe(404);
+    expect((await get(base, { query: { jwt_token: await sign({}, { expiresAt: now + 20 * day, issuedAt: now - 20 * day }) } })).status).toBe(404);
+    expect(VISITOR_TOKEN_MAX_SECONDS).toBe(30 * day);
+    expect((await get(base, { query: { jwt_token: await sign({}, { expiresAt: now + 29 * day }) } })).status).toBe(200);
+    expect((await get(base, { query: { jwt_token: await sign({}, { expiresAt: now + 29 * day, issuedAt: null }) } })).status).toBe(200);
     // A bad token is never remembered, not even for a member who reads the site anyway.
     const member = await t.request('GET', base, { token: creator.token, query: { jwt_token: 'not.a.jwt' }, unchecked: true });
     expect(member.status).toBe(200);
@@ -156,6 +168,8 @@ describe.each(DATABASE_KINDS)('visitor-auth sites and adaptive content (%s)', (k
     const setCookie = cookieOf(opened.headers, 'quire_visitor')!;
     expect(setCookie).toContain(`Path=${base}`);
     expect(setCookie).toContain('HttpOnly');
+    // Served over http here (QUIRE_PUBLIC_URL): a Secure cookie would never come back (published-origin.test.ts: https).
+    expect(setCookie).not.toContain('Secure');
     const cookie = setCookie.split(';')[0];
     const setup = await get(`${base}/setup`, { cookie });
     expect(setup.status).toBe(200);

@@ -14,7 +14,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import mime from 'mime-types';
 import { Type } from 'typebox';
 import type { RouteDeps } from '../index.js';
 import { bearerToken } from '../../plugins/auth.js';
@@ -38,6 +37,7 @@ import { pageMarkdown, pageSpecs, pageUrl, pageUrls, renderContent, renderPage, 
 import { LIVE_SEARCH_PATH, LIVE_SEARCH_SCRIPT } from './live-search.js';
 import { mayKeepVariant, pageVariant, type PageVariant } from './variants.js';
 import { searchSpaces } from '../../../domain/search/search.js';
+import { contentTypeOf, DEFAULT_CONTENT_TYPE, runsScript } from '../../../content/files.js';
 
 const SHARE_COOKIE = 'quire_share';
 const VISITOR_TOKEN_COOKIE = 'quire_visitor';
@@ -64,8 +64,6 @@ function cookieValue(header: string | undefined, name: string): string | undefin
 }
 
 
-/** An HttpOnly cookie for the site's pages only. */
-const siteCookie = (name: string, value: string, siteBase: string) => `${name}=${encodeURIComponent(value)}; Path=${siteBase}; HttpOnly; SameSite=Lax`;
 
 /**
  * The unsigned claims of the query (`visitor.NAME=value`, as GitBook takes them), or undefined when it names none.
@@ -100,6 +98,11 @@ const cacheControl = (tree: PublishedTree) => (tree.claims ? 'private, no-store'
 const xml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 export const publishedRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { ctx, urls }) => {
+  // Served over https (QUIRE_PUBLIC_URL): the browser must never send the site's cookies (keys, tokens) over http.
+  const secure = urls.base('').startsWith('https:') ? '; Secure' : '';
+  /** An HttpOnly cookie for the site's pages only. */
+  const siteCookie = (name: string, value: string, siteBase: string) => `${name}=${encodeURIComponent(value)}; Path=${siteBase}; HttpOnly; SameSite=Lax${secure}`;
+
   /**
    * The reader: a bearer token's user if valid; the share key, visitor token and unsigned claims of the query, or
    * else of the site's cookies. What the query brings is remembered in the cookies, but for the visitor token: only
@@ -177,8 +180,17 @@ export const publishedRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app,
     }
   }
 
+  /**
+   * A file of a published space. User files share the site's origin, whose pages trust `script-src 'self'`: a file a
+   * browser would run script in (files.ts runsScript) never goes out as itself. It is an attachment (opened, it is
+   * downloaded, never shown as a document of the site), and, but for SVG (which `<img>` needs as image/svg+xml and
+   * which no browser runs as a script), `application/octet-stream`: with nosniff, browsers refuse to run as a script
+   * anything not typed as JavaScript. Every file also goes in a sandbox of its own (CSP), in case it is shown anyway.
+   * (Narrowing the pages' `script-src` to the path of Quire's own script instead would need the site's origin in the
+   * policy, which proxies and custom hosts change, and would leave HTML files to be opened as documents.)
+   */
   async function file(reply: FastifyReply, tree: PublishedTree, segments: string[]) {
-    const [spaceId, oid, name] = segments;
+    const [spaceId, oid, name = ''] = segments;
     if (!spaceId || !oid || !/^[0-9a-f]{40}$/.test(oid)) throw new NotFound('file: no such file');
     // Only a file of what the site publishes (main as it is now): not a blob of a change request or of old history.
     const published = (await publishedSpaces(ctx, tree)).find((space) => space.siteSpace.space_id === spaceId);
@@ -186,10 +198,13 @@ export const publishedRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app,
     const object = await ctx.reader.readObject(spaceId, oid);
     if (!object || object.type !== 'blob') throw new NotFound('file: no such file');
     const open = tree.site.visibility === 'public' || tree.site.visibility === 'unlisted';
+    const type = contentTypeOf(name);
+    const active = runsScript(type);
+    if (active) reply.header('content-disposition', `attachment; filename*=UTF-8''${encodeURIComponent(name)}`);
     return reply
-      .header('content-type', mime.lookup(name ?? '') || 'application/octet-stream')
+      .header('content-type', active && type !== 'image/svg+xml' ? DEFAULT_CONTENT_TYPE : type)
       .header('x-content-type-options', 'nosniff')
-      // A file is named by its content (blob id): it never changes. An SVG with a script runs nothing here.
+      // A file is named by its content (blob id): it never changes.
       .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; sandbox")
       .header('cache-control', open ? 'public, max-age=31536000, immutable' : 'private, max-age=3600')
       .send(object.data);
