@@ -5,7 +5,10 @@
  *   target ratio >= 0.5.
  * - Cold pages: the first read of pages never rendered (each one a different page of the same revision), p50 and
  *   the worst; target < 50 ms.
- * PAGES, SECONDS and ROUNDS change the sizes.
+ * - Claims nothing reads: the warm page with `?visitor.x=N` (a new N at each request: unsigned claims any reader can
+ *   send, which no condition of the page reads) against the same page without, one request at a time (alternating),
+ *   p50; target ratio <= 1.5 (the page kept for everyone, not rendered for each of them).
+ * PAGES, SECONDS, ROUNDS and CLAIMS (requests of the claims round) change the sizes.
  */
 import Fastify from 'fastify';
 import fs from 'node:fs/promises';
@@ -18,6 +21,7 @@ import { median } from './stats.js';
 const PAGES = Number(process.env.PAGES ?? 1000);
 const SECONDS = Number(process.env.SECONDS ?? 5);
 const ROUNDS = Number(process.env.ROUNDS ?? 3);
+const CLAIMS = Number(process.env.CLAIMS ?? 50);
 
 const server = await startBenchServer();
 const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'quire-bench-published-'));
@@ -62,6 +66,21 @@ try {
     ours.push(result.requestsPerSecond);
   }
 
+  // Claims nothing reads, each request its own, against the plain warm read (alternating, one at a time).
+  const timed = async (url: string) => {
+    const started = performance.now();
+    const response = await fetch(url);
+    await response.arrayBuffer();
+    if (response.status !== 200) throw new Error(`GET ${url}: ${response.status}`);
+    return performance.now() - started;
+  };
+  const plainReads: number[] = [];
+  const claimReads: number[] = [];
+  for (let i = 0; i < CLAIMS; i++) {
+    plainReads.push(await timed(target));
+    claimReads.push(await timed(`${target}?visitor.x=${i}`));
+  }
+
   await bare.close();
   console.log(`machine: ${machine()}`);
   console.log(`site: ${PAGES} pages; page HTML ${html.length} bytes; medians of ${ROUNDS} alternating rounds of ${SECONDS} s`);
@@ -69,6 +88,9 @@ try {
   console.log(`static file, same process: ${median(baseline).toFixed(0)} req/s`);
   console.log(`ratio: ${(median(ours) / median(baseline)).toFixed(2)} (target >= 0.50)`);
   console.log(`cold page, 50 pages: p50 ${median(cold).toFixed(1)} ms, worst ${Math.max(...cold).toFixed(1)} ms (target < 50 ms)`);
+  console.log(`?visitor.x=N (nothing reads it), ${CLAIMS} requests: p50 ${median(claimReads).toFixed(1)} ms, worst ${Math.max(...claimReads).toFixed(1)} ms`);
+  console.log(`same page without claims, alternating: p50 ${median(plainReads).toFixed(1)} ms, worst ${Math.max(...plainReads).toFixed(1)} ms`);
+  console.log(`claims ratio: ${(median(claimReads) / median(plainReads)).toFixed(2)} (target <= 1.5)`);
 } finally {
   await server.close();
   await fs.rm(dir, { recursive: true, force: true });

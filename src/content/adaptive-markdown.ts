@@ -5,13 +5,35 @@
  * the page stays byte for byte as written.
  */
 import type { Position } from 'unist';
-import { parseGitbookMarkdown, shownIfBranch, type GitbookNode, type LiquidBlock } from './gitbook-markdown.js';
+import { ifBranches, parseGitbookMarkdown, shownIfBranch, type GitbookNode, type LiquidBlock } from './gitbook-markdown.js';
 
 // Cheap test first: most pages have no condition and are not parsed here.
 const MAY_HAVE_IF = /\{%-?\s*if\s/;
 
+/** Whether `markdown` may hold an `{% if %}` block (false: it certainly holds none). */
+export const mayHaveConditions = (markdown: string): boolean => MAY_HAVE_IF.test(markdown);
+
+/**
+ * Every condition of the `{% if %}` / `{% elif %}` blocks of `markdown`, nested ones included, each once, as the
+ * renderers are asked about them (src/content/page-html.ts, adaptedMarkdown): what a reader's claims can change.
+ */
+export function conditionsOf(markdown: string): string[] {
+  if (!mayHaveConditions(markdown)) return [];
+  const found = new Set<string>();
+  const walk = (nodes: GitbookNode[]) => {
+    for (const node of nodes) {
+      if (node.type === 'liquidBlock' && node.name === 'if') {
+        for (const branch of ifBranches(node as LiquidBlock)) if (branch.condition !== undefined) found.add(branch.condition);
+      }
+      if ('children' in node && Array.isArray(node.children)) walk(node.children as GitbookNode[]);
+    }
+  };
+  walk(parseGitbookMarkdown(markdown).children as GitbookNode[]);
+  return [...found];
+}
+
 export function adaptedMarkdown(markdown: string, holds: (condition: string) => boolean): string {
-  if (!MAY_HAVE_IF.test(markdown)) return markdown;
+  if (!mayHaveConditions(markdown)) return markdown;
   const cuts: Array<{ start: number; end: number; text: string }> = [];
   const walk = (nodes: GitbookNode[]) => {
     for (const node of nodes) {

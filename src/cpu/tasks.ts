@@ -9,7 +9,8 @@ import { hitsOf, pageRows, rankWithTermLists, readRankingBases, type SearchableP
 import type { EngineQuery, RankedPage, RankPosition, SearchPageRows } from '../store/sql/search.js';
 import type { SearchLanguage, SearchTerms } from '../content/search-text.js';
 import { pageHtml, type PageHtml } from '../content/page-html.js';
-import { evaluateCondition, type VisitorClaims } from '../domain/sites/conditions.js';
+import { decidedCondition } from '../domain/sites/conditions.js';
+import { conditionsOf } from '../content/adaptive-markdown.js';
 import { readOnThread, threadDatabase } from '../store/sql/thread-reads.js';
 
 export const cpuTasks = {
@@ -32,14 +33,21 @@ export const cpuTasks = {
    * A big page's HTML for a published site (src/content/page-html.ts), with where its links lead and what its
    * includes hold worked out beforehand by the caller (a function cannot cross to a thread).
    */
-  pageHtml: (input: PooledPageHtml): PageHtml =>
-    pageHtml(input.markdown, {
+  pageHtml: (input: PooledPageHtml): PageHtml => {
+    const outcomes = new Map(input.outcomes);
+    return pageHtml(input.markdown, {
       resolveHref: (href) => input.hrefs[href] ?? input.hrefs[href.trim()],
       linkTitle: (href) => input.titles[href] ?? input.titles[href.trim()],
       variables: input.variables,
       include: (path) => input.includes[path],
-      condition: (expression) => evaluateCondition(expression, input.claims),
-    }),
+      condition: (expression) => decidedCondition(outcomes, expression),
+    });
+  },
+  /**
+   * The conditions of `{% if %}` blocks in markdown bodies (a page and what it may include), each once: what a
+   * reader's claims can change of a published page (src/http/routes/published/variants.ts).
+   */
+  pageConditions: (bodies: string[]): string[] => [...new Set(bodies.flatMap(conditionsOf))],
   /** A long read-only query on the thread's own SQLite connection (src/store/sql/thread-reads.ts). */
   readDatabase: readOnThread,
   /**
@@ -71,8 +79,8 @@ export interface PooledPageHtml {
   variables: { page?: Record<string, string>; space?: Record<string, string> };
   /** The markdown of each reusable content the page (or an include) names, by the path written. */
   includes: Record<string, string>;
-  /** The reader's claims, for `{% if %}` blocks. */
-  claims: VisitorClaims;
+  /** The outcomes of the `{% if %}` conditions decided for the reader (any other: as for a reader without claims). */
+  outcomes: Array<[string, boolean]>;
 }
 
 function distinctLinks(links: RawLink[]): RawLink[] {

@@ -10,6 +10,9 @@ import { DATABASE_KINDS } from '../helpers/databases.js';
 import { startTestApp, type TestApp, type TestUser } from '../helpers/app.js';
 import { Checkout, spaceRemote } from '../helpers/git.js';
 import { all, hasClass, parseHtml, text } from '../helpers/html.js';
+import { readPublishedPage, readPublishedSite } from '../../src/domain/sites/published.js';
+import { KEPT_VARIANTS } from '../../src/http/routes/published/variants.js';
+import { VISITOR_TOKEN_MAX_SECONDS } from '../../src/domain/sites/visitor-auth.js';
 
 const README = [
   '# Welcome',
@@ -30,6 +33,10 @@ const README = [
   '',
 ].join('\n');
 
+/** A page with more conditions on unsigned claims than variants of a page are kept. */
+const OPTIONS = Array.from({ length: KEPT_VARIANTS + 4 }, (_, i) => i);
+const MANY = ['# Options', '', 'Pick one.', '', ...OPTIONS.flatMap((i) => [`{% if visitor.claims.unsigned.option == "${i}" %}`, `Option ${i}.`, '{% endif %}', ''])].join('\n');
+
 const SCHEMA = {
   type: 'object',
   properties: {
@@ -46,6 +53,7 @@ describe.each(DATABASE_KINDS)('visitor-auth sites and adaptive content (%s)', (k
   let siteId: string;
   let base: string;
   let publicBase: string;
+  let openId: string;
   let key: string;
 
   const keyUrl = () => `/v1/orgs/${org.id}/sites/${siteId}/visitor-key`;
@@ -61,12 +69,13 @@ describe.each(DATABASE_KINDS)('visitor-auth sites and adaptive content (%s)', (k
 
   const sections = (html: ReturnType<typeof parseHtml>) => all(html, (e) => e.tagName === 'nav' && hasClass('sections')(e)).flatMap((nav) => all(nav, (e) => e.tagName === 'a').map(text));
 
-  const sign = (claims: Record<string, unknown>, options: { secret?: string; expiresAt?: number } = {}) =>
-    new SignJWT(claims)
-      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-      .setIssuedAt()
-      .setExpirationTime(options.expiresAt ?? Math.floor(Date.now() / 1000) + 600)
-      .sign(new TextEncoder().encode(options.secret ?? key));
+  /** A visitor token: issued now and expiring in 10 minutes unless told otherwise (`null`: without that claim). */
+  const sign = (claims: Record<string, unknown>, options: { secret?: string; expiresAt?: number | null; issuedAt?: number | null } = {}) => {
+    const jwt = new SignJWT(claims).setProtectedHeader({ alg: 'HS256', typ: 'JWT' });
+    if (options.issuedAt !== null) jwt.setIssuedAt(options.issuedAt);
+    if (options.expiresAt !== null) jwt.setExpirationTime(options.expiresAt ?? Math.floor(Date.now() / 1000) + 600);
+    return jwt.sign(new TextEncoder().encode(options.secret ?? key));
+  };
 
   const cookieOf = (headers: Record<string, unknown>, name: string) => {
     const all = ([] as string[]).concat((headers['set-cookie'] as string | string[] | undefined) ?? []);
@@ -89,7 +98,8 @@ describe.each(DATABASE_KINDS)('visitor-auth sites and adaptive content (%s)', (k
     const guide = await Checkout.clone(spaceRemote(server, token, guideId));
     await guide.write('README.md', README);
     await guide.write('setup.md', '# Setup\n\nInstall it.\n');
-    await guide.write('SUMMARY.md', '# Summary\n\n* [Welcome](README.md)\n* [Setup](setup.md)\n');
+    await guide.write('many.md', MANY);
+    await guide.write('SUMMARY.md', '# Summary\n\n* [Welcome](README.md)\n* [Setup](setup.md)\n* [Options](many.md)\n');
     await guide.commitAndPush('Guide');
     await guide.dispose();
     const internal = await Checkout.clone(spaceRemote(server, token, internalId));
@@ -106,6 +116,7 @@ describe.each(DATABASE_KINDS)('visitor-auth sites and adaptive content (%s)', (k
     base = new URL((await api('GET', `/v1/orgs/${org.id}/sites/${siteId}`)).urls.published).pathname;
 
     const open = await api('POST', `/v1/orgs/${org.id}/sites`, { title: 'Open docs', visibility: 'public' });
+    openId = open.id;
     await api('POST', `/v1/orgs/${org.id}/sites/${open.id}/site-spaces`, { spaceId: guideId });
     publicBase = new URL((await api('GET', `/v1/orgs/${org.id}/sites/${open.id}`)).urls.published).pathname;
   });
@@ -130,6 +141,16 @@ describe.each(DATABASE_KINDS)('visitor-auth sites and adaptive content (%s)', (k
     expect((await get(base, { query: { jwt_token: await sign({ beta: true }, { secret: 'not-the-key' }) } })).status).toBe(404);
     expect((await get(base, { query: { jwt_token: await sign({ beta: true }, { expiresAt: Math.floor(Date.now() / 1000) - 3600 }) } })).status).toBe(404);
     expect((await get(base, { query: { jwt_token: 'not.a.jwt' } })).status).toBe(404);
+    // A token must expire, within VISITOR_TOKEN_MAX_SECONDS (30 days) of its issue and of now.
+    const now = Math.floor(Date.now() / 1000);
+    const day = 24 * 3600;
+    expect((await get(base, { query: { jwt_token: await sign({}, { expiresAt: null }) } })).status).toBe(404);
+    expect((await get(base, { query: { jwt_token: await sign({}, { expiresAt: now + 31 * day }) } })).status).toBe(404);
+    expect((await get(base, { query: { jwt_token: await sign({}, { expiresAt: now + 31 * day, issuedAt: null }) } })).status).toBe(404);
+    expect((await get(base, { query: { jwt_token: await sign({}, { expiresAt: now + 20 * day, issuedAt: now - 20 * day }) } })).status).toBe(404);
+    expect(VISITOR_TOKEN_MAX_SECONDS).toBe(30 * day);
+    expect((await get(base, { query: { jwt_token: await sign({}, { expiresAt: now + 29 * day }) } })).status).toBe(200);
+    expect((await get(base, { query: { jwt_token: await sign({}, { expiresAt: now + 29 * day, issuedAt: null }) } })).status).toBe(200);
     // A bad token is never remembered, not even for a member who reads the site anyway.
     const member = await t.request('GET', base, { token: creator.token, query: { jwt_token: 'not.a.jwt' }, unchecked: true });
     expect(member.status).toBe(200);
@@ -147,6 +168,8 @@ describe.each(DATABASE_KINDS)('visitor-auth sites and adaptive content (%s)', (k
     const setCookie = cookieOf(opened.headers, 'quire_visitor')!;
     expect(setCookie).toContain(`Path=${base}`);
     expect(setCookie).toContain('HttpOnly');
+    // Served over http here (QUIRE_PUBLIC_URL): a Secure cookie would never come back (published-origin.test.ts: https).
+    expect(setCookie).not.toContain('Secure');
     const cookie = setCookie.split(';')[0];
     const setup = await get(`${base}/setup`, { cookie });
     expect(setup.status).toBe(200);
@@ -219,6 +242,61 @@ describe.each(DATABASE_KINDS)('visitor-auth sites and adaptive content (%s)', (k
     expect((await get(base, { query: { 'visitor.lang': 'fr' } })).status).toBe(404);
     const both = await get(base, { query: { jwt_token: await sign({ beta: true }), 'visitor.lang': 'fr' } });
     expect(paragraphs(both.html)).toEqual(['Everyone reads this.', 'Beta features are on.', 'Bonjour.']);
+  });
+
+  /** The whole pages kept with the revision of the open site's page at `path` (by key). */
+  const keptPages = async (path: string[]) => {
+    const target = await readPublishedPage(t.container.ctx, await readPublishedSite(t.container.ctx, {}, org.id, openId), path);
+    if (target.kind !== 'page') throw new Error(`no page at ${path.join('/')}`);
+    const answers = target.content.answers ?? new Map();
+    const keys = () => [...answers.keys()].filter((k) => k.startsWith('published-page:') && k.includes(`:${target.page.id}:`) && !/:(br|gzip)$/.test(k));
+    /** The key of the page kept with `text`. */
+    const keyOf = (text: string) => keys().find((k) => String(answers.get(k)) === text);
+    /** Marks the bytes kept under `key`: an answer holding the mark was served from the cache, not rendered again. */
+    const mark = (k: string, label: string) => answers.set(k, Buffer.concat([answers.get(k) as Buffer, Buffer.from(`<!-- kept ${label} -->`)]));
+    return { keys, keyOf, mark };
+  };
+
+  it('serves claims nothing reads the page kept for everyone, and keeps one page per outcome of its conditions', async () => {
+    const plain = String((await get(publicBase)).body);
+    const { keys, keyOf, mark } = await keptPages([]);
+    const shared = keyOf(plain)!;
+    expect(shared).toBeDefined();
+    mark(shared, 'shared');
+    const kept = keys();
+    // Claims no condition reads, or that decide every condition as no claims do (`lang` is not "fr"), change nothing:
+    // the kept bytes, no rendering.
+    for (const query of [{ 'visitor.anything': '1' } as Record<string, string>, { 'visitor.anything': '2', 'visitor.x': 'y' }, { 'visitor.lang': 'en' }, { 'visitor.beta': 'true' }]) {
+      const res = await get(publicBase, { query });
+      expect(res.status).toBe(200);
+      expect(String(res.body), JSON.stringify(query)).toBe(`${plain}<!-- kept shared -->`);
+    }
+    expect(keys()).toEqual(kept);
+    // A claim a condition reads makes the page theirs: rendered for that outcome, kept, and served to every reader
+    // with the same outcome (other claims beside it or not).
+    const french = await get(publicBase, { query: { 'visitor.lang': 'fr' } });
+    expect(paragraphs(french.html)).toEqual(['Everyone reads this.', 'Join the beta.', 'Bonjour.']);
+    const variant = keyOf(String(french.body))!;
+    expect(variant).toBeDefined();
+    expect(variant).not.toBe(shared);
+    mark(variant, 'french');
+    const other = await get(publicBase, { query: { 'visitor.lang': 'fr', 'visitor.anything': '3' } });
+    expect(String(other.body)).toBe(`${String(french.body)}<!-- kept french -->`);
+    expect(other.headers['cache-control']).toBe('private, no-store');
+    expect(String((await get(publicBase)).body)).toBe(`${plain}<!-- kept shared -->`);
+  });
+
+  it('keeps at most KEPT_VARIANTS variants of a page, and still shows each reader their own beyond them', async () => {
+    const { keys } = await keptPages(['many']);
+    for (const i of OPTIONS) {
+      const res = await get(`${publicBase}/many`, { query: { 'visitor.option': String(i) } });
+      expect(res.status).toBe(200);
+      expect(paragraphs(res.html)).toEqual(['Pick one.', `Option ${i}.`]);
+    }
+    expect(keys()).toHaveLength(KEPT_VARIANTS);
+    // The page for readers without claims is kept even so (it never counts among the variants).
+    expect(paragraphs((await get(`${publicBase}/many`)).html)).toEqual(['Pick one.']);
+    expect(keys()).toHaveLength(KEPT_VARIANTS + 1);
   });
 
   it('a rotated key ends the tokens signed with the old one, cookies included', async () => {

@@ -173,7 +173,7 @@ describe.each(DATABASE_KINDS)('published sites as HTML (%s)', (kind) => {
     if (target.kind !== 'page') throw new Error('no first page');
     // Renders kept with the revision dropped, so that this one is made on the pool.
     target.content.answers?.clear();
-    const pooled = await renderContent(t.container.ctx, target, base, undefined, 0);
+    const pooled = await renderContent(t.container.ctx, target, base, undefined, { pooledAbove: 0 });
     const inline = pageHtml(target.page.markdown, { ...pageHtmlOptionsFor(target, base) });
     expect(pooled).toEqual(inline);
     expect(parseHtml(pooled.html).children.length).toBeGreaterThan(0);
@@ -368,5 +368,48 @@ components:
     await versionOf(first);
     const again = await get(`${base}/reference`);
     expect(text(all(again.html, hasClass('openapi-summary'))[0])).toBe('List all pets');
+  });
+
+  it('stops publishing a deleted space at once (pages, .md, files, search, llms.txt, sitemap), and publishes it again when restored', async () => {
+    const token = org.admin.token;
+    const api = async (method: string, url: string, body?: unknown) => {
+      const res = await t.request(method, url, { token, body });
+      expect(res.status, `${method} ${url}: ${JSON.stringify(res.body)}`).toBeLessThan(300);
+      return res.body;
+    };
+    const removableId = (await api('POST', `/v1/orgs/${org.id}/spaces`, { title: 'Removable' })).id as string;
+    const checkout = await Checkout.clone(spaceRemote(server, token, removableId));
+    await checkout.write('README.md', '# Mistake\n\nPublished by quetzalcoatl mistake.\n\n![Chart](.gitbook/assets/chart.png)\n');
+    await checkout.write('.gitbook/assets/chart.png', Buffer.from([0x89, 0x50, 0x4e, 0x47, 7, 8, 9]));
+    await checkout.commitAndPush('Mistake');
+    await checkout.dispose();
+    const site = await api('POST', `/v1/orgs/${org.id}/sites`, { title: 'Takedowns', visibility: 'public', spaces: [guideId, removableId] });
+    const outsider = await t.user();
+    const siteBase = new URL(site.urls.published).pathname;
+    const page = `${siteBase}/removable`;
+    const fileUrl = String(all((await get(page)).html, (e) => e.tagName === 'img')[0].properties.src);
+    const search = async () =>
+      (await t.request('GET', `${siteBase}/~search`, { query: { q: 'quetzalcoatl' }, headers: { accept: 'application/json' }, unchecked: true })).body.results.map((r: { href: string }) => r.href);
+    const machine = async (name: string) => String((await t.request('GET', `${siteBase}/${name}`, { unchecked: true })).body);
+    /** What the site serves of the space: the status of its page, its .md and its file, and where it is named. */
+    const served = async () => ({
+      page: (await get(page)).status,
+      markdown: (await get(`${page}.md`)).status,
+      file: (await t.request('GET', fileUrl, { unchecked: true })).status,
+      search: await search(),
+      llms: (await machine('llms.txt')).includes(`${page}.md`),
+      llmsFull: (await machine('llms-full.txt')).includes('quetzalcoatl'),
+      sitemap: (await machine('sitemap.xml')).includes(`<loc>http://quire.test${page}</loc>`),
+      // The published site as the API shows it to someone outside the organization (#66).
+      api: (await t.request('GET', `/v1/orgs/${org.id}/sites/${site.id}/published`, { token: outsider.token })).body.structure.structure.map((s: { space: { id: string } }) => s.space.id),
+    });
+    const shown = { page: 200, markdown: 200, file: 200, search: [page], llms: true, llmsFull: true, sitemap: true, api: [guideId, removableId] };
+    await expect.poll(served, { timeout: 20_000 }).toEqual(shown);
+    await api('DELETE', `/v1/spaces/${removableId}`);
+    expect(await served()).toEqual({ page: 404, markdown: 404, file: 404, search: [], llms: false, llmsFull: false, sitemap: false, api: [guideId] });
+    // The rest of the site is as it was.
+    expect((await get(siteBase)).status).toBe(200);
+    await api('POST', `/v1/spaces/${removableId}/restore`);
+    expect(await served()).toEqual(shown);
   });
 });

@@ -284,6 +284,26 @@ describe.each(DATABASE_KINDS)('sites (%s)', (kind) => {
       expect(siteSpaces.items.map((s: any) => [s.space.id, s.default])).toEqual([[guide.id, true]]);
       expect((await expectStatus(t, 200, 'GET', siteUrl(org.id, site.id), { token: org.admin.token })).siteSpaces).toBe(1);
     });
+
+    it('a collection transferred takes every space in it (nested collections too) off the sites of the organization it left', async () => {
+      const token = org.admin.token;
+      const outer = await expectStatus(t, 201, 'POST', `/v1/orgs/${org.id}/collections`, { token, body: { title: 'Leaving' } });
+      const inner = await expectStatus(t, 201, 'POST', `/v1/orgs/${org.id}/collections`, { token, body: { title: 'Leaving too', parent: outer.id } });
+      const direct = await expectStatus(t, 201, 'POST', `/v1/orgs/${org.id}/spaces`, { token, body: { title: 'In the collection', parent: outer.id } });
+      const nested = await expectStatus(t, 201, 'POST', `/v1/orgs/${org.id}/spaces`, { token, body: { title: 'Deeper', parent: inner.id } });
+      const site = await createSite(t, org.id, token, { title: 'Public before the move', visibility: 'public', spaces: [direct.id, guide.id, nested.id] });
+      const published = new URL(site.urls.published).pathname;
+      // The moved spaces' places on the site answer (nothing is pushed yet: the page saying so) until the transfer.
+      for (const path of ['', '/deeper']) expect((await t.request('GET', `${published}${path}`, { unchecked: true })).status).toBe(200);
+      const other = await createOrganization(t.container.ctx, org.admin.user.id, { title: 'Takes the collection' });
+      await expectStatus(t, 200, 'POST', `/v1/collections/${outer.id}/transfer`, { token, body: { organization: other.id } });
+      const siteSpaces = await expectStatus(t, 200, 'GET', siteUrl(org.id, site.id, '/site-spaces'), { token });
+      expect(siteSpaces.items.map((s: any) => [s.space.id, s.default])).toEqual([[guide.id, true]]);
+      expect((await expectStatus(t, 200, 'GET', siteUrl(org.id, site.id), { token })).siteSpaces).toBe(1);
+      // Anonymous readers of the old organization's site no longer reach them: the site shows its remaining space.
+      expect((await t.request('GET', `${published}/deeper`, { unchecked: true })).status).toBe(404);
+      expect(await t.container.ctx.db.selectFrom('site_spaces').select('id').where('space_id', 'in', [direct.id, nested.id]).execute()).toEqual([]);
+    });
   });
 
   describe('adaptive schema (#63, #64) and template conditions (#65)', () => {

@@ -14,7 +14,6 @@ import { organizationAccess } from '../organizations/organizations.js';
 import {
   collectionsOfOrganization,
   deleteCollectionRow,
-  deleteGrantsOn,
   findCollection,
   insertCollection,
   listCollections as listCollectionRows,
@@ -27,7 +26,7 @@ import {
 } from '../../store/sql/content.js';
 import { endPosition, placeAmongSiblings, siblingOrder, type ContentPosition } from './positions.js';
 import { spaceViewOf, withSpaceCounters, type SpaceView } from './spaces.js';
-import { requireCreateUnder, requireTransferTarget } from './placement.js';
+import { leaveOrganization, requireCreateUnder, requireTransferTarget } from './placement.js';
 
 export interface CollectionView {
   collection: CollectionRow;
@@ -199,9 +198,7 @@ export async function transferCollection(
   await requireTransferTarget(ctx, caller, input.organization);
   const ids = await subtreeIds(ctx, collection);
   await ctx.db.transaction().execute(async (trx) => {
-    const spaceIds = await spaceIdsIn(trx, ids);
-    // Grants name the old organization's teams and members; they do not travel.
-    await deleteGrantsOn(trx, { spaceIds, collectionIds: ids });
+    await leaveOrganization(trx, { spaceIds: await spaceIdsIn(trx, ids), collectionIds: ids });
     const now = nowIso();
     await updateCollectionRow(trx, collectionId, {
       parent_id: null,

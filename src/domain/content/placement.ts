@@ -2,11 +2,14 @@
  * Where content may go: the checks that creating, moving or transferring a space or a collection under a parent, or
  * into another organization, is allowed. Apart from collections.ts and spaces.ts, which both use them.
  */
+import type { Kysely } from 'kysely';
 import type { Context, Caller } from '../context.js';
 import { InvalidArgument, NotFound } from '../errors.js';
 import { collectionRole, requireCollectionPermission, requireOrgPermission, type OrgAccess } from '../permissions.js';
 import { organizationAccess } from '../organizations/organizations.js';
-import { findCollection } from '../../store/sql/content.js';
+import { deleteGrantsOn, findCollection } from '../../store/sql/content.js';
+import { deleteSiteSpacesOfSpaces } from '../../store/sql/sites.js';
+import type { Database } from '../../store/sql/schema.js';
 
 /**
  * Checks that the caller may create content under `parentId` (a collection: its "create" permission;
@@ -38,4 +41,15 @@ export async function requireTransferTarget(ctx: Context, caller: Caller, organi
     throw error;
   }
   requireOrgPermission(access, 'admin', 'transfer content into it');
+}
+
+/**
+ * What content transferred to another organization leaves behind, in the transaction that moves it (a space, or a
+ * collection with every space and collection inside it): grants, which name the old organization's teams and
+ * members, and its places on the old organization's sites, which would otherwise go on publishing what the new
+ * organization writes.
+ */
+export async function leaveOrganization(db: Kysely<Database>, moved: { spaceIds: readonly string[]; collectionIds: readonly string[] }): Promise<void> {
+  await deleteGrantsOn(db, moved);
+  await deleteSiteSpacesOfSpaces(db, moved.spaceIds);
 }

@@ -1,4 +1,3 @@
-import { deleteSiteSpacesOfSpace } from '../../store/sql/sites.js';
 import type { Context, Caller } from '../context.js';
 import { Conflict, InvalidArgument, NotFound, PermissionDenied } from '../errors.js';
 import { newId, nowIso } from '../ids.js';
@@ -8,7 +7,6 @@ import { shareKeyOpensSpace } from '../sites/share-keys.js';
 import { organizationAccess } from '../organizations/organizations.js';
 import { changeRequestCounts } from '../../store/sql/change-requests.js';
 import {
-  deleteGrantsOn,
   deleteSpaceRow,
   findSpace,
   insertSpace,
@@ -19,7 +17,7 @@ import {
 } from '../../store/sql/content.js';
 import { openCommentCounts } from '../../store/sql/comments.js';
 import { endPosition, placeAmongSiblings, siblingOrder, type ContentPosition } from './positions.js';
-import { requireCreateUnder, requireTransferTarget } from './placement.js';
+import { leaveOrganization, requireCreateUnder, requireTransferTarget } from './placement.js';
 import { MAIN_REF } from './refs.js';
 
 export const SPACE_VISIBILITIES = ['public', 'unlisted', 'share-link', 'visitor-auth', 'in-collection', 'private'] as const;
@@ -326,9 +324,7 @@ export async function transferSpace(ctx: Context, caller: Caller, spaceId: strin
   if (input.organization === space.organization_id) throw new Conflict('organization: the space is already in this organization');
   await requireTransferTarget(ctx, caller, input.organization);
   await ctx.db.transaction().execute(async (trx) => {
-    await deleteGrantsOn(trx, { spaceIds: [spaceId], collectionIds: [] });
-    // The old organization's sites stop publishing it: they would otherwise show another organization's content.
-    await deleteSiteSpacesOfSpace(trx, spaceId);
+    await leaveOrganization(trx, { spaceIds: [spaceId], collectionIds: [] });
     const now = nowIso();
     await updateSpaceRow(trx, spaceId, {
       organization_id: input.organization,

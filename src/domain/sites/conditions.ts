@@ -254,3 +254,13 @@ export function evaluateCondition(expression: string, claims: VisitorClaims): bo
   if (claimsNamed(node).some((claim) => claimValue(claims, claim) === undefined)) return false;
   return evaluate(node, claims) === true;
 }
+
+/**
+ * The outcomes of conditions decided for one reader (a page's conditions over their claims), by expression; a
+ * condition not among them holds as for a reader without claims.
+ */
+export type ConditionOutcomes = ReadonlyMap<string, boolean>;
+
+export function decidedCondition(outcomes: ConditionOutcomes, expression: string): boolean {
+  return outcomes.get(expression) ?? evaluateCondition(expression, {});
+}

@@ -78,7 +78,7 @@ export async function readPublishedSite(ctx: Context, visitor: SiteVisitor, orga
 async function loadPublishedSite(ctx: Context, visitor: SiteVisitor, site: SiteRow, visitorAuthenticated: boolean): Promise<SiteTree> {
   const access = await loadOrgAccess(ctx, site.organization_id, visitor.userId ?? '');
   const reader = await openSite(ctx, access, site.organization_id, site.id, { visitor: { shareKey: visitor.shareKey, authenticated: visitorAuthenticated } });
-  return loadTree(ctx, reader, { counters: false });
+  return loadTree(ctx, reader, { counters: false, published: true });
 }
 
 /**

@@ -213,8 +213,11 @@ export interface SiteTree extends Structure {
 /**
  * Reads the structure and the spaces it publishes. Whoever reads a site reads the spaces it publishes: their
  * role is at least `read` here (members who are not guests already read every space of the organization).
+ * `published` (the published site, and visitors through the API; by default for visitors): without the site spaces
+ * of deleted spaces, so that deleting a space stops publishing it at once, and restoring it publishes it again
+ * (members managing the site still see them in its structure).
  */
-export async function loadTree(ctx: Context, reader: SiteReader, options: { counters?: boolean } = {}): Promise<SiteTree> {
+export async function loadTree(ctx: Context, reader: SiteReader, options: { counters?: boolean; published?: boolean } = {}): Promise<SiteTree> {
   const structure = await readStructure(ctx.db, reader.site);
   const spaceIds = [...new Set(structure.siteSpaces.map((s) => s.space_id))];
   // Readers of the published site never see the spaces' counters (comments, change requests): not counted for them.
@@ -224,5 +227,7 @@ export async function loadTree(ctx: Context, reader: SiteReader, options: { coun
     const view = spaceViewOf(reader.access, space, counters.get(space.id));
     spaces.set(space.id, { ...view, role: strongest(view.role, 'read') });
   }
-  return { ...structure, via: reader.via, spaces };
+  if (!(options.published ?? reader.via === 'visitor')) return { ...structure, via: reader.via, spaces };
+  const live = new Set(rows.filter((space) => space.deleted_at === null).map((space) => space.id));
+  return { ...structure, siteSpaces: structure.siteSpaces.filter((siteSpace) => live.has(siteSpace.space_id)), via: reader.via, spaces };
 }

@@ -192,8 +192,8 @@ export async function setStructurePosition(db: Kysely<Database>, table: Structur
  * Removes a space from every site that publishes it (the space leaves the organization). A container that loses
  * its default falls back to its first site space, as the structure reads it.
  */
-export async function deleteSiteSpacesOfSpace(db: Kysely<Database>, spaceId: string): Promise<void> {
-  await db.deleteFrom('site_spaces').where('space_id', '=', spaceId).execute();
+export async function deleteSiteSpacesOfSpaces(db: Kysely<Database>, spaceIds: readonly string[]): Promise<void> {
+  if (spaceIds.length > 0) await db.deleteFrom('site_spaces').where('space_id', 'in', [...spaceIds]).execute();
 }
 
 export async function sitePublishesSpace(db: Kysely<Database>, siteId: string, spaceId: string): Promise<boolean> {

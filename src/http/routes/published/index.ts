@@ -6,13 +6,14 @@
  * reader may not see answers the same 404 page as what does not exist.
  *
  * Adaptive content: the visitor token's claims, and unsigned claims sent as `?visitor.NAME=value` (remembered too),
- * decide the sections, variants and `{% if %}` blocks shown. An answer shown for claims is the reader's alone: it is
- * rendered for them, never kept in a cache shared with other readers, and sent `private, no-store`.
+ * decide the sections, variants and `{% if %}` blocks shown. Claims count only through what the site's and the page's
+ * conditions make of them: a page is kept per outcome of its conditions (variants.ts), so that readers whose claims
+ * show the same get the same kept page, and claims nothing reads cost nothing. Answers to readers with claims are sent
+ * `private, no-store`.
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import mime from 'mime-types';
 import { Type } from 'typebox';
 import type { RouteDeps } from '../index.js';
 import { bearerToken } from '../../plugins/auth.js';
@@ -34,7 +35,9 @@ import {
 import { renderAppPage, renderNotFound, renderNothingYet, renderSearch, type SearchResult } from './layout.js';
 import { pageMarkdown, pageSpecs, pageUrl, pageUrls, renderContent, renderPage, type PageSpecs } from './render.js';
 import { LIVE_SEARCH_PATH, LIVE_SEARCH_SCRIPT } from './live-search.js';
+import { mayKeepVariant, pageVariant, type PageVariant } from './variants.js';
 import { searchSpaces } from '../../../domain/search/search.js';
+import { contentTypeOf, DEFAULT_CONTENT_TYPE, runsScript } from '../../../content/files.js';
 
 const SHARE_COOKIE = 'quire_share';
 const VISITOR_TOKEN_COOKIE = 'quire_visitor';
@@ -61,8 +64,6 @@ function cookieValue(header: string | undefined, name: string): string | undefin
 }
 
 
-/** An HttpOnly cookie for the site's pages only. */
-const siteCookie = (name: string, value: string, siteBase: string) => `${name}=${encodeURIComponent(value)}; Path=${siteBase}; HttpOnly; SameSite=Lax`;
 
 /**
  * The unsigned claims of the query (`visitor.NAME=value`, as GitBook takes them), or undefined when it names none.
@@ -97,6 +98,11 @@ const cacheControl = (tree: PublishedTree) => (tree.claims ? 'private, no-store'
 const xml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 export const publishedRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { ctx, urls }) => {
+  // Served over https (QUIRE_PUBLIC_URL): the browser must never send the site's cookies (keys, tokens) over http.
+  const secure = urls.base('').startsWith('https:') ? '; Secure' : '';
+  /** An HttpOnly cookie for the site's pages only. */
+  const siteCookie = (name: string, value: string, siteBase: string) => `${name}=${encodeURIComponent(value)}; Path=${siteBase}; HttpOnly; SameSite=Lax${secure}`;
+
   /**
    * The reader: a bearer token's user if valid; the share key, visitor token and unsigned claims of the query, or
    * else of the site's cookies. What the query brings is remembered in the cookies, but for the visitor token: only
@@ -161,12 +167,10 @@ export const publishedRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app,
         return reply.status(301).header('location', 'page' in target.to ? pageUrl(siteBase, target.space, target.to.page) : target.to.url).send();
       }
       const specs = await pageSpecs(ctx, target);
-      if (tree.claims) {
-        const html = renderPage(target, siteBase, { liveSearch: LIVE_SEARCH_PATH, content: await renderContent(ctx, target, siteBase, specs), ...(specs ? { specs } : {}) });
-        return reply.headers(SECURITY_HEADERS).header('content-type', 'text/html; charset=utf-8').header('cache-control', cacheControl(tree)).send(html);
-      }
-      const { key, html } = await cachedPage(target, siteBase, specs);
-      return sendKept(request, reply.headers(SECURITY_HEADERS).header('cache-control', cacheControl(tree)), target.content, key, html, 'text/html; charset=utf-8');
+      const answer = await cachedPage(target, siteBase, specs, await pageVariant(ctx, target));
+      reply.headers(SECURITY_HEADERS).header('cache-control', cacheControl(tree));
+      if (typeof answer.html === 'string') return reply.header('content-type', 'text/html; charset=utf-8').send(answer.html);
+      return sendKept(request, reply, target.content, answer.key, answer.html, 'text/html; charset=utf-8');
     } catch (error) {
       if (error instanceof NothingPublishedYet && tree) {
         return reply.headers(SECURITY_HEADERS).header('content-type', 'text/html; charset=utf-8').header('cache-control', cacheControl(tree)).send(renderNothingYet(tree.site.title));
@@ -176,8 +180,17 @@ export const publishedRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app,
     }
   }
 
+  /**
+   * A file of a published space. User files share the site's origin, whose pages trust `script-src 'self'`: a file a
+   * browser would run script in (files.ts runsScript) never goes out as itself. It is an attachment (opened, it is
+   * downloaded, never shown as a document of the site), and, but for SVG (which `<img>` needs as image/svg+xml and
+   * which no browser runs as a script), `application/octet-stream`: with nosniff, browsers refuse to run as a script
+   * anything not typed as JavaScript. Every file also goes in a sandbox of its own (CSP), in case it is shown anyway.
+   * (Narrowing the pages' `script-src` to the path of Quire's own script instead would need the site's origin in the
+   * policy, which proxies and custom hosts change, and would leave HTML files to be opened as documents.)
+   */
   async function file(reply: FastifyReply, tree: PublishedTree, segments: string[]) {
-    const [spaceId, oid, name] = segments;
+    const [spaceId, oid, name = ''] = segments;
     if (!spaceId || !oid || !/^[0-9a-f]{40}$/.test(oid)) throw new NotFound('file: no such file');
     // Only a file of what the site publishes (main as it is now): not a blob of a change request or of old history.
     const published = (await publishedSpaces(ctx, tree)).find((space) => space.siteSpace.space_id === spaceId);
@@ -185,10 +198,13 @@ export const publishedRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app,
     const object = await ctx.reader.readObject(spaceId, oid);
     if (!object || object.type !== 'blob') throw new NotFound('file: no such file');
     const open = tree.site.visibility === 'public' || tree.site.visibility === 'unlisted';
+    const type = contentTypeOf(name);
+    const active = runsScript(type);
+    if (active) reply.header('content-disposition', `attachment; filename*=UTF-8''${encodeURIComponent(name)}`);
     return reply
-      .header('content-type', mime.lookup(name ?? '') || 'application/octet-stream')
+      .header('content-type', active && type !== 'image/svg+xml' ? DEFAULT_CONTENT_TYPE : type)
       .header('x-content-type-options', 'nosniff')
-      // A file is named by its content (blob id): it never changes. An SVG with a script runs nothing here.
+      // A file is named by its content (blob id): it never changes.
       .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; sandbox")
       .header('cache-control', open ? 'public, max-age=31536000, immutable' : 'private, max-age=3600')
       .send(object.data);
@@ -249,11 +265,12 @@ export const publishedRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app,
 
   /**
    * The whole page, kept with the revision under what else it shows: the site's title, visibility, sections and
-   * variants (a change of the site's structure makes a new key; a change of the content is a new revision), and
-   * the versions of the OpenAPI specs it shows (a spec changes without a new revision). Only for readers without
-   * claims (the page is then the same for all of them).
+   * variants (a change of the site's structure makes a new key; a change of the content is a new revision), the
+   * versions of the OpenAPI specs it shows (a spec changes without a new revision), and the reader's variant of its
+   * `{% if %}` blocks (variants.ts). What readers with claims see (their sections, their variant) is kept for at most
+   * KEPT_VARIANTS keys per page; beyond, it is rendered for them and not kept (the text, not kept bytes).
    */
-  async function cachedPage(published: PublishedPage, siteBase: string, specs: PageSpecs | undefined): Promise<{ key: string; html: Buffer }> {
+  async function cachedPage(published: PublishedPage, siteBase: string, specs: PageSpecs | undefined, variant: PageVariant | undefined): Promise<{ key: string; html: Buffer | string }> {
     const { tree } = published;
     const shape = JSON.stringify([
       tree.site.title,
@@ -263,13 +280,15 @@ export const publishedRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app,
       tree.siteSpaces.map((s) => [s.id, s.path, s.section_id, tree.defaultSiteSpaces.has(s.id), tree.spaces.get(s.space_id)?.space.title]),
       specs?.key ?? null,
     ]);
-    const key = `published-page:${siteBase}:${published.prefix.join('/')}:${published.page.id}:${createHash('sha256').update(shape).digest('base64url')}`;
-    // The page's content is rendered (perhaps on the CPU pool) only when the whole page is not kept already.
-    const html = await cachedBytes(published.content, key, async () => {
-      const content = await renderContent(ctx, published, siteBase, specs);
+    const page = `published-page:${siteBase}:${published.prefix.join('/')}:${published.page.id}`;
+    const key = `${page}:${createHash('sha256').update(shape).digest('base64url')}${variant ? `:${variant.key}` : ''}`;
+    // The page's content is rendered (on the CPU pool for a variant or a big page) only when the whole page is not kept already.
+    const render = async () => {
+      const content = await renderContent(ctx, published, siteBase, specs, variant ? { variant } : {});
       return renderPage(published, siteBase, { liveSearch: LIVE_SEARCH_PATH, content, ...(specs ? { specs } : {}) });
-    });
-    return { key, html };
+    };
+    if (tree.claims && !mayKeepVariant(published.content, page, key)) return { key, html: await render() };
+    return { key, html: await cachedBytes(published.content, key, render) };
   }
 
   /**

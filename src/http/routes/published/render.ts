@@ -10,10 +10,11 @@ import { specDocumentsNamed } from '../../../domain/openapi/specs.js';
 import type { DocumentPage, Page } from '../../../content/model.js';
 import { documentPages, firstDocument, type PublishedPage, type PublishedSpace } from '../../../domain/sites/published.js';
 import { siteSpacesIn } from '../../../domain/sites/tree.js';
-import { evaluateCondition, type VisitorClaims } from '../../../domain/sites/conditions.js';
+import { decidedCondition, evaluateCondition, type VisitorClaims } from '../../../domain/sites/conditions.js';
 import { adaptedMarkdown } from '../../../content/adaptive-markdown.js';
 import { cachedJson } from '../../present.js';
 import { renderLayout, type Cover, type NavLink } from './layout.js';
+import type { PageVariant } from './variants.js';
 
 const encodePath = (segments: string[]) => segments.map(encodeURIComponent).join('/');
 
@@ -115,32 +116,43 @@ const contentKey = (published: PublishedPage, siteBase: string, specs: PageSpecs
   `published:${pageUrls(siteBase, published)(published.page)}:${published.page.id}${specs ? `:openapi:${specs.key}` : ''}`;
 const variablesOf = ({ page, content }: PublishedPage) => ({ page: page.variables ?? {}, space: content.revision.variables });
 
-/** What pageHtml needs to render a published page on the event loop. */
-export function pageHtmlOptionsFor(published: PublishedPage, siteBase: string, specs?: PageSpecs): PageHtmlOptions {
+const NO_OUTCOMES: ReadonlyMap<string, boolean> = new Map();
+
+/**
+ * What pageHtml needs to render a published page on the event loop. `{% if %}` blocks as the reader's variant decides
+ * them (pageVariant); without one, as for anyone without claims (a static export too).
+ */
+export function pageHtmlOptionsFor(published: PublishedPage, siteBase: string, specs?: PageSpecs, variant?: PageVariant): PageHtmlOptions {
   const { resolveHref, linkTitle, include } = pageLinks(published, siteBase);
-  // `{% if %}` blocks shown for the reader's claims; without claims, as for anyone without (a static export too).
-  const claims = published.tree.claims ?? {};
-  return { resolveHref, linkTitle, variables: variablesOf(published), include, condition: (expression) => evaluateCondition(expression, claims), ...(specs ? { openapiOperation: specs.operation } : {}) };
+  const outcomes = variant?.outcomes ?? NO_OUTCOMES;
+  return { resolveHref, linkTitle, variables: variablesOf(published), include, condition: (expression) => decidedCondition(outcomes, expression), ...(specs ? { openapiOperation: specs.operation } : {}) };
 }
 
 /**
  * The page's content as HTML, rendered once per page and place on the site and kept with the revision (a revision
- * never changes); a page rendered for a reader's claims is theirs alone: never kept, so no other reader is served it.
+ * never changes); a reader's variant is kept by the caller with the whole page (bounded there), not here.
  */
-function renderedContent(published: PublishedPage, siteBase: string, specs?: PageSpecs): PageHtml {
-  const render = () => pageHtml(published.page.markdown, pageHtmlOptionsFor(published, siteBase, specs));
-  return published.tree.claims ? render() : (JSON.parse(cachedJson(published.content, contentKey(published, siteBase, specs), render)) as PageHtml);
+function renderedContent(published: PublishedPage, siteBase: string, specs?: PageSpecs, variant?: PageVariant): PageHtml {
+  const render = () => pageHtml(published.page.markdown, pageHtmlOptionsFor(published, siteBase, specs, variant));
+  return variant ? render() : (JSON.parse(cachedJson(published.content, contentKey(published, siteBase, specs), render)) as PageHtml);
 }
 
 /**
- * As renderedContent, but a page longer than `pooledAbove` is rendered on the CPU pool, so that no page, however
- * big, holds the readers of other pages: its links and includes are found there first (the link index's own
- * extraction), resolved here, and the page rendered there with their answers. (Not yet a page with OpenAPI blocks:
- * their lookups are functions of the specs read here.)
+ * As renderedContent, but a page longer than `pooledAbove`, and any reader's variant, is rendered on the CPU pool, so
+ * that no page, however big, and no reader's claims hold the readers of other pages: its links and includes are
+ * found there first (the link index's own extraction), resolved here, and the page rendered there with their answers.
+ * (Not yet a page with OpenAPI blocks: their lookups are functions of the specs read here.)
  */
-export async function renderContent(ctx: Context, published: PublishedPage, siteBase: string, specs?: PageSpecs, pooledAbove = POOLED_RENDER): Promise<PageHtml> {
+export async function renderContent(
+  ctx: Context,
+  published: PublishedPage,
+  siteBase: string,
+  specs?: PageSpecs,
+  options: { pooledAbove?: number; variant?: PageVariant } = {},
+): Promise<PageHtml> {
   const { content, page } = published;
-  if (page.markdown.length <= pooledAbove || specs || (!published.tree.claims && content.answers?.has(contentKey(published, siteBase, specs)))) return renderedContent(published, siteBase, specs);
+  const { variant, pooledAbove = POOLED_RENDER } = options;
+  if (specs || (!variant && (page.markdown.length <= pooledAbove || content.answers?.has(contentKey(published, siteBase, specs))))) return renderedContent(published, siteBase, specs, variant);
   const { resolveHref, linkTitle, include } = pageLinks(published, siteBase);
   const hrefs: Record<string, string> = {};
   const titles: Record<string, string> = {};
@@ -158,9 +170,8 @@ export async function renderContent(ctx: Context, published: PublishedPage, site
       if (included !== undefined) bodies.push((includes[href] = included));
     }
   }
-  const claims = published.tree.claims;
-  const html = await ctx.cpu.run('pageHtml', { markdown: page.markdown, hrefs, titles, variables: variablesOf(published), includes, claims: claims ?? {} });
-  return claims ? html : (JSON.parse(cachedJson(content, contentKey(published, siteBase, specs), () => html)) as PageHtml);
+  const html = await ctx.cpu.run('pageHtml', { markdown: page.markdown, hrefs, titles, variables: variablesOf(published), includes, outcomes: [...(variant?.outcomes ?? [])] });
+  return variant ? html : (JSON.parse(cachedJson(content, contentKey(published, siteBase, specs), () => html)) as PageHtml);
 }
 
 /**
