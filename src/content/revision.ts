@@ -57,6 +57,7 @@ import { parsedPageKey, parseHolds, parsePageFiles, type PageFields, type PageFi
 import { cutPageMessage, MAX_INDEXED_TEXT } from './bounded-markdown.js';
 import { baseName, decodePath, isMarkdownPath, isUrl, normalizePath, slugify } from './paths.js';
 import { keptSummary, parseAndKeepSummary, summaryKey, type SummaryItem } from './summary.js';
+import { Turns } from './turns.js';
 
 export const INCLUDES_FOLDER = '.gitbook/includes/';
 export const VARS_PATH = '.gitbook/vars.yaml';
@@ -177,6 +178,8 @@ export async function readConfig(source: TreeSource): Promise<{ config: GitbookC
 
 /** Builds as much of the Revision as the tree allows, and lists the problems found on the way. */
 export async function analyzeTree(source: TreeSource, commit: CommitInfo, facts: HistoryFacts): Promise<TreeAnalysis> {
+  // A tree of 10,000 pages costs hundreds of milliseconds in the loops below: other requests run between turns.
+  const turns = new Turns();
   const problems: ContentProblem[] = [];
   const { config, problems: configProblems } = await readConfig(source);
   problems.push(...configProblems);
@@ -198,6 +201,7 @@ export async function analyzeTree(source: TreeSource, commit: CommitInfo, facts:
   let varsEntry: TreeEntry | undefined;
   let manifestEntry: TreeEntry | undefined;
   for (const entry of source.entries) {
+    if (turns.due()) await turns.take();
     if (entry.mode === SYMLINK || entry.mode === SUBMODULE) continue;
     if (entry.path === MANIFEST_PATH) manifestEntry = entry;
     if (!entry.path.startsWith(root)) {
@@ -275,15 +279,17 @@ export async function analyzeTree(source: TreeSource, commit: CommitInfo, facts:
   const fileEntries = [...others, ...markdown.filter((e) => !pagePaths.has(e.path))].sort((a, b) =>
     a.path < b.path ? -1 : a.path > b.path ? 1 : 0,
   );
-  const files: RevisionFile[] = fileEntries.map((entry) => {
+  const files: RevisionFile[] = [];
+  for (const entry of fileEntries) {
+    if (turns.due()) await turns.take();
     const id = fileIdOf(entry.path);
     fileIdByPath.set(entry.path, id);
     const contentType = contentTypeOf(entry.path);
     const file: RevisionFile = { id, name: baseName(entry.path), gitPath: entry.path, blobOid: entry.oid, size: entry.size, contentType };
     const dimensions = dimensionsByPath.get(entry.path);
     if (dimensions) file.dimensions = dimensions;
-    return file;
-  });
+    files.push(file);
+  }
 
   // Pages.
   const usedPaths = new Set<string>();
@@ -304,7 +310,8 @@ export async function analyzeTree(source: TreeSource, commit: CommitInfo, facts:
   const pageChecks: PageCheck[] = [];
   const claimedIds = new Map<string, string>();
   const problemsBeforePages = problems.length;
-  documentNodes.forEach((node, index) => {
+  for (const [index, node] of documentNodes.entries()) {
+    if (turns.due()) await turns.take();
     const entry = byPath.get(node.gitPath)!;
     const parsed = parsedPages[index];
     const check = { oid: entry.oid, options: pageFiles[index].options, problems: pageProblems(parsed, node.gitPath) };
@@ -323,7 +330,7 @@ export async function analyzeTree(source: TreeSource, commit: CommitInfo, facts:
     });
     documents.set(node, page);
     pageIdByGitPath.set(node.gitPath, page.id);
-  });
+  }
 
   // Pass 2, in page order: groups, links and computed items, then assemble the tree.
   const build = (nodes: StructureNode[], parentPath: string): Page[] => {
