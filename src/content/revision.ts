@@ -149,25 +149,44 @@ async function parseDocuments(
   files: Array<{ oid: string; options: PageFileOptions }>,
   fileIdByPath: Map<string, string>,
 ): Promise<ParsedPage[]> {
-  const keys = files.map((file) => parsedPageKey(file.oid, file.options));
-  const parsed = keys.map((key) => {
+  const turns = new Turns();
+  const keys: string[] = [];
+  const parsed: Array<ParsedPage | undefined> = [];
+  for (const file of files) {
+    if (turns.due()) await turns.take();
+    const key = parsedPageKey(file.oid, file.options);
     const kept = source.parsedPages?.get(key);
-    return kept && parseHolds(kept, fileIdByPath) ? kept : undefined;
-  });
+    keys.push(key);
+    parsed.push(kept && parseHolds(kept, fileIdByPath) ? kept : undefined);
+  }
   const missing = files.map((_, i) => i).filter((i) => parsed[i] === undefined);
   if (missing.length === 0) return parsed as ParsedPage[];
   const texts = await Promise.all(missing.map((i) => source.readBlob(files[i].oid).then(decode)));
-  const input: PageFilesInput = {
-    files: missing.map((i, n) => ({ text: texts[n], options: files[i].options })),
-    fileIds: Object.fromEntries(fileIdByPath),
-  };
-  const fresh = source.parsePages ? await source.parsePages(input) : parsePageFiles(input);
-  missing.forEach((i, n) => {
+  // In parts: each part's copy to a thread (or its parse here) is a turn of its own, and parts run on every thread.
+  const fileIds = Object.fromEntries(fileIdByPath);
+  const parts: Array<Promise<ParsedPage[]>> = [];
+  for (let start = 0; start < missing.length; start += PAGES_PER_PARSE) {
+    if (turns.due()) await turns.take();
+    const input: PageFilesInput = {
+      files: missing.slice(start, start + PAGES_PER_PARSE).map((i, n) => ({ text: texts[start + n], options: files[i].options })),
+      fileIds,
+    };
+    const part = source.parsePages ? source.parsePages(input) : Promise.resolve(parsePageFiles(input));
+    // Observed at once: a part that fails while a later one waits for its turn is reported by Promise.all below.
+    part.catch(() => undefined);
+    parts.push(part);
+  }
+  const fresh = (await Promise.all(parts)).flat();
+  for (const [n, i] of missing.entries()) {
+    if (turns.due()) await turns.take();
     parsed[i] = fresh[n];
     source.parsedPages?.set(keys[i], fresh[n]);
-  });
+  }
   return parsed as ParsedPage[];
 }
+
+/** Page files parsed per task (see parseDocuments). */
+const PAGES_PER_PARSE = 1000;
 
 /** Reads the `.gitbook.yaml` of a tree (defaults when there is none). */
 export async function readConfig(source: TreeSource): Promise<{ config: GitbookConfig; problems: ContentProblem[] }> {
