@@ -58,6 +58,7 @@ import { cutPageMessage, MAX_INDEXED_TEXT } from './bounded-markdown.js';
 import { baseName, decodePath, isMarkdownPath, isUrl, normalizePath, slugify } from './paths.js';
 import { isAllowedUrl, WEB_SCHEMES } from './url-scheme.js';
 import { keptSummary, parseAndKeepSummary, summaryKey, type SummaryItem } from './summary.js';
+import { Turns } from './turns.js';
 
 export const INCLUDES_FOLDER = '.gitbook/includes/';
 export const VARS_PATH = '.gitbook/vars.yaml';
@@ -149,25 +150,44 @@ async function parseDocuments(
   files: Array<{ oid: string; options: PageFileOptions }>,
   fileIdByPath: Map<string, string>,
 ): Promise<ParsedPage[]> {
-  const keys = files.map((file) => parsedPageKey(file.oid, file.options));
-  const parsed = keys.map((key) => {
+  const turns = new Turns();
+  const keys: string[] = [];
+  const parsed: Array<ParsedPage | undefined> = [];
+  for (const file of files) {
+    if (turns.due()) await turns.take();
+    const key = parsedPageKey(file.oid, file.options);
     const kept = source.parsedPages?.get(key);
-    return kept && parseHolds(kept, fileIdByPath) ? kept : undefined;
-  });
+    keys.push(key);
+    parsed.push(kept && parseHolds(kept, fileIdByPath) ? kept : undefined);
+  }
   const missing = files.map((_, i) => i).filter((i) => parsed[i] === undefined);
   if (missing.length === 0) return parsed as ParsedPage[];
   const texts = await Promise.all(missing.map((i) => source.readBlob(files[i].oid).then(decode)));
-  const input: PageFilesInput = {
-    files: missing.map((i, n) => ({ text: texts[n], options: files[i].options })),
-    fileIds: Object.fromEntries(fileIdByPath),
-  };
-  const fresh = source.parsePages ? await source.parsePages(input) : parsePageFiles(input);
-  missing.forEach((i, n) => {
+  // In parts: each part's copy to a thread (or its parse here) is a turn of its own, and parts run on every thread.
+  const fileIds = Object.fromEntries(fileIdByPath);
+  const parts: Array<Promise<ParsedPage[]>> = [];
+  for (let start = 0; start < missing.length; start += PAGES_PER_PARSE) {
+    if (turns.due()) await turns.take();
+    const input: PageFilesInput = {
+      files: missing.slice(start, start + PAGES_PER_PARSE).map((i, n) => ({ text: texts[start + n], options: files[i].options })),
+      fileIds,
+    };
+    const part = source.parsePages ? source.parsePages(input) : Promise.resolve(parsePageFiles(input));
+    // Observed at once: a part that fails while a later one waits for its turn is reported by Promise.all below.
+    part.catch(() => undefined);
+    parts.push(part);
+  }
+  const fresh = (await Promise.all(parts)).flat();
+  for (const [n, i] of missing.entries()) {
+    if (turns.due()) await turns.take();
     parsed[i] = fresh[n];
     source.parsedPages?.set(keys[i], fresh[n]);
-  });
+  }
   return parsed as ParsedPage[];
 }
+
+/** Page files parsed per task (see parseDocuments). */
+const PAGES_PER_PARSE = 1000;
 
 /** Reads the `.gitbook.yaml` of a tree (defaults when there is none). */
 export async function readConfig(source: TreeSource): Promise<{ config: GitbookConfig; problems: ContentProblem[] }> {
@@ -178,6 +198,8 @@ export async function readConfig(source: TreeSource): Promise<{ config: GitbookC
 
 /** Builds as much of the Revision as the tree allows, and lists the problems found on the way. */
 export async function analyzeTree(source: TreeSource, commit: CommitInfo, facts: HistoryFacts): Promise<TreeAnalysis> {
+  // A tree of 10,000 pages costs hundreds of milliseconds in the loops below: other requests run between turns.
+  const turns = new Turns();
   const problems: ContentProblem[] = [];
   const { config, problems: configProblems } = await readConfig(source);
   problems.push(...configProblems);
@@ -199,6 +221,7 @@ export async function analyzeTree(source: TreeSource, commit: CommitInfo, facts:
   let varsEntry: TreeEntry | undefined;
   let manifestEntry: TreeEntry | undefined;
   for (const entry of source.entries) {
+    if (turns.due()) await turns.take();
     if (entry.mode === SYMLINK || entry.mode === SUBMODULE) continue;
     if (entry.path === MANIFEST_PATH) manifestEntry = entry;
     if (!entry.path.startsWith(root)) {
@@ -276,15 +299,17 @@ export async function analyzeTree(source: TreeSource, commit: CommitInfo, facts:
   const fileEntries = [...others, ...markdown.filter((e) => !pagePaths.has(e.path))].sort((a, b) =>
     a.path < b.path ? -1 : a.path > b.path ? 1 : 0,
   );
-  const files: RevisionFile[] = fileEntries.map((entry) => {
+  const files: RevisionFile[] = [];
+  for (const entry of fileEntries) {
+    if (turns.due()) await turns.take();
     const id = fileIdOf(entry.path);
     fileIdByPath.set(entry.path, id);
     const contentType = contentTypeOf(entry.path);
     const file: RevisionFile = { id, name: baseName(entry.path), gitPath: entry.path, blobOid: entry.oid, size: entry.size, contentType };
     const dimensions = dimensionsByPath.get(entry.path);
     if (dimensions) file.dimensions = dimensions;
-    return file;
-  });
+    files.push(file);
+  }
 
   // Pages.
   const usedPaths = new Set<string>();
@@ -305,7 +330,8 @@ export async function analyzeTree(source: TreeSource, commit: CommitInfo, facts:
   const pageChecks: PageCheck[] = [];
   const claimedIds = new Map<string, string>();
   const problemsBeforePages = problems.length;
-  documentNodes.forEach((node, index) => {
+  for (const [index, node] of documentNodes.entries()) {
+    if (turns.due()) await turns.take();
     const entry = byPath.get(node.gitPath)!;
     const parsed = parsedPages[index];
     const check = { oid: entry.oid, options: pageFiles[index].options, problems: pageProblems(parsed, node.gitPath) };
@@ -324,7 +350,7 @@ export async function analyzeTree(source: TreeSource, commit: CommitInfo, facts:
     });
     documents.set(node, page);
     pageIdByGitPath.set(node.gitPath, page.id);
-  });
+  }
 
   // Pass 2, in page order: groups, links and computed items, then assemble the tree.
   const build = (nodes: StructureNode[], parentPath: string): Page[] => {

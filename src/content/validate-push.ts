@@ -136,7 +136,10 @@ export async function validatePush(input: ValidatePushInput, parsing: PageParsin
     const [entryProblems, content] = await Promise.all([
       (async () => {
         const entries = await push.changedEntries(await (checkedTips.length === pushed.length ? newCommits : push.newCommits(checkedTips)));
-        const [sizes, links] = await Promise.all([sizeProblems(push, entries, maxFileBytes(input.env)), symlinkProblems(push, entries)]);
+        // The sizes of the tips' listed trees (a first push lists its whole tree) are not asked again.
+        const listed = new Map<string, number>();
+        for (const start of starts.values()) for (const entry of (await start.tree?.catch(() => undefined)) ?? []) listed.set(entry.oid, entry.size);
+        const [sizes, links] = await Promise.all([sizeProblems(push, entries, maxFileBytes(input.env), listed), symlinkProblems(push, entries)]);
         return [...pathProblems(entries), ...sizes, ...links];
       })(),
       contentProblems(push, commitTips.map((tip) => ({ tip, start: starts.get(tip)! })), { gitDir: input.gitDir, projectDirectory }, parsing),
@@ -320,13 +323,13 @@ function formatBytes(bytes: number): string {
   return unit === 0 ? `${bytes} bytes` : `${Number(value.toFixed(1))} ${units[unit]}`;
 }
 
-/** Every file the push adds or changes is at most `limit` bytes. */
-async function sizeProblems(push: IncomingPush, entries: Entry[], limit: number): Promise<PushProblem[]> {
+/** Every file the push adds or changes is at most `limit` bytes (`listed`: sizes known already, by blob). */
+async function sizeProblems(push: IncomingPush, entries: Entry[], limit: number, listed: ReadonlyMap<string, number>): Promise<PushProblem[]> {
   const files = entries.filter((entry) => entry.mode !== SUBMODULE);
-  const info = await push.objectInfo(files.map((entry) => entry.oid));
+  const info = await push.objectInfo(files.filter((entry) => !listed.has(entry.oid)).map((entry) => entry.oid));
   const problems: PushProblem[] = [];
   for (const entry of files) {
-    const size = info.get(entry.oid)?.size ?? 0;
+    const size = listed.get(entry.oid) ?? info.get(entry.oid)?.size ?? 0;
     if (size > limit) {
       const exact = size < 1024 ? '' : ` (${size} bytes)`;
       problems.push({ path: entry.path, message: `is ${formatBytes(size)}${exact}, more than the ${formatBytes(limit)} a file may have` });

@@ -297,6 +297,42 @@ describe('hostile pushes, with the API answering throughout', () => {
     expect(JSON.stringify(found.body)).toContain('Page 99-99');
   });
 
+  it('accepts one first push of 100 folders x 100 pages, each linking to the readme and listed in SUMMARY.md, the API answering', { timeout: 600_000 }, async () => {
+    const { spaceId, checkout } = await newSpace();
+    const summary = ['# Summary', '', '* [Home](README.md)'];
+    for (let folder = 0; folder < 100; folder++) {
+      await fs.mkdir(path.join(checkout.dir, `part-${folder}`), { recursive: true });
+      summary.push('', `## Part ${folder}`, '');
+      const writes: Promise<void>[] = [];
+      for (let i = 0; i < 100; i++) {
+        const file = `part-${folder}/page-${i}.md`;
+        writes.push(fs.writeFile(path.join(checkout.dir, file), `# Page ${folder}-${i}\n\nLinked${folder}x${i}. Back to [the readme](../README.md).\n`));
+        summary.push(`* [Page ${folder}-${i}](${file})`);
+      }
+      await Promise.all(writes);
+    }
+    await checkout.write('SUMMARY.md', `${summary.join('\n')}\n`);
+    await checkout.commit('Ten thousand listed pages');
+    const { result, samples } = await sampled(async () => {
+      const pushed = await push(checkout);
+      // Until the last page is searchable: its revision, links and search index are built meanwhile.
+      for (const deadline = Date.now() + 300_000; Date.now() < deadline; await sleep(500)) {
+        const found = await api('GET', `/v1/spaces/${spaceId}/search?query=Linked99x99`);
+        if (found.status === 200 && JSON.stringify(found.body).includes('Page 99-99')) break;
+      }
+      return pushed;
+    }, 500);
+    expect(result.code, result.stderr).toBe(0);
+    expectResponsive(samples);
+    await expectConsistent(spaceId);
+    const pages = (await api('GET', `/v1/spaces/${spaceId}/content/pages`)).body.pages as Array<{ title: string; pages: unknown[] }>;
+    // The readme, then a group per folder of its 100 pages.
+    expect(pages.length).toBe(101);
+    expect(pages.slice(1).reduce((count, group) => count + group.pages.length, 0)).toBe(10_000);
+    const found = await api('GET', `/v1/spaces/${spaceId}/search?query=Linked99x99`);
+    expect(JSON.stringify(found.body)).toContain('Page 99-99');
+  });
+
   it('serves odd file names: bytes that are not UTF-8, 255-byte names, deep folders, look-alike and case-only twins', { timeout: 120_000 }, async () => {
     const { spaceId, checkout } = await newSpace();
     const page = (title: string) => blob(checkout, `# ${title}\n\nText.\n`);

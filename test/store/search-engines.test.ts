@@ -97,6 +97,29 @@ describe.each(DATABASE_KINDS)('the search index rows (%s)', (kind) => {
     await checkout.dispose();
   });
 
+  it('writes a big indexing in parts, and finishes one that stopped half-way from the rows it wrote', async () => {
+    const { id, checkout } = await newSpace('Big');
+    for (let i = 0; i < 600; i++) await checkout.write(`part-${Math.floor(i / 100)}/page-${i}.md`, `# Page ${i}\n\nMarker${i} and shared words.\n`);
+    await checkout.commitAndPush('600 pages');
+    const main = (await checkout.git('rev-parse', 'HEAD')).trim();
+    await t.container.ctx.jobs.idle();
+    expect(['indexed', 'current']).toContain(await indexSearch(t.container.ctx, id));
+    expect((await searchStates(t.container.ctx.db, [id])).get(id)?.commit_oid).toBe(main);
+    expect(await searchRowCounts(t.container.ctx.db, id)).toMatchObject({ pages: 601, engine: 601 });
+    const written = await docs(id);
+    expect(await search(id, 'Marker599')).toEqual(['Page 599']);
+    expect(await search(id, 'Marker0')).toEqual(['Page 0']);
+
+    // An indexing that wrote its first parts and stopped leaves a state naming no commit: the next one keeps the rows
+    // written (their numbers stay) and writes the others.
+    await t.container.ctx.db.updateTable('search_spaces').set({ commit_oid: '' }).where('space_id', '=', id).execute();
+    expect(await indexSearch(t.container.ctx, id)).toBe('indexed');
+    expect((await searchStates(t.container.ctx.db, [id])).get(id)?.commit_oid).toBe(main);
+    expect(await docs(id)).toEqual(written);
+    expect(await search(id, 'Marker599')).toEqual(['Page 599']);
+    await checkout.dispose();
+  }, 300_000);
+
   it('indexes each revision of a history from the one before in memory, to the rows of an indexing that reads every stored row', async () => {
     // Two spaces get the same commits (pushed straight into their repositories: no job indexes them). The first is
     // indexed with the revision before still in memory (the pages told apart by comparing the two revisions); the

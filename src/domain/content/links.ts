@@ -71,6 +71,7 @@ import {
 } from '../../store/sql/links.js';
 import { findSpace } from '../../store/sql/content.js';
 import { liveChangeRequests } from '../../store/sql/change-requests.js';
+import { Turns } from '../../content/turns.js';
 
 
 export type LinkStatus = 'ok' | 'broken' | 'in-app';
@@ -113,7 +114,10 @@ function signatureOf(page: DocumentPage): string {
 async function rowsOf(ctx: Context, pages: Array<{ page: DocumentPage; order: number }>, lookups: LinkLookups): Promise<{ pages: LinkPageRow[]; links: LinkRowInput[] }> {
   const written = await linksOfPages(ctx, pages.map(({ page }) => page));
   const out: { pages: LinkPageRow[]; links: LinkRowInput[] } = { pages: [], links: [] };
+  // 10,000 pages' links take hundreds of milliseconds to resolve: other requests run between turns.
+  const turns = new Turns();
   for (const { page, order } of pages) {
+    if (turns.due()) await turns.take();
     const probes = new Set<string>();
     for (const link of pageLinks(page, order, written.get(page.blobOid)!, lookups, probes)) {
       out.links.push({

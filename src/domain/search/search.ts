@@ -289,29 +289,58 @@ export async function indexSearchAt(ctx: Context, spaceId: string, main: string)
     parsed.clear();
     await parse(pages);
   }
-  return ctx.db.transaction().execute(async (trx) => {
-    // One indexing of a space at a time (in any process): the others find the work done, or do what is left.
-    await lockSpaceRow(trx, spaceId);
-    if ((await ctx.reader.resolveRef(spaceId, MAIN_REF)) !== main) return 'superseded';
-    const now = (await searchStates(trx, [spaceId])).get(spaceId);
-    if (isCurrent(now)) return 'current';
-    // The diff stands unless another indexing wrote meanwhile or the language changed: then it is made again from the
-    // stored rows (read again, 10,000 pages take ~25 ms, unless all were read before and are still the stored ones).
-    const unchanged = sameVersion && now !== undefined && now.commit_oid === state.commit_oid && now.indexed_at === state.indexed_at && now.language === state.language;
-    const sameRules = now?.version === SEARCH_VERSION && now.language === language;
-    let rows = diff;
-    if (!unchanged || !sameRules) {
-      const stored = unchanged && !byId ? before : await storedSearchPages(trx, spaceId);
-      // Rows of other rules or of another language are all made again.
-      rows = sameRules ? pagesDiff(stored, pages) : { removed: [...stored.keys()], changed: pages, moved: [] };
-      // Pages another indexing stored meanwhile with other content (rare) are parsed here.
-      await parse(rows.changed.filter((page) => !parsed.has(page.id)));
-    }
-    const change: SearchIndexChange = { removed: rows.removed, added: rows.changed.map((page) => parsed.get(page.id)!), moved: rows.moved };
-    await applySearchChange(trx, spaceId, { commit_oid: main, version: SEARCH_VERSION, language, indexed_at: nowIso() }, change);
-    return 'indexed' as const;
-  });
+  // A big change (a first push of 10,000 pages) is written in parts of PAGES_PER_WRITE, each its own transaction:
+  // on SQLite a transaction holds the one connection, and writing 10,000 pages at once held every request for a
+  // second. Until the last part the stored state names no commit (PARTIAL), so an indexing that stops half-way is
+  // done again from the stored rows (those written already are kept), and one that finds another's part written
+  // meanwhile starts over (superseded).
+  let rows: PagesDiff | undefined;
+  let written: string | undefined;
+  for (;;) {
+    const outcome = await ctx.db.transaction().execute(async (trx) => {
+      // One indexing of a space at a time (in any process): the others find the work done, or do what is left.
+      await lockSpaceRow(trx, spaceId);
+      if ((await ctx.reader.resolveRef(spaceId, MAIN_REF)) !== main) return 'superseded';
+      const now = (await searchStates(trx, [spaceId])).get(spaceId);
+      if (isCurrent(now)) return 'current';
+      if (written !== undefined) {
+        if (now?.commit_oid !== PARTIAL || now.indexed_at !== written) return 'superseded';
+      } else {
+        // The diff stands unless another indexing wrote meanwhile or the language changed: then it is made again from the
+        // stored rows (read again, 10,000 pages take ~25 ms, unless all were read before and are still the stored ones).
+        const unchanged = sameVersion && now !== undefined && now.commit_oid === state.commit_oid && now.indexed_at === state.indexed_at && now.language === state.language;
+        const sameRules = now?.version === SEARCH_VERSION && now.language === language;
+        rows = diff;
+        if (!unchanged || !sameRules) {
+          const stored = unchanged && !byId ? before : await storedSearchPages(trx, spaceId);
+          // Rows of other rules or of another language are all made again.
+          rows = sameRules ? pagesDiff(stored, pages) : { removed: [...stored.keys()], changed: pages, moved: [] };
+          // Pages another indexing stored meanwhile with other content (rare) are parsed here.
+          await parse(rows.changed.filter((page) => !parsed.has(page.id)));
+        }
+      }
+      const todo = rows!;
+      const part = todo.changed.length > PAGES_PER_WRITE ? todo.changed.slice(0, PAGES_PER_WRITE) : undefined;
+      const added = (part ?? todo.changed).map((page) => parsed.get(page.id)!);
+      if (part) {
+        written = nowIso();
+        await applySearchChange(trx, spaceId, { commit_oid: PARTIAL, version: SEARCH_VERSION, language, indexed_at: written }, { removed: todo.removed, added, moved: [] });
+        rows = { removed: [], changed: todo.changed.slice(PAGES_PER_WRITE), moved: todo.moved };
+        return 'partial' as const;
+      }
+      const change: SearchIndexChange = { removed: todo.removed, added, moved: todo.moved };
+      await applySearchChange(trx, spaceId, { commit_oid: main, version: SEARCH_VERSION, language, indexed_at: nowIso() }, change);
+      return 'indexed' as const;
+    });
+    if (outcome !== 'partial') return outcome;
+    await otherRequestsFirst();
+  }
 }
+
+/** Pages written per transaction by an indexing (see indexSearchAt). */
+const PAGES_PER_WRITE = 250;
+/** The commit a space's stored state names while an indexing has written only part of its pages: none. */
+const PARTIAL = '';
 
 /** Indexes the spaces that were never indexed (spaces indexed before are left to the job); their states. */
 async function ensureIndexed(ctx: Context, spaceIds: readonly string[]): Promise<Map<string, SearchState>> {
