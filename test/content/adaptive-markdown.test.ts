@@ -1,6 +1,6 @@
 /** A page's markdown with only the `{% if %}` branches a reader is shown (src/content/adaptive-markdown.ts). */
 import { describe, expect, it } from 'vitest';
-import { adaptedMarkdown } from '../../src/content/adaptive-markdown.js';
+import { adaptedMarkdown, conditionsOf } from '../../src/content/adaptive-markdown.js';
 
 const holdsFor = (claims: string[]) => (condition: string) => claims.includes(condition.trim());
 
@@ -23,5 +23,18 @@ describe('adaptedMarkdown', () => {
     expect(adaptedMarkdown(list, holdsFor(['a']))).toContain('Hidden.');
     const plain = 'No {{ conditions }} here, `{% if x %}` in code.\n';
     expect(adaptedMarkdown(plain, holdsFor([]))).toBe(plain);
+  });
+});
+
+describe('conditionsOf', () => {
+  it('lists every condition a renderer can be asked about, nested and in every branch, each once; none in code', () => {
+    const page = ['{% if a %}', 'A.', '', '{% if b == "x" %}', 'B.', '{% endif %}', '{% elif c %}', 'C.', '{% elsif a %}', '{% else %}', '{% if d %}', 'D.', '{% endif %}', '{% endif %}', '', '* item', '', '  {% if e %}', '  E.', '  {% endif %}', ''].join('\n');
+    expect(conditionsOf(page).sort()).toEqual(['a', 'b == "x"', 'c', 'd', 'e']);
+    expect(conditionsOf('No `{% if x %}` here.\n\n```\n{% if y %}\n{% endif %}\n```\n')).toEqual([]);
+    // Each condition it lists is one the renderer asks about (and only those).
+    const asked = new Set<string>();
+    adaptedMarkdown(page, (condition) => (asked.add(condition), true));
+    adaptedMarkdown(page, (condition) => (asked.add(condition), false));
+    for (const condition of asked) expect(conditionsOf(page)).toContain(condition);
   });
 });
