@@ -1,0 +1,43 @@
+/**
+ * The program of an isolated thread (src/cpu/isolated.ts): says it is ready once its tasks are loaded, runs the one
+ * task it is given with a TaskHost over its port, and answers with the result or the error.
+ */
+import { parentPort } from 'node:worker_threads';
+import { DomainError } from '../domain/errors.js';
+import { isolatedTasks, type TaskHost } from './isolated-tasks.js';
+import type { HostMessage, ThreadMessage } from './isolated.js';
+
+const port = parentPort!;
+const waiting = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
+let nextId = 1;
+
+const host: TaskHost = {
+  call: (name, arg) =>
+    new Promise((resolve, reject) => {
+      const id = nextId++;
+      waiting.set(id, { resolve, reject });
+      port.postMessage({ type: 'call', id, name, arg } satisfies ThreadMessage);
+    }),
+};
+
+port.on('message', (message: HostMessage) => {
+  if (message.type === 'reply') {
+    const call = waiting.get(message.id);
+    waiting.delete(message.id);
+    if (message.ok) call?.resolve(message.value);
+    else call?.reject(new Error(message.message));
+    return;
+  }
+  const task = isolatedTasks[message.name] as (input: unknown, host: TaskHost) => Promise<unknown>;
+  task(message.input, host).then(
+    (output) => port.postMessage({ type: 'done', ok: true, output } satisfies ThreadMessage),
+    (error: unknown) =>
+      port.postMessage({
+        type: 'done',
+        ok: false,
+        message: error instanceof Error ? error.message : String(error),
+        ...(error instanceof DomainError ? { code: error.code } : {}),
+      } satisfies ThreadMessage),
+  );
+});
+port.postMessage({ type: 'ready' } satisfies ThreadMessage);
