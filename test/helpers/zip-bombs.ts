@@ -4,6 +4,7 @@
  * that lie about sizes.
  */
 import zlib from 'node:zlib';
+import { DOCX_CONTENT_TYPES, DOCX_PACKAGE_RELATIONSHIPS, W } from './web.js';
 
 /** A raw deflate stream and what it inflates to. */
 export interface Deflated {
@@ -14,15 +15,22 @@ export interface Deflated {
 }
 
 /**
- * `chunk` repeated `times` times, deflated: the chunk is compressed once with a full flush (a byte-aligned block that
- * refers to nothing before it), that block repeated, then a final empty block.
+ * `head`, then `chunk` repeated `times` times, then `tail`, deflated: each part is compressed once with a full flush
+ * (a byte-aligned block that refers to nothing before it), the chunk's block repeated, and the tail's block ends the
+ * stream.
  */
-export function deflatedRepeat(chunk: Buffer, times: number): Deflated {
-  const block = zlib.deflateRawSync(chunk, { level: 9, finishFlush: zlib.constants.Z_FULL_FLUSH });
-  const end = zlib.deflateRawSync(Buffer.alloc(0));
-  let crc = 0;
-  for (let i = 0; i < times; i++) crc = zlib.crc32(chunk, crc);
-  return { data: Buffer.concat([...Array.from({ length: times }, () => block), end]), size: chunk.length * times, crc };
+export function deflatedRepeat({ head = '', chunk, times, tail = '' }: { head?: string; chunk: string; times: number; tail?: string }): Deflated {
+  const flushed = (text: string) => zlib.deflateRawSync(Buffer.from(text), { level: 9, finishFlush: zlib.constants.Z_FULL_FLUSH });
+  const repeated = flushed(chunk);
+  const chunkBytes = Buffer.from(chunk);
+  let crc = zlib.crc32(head);
+  for (let i = 0; i < times; i++) crc = zlib.crc32(chunkBytes, crc);
+  crc = zlib.crc32(tail, crc);
+  return {
+    data: Buffer.concat([flushed(head), ...Array.from({ length: times }, () => repeated), zlib.deflateRawSync(Buffer.from(tail))]),
+    size: Buffer.byteLength(head) + chunkBytes.length * times + Buffer.byteLength(tail),
+    crc,
+  };
 }
 
 function deflated(content: string | Buffer): Deflated {
@@ -81,4 +89,33 @@ export function declaringSizes(zip: Buffer, size: number): Buffer {
     else if (signature === 0x02014b50 && at + 46 <= out.length) out.writeUInt32LE(size, at + 24);
   }
   return out;
+}
+
+/** A .docx whose document.xml holds `paragraphs` paragraphs of `text` (built deflated: any number costs one). */
+export function docxOfParagraphs(text: string, paragraphs: number): Buffer {
+  // Paragraphs go by the ten thousand into the repeated chunk, so that each flushed block compresses well.
+  const perChunk = Math.min(paragraphs, 10_000);
+  const times = Math.ceil(paragraphs / perChunk);
+  const document = deflatedRepeat({
+    head: `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<w:document xmlns:w="${W}"><w:body>`,
+    chunk: `<w:p><w:r><w:t>${text}</w:t></w:r></w:p>`.repeat(perChunk),
+    times,
+    tail: '</w:body></w:document>',
+  });
+  return zipOfStreams({ '[Content_Types].xml': DOCX_CONTENT_TYPES, '_rels/.rels': DOCX_PACKAGE_RELATIONSHIPS, 'word/document.xml': document });
+}
+
+/** The Word zip bomb of the field: a document.xml of ~340 MB of paragraphs in a .docx of about a megabyte and a half. */
+export function wordZipBomb(): Buffer {
+  return docxOfParagraphs('All work and no play makes Jack a dull boy.', 5_800_000);
+}
+
+/**
+ * The markdown zip bomb of the field: 120 MB of markdown (inside the 128 MB an archive may hold) in 8 pages of one
+ * paragraph each, in a zip of about half a megabyte.
+ */
+export function markdownZipBomb(): Buffer {
+  const line = 'Some *text* with [a link](other.md) and `code`, **again** and again. ';
+  const page = deflatedRepeat({ head: '# A long page\n\n', chunk: line.repeat(1000), times: Math.round((15 * 1024 * 1024) / (line.length * 1000)) });
+  return zipOfStreams(Object.fromEntries(Array.from({ length: 8 }, (_, i) => [`docs/page-${i + 1}.md`, page])));
 }
