@@ -46,15 +46,19 @@ port.on('message', (message: HostMessage) => {
     return;
   }
   const task = isolatedTasks[message.name] as (input: unknown, host: TaskHost) => Promise<unknown>;
-  task(message.input, host).then(
-    (output) => port.postMessage({ type: 'done', ok: true, output } satisfies ThreadMessage),
-    (error: unknown) =>
-      port.postMessage({
-        type: 'done',
-        ok: false,
-        message: error instanceof Error ? error.message : String(error),
-        ...(error instanceof DomainError ? { code: error.code } : {}),
-      } satisfies ThreadMessage),
-  );
+  const failed = (error: unknown): ThreadMessage => ({
+    type: 'done',
+    ok: false,
+    message: error instanceof Error ? error.message : String(error),
+    ...(error instanceof DomainError ? { code: error.code } : {}),
+  });
+  // Settles as a message whatever happens, an output that cannot be sent included.
+  void Promise.resolve()
+    .then(() => task(message.input, host))
+    .then(
+      (output) => port.postMessage({ type: 'done', ok: true, output } satisfies ThreadMessage),
+      (error: unknown) => port.postMessage(failed(error)),
+    )
+    .catch((error: unknown) => port.postMessage(failed(error)));
 });
 port.postMessage({ type: 'ready' } satisfies ThreadMessage);

@@ -176,6 +176,11 @@ export class IsolatedThreads {
       reply = { type: 'reply', id: message.id, ok: false, message: error instanceof Error ? error.message : String(error) };
     }
     if (thread.task !== task || !this.threads.has(thread)) return;
-    thread.worker.postMessage(reply);
+    try {
+      thread.worker.postMessage(reply);
+    } catch (error) {
+      // A value that cannot cross to the thread: the call fails there instead.
+      thread.worker.postMessage({ type: 'reply', id: message.id, ok: false, message: (error as Error).message } satisfies HostMessage);
+    }
   }
 }
