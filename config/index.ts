@@ -64,6 +64,8 @@ export interface Config {
   heapGrowthPercent: number;
   /** Largest file a git push may add, in bytes. */
   gitMaxFileBytes: number;
+  /** What one content import may take (see ImportLimits). */
+  importLimits: ImportLimits;
   /**
    * Resident memory of this process past which its git processes are started by a small launcher process rather
    * than forked from this one (`QUIRE_GIT_LAUNCHER_MB`, default 256; 0: always; see src/store/git/launcher.ts).
@@ -93,6 +95,23 @@ export interface Config {
   startedByNpm: boolean;
   /** Which settings the environment gave rather than their defaults (commands say where they looked). */
   explicit: { dataDir: boolean; publicUrl: boolean; logLevel: boolean };
+}
+
+/**
+ * Limits of one content import: archives (zip, docx) are counted as they inflate, and the conversion runs in a thread
+ * of its own that is stopped past its memory or its time (src/cpu/isolated.ts).
+ */
+export interface ImportLimits {
+  /** Files of an archive at most (`QUIRE_IMPORT_MAX_FILES`). */
+  maxEntries: number;
+  /** Uncompressed bytes of one file of an archive at most (`QUIRE_IMPORT_MAX_FILE_MB`). */
+  maxEntryBytes: number;
+  /** Uncompressed bytes of an archive in all at most (`QUIRE_IMPORT_MAX_MB`). */
+  maxBytes: number;
+  /** Heap of the thread converting one import, in MB (`QUIRE_IMPORT_MEMORY_MB`). */
+  memoryMb: number;
+  /** Time the conversion of one import may take (`QUIRE_IMPORT_TIMEOUT_MS`), within the five minutes a request waits. */
+  timeMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -164,6 +183,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     cacheTtlMs: env.QUIRE_CACHE_TTL_MS === undefined || env.QUIRE_CACHE_TTL_MS === '' ? 1000 : Number(env.QUIRE_CACHE_TTL_MS),
     heapGrowthPercent: parseNonNegativeInteger('QUIRE_HEAP_GROWTH_PERCENT', env.QUIRE_HEAP_GROWTH_PERCENT, 25),
     gitMaxFileBytes: parsePositiveInteger('QUIRE_GIT_MAX_FILE_BYTES', env.QUIRE_GIT_MAX_FILE_BYTES, 100 * 1024 * 1024),
+    importLimits: {
+      maxEntries: parsePositiveInteger('QUIRE_IMPORT_MAX_FILES', env.QUIRE_IMPORT_MAX_FILES, 10_000),
+      maxEntryBytes: parsePositiveInteger('QUIRE_IMPORT_MAX_FILE_MB', env.QUIRE_IMPORT_MAX_FILE_MB, 32) * 1024 * 1024,
+      maxBytes: parsePositiveInteger('QUIRE_IMPORT_MAX_MB', env.QUIRE_IMPORT_MAX_MB, 128) * 1024 * 1024,
+      memoryMb: parsePositiveInteger('QUIRE_IMPORT_MEMORY_MB', env.QUIRE_IMPORT_MEMORY_MB, 1024),
+      timeMs: parsePositiveInteger('QUIRE_IMPORT_TIMEOUT_MS', env.QUIRE_IMPORT_TIMEOUT_MS, 4 * 60 * 1000),
+    },
     gitLauncherAboveBytes: parseNonNegativeInteger('QUIRE_GIT_LAUNCHER_MB', env.QUIRE_GIT_LAUNCHER_MB, 256) * 1024 * 1024,
     catchUpIntervalMs: parsePositiveInteger('QUIRE_CATCH_UP_INTERVAL_MS', env.QUIRE_CATCH_UP_INTERVAL_MS, 60_000),
     logLevel: env.QUIRE_LOG_LEVEL || 'info',

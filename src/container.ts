@@ -127,6 +127,7 @@ export async function createContainer(config: Config, options: ContainerOptions 
     visitorClaims,
     spaceRetentionMs: config.spaceRetentionMs,
     gitMaxFileBytes: config.gitMaxFileBytes,
+    importLimits: config.importLimits,
     log,
   };
   return {
@@ -135,6 +136,9 @@ export async function createContainer(config: Config, options: ContainerOptions 
     git,
     ctx,
     close: async () => {
+      // Imports converting in threads of their own are stopped first: their jobs then fail at once (retried elsewhere
+      // on BullMQ) rather than hold the stop for as long as a conversion may take.
+      await cpu.isolated.close();
       // Running jobs finish first: they use the database and the repositories closed below.
       await workers?.close();
       await jobs.close();

@@ -96,8 +96,8 @@ export interface ExistingContent {
   summaryPath: string;
   /** The text of SUMMARY.md, when there is one. */
   summaryText?: string;
-  /** The current pages in order: the start of the new SUMMARY.md when there was none. */
-  pages: Page[];
+  /** The current pages in order, as entries of SUMMARY.md (entriesOfPages): the start of the new one when there was none. */
+  pageEntries: SummaryEntry[];
 }
 
 export interface ImportPlan {
@@ -318,7 +318,7 @@ export function planImport(existing: ExistingContent, tree: ImportTree): ImportP
       const separator = imported[0]?.type !== 'group' && /^\s*(?:[*+-]|\d{1,9}[.)])\s/.test(lastLine) ? '\n' : '\n\n';
       text = `${kept}${separator}${serializeSummaryEntries(imported).join('\n')}\n`;
     } else {
-      text = serializeSummary({ title: DEFAULT_SUMMARY_TITLE, entries: [...entriesOfPages(existing.pages, summaryFolder), ...imported] });
+      text = serializeSummary({ title: DEFAULT_SUMMARY_TITLE, entries: [...existing.pageEntries, ...imported] });
     }
     files.set(existing.summaryPath, Buffer.from(text, 'utf8'));
   }

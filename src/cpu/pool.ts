@@ -12,10 +12,10 @@
  * (vitest, tsx), `worker.ts` through tsx's loader, registered in the thread before it imports the entry; from the
  * build (`dist/`), `worker.js` with plain node.
  */
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { CpuTaskName, CpuTasks } from './tasks.js';
+import { IsolatedThreads } from './isolated.js';
+import { threadEntry } from './thread-entry.js';
 
 export type TaskInput<N extends CpuTaskName> = Parameters<CpuTasks[N]>[0];
 export type TaskOutput<N extends CpuTaskName> = Awaited<ReturnType<CpuTasks[N]>>;
@@ -51,18 +51,6 @@ export class CpuTaskError extends Error {
   }
 }
 
-function workerEntry(): URL {
-  const self = fileURLToPath(import.meta.url);
-  const extension = path.extname(self);
-  const entry = new URL(`./worker${extension}`, import.meta.url);
-  if (extension !== '.ts') return entry;
-  // From sources: register tsx's hooks in the thread, then import the entry (a loader given by `execArgv` does not
-  // apply to a thread's entry module).
-  const tsx = import.meta.resolve('tsx/esm/api');
-  const code = `const { register } = await import(${JSON.stringify(tsx)}); register(); await import(${JSON.stringify(entry.href)});`;
-  return new URL(`data:text/javascript,${encodeURIComponent(code)}`);
-}
-
 /**
  * A thread's young generation: a task's garbage (a 1,000-page parse makes tens of MB of it) is collected young
  * instead of filling V8's default semi-spaces and old generation. Measured on batches of 1,000 pages parsed (issue 16,
@@ -71,9 +59,11 @@ function workerEntry(): URL {
 const THREAD_LIMITS = { maxYoungGenerationSizeMb: 8 } as const;
 
 export class CpuPool {
+  /** Work on untrusted input, each in a thread of its own with memory and time limits (src/cpu/isolated.ts). */
+  readonly isolated = new IsolatedThreads();
   private readonly threads: Thread[] = [];
   private readonly queue: Pending[] = [];
-  private readonly entry = workerEntry();
+  private readonly entry = threadEntry('worker');
   private nextId = 1;
   private closed = false;
 
@@ -106,6 +96,7 @@ export class CpuPool {
   /** Stops every thread; tasks still queued or running are rejected. */
   async close(): Promise<void> {
     this.closed = true;
+    await this.isolated.close();
     const threads = this.threads.splice(0);
     const waiting = [...this.queue.splice(0), ...threads.flatMap((thread) => (thread.running ? [thread.running] : []))];
     for (const pending of waiting) pending.reject(new Error(`${pending.request.name}: the CPU pool closed`));

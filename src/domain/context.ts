@@ -15,6 +15,7 @@ import type { CpuPool } from '../cpu/pool.js';
 import type { SharedWork } from './shared-work.js';
 import type { SpaceRankings } from './search/rankings.js';
 import type { Logger } from '../log.js';
+import type { ImportLimits } from '../../config/index.js';
 
 /** What domain functions work with; built once by the container and passed down explicitly. */
 export interface Context {
@@ -59,6 +60,8 @@ export interface Context {
   spaceRetentionMs: number;
   /** Largest file a git push may add, in bytes (checked by the pre-receive hook). */
   gitMaxFileBytes: number;
+  /** What one content import may take: archive sizes, and the memory and time of its conversion thread. */
+  importLimits: ImportLimits;
   /** The process's logger: the HTTP server's, the job runners' and the command's (long work says how far it got). */
   log: Logger;
 }

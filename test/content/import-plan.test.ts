@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseMarkdown } from '../../src/content/convert.js';
-import { assetRef, pageRef, planImport, type ExistingContent, type ImportNode, type ImportPageNode, type ImportTree } from '../../src/content/import-plan.js';
+import { assetRef, entriesOfPages, pageRef, planImport, type ExistingContent, type ImportNode, type ImportPageNode, type ImportTree } from '../../src/content/import-plan.js';
+import { folderOf } from '../../src/content/paths.js';
 import { buildRevision } from '../../src/content/revision.js';
 import { gitBlobOid, memoryFacts, memoryTree, TEST_COMMIT, tinyPng } from '../helpers/content.js';
 
@@ -19,7 +20,7 @@ async function existing(files: Record<string, string | Buffer>, root = ''): Prom
     root,
     summaryPath,
     summaryText: summary === undefined ? undefined : String(summary),
-    pages: revision.pages,
+    pageEntries: entriesOfPages(revision.pages, folderOf(summaryPath)),
   };
 }
 

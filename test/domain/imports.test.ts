@@ -7,6 +7,7 @@ import { stringifyMarkdown } from '../../src/content/convert.js';
 import type { ImportNode, ImportPageNode } from '../../src/content/import-plan.js';
 import { tinyPng } from '../helpers/content.js';
 import { htmlPage, zipOf } from '../helpers/web.js';
+import { declaringSizes } from '../helpers/zip-bombs.js';
 import { startFileServer, type FileServer } from '../helpers/file-server.js';
 
 describe('readZip: archives are checked before anything is imported', () => {
@@ -16,13 +17,18 @@ describe('readZip: archives are checked before anything is imported', () => {
     }
   });
 
-  it('refuses archives that expand past the size cap or hold too many files (zip bombs)', () => {
+  it('refuses archives that expand past the size caps or hold too many files (zip bombs), counting what inflates', () => {
+    const limits = { maxEntries: 100, maxEntryBytes: 1_000_000, maxBytes: 3_000_000 };
     const bomb = Buffer.from(zipSync({ 'zeros.md': new Uint8Array(5_000_000) }, { level: 9 }));
     expect(bomb.length).toBeLessThan(20_000);
-    expect(() => readZip(bomb, 'http://x/a.zip', { maxEntries: 100, maxBytes: 1_000_000 })).toThrow(/^url: the archive holds more than 1000000 bytes once uncompressed/);
+    expect(() => readZip(bomb, 'http://x/a.zip', limits)).toThrow(/^url: the archive is too large: zeros\.md inflates past 0\.95 MB; Quire imports archives of at most 100 files, 0\.95 MB per file and 2\.86 MB in all$/);
+    // Headers that claim a few bytes change nothing: what inflates is counted.
+    expect(() => readZip(declaringSizes(bomb, 10), 'http://x/a.zip', limits)).toThrow(/zeros\.md inflates past 0\.95 MB/);
+    const spread = Buffer.from(zipSync(Object.fromEntries(Array.from({ length: 4 }, (_, i) => [`p${i}.md`, new Uint8Array(900_000)])), { level: 9 }));
+    expect(() => readZip(declaringSizes(spread, 10), 'http://x/a.zip', limits)).toThrow(/the archive inflates past 2\.86 MB in all/);
     const many = zipOf(Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`p${i}.md`, '# P\n'])));
-    expect(() => readZip(many, 'http://x/a.zip', { maxEntries: 10, maxBytes: 1_000_000 })).toThrow(/more than 10 files/);
-    expect(readZip(many, 'http://x/a.zip', { maxEntries: 12, maxBytes: 1_000_000 }).files).toHaveLength(12);
+    expect(() => readZip(many, 'http://x/a.zip', { ...limits, maxEntries: 10 })).toThrow(/more than 10 files/);
+    expect(readZip(many, 'http://x/a.zip', { ...limits, maxEntries: 12 }).files).toHaveLength(12);
   });
 
   it('skips symbolic links and junk, drops one folder around everything, refuses what is not a zip', () => {

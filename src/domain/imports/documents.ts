@@ -14,14 +14,14 @@
 import mammoth from 'mammoth';
 import mime from 'mime-types';
 import type { Root } from 'mdast';
-import type { GuardedFetcher } from '../../store/net/guarded-fetch.js';
 import { InvalidArgument } from '../errors.js';
 import { convertHtml, mapUrls, parseMarkdown, urlsOf } from '../../content/convert.js';
 import { parseFrontMatter } from '../../content/frontmatter.js';
 import { splitTitle } from '../../content/page.js';
 import { assetRef, type ImportAsset, type ImportTree } from '../../content/import-plan.js';
 import { decodePath, slugify } from '../../content/paths.js';
-import { Budget, decodeText, downloadImages, fetchSource, mediaType } from './fetching.js';
+import { Budget, decodeText, downloadImages, fetchSource, mediaType, type ImportFetcher } from './fetching.js';
+import { ArchiveTooLarge, megabytes, readArchive, type ArchiveLimits } from './archive.js';
 
 /** Bytes and time for the images of one document. */
 const DOCUMENT_BUDGET = { maxBytes: 100 * 1024 * 1024, timeMs: 60_000, concurrency: 4 };
@@ -45,7 +45,7 @@ function looksBinary(bytes: Buffer): boolean {
  * Makes relative links absolute against `base` and turns images into imported files (downloading those that are
  * URLs, through the guard). Returns the files.
  */
-async function resolveDocumentUrls(fetcher: GuardedFetcher, body: Root, base: string): Promise<ImportAsset[]> {
+async function resolveDocumentUrls(fetcher: ImportFetcher, body: Root, base: string): Promise<ImportAsset[]> {
   const absolute = (raw: string): string | undefined => {
     try {
       return new URL(raw.trim(), base).toString();
@@ -71,7 +71,7 @@ async function resolveDocumentUrls(fetcher: GuardedFetcher, body: Root, base: st
 }
 
 /** `markdown`: one markdown file at the URL. */
-export async function importMarkdown(fetcher: GuardedFetcher, url: string): Promise<ImportTree> {
+export async function importMarkdown(fetcher: ImportFetcher, url: string): Promise<ImportTree> {
   const fetched = await fetchSource(fetcher, url);
   if (looksBinary(fetched.body)) throw new InvalidArgument(`url: ${url} is not a text file (it is ${mediaType(fetched) || 'binary'}); a markdown import needs a .md file`);
   // A page showing a markdown file (a repository browser's) is not the file.
@@ -93,7 +93,7 @@ export async function importMarkdown(fetcher: GuardedFetcher, url: string): Prom
 }
 
 /** `html`: one HTML page at the URL, converted (main content, title, images downloaded). */
-export async function importHtml(fetcher: GuardedFetcher, url: string): Promise<ImportTree> {
+export async function importHtml(fetcher: ImportFetcher, url: string): Promise<ImportTree> {
   const fetched = await fetchSource(fetcher, url);
   const type = mediaType(fetched);
   if (looksBinary(fetched.body) || (type !== '' && !type.startsWith('text/') && !type.includes('html') && !type.includes('xml'))) {
@@ -113,10 +113,24 @@ export async function importHtml(fetcher: GuardedFetcher, url: string): Promise<
 
 const ZIP_MAGIC = Buffer.from([0x50, 0x4b, 0x03, 0x04]);
 
-/** `docx`: a Word document, through mammoth to HTML and on to markdown; its images become files. */
-export async function importDocx(fetcher: GuardedFetcher, url: string): Promise<ImportTree> {
+/**
+ * `docx`: a Word document, through mammoth to HTML and on to markdown; its images become files. A .docx is a zip: its
+ * parts are inflated within `limits` before mammoth reads any (a document.xml of hundreds of megabytes in a file of
+ * one is a zip bomb).
+ */
+export async function importDocx(fetcher: ImportFetcher, url: string, limits: ArchiveLimits): Promise<ImportTree> {
   const fetched = await fetchSource(fetcher, url);
   if (!fetched.body.subarray(0, 4).equals(ZIP_MAGIC)) throw new InvalidArgument(`url: ${url} is not a Word document (.docx)`);
+  try {
+    readArchive(fetched.body, limits);
+  } catch (error) {
+    if (error instanceof ArchiveTooLarge) {
+      throw new InvalidArgument(
+        `url: the document is too large: ${error.reason}; Quire imports Word documents of at most ${megabytes(limits.maxEntryBytes)} per part and ${megabytes(limits.maxBytes)} in all`,
+      );
+    }
+    throw new InvalidArgument(`url: ${url} is not a Word document (.docx) Quire can read: ${(error as Error).message}`);
+  }
   const assets: ImportAsset[] = [];
   let html: string;
   try {

@@ -9,6 +9,9 @@ import { InvalidArgument } from '../errors.js';
 import { safeFileName, type ImportAsset } from '../../content/import-plan.js';
 import { decodePath } from '../../content/paths.js';
 
+/** What importers fetch with: the server's guarded fetcher, or a thread's way to it (src/domain/imports/conversion.ts). */
+export type ImportFetcher = Pick<GuardedFetcher, 'fetch'>;
+
 /** Sent with every import request, so site owners can tell Quire's requests apart (and address it in robots.txt). */
 export const USER_AGENT = 'QuireImporter/1.0';
 const HEADERS = { 'user-agent': USER_AGENT, accept: '*/*' };
@@ -23,7 +26,7 @@ export function fetchProblem(url: string, outcome: FetchedResource | FetchFailur
  * GETs the resource an import is about: a 2xx answer, else a 400 naming `url` with the reason (refused private
  * address, DNS failure, connection refused, time out, too large, non-2xx status).
  */
-export async function fetchSource(fetcher: GuardedFetcher, url: string): Promise<FetchedResource> {
+export async function fetchSource(fetcher: ImportFetcher, url: string): Promise<FetchedResource> {
   let fetched: FetchedResource;
   try {
     fetched = await fetcher.fetch(url, HEADERS);
@@ -36,7 +39,7 @@ export async function fetchSource(fetcher: GuardedFetcher, url: string): Promise
 }
 
 /** A fetch that never throws: the resource, or why there is none (for the many resources of a crawl). */
-export async function tryFetch(fetcher: GuardedFetcher, url: string): Promise<FetchedResource | FetchFailure> {
+export async function tryFetch(fetcher: ImportFetcher, url: string): Promise<FetchedResource | FetchFailure> {
   try {
     return await fetcher.fetch(url, HEADERS);
   } catch (error) {
@@ -107,7 +110,7 @@ const DATA_URL = /^data:(image\/[a-z0-9.+-]+);base64,([a-z0-9+/=\s]+)$/i;
  * not an image, over budget) is left out, and its page keeps pointing at its URL.
  */
 export async function downloadImages(
-  fetcher: GuardedFetcher,
+  fetcher: ImportFetcher,
   urls: Iterable<string>,
   options: { budget: Budget; concurrency: number },
 ): Promise<Map<string, ImportAsset>> {

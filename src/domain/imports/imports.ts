@@ -21,33 +21,22 @@ import { loadRevision } from '../content/revisions.js';
 import { recordPush } from '../content/git-access.js';
 import { loadChangeRequest } from '../change-requests/change-requests.js';
 import { branchOf, MAIN_REF } from '../content/refs.js';
-import { planImport, type ImportTree } from '../../content/import-plan.js';
-import { blobOid } from '../../content/files.js';
-import type { TreeEntry } from '../../content/model.js';
-import { formatProblem, isError } from '../../content/problems.js';
+import { entriesOfPages } from '../../content/import-plan.js';
+import { folderOf } from '../../content/paths.js';
 import { readConfig } from '../../content/revision.js';
 import { inProjectDirectory } from '../../content/project-directory.js';
-import { validateContent } from '../../content/validate-content.js';
+import { IsolatedLimitExceeded } from '../../cpu/isolated.js';
+import { FetchFailure } from '../../store/net/guarded-fetch.js';
 import { QUIRE_SIGNATURE, type Signature } from '../../store/git/repositories.js';
 import { findChangeRequest, type ChangeRequestRow } from '../../store/sql/change-requests.js';
 import { findSpace, type SpaceRow } from '../../store/sql/content.js';
 import { findContentImport, insertContentImport, listContentImportRows, updateUnfinishedImport, type ContentImportRow } from '../../store/sql/imports.js';
 import { findUserById } from '../../store/sql/users.js';
-import { importWebsite, type ImportProgress } from './website.js';
-import { importDocx, importHtml, importMarkdown } from './documents.js';
-import { importZip } from './zip.js';
+import type { ImportProgress } from './website.js';
+import type { ConversionCalls, ConversionInput, ConversionOutput } from './conversion.js';
+import { requireHttpUrl, requireImportableSource } from './sources.js';
 
-/** Every source value of the API (ImportContentSource). */
-export const IMPORT_SOURCES = ['website', 'docx', 'markdown', 'html', 'zip', 'confluence', 'github-wiki', 'notion', 'google-docs'] as const;
-export type ImportSource = (typeof IMPORT_SOURCES)[number];
-
-/** Why Quire does not import from the sources it knows but cannot read. */
-const UNSUPPORTED: Partial<Record<ImportSource, string>> = {
-  confluence: 'Confluence is read through its API with an account, which Quire does not have; export the space as HTML (a zip) and import that with source "zip"',
-  'github-wiki': 'a GitHub wiki is a git repository; clone it and import it as a zip of markdown with source "zip"',
-  notion: 'Notion is read through its API with an integration token, which Quire does not have; export the pages as markdown (a zip) and import that with source "zip"',
-  'google-docs': 'Google Docs needs a Google account to read; download the document as .docx and import it with source "docx"',
-};
+export { IMPORT_SOURCES, requireHttpUrl } from './sources.js';
 
 /** How long a request waits for its import (the crawl itself stops after WEBSITE_LIMITS.timeMs). */
 export const IMPORT_WAIT_MS = 5 * 60 * 1000;
@@ -57,24 +46,6 @@ export interface ImportResult {
   revision: string;
   importedResources: number;
   totalResources: number;
-}
-
-function requireImportableSource(source: string): void {
-  const reason = UNSUPPORTED[source as ImportSource];
-  if (reason) throw new InvalidArgument(`source: Quire cannot import from "${source}": ${reason}`);
-  if (!(IMPORT_SOURCES as readonly string[]).includes(source)) throw new InvalidArgument(`source: must be one of: ${IMPORT_SOURCES.join(', ')}`);
-}
-
-/** `url` is an absolute http(s) URL without credentials (400 naming `url` otherwise). */
-export function requireHttpUrl(url: string): void {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    throw new InvalidArgument('url: must be an absolute http or https URL');
-  }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new InvalidArgument(`url: must be an http or https URL, not ${parsed.protocol}`);
-  if (parsed.username || parsed.password) throw new InvalidArgument('url: must not carry a user name or password');
 }
 
 /** The rules of a push, for content written through the API: a space in edit mode `locked` takes no changes. */
@@ -202,26 +173,6 @@ export async function getContentImport(ctx: Context, caller: Caller, spaceId: st
   return row;
 }
 
-/** Converts the row's source into pages and files (fetching through the guard). */
-export async function convertSource(ctx: Context, source: string, url: string, progress?: (counts: ImportProgress) => void): Promise<ImportTree> {
-  requireImportableSource(source);
-  requireHttpUrl(url);
-  switch (source as ImportSource) {
-    case 'website':
-      return importWebsite(ctx.fetcher, url, undefined, progress);
-    case 'markdown':
-      return importMarkdown(ctx.fetcher, url);
-    case 'html':
-      return importHtml(ctx.fetcher, url);
-    case 'zip':
-      return importZip(ctx.fetcher, url);
-    case 'docx':
-      return importDocx(ctx.fetcher, url);
-    default:
-      throw new InvalidArgument(`source: Quire cannot import from "${source}"`);
-  }
-}
-
 const TRAILER = 'Quire-Import:';
 
 function commitMessage(row: ContentImportRow, imported: number, total: number): string {
@@ -240,11 +191,17 @@ async function findImportCommit(ctx: Context, spaceId: string, ref: string, impo
 const MAX_ATTEMPTS = 8;
 
 /**
- * Writes the converted import as one commit on `ref` of the space, placed beside the content at the ref's head
- * (src/content/import-plan.ts), checked like a push, then moved by compare-and-swap; placed again on the new
- * head when the ref moved in between.
+ * Converts the import (convertInThread) beside the content at the ref's head and writes what it gives as one commit
+ * on `ref` of the space, moved by compare-and-swap; converted again beside the new head when the ref moved in between.
  */
-async function writeImport(ctx: Context, spaceId: string, ref: string, row: ContentImportRow, tree: ImportTree, author: Signature): Promise<ImportResult> {
+async function writeImport(
+  ctx: Context,
+  spaceId: string,
+  ref: string,
+  row: ContentImportRow,
+  author: Signature,
+  convert: (existing: ConversionInput['existing']) => Promise<ConversionOutput>,
+): Promise<ImportResult> {
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     const head = await ctx.reader.resolveRef(spaceId, ref);
     if (!head) throw new Conflict(`spaceId: ${ref} does not exist in space "${spaceId}"`);
@@ -262,39 +219,53 @@ async function writeImport(ctx: Context, spaceId: string, ref: string, row: Cont
     const { config } = await readConfig({ entries, readBlob });
     const summaryPath = config.root + config.summary;
     const summary = entries.find((e) => e.path === summaryPath);
-    const plan = planImport(
-      {
-        entries,
-        root: config.root,
-        summaryPath,
-        summaryText: summary ? (await readBlob(summary.oid)).toString('utf8') : undefined,
-        pages: summary ? [] : (await loadRevision(ctx, spaceId, head)).revision.pages,
-      },
-      tree,
-    );
-
-    // The new tree must read as the format says, like any push; only what the import wrote is its business.
-    const added = new Map<string, Buffer>();
-    const overlay = new Map<string, TreeEntry>(entries.map((e) => [e.path, e]));
-    for (const [path, bytes] of plan.files) {
-      const oid = blobOid(bytes);
-      added.set(oid, bytes);
-      overlay.set(path, { path, mode: '100644', oid, size: bytes.length });
-    }
-    const problems = (await validateContent({ entries: [...overlay.values()], readBlob: async (oid) => added.get(oid) ?? readBlob(oid) })).filter(
-      (p) => isError(p) && plan.files.has(p.path),
-    );
-    if (problems.length > 0) {
-      throw new InvalidArgument(`url: the imported content does not fit Quire's format: ${problems.slice(0, 3).map(formatProblem).join('; ')}`);
-    }
-
-    const result = { importedResources: plan.pages + plan.assets, totalResources: Math.max(tree.total, plan.pages + plan.assets) };
-    const written = new Map([...plan.files].map(([path, bytes]) => [directory + path, bytes]));
+    const converted = await convert({
+      entries,
+      root: config.root,
+      summaryPath,
+      summaryText: summary ? (await readBlob(summary.oid)).toString('utf8') : undefined,
+      pageEntries: summary ? [] : entriesOfPages((await loadRevision(ctx, spaceId, head)).revision.pages, folderOf(summaryPath)),
+    });
+    const result = { importedResources: converted.importedResources, totalResources: converted.totalResources };
+    const written = new Map(converted.files.map(([path, bytes]) => [directory + path, Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)]));
     const newTree = await ctx.git.replaceInTree(spaceId, commit.tree, written);
     const newCommit = await ctx.git.commitTree(spaceId, newTree, [head], commitMessage(row, result.importedResources, result.totalResources), author);
     if (await ctx.git.compareAndSwapRef(spaceId, ref, newCommit, head)) return { revision: newCommit, ...result };
   }
   throw new Conflict(`${ref}: it kept moving while the import was written; try again`);
+}
+
+/**
+ * The conversion of the row's source beside `existing`, in an isolated thread within the import limits: the thread
+ * fetches through this process's guarded fetcher and reads the space's objects through it; an import past a limit is
+ * a 400 naming `url` with the limit it passed.
+ */
+async function convertInThread(ctx: Context, row: ContentImportRow, existing: ConversionInput['existing'], progress: ImportProgressWriter): Promise<ConversionOutput> {
+  const limits = ctx.importLimits;
+  const calls: ConversionCalls = {
+    fetch: async ({ url, headers }) => {
+      try {
+        return { ok: true, resource: await ctx.fetcher.fetch(url, headers) };
+      } catch (error) {
+        if (error instanceof FetchFailure) return { ok: false, code: error.code, message: error.message };
+        throw error;
+      }
+    },
+    readBlob: (oid) => ctx.reader.readBlob(row.space_id, oid),
+    progress: (counts) => progress.report(counts),
+  };
+  try {
+    return await ctx.cpu.isolated.run(
+      'convertImport',
+      { source: row.source, url: row.url, existing, archiveLimits: { maxEntries: limits.maxEntries, maxEntryBytes: limits.maxEntryBytes, maxBytes: limits.maxBytes } },
+      { maxHeapMb: limits.memoryMb, timeMs: limits.timeMs },
+      { ...calls },
+    );
+  } catch (error) {
+    if (!(error instanceof IsolatedLimitExceeded)) throw error;
+    const limit = error.limit === 'memory' ? `${limits.memoryMb} MB of memory` : `${Math.round(limits.timeMs / 1000)} s`;
+    throw new InvalidArgument(`url: converting ${row.url} went past the import limit of ${limit} (${error.message}); nothing was imported`);
+  }
 }
 
 /**
@@ -319,11 +290,10 @@ export async function runContentImport(ctx: Context, importId: string): Promise<
     await updateUnfinishedImport(ctx.db, row.id, { status: 'running', error: null, updated_at: nowIso() });
     let result = await findImportCommit(ctx, space.id, ref, row.id);
     if (!result) {
-      const progress = new ImportProgressWriter(ctx, row.id);
-      const tree = await convertSource(ctx, row.source, row.url, (counts) => progress.report(counts)).finally(() => progress.settled());
       const user = row.requested_by ? await findUserById(ctx.db, row.requested_by) : undefined;
       const author = user ? { name: user.display_name, email: user.email } : QUIRE_SIGNATURE;
-      result = await writeImport(ctx, space.id, ref, row, tree, author);
+      const progress = new ImportProgressWriter(ctx, row.id);
+      result = await writeImport(ctx, space.id, ref, row, author, (existing) => convertInThread(ctx, row, existing, progress).finally(() => progress.settled()));
     }
     await updateUnfinishedImport(ctx.db, row.id, {
       status: 'done',

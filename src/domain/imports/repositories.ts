@@ -29,6 +29,7 @@ import { getSite, type SiteView } from '../sites/sites.js';
 import { buildSite } from '../sites/build.js';
 import { requireHttpUrl, requireWritable } from './imports.js';
 import { readZip } from './zip.js';
+import { ARCHIVE_LIMITS } from './archive.js';
 import { planMonorepo } from '../../content/monorepo.js';
 import { inProjectDirectory, normalizeProjectDirectory } from '../../content/project-directory.js';
 import { formatProblem } from '../../content/problems.js';
@@ -110,9 +111,12 @@ async function removeStaging(ctx: Context, importId: string): Promise<void> {
   await ctx.git.removeRepository(importId);
 }
 
-/** The files of the git directory inside a zip: `.git/...` of a checkout, or a bare repository at the top. */
+/**
+ * The files of the git directory inside a zip: `.git/...` of a checkout, or a bare repository at the top. A repository
+ * keeps most of itself in one pack file, so one file may take the whole size an archive may have.
+ */
 function gitDirectoryFiles(bytes: Buffer): Array<{ path: string; bytes: Buffer }> {
-  const { files } = readZip(bytes, 'the upload');
+  const { files } = readZip(bytes, 'the upload', { ...ARCHIVE_LIMITS, maxEntryBytes: ARCHIVE_LIMITS.maxBytes });
   const dotGit = files.filter((f) => f.path.startsWith('.git/'));
   if (dotGit.length > 0) return dotGit.map((f) => ({ path: f.path.slice('.git/'.length), bytes: f.bytes }));
   return files;

@@ -21,12 +21,12 @@
 import PQueue from 'p-queue';
 import robotsParserModule from 'robots-parser';
 import type { Root } from 'mdast';
-import { FetchFailure, type FetchedResource, type GuardedFetcher } from '../../store/net/guarded-fetch.js';
+import { FetchFailure, type FetchedResource } from '../../store/net/guarded-fetch.js';
 import { InvalidArgument } from '../errors.js';
 import { convertHtml, mapUrls, urlsOf, type ConvertedDocument } from '../../content/convert.js';
 import { assetRef, pageRef, type ImportNode, type ImportPageNode, type ImportTree } from '../../content/import-plan.js';
 import { decodePath, slugify } from '../../content/paths.js';
-import { Budget, decodeText, downloadImages, fetchProblem, mediaType, tryFetch, USER_AGENT } from './fetching.js';
+import { Budget, decodeText, downloadImages, fetchProblem, mediaType, tryFetch, USER_AGENT, type ImportFetcher } from './fetching.js';
 
 export interface CrawlLimits {
   /** Pages fetched at most. */
@@ -112,7 +112,7 @@ export interface ImportProgress {
 
 /** Crawls the site under `startUrl` and converts what it found (see the decisions at the top of this file). */
 export async function importWebsite(
-  fetcher: GuardedFetcher,
+  fetcher: ImportFetcher,
   startUrl: string,
   limits: CrawlLimits = WEBSITE_LIMITS,
   progress?: (counts: ImportProgress) => void,

@@ -5,8 +5,8 @@
  *
  * Safety: nothing is ever written to disk. An entry whose path is absolute or climbs out with `..` (zip-slip)
  * refuses the whole archive (400 naming `url` and the entry); symbolic links are skipped (never followed); the
- * uncompressed size of all entries together is capped (zip bombs), as is their number, and an entry is never
- * inflated beyond the size it declares.
+ * number of entries, the size of each and their size together are capped as they inflate (zip bombs:
+ * src/domain/imports/archive.ts).
  *
  * Decisions:
  * - A single top folder holding everything (`repo-main/...`, as GitHub's archives have) is dropped.
@@ -15,8 +15,6 @@
  * - Files of the archive are imported when a page links to them (images, downloads, covers): into
  *   `.gitbook/assets/`. Other files (a package.json, CI settings...) are counted in `totalResources`, not imported.
  */
-import { unzipSync } from 'fflate';
-import type { GuardedFetcher } from '../../store/net/guarded-fetch.js';
 import { InvalidArgument } from '../errors.js';
 import { blobOid } from '../../content/files.js';
 import { mapUrls, parseMarkdown } from '../../content/convert.js';
@@ -25,16 +23,8 @@ import type { CommitInfo, Page, TreeEntry } from '../../content/model.js';
 import { baseName, decodePath, folderOf, isUrl, normalizePath, resolvePath } from '../../content/paths.js';
 import { formatProblem, isError } from '../../content/problems.js';
 import { analyzeTree } from '../../content/revision.js';
-import { fetchSource } from './fetching.js';
-
-export interface ZipLimits {
-  /** Entries at most. */
-  maxEntries: number;
-  /** Uncompressed bytes of all entries together at most. */
-  maxBytes: number;
-}
-
-export const ZIP_LIMITS: Readonly<ZipLimits> = Object.freeze({ maxEntries: 10_000, maxBytes: 128 * 1024 * 1024 });
+import { fetchSource, type ImportFetcher } from './fetching.js';
+import { ARCHIVE_LIMITS, ArchiveTooLarge, megabytes, readArchive, type ArchiveEntry, type ArchiveLimits } from './archive.js';
 
 export interface ZipEntry {
   path: string;
@@ -70,49 +60,50 @@ function unixModes(data: Uint8Array): Map<string, number> {
   return modes;
 }
 
+function unsafeArchive(entry: string): InvalidArgument {
+  return new InvalidArgument(`url: the archive holds an entry whose path leaves the archive (${entry}); Quire refuses such archives`);
+}
+
 const JUNK = /(^|\/)(__MACOSX\/|\.DS_Store$|Thumbs\.db$)/;
 
 /**
  * The files of a zip archive, checked (see the safety notes at the top of this file). `skipped` counts entries left
  * out (symbolic links).
  */
-export function readZip(bytes: Uint8Array, url: string, limits: ZipLimits = ZIP_LIMITS): { files: ZipEntry[]; skipped: number } {
+export function readZip(bytes: Uint8Array, url: string, limits: ArchiveLimits = ARCHIVE_LIMITS): { files: ZipEntry[]; skipped: number } {
   const magic = bytes.length >= 4 ? (bytes[0] | (bytes[1] << 8) | (bytes[2] << 16) | (bytes[3] << 24)) >>> 0 : 0;
   if (magic !== 0x04034b50 && magic !== 0x06054b50) throw new InvalidArgument(`url: ${url} is not a zip archive`);
   const modes = unixModes(bytes);
-  let total = 0;
-  let entries = 0;
-  let overflow: string | undefined;
   let unsafe: string | undefined;
   let skipped = 0;
-  let unzipped: Record<string, Uint8Array>;
+  const accept = (entry: string): boolean => {
+    const name = entry.replace(/\\/g, '/');
+    if (name.startsWith('/') || /^[A-Za-z]:/.test(name) || name.split('/').includes('..')) {
+      unsafe ??= entry;
+      return false;
+    }
+    if (unsafe || name.endsWith('/') || JUNK.test(name)) return false;
+    if (((modes.get(entry) ?? 0) & 0o170000) === 0o120000) {
+      skipped++;
+      return false;
+    }
+    return true;
+  };
+  let unzipped: ArchiveEntry[];
   try {
-    unzipped = unzipSync(bytes, {
-      filter: (file) => {
-        if (overflow || unsafe) return false;
-        const name = file.name.replace(/\\/g, '/');
-        if (name.startsWith('/') || /^[A-Za-z]:/.test(name) || name.split('/').includes('..')) {
-          unsafe = file.name;
-          return false;
-        }
-        if (name.endsWith('/') || JUNK.test(name)) return false;
-        if (((modes.get(file.name) ?? 0) & 0o170000) === 0o120000) {
-          skipped++;
-          return false;
-        }
-        total += file.originalSize;
-        if (++entries > limits.maxEntries) overflow = `more than ${limits.maxEntries} files`;
-        else if (total > limits.maxBytes) overflow = `more than ${limits.maxBytes} bytes once uncompressed`;
-        return !overflow;
-      },
-    });
+    unzipped = readArchive(bytes, limits, accept);
   } catch (error) {
+    if (unsafe) throw unsafeArchive(unsafe);
+    if (error instanceof ArchiveTooLarge) {
+      throw new InvalidArgument(
+        `url: the archive is too large: ${error.reason}; Quire imports archives of at most ${limits.maxEntries} files, ${megabytes(limits.maxEntryBytes)} per file and ${megabytes(limits.maxBytes)} in all`,
+      );
+    }
     throw new InvalidArgument(`url: ${url} is not a zip archive Quire can read: ${(error as Error).message}`);
   }
-  if (unsafe) throw new InvalidArgument(`url: the archive holds an entry whose path leaves the archive (${unsafe}); Quire refuses such archives`);
-  if (overflow) throw new InvalidArgument(`url: the archive holds ${overflow}; Quire imports archives of at most ${limits.maxEntries} files and ${limits.maxBytes} bytes`);
+  if (unsafe) throw unsafeArchive(unsafe);
   const files: ZipEntry[] = [];
-  for (const [name, data] of Object.entries(unzipped)) {
+  for (const { name, bytes: data } of unzipped) {
     const path = normalizePath(name.replace(/\\/g, '/'));
     if (path) files.push({ path, bytes: Buffer.from(data.buffer, data.byteOffset, data.byteLength) });
   }
@@ -128,9 +119,9 @@ export function readZip(bytes: Uint8Array, url: string, limits: ZipLimits = ZIP_
 const NO_COMMIT: CommitInfo = { oid: '', parents: [], message: '', authorName: '', authorEmail: '', createdAt: '', createdByQuire: false };
 
 /** `zip`: the archive at the URL (see the decisions at the top of this file). */
-export async function importZip(fetcher: GuardedFetcher, url: string): Promise<ImportTree> {
+export async function importZip(fetcher: ImportFetcher, url: string, limits: ArchiveLimits): Promise<ImportTree> {
   const fetched = await fetchSource(fetcher, url);
-  const { files, skipped } = readZip(fetched.body, url);
+  const { files, skipped } = readZip(fetched.body, url, limits);
   const byOid = new Map<string, Buffer>();
   const entries: TreeEntry[] = files.map((file) => {
     const oid = blobOid(file.bytes);

@@ -1,0 +1,18 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/**
+ * The module a thread runs: `name` beside this file, from the TypeScript sources through tsx's loader, from the build
+ * as it is.
+ */
+export function threadEntry(name: string): URL {
+  const self = fileURLToPath(import.meta.url);
+  const extension = path.extname(self);
+  const entry = new URL(`./${name}${extension}`, import.meta.url);
+  if (extension !== '.ts') return entry;
+  // From sources: register tsx's hooks in the thread, then import the entry (a loader given by `execArgv` does not
+  // apply to a thread's entry module).
+  const tsx = import.meta.resolve('tsx/esm/api');
+  const code = `const { register } = await import(${JSON.stringify(tsx)}); register(); await import(${JSON.stringify(entry.href)});`;
+  return new URL(`data:text/javascript,${encodeURIComponent(code)}`);
+}
