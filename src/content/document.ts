@@ -20,7 +20,7 @@
  */
 import type { Nodes, PhrasingContent, Root, Table, TableCell } from 'mdast';
 import { toString } from 'mdast-util-to-string';
-import { decodeEntities, htmlText } from './html-text.js';
+import { decodeEntities, htmlAttributes, htmlText } from './html-text.js';
 import { parseGitbookMarkdown, parseTagArguments, splitTag, type GitbookNode, type LiquidBlock } from './gitbook-markdown.js';
 import { EMOJI_DATA, htmlToMdast, parseHtmlTable, type HtmlTable } from './html-table.js';
 
@@ -112,7 +112,7 @@ const withMark = (marks: Mark[], mark: Mark) => (marks.some((one) => markKey(one
 export function parseFigure(html: string): { src: string; alt: string; width?: number; caption: string } | undefined {
   const figure = /^<figure>\s*<img\s([^>]*?)\/?>\s*(?:<figcaption>([\s\S]*?)<\/figcaption>)?\s*<\/figure>\s*$/i.exec(html.trim());
   if (!figure) return undefined;
-  const attributes = Object.fromEntries([...figure[1].matchAll(/([a-z-]+)="([^"]*)"/gi)].map((match) => [match[1].toLowerCase(), decodeEntities(match[2])]));
+  const attributes = htmlAttributes(figure[1]);
   if (!attributes.src) return undefined;
   const width = Number(attributes.width);
   const caption = htmlText(figure[2] ?? '');

@@ -55,7 +55,7 @@ import type {
 } from './model.js';
 import { parsedPageKey, parseHolds, parsePageFiles, type PageFields, type PageFileOptions, type PageFilesInput, type ParsedPage } from './page.js';
 import { cutPageMessage, MAX_INDEXED_TEXT } from './bounded-markdown.js';
-import { baseName, decodePath, isMarkdownPath, isUrl, normalizePath, slugify } from './paths.js';
+import { baseName, decodePath, isMarkdownPath, isUrl, normalizePath, slugify, trimSlashes } from './paths.js';
 import { keptSummary, parseAndKeepSummary, summaryKey, type SummaryItem } from './summary.js';
 
 export const INCLUDES_FOLDER = '.gitbook/includes/';
@@ -643,7 +643,7 @@ function resolveRedirects(config: GitbookConfig, pages: Page[], problems: Conten
   });
   const nowhere: string[] = [];
   const redirects = Object.entries(config.redirects).map(([from, to]): RevisionRedirect => {
-    const source = decodePath(from).replace(/^\/+|\/+$/g, '');
+    const source = trimSlashes(decodePath(from));
     if (isUrl(to)) return { source, target: { kind: 'url', url: to } };
     const written = normalizePath(decodePath(to).replace(/^\/+/, ''));
     const base = written === undefined ? undefined : config.root + written;
