@@ -6,6 +6,7 @@
  */
 import type { Position } from 'unist';
 import { parseGitbookMarkdown, shownIfBranch, type GitbookNode, type LiquidBlock } from './gitbook-markdown.js';
+import { boundedParagraphs } from './bounded-markdown.js';
 
 // Cheap test first: most pages have no condition and are not parsed here.
 const MAY_HAVE_IF = /\{%-?\s*if\s/;
@@ -13,6 +14,13 @@ const MAY_HAVE_IF = /\{%-?\s*if\s/;
 export function adaptedMarkdown(markdown: string, holds: (condition: string) => boolean): string {
   if (!MAY_HAVE_IF.test(markdown)) return markdown;
   const cuts: Array<{ start: number; end: number; text: string }> = [];
+  // Parsed with bounded paragraphs (linear time); positions are mapped back to the text as written.
+  const bounded = boundedParagraphs(markdown);
+  const offsets = (position: Position | undefined): { start: number; end: number } | undefined => {
+    const start = position?.start.offset;
+    const end = position?.end.offset;
+    return start === undefined || end === undefined ? undefined : { start: bounded.originalOffset(start), end: bounded.originalOffset(end) };
+  };
   const walk = (nodes: GitbookNode[]) => {
     for (const node of nodes) {
       if (node.type === 'liquidBlock' && node.name === 'if') {
@@ -27,7 +35,7 @@ export function adaptedMarkdown(markdown: string, holds: (condition: string) => 
       } else if ('children' in node && Array.isArray(node.children)) walk(node.children as GitbookNode[]);
     }
   };
-  walk(parseGitbookMarkdown(markdown).children as GitbookNode[]);
+  walk(parseGitbookMarkdown(bounded.text).children as GitbookNode[]);
   let out = '';
   let from = 0;
   for (const cut of cuts) {
@@ -35,10 +43,4 @@ export function adaptedMarkdown(markdown: string, holds: (condition: string) => 
     from = cut.end;
   }
   return out + markdown.slice(from);
-}
-
-function offsets(position: Position | undefined): { start: number; end: number } | undefined {
-  const start = position?.start.offset;
-  const end = position?.end.offset;
-  return start === undefined || end === undefined ? undefined : { start, end };
 }
