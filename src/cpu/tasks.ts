@@ -9,6 +9,8 @@ import { hitsOf, pageRows, rankWithTermLists, readRankingBases, type SearchableP
 import type { EngineQuery, RankedPage, RankPosition, SearchPageRows } from '../store/sql/search.js';
 import type { SearchLanguage, SearchTerms } from '../content/search-text.js';
 import { pageHtml, type PageHtml } from '../content/page-html.js';
+import { markdownToDocument } from '../content/document.js';
+import { documentLinks, linkLookupsFromPlain, type PlainLinkLookups } from '../content/links.js';
 import { evaluateCondition, type VisitorClaims } from '../domain/sites/conditions.js';
 import { readOnThread, threadDatabase } from '../store/sql/thread-reads.js';
 
@@ -40,6 +42,12 @@ export const cpuTasks = {
       include: (path) => input.includes[path],
       condition: (expression) => evaluateCondition(expression, input.claims),
     }),
+  /**
+   * A big page's JSONDocument (src/content/document.ts), as JSON text (the event loop sends it without walking it),
+   * its links resolved with the lookups of its revision.
+   */
+  pageDocument: (input: { markdown: string; page: { id: string; gitPath: string }; lookups: PlainLinkLookups }): string =>
+    JSON.stringify(markdownToDocument(input.markdown, documentLinks(linkLookupsFromPlain(input.lookups), input.page))),
   /** A long read-only query on the thread's own SQLite connection (src/store/sql/thread-reads.ts). */
   readDatabase: readOnThread,
   /**
