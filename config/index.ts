@@ -72,6 +72,11 @@ export interface Config {
   logLevel: string;
   /** `QUIRE_LOG_FORMAT`: `pretty` (lines for people), `json` (one object per line), or `auto`: pretty on a terminal. */
   logFormat: 'auto' | 'pretty' | 'json';
+  /**
+   * `QUIRE_METRICS_TOKEN`: set, `quire serve` answers `GET /metrics` (how long its event loop was held) to this bearer
+   * token; unset, there is no such route.
+   */
+  metricsToken?: string;
   /** `quire sync`: base URL of the Quire server it syncs with (`QUIRE_URL`; default: `publicUrl`), no trailing slash. */
   syncUrl: string;
   /** `quire sync`: the API token it authenticates with (`QUIRE_TOKEN`); only that command needs it. */
@@ -162,6 +167,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     logFormat: parseLogFormat(env.QUIRE_LOG_FORMAT),
     syncUrl: (env.QUIRE_URL || publicUrl).replace(/\/+$/, ''),
     syncToken: env.QUIRE_TOKEN || undefined,
+    metricsToken: env.QUIRE_METRICS_TOKEN || undefined,
     childEnv,
     startedByNpm: Boolean(env.npm_lifecycle_event || env.npm_command),
     explicit: { dataDir: Boolean(env.QUIRE_DATA_DIR), publicUrl: Boolean(env.QUIRE_PUBLIC_URL || env.PORT || env.HOST), logLevel: Boolean(env.QUIRE_LOG_LEVEL) },

@@ -11,6 +11,8 @@ import { replayLane } from './replay-lane.js';
 import { registerRoutes } from './routes/index.js';
 import { refuseNulCharacters, validatorCompiler } from './validation.js';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from './json-depth.js';
+import { metricsRoutes } from './routes/metrics/index.js';
+import type { EventLoopMonitor } from '../event-loop.js';
 import { compressAnswers } from './present.js';
 import { Urls } from './urls.js';
 
@@ -32,6 +34,8 @@ class AccessLines extends LogController {
 
 export interface BuildAppOptions {
   logger?: boolean;
+  /** The process's event-loop monitor (`quire serve`): `GET /metrics` reads it when QUIRE_METRICS_TOKEN is set. */
+  eventLoop?: EventLoopMonitor;
 }
 
 export async function buildApp(container: Container, options: BuildAppOptions = {}): Promise<FastifyInstance> {
@@ -94,5 +98,6 @@ export async function buildApp(container: Container, options: BuildAppOptions = 
   registerErrorHandling(app, limits);
   await registerOpenApi(app, config.publicUrl);
   await registerRoutes(app, { ctx, urls: new Urls(config.publicUrl) });
+  if (options.eventLoop && config.metricsToken) await app.register(metricsRoutes, { monitor: options.eventLoop, token: config.metricsToken });
   return app;
 }

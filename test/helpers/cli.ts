@@ -63,6 +63,8 @@ export function freePort(): Promise<number> {
 export interface ServerProcess {
   url: string;
   child: ChildProcess;
+  /** Everything it printed so far, stdout and stderr interleaved. */
+  output(): string;
   stop(): Promise<void>;
 }
 
@@ -96,6 +98,7 @@ export async function startServer(env: Record<string, string | undefined>, { sta
   return {
     url,
     child,
+    output: () => output,
     /** SIGTERM, as a service manager would; a process still running after 10 s fails the test. */
     stop: () =>
       new Promise<void>((resolve, reject) => {
