@@ -79,6 +79,11 @@ export interface Config {
   logLevel: string;
   /** `QUIRE_LOG_FORMAT`: `pretty` (lines for people), `json` (one object per line), or `auto`: pretty on a terminal. */
   logFormat: 'auto' | 'pretty' | 'json';
+  /**
+   * `QUIRE_METRICS_TOKEN`: set, `quire serve` answers `GET /metrics` (how long its event loop was held) to this bearer
+   * token; unset, there is no such route.
+   */
+  metricsToken?: string;
   /** `quire sync`: base URL of the Quire server it syncs with (`QUIRE_URL`; default: `publicUrl`), no trailing slash. */
   syncUrl: string;
   /** `quire sync`: the API token it authenticates with (`QUIRE_TOKEN`); only that command needs it. */
@@ -161,7 +166,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     throw new ConfigError('DATABASE_URL: must start with postgres:// or postgresql://');
   }
   const publicUrl = (env.QUIRE_PUBLIC_URL || `http://${host.includes(':') ? `[${host}]` : host}:${port}`).replace(/\/+$/, '');
-  const { QUIRE_TOKEN: _token, QUIRE_MIGRATE_TOKEN: _migrateToken, ...childEnv } = env;
+  const { QUIRE_TOKEN: _token, QUIRE_MIGRATE_TOKEN: _migrateToken, QUIRE_METRICS_TOKEN: _metricsToken, ...childEnv } = env;
   const config: Config = {
     dataDir: path.resolve(env.QUIRE_DATA_DIR || './data'),
     port,
@@ -197,6 +202,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     syncUrl: (env.QUIRE_URL || publicUrl).replace(/\/+$/, ''),
     syncToken: env.QUIRE_TOKEN || undefined,
     migrateToken: env.QUIRE_MIGRATE_TOKEN || undefined,
+    metricsToken: env.QUIRE_METRICS_TOKEN || undefined,
     childEnv,
     startedByNpm: Boolean(env.npm_lifecycle_event || env.npm_command),
     explicit: { dataDir: Boolean(env.QUIRE_DATA_DIR), publicUrl: Boolean(env.QUIRE_PUBLIC_URL || env.PORT || env.HOST), logLevel: Boolean(env.QUIRE_LOG_LEVEL) },

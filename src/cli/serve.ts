@@ -4,6 +4,7 @@ import type { Config } from '../../config/index.js';
 import { createContainer, type Container } from '../container.js';
 import { buildApp } from '../http/app.js';
 import { errorField } from '../log.js';
+import { EventLoopMonitor } from '../event-loop.js';
 import { purgeDeletedSpaces } from '../domain/content/spaces.js';
 import { catchUpWithRepositories } from '../domain/content/git-access.js';
 import { describeStore, withoutPassword, writeServeRecord } from '../store/instance-files.js';
@@ -23,7 +24,8 @@ export async function serve(config: Config): Promise<void> {
   limitHeapGrowth(config);
   const container = await createContainer(config);
   reportProcessErrors(container.ctx.log);
-  const app = await buildApp(container);
+  const eventLoop = new EventLoopMonitor(container.ctx.log);
+  const app = await buildApp(container, { eventLoop });
   // Spaces deleted more than the retention period ago are removed for good: at start, then every hour.
   const purge = () =>
     purgeDeletedSpaces(container.ctx).then(
@@ -63,12 +65,14 @@ export async function serve(config: Config): Promise<void> {
     await app.close();
     clearTimeout(grace);
     await container.close();
+    eventLoop.close();
     process.exit(0);
   };
   process.on('SIGINT', () => void shutdown('SIGINT'));
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   stopWhenNpmExits(config, (reason) => void shutdown(reason));
   const address = await app.listen({ port: config.port, host: config.host });
+  eventLoop.start();
   writeServeRecord(config.dataDir, { publicUrl: config.publicUrl, pid: process.pid, startedAt: new Date().toISOString() });
   app.log.info(`public URL ${config.publicUrl} (listening on ${address})`);
   app.log.info(describeStore(config));

@@ -6,6 +6,7 @@
  */
 import type { Position } from 'unist';
 import { ifBranches, parseGitbookMarkdown, shownIfBranch, type GitbookNode, type LiquidBlock } from './gitbook-markdown.js';
+import { boundedParagraphs } from './bounded-markdown.js';
 
 // Cheap test first: most pages have no condition and are not parsed here.
 const MAY_HAVE_IF = /\{%-?\s*if\s/;
@@ -28,13 +29,21 @@ export function conditionsOf(markdown: string): string[] {
       if ('children' in node && Array.isArray(node.children)) walk(node.children as GitbookNode[]);
     }
   };
-  walk(parseGitbookMarkdown(markdown).children as GitbookNode[]);
+  // Bounded paragraphs, as adaptedMarkdown parses: linear time, and the same blocks found.
+  walk(parseGitbookMarkdown(boundedParagraphs(markdown).text).children as GitbookNode[]);
   return [...found];
 }
 
 export function adaptedMarkdown(markdown: string, holds: (condition: string) => boolean): string {
   if (!mayHaveConditions(markdown)) return markdown;
   const cuts: Array<{ start: number; end: number; text: string }> = [];
+  // Parsed with bounded paragraphs (linear time); positions are mapped back to the text as written.
+  const bounded = boundedParagraphs(markdown);
+  const offsets = (position: Position | undefined): { start: number; end: number } | undefined => {
+    const start = position?.start.offset;
+    const end = position?.end.offset;
+    return start === undefined || end === undefined ? undefined : { start: bounded.originalOffset(start), end: bounded.originalOffset(end) };
+  };
   const walk = (nodes: GitbookNode[]) => {
     for (const node of nodes) {
       if (node.type === 'liquidBlock' && node.name === 'if') {
@@ -49,7 +58,7 @@ export function adaptedMarkdown(markdown: string, holds: (condition: string) => 
       } else if ('children' in node && Array.isArray(node.children)) walk(node.children as GitbookNode[]);
     }
   };
-  walk(parseGitbookMarkdown(markdown).children as GitbookNode[]);
+  walk(parseGitbookMarkdown(bounded.text).children as GitbookNode[]);
   let out = '';
   let from = 0;
   for (const cut of cuts) {
@@ -57,10 +66,4 @@ export function adaptedMarkdown(markdown: string, holds: (condition: string) => 
     from = cut.end;
   }
   return out + markdown.slice(from);
-}
-
-function offsets(position: Position | undefined): { start: number; end: number } | undefined {
-  const start = position?.start.offset;
-  const end = position?.end.offset;
-  return start === undefined || end === undefined ? undefined : { start, end };
 }

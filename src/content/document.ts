@@ -20,9 +20,10 @@
  */
 import type { Nodes, PhrasingContent, Root, Table, TableCell } from 'mdast';
 import { toString } from 'mdast-util-to-string';
-import { decodeEntities, htmlText } from './html-text.js';
+import { decodeEntities, htmlAttributes, htmlText } from './html-text.js';
 import { parseGitbookMarkdown, parseTagArguments, splitTag, type GitbookNode, type LiquidBlock } from './gitbook-markdown.js';
 import { EMOJI_DATA, htmlToMdast, parseHtmlTable, type HtmlTable } from './html-table.js';
+import { boundedParagraphs, convertedParts } from './bounded-markdown.js';
 
 export type ContentRef =
   | { kind: 'url'; url: string }
@@ -112,7 +113,7 @@ const withMark = (marks: Mark[], mark: Mark) => (marks.some((one) => markKey(one
 export function parseFigure(html: string): { src: string; alt: string; width?: number; caption: string } | undefined {
   const figure = /^<figure>\s*<img\s([^>]*?)\/?>\s*(?:<figcaption>([\s\S]*?)<\/figcaption>)?\s*<\/figure>\s*$/i.exec(html.trim());
   if (!figure) return undefined;
-  const attributes = Object.fromEntries([...figure[1].matchAll(/([a-z-]+)="([^"]*)"/gi)].map((match) => [match[1].toLowerCase(), decodeEntities(match[2])]));
+  const attributes = htmlAttributes(figure[1]);
   if (!attributes.src) return undefined;
   const width = Number(attributes.width);
   const caption = htmlText(figure[2] ?? '');
@@ -627,9 +628,16 @@ function fit(blocks: DocumentBlock[], allowed: string[]): DocumentBlock[] {
   return out;
 }
 
-/** A page body (GitBook-flavoured markdown) as a JSONDocument. */
+/**
+ * A page body (GitBook-flavoured markdown) as a JSONDocument, in time linear in its length: paragraphs are bounded
+ * for the parser, and past its first megabyte a page is paragraphs of plain text (src/content/bounded-markdown.ts).
+ */
 export function markdownToDocument(markdown: string, context: DocumentContext = PLAIN_LINKS): JSONDocument {
-  const root = parseGitbookMarkdown(markdown);
-  const converter = new Converter(context, root, markdown);
-  return { object: 'document', data: { schemaVersion: 1 }, nodes: converter.blocks(root.children as GitbookNode[], 'document') };
+  const { markup, plain } = convertedParts(markdown);
+  const source = boundedParagraphs(markup).text;
+  const root = parseGitbookMarkdown(source);
+  const converter = new Converter(context, root, source);
+  const nodes = converter.blocks(root.children as GitbookNode[], 'document');
+  for (const paragraphText of plain) nodes.push(paragraph([text(paragraphText)]));
+  return { object: 'document', data: { schemaVersion: 1 }, nodes };
 }

@@ -265,16 +265,56 @@ export const gitbookToMarkdown: ToMarkdownExtension = {
 
 // ---- pairing tags into blocks
 
-/** `title="A \"quoted\" one" overflow=wrap lineNumbers="true"` -> attributes (positional words are left out). */
+/**
+ * `title="A \"quoted\" one" overflow=wrap lineNumbers="true"` -> attributes (positional words are left out). One pass
+ * over the text (a regular expression retried from every later word made a long line quadratic); reading stops at a
+ * quoted value that never closes.
+ */
 export function parseTagArguments(args: string): Record<string, string> {
   const attributes: Record<string, string> = {};
-  const pattern = /([A-Za-z_][\w-]*)\s*=\s*(?:"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)'|([^\s"']+))/g;
-  for (const match of args.matchAll(pattern)) {
-    const raw = match[2] ?? match[3] ?? match[4] ?? '';
-    attributes[match[1]] = raw.replace(/\\(["'\\])/g, '$1');
+  let i = 0;
+  while (i < args.length) {
+    if (!isWordCharacter(args[i])) {
+      i++;
+      continue;
+    }
+    // A name: a run of word characters and `-`, from its first letter or `_` (`2x=1` names `x`).
+    const run = i;
+    while (i < args.length && isWordCharacter(args[i])) i++;
+    let start = run;
+    while (start < i && !isNameStart(args[start])) start++;
+    if (start === i) continue;
+    let at = i;
+    while (isSpace(args[at])) at++;
+    if (args[at] !== '=') continue;
+    at++;
+    while (isSpace(args[at])) at++;
+    const quote = args[at];
+    let end: number;
+    let raw: string;
+    if (quote === '"' || quote === "'") {
+      end = at + 1;
+      // A backslash takes the character after it (not a line break: then the value does not close).
+      while (end < args.length && args[end] !== quote && !(args[end] === '\\' && (end + 1 >= args.length || isLineBreak(args[end + 1])))) end += args[end] === '\\' ? 2 : 1;
+      if (args[end] !== quote) break;
+      raw = args.slice(at + 1, end);
+      end += 1;
+    } else {
+      end = at;
+      while (end < args.length && !isSpace(args[end]) && args[end] !== '"' && args[end] !== "'") end++;
+      if (end === at) continue;
+      raw = args.slice(at, end);
+    }
+    attributes[args.slice(start, i)] = raw.replace(/\\(["'\\])/g, '$1');
+    i = end;
   }
   return attributes;
 }
+
+const isWordCharacter = (c: string) => (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c === '_' || c === '-';
+const isNameStart = (c: string) => (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c === '_';
+const isSpace = (c: string | undefined) => c !== undefined && /\s/.test(c);
+const isLineBreak = (c: string) => c === '\n' || c === '\r' || c === '\u2028' || c === '\u2029';
 
 /** The name and the rest of a tag's value: `hint style="info"` -> [`hint`, `style="info"`]. */
 export function splitTag(value: string): { name: string; args: string } {
@@ -330,10 +370,10 @@ function pairChildren(children: GitbookNode[]): GitbookNode[] {
       result.push({ type: 'liquidBlock', name, args, attributes: parseTagArguments(args), children: pairChildren(inner), position });
     } else if (child.type === 'html') {
       // The summary is in the opening HTML block, or in the one right after it (the platform writes it apart).
-      let summary = SUMMARY.exec(child.value)?.[1];
+      let summary = summaryOf(child.value);
       const next = inner[0];
       if (summary === undefined && next?.type === 'html' && SUMMARY_ALONE.test(next.value)) {
-        summary = SUMMARY.exec(next.value)?.[1];
+        summary = summaryOf(next.value);
         inner = inner.slice(1);
       }
       result.push({ type: 'details', summary: htmlText(summary ?? ''), children: pairChildren(inner), position });
@@ -345,8 +385,23 @@ function pairChildren(children: GitbookNode[]): GitbookNode[] {
 
 const DETAILS_OPEN = /^<details(?:\s[^>]*)?>/i;
 const DETAILS_CLOSE = /^<\/details>\s*$/i;
-const SUMMARY = /<summary(?:\s[^>]*)?>([\s\S]*?)<\/summary>/i;
 const SUMMARY_ALONE = /^<summary(?:\s[^>]*)?>[\s\S]*<\/summary>\s*$/i;
+
+/**
+ * What the first `<summary>` (or `<summary attributes>`) in `html` holds, up to the first `</summary>` after it (any
+ * case); undefined when there is none. Found by searching, not by one regular expression: `<summary(...)>(.*?)</summary>`
+ * retried at every `<summary` of a long block without a `</summary>` was quadratic.
+ */
+function summaryOf(html: string): string | undefined {
+  const open = /<summary(?=[\s>])/gi;
+  if (!open.exec(html)) return undefined;
+  const start = html.indexOf('>', open.lastIndex);
+  if (start < 0) return undefined;
+  const close = /<\/summary>/gi;
+  close.lastIndex = start + 1;
+  const end = close.exec(html);
+  return end ? html.slice(start + 1, end.index) : undefined;
+}
 
 /** What opens or closes a block: a Liquid tag (`hint` / `endhint`), or `<details>` / `</details>` HTML. */
 function markerOf(node: GitbookNode): { open: boolean; key: string } | undefined {

@@ -2,25 +2,79 @@
  * The little HTML that GitBook-flavoured markdown carries in attributes and short fragments (`<summary>`,
  * `<figcaption>`, `<img alt>`, a button's `href`): decoding it to text and escaping text back. Not an HTML parser:
  * whole HTML goes through rehype (src/content/convert.ts).
+ *
+ * Everything here reads user text in one pass (no regular expression that can backtrack): a fragment of 200 KB of
+ * `<` took a minute through `/<[^>]*>/g`.
  */
 
-const codePoint = (whole: string, point: number) => (Number.isInteger(point) && point > 0 && point <= 0x10ffff ? String.fromCodePoint(point) : whole);
+/**
+ * The character of a numeric character reference: U+FFFD for 0, a surrogate or a number past U+10FFFF, as
+ * CommonMark (and HTML) read them; String.fromCodePoint throws on those.
+ */
+export function referencedCharacter(point: number): string {
+  return Number.isInteger(point) && point > 0 && point <= 0x10ffff && (point < 0xd800 || point > 0xdfff) ? String.fromCodePoint(point) : '\ufffd';
+}
 
-/** Character references decoded: numeric ones (`&#x26;`, `&#38;`; one that names no character stays) and `&quot; &lt; &gt; &amp;`. */
+/**
+ * Character references decoded: numeric ones (`&#x26;`, `&#38;`: 1-6 hex or 1-7 decimal digits, CommonMark's
+ * syntax; one that names no character is U+FFFD) and `&quot; &lt; &gt; &amp; &apos;`.
+ */
 export function decodeEntities(value: string): string {
   return value
-    .replace(/&#x([0-9a-f]{1,8});/gi, (whole, hex: string) => codePoint(whole, Number.parseInt(hex, 16)))
-    .replace(/&#([0-9]{1,9});/g, (whole, decimal: string) => codePoint(whole, Number(decimal)))
+    .replace(/&#[xX]([0-9a-fA-F]{1,6});/g, (_, hex: string) => referencedCharacter(Number.parseInt(hex, 16)))
+    .replace(/&#([0-9]{1,7});/g, (_, decimal: string) => referencedCharacter(Number(decimal)))
     .replace(/&quot;/g, '"')
-    .replace(/&#39;|&apos;/g, "'")
+    .replace(/&apos;/g, "'")
     .replace(/&lt;/g, '<')
     .replace(/&gt;/g, '>')
     .replace(/&amp;/g, '&');
 }
 
+/** `html` without its tags: each `<` up to the next `>` dropped; a `<` that no `>` follows stays, as text. */
+export function withoutTags(html: string): string {
+  let out = '';
+  let from = 0;
+  for (;;) {
+    const open = html.indexOf('<', from);
+    if (open < 0) break;
+    const close = html.indexOf('>', open + 1);
+    // No `>` after this `<`: none after any later one either.
+    if (close < 0) break;
+    out += html.slice(from, open);
+    from = close + 1;
+  }
+  return out + html.slice(from);
+}
+
 /** The text of an HTML fragment: tags dropped, references decoded, trimmed. */
 export function htmlText(html: string): string {
-  return decodeEntities(html.replace(/<[^>]*>/g, '')).trim();
+  return decodeEntities(withoutTags(html)).trim();
+}
+
+/**
+ * The `name="value"` attributes written in `text` (names lower-cased, values decoded; the first of a name wins), as
+ * the platform writes them in a tag it generates (`<img src="..." alt="..." width="375">`). Reading stops at a value
+ * whose quote never closes.
+ */
+export function htmlAttributes(text: string): Record<string, string> {
+  const attributes: Record<string, string> = {};
+  const isNameChar = (code: number) => code === 0x2d || (code >= 0x61 && code <= 0x7a) || (code >= 0x41 && code <= 0x5a);
+  let i = 0;
+  while (i < text.length) {
+    if (!isNameChar(text.charCodeAt(i))) {
+      i++;
+      continue;
+    }
+    const start = i;
+    while (i < text.length && isNameChar(text.charCodeAt(i))) i++;
+    if (text[i] !== '=' || text[i + 1] !== '"') continue;
+    const end = text.indexOf('"', i + 2);
+    if (end < 0) break;
+    const name = text.slice(start, i).toLowerCase();
+    if (!(name in attributes)) attributes[name] = decodeEntities(text.slice(i + 2, end));
+    i = end + 1;
+  }
+  return attributes;
 }
 
 /** Text made safe inside HTML, as element content or as a quoted attribute value. */

@@ -117,7 +117,8 @@ function safeSegment(segment: string, fallback: string): string {
   const cleaned = segment
     .normalize('NFC')
     .replace(/[\u0000-\u001f\u007f\\/:*?"<>|]+/g, '-')
-    .replace(/^[.\s]+|[\s]+$/g, '')
+    .replace(/^[.\s]+/, '')
+    .trimEnd()
     .slice(0, 120);
   return cleaned === '' ? fallback : cleaned;
 }
@@ -313,7 +314,7 @@ export function planImport(existing: ExistingContent, tree: ImportTree): ImportP
     let text: string;
     if (existing.summaryText !== undefined && existing.summaryText.trim() !== '') {
       // Right after a list item, the new items continue the list; after anything else, a blank line first.
-      const kept = existing.summaryText.replace(/\s+$/, '');
+      const kept = existing.summaryText.trimEnd();
       const lastLine = kept.slice(kept.lastIndexOf('\n') + 1);
       const separator = imported[0]?.type !== 'group' && /^\s*(?:[*+-]|\d{1,9}[.)])\s/.test(lastLine) ? '\n' : '\n\n';
       text = `${kept}${separator}${serializeSummaryEntries(imported).join('\n')}\n`;

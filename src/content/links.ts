@@ -206,11 +206,30 @@ export function documentPages(pages: Page[], out: DocumentPage[] = []): Document
 /** What the paths of a revision resolve to, as resolveLink reads them. */
 export interface LinkLookups {
   root: string;
-  pages: Map<string, DocumentPage>;
+  pages: Map<string, Pick<DocumentPage, 'id'>>;
   /** Folder (no trailing slash) -> the page of its README.md. */
-  readmes: Map<string, DocumentPage>;
+  readmes: Map<string, Pick<DocumentPage, 'id'>>;
   files: Map<string, string>;
   reusable: Map<string, string>;
+}
+
+/** LinkLookups as plain data, for a CPU pool thread: each map's paths with the ids they lead to. */
+export interface PlainLinkLookups {
+  root: string;
+  pages: Array<[string, string]>;
+  readmes: Array<[string, string]>;
+  files: Array<[string, string]>;
+  reusable: Array<[string, string]>;
+}
+
+export function plainLinkLookups(lookups: LinkLookups): PlainLinkLookups {
+  const ids = (map: Map<string, Pick<DocumentPage, 'id'>>) => [...map].map(([path, page]): [string, string] => [path, page.id]);
+  return { root: lookups.root, pages: ids(lookups.pages), readmes: ids(lookups.readmes), files: [...lookups.files], reusable: [...lookups.reusable] };
+}
+
+export function linkLookupsFromPlain(plain: PlainLinkLookups): LinkLookups {
+  const pages = (entries: Array<[string, string]>) => new Map(entries.map(([path, id]) => [path, { id }]));
+  return { root: plain.root, pages: pages(plain.pages), readmes: pages(plain.readmes), files: new Map(plain.files), reusable: new Map(plain.reusable) };
 }
 
 /** The lookups of a revision whose document pages (in page order) are `pages`. */
@@ -265,7 +284,7 @@ type Resolved = Pick<RevisionLink, 'kind' | 'value' | 'anchor' | 'status'>;
  * path it tries and finds nothing at is added to `probes` (a later revision with something there resolves it
  * otherwise).
  */
-function resolveLink(href: string, page: DocumentPage, lookups: LinkLookups, probes?: Set<string>): Resolved | undefined {
+function resolveLink(href: string, page: Pick<DocumentPage, 'id' | 'gitPath'>, lookups: LinkLookups, probes?: Set<string>): Resolved | undefined {
   if (isUrl(href)) return { kind: 'url', value: normalizeUrl(href), status: 'ok' };
   const hash = href.indexOf('#');
   const anchor = hash >= 0 ? href.slice(hash + 1) : undefined;
@@ -303,7 +322,12 @@ function resolveLink(href: string, page: DocumentPage, lookups: LinkLookups, pro
  */
 export function documentLinksOf(revision: Revision): (page: DocumentPage) => DocumentContext {
   const lookups = linkLookups(revision);
-  return (page) => ({
+  return (page) => documentLinks(lookups, page);
+}
+
+/** How the links of `page` resolve for a JSONDocument, with the lookups of its revision (see documentLinksOf). */
+export function documentLinks(lookups: LinkLookups, page: Pick<DocumentPage, 'id' | 'gitPath'>): DocumentContext {
+  return {
     resolveLink(href) {
       const resolved = resolveLink(href, page, lookups);
       switch (resolved?.kind) {
@@ -323,7 +347,7 @@ export function documentLinksOf(revision: Revision): (page: DocumentPage) => Doc
       const resolved = resolveLink(path, page, lookups);
       return resolved?.kind === 'reusable-content' ? resolved.value : undefined;
     },
-  });
+  };
 }
 
 /**

@@ -26,6 +26,8 @@ import { common, createLowlight } from 'lowlight';
 import { toString } from 'mdast-util-to-string';
 import { parseGitbookMarkdown, parseTagArguments, shownIfBranch, splitTag, type Details, type LiquidBlock, type LiquidExpression, type LiquidTag } from './gitbook-markdown.js';
 import { EMOJI_DATA, parseHtmlTable, type HtmlTable } from './html-table.js';
+import { boundedParagraphs, convertedParts } from './bounded-markdown.js';
+import { escapeHtml } from './html-text.js';
 import { openApiRef, operationElement, type OpenApiOperation, type OpenApiRef } from './openapi-html.js';
 import { isAllowedUrl, LINK_SCHEMES, WEB_SCHEMES } from './url-scheme.js';
 
@@ -126,10 +128,10 @@ class Renderer {
     if (markdown === undefined || this.includeDepth >= INCLUDE_DEPTH) return undefined;
     this.includeDepth += 1;
     try {
-      const tree = parseGitbookMarkdown(markdown) as Root;
+      const { tree, plain } = boundedTree(markdown);
       rewriteLinks(tree, this.options.resolveHref);
       const hast = toHast(tree, { allowDangerousHtml: true, handlers: this.handlers }) as HastRoot;
-      return element('div', { className: ['include'] }, hast.children as ElementContent[]);
+      return element('div', { className: ['include'] }, [...(hast.children as ElementContent[]), ...plain.map((text) => element('p', {}, [textNode(text)]))]);
     } finally {
       this.includeDepth -= 1;
     }
@@ -225,7 +227,7 @@ class Renderer {
     }
     this.inOpenApi = true;
     try {
-      return operationElement(operation, (markdown) => (toHast(parseGitbookMarkdown(markdown) as Root, { allowDangerousHtml: true, handlers: this.handlers }) as HastRoot).children as ElementContent[]);
+      return operationElement(operation, (markdown) => (toHast(boundedTree(markdown).tree, { allowDangerousHtml: true, handlers: this.handlers }) as HastRoot).children as ElementContent[]);
     } finally {
       this.inOpenApi = false;
     }
@@ -374,8 +376,18 @@ function anchorHeadings(tree: HastRoot): PageHtml['outline'] {
   return outline;
 }
 
+/** Markdown's tree, read in time linear in its length: its first megabyte's markup, the rest as plain paragraphs. */
+function boundedTree(markdown: string): { tree: Root; plain: string[] } {
+  const { markup, plain } = convertedParts(markdown);
+  return { tree: parseGitbookMarkdown(boundedParagraphs(markup).text) as Root, plain };
+}
+
+/**
+ * A page as HTML, in time linear in its length: paragraphs are bounded for the parser, and past its first megabyte a
+ * page is paragraphs of plain text (src/content/bounded-markdown.ts).
+ */
 export function pageHtml(markdown: string, options: PageHtmlOptions): PageHtml {
-  const tree = parseGitbookMarkdown(markdown) as Root;
+  const { tree, plain } = boundedTree(markdown);
   rewriteLinks(tree, options.resolveHref);
   const renderer = new Renderer(options);
   const hast = toHast(tree, { allowDangerousHtml: true, handlers: renderer.handlers }) as HastRoot;
@@ -383,5 +395,5 @@ export function pageHtml(markdown: string, options: PageHtmlOptions): PageHtml {
   const clean = sanitize(parsed, SCHEMA) as HastRoot;
   enforceUrlAndStyleRules(clean);
   const outline = anchorHeadings(clean);
-  return { html: toHtml(clean), outline };
+  return { html: toHtml(clean) + plain.map((paragraph) => `<p>${escapeHtml(paragraph)}</p>`).join(''), outline };
 }

@@ -24,6 +24,7 @@ import { frontMatterKeyLine, parseFrontMatter, stringifyFrontMatter, type FrontM
 import type { ContentProblem, DocumentPage, PageCover, PageLayout } from './model.js';
 import { ContentError } from './problems.js';
 import { boundedParagraphs, MAX_PARAGRAPH } from './bounded-markdown.js';
+import { atxHeading } from './atx-heading.js';
 import { decodePath, folderOf, isUnder, isUrl, resolvePath } from './paths.js';
 
 const markdownParser = unified().use(remarkParse);
@@ -55,7 +56,6 @@ export interface TitleSplit {
   markdown: string;
 }
 
-const ATX_H1_FIRST_LINE = /^ {0,3}#(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*(?:\r?\n|$)/;
 const CANDIDATE_ATX = /^ {0,3}#(?:[ \t]|$)/;
 const CANDIDATE_SETEXT = /^ {0,3}=+[ \t]*$/;
 const FENCE = /^ {0,3}(`{3,}|~{3,})(.*)$/;
@@ -85,7 +85,7 @@ function lineEndAfter(text: string, offset: number): number {
 function splitAt(body: string, title: string, start: number, end: number): TitleSplit {
   const before = body.slice(0, start);
   const after = trimLeadingBlankLines(body.slice(lineEndAfter(body, end)));
-  const kept = before.replace(/\s+$/, '');
+  const kept = before.trimEnd();
   const markdown = kept === '' ? after : after === '' ? `${kept}\n` : `${kept}\n\n${after}`;
   return { title: title.replace(/\s+/g, ' ').trim(), markdown };
 }
@@ -119,17 +119,20 @@ export function splitTitles(bodies: string[]): TitleSplit[] {
   const batch: { index: number; line: string; offset: number; end: number }[] = [];
   bodies.forEach((body, index) => {
     const trimmed = trimLeadingBlankLines(body);
-    const first = ATX_H1_FIRST_LINE.exec(trimmed);
+    const newline = trimmed.indexOf('\n');
+    const lineEnd = newline < 0 ? trimmed.length : newline + 1;
+    const line = trimmed.slice(0, newline > 0 && trimmed[newline - 1] === '\r' ? newline - 1 : newline < 0 ? trimmed.length : newline);
     // A very long heading line is read by the bounded parse of splitTitleSlowly.
-    if (!first || first[0].length > MAX_PARAGRAPH) {
+    const first = lineEnd > MAX_PARAGRAPH ? undefined : atxHeading(line);
+    if (first?.level !== 1) {
       results[index] = splitTitleSlowly(body);
       return;
     }
     const offset = body.length - trimmed.length;
-    const end = offset + first[0].length - 1;
-    const plain = inlinePlainText(first[1] ?? '');
+    const end = offset + lineEnd - 1;
+    const plain = inlinePlainText(first.text);
     if (plain !== undefined) results[index] = splitAt(body, plain, offset, end);
-    else batch.push({ index, line: first[0].replace(/\r?\n$/, ''), offset, end });
+    else batch.push({ index, line, offset, end });
   });
   if (batch.length > 0) {
     const tree = markdownParser.parse(batch.map((item) => item.line).join('\n\n'));

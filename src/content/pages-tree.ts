@@ -50,7 +50,8 @@ function cleanSegment(segment: string): string {
   return segment
     .normalize('NFC')
     .replace(/[\u0000-\u001f\u007f\\:*?"<>|]+/g, '-')
-    .replace(/^[.\s]+|\s+$/g, '')
+    .replace(/^[.\s]+/, '')
+    .trimEnd()
     .slice(0, 120);
 }
 

@@ -73,6 +73,21 @@ export function isMarkdownPath(path: string): boolean {
 }
 
 /**
+ * `text` without the run of `chars` at its end. A loop: a regular expression such as `/[-.]+$/` tries every run of
+ * those characters inside the text from each of its characters, quadratic in a long run that does not end the text.
+ */
+export function trimTrailing(text: string, chars: string): string {
+  let end = text.length;
+  while (end > 0 && chars.includes(text[end - 1])) end--;
+  return text.slice(0, end);
+}
+
+/** A path without its leading and trailing slashes. */
+export function trimSlashes(path: string): string {
+  return trimTrailing(path.replace(/^\/+/, ''), '/');
+}
+
+/**
  * A slug: lowercase, letters and digits of any script, `.`, `_`, `~` and `-`; every other run of characters
  * becomes one `-`. Accents on Latin letters are dropped (`Café` -> `cafe`); other scripts are kept whole.
  * Never empty (`fallback`).
@@ -85,6 +100,7 @@ export function slugify(text: string, fallback = 'page'): string {
     .toLowerCase()
     .replace(/[^\p{L}\p{N}._~-]+/gu, '-')
     .replace(/-{2,}/g, '-')
-    .replace(/^[-.]+|[-.]+$/g, '');
-  return slug === '' ? fallback : slug;
+    .replace(/^[-.]+/, '');
+  const trimmed = trimTrailing(slug, '-.');
+  return trimmed === '' ? fallback : trimmed;
 }

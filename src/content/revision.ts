@@ -55,7 +55,7 @@ import type {
 } from './model.js';
 import { parsedPageKey, parseHolds, parsePageFiles, type PageFields, type PageFileOptions, type PageFilesInput, type ParsedPage } from './page.js';
 import { cutPageMessage, MAX_INDEXED_TEXT } from './bounded-markdown.js';
-import { baseName, decodePath, isMarkdownPath, isUrl, normalizePath, slugify } from './paths.js';
+import { baseName, decodePath, isMarkdownPath, isUrl, normalizePath, slugify, trimSlashes } from './paths.js';
 import { isAllowedUrl, WEB_SCHEMES } from './url-scheme.js';
 import { keptSummary, parseAndKeepSummary, summaryKey, type SummaryItem } from './summary.js';
 import { Turns } from './turns.js';
@@ -672,7 +672,7 @@ function resolveRedirects(config: GitbookConfig, pages: Page[], problems: Conten
   const nowhere: string[] = [];
   const unsafe: string[] = [];
   const redirects = Object.entries(config.redirects).flatMap(([from, to]): RevisionRedirect[] => {
-    const source = decodePath(from).replace(/^\/+|\/+$/g, '');
+    const source = trimSlashes(decodePath(from));
     if (isUrl(to)) {
       if (isAllowedUrl(to, WEB_SCHEMES)) return [{ source, target: { kind: 'url', url: to } }];
       unsafe.push(from);

@@ -27,6 +27,8 @@
  */
 import yaml from 'js-yaml';
 import type { ContentProblem } from './model.js';
+import { atxHeading } from './atx-heading.js';
+import { referencedCharacter, withoutTags } from './html-text.js';
 import { decodePath, folderOf, isUnder, isUrl, relativePath, resolvePath } from './paths.js';
 import { isAllowedUrl, urlScheme } from './url-scheme.js';
 
@@ -158,7 +160,6 @@ export function parseAndKeepSummary(store: ParsedSummaryStore | undefined, key: 
 
 export const DEFAULT_SUMMARY_TITLE = 'Table of contents';
 
-const HEADING = /^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$/;
 const FENCE_START = /^(`{3,}|~{3,})([^`]*)$/;
 const LIST_ITEM = /^([ \t]*)(?:[*+-]|\d{1,9}[.)])(?:[ \t]+(.*))?$/;
 const THEMATIC_BREAK = /^ {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$/;
@@ -172,20 +173,23 @@ function indentWidth(whitespace: string): number {
 
 const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: '\u00a0' };
 
-/** Backslash escapes of ASCII punctuation and the common HTML entities, as markdown reads them. */
+/**
+ * Backslash escapes of ASCII punctuation, numeric character references (CommonMark's 1-6 hex or 1-7 decimal
+ * digits; one that names no character is U+FFFD) and the common HTML entities, as markdown reads them.
+ */
 function unescapeMarkdown(text: string): string {
   return text
     .replace(/\\([!-/:-@[-`{-~])/g, '$1')
-    .replace(/&(#x[0-9a-fA-F]+|#[0-9]+|[a-zA-Z]+);/g, (whole, name: string) => {
-      if (name.startsWith('#x') || name.startsWith('#X')) return String.fromCodePoint(parseInt(name.slice(2), 16));
-      if (name.startsWith('#')) return String.fromCodePoint(parseInt(name.slice(1), 10));
+    .replace(/&(#[xX][0-9a-fA-F]{1,6}|#[0-9]{1,7}|[a-zA-Z][a-zA-Z0-9]{0,31});/g, (whole, name: string) => {
+      if (name[1] === 'x' || name[1] === 'X') return referencedCharacter(parseInt(name.slice(2), 16));
+      if (name[0] === '#') return referencedCharacter(parseInt(name.slice(1), 10));
       return ENTITIES[name] ?? whole;
     });
 }
 
 /** Heading text without HTML tags (the hosted platform appends `<a href="#x" id="x"></a>` anchors). */
 function headingText(raw: string): string {
-  return unescapeMarkdown(raw.replace(/<[^>]*>/g, '')).replace(/\s+/g, ' ').trim();
+  return unescapeMarkdown(withoutTags(raw)).replace(/\s+/g, ' ').trim();
 }
 
 interface ParsedLink {
@@ -295,11 +299,11 @@ export function parseSummary(text: string, options: ParseSummaryOptions): Parsed
       stack = [];
       continue;
     }
-    const heading = HEADING.exec(line);
+    const heading = atxHeading(line);
     if (heading) {
       stack = [];
-      const title = headingText(heading[2] ?? '');
-      if (!seenContent && heading[1].length === 1) {
+      const title = headingText(heading.text);
+      if (!seenContent && heading.level === 1) {
         structure.title = title;
       } else {
         group = { type: 'group', title, line: lineNo, items: [] };

@@ -11,6 +11,8 @@ import type { SearchLanguage, SearchTerms } from '../content/search-text.js';
 import { pageHtml, type PageHtml } from '../content/page-html.js';
 import { decidedCondition } from '../domain/sites/conditions.js';
 import { conditionsOf } from '../content/adaptive-markdown.js';
+import { markdownToDocument } from '../content/document.js';
+import { documentLinks, linkLookupsFromPlain, type PlainLinkLookups } from '../content/links.js';
 import { readOnThread, threadDatabase } from '../store/sql/thread-reads.js';
 
 export const cpuTasks = {
@@ -48,6 +50,12 @@ export const cpuTasks = {
    * reader's claims can change of a published page (src/http/routes/published/variants.ts).
    */
   pageConditions: (bodies: string[]): string[] => [...new Set(bodies.flatMap(conditionsOf))],
+  /**
+   * A big page's JSONDocument (src/content/document.ts), as JSON text (the event loop sends it without walking it),
+   * its links resolved with the lookups of its revision.
+   */
+  pageDocument: (input: { markdown: string; page: { id: string; gitPath: string }; lookups: PlainLinkLookups }): string =>
+    JSON.stringify(markdownToDocument(input.markdown, documentLinks(linkLookupsFromPlain(input.lookups), input.page))),
   /** A long read-only query on the thread's own SQLite connection (src/store/sql/thread-reads.ts). */
   readDatabase: readOnThread,
   /**

@@ -10,6 +10,9 @@ import { registerOpenApi } from './plugins/openapi.js';
 import { replayLane } from './replay-lane.js';
 import { registerRoutes } from './routes/index.js';
 import { refuseNulCharacters, validatorCompiler } from './validation.js';
+import { MAX_JSON_DEPTH, nestsDeeperThan } from './json-depth.js';
+import { metricsRoutes } from './routes/metrics/index.js';
+import type { EventLoopMonitor } from '../event-loop.js';
 import { compressAnswers } from './present.js';
 import { Urls } from './urls.js';
 
@@ -31,6 +34,8 @@ class AccessLines extends LogController {
 
 export interface BuildAppOptions {
   logger?: boolean;
+  /** The process's event-loop monitor (`quire serve`): `GET /metrics` reads it when QUIRE_METRICS_TOKEN is set. */
+  eventLoop?: EventLoopMonitor;
 }
 
 export async function buildApp(container: Container, options: BuildAppOptions = {}): Promise<FastifyInstance> {
@@ -80,16 +85,19 @@ export async function buildApp(container: Container, options: BuildAppOptions = 
   app.addHook('onSend', compressAnswers);
   // An empty body sent with a JSON content type means "no body": the reference's generated client sends the header
   // even when an optional body (createSpace, createCollection) is left out. Routes whose body is required still
-  // refuse it ("body: must be object"); non-empty bodies go through Fastify's own parser.
+  // refuse it ("body: must be object"); a body nested deeper than any the API takes is refused before it is parsed;
+  // other bodies go through Fastify's own parser (its size limit and its refusal of `__proto__` and `constructor`).
   const parseJson = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     const text = body.toString();
     if (text.length === 0) done(null, undefined);
+    else if (nestsDeeperThan(text, MAX_JSON_DEPTH)) done(Object.assign(new Error(`body: nests arrays and objects more than ${MAX_JSON_DEPTH} deep`), { statusCode: 400 }), undefined);
     else parseJson(request, text, done);
   });
   registerErrorHandling(app, limits);
   await registerOpenApi(app, config.publicUrl);
   await registerRoutes(app, { ctx, urls: new Urls(config.publicUrl) });
+  if (options.eventLoop && config.metricsToken) await app.register(metricsRoutes, { monitor: options.eventLoop, token: config.metricsToken });
   return app;
 }

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { boundedParagraphs, indexedPart, MAX_INDEXED_TEXT, MAX_PARAGRAPH } from '../../src/content/bounded-markdown.js';
+import { boundedParagraphs, convertedParts, indexedPart, MAX_BLOCK_RUN, MAX_INDEXED_TEXT, MAX_PARAGRAPH } from '../../src/content/bounded-markdown.js';
+import { markdownToDocument } from '../../src/content/document.js';
+import { pageHtml } from '../../src/content/page-html.js';
 import { pageSections } from '../../src/content/search-text.js';
 import { extractLinks } from '../../src/content/links.js';
 import { splitTitle } from '../../src/content/page.js';
@@ -43,6 +45,24 @@ describe('boundedParagraphs', () => {
     expect(text.slice(originalOffset(last), originalOffset(last) + 14)).toBe('a line of text');
   });
 
+  it('leaves fenced code whole, and starts a new count at list items, headings and table rows', () => {
+    const code = `\`\`\`js\n${'const x = 1;\n'.repeat(5_000)}\`\`\`\n`;
+    const list = '- [item](x.md) with *some* text\n'.repeat(2_000);
+    const table = `| a | b |\n| --- | :-: |\n${'| [x](y.md) | *z* |\n'.repeat(2_000)}`;
+    for (const block of [code, list, table]) {
+      expect(block.length).toBeGreaterThan(MAX_PARAGRAPH);
+      expect(block.length).toBeLessThan(MAX_BLOCK_RUN);
+      const text = `# Title\n\n${block}\nAfter.\n`;
+      expect(boundedParagraphs(text).text).toBe(text);
+    }
+    // Past MAX_BLOCK_RUN without a blank line, even such lines are cut: the parser never gets more at once.
+    const long = '- item\n'.repeat(MAX_BLOCK_RUN / 4);
+    for (const part of boundedParagraphs(long).text.split('\n\n')) expect(part.length).toBeLessThanOrEqual(MAX_BLOCK_RUN);
+    // An ordered item after 1 continues a paragraph: counted with it.
+    const continued = `text\n${'2. [a](b) *c*\n'.repeat(3_000)}`;
+    for (const part of boundedParagraphs(continued).text.split('\n\n')) expect(part.length).toBeLessThanOrEqual(MAX_PARAGRAPH);
+  });
+
   it('cuts a line without spaces too', () => {
     const { text } = boundedParagraphs('x'.repeat(3 * MAX_PARAGRAPH));
     expect(text.split('\n\n').map((p) => p.length)).toEqual([MAX_PARAGRAPH, MAX_PARAGRAPH, MAX_PARAGRAPH]);
@@ -55,6 +75,22 @@ describe('indexedPart', () => {
     const long = `${'x'.repeat(MAX_INDEXED_TEXT - 10)}\n${'y'.repeat(100)}`;
     expect(indexedPart(long)).toEqual({ text: 'x'.repeat(MAX_INDEXED_TEXT - 10), cut: true });
     expect(indexedPart('z'.repeat(2 * MAX_INDEXED_TEXT)).text.length).toBe(MAX_INDEXED_TEXT);
+  });
+});
+
+describe('convertedParts', () => {
+  it('converts the first MAX_INDEXED_TEXT characters with their markup, the rest as plain paragraphs', { timeout: 300_000 }, () => {
+    expect(convertedParts('# Short\n\n*page*\n')).toEqual({ markup: '# Short\n\n*page*\n', plain: [] });
+    const head = `# Big\n\n${'lorem ipsum dolor sit amet\n\n'.repeat(MAX_INDEXED_TEXT / 28)}`;
+    const markdown = `${head}\nxx *one*\n\n  \n[two](x.md)\n`;
+    const { markup, plain } = convertedParts(markdown);
+    expect(markup.length).toBeLessThanOrEqual(MAX_INDEXED_TEXT);
+    expect(markup + markdown.slice(markup.length)).toBe(markdown);
+    expect(plain.at(-2)?.endsWith('xx *one*')).toBe(true);
+    expect(plain.at(-1)).toBe('[two](x.md)');
+    const document = markdownToDocument(markdown);
+    expect(document.nodes.at(-1)).toEqual({ object: 'block', type: 'paragraph', data: {}, nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: '[two](x.md)', marks: [] }] }] });
+    expect(pageHtml(markdown, { resolveHref: () => undefined }).html.endsWith('<p>[two](x.md)</p>')).toBe(true);
   });
 });
 

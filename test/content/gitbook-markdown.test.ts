@@ -153,6 +153,17 @@ describe('GitBook-flavoured markdown', () => {
     expect(parseTagArguments(`title="A \\"b\\"" kind='x y' lineNumbers=true "/.gitbook/includes/a.md"`)).toEqual({ title: 'A "b"', kind: 'x y', lineNumbers: 'true' });
   });
 
+  it('reads tag arguments and summaries in one pass, however long the line', () => {
+    expect(parseTagArguments(`2x=1 a-b = "c" -d=e f="g\\h" i="never closed`)).toEqual({ x: '1', 'a-b': 'c', d: 'e', f: 'g\\h' });
+    const words = 'a'.repeat(200_000);
+    expect(parseTagArguments(`${words} ${'b="'.repeat(50_000)}`)).toEqual({ b: 'b=' });
+    expect(parseTagArguments(`${'c=d '.repeat(50_000)}`)).toEqual({ c: 'd' });
+    const details = (html: string) => (parseGitbookMarkdown(`${html}\n\nInside.\n\n</details>\n`).children[0] as { type: string; summary?: string });
+    expect(details('<details><summary class="x">The <em>title</em></summary>')).toMatchObject({ type: 'details', summary: 'The title' });
+    expect(details(`<details>${'<summary '.repeat(30_000)}`)).toMatchObject({ type: 'details', summary: '' });
+    expect(details(`<details><SUMMARY>${'<'.repeat(200_000)}</Summary>`)).toMatchObject({ type: 'details', summary: '<'.repeat(200_000) });
+  });
+
   it('writes the tree back as it was written, and reads that back to the same tree', () => {
     const markdown = [
       '# Title',

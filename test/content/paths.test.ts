@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { normalizePath, relativePath, resolvePath, slugify } from '../../src/content/paths.js';
+import { normalizePath, relativePath, resolvePath, slugify, trimSlashes } from '../../src/content/paths.js';
+import { isEmail } from '../../src/domain/identity/users.js';
 
 describe('paths', () => {
   it('normalizes and refuses escapes', () => {
@@ -25,5 +26,15 @@ describe('paths', () => {
     expect(slugify('Йод')).toBe('йод');
     expect(slugify('  --  ')).toBe('page');
     expect(slugify('', 'group')).toBe('group');
+    expect(slugify('.-a-.')).toBe('a');
+  });
+
+  it('trims in one pass over long runs that do not end the text (slugs, paths, e-mail addresses)', () => {
+    expect(slugify(`a${'-.'.repeat(100_000)}b`)).toBe(`a${'-.'.repeat(100_000)}b`);
+    expect(slugify(`a${' .'.repeat(100_000)}`)).toBe('a');
+    expect(trimSlashes(`//a${'/'.repeat(200_000)}b//`)).toBe(`a${'/'.repeat(200_000)}b`);
+    expect(isEmail(`a@${'b.'.repeat(100_000)} `)).toBe(false);
+    expect(isEmail(`a@${'b.'.repeat(100_000)}c`)).toBe(true);
+    expect(['a@b.c', 'a@b', 'a@.c', 'a@b.', '@b.c', 'a@@b.c', 'a b@c.d', 'a@b@c.d'].filter(isEmail)).toEqual(['a@b.c']);
   });
 });

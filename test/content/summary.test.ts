@@ -270,6 +270,27 @@ describe('parseSummary: the forms the hosted platform writes', () => {
     ]);
   });
 
+  it('character references CommonMark cannot read as a character are U+FFFD, never an error', () => {
+    const text = '## Big &#x110000; &#1114112; &#0; &#xD800; &#x1F600; &#x1234567; <a id="x"></a>\n\n* [Item &#x110000;](item.md "Toc &#99999999;")\n';
+    const { structure, problems } = parse(text, ['item.md']);
+    expect(problems).toEqual([]);
+    expect(rows(structure.entries)).toEqual([['group', 'Big \ufffd \ufffd \ufffd \ufffd \u{1F600} &#x1234567;', [['page', 'Item \ufffd', 'item.md', []]]]]);
+    // Eight digits are not a reference (CommonMark allows seven at most): kept as written.
+    expect(structure.entries[0]).toMatchObject({ items: [{ tocTitle: 'Toc &#99999999;' }] });
+  });
+
+  it('reads headings in one pass: a 200 KB heading of "<", of spaces, and closing sequences', () => {
+    const text = [`## ${'<'.repeat(200_000)}`, `## a${' '.repeat(200_000)}b ##`, '## C# ', '### ## ', '####### seven'].join('\n');
+    const { structure, problems } = parse(text, []);
+    expect(rows(structure.entries)).toEqual([
+      ['group', '<'.repeat(200_000), []],
+      ['group', 'a b', []],
+      ['group', 'C#', []],
+      ['group', '', []],
+    ]);
+    expect(problems.map((problem) => problem.line)).toEqual([5]);
+  });
+
   it('the readme inside the first group, and its children in another folder', () => {
     const text = '# Table of Contents\n\n## Get started <a href="#get-started" id="get-started"></a>\n\n* [Welcome](README.md)\n  * [Install](guides/setup/install.md)\n';
     const { structure, problems } = parse(text, ['README.md', 'guides/setup/install.md']);

@@ -64,6 +64,8 @@ export function freePort(): Promise<number> {
 export interface ServerProcess {
   url: string;
   child: ChildProcess;
+  /** Everything it printed so far, stdout and stderr interleaved. */
+  output(): string;
   /**
    * Stops the server; fails when it logged an unhandled rejection or an uncaught exception meanwhile (a bug that
    * would kill or silently break a real server), or when it does not exit.
@@ -114,6 +116,7 @@ export async function startServer(env: Record<string, string | undefined>, { sta
   return {
     url,
     child,
+    output: () => output,
     /** SIGTERM, as a service manager would; a process still running after 10 s fails the test. */
     stop: async () => {
       if (child.exitCode === null && child.signalCode === null) {

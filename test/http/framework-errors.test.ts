@@ -79,6 +79,19 @@ describe('framework errors in the error shape', () => {
     expectErrorShape(huge, 413, /^body: must be at most/);
   });
 
+  it('refuses a body nested deeper than any the API takes, before parsing it, and keeps refusing __proto__', async () => {
+    const url = `/v1/orgs/${orgId}`;
+    const levels = Math.floor((t.config.bodyLimit - 100) / 2);
+    const deep = `{"title": "x", "n": ${'['.repeat(levels)}${']'.repeat(levels)}}`;
+    expectErrorShape(await t.request('PATCH', url, { token, rawBody: deep, unchecked: true }), 400, /^body: nests arrays and objects more than 256 deep$/);
+    // Brackets inside strings are text, and nesting within the limit is parsed as before.
+    const quoted = await t.request('PATCH', url, { token, body: { title: `${'[{'.repeat(60)} \\" ]` }, unchecked: true });
+    expect(quoted.status, JSON.stringify(quoted.body)).toBe(200);
+    const nested = `{"title": "Nested", "extra": ${'['.repeat(250)}${']'.repeat(250)}}`;
+    expect((await t.request('PATCH', url, { token, rawBody: nested, unchecked: true })).body).toMatchObject({ title: 'Nested' });
+    expectErrorShape(await t.request('PATCH', url, { token, rawBody: '{"title": "x", "__proto__": {"admin": true}}', unchecked: true }), 400, /^body: is not valid JSON/);
+  });
+
   it('answers headers over the size limit and malformed requests in the error shape', async () => {
     const big = `GET /v1/orgs HTTP/1.1\r\nHost: x\r\nX-Big: ${'h'.repeat(100_000)}\r\nConnection: close\r\n\r\n`;
     expectErrorShape(await rawRequest(base, big), 431, /^headers: /);

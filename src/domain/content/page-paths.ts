@@ -10,11 +10,12 @@
  */
 import { NotFound } from '../errors.js';
 import type { Page } from '../../content/model.js';
+import { trimSlashes } from '../../content/paths.js';
 import { findPageByPath, type IndexedRevision } from './revisions.js';
 
 /** The page at `pagePath`, or the page a redirect from `pagePath` leads to (see the rules above). */
 export function findPageByPathOrRedirect(content: IndexedRevision, pagePath: string): Page {
-  const path = pagePath.replace(/^\/+|\/+$/g, '');
+  const path = trimSlashes(pagePath);
   if (content.pagesByPath.has(path)) return findPageByPath(content, path);
   const { redirects } = content.revision;
   const redirect =

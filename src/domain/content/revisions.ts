@@ -21,6 +21,7 @@ import type { KeptSummary, ParsedSummaryStore } from '../../content/summary.js';
 import type { ContentCheck } from '../../content/validate-content.js';
 import type { ContentCheckStore } from '../../content/validate-push.js';
 import { inProjectDirectory } from '../../content/project-directory.js';
+import { trimSlashes } from '../../content/paths.js';
 import type { CommitInfo, HistoryFacts, Page, Revision, RevisionFile, TreeSource } from '../../content/model.js';
 import type { TreeAnalysis } from '../../content/revision.js';
 import { QUIRE_SIGNATURE } from '../../store/git/repositories.js';
@@ -483,7 +484,7 @@ export function findPage(content: IndexedRevision, pageId: string): Page {
 }
 
 export function findPageByPath(content: IndexedRevision, pagePath: string): Page {
-  const page = content.pagesByPath.get(pagePath.replace(/^\/+|\/+$/g, ''));
+  const page = content.pagesByPath.get(trimSlashes(pagePath));
   if (!page) throw new NotFound(`pagePath: no page at "${pagePath}" in this revision`);
   return page;
 }

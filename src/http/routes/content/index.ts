@@ -38,7 +38,9 @@ import {
   SpaceContentParams,
 } from './schema.js';
 import { ContentPresenter, DEFAULT_OPTIONS, presentContentImport, type PresentOptions } from './presenter.js';
-import { cachedJsonBytes, replayKept, sendKept } from '../../present.js';
+import { cachedBytes, cachedJsonBytes, replayKept, sendKept } from '../../present.js';
+import type { IndexedRevision } from '../../../domain/content/revisions.js';
+import type { Page } from '../../../content/model.js';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
@@ -104,6 +106,10 @@ export const contentRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, {
     { schema: { operationId: 'getContentImport', tags, description: IMPORTS_EXTENSION, params: ContentImportParams, response: { 200: ContentImportSchema, ...ErrorResponses } } },
     async (request) => presentContentImport(urls, await getContentImport(ctx, callerOf(request), request.params.spaceId, request.params.importId)),
   );
+
+  /** A page's answer, built once per revision and set of options (a big page's document on the CPU pool). */
+  const pageBytes = (content: IndexedRevision, key: string, page: Page, o: PresentOptions) =>
+    cachedBytes(content, `${key}:bytes`, () => new ContentPresenter(urls, content, o).pageJson(page, ctx.cpu));
 
   const read = (request: FastifyRequest) => {
     const { spaceId, changeRequestId } = request.params as { spaceId: string; changeRequestId?: string };
@@ -182,7 +188,7 @@ export const contentRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, {
         const page = findPage(content, request.params.pageId);
         const o = options(request.query);
         const key = `page:${page.id}:${optionsKey(o)}`;
-        const json = cachedJsonBytes(content, key, () => new ContentPresenter(urls, content, o).page(page));
+        const json = await pageBytes(content, key, page, o);
         return sendKept(request, reply, content, key, json, JSON_TYPE, { replayable });
       },
     );
@@ -209,7 +215,7 @@ export const contentRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, {
       const o = options(request.query);
       // The same answer as the page by id: built once per revision and set of options.
       const key = `page:${page.id}:${optionsKey(o)}`;
-      const json = cachedJsonBytes(content, key, () => new ContentPresenter(urls, content, o).page(page));
+      const json = await pageBytes(content, key, page, o);
       return sendKept(request, reply, content, key, json, JSON_TYPE, { replayable: true });
     },
   );

@@ -2,11 +2,13 @@
  * Revision, Page and File as the API shows them (contract-notes.md section 7 "Document page traps": document
  * pages always carry `kind: "sheet"`, a full `layout` and `markdown`; groups only at the top level).
  */
+import { randomUUID } from 'node:crypto';
 import type { DocumentPage, LinkPage, Page, ReusableContent, RevisionFile } from '../../../content/model.js';
 import type { IndexedRevision } from '../../../domain/content/revisions.js';
 import type { Urls } from '../../urls.js';
 import { markdownToDocument, type DocumentContext } from '../../../content/document.js';
-import { documentLinksOf } from '../../../content/links.js';
+import { documentLinksOf, linkLookups, plainLinkLookups } from '../../../content/links.js';
+import type { CpuPool } from '../../../cpu/pool.js';
 import type { ContentImportRow } from '../../../store/sql/imports.js';
 
 export interface PresentOptions {
@@ -18,6 +20,12 @@ export interface PresentOptions {
 }
 
 export const DEFAULT_OPTIONS: PresentOptions = { metadata: true, format: 'markdown', evaluated: false };
+
+/**
+ * Pages longer than this are converted to a document on the CPU pool: converting takes a few milliseconds per KB of
+ * dense markup (links, emphasis), on a thread rather than on the event loop that answers every request.
+ */
+export const POOLED_DOCUMENT = 16 * 1024;
 
 /** Replaces variable expressions (`{{ space.vars.name }}`, `{{ page.vars.name }}`) by their values. */
 export function evaluateVariables(markdown: string, spaceVars: Record<string, string>, pageVars: Record<string, string>): string {
@@ -81,14 +89,50 @@ export class ContentPresenter {
     return this.documentPage(page);
   }
 
+  private markdownOf(page: DocumentPage): string {
+    return this.options.evaluated ? evaluateVariables(page.markdown, this.content.revision.variables, page.variables ?? {}) : page.markdown;
+  }
+
+  /** While pageJson builds an answer: the big pages whose documents the CPU pool converts, by their marker's number. */
+  private pooled?: { prefix: string; pages: DocumentPage[] };
+
+  /**
+   * A page's answer as JSON text, as `page` gives it, but the documents of big pages (the page's own, its children's)
+   * are converted on the CPU pool and put into the answer as the JSON text the threads wrote.
+   */
+  async pageJson(page: Page, cpu: CpuPool): Promise<string> {
+    // Markers nobody can write in a page stand for the documents in the answer, then are replaced by them.
+    const pooled = { prefix: randomUUID(), pages: [] as DocumentPage[] };
+    this.pooled = this.options.format === 'document' ? pooled : undefined;
+    let answer: string;
+    try {
+      answer = JSON.stringify(this.page(page));
+    } finally {
+      this.pooled = undefined;
+    }
+    if (pooled.pages.length === 0) return answer;
+    const lookups = plainLinkLookups(linkLookups(this.content.revision));
+    const documents = await Promise.all(
+      pooled.pages.map((big) => cpu.run('pageDocument', { markdown: this.markdownOf(big), page: { id: big.id, gitPath: big.gitPath }, lookups })),
+    );
+    return answer.replace(new RegExp(`"${pooled.prefix}:(\\d+)"`, 'g'), (_, index: string) => documents[Number(index)]);
+  }
+
+  /** A page's document, or the marker of one the CPU pool will convert (see pageJson). */
+  private documentOf(page: DocumentPage, markdown: string): unknown {
+    if (!this.pooled || markdown.length <= POOLED_DOCUMENT) return markdownToDocument(markdown, this.documentLinks()(page));
+    this.pooled.pages.push(page);
+    return `${this.pooled.prefix}:${this.pooled.pages.length - 1}`;
+  }
+
   private documentPage(page: DocumentPage): Record<string, unknown> {
     const { options } = this;
     if (page.type === 'computed' && page.computed) {
       // Computed pages are generated from their source; nothing is computed here yet, the source is shown.
       return { id: page.id, title: page.title || 'Untitled', createdAt: page.createdAt, updatedAt: page.updatedAt, type: 'computed', computed: page.computed };
     }
-    const markdown = options.evaluated ? evaluateVariables(page.markdown, this.content.revision.variables, page.variables ?? {}) : page.markdown;
-    const body = options.format === 'document' ? { document: markdownToDocument(markdown, this.documentLinks()(page)) } : { markdown };
+    const markdown = this.markdownOf(page);
+    const body = options.format !== 'document' ? { markdown } : { document: this.documentOf(page, markdown) };
     const cover = page.cover
       ? {
           ...(page.cover.file ? { ref: { kind: 'file', file: page.cover.file } } : {}),
