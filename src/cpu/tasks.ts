@@ -12,6 +12,7 @@ import { pageHtml, type PageHtml } from '../content/page-html.js';
 import { decidedCondition } from '../domain/sites/conditions.js';
 import { conditionsOf } from '../content/adaptive-markdown.js';
 import { markdownToDocument } from '../content/document.js';
+import { jsonWithParts } from './json-parts.js';
 import { documentLinks, linkLookupsFromPlain, type PlainLinkLookups } from '../content/links.js';
 import { readOnThread, threadDatabase } from '../store/sql/thread-reads.js';
 
@@ -56,6 +57,11 @@ export const cpuTasks = {
    */
   pageDocument: (input: { markdown: string; page: { id: string; gitPath: string }; lookups: PlainLinkLookups }): string =>
     JSON.stringify(markdownToDocument(input.markdown, documentLinks(linkLookupsFromPlain(input.lookups), input.page))),
+  /**
+   * A big answer's bytes (UTF-8 JSON, jsonWithParts): serializing and encoding megabytes of text takes the event loop
+   * tens of milliseconds each.
+   */
+  answerBytes: (input: { value: unknown; prefix: string; parts: string[] }): Uint8Array => new TextEncoder().encode(jsonWithParts(input.value, input.prefix, input.parts)),
   /** A long read-only query on the thread's own SQLite connection (src/store/sql/thread-reads.ts). */
   readDatabase: readOnThread,
   /**

@@ -67,10 +67,12 @@ export function cachedJsonBytes(content: IndexedRevision, key: string, build: ()
  * An answer of a revision as the bytes of its text (sent as they are: no encoding at each request). The build may
  * be slow and asynchronous (a page rendered on the CPU pool): it runs only when nothing is kept under the key.
  */
-export async function cachedBytes(content: IndexedRevision, key: string, build: () => Promise<string>): Promise<Buffer> {
+export async function cachedBytes(content: IndexedRevision, key: string, build: () => Promise<string | Uint8Array>): Promise<Buffer> {
   const kept = content.answers?.get(key);
   if (kept !== undefined) return kept as Buffer;
-  const bytes = Buffer.from(await build());
+  const built = await build();
+  // Bytes made on a CPU pool thread are taken as they are (their text was encoded there).
+  const bytes = typeof built === 'string' ? Buffer.from(built) : Buffer.from(built.buffer, built.byteOffset, built.byteLength);
   // Another request may have built it meanwhile: the first one kept is the one answered from now on.
   return cached(content, key, () => bytes);
 }

@@ -9,6 +9,7 @@ import type { Urls } from '../../urls.js';
 import { markdownToDocument, type DocumentContext } from '../../../content/document.js';
 import { documentLinksOf, linkLookups, plainLinkLookups } from '../../../content/links.js';
 import type { CpuPool } from '../../../cpu/pool.js';
+import { jsonWithParts } from '../../../cpu/json-parts.js';
 import type { ContentImportRow } from '../../../store/sql/imports.js';
 
 export interface PresentOptions {
@@ -26,6 +27,9 @@ export const DEFAULT_OPTIONS: PresentOptions = { metadata: true, format: 'markdo
  * dense markup (links, emphasis), on a thread rather than on the event loop that answers every request.
  */
 export const POOLED_DOCUMENT = 16 * 1024;
+
+/** Answers holding more text than this are serialized and encoded on the CPU pool (~20 ms per MB on the event loop). */
+export const POOLED_ANSWER = 256 * 1024;
 
 /** Replaces variable expressions (`{{ space.vars.name }}`, `{{ page.vars.name }}`) by their values. */
 export function evaluateVariables(markdown: string, spaceVars: Record<string, string>, pageVars: Record<string, string>): string {
@@ -93,29 +97,37 @@ export class ContentPresenter {
     return this.options.evaluated ? evaluateVariables(page.markdown, this.content.revision.variables, page.variables ?? {}) : page.markdown;
   }
 
-  /** While pageJson builds an answer: the big pages whose documents the CPU pool converts, by their marker's number. */
-  private pooled?: { prefix: string; pages: DocumentPage[] };
+  /**
+   * While pageJson builds an answer: the big pages whose documents the CPU pool converts (by their marker's number),
+   * and the characters of text the answer holds.
+   */
+  private pooled?: { prefix: string; pages: DocumentPage[]; text: number };
 
   /**
-   * A page's answer as JSON text, as `page` gives it, but the documents of big pages (the page's own, its children's)
-   * are converted on the CPU pool and put into the answer as the JSON text the threads wrote.
+   * A page's answer as JSON (text, or UTF-8 bytes), as `page` gives it, but the documents of big pages (the page's
+   * own, its children's) are converted on the CPU pool and put in as the JSON the threads wrote, and an answer holding
+   * more than POOLED_ANSWER characters of text is serialized there too.
    */
-  async pageJson(page: Page, cpu: CpuPool): Promise<string> {
+  async pageJson(page: Page, cpu: CpuPool): Promise<string | Uint8Array> {
     // Markers nobody can write in a page stand for the documents in the answer, then are replaced by them.
-    const pooled = { prefix: randomUUID(), pages: [] as DocumentPage[] };
-    this.pooled = this.options.format === 'document' ? pooled : undefined;
-    let answer: string;
+    const pooled = { prefix: randomUUID(), pages: [] as DocumentPage[], text: 0 };
+    this.pooled = pooled;
+    let value: Record<string, unknown>;
     try {
-      answer = JSON.stringify(this.page(page));
+      value = this.page(page);
     } finally {
       this.pooled = undefined;
     }
-    if (pooled.pages.length === 0) return answer;
-    const lookups = plainLinkLookups(linkLookups(this.content.revision));
-    const documents = await Promise.all(
-      pooled.pages.map((big) => cpu.run('pageDocument', { markdown: this.markdownOf(big), page: { id: big.id, gitPath: big.gitPath }, lookups })),
-    );
-    return answer.replace(new RegExp(`"${pooled.prefix}:(\\d+)"`, 'g'), (_, index: string) => documents[Number(index)]);
+    let parts: string[] = [];
+    if (pooled.pages.length > 0) {
+      const lookups = plainLinkLookups(linkLookups(this.content.revision));
+      parts = await Promise.all(
+        pooled.pages.map((big) => cpu.run('pageDocument', { markdown: this.markdownOf(big), page: { id: big.id, gitPath: big.gitPath }, lookups })),
+      );
+      pooled.text += parts.reduce((sum, part) => sum + part.length, 0);
+    }
+    if (pooled.text <= POOLED_ANSWER) return jsonWithParts(value, pooled.prefix, parts);
+    return cpu.run('answerBytes', { value, prefix: pooled.prefix, parts });
   }
 
   /** A page's document, or the marker of one the CPU pool will convert (see pageJson). */
@@ -132,6 +144,7 @@ export class ContentPresenter {
       return { id: page.id, title: page.title || 'Untitled', createdAt: page.createdAt, updatedAt: page.updatedAt, type: 'computed', computed: page.computed };
     }
     const markdown = this.markdownOf(page);
+    if (this.pooled) this.pooled.text += markdown.length;
     const body = options.format !== 'document' ? { markdown } : { document: this.documentOf(page, markdown) };
     const cover = page.cover
       ? {
