@@ -211,17 +211,15 @@ describe('kept answers replayed', () => {
       const removed = await otherApp.inject({ method: 'DELETE', url: `/v1/orgs/${orgId}/members/${reader.user.id}`, headers: { authorization: `Bearer ${admin.token}` } });
       expect(removed.statusCode).toBe(204);
       const removedAt = Date.now();
-      let status = 200;
+      // Within the read cache's time to live the reader may still be answered; once it has passed, never again
+      // (whatever the machine's speed: the request is made after the time to live, not timed).
       let answered = 0;
-      while (status === 200 && Date.now() - removedAt < 5000) {
-        status = (await get(url, reader.token)).status;
+      while (Date.now() - removedAt <= t.config.cacheTtlMs) {
+        await get(url, reader.token);
         answered += 1;
         await sleep(20);
       }
-      const took = Date.now() - removedAt;
-      expect(status).toBe(404);
-      // The read cache's time to live is 1 s: the replayed answer must not outlive it (slack for a busy machine).
-      expect(took).toBeLessThan(t.config.cacheTtlMs + 400);
+      expect((await get(url, reader.token)).status).toBe(404);
       expect(answered).toBeGreaterThan(1);
     } finally {
       await otherApp.close();
