@@ -13,7 +13,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runQuire, startServer, type ServerProcess } from '../helpers/cli.js';
 import { createPostgresDatabase, DATABASE_KINDS } from '../helpers/databases.js';
-import { expectEventLoopFree, serverEventLoop } from '../helpers/event-loop.js';
+import { EVENT_LOOP_RETRIES, expectEventLoopFree, serverEventLoop } from '../helpers/event-loop.js';
 import { Checkout, isolatedGitEnv, spaceRemote } from '../helpers/git.js';
 
 const METRICS_TOKEN = 'hostile-inputs-metrics';
@@ -129,7 +129,7 @@ describe.each(DATABASE_KINDS)('hostile inputs never hold the event loop (%s)', (
     expect(published.html).toContain(first);
   }
 
-  it('a SUMMARY.md heading of 200 KB of "<" and a reference past U+10FFFF: pushed, then read by a restarted server', { timeout: 600_000 }, async () => {
+  it('a SUMMARY.md heading of 200 KB of "<" and a reference past U+10FFFF: pushed, then read by a restarted server', { timeout: 600_000, retry: EVENT_LOOP_RETRIES }, async () => {
     await checkout.write('SUMMARY.md', `# Summary\n\n* [Welcome](README.md)\n\n## ${'<'.repeat(200_000)}\n\n* [Other &#x110000; page](other.md)\n`);
     await hostile('SUMMARY.md pushed', () => checkout.commitAndPush('A hostile table of contents'));
     const titles = async () => JSON.stringify((await api('GET', `/v1/spaces/${spaceId}/content/pages`)).body);
@@ -151,19 +151,19 @@ describe.each(DATABASE_KINDS)('hostile inputs never hold the event loop (%s)', (
     await checkout.write('SUMMARY.md', `# Summary\n\n* [Welcome](README.md)\n* [Other](other.md)\n${listed.join('\n')}\n`);
   }
 
-  it('a 5 MB one-line page: pushed, read as markdown, as a document and on the published site', { timeout: 900_000 }, async () => {
+  it('a 5 MB one-line page: pushed, read as markdown, as a document and on the published site', { timeout: 900_000, retry: EVENT_LOOP_RETRIES }, async () => {
     await writePage('big.md', 'Big page', `# Big page\n\n${oneLine(MB5, 'zebrafirst', WORDS)}\n`);
     await hostile('a 5 MB one-line page pushed and indexed', () => pushAndIndex('A big page', 'zebrafirst', 'Big page'));
     await readEveryWay('Big page', 'big', 'zebrafirst');
   });
 
-  it('a 5 MB line of links and emphasis: pushed, read as markdown, as a document and on the published site', { timeout: 900_000 }, async () => {
+  it('a 5 MB line of links and emphasis: pushed, read as markdown, as a document and on the published site', { timeout: 900_000, retry: EVENT_LOOP_RETRIES }, async () => {
     await writePage('links.md', 'Links page', `# Links page\n\n${oneLine(MB5, 'yakfirst', MARKUP)}\n`);
     await hostile('a 5 MB line of links pushed and indexed', () => pushAndIndex('A page of links', 'yakfirst', 'Links page'));
     await readEveryWay('Links page', 'links', 'yakfirst');
   });
 
-  it('JSON bodies nested a few hundred thousand levels deep are refused at once', { timeout: 120_000 }, async () => {
+  it('JSON bodies nested a few hundred thousand levels deep are refused at once', { timeout: 120_000, retry: EVENT_LOOP_RETRIES }, async () => {
     const levels = 400_000;
     const body = `{"title": ${'['.repeat(levels)}${']'.repeat(levels)}}`;
     const answers = await hostile('20 deeply nested JSON bodies', async () => {

@@ -13,7 +13,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runQuire, startServer, type ServerProcess } from '../helpers/cli.js';
 import { Checkout, isolatedGitEnv, spaceRemote } from '../helpers/git.js';
-import { expectEventLoopFree, serverEventLoop, type EventLoopProbe } from '../helpers/event-loop.js';
+import { EVENT_LOOP_RETRIES, expectEventLoopFree, serverEventLoop, type EventLoopProbe } from '../helpers/event-loop.js';
 import type { EventLoopReport } from '../../src/event-loop.js';
 
 const exec = promisify(execFile);
@@ -185,7 +185,7 @@ describe('hostile pushes, with the API answering throughout', () => {
     await expectConsistent(spaceId);
   }
 
-  it('refuses trees that climb out with "..", reach into ".git" in any case, or hold a "/" in a name', { timeout: 120_000 }, async () => {
+  it('refuses trees that climb out with "..", reach into ".git" in any case, or hold a "/" in a name', { timeout: 120_000, retry: EVENT_LOOP_RETRIES }, async () => {
     const { spaceId, checkout } = await newSpace();
     const text = await blob(checkout, 'crafted\n');
     const cases: Array<[string[], string | RegExp]> = [
@@ -202,7 +202,7 @@ describe('hostile pushes, with the API answering throughout', () => {
     for (const [entries, reason] of cases) await expectRefused(spaceId, checkout, `${await craftedCommit(checkout, entries)}:refs/heads/main`, reason);
   });
 
-  it('accepts commits with the header quirks old tools wrote (a bad time zone, an e-mail without a name)', { timeout: 60_000 }, async () => {
+  it('accepts commits with the header quirks old tools wrote (a bad time zone, an e-mail without a name)', { timeout: 60_000, retry: EVENT_LOOP_RETRIES }, async () => {
     const { spaceId, checkout } = await newSpace();
     await checkout.write('page.md', '# Old\n\nFrom an old tool.\n');
     await checkout.git('add', 'page.md');
@@ -217,7 +217,7 @@ describe('hostile pushes, with the API answering throughout', () => {
     expect(JSON.stringify((await api('GET', `/v1/spaces/${spaceId}/content/pages`)).body)).toContain('Old');
   });
 
-  it('refuses symlinks out of the tree and through ".."', { timeout: 60_000 }, async () => {
+  it('refuses symlinks out of the tree and through ".."', { timeout: 60_000, retry: EVENT_LOOP_RETRIES }, async () => {
     const { spaceId, checkout } = await newSpace();
     for (const target of ['/etc/passwd', '../../../../etc/shadow', 'docs/../../x']) {
       const entries = [`120000 blob ${await blob(checkout, target)}\tlink.md`];
@@ -225,7 +225,7 @@ describe('hostile pushes, with the API answering throughout', () => {
     }
   });
 
-  it('accepts a submodule with a warning, and serves the pages beside it', { timeout: 60_000 }, async () => {
+  it('accepts a submodule with a warning, and serves the pages beside it', { timeout: 60_000, retry: EVENT_LOOP_RETRIES }, async () => {
     const { spaceId, checkout } = await newSpace();
     await checkout.write('guide.md', '# Guide\n\nNext to a submodule.\n');
     await checkout.git('add', 'guide.md');
@@ -241,7 +241,7 @@ describe('hostile pushes, with the API answering throughout', () => {
     expect(JSON.stringify(pages.body)).not.toContain('vendor/theme');
   });
 
-  it('survives YAML alias bombs in front matter, .gitbook.yaml and vars.yaml without expanding them', { timeout: 120_000 }, async () => {
+  it('survives YAML alias bombs in front matter, .gitbook.yaml and vars.yaml without expanding them', { timeout: 120_000, retry: EVENT_LOOP_RETRIES }, async () => {
     const { spaceId, checkout } = await newSpace();
     // Nine levels of nine: 387,420,489 strings once expanded, a few hundred bytes as written.
     const levels = ['a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]'];
@@ -275,7 +275,7 @@ describe('hostile pushes, with the API answering throughout', () => {
     expect(JSON.stringify(page.body).length).toBeLessThan(100_000);
   });
 
-  it('refuses a file over the size limit naming it, and serves a 3 MB one-line page while the API answers', { timeout: 120_000 }, async () => {
+  it('refuses a file over the size limit naming it, and serves a 3 MB one-line page while the API answers', { timeout: 120_000, retry: EVENT_LOOP_RETRIES }, async () => {
     const { spaceId, checkout } = await newSpace();
     await checkout.write('.gitbook/assets/huge.bin', Buffer.alloc(MAX_FILE_BYTES + 1, 7));
     await checkout.commit('Too big');
@@ -292,7 +292,7 @@ describe('hostile pushes, with the API answering throughout', () => {
     await expectConsistent(spaceId);
   });
 
-  it('accepts 10,000 files in one push and serves them, the API answering while they are checked and indexed', { timeout: 300_000 }, async () => {
+  it('accepts 10,000 files in one push and serves them, the API answering while they are checked and indexed', { timeout: 300_000, retry: EVENT_LOOP_RETRIES }, async () => {
     const { spaceId, checkout } = await newSpace();
     for (let folder = 0; folder < 100; folder++) {
       await fs.mkdir(path.join(checkout.dir, `part-${folder}`), { recursive: true });
@@ -318,7 +318,7 @@ describe('hostile pushes, with the API answering throughout', () => {
     expect(JSON.stringify(found.body)).toContain('Page 99-99');
   });
 
-  it('accepts one first push of 100 folders x 100 pages, each linking to the readme and listed in SUMMARY.md, the API answering', { timeout: 600_000 }, async () => {
+  it('accepts one first push of 100 folders x 100 pages, each linking to the readme and listed in SUMMARY.md, the API answering', { timeout: 600_000, retry: EVENT_LOOP_RETRIES }, async () => {
     const { spaceId, checkout } = await newSpace();
     const summary = ['# Summary', '', '* [Home](README.md)'];
     for (let folder = 0; folder < 100; folder++) {
@@ -356,7 +356,7 @@ describe('hostile pushes, with the API answering throughout', () => {
     expect(JSON.stringify(found.body)).toContain('Page 99-99');
   });
 
-  it('serves odd file names: bytes that are not UTF-8, 255-byte names, deep folders, look-alike and case-only twins', { timeout: 120_000 }, async () => {
+  it('serves odd file names: bytes that are not UTF-8, 255-byte names, deep folders, look-alike and case-only twins', { timeout: 120_000, retry: EVENT_LOOP_RETRIES }, async () => {
     const { spaceId, checkout } = await newSpace();
     const page = (title: string) => blob(checkout, `# ${title}\n\nText.\n`);
     let tree = await mktree(checkout, [`100644 blob ${await page('Deep')}\tdeep.md`]);
