@@ -24,8 +24,17 @@ async function gitOutput(args: string[], env: Record<string, string> = {}): Prom
   return stdout;
 }
 
-const gitAdvertisement = (gitDir: string, service: 'receive-pack' | 'upload-pack', env: Record<string, string> = {}) =>
-  gitOutput([service, '--stateless-rpc', '--advertise-refs', gitDir], env);
+/** What git itself advertises, started as the server starts it (with the server's settings for the service). */
+function gitAdvertisement(spaceId: string, service: 'receive-pack' | 'upload-pack', env: Record<string, string> = {}): Promise<Buffer> {
+  const child = store.spawnService(spaceId, service, { advertiseRefs: true, env });
+  return new Promise((resolve, reject) => {
+    const out: Buffer[] = [];
+    child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
+    child.stdin.end();
+    child.once('error', reject);
+    child.once('close', (code) => (code === 0 ? resolve(Buffer.concat(out)) : reject(new Error(`git ${service} exited with ${code}`))));
+  });
+}
 
 beforeAll(async () => {
   dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'quire-advertisement-'));
@@ -59,21 +68,23 @@ describe('ref advertisements made without git', () => {
     await fs.writeFile(path.join(gitDir, 'refs/heads/change-requests/4.lock'), `${second}\n`);
 
     const ours = await reader.advertisement(spaceId, 'receive-pack', 0);
-    expect(ours?.toString('utf8')).toBe((await gitAdvertisement(gitDir, 'receive-pack')).toString('utf8'));
+    expect(ours?.toString('utf8')).toBe((await gitAdvertisement(spaceId, 'receive-pack')).toString('utf8'));
     const v2 = await reader.advertisement(spaceId, 'upload-pack', 2);
-    expect(v2?.toString('utf8')).toBe((await gitAdvertisement(gitDir, 'upload-pack', { GIT_PROTOCOL: 'version=2' })).toString('utf8'));
+    // Partial clones: upload-pack takes object filters.
+    expect(v2?.toString('utf8')).toContain('fetch=shallow wait-for-done filter');
+    expect(v2?.toString('utf8')).toBe((await gitAdvertisement(spaceId, 'upload-pack', { GIT_PROTOCOL: 'version=2' })).toString('utf8'));
     // Before protocol v2, upload-pack's advertisement (refs, HEAD, peeled tags) stays git's to make.
     expect(await reader.advertisement(spaceId, 'upload-pack', 0)).toBeUndefined();
 
     // Fresh on every call: a ref moved by anyone shows at once.
     await update('refs/heads/main', second);
-    expect((await reader.advertisement(spaceId, 'receive-pack', 0))?.toString('utf8')).toBe((await gitAdvertisement(gitDir, 'receive-pack')).toString('utf8'));
+    expect((await reader.advertisement(spaceId, 'receive-pack', 0))?.toString('utf8')).toBe((await gitAdvertisement(spaceId, 'receive-pack')).toString('utf8'));
   });
 
   it('equal git receive-pack for a repository without any ref', async () => {
     await createEmptyRepository(store, 'sp_empty');
     const ours = await reader.advertisement('sp_empty', 'receive-pack', 0);
     expect(ours?.toString('utf8')).toContain('capabilities^{}');
-    expect(ours?.toString('utf8')).toBe((await gitAdvertisement(store.repositoryPath('sp_empty'), 'receive-pack')).toString('utf8'));
+    expect(ours?.toString('utf8')).toBe((await gitAdvertisement('sp_empty', 'receive-pack')).toString('utf8'));
   });
 });
