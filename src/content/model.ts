@@ -4,7 +4,7 @@
  * Plain data, immutable once built (cached by commit oid).
  */
 import type { PageFilesInput, ParsedPage, ParsedPageStore } from './page.js';
-import type { ParsedSummaryStore } from './summary.js';
+import type { ParsedSummaryStore, PlainSummaryParse, SummaryInput } from './summary.js';
 
 /** A blob of the commit's tree, with its full path from the repository root. */
 export interface TreeEntry {
@@ -31,6 +31,8 @@ export interface TreeSource {
   parsedPages?: ParsedPageStore;
   /** SUMMARY.md parsed by earlier builds: found here (and still holding), it is neither read nor parsed again. */
   parsedSummaries?: ParsedSummaryStore;
+  /** Parses a big SUMMARY.md somewhere else than here (the CPU pool); inline without it. */
+  parseSummary?(input: SummaryInput): Promise<PlainSummaryParse>;
 }
 
 /**

@@ -57,7 +57,7 @@ import { parsedPageKey, parseHolds, parsePageFiles, type PageFields, type PageFi
 import { cutPageMessage, MAX_INDEXED_TEXT } from './bounded-markdown.js';
 import { baseName, decodePath, isMarkdownPath, isUrl, normalizePath, slugify, trimSlashes } from './paths.js';
 import { isAllowedUrl, WEB_SCHEMES } from './url-scheme.js';
-import { keptSummary, parseAndKeepSummary, summaryKey, type SummaryItem } from './summary.js';
+import { keepSummary, keptSummary, parseAndKeepSummary, summaryKey, type ParsedSummary, type SummaryItem } from './summary.js';
 import { Turns } from './turns.js';
 
 export const INCLUDES_FOLDER = '.gitbook/includes/';
@@ -186,6 +186,22 @@ async function parseDocuments(
   return parsed as ParsedPage[];
 }
 
+/** SUMMARY.md texts this long (~1,000 items) are parsed on the source's parser when it has one: 10,000 items take ~100 ms. */
+const SUMMARY_PARSED_ELSEWHERE_AT = 32 * 1024;
+
+/** The parse of SUMMARY.md, kept in the source's store: a big one on the source's parser when it has one. */
+async function parseSummaryOf(
+  source: Pick<TreeSource, 'parseSummary' | 'parsedSummaries'>,
+  key: string,
+  text: string,
+  options: { path: string; root: string; exists: (gitPath: string) => boolean; paths: ReadonlySet<string> },
+): Promise<ParsedSummary> {
+  if (!source.parseSummary || text.length < SUMMARY_PARSED_ELSEWHERE_AT) return parseAndKeepSummary(source.parsedSummaries, key, text, options);
+  const parse = await source.parseSummary({ text, path: options.path, root: options.root, paths: [...options.paths] });
+  keepSummary(source.parsedSummaries, key, text, parse);
+  return parse.parsed;
+}
+
 /** Page files parsed per task (see parseDocuments). */
 const PAGES_PER_PARSE = 1000;
 
@@ -273,7 +289,7 @@ export async function analyzeTree(source: TreeSource, commit: CommitInfo, facts:
   // Structure.
   let structure: StructureNode[];
   if (keyOfSummary !== undefined) {
-    const parsed = summaryKept ?? parseAndKeepSummary(source.parsedSummaries, keyOfSummary, texts.get(summaryPath) ?? '', { path: summaryPath, root, exists });
+    const parsed = summaryKept ?? (await parseSummaryOf(source, keyOfSummary, texts.get(summaryPath) ?? '', { path: summaryPath, root, exists, paths: markdownPaths }));
     problems.push(...parsed.problems);
     const toNode = (item: SummaryItem): StructureNode => {
       const children = item.children.map(toNode);

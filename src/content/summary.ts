@@ -144,7 +144,38 @@ export function keptSummary(store: ParsedSummaryStore | undefined, key: string, 
 /** parseSummary, kept in `store` under `key` with what `exists` answered. */
 export function parseAndKeepSummary(store: ParsedSummaryStore | undefined, key: string, text: string, options: ParseSummaryOptions): ParsedSummary {
   if (!store || !options.exists) return parseSummary(text, options);
-  const exists = options.exists;
+  const { parsed, asked } = parseRecordingAsked(text, options, options.exists);
+  keepSummary(store, key, text, { parsed, asked: [...asked] });
+  return parsed;
+}
+
+/** A SUMMARY.md to parse somewhere else (a worker thread): `paths`, every markdown file's path, answer `exists`. */
+export interface SummaryInput {
+  text: string;
+  path: string;
+  root: string;
+  paths: string[];
+}
+
+/** A parse made somewhere else, with what it asked `exists` (plain data, to be kept with keepSummary). */
+export interface PlainSummaryParse {
+  parsed: ParsedSummary;
+  asked: Array<[string, boolean]>;
+}
+
+/** parseSummary of plain data (see SummaryInput), with what it asked. */
+export function parseSummaryInput(input: SummaryInput): PlainSummaryParse {
+  const paths = new Set(input.paths);
+  const { parsed, asked } = parseRecordingAsked(input.text, { path: input.path, root: input.root }, (gitPath) => paths.has(gitPath));
+  return { parsed, asked: [...asked] };
+}
+
+/** Keeps a parse of `text` in `store` under `key`. */
+export function keepSummary(store: ParsedSummaryStore | undefined, key: string, text: string, parse: PlainSummaryParse): void {
+  store?.set(key, { parsed: parse.parsed, asked: new Map(parse.asked), length: text.length });
+}
+
+function parseRecordingAsked(text: string, options: ParseSummaryOptions, exists: (gitPath: string) => boolean): { parsed: ParsedSummary; asked: Map<string, boolean> } {
   const asked = new Map<string, boolean>();
   const parsed = parseSummary(text, {
     ...options,
@@ -154,8 +185,7 @@ export function parseAndKeepSummary(store: ParsedSummaryStore | undefined, key: 
       return answer;
     },
   });
-  store.set(key, { parsed, asked, length: text.length });
-  return parsed;
+  return { parsed, asked };
 }
 
 export const DEFAULT_SUMMARY_TITLE = 'Table of contents';

@@ -77,7 +77,7 @@ export function formatPushProblem(problem: PushProblem): string {
  * trees pushed before, by checkKey: a push whose tree differs from its ref's previous tree only in the contents of
  * page files is checked from that check, reading and parsing only those pages.
  */
-export interface PageParsing extends Pick<TreeSource, 'parsePages' | 'parsedPages' | 'parsedSummaries'> {
+export interface PageParsing extends Pick<TreeSource, 'parsePages' | 'parseSummary' | 'parsedPages' | 'parsedSummaries'> {
   checks?: ContentCheckStore;
 }
 

@@ -4,6 +4,7 @@
  * instances), so the same function runs in a worker or, for a test, inline. Adding a task: a line here, then `ctx.cpu.run('name', input)` at the call site.
  */
 import { parsePageFiles } from '../content/page.js';
+import { parseSummaryInput } from '../content/summary.js';
 import { extractLinks, type RawLink } from '../content/links.js';
 import { hitsOf, pageRows, rankWithTermLists, readRankingBases, type SearchablePage } from '../domain/search/search.js';
 import type { EngineQuery, RankedPage, RankPosition, SearchPageRows } from '../store/sql/search.js';
@@ -19,6 +20,8 @@ import { readOnThread, threadDatabase } from '../store/sql/thread-reads.js';
 export const cpuTasks = {
   /** Page files -> their fields (src/content/page.ts), for buildRevision. */
   parsePages: parsePageFiles,
+  /** A big SUMMARY.md -> its structure (src/content/summary.ts), for buildRevision. */
+  parseSummary: parseSummaryInput,
   /**
    * The search rows of pages, their words stemmed in the space's language (src/domain/search/search.ts pageRows;
    * pages alone: English).

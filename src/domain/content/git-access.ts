@@ -227,6 +227,7 @@ class PushDecision {
       },
       {
         parsePages: (input) => this.ctx.cpu.run('parsePages', input),
+        parseSummary: (input) => this.ctx.cpu.run('parseSummary', input),
         parsedPages: this.ctx.revisions.parsedPages,
         parsedSummaries: this.ctx.revisions.parsedSummaries,
         checks: this.ctx.revisions.contentChecks,

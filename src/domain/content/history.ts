@@ -96,7 +96,8 @@ function applyFactChanges(facts: FactMap, changes: FactChanges): FactMap {
 }
 
 function hashId(input: string): string {
-  return crypto.createHash('sha256').update(input).digest('base64url').slice(0, 16);
+  // One call, no Hash object: a first push of 10,000 pages hashes 10,000 paths.
+  return crypto.hash('sha256', input, 'base64url').slice(0, 16);
 }
 
 /** The id of a path seen for the first time: from the space and the path, so it is known before history is read. */

@@ -62,6 +62,14 @@ import {
   pruneLinks,
   readLinkSlot,
   writeLinks,
+  addLinkRows,
+  claimLinkSlot,
+  giveUpLinkSlot,
+  LINK_ROWS_PER_WRITE,
+  linkRowsOf,
+  removableLinkSlots,
+  removeLinkRows,
+  startLinkSlot,
   type IndexedLinkRevision,
   type LinkPageRow,
   type LinkRowInput,
@@ -72,6 +80,7 @@ import {
 import { findSpace } from '../../store/sql/content.js';
 import { liveChangeRequests } from '../../store/sql/change-requests.js';
 import { Turns } from '../../content/turns.js';
+import { chunks } from '../../store/sql/chunks.js';
 
 
 export type LinkStatus = 'ok' | 'broken' | 'in-app';
@@ -328,17 +337,71 @@ export async function indexLinks(ctx: Context, spaceId: string, commit: string, 
     if (attempt > 0 && (await linkIndexVersion(ctx.db, spaceId, commit)) === LINKS_VERSION) return 0;
     // The last attempts start from nothing: no base to lose.
     const base = options.full || attempt >= 2 ? undefined : await linkBase(ctx, spaceId, commit, root);
-    const incremental = base ? ((await editsOnly(ctx, spaceId, base, content.revision, pages, lookups)) ?? (await incrementalChanges(ctx, spaceId, base, pages, lookups, answersNow()))) : undefined;
+    let incremental = base ? ((await editsOnly(ctx, spaceId, base, content.revision, pages, lookups)) ?? (await incrementalChanges(ctx, spaceId, base, pages, lookups, answersNow()))) : undefined;
+    // A change too big for one short write, or a big base to copy (one statement over all its rows), is indexed
+    // in full instead, written in parts.
+    if (incremental && (linkRowsOf(incremental) > LINK_ROWS_PER_WRITE || (!base!.take && pages.length > PAGES_COPIED_AT_ONCE))) incremental = undefined;
     let changes = incremental;
     if (!changes) {
       const rows = await rowsOf(ctx, pages.map((page, order) => ({ page, order })), lookups);
       changes = { removedLinks: [], removedPages: [], moves: [], ...rows, removedAnswers: [], answers: [...answersNow()].map(([path, answer]) => ({ path, answer })) };
     }
     const from = incremental && base ? { commit: base.commit, slot: base.slot, take: base.take } : undefined;
+    const at = nowIso();
+    if (!from && linkRowsOf(changes) > LINK_ROWS_PER_WRITE) {
+      if (await writeLinksInParts(ctx, spaceId, commit, { slot: newId(), root, at }, changes)) return changes.links.length;
+      continue;
+    }
     const slot = from?.take ? from.slot : newId();
-    if (await writeLinks(ctx.db, spaceId, commit, { slot, root, version: LINKS_VERSION, at: nowIso(), base: from, changes })) return changes.links.length;
+    if (await writeLinks(ctx.db, spaceId, commit, { slot, root, version: LINKS_VERSION, at, base: from, changes })) return changes.links.length;
   }
   throw new Error(`links of ${spaceId}@${commit}: lost ${MAX_ATTEMPTS} writes in a row to concurrent indexing`);
+}
+
+/** Pages of a base revision whose rows are copied in one statement at most (~2,000 rows with their links and paths). */
+const PAGES_COPIED_AT_ONCE = 250;
+
+/** How long a write in parts may stay unclaimed before its rows count as abandoned (its process stopped). */
+const ABANDONED_AFTER_MS = 60 * 60_000;
+
+/** The parts of a big revision's rows, each within LINK_ROWS_PER_WRITE rows of one table. */
+function* linkParts(changes: LinkSlotChanges): Generator<Pick<LinkSlotChanges, 'pages' | 'links' | 'answers'>> {
+  for (const pages of chunks(changes.pages, LINK_ROWS_PER_WRITE)) yield { pages, links: [], answers: [] };
+  for (const links of chunks(changes.links, LINK_ROWS_PER_WRITE)) yield { pages: [], links, answers: [] };
+  for (const answers of chunks(changes.answers, LINK_ROWS_PER_WRITE)) yield { pages: [], links: [], answers };
+}
+
+/**
+ * Writes a big revision's rows (a full index) in parts, each its own short transaction with other requests
+ * between them, into a new slot that only the last one makes the revision's; false when that claim is lost (the
+ * slot's rows are then removed).
+ */
+async function writeLinksInParts(ctx: Context, spaceId: string, commit: string, write: { slot: string; root: string; at: string }, changes: LinkSlotChanges): Promise<boolean> {
+  const turns = new Turns();
+  await startLinkSlot(ctx.db, spaceId, write.slot, write.at);
+  let claimed = false;
+  try {
+    for (const part of linkParts(changes)) {
+      await addLinkRows(ctx.db, spaceId, write.slot, part);
+      await turns.take();
+    }
+    claimed = await claimLinkSlot(ctx.db, spaceId, commit, { ...write, version: LINKS_VERSION });
+    return claimed;
+  } finally {
+    if (!claimed) {
+      await giveUpLinkSlot(ctx.db, spaceId, write.slot);
+      await removeUnindexedLinkRows(ctx, spaceId);
+    }
+  }
+}
+
+/** Removes, in parts, the rows of slots no revision owns: pruned ones, and writes in parts lost or abandoned. */
+export async function removeUnindexedLinkRows(ctx: Context, spaceId: string): Promise<void> {
+  const turns = new Turns();
+  const before = new Date(Date.now() - ABANDONED_AFTER_MS).toISOString();
+  for (const slot of await removableLinkSlots(ctx.db, spaceId, before)) {
+    while (await removeLinkRows(ctx.db, spaceId, slot)) await turns.take();
+  }
 }
 
 /** Indexes the revision unless it is indexed already (with the current rules). */
@@ -364,6 +427,7 @@ async function pruneUnreadLinks(ctx: Context, spaceId: string, commit: string): 
   const keep = await keptRevisions(ctx, spaceId);
   keep.add(commit);
   await pruneLinks(ctx.db, spaceId, [...keep]);
+  await removeUnindexedLinkRows(ctx, spaceId);
 }
 
 // ---- reads

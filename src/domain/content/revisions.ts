@@ -355,6 +355,7 @@ export async function loadRevision(ctx: Context, spaceId: string, commitOid: str
         readBlob: (oid) => ctx.reader.readBlob(spaceId, oid),
         dimensionsOf: (oid) => ctx.revisions.dimensionsOf(oid, () => ctx.reader.readBlob(spaceId, oid)),
         parsePages: (input) => ctx.cpu.run('parsePages', input),
+        parseSummary: (input) => ctx.cpu.run('parseSummary', input),
         parsedPages: ctx.revisions.parsedPages,
         parsedSummaries: ctx.revisions.parsedSummaries,
       },

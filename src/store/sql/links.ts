@@ -138,10 +138,29 @@ export interface LinkWrite {
 
 class Lost extends Error {}
 
-async function deleteSlots(trx: Transaction<Database>, spaceId: string, slots: string[]): Promise<void> {
-  if (slots.length === 0) return;
-  for (const table of ['links', 'link_pages', 'link_answers'] as const) {
-    await trx.deleteFrom(table).where('space_id', '=', spaceId).where('slot', 'in', slots).execute();
+/** Rows a write of the index changes in one transaction at most: on SQLite, ~2,000 rows hold its one connection ~30 ms. */
+export const LINK_ROWS_PER_WRITE = 2_000;
+
+/** The rows a change writes or removes. */
+export function linkRowsOf(changes: LinkSlotChanges): number {
+  return (
+    changes.removedLinks.length +
+    changes.removedPages.length +
+    changes.pages.length +
+    changes.links.length +
+    changes.removedAnswers.length +
+    changes.answers.length
+  );
+}
+
+/** Lists slots no revision owns any more for their rows to be removed in parts (removeLinkRows). */
+async function listForRemoval(trx: Transaction<Database>, spaceId: string, slots: string[]): Promise<void> {
+  for (const chunk of chunks(slots)) {
+    await trx
+      .insertInto('link_slots_unindexed')
+      .values(chunk.map((slot) => ({ space_id: spaceId, slot, since: '' })))
+      .onConflict((oc) => oc.columns(['space_id', 'slot']).doUpdateSet({ since: '' }))
+      .execute();
   }
 }
 
@@ -232,7 +251,7 @@ export async function writeLinks(db: Kysely<Database>, spaceId: string, commit: 
     await db.transaction().execute(async (trx) => {
       // A write first: SQLite takes its write lock here, so what follows reads what it writes over.
       const old = await trx.deleteFrom('link_index').where('space_id', '=', spaceId).where('commit_oid', '=', commit).returning('slot').execute();
-      await deleteSlots(trx, spaceId, old.map((row) => row.slot));
+      await listForRemoval(trx, spaceId, old.map((row) => row.slot));
       if (base?.take) {
         // The slot changes hands only if it is still the base's: a concurrent take or prune of it wins or waits.
         const taken = await trx
@@ -277,7 +296,10 @@ export async function writeLinks(db: Kysely<Database>, spaceId: string, commit: 
   }
 }
 
-/** Removes the rows of every indexed revision of the space except `keep`. */
+/**
+ * Unindexes every revision of the space but `keep`: their slots are listed for their rows to be removed in parts
+ * (removeLinkRows), so that no transaction removes a big revision's rows at once.
+ */
 export async function pruneLinks(db: Kysely<Database>, spaceId: string, keep: readonly string[]): Promise<void> {
   const stale = await db
     .selectFrom('link_index')
@@ -290,7 +312,81 @@ export async function pruneLinks(db: Kysely<Database>, spaceId: string, keep: re
   await db.transaction().execute(async (trx) => {
     // Only the slots still theirs: one taken over meanwhile belongs to the revision that took it.
     const removed = await trx.deleteFrom('link_index').where('space_id', '=', spaceId).where('commit_oid', 'in', commits).returning('slot').execute();
-    await deleteSlots(trx, spaceId, removed.map((row) => row.slot));
+    await listForRemoval(trx, spaceId, removed.map((row) => row.slot));
+  });
+}
+
+// ---- big revisions, in parts
+
+/**
+ * Starts writing a revision's rows in parts into a new slot (addLinkRows, then claimLinkSlot): the slot is listed
+ * as unindexed from `since`, so that rows left by a process that stopped half-way are found and removed.
+ */
+export async function startLinkSlot(db: Kysely<Database>, spaceId: string, slot: string, since: string): Promise<void> {
+  await db.insertInto('link_slots_unindexed').values({ space_id: spaceId, slot, since }).execute();
+}
+
+/** Adds rows to a slot being written (one transaction: keep each part within LINK_ROWS_PER_WRITE). */
+export async function addLinkRows(db: Kysely<Database>, spaceId: string, slot: string, rows: Pick<LinkSlotChanges, 'pages' | 'links' | 'answers'>): Promise<void> {
+  await db.transaction().execute((trx) => applyChanges(trx, spaceId, slot, { removedLinks: [], removedPages: [], moves: [], removedAnswers: [], ...rows }));
+}
+
+/**
+ * Makes a slot written in parts the revision's: false, having changed nothing, when the revision was claimed
+ * meanwhile by another writer, or the slot was given up as abandoned (removeLinkRows of a write older than it
+ * allows); the caller then removes the slot's rows.
+ */
+export async function claimLinkSlot(db: Kysely<Database>, spaceId: string, commit: string, claim: { slot: string; root: string; version: number; at: string }): Promise<boolean> {
+  try {
+    await db.transaction().execute(async (trx) => {
+      const listed = await trx.deleteFrom('link_slots_unindexed').where('space_id', '=', spaceId).where('slot', '=', claim.slot).where('since', '<>', '').executeTakeFirst();
+      if (Number(listed.numDeletedRows) !== 1) throw new Lost();
+      const old = await trx.deleteFrom('link_index').where('space_id', '=', spaceId).where('commit_oid', '=', commit).returning('slot').execute();
+      await listForRemoval(trx, spaceId, old.map((row) => row.slot));
+      const claimed = await trx
+        .insertInto('link_index')
+        .values({ space_id: spaceId, commit_oid: commit, slot: claim.slot, root: claim.root, version: claim.version, indexed_at: claim.at })
+        .onConflict((oc) => oc.columns(['space_id', 'commit_oid']).doNothing())
+        .executeTakeFirst();
+      if (Number(claimed.numInsertedOrUpdatedRows ?? 0) !== 1) throw new Lost();
+    });
+    return true;
+  } catch (error) {
+    if (error instanceof Lost) return false;
+    throw error;
+  }
+}
+
+/** Lists a slot being written for removal (its write was lost, or failed). */
+export async function giveUpLinkSlot(db: Kysely<Database>, spaceId: string, slot: string): Promise<void> {
+  await db.transaction().execute((trx) => listForRemoval(trx, spaceId, [slot]));
+}
+
+/** The space's slots whose rows may be removed: listed for removal, or written in parts since before `before`. */
+export async function removableLinkSlots(db: Kysely<Database>, spaceId: string, before: string): Promise<string[]> {
+  const rows = await db.selectFrom('link_slots_unindexed').select('slot').where('space_id', '=', spaceId).where('since', '<', before).execute();
+  return rows.map((row) => row.slot);
+}
+
+/**
+ * Removes up to about `limit` rows of each table from a removable slot, in one transaction; returns false once
+ * it has none left (and is no longer listed). A write in parts still under way then fails its claim.
+ */
+export async function removeLinkRows(db: Kysely<Database>, spaceId: string, slot: string, limit = LINK_ROWS_PER_WRITE / 4): Promise<boolean> {
+  return db.transaction().execute(async (trx) => {
+    const pagesOf = (table: 'links' | 'link_pages') =>
+      trx.selectFrom(table).select('page_id').where('space_id', '=', spaceId).where('slot', '=', slot).limit(limit);
+    let removed = 0;
+    for (const table of ['links', 'link_pages'] as const) {
+      const deleted = await trx.deleteFrom(table).where('space_id', '=', spaceId).where('slot', '=', slot).where('page_id', 'in', pagesOf(table)).executeTakeFirst();
+      removed += Number(deleted.numDeletedRows);
+    }
+    const paths = trx.selectFrom('link_answers').select('path').where('space_id', '=', spaceId).where('slot', '=', slot).limit(limit);
+    const answers = await trx.deleteFrom('link_answers').where('space_id', '=', spaceId).where('slot', '=', slot).where('path', 'in', paths).executeTakeFirst();
+    removed += Number(answers.numDeletedRows);
+    if (removed > 0) return true;
+    await trx.deleteFrom('link_slots_unindexed').where('space_id', '=', spaceId).where('slot', '=', slot).execute();
+    return false;
   });
 }
 

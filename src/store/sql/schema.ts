@@ -454,6 +454,17 @@ export interface LinkAnswersTable {
 }
 
 /**
+ * A slot whose rows belong to no indexed revision: a big revision's, being written in parts before it is claimed,
+ * or a pruned revision's, being removed in parts (src/store/sql/links.ts).
+ */
+export interface LinkSlotsUnindexedTable {
+  space_id: string;
+  slot: string;
+  /** When its write began; '' for rows being removed. */
+  since: string;
+}
+
+/**
  * The revision of main a space's search rows come from, and the rules and language they were made with
  * (src/store/sql/search.ts; the engines' own tables, SQLite's search_fts and PostgreSQL's search_pages.document,
  * are read and written with raw SQL there).
@@ -550,6 +561,7 @@ export interface Database {
   links: LinksTable;
   link_pages: LinkPagesTable;
   link_answers: LinkAnswersTable;
+  link_slots_unindexed: LinkSlotsUnindexedTable;
   search_spaces: SearchSpacesTable;
   search_pages: SearchPagesTable;
   search_terms: SearchTermsTable;

@@ -35,6 +35,7 @@ export const DERIVED_TABLES: ReadonlySet<keyof Database> = new Set<keyof Databas
   'links',
   'link_pages',
   'link_answers',
+  'link_slots_unindexed',
   'search_spaces',
   'search_pages',
   'search_terms',
