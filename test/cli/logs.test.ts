@@ -31,6 +31,15 @@ describe('quire serve logs', () => {
     return server.output().split('\n').filter((line) => line !== '');
   }
 
+  /** A data dir `name` made by `quire admin bootstrap`: its admin's token headers and organization. */
+  async function bootstrapped(name: string): Promise<{ dataDir: string; headers: Record<string, string>; organizationId: string }> {
+    const dataDir = path.join(dir, name);
+    const boot = await runQuire(['admin', 'bootstrap', '--init', '--email', `${name}@example.com`, '--org', name], { QUIRE_DATA_DIR: dataDir, DATABASE_URL: '', REDIS_URL: '' });
+    expect(boot.code).toBe(0);
+    const { token, organization } = JSON.parse(boot.stdout) as { token: string; organization: { id: string } };
+    return { dataDir, headers: { authorization: `Bearer ${token}` }, organizationId: organization.id };
+  }
+
   it('as lines for people: time, level and message, no JSON', async () => {
     const lines = await startLines('pretty');
     const url = lines.find((line) => line.includes('public URL'));
@@ -96,11 +105,7 @@ describe('quire serve logs', () => {
   }, 180_000);
 
   it('an unexpected error of one request: logged at error level with its stack, a 500 in the error shape, and the server goes on', async () => {
-    const dataDir = path.join(dir, 'broken');
-    const boot = await runQuire(['admin', 'bootstrap', '--init', '--email', 'broken@example.com', '--org', 'Broken'], { QUIRE_DATA_DIR: dataDir, DATABASE_URL: '', REDIS_URL: '' });
-    expect(boot.code).toBe(0);
-    const { token, organization } = JSON.parse(boot.stdout) as { token: string; organization: { id: string } };
-    const headers = { authorization: `Bearer ${token}` };
+    const { dataDir, headers, organizationId } = await bootstrapped('broken');
     let url = '';
     const lines = await startLines(
       'json',
@@ -111,7 +116,7 @@ describe('quire serve logs', () => {
         db.pragma('foreign_keys = OFF');
         db.exec('DROP TABLE translation_settings');
         db.close();
-        url = `/v1/orgs/${organization.id}/translations`;
+        url = `/v1/orgs/${organizationId}/translations`;
         const res = await fetch(`${base}${url}`, { headers });
         expect(res.status).toBe(500);
         expect(await res.json()).toEqual({ error: { code: 500, message: 'internal error: the server could not complete the request' } });
@@ -127,15 +132,12 @@ describe('quire serve logs', () => {
   }, 60_000);
 
   it('the same access line for a read the replay lane answers as for the route', async () => {
-    const boot = await runQuire(['admin', 'bootstrap', '--init', '--email', 'logs@example.com', '--org', 'Logs'], { QUIRE_DATA_DIR: path.join(dir, 'replayed'), DATABASE_URL: '', REDIS_URL: '' });
-    expect(boot.code).toBe(0);
-    const { token, organization } = JSON.parse(boot.stdout) as { token: string; organization: { id: string } };
-    const headers = { authorization: `Bearer ${token}` };
+    const { headers, organizationId } = await bootstrapped('replayed');
     let url = '';
     const lines = await startLines(
       'json',
       async (base) => {
-        const space = (await (await fetch(`${base}/v1/orgs/${organization.id}/spaces`, { method: 'POST', headers })).json()) as { id: string };
+        const space = (await (await fetch(`${base}/v1/orgs/${organizationId}/spaces`, { method: 'POST', headers })).json()) as { id: string };
         url = `/v1/spaces/${space.id}/content`;
         // The first reads go through the router, which keeps the answer (the space's first read also records what it
         // found, a write, which starts the read cache again); the last is the kept answer replayed by the lane.

@@ -121,6 +121,14 @@ describe('hostile pushes, with the API answering throughout', () => {
     expect(sorted[sorted.length - 1]).toBeLessThan(WORST_MS);
   }
 
+  /** Until a search of the space for `query` finds `title` (or `withinMs` passed: the test's assertions then tell). */
+  async function untilFound(spaceId: string, query: string, title: string, withinMs: number): Promise<void> {
+    for (const deadline = Date.now() + withinMs; Date.now() < deadline; await sleep(500)) {
+      const found = await api('GET', `/v1/spaces/${spaceId}/search?query=${query}`);
+      if (found.status === 200 && JSON.stringify(found.body).includes(title)) return;
+    }
+  }
+
   /** A push through the server: its exit code and what git printed. */
   function push(checkout: Checkout, refspec = 'HEAD:refs/heads/main'): Promise<{ code: number | null; stderr: string }> {
     return new Promise((resolve, reject) => {
@@ -302,10 +310,7 @@ describe('hostile pushes, with the API answering throughout', () => {
     const { result, samples, delay } = await sampled(async () => {
       const pushed = await push(checkout);
       // Until the last page is searchable: indexing 10,000 pages must not hold the API either.
-      for (const deadline = Date.now() + 120_000; Date.now() < deadline; await sleep(500)) {
-        const found = await api('GET', `/v1/spaces/${spaceId}/search?query=Word99x99`);
-        if (found.status === 200 && JSON.stringify(found.body).includes('Page 99-99')) break;
-      }
+      await untilFound(spaceId, 'Word99x99', 'Page 99-99', 120_000);
       return pushed;
     }, 500);
     expect(result.code, result.stderr).toBe(0);
@@ -334,10 +339,7 @@ describe('hostile pushes, with the API answering throughout', () => {
     const { result, samples, delay } = await sampled(async () => {
       const pushed = await push(checkout);
       // Until the last page is searchable: its revision, links and search index are built meanwhile.
-      for (const deadline = Date.now() + 300_000; Date.now() < deadline; await sleep(500)) {
-        const found = await api('GET', `/v1/spaces/${spaceId}/search?query=Linked99x99`);
-        if (found.status === 200 && JSON.stringify(found.body).includes('Page 99-99')) break;
-      }
+      await untilFound(spaceId, 'Linked99x99', 'Page 99-99', 300_000);
       return pushed;
     }, 500);
     expect(result.code, result.stderr).toBe(0);
