@@ -18,6 +18,9 @@
  *              the organization search (ranked from term lists) too, among the space's best 10, when at most 10
  *              titles have a word starting with it (title matches rank first)
  *   files      the paged file list holds every blob under `.gitbook/assets/`
+ *   site       the space published as a public site and crawled as a reader's browser would (./crawl.ts): every
+ *              page, image and file it reaches answers 200, no link lands on a page's `.md` twin; links the site
+ *              marks as broken (nothing at their target in the source either) are counted, not followed
  *   edit       clone, change one page body, push: the API shows the new revision and the new text
  * Any answer that is not 2xx is a failure named with its URL and status. Sources are never written to.
  *
@@ -33,9 +36,10 @@ import { runQuire, startServer, type ServerProcess } from '../../test/helpers/cl
 import { isolatedGitEnv, spaceRemote } from '../../test/helpers/git.js';
 import { Api, ServerErrors, encodePath, type ApiFile, type ApiPage, type ApiRevision } from './api.js';
 import { git, openSource, type SourceRepository } from './source.js';
+import { crawlSite } from './crawl.js';
 import { layoutOf, pagesWithoutSummary, parseExpectedSummary, type ExpectedSummary } from './summary.js';
 
-export const STEPS = ['space', 'push', 'revision', 'firstRead', 'clone', 'pages', 'summary', 'links', 'search', 'files', 'edit'] as const;
+export const STEPS = ['space', 'push', 'revision', 'firstRead', 'clone', 'pages', 'summary', 'links', 'search', 'files', 'site', 'edit'] as const;
 export type Step = (typeof STEPS)[number];
 
 export interface RepositoryResult {
@@ -53,6 +57,8 @@ export interface RepositoryResult {
   /** All pages Quire shows (groups, links and computed pages included). */
   allPages?: number;
   files?: number;
+  /** What the crawl of the published site reached, and how much of it failed. */
+  site?: { pages: number; images: number; files: number; markedBroken: number; failed: number };
   /** `remote: warning:` lines of the push. */
   warnings: string[];
   /** Facts worth knowing that are not failures (SUMMARY items pointing at missing files...). */
@@ -295,6 +301,12 @@ async function runRepository(harness: Harness, input: string, options: Conforman
       for (const blob of source.blobs) {
         if (blob.path.startsWith(assets) && !listed.has(blob.path)) run.problem('files', `${blob.path} is not in the file list`);
       }
+    });
+    await run.step('site', async () => {
+      const site = await api.request<{ urls: { published: string } }>('POST', `/v1/orgs/${harness.organizationId}/sites`, { title: source.name, visibility: 'public', spaces: [space.id] });
+      const crawl = await crawlSite(`${harness.server.url}${new URL(site.urls.published).pathname}`, options.concurrency ?? 4);
+      result.site = { pages: crawl.pages, images: crawl.images, files: crawl.files, markedBroken: crawl.markedBroken, failed: crawl.failures.length };
+      for (const failure of crawl.failures) run.problem('site', `${failure.url}: ${failure.status} (on ${failure.from})`);
     });
     await run.step('edit', () => editRoundTrip(api, base, clone, gitEnv, documents, run));
     return run.finish();

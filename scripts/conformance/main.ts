@@ -24,6 +24,7 @@ const STEP_LABELS: Record<Step, string> = {
   links: 'links',
   search: 'search',
   files: 'files',
+  site: 'site',
   edit: 'edit',
 };
 
@@ -39,6 +40,9 @@ export function formatResult(result: RepositoryResult): string {
     result.commits === undefined ? undefined : `commits ${result.commits} (${result.merges} merges)`,
     result.warnings.length ? `${result.warnings.length} push warnings` : undefined,
     result.notes.some((note) => note.includes('placeholders')) ? 'copy with placeholders' : undefined,
+    result.site === undefined
+      ? undefined
+      : `site ${result.site.pages} pages, ${result.site.images} images, ${result.site.files} files, ${result.site.markedBroken} links shown broken, ${result.site.failed} failing`,
   ].filter(Boolean);
   const times = STEPS.filter((step) => result.timings[step] !== undefined && !['space', 'summary'].includes(step)).map(
     (step) => `${STEP_LABELS[step]} ${duration(result.timings[step]!)}`,

@@ -52,9 +52,9 @@ export function htmlText(html: string): string {
 }
 
 /**
- * The `name="value"` attributes written in `text` (names lower-cased, values decoded; the first of a name wins), as
- * the platform writes them in a tag it generates (`<img src="..." alt="..." width="375">`). Reading stops at a value
- * whose quote never closes.
+ * The `name="value"` (or `name='value'`) attributes written in `text` (names lower-cased, values decoded; the first
+ * of a name wins), as the platform writes them in a tag it generates (`<img src="..." alt="..." width="375">`).
+ * Reading stops at a value whose quote never closes; unquoted values are not read.
  */
 export function htmlAttributes(text: string): Record<string, string> {
   const attributes: Record<string, string> = {};
@@ -67,14 +67,72 @@ export function htmlAttributes(text: string): Record<string, string> {
     }
     const start = i;
     while (i < text.length && isNameChar(text.charCodeAt(i))) i++;
-    if (text[i] !== '=' || text[i + 1] !== '"') continue;
-    const end = text.indexOf('"', i + 2);
+    const quote = text[i + 1];
+    if (text[i] !== '=' || (quote !== '"' && quote !== "'")) continue;
+    const end = text.indexOf(quote, i + 2);
     if (end < 0) break;
     const name = text.slice(start, i).toLowerCase();
     if (!(name in attributes)) attributes[name] = decodeEntities(text.slice(i + 2, end));
     i = end + 1;
   }
   return attributes;
+}
+
+/** The attributes of HTML tags that hold a URL a reader follows or loads, by tag: links, images, picture sources. */
+export const HTML_URL_ATTRIBUTES: ReadonlyMap<string, readonly string[]> = new Map([
+  ['a', ['href']],
+  ['img', ['src', 'srcset']],
+  ['source', ['src', 'srcset']],
+]);
+
+/** A srcset candidate's descriptor: a width (`640w`) or a pixel density (`2x`, `1.5x`). */
+const DESCRIPTOR = /^\d+(?:\.\d+)?[wx]$/;
+
+/**
+ * A srcset candidate (`a.png 2x`) as its URL and descriptor. What follows the URL's last space is its descriptor
+ * only when it reads as one: `dark mode.png` (Git Sync writes file names with spaces) is one URL.
+ */
+export function srcsetCandidate(candidate: string): { url: string; descriptor?: string } {
+  const trimmed = candidate.trim();
+  const space = Math.max(trimmed.lastIndexOf(' '), trimmed.lastIndexOf('\t'), trimmed.lastIndexOf('\n'));
+  const descriptor = space < 0 ? undefined : trimmed.slice(space + 1);
+  return descriptor !== undefined && DESCRIPTOR.test(descriptor) ? { url: trimmed.slice(0, space).trim(), descriptor } : { url: trimmed };
+}
+
+/** The URLs of a `srcset` (`a.png 1x, b.png 2x`): each candidate's URL, without its descriptor. */
+export function srcsetUrls(srcset: string): string[] {
+  return srcset
+    .split(',')
+    .map((candidate) => srcsetCandidate(candidate).url)
+    .filter((url) => url !== '');
+}
+
+/**
+ * The URLs written in an HTML fragment's links, images and picture sources (HTML_URL_ATTRIBUTES), in order: what
+ * GitBook writes for every uploaded image (`<figure><img src=".gitbook/assets/x.png">`), tables of links and cards.
+ * One pass; a `>` inside a quoted value ends the tag early (what is after it is read as text).
+ */
+export function htmlUrls(html: string): string[] {
+  const urls: string[] = [];
+  let from = 0;
+  for (;;) {
+    const open = html.indexOf('<', from);
+    if (open < 0) break;
+    const close = html.indexOf('>', open + 1);
+    if (close < 0) break;
+    let nameEnd = open + 1;
+    while (nameEnd < close && /[a-zA-Z]/.test(html[nameEnd])) nameEnd++;
+    const wanted = HTML_URL_ATTRIBUTES.get(html.slice(open + 1, nameEnd).toLowerCase());
+    if (wanted && nameEnd > open + 1) {
+      const attributes = htmlAttributes(html.slice(nameEnd, close));
+      for (const name of wanted) {
+        const value = attributes[name];
+        if (value !== undefined) urls.push(...(name === 'srcset' ? srcsetUrls(value) : [value]));
+      }
+    }
+    from = close + 1;
+  }
+  return urls;
 }
 
 /** Text made safe inside HTML, as element content or as a quoted attribute value. */

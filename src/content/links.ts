@@ -33,6 +33,7 @@ import { gitbookMarkdownParser, type GitbookNode } from './gitbook-markdown.js';
 import type { DocumentContext } from './document.js';
 import type { DocumentPage, Page, Revision } from './model.js';
 import { boundedParagraphs } from './bounded-markdown.js';
+import { htmlUrls } from './html-text.js';
 import { decodePath, folderOf, isUnder, isUrl, resolvePath } from './paths.js';
 
 export type LinkRelation = 'reference' | 'dependsOn';
@@ -148,6 +149,10 @@ export function extractLinks(markdown: string): RawLink[] {
       case 'linkReference':
       case 'imageReference':
         add(definitions.get(node.identifier));
+        break;
+      case 'html':
+        // Raw HTML: GitBook's figures (`<figure><img src>`), pictures, tables of links and cards.
+        for (const url of htmlUrls(node.value)) add(url);
         break;
       case 'liquidTag':
         tagLinks(`{% ${node.value} %}`, add);

@@ -27,7 +27,7 @@ import { toString } from 'mdast-util-to-string';
 import { parseGitbookMarkdown, parseTagArguments, shownIfBranch, splitTag, type Details, type LiquidBlock, type LiquidExpression, type LiquidTag } from './gitbook-markdown.js';
 import { EMOJI_DATA, parseHtmlTable, type HtmlTable } from './html-table.js';
 import { boundedParagraphs, convertedParts } from './bounded-markdown.js';
-import { escapeHtml } from './html-text.js';
+import { escapeHtml, HTML_URL_ATTRIBUTES, srcsetCandidate, srcsetUrls } from './html-text.js';
 import { openApiRef, operationElement, type OpenApiOperation, type OpenApiRef } from './openapi-html.js';
 import { isAllowedUrl, LINK_SCHEMES, WEB_SCHEMES } from './url-scheme.js';
 
@@ -36,6 +36,11 @@ export interface PageHtmlOptions {
   resolveHref(href: string): string | undefined;
   /** `{{ page.vars.x }}` / `{{ space.vars.x }}` values. */
   variables?: { page?: Record<string, string>; space?: Record<string, string> };
+  /**
+   * Whether an href leads nowhere (a relative link to no page or file of the revision, as the link index counts it):
+   * the link is shown as broken (`class="broken-link"`, `rel="nofollow"`), the image as `class="broken-image"`.
+   */
+  isBroken?(href: string): boolean;
   /** The title of the page an href leads to (a content-ref card shows it), when it leads to one. */
   linkTitle?(href: string): string | undefined;
   /** The markdown of the reusable content an `{% include %}` path names, when it is one of the revision's. */
@@ -103,7 +108,7 @@ const SCHEMA: Schema = {
     '*': [...(defaultSchema.attributes?.['*'] ?? []), 'className', 'id', 'role', 'ariaHidden'],
     input: [['type', 'radio', 'checkbox'], 'name', 'id', 'checked', 'disabled', ['className', 'tab-switch']],
     label: ['htmlFor', 'className'],
-    a: [...(defaultSchema.attributes?.a ?? []).filter((rule) => !(Array.isArray(rule) && rule[0] === 'className')), 'download'],
+    a: [...(defaultSchema.attributes?.a ?? []).filter((rule) => !(Array.isArray(rule) && rule[0] === 'className')), 'download', ['rel', 'nofollow']],
     // Colours only (cleanMarkStyle below): GitBook writes `<mark style="color:...;background-color:...">`.
     mark: ['style'],
     ...Object.fromEntries(MATHML_TAGS.map((tag) => [tag, MATHML_ATTRIBUTES])),
@@ -129,7 +134,7 @@ class Renderer {
     this.includeDepth += 1;
     try {
       const { tree, plain } = boundedTree(markdown);
-      rewriteLinks(tree, this.options.resolveHref);
+      rewriteLinks(tree, this.options);
       const hast = toHast(tree, { allowDangerousHtml: true, handlers: this.handlers }) as HastRoot;
       return element('div', { className: ['include'] }, [...(hast.children as ElementContent[]), ...plain.map((text) => element('p', {}, [textNode(text)]))]);
     } finally {
@@ -177,7 +182,7 @@ class Renderer {
       const body = visible.flatMap((i) => {
         const content = row[i].content;
         if (content.children.length === 0) return [];
-        rewriteLinks(content, this.options.resolveHref);
+        rewriteLinks(content, this.options);
         const hast = toHast(content, { allowDangerousHtml: true, handlers: this.handlers }) as HastRoot;
         const cell = hast.children as ElementContent[];
         return [element('div', { className: ['card-text'] }, href ? cell.map(unlink) : cell)];
@@ -308,10 +313,74 @@ function unlink(node: ElementContent): ElementContent {
   return node.tagName === 'a' ? element('span', {}, children) : { ...node, children };
 }
 
-/** Rewrites the hrefs and srcs the page wrote to where they lead on the site. */
-function rewriteLinks(node: Nodes, resolve: PageHtmlOptions['resolveHref']): void {
-  if ((node.type === 'link' || node.type === 'image' || node.type === 'definition') && typeof node.url === 'string') node.url = resolve(node.url) ?? node.url;
-  if ('children' in node) for (const child of node.children) rewriteLinks(child as Nodes, resolve);
+/** What a link or an image that leads nowhere carries (see PageHtmlOptions.isBroken). */
+const BROKEN_LINK = { className: ['broken-link'], rel: ['nofollow'] };
+const BROKEN_IMAGE = { className: ['broken-image'] };
+
+/** Rewrites the hrefs and srcs the page wrote to where they lead on the site, and marks the links that lead nowhere. */
+function rewriteLinks(node: Nodes, options: Pick<PageHtmlOptions, 'resolveHref' | 'isBroken'>): void {
+  if ((node.type === 'link' || node.type === 'image' || node.type === 'definition') && typeof node.url === 'string') {
+    const resolved = options.resolveHref(node.url);
+    if (resolved === undefined && node.type !== 'definition' && options.isBroken?.(node.url)) {
+      node.data = { ...node.data, hProperties: { ...node.data?.hProperties, ...(node.type === 'link' ? BROKEN_LINK : BROKEN_IMAGE) } };
+    }
+    node.url = resolved ?? node.url;
+  }
+  if ('children' in node) for (const child of node.children) rewriteLinks(child as Nodes, options);
+}
+
+/**
+ * A mark on the elements made from markdown before the page's raw HTML is parsed (their URLs are resolved by then):
+ * the elements without it come from raw HTML, whose URLs resolveRawHtmlUrls resolves.
+ */
+const MADE = 'dataQuireMade';
+
+function markMade(node: HastRoot | Element): void {
+  for (const child of node.children) {
+    if (child.type !== 'element') continue;
+    child.properties[MADE] = '';
+    markMade(child);
+  }
+}
+
+/** hast's name of an HTML attribute that holds URLs. */
+const URL_PROPERTY_NAMES: Readonly<Record<string, string>> = { href: 'href', src: 'src', srcset: 'srcSet' };
+
+/**
+ * Resolves the URLs raw HTML wrote, as markdown's are (GitBook's `<figure><img src>`, `<picture><source srcset>`,
+ * links in HTML tables), and takes the marks of markMade off.
+ */
+function resolveRawHtmlUrls(node: HastRoot | Element, options: Pick<PageHtmlOptions, 'resolveHref' | 'isBroken'>): void {
+  const resolve = options.resolveHref;
+  for (const child of node.children) {
+    if (child.type !== 'element') continue;
+    const properties = child.properties;
+    if (MADE in properties) delete properties[MADE];
+    else {
+      for (const attribute of HTML_URL_ATTRIBUTES.get(child.tagName) ?? []) {
+        const name = URL_PROPERTY_NAMES[attribute];
+        const value = properties[name];
+        if (value === undefined || value === null) continue;
+        // A srcset: its candidates, each a URL and its descriptor.
+        if (attribute === 'srcset') properties[name] = candidatesOf(value).map((candidate) => resolvedCandidate(candidate, resolve)).join(', ');
+        else {
+          const resolved = resolve(String(value));
+          if (resolved === undefined && child.tagName !== 'source' && options.isBroken?.(String(value))) Object.assign(properties, child.tagName === 'a' ? BROKEN_LINK : BROKEN_IMAGE);
+          properties[name] = resolved ?? String(value);
+        }
+      }
+    }
+    resolveRawHtmlUrls(child, options);
+  }
+}
+
+/** The candidates of a srcset property (hast keeps it as written, or as a list). */
+const candidatesOf = (value: unknown): string[] => (Array.isArray(value) ? value.map(String) : String(value).split(',')).map((candidate) => candidate.trim()).filter((candidate) => candidate !== '');
+
+function resolvedCandidate(candidate: string, resolve: PageHtmlOptions['resolveHref']): string {
+  const { url, descriptor } = srcsetCandidate(candidate);
+  const resolved = resolve(url) ?? url;
+  return descriptor === undefined ? resolved : `${resolved} ${descriptor}`;
 }
 
 /** The properties the sanitizer keeps that hold a URL (all of them), with the schemes each may have. */
@@ -347,6 +416,8 @@ function enforceUrlAndStyleRules(node: HastRoot | Element): void {
       const value = properties[name];
       if (value !== undefined && value !== null && !isAllowedUrl(String(value), schemes)) delete properties[name];
     }
+    const srcSet = properties.srcSet;
+    if (srcSet !== undefined && srcSet !== null && !candidatesOf(srcSet).every((candidate) => srcsetUrls(candidate).every((url) => isAllowedUrl(url, WEB_SCHEMES)))) delete properties.srcSet;
     if (child.tagName === 'mark' && properties.style !== undefined) {
       const style = cleanMarkStyle(String(properties.style));
       if (style === undefined) delete properties.style;
@@ -388,10 +459,12 @@ function boundedTree(markdown: string): { tree: Root; plain: string[] } {
  */
 export function pageHtml(markdown: string, options: PageHtmlOptions): PageHtml {
   const { tree, plain } = boundedTree(markdown);
-  rewriteLinks(tree, options.resolveHref);
+  rewriteLinks(tree, options);
   const renderer = new Renderer(options);
   const hast = toHast(tree, { allowDangerousHtml: true, handlers: renderer.handlers }) as HastRoot;
+  markMade(hast);
   const parsed = raw(hast) as HastRoot;
+  resolveRawHtmlUrls(parsed, options);
   const clean = sanitize(parsed, SCHEMA) as HastRoot;
   enforceUrlAndStyleRules(clean);
   const outline = anchorHeadings(clean);

@@ -17,6 +17,9 @@ import { jsonWithParts } from './json-parts.js';
 import { documentLinks, linkLookupsFromPlain, type PlainLinkLookups } from '../content/links.js';
 import { readOnThread, threadDatabase } from '../store/sql/thread-reads.js';
 
+/** A record's own value of `key` (never one of Object.prototype's: a page may link to `constructor`). */
+const ownValue = (record: Record<string, string>, key: string): string | undefined => (Object.hasOwn(record, key) ? record[key] : undefined);
+
 export const cpuTasks = {
   /** Page files -> their fields (src/content/page.ts), for buildRevision. */
   parsePages: parsePageFiles,
@@ -41,11 +44,13 @@ export const cpuTasks = {
    */
   pageHtml: (input: PooledPageHtml): PageHtml => {
     const outcomes = new Map(input.outcomes);
+    const broken = new Set(input.broken);
     return pageHtml(input.markdown, {
-      resolveHref: (href) => input.hrefs[href] ?? input.hrefs[href.trim()],
-      linkTitle: (href) => input.titles[href] ?? input.titles[href.trim()],
+      resolveHref: (href) => ownValue(input.hrefs, href) ?? ownValue(input.hrefs, href.trim()),
+      isBroken: (href) => broken.has(href) || broken.has(href.trim()),
+      linkTitle: (href) => ownValue(input.titles, href) ?? ownValue(input.titles, href.trim()),
       variables: input.variables,
-      include: (path) => input.includes[path],
+      include: (path) => ownValue(input.includes, path),
       condition: (expression) => decidedCondition(outcomes, expression),
     });
   },
@@ -91,6 +96,8 @@ export interface PooledPageHtml {
   markdown: string;
   /** Site URLs of the hrefs the page (and its includes) write; an href not here stays as written. */
   hrefs: Record<string, string>;
+  /** The hrefs that lead nowhere (shown as broken links). */
+  broken: string[];
   /** Titles of the pages those hrefs lead to (content-ref cards show them). */
   titles: Record<string, string>;
   variables: { page?: Record<string, string>; space?: Record<string, string> };

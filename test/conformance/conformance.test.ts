@@ -39,6 +39,14 @@ describe('conformance harness on the fixtures', () => {
     expect(result.status).toBe('PASS');
   });
 
+  it('crawls the published site of each fixture: every image form of real repositories answers, links to nothing are shown broken', () => {
+    const site = results.get('images-and-html-links')!.site!;
+    // Five image files, each fetched once: the figure's (shown again by a tab, percent-encoded, and by a subpage), the
+    // picture's source and image, the table's (again root-relative from a subpage), the hint's.
+    expect(site).toEqual({ pages: 3, images: 5, files: 0, markedBroken: 2, failed: 0 });
+    for (const fixture of GITBOOK_FIXTURES) expect(results.get(fixture.name)!.site?.pages, fixture.name).toBeGreaterThan(0);
+  });
+
   it('fails a repository whose push is refused, naming the push and the reason', () => {
     const result = results.get('refused-symlink')!;
     expect(result.status).toBe('FAIL');

@@ -19,6 +19,46 @@ const render = (markdown: string) => {
 const classed = hasClass;
 
 describe('pageHtml', () => {
+  it('resolves the URLs raw HTML writes as markdown\'s are: figures, pictures, links in HTML tables; each once, none unsafe', () => {
+    const resolveHref = (href: string) => (href.startsWith('.gitbook/assets/') ? `/files/${encodeURIComponent(href.slice(16))}` : href.endsWith('.md') ? `/site/${href.slice(0, -3)}` : undefined);
+    const { html } = pageHtml(
+      [
+        '<figure><img src=".gitbook/assets/shot (1).png" alt="A shot"><figcaption><p>The shot</p></figcaption></figure>',
+        '<picture><source srcset=".gitbook/assets/dark.png 2x, .gitbook/assets/dark-1.png 1x" media="(prefers-color-scheme: dark)"><img src=\'.gitbook/assets/light.png\' alt="Light"></picture>',
+        '<table><tr><td><a href="guide/setup.md">Setup</a></td><td><img src=".gitbook/assets/a&amp;b.png"></td></tr></table>',
+        '[Markdown](guide/setup.md) ![Image](.gitbook/assets/md.png) <a href="https://example.com/">out</a> <a href="javascript:alert(1)">bad</a>',
+        '<source srcset="javascript:alert(2) 1x"><img src="constructor">',
+      ].join('\n\n'),
+      { resolveHref },
+    );
+    const tree = parseHtml(html, { fragment: true });
+    expect(all(tree, (e) => e.tagName === 'img').map((e) => e.properties.src)).toEqual([
+      '/files/shot%20(1).png',
+      '/files/light.png',
+      '/files/a%26b.png',
+      '/files/md.png',
+      'constructor',
+    ]);
+    expect(all(tree, (e) => e.tagName === 'source').map((e) => e.properties.srcSet)).toEqual(['/files/dark.png 2x, /files/dark-1.png 1x', undefined]);
+    expect(all(tree, (e) => e.tagName === 'a').map((e) => e.properties.href)).toEqual(['/site/guide/setup', '/site/guide/setup', 'https://example.com/', undefined]);
+    expect(html).not.toContain('data-quire');
+  });
+
+  it('marks the links the caller says lead nowhere as broken, in markdown and in raw HTML, and no other', () => {
+    const { html } = pageHtml('[Gone](gone.md) [Here](here.md) [Out](https://example.com/)\n\n<a href="gone-too.md">Gone too</a> <a href="here.md">Here</a>', {
+      resolveHref: (href) => (href === 'here.md' ? '/site/here' : undefined),
+      isBroken: (href) => href.startsWith('gone'),
+    });
+    const links = all(parseHtml(html, { fragment: true }), (e) => e.tagName === 'a');
+    expect(links.map((e) => [text(e), e.properties.href, e.properties.className, e.properties.rel])).toEqual([
+      ['Gone', 'gone.md', ['broken-link'], ['nofollow']],
+      ['Here', '/site/here', undefined, undefined],
+      ['Out', 'https://example.com/', undefined, undefined],
+      ['Gone too', 'gone-too.md', ['broken-link'], ['nofollow']],
+      ['Here', '/site/here', undefined, undefined],
+    ]);
+  });
+
   it('renders steppers, columns, content-refs, embeds, files and expressions', () => {
     const { tree } = render(
       [
@@ -186,7 +226,7 @@ describe('pageHtml', () => {
       ['vb', undefined],
       ['data', undefined],
       ['mail', 'mailto:ops@example.com'],
-      ['page', 'setup.md'],
+      ['page', '/site/setup'],
       ['md', undefined],
       ['Card', undefined],
     ]);

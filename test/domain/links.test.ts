@@ -88,9 +88,29 @@ describe('extractLinks', () => {
     expect(links).toContainEqual({ href: '.gitbook/assets/a.pdf', relation: 'reference' });
   });
 
-  it('leaves code, inline code and raw HTML alone', () => {
-    const markdown = ['```md', '[not a link](nowhere.md)', '```', '', 'Use `[x](y.md)` in text.', '', '    [indented](code.md)', '', '<a href="html.md">html</a>'].join('\n');
+  it('leaves code and inline code alone', () => {
+    const markdown = ['```md', '[not a link](nowhere.md)', '<img src="fenced.png">', '```', '', 'Use `[x](y.md)` in text.', '', '    [indented](code.md)'].join('\n');
     expect(extractLinks(markdown)).toEqual([]);
+  });
+
+  it('reads the links, images and picture sources of raw HTML: GitBook figures, HTML tables, cards', () => {
+    const markdown = [
+      '<figure><img src=".gitbook/assets/shot (1).png" alt="x"><figcaption><p>Caption</p></figcaption></figure>',
+      '<picture><source srcset=".gitbook/assets/dark.png 2x, .gitbook/assets/dark-1.png 1x"><img src=\'.gitbook/assets/light.png\'></picture>',
+      '<table><tr><td><a href="quickstart/supported-sdks.md">SDKs</a></td></tr></table>',
+      'Text with <a href="inline.md">an inline link</a> and <span title="x">no URL</span>, <img src=".gitbook/assets/a&amp;b.png">.',
+      '<constructor src="x.png"> <a name="anchor"> <A HREF="upper.md">',
+    ].join('\n\n');
+    expect(extractLinks(markdown).map((link) => link.href)).toEqual([
+      '.gitbook/assets/shot (1).png',
+      '.gitbook/assets/dark.png',
+      '.gitbook/assets/dark-1.png',
+      '.gitbook/assets/light.png',
+      'quickstart/supported-sdks.md',
+      'inline.md',
+      '.gitbook/assets/a&b.png',
+      'upper.md',
+    ]);
   });
 
   it('skips bodies that cannot hold a link without parsing them, and empty links', () => {

@@ -573,6 +573,49 @@ const names: GitbookFixture[] = [
   },
 ];
 
+/** How real Git Sync repositories show images and link pages (the crawl of the site step reaches every one). */
+const images: GitbookFixture[] = [
+  {
+    name: 'images-and-html-links',
+    pattern: 'images as Git Sync writes them (figures, pictures, in tables, hints and tabs; names with spaces, #, &, brackets, non-ASCII), links in HTML tables, a link and an image to nothing',
+    build: (dir) =>
+      withRepository(dir, async (repo) => {
+        await repo.commitFiles('Images', {
+          'README.md': [
+            '# Welcome',
+            '',
+            '<figure><img src=".gitbook/assets/image (1).png" alt=""><figcaption><p>A figure</p></figcaption></figure>',
+            '',
+            '<picture><source srcset=".gitbook/assets/dark mode.png" media="(prefers-color-scheme: dark)"><img src=".gitbook/assets/light&#x26;mode.png" alt="Light"></picture>',
+            '',
+            '<table><thead><tr><th>Guide</th><th>Shot</th></tr></thead><tbody><tr><td><a href="guides/install.md">Install</a></td><td><img src=".gitbook/assets/C#[1].png"></td></tr></tbody></table>',
+            '',
+            '{% hint style="info" %}',
+            '![Hint image](<.gitbook/assets/ünïcode shot.png>) and [the guide](guides/)',
+            '{% endhint %}',
+            '',
+            '{% tabs %}',
+            '{% tab title="One" %}',
+            '![Tab image](.gitbook/assets/image%20%281%29.png)',
+            '{% endtab %}',
+            '{% endtabs %}',
+            '',
+            '[Gone](guides/gone.md) ![Missing](.gitbook/assets/missing.png)',
+            '',
+          ].join('\n'),
+          'guides/README.md': page('Guides', '<img src="../.gitbook/assets/image (1).png"> and [home](../README.md)'),
+          'guides/install.md': page('Installation', '<a href="/README.md">Root-relative home</a> <img src="/.gitbook/assets/C#[1].png">'),
+          'SUMMARY.md': summary('* [Welcome](README.md)', '* [Guides](guides/README.md)', '  * [Installation](guides/install.md)'),
+          '.gitbook/assets/image (1).png': PNG,
+          '.gitbook/assets/dark mode.png': PNG,
+          '.gitbook/assets/light&mode.png': PNG,
+          '.gitbook/assets/C#[1].png': PNG,
+          '.gitbook/assets/ünïcode shot.png': PNG,
+        });
+      }),
+  },
+];
+
 const layouts: GitbookFixture[] = [
   {
     name: 'no-summary',
@@ -601,7 +644,7 @@ const layouts: GitbookFixture[] = [
 ];
 
 /** Every fixture, by group of patterns. */
-export const GITBOOK_FIXTURES: readonly GitbookFixture[] = [...mergeShapes, ...summaryForms, ...configForms, ...names, ...layouts];
+export const GITBOOK_FIXTURES: readonly GitbookFixture[] = [...mergeShapes, ...summaryForms, ...configForms, ...names, ...images, ...layouts];
 
 /** Builds the fixture `name` in `parent/name`; answers that folder. */
 export async function buildGitbookFixture(name: string, parent: string): Promise<string> {

@@ -13,7 +13,7 @@ export function branchOf(number: number): string {
 }
 
 /** The link index's extraction rules and row shape; rows made otherwise are indexed again when read. */
-export const LINKS_VERSION = 2;
+export const LINKS_VERSION = 3;
 
 /**
  * The search index's rules; a space indexed with other rules is indexed again, whole. 4: a section's blocks are apart

@@ -53,7 +53,7 @@ const CSS = `
 :root{color-scheme:light dark;--fg:#1f2328;--muted:#59636e;--bg:#fff;--line:#d1d9e0;--accent:#0969da;--hint-info:#ddf4ff;--hint-warning:#fff8c5;--hint-danger:#ffebe9;--hint-success:#dafbe1;--code:#f6f8fa}
 @media (prefers-color-scheme:dark){:root{--fg:#e6edf3;--muted:#9198a1;--bg:#0d1117;--line:#3d444d;--accent:#4493f8;--hint-info:#0c2d6b;--hint-warning:#4b3a00;--hint-danger:#5d0f12;--hint-success:#0f3d1f;--code:#151b23}}
 *{box-sizing:border-box}body{margin:0;font:16px/1.6 system-ui,-apple-system,"Segoe UI",sans-serif;color:var(--fg);background:var(--bg)}
-a{color:var(--accent)}header.site{display:flex;flex-wrap:wrap;gap:1rem;align-items:center;padding:.75rem 1.5rem;border-bottom:1px solid var(--line)}
+a{color:var(--accent)}a.broken-link{color:var(--muted);text-decoration:underline wavy #cf222e;text-underline-offset:3px}header.site{display:flex;flex-wrap:wrap;gap:1rem;align-items:center;padding:.75rem 1.5rem;border-bottom:1px solid var(--line)}
 header.site .title{font-weight:600;font-size:1.1rem;color:var(--fg);text-decoration:none}nav.sections a,nav.variants a{margin-right:1rem;text-decoration:none}
 nav a[aria-current=page]{font-weight:600;color:var(--fg)}.layout{display:grid;grid-template-columns:16rem minmax(0,1fr) 14rem;gap:2rem;max-width:90rem;margin:0 auto;padding:1.5rem}
 nav.toc ul{list-style:none;padding-left:1rem;margin:.25rem 0}nav.toc>ul{padding-left:0}nav.toc a{text-decoration:none;color:var(--muted)}nav.toc .group{font-weight:600;margin-top:1rem;text-transform:uppercase;font-size:.8rem}

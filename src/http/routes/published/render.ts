@@ -8,6 +8,7 @@ import { INCLUDE_DEPTH, pageHtml, type PageHtml, type PageHtmlOptions } from '..
 import type { Context } from '../../../domain/context.js';
 import { specDocumentsNamed } from '../../../domain/openapi/specs.js';
 import type { DocumentPage, Page } from '../../../content/model.js';
+import { isUrl } from '../../../content/paths.js';
 import { documentPages, firstDocument, type PublishedPage, type PublishedSpace } from '../../../domain/sites/published.js';
 import { siteSpacesIn } from '../../../domain/sites/tree.js';
 import { decidedCondition, evaluateCondition, type VisitorClaims } from '../../../domain/sites/conditions.js';
@@ -99,6 +100,8 @@ function pageLinks(published: PublishedPage, siteBase: string) {
     if (ref.kind === 'file') return fileUrl(ref.file);
     return undefined;
   };
+  // A relative link the revision has nothing at (a URL, an anchor of the page or a non-document page is no such link).
+  const isBroken = (href: string): boolean => !isUrl(href) && !href.startsWith('#') && lookups().resolveLink(href).kind === 'url';
   const linkTitle = (href: string): string | undefined => {
     const ref = lookups().resolveLink(href);
     const id = ref.kind === 'page' ? ref.page : ref.kind === 'anchor' ? ref.page : undefined;
@@ -108,7 +111,7 @@ function pageLinks(published: PublishedPage, siteBase: string) {
     const id = lookups().resolveInclude?.(path);
     return content.revision.reusableContents.find((reusable) => reusable.id === id)?.markdown;
   };
-  return { pageUrlOf, fileUrl, resolveHref, linkTitle, include };
+  return { pageUrlOf, fileUrl, resolveHref, isBroken, linkTitle, include };
 }
 
 // Rendered once per page and place on the site (and versions of the specs it shows).
@@ -123,9 +126,9 @@ const NO_OUTCOMES: ReadonlyMap<string, boolean> = new Map();
  * them (pageVariant); without one, as for anyone without claims (a static export too).
  */
 export function pageHtmlOptionsFor(published: PublishedPage, siteBase: string, specs?: PageSpecs, variant?: PageVariant): PageHtmlOptions {
-  const { resolveHref, linkTitle, include } = pageLinks(published, siteBase);
+  const { resolveHref, isBroken, linkTitle, include } = pageLinks(published, siteBase);
   const outcomes = variant?.outcomes ?? NO_OUTCOMES;
-  return { resolveHref, linkTitle, variables: variablesOf(published), include, condition: (expression) => decidedCondition(outcomes, expression), ...(specs ? { openapiOperation: specs.operation } : {}) };
+  return { resolveHref, isBroken, linkTitle, variables: variablesOf(published), include, condition: (expression) => decidedCondition(outcomes, expression), ...(specs ? { openapiOperation: specs.operation } : {}) };
 }
 
 /**
@@ -153,8 +156,9 @@ export async function renderContent(
   const { content, page } = published;
   const { variant, pooledAbove = POOLED_RENDER } = options;
   if (specs || (!variant && (page.markdown.length <= pooledAbove || content.answers?.has(contentKey(published, siteBase, specs))))) return renderedContent(published, siteBase, specs, variant);
-  const { resolveHref, linkTitle, include } = pageLinks(published, siteBase);
+  const { resolveHref, isBroken, linkTitle, include } = pageLinks(published, siteBase);
   const hrefs: Record<string, string> = {};
+  const broken: string[] = [];
   const titles: Record<string, string> = {};
   const includes: Record<string, string> = {};
   let bodies = [page.markdown];
@@ -164,13 +168,14 @@ export async function renderContent(
     for (const { href } of found) {
       const url = resolveHref(href);
       if (url !== undefined) hrefs[href] = url;
+      else if (isBroken(href)) broken.push(href);
       const title = linkTitle(href);
       if (title !== undefined) titles[href] = title;
       const included = href in includes ? undefined : include(href);
       if (included !== undefined) bodies.push((includes[href] = included));
     }
   }
-  const html = await ctx.cpu.run('pageHtml', { markdown: page.markdown, hrefs, titles, variables: variablesOf(published), includes, outcomes: [...(variant?.outcomes ?? [])] });
+  const html = await ctx.cpu.run('pageHtml', { markdown: page.markdown, hrefs, broken, titles, variables: variablesOf(published), includes, outcomes: [...(variant?.outcomes ?? [])] });
   return variant ? html : (JSON.parse(cachedJson(content, contentKey(published, siteBase, specs), () => html)) as PageHtml);
 }
 
