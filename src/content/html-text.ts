@@ -30,16 +30,27 @@ export function decodeEntities(value: string): string {
     .replace(/&amp;/g, '&');
 }
 
-/** `html` without its tags: each `<` up to the next `>` dropped; a `<` that no `>` follows stays, as text. */
-export function withoutTags(html: string): string {
-  let out = '';
+/**
+ * The tags of `html` in order, as the places of their `<` and `>`: each `<` up to the next `>`; a `<` that no `>`
+ * follows ends the tags (no `>` follows any later one either). One pass.
+ */
+function* tagSpans(html: string): Generator<{ open: number; close: number }> {
   let from = 0;
   for (;;) {
     const open = html.indexOf('<', from);
-    if (open < 0) break;
+    if (open < 0) return;
     const close = html.indexOf('>', open + 1);
-    // No `>` after this `<`: none after any later one either.
-    if (close < 0) break;
+    if (close < 0) return;
+    yield { open, close };
+    from = close + 1;
+  }
+}
+
+/** `html` without its tags (tagSpans): a `<` that no `>` follows stays, as text. */
+export function withoutTags(html: string): string {
+  let out = '';
+  let from = 0;
+  for (const { open, close } of tagSpans(html)) {
     out += html.slice(from, open);
     from = close + 1;
   }
@@ -114,23 +125,16 @@ export function srcsetUrls(srcset: string): string[] {
  */
 export function htmlUrls(html: string): string[] {
   const urls: string[] = [];
-  let from = 0;
-  for (;;) {
-    const open = html.indexOf('<', from);
-    if (open < 0) break;
-    const close = html.indexOf('>', open + 1);
-    if (close < 0) break;
+  for (const { open, close } of tagSpans(html)) {
     let nameEnd = open + 1;
     while (nameEnd < close && /[a-zA-Z]/.test(html[nameEnd])) nameEnd++;
     const wanted = HTML_URL_ATTRIBUTES.get(html.slice(open + 1, nameEnd).toLowerCase());
-    if (wanted && nameEnd > open + 1) {
-      const attributes = htmlAttributes(html.slice(nameEnd, close));
-      for (const name of wanted) {
-        const value = attributes[name];
-        if (value !== undefined) urls.push(...(name === 'srcset' ? srcsetUrls(value) : [value]));
-      }
+    if (!wanted || nameEnd === open + 1) continue;
+    const attributes = htmlAttributes(html.slice(nameEnd, close));
+    for (const name of wanted) {
+      const value = attributes[name];
+      if (value !== undefined) urls.push(...(name === 'srcset' ? srcsetUrls(value) : [value]));
     }
-    from = close + 1;
   }
   return urls;
 }
