@@ -254,13 +254,14 @@ const summaryForms: GitbookFixture[] = [
   },
   {
     name: 'summary-listed-twice',
-    pattern: 'the same file listed twice, with and without #anchor, and under two titles',
+    pattern: 'the same file listed twice, with and without #anchor, and under two titles (the listings again lead to its page from pages in folders too)',
     build: (dir) =>
       withRepository(dir, async (repo) => {
         await repo.commitFiles('Pages', {
           'README.md': page('Welcome'),
           'faq.md': page('Frequent questions', '## Billing\n\nHow billing works.'),
-          'SUMMARY.md': summary('* [Welcome](README.md)', '* [Frequent questions](faq.md)', '  * [Billing](faq.md#billing)', '* [Questions again](faq.md)'),
+          'guide/start.md': page('Start'),
+          'SUMMARY.md': summary('* [Welcome](README.md)', '* [Frequent questions](faq.md)', '  * [Billing](faq.md#billing)', '* [Start](guide/start.md)', '* [Questions again](faq.md)'),
         });
       }),
   },

@@ -7,7 +7,7 @@ import { findOperation, openApiRefsOf } from '../../../content/openapi-html.js';
 import { INCLUDE_DEPTH, pageHtml, type PageHtml, type PageHtmlOptions } from '../../../content/page-html.js';
 import type { Context } from '../../../domain/context.js';
 import { specDocumentsNamed } from '../../../domain/openapi/specs.js';
-import type { DocumentPage, Page } from '../../../content/model.js';
+import type { DocumentPage, LinkPage, Page } from '../../../content/model.js';
 import { isUrl } from '../../../content/paths.js';
 import { documentPages, firstDocument, type PublishedPage, type PublishedSpace } from '../../../domain/sites/published.js';
 import { siteSpacesIn } from '../../../domain/sites/tree.js';
@@ -187,6 +187,11 @@ export async function renderContent(
 export function renderPage(published: PublishedPage, siteBase: string, options: { liveSearch?: string; content?: PageHtml; specs?: PageSpecs } = {}): string {
   const { tree, content, page } = published;
   const { pageUrlOf, fileUrl, resolveHref } = pageLinks(published, siteBase);
+  // A file SUMMARY.md lists again leads to its page (its href is relative to SUMMARY.md, not to this page).
+  const linkPageHref = (target: LinkPage): string => {
+    const listed = target.pageId === undefined ? undefined : content.pagesById.get(target.pageId);
+    return listed?.type === 'document' ? `${pageUrlOf(listed)}${target.anchor ? `#${target.anchor}` : ''}` : (resolveHref(target.href) ?? target.href);
+  };
   const { html, outline } = options.content ?? renderedContent(published, siteBase, options.specs);
   const order = documentPages(content.revision.pages).filter((p) => !p.hidden);
   const at = order.findIndex((p) => p.id === page.id);
@@ -210,7 +215,7 @@ export function renderPage(published: PublishedPage, siteBase: string, options: 
     sections: sectionLinks,
     variants,
     pages: content.revision.pages,
-    pageHref: (target: Page) => (target.type === 'document' ? pageUrlOf(target) : target.type === 'link' ? (resolveHref(target.href) ?? target.href) : undefined),
+    pageHref: (target: Page) => (target.type === 'document' ? pageUrlOf(target) : target.type === 'link' ? linkPageHref(target) : undefined),
     current: page,
     html,
     outline,
