@@ -248,6 +248,33 @@ describe.each(DATABASE_KINDS)('term lists (%s)', (kind) => {
     await checkout.dispose();
   });
 
+  it('numbers the pages of a space that has used up its range with the numbers no stored page holds, and still ranks them right', async () => {
+    const { id, checkout } = await newSpace('Worn');
+    for (let i = 0; i < 4; i++) await checkout.write(`page-${i}.md`, pageText(i, 1));
+    await checkout.commitAndPush('pages');
+    await indexSearch(t.container.ctx, id);
+    const { db } = t.container.ctx;
+    const numbers = async () => (await db.selectFrom('search_pages').select('doc').where('space_id', '=', id).orderBy('doc').execute()).map((row) => Number(row.doc));
+    const held = await numbers();
+    // As if the space had written 2^24 pages: the next number is the range's last one.
+    await db.updateTable('search_spaces').set({ last_doc: DOCS_PER_SPACE - 2 }).where('space_id', '=', id).execute();
+    for (let i = 4; i < 7; i++) await checkout.write(`page-${i}.md`, pageText(i, 1));
+    await checkout.commitAndPush('three more');
+    await indexSearch(t.container.ctx, id);
+    const key = (await searchStates(db, [id])).get(id)!.key;
+    const base = key * DOCS_PER_SPACE;
+    const now = await numbers();
+    // The kept pages keep theirs; the new ones take the last number, then the lowest ones no page holds.
+    expect(now.filter((doc) => held.includes(doc))).toEqual(held);
+    const fresh = now.filter((doc) => !held.includes(doc));
+    expect(fresh).toHaveLength(3);
+    expect(fresh).toContain(base + DOCS_PER_SPACE - 1);
+    expect(fresh.every((doc) => doc >= base + 1 && doc < base + DOCS_PER_SPACE)).toBe(true);
+    const state = await storedAndFresh(id);
+    expect(state.stored).toEqual(state.fresh);
+    await checkout.dispose();
+  });
+
   it('appends new postings to the stored lists in SQL, and merges a number below a list\'s end in order', async () => {
     const id = await indexedSpace('Appends', Object.fromEntries([0, 1, 2].map((i) => [`page-${i}.md`, pageText(i, 4)])));
     const { db } = t.container.ctx;

@@ -73,7 +73,8 @@ describe.each(DATABASE_KINDS)('published sites as HTML (%s)', (kind) => {
       ].join('\n'),
     );
     await checkout.write('.gitbook.yaml', 'redirects:\n  old/install: setup/install.md\n  elsewhere: https://example.com/moved\n');
-    await checkout.write('secret.md', '---\nnoIndex: true\nnoRobotsIndex: true\n---\n\n# Secret\n\nNot for crawlers.\n');
+    // An emoji of code points no character has (a surrogate, one past U+10FFFF) beside a real one.
+    await checkout.write('secret.md', '---\nnoIndex: true\nnoRobotsIndex: true\nemoji: d800-110000-1f600\n---\n\n# Secret\n\nNot for crawlers.\n');
     await checkout.write('.gitbook/assets/logo.png', Buffer.from([0x89, 0x50, 0x4e, 0x47, 1, 2, 3]));
     await checkout.write('.gitbook/assets/hero dark.png', Buffer.from([0x89, 0x50, 0x4e, 0x47, 4, 5, 6]));
     await checkout.write(
@@ -107,7 +108,7 @@ describe.each(DATABASE_KINDS)('published sites as HTML (%s)', (kind) => {
     expect(all(toc, (e) => e.tagName === 'a').map((a) => [text(a), a.properties.href])).toEqual([
       ['Welcome', base],
       ['Install', `${base}/setup/install`],
-      ['Secret', `${base}/secret`],
+      ['\ufffd\ufffd\u{1f600} Secret', `${base}/secret`],
     ]);
     // The link to another page leads to its site URL, at its anchor; the image to the site's copy of the file.
     expect(text(all(html, hasClass('include'))[0]).trim()).toBe('Questions? Ask the docs team.');
@@ -196,6 +197,12 @@ describe.each(DATABASE_KINDS)('published sites as HTML (%s)', (kind) => {
     expect(all(html, (e) => e.tagName === 'nav' && (hasClass('toc')(e) || hasClass('pagination')(e)))).toEqual([]);
     expect(all(html, hasClass('layout'))[0].properties.className).toEqual(['layout', 'wide', 'no-toc']);
     expect(text(all(html, (e) => e.tagName === 'article')[0])).toContain('Big picture.');
+  });
+
+  it('shows a page emoji of code points no character has as U+FFFD in the table of contents', async () => {
+    const { html } = await get(base);
+    const secret = all(html, (e) => e.tagName === 'a' && String(e.properties.href).endsWith('/secret'));
+    expect(secret.map(text)).toEqual(['\ufffd\ufffd\u{1f600} Secret']);
   });
 
   it('renders script from markdown, front matter and SUMMARY titles inert', async () => {

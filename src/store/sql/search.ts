@@ -118,10 +118,22 @@ export async function applySearchChange(
     .onConflict((oc) => oc.column('space_id').doUpdateSet({ commit_oid: state.commit_oid, version: state.version, language: state.language, indexed_at: state.indexed_at }))
     .execute();
   const { key, last_doc: lastDoc } = await db.selectFrom('search_spaces').select(['key', 'last_doc']).where('space_id', '=', spaceId).executeTakeFirstOrThrow();
-  const stored = new Map(
-    (await db.selectFrom('search_pages').select(['page_id', 'doc']).where('space_id', '=', spaceId).execute()).map((row) => [row.page_id, Number(row.doc)]),
-  );
   const gone = [...change.removed, ...change.added.map((rows) => rows.page.page_id)];
+  // The numbers of the pages this change removes, writes again or moves: not every stored page (a big indexing
+  // writes in parts, and each part would read them all).
+  const stored = new Map<string, number>();
+  for (const ids of chunks([...gone, ...change.moved.map((moved) => moved.page_id)])) {
+    const rows = await db.selectFrom('search_pages').select(['page_id', 'doc']).where('space_id', '=', spaceId).where('page_id', 'in', ids).execute();
+    for (const row of rows) stored.set(row.page_id, Number(row.doc));
+  }
+  const base = Number(key) * DOCS_PER_SPACE;
+  // The space's pages are numbered within its range: its highest number, read from the index on `doc`.
+  const highest = await db
+    .selectFrom('search_pages')
+    .select((eb) => eb.fn.max('doc').as('doc'))
+    .where('doc', '>=', base)
+    .where('doc', '<', base + DOCS_PER_SPACE)
+    .executeTakeFirst();
   // A page's search_results row goes with it (a foreign key); on SQLite, its FTS row too (the trigger of migration 0012).
   for (const ids of chunks(gone)) {
     await db.deleteFrom('search_pages').where('space_id', '=', spaceId).where('page_id', 'in', ids).execute();
@@ -131,13 +143,14 @@ export async function applySearchChange(
     if (doc !== undefined) await db.updateTable('search_results').set({ path: moved.path }).where('doc', '=', doc).execute();
   }
   // Numbers: every page written takes a number no other page of the space holds, after the highest first (a page
-  // written again gets a new one: what an indexing rewrote can be told from what it kept).
-  const kept = new Set(gone);
-  const used = new Set([...stored].filter(([pageId]) => !kept.has(pageId)).map(([, doc]) => doc));
-  const base = Number(key) * DOCS_PER_SPACE;
-  // Above every number the space's term lists ever held, too (their postings of gone pages stay until compacted).
-  let next = base + Number(lastDoc) + 1;
-  for (const doc of stored.values()) if (doc >= next) next = doc + 1;
+  // written again gets a new one: what an indexing rewrote can be told from what it kept), and above every number
+  // the space's term lists ever held (their postings of gone pages stay until compacted).
+  let next = Math.max(base + Number(lastDoc) + 1, highest?.doc === null || highest?.doc === undefined ? 0 : Number(highest.doc) + 1);
+  // Past the last number of the range (a space that has written 2^24 pages): the numbers no stored page holds.
+  const used =
+    next + change.added.length > base + DOCS_PER_SPACE
+      ? new Set((await db.selectFrom('search_pages').select('doc').where('space_id', '=', spaceId).execute()).map((row) => Number(row.doc)))
+      : new Set<number>();
   let free = base + 1;
   const takeDoc = (): number => {
     if (next < base + DOCS_PER_SPACE) return next++;

@@ -21,7 +21,6 @@ import { cachedBytes, sendKept } from '../../present.js';
 import { authenticateToken } from '../../../domain/identity/users.js';
 import { DomainError, NotFound } from '../../../domain/errors.js';
 import {
-  documentPages,
   firstDocument,
   NothingPublishedYet,
   openPlaceOfSpace,
@@ -32,11 +31,13 @@ import {
   type PublishedTree,
   type SiteVisitor,
 } from '../../../domain/sites/published.js';
-import { renderAppPage, renderNotFound, renderNothingYet, renderSearch, type SearchResult } from './layout.js';
-import { pageMarkdown, pageSpecs, pageUrl, pageUrls, renderContent, renderPage, type PageSpecs } from './render.js';
+import { renderAppPage, renderNotFound, renderNothingYet, renderSearch } from './layout.js';
+import { pageMarkdown, pageSpecs, pageUrl, renderContent, renderPage, type PageSpecs } from './render.js';
 import { LIVE_SEARCH_PATH, LIVE_SEARCH_SCRIPT } from './live-search.js';
 import { mayKeepVariant, pageVariant, type PageVariant } from './variants.js';
-import { searchSpaces } from '../../../domain/search/search.js';
+import { sitePages, siteSearch } from './site-reads.js';
+import { siteMcpServer } from './mcp.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { contentTypeOf, DEFAULT_CONTENT_TYPE, runsScript } from '../../../content/files.js';
 
 const SHARE_COOKIE = 'quire_share';
@@ -47,6 +48,8 @@ const MAX_UNSIGNED_CLAIMS = 20;
 const MAX_UNSIGNED_VALUE = 256;
 const CLAIM_PARAMETER = /^visitor\.([A-Za-z_][A-Za-z0-9_]*)$/;
 const MACHINE_FILES = new Set(['sitemap.xml', 'robots.txt', 'llms.txt', 'llms-full.txt']);
+/** Where a site's MCP server answers, below the site. */
+export const MCP_PATH = '~quire/mcp';
 
 const SECURITY_HEADERS = {
   // Content HTML is sanitized; this makes sure no script from it runs anyway: only Quire's own (live search).
@@ -213,15 +216,7 @@ export const publishedRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app,
   /** The search box's results: the site's spaces, best pages first, each with its matching sections. */
   async function search(request: FastifyRequest, reply: FastifyReply, tree: PublishedTree, siteBase: string) {
     const query = String((request.query as { q?: string }).q ?? '').trim();
-    const spaces = await publishedSpaces(ctx, tree);
-    const hits = await searchSpaces(ctx, [...new Set(spaces.map((s) => s.siteSpace.space_id))], query);
-    const results: SearchResult[] = hits.flatMap((hit) => {
-      const space = spaces.find((s) => s.siteSpace.space_id === hit.spaceId);
-      const page = space?.content.pagesById.get(hit.id);
-      if (!space || !page || page.type !== 'document') return [];
-      const href = pageUrl(siteBase, space, page);
-      return [{ title: page.title, href, sections: hit.sections.map((section) => ({ title: section.title, href: `${href}#${section.id}`, body: section.body })) }];
-    });
+    const results = await siteSearch(ctx, tree, siteBase, query);
     // The same results as JSON for the live search of the page's search box.
     if (request.headers.accept?.includes('application/json')) return reply.header('cache-control', cacheControl(tree)).send({ query, results });
     const html = renderSearch({ siteTitle: tree.site.title, siteHref: siteBase, searchHref: `${siteBase}/~search`, query, results });
@@ -232,10 +227,7 @@ export const publishedRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app,
   async function machineFile(reply: FastifyReply, tree: PublishedTree, siteBase: string, name: string) {
     const indexable = tree.site.visibility === 'public';
     const spaces = await publishedSpaces(ctx, tree);
-    const pages = spaces.flatMap((space) => {
-      const urlOf = pageUrls(siteBase, space);
-      return documentPages(space.content.revision.pages).map((page) => ({ space, page, url: urls.base(urlOf(page)) }));
-    });
+    const pages = (await sitePages(ctx, tree, siteBase)).map((entry) => ({ ...entry, url: urls.base(entry.path) }));
     const text = (body: string, type: string) => reply.header('content-type', `${type}; charset=utf-8`).header('cache-control', cacheControl(tree)).send(body);
     if (name === 'robots.txt') {
       if (!indexable) return text('User-agent: *\nDisallow: /\n', 'text/plain');
@@ -253,7 +245,7 @@ export const publishedRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app,
     if (name === 'llms.txt') {
       const lines = [`# ${tree.site.title}`, ''];
       for (const space of spaces) {
-        const own = listed.filter((entry) => entry.space === space);
+        const own = listed.filter((entry) => entry.space.siteSpace.id === space.siteSpace.id);
         if (own.length === 0) continue;
         const title = [space.section?.title, tree.spaces.get(space.siteSpace.space_id)?.space.title].filter((t, i, all) => t && all.indexOf(t) === i).join(' / ');
         lines.push(`## ${title}`, '', ...own.map(({ page, url }) => `- [${page.title}](${url}.md)${page.description ? `: ${page.description}` : ''}`), '');
@@ -322,7 +314,30 @@ export const publishedRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app,
     reply.header('content-type', 'text/javascript; charset=utf-8').header('cache-control', 'public, max-age=3600').header('x-content-type-options', 'nosniff').send(LIVE_SEARCH_SCRIPT),
   );
 
+  /**
+   * The site's MCP server (mcp.ts), over the protocol's Streamable HTTP transport without sessions: each POST is one
+   * exchange, answered as JSON. The reader is found as for pages, and a bearer that is no API token is taken as the
+   * site's visitor token (agents send credentials as a bearer).
+   */
+  async function mcp(request: FastifyRequest<{ Params: { organizationId: string; siteName: string } }>, reply: FastifyReply) {
+    const { organizationId, siteName } = request.params;
+    const siteBase = `/sites/${encodeURIComponent(organizationId)}/${encodeURIComponent(siteName)}`;
+    const visitor = await visitorOf(request, reply, siteBase);
+    const bearer = bearerToken(request.headers.authorization);
+    const tree = await readPublishedSite(ctx, !visitor.userId && bearer ? { ...visitor, visitorToken: bearer } : visitor, organizationId, siteName);
+    const server = siteMcpServer(ctx, tree, siteBase, (path) => urls.base(path));
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    reply.hijack();
+    reply.raw.on('close', () => void server.close());
+    await server.connect(transport);
+    await transport.handleRequest(request.raw, reply.raw, request.body);
+  }
+
   const schema = { hide: true, params, querystring };
+  const mcpSchema = { hide: true, params: Type.Object({ organizationId: params.properties.organizationId, siteName: params.properties.siteName }), querystring };
+  app.post(`/sites/:organizationId/:siteName/${MCP_PATH}`, { schema: mcpSchema }, mcp as never);
+  // Without sessions there is no stream to open (GET) nor session to end (DELETE).
+  app.route({ method: ['GET', 'DELETE'], url: `/sites/:organizationId/:siteName/${MCP_PATH}`, schema: mcpSchema, handler: async (_request, reply) => reply.status(405).header('allow', 'POST').send() });
   app.get('/sites/:organizationId/:siteName', { schema }, page as never);
   app.get('/sites/:organizationId/:siteName/*', { schema }, page as never);
 };

@@ -4,7 +4,7 @@
  * and next, and the "on this page" outline. Tabs switch with CSS (the only script is the search box's, optional), and every value is escaped here (the
  * page's own HTML comes sanitized from src/content/page-html.ts).
  */
-import { escapeHtml } from '../../../content/html-text.js';
+import { escapeHtml, referencedCharacter } from '../../../content/html-text.js';
 import { allowedUrl } from '../../../content/url-scheme.js';
 import type { DocumentPage, Page } from '../../../content/model.js';
 
@@ -60,6 +60,7 @@ nav.toc ul{list-style:none;padding-left:1rem;margin:.25rem 0}nav.toc>ul{padding-
 main{min-width:0}article h1{font-size:2rem;line-height:1.25}.description{color:var(--muted);font-size:1.1rem}.updated{color:var(--muted);font-size:.85rem}
 pre{background:var(--code);padding:1rem;overflow:auto;border-radius:6px}code{font-family:ui-monospace,SFMono-Regular,Menlo,monospace;font-size:.9em}
 figure.code{margin:1rem 0}figure.code figcaption{font-size:.85rem;color:var(--muted)}table{border-collapse:collapse}td,th{border:1px solid var(--line);padding:.4rem .6rem}
+article img,article video{max-width:100%;height:auto}article table{display:block;max-width:100%;overflow-x:auto}article figure{margin:1rem 0}article figcaption{color:var(--muted);font-size:.9rem}
 .hint{border-left:4px solid var(--accent);padding:.5rem 1rem;border-radius:6px;margin:1rem 0;background:var(--hint-info)}.hint-warning{background:var(--hint-warning);border-color:#bf8700}.hint-danger{background:var(--hint-danger);border-color:#cf222e}.hint-success{background:var(--hint-success);border-color:#1a7f37}
 .tabs{display:flex;flex-wrap:wrap;border:1px solid var(--line);border-radius:6px;margin:1rem 0}.tabs .tab-switch{position:absolute;opacity:0}.tabs .tab-label{padding:.5rem 1rem;cursor:pointer;border-bottom:2px solid transparent}
 .tabs .tab-panel{display:none;order:99;width:100%;padding:0 1rem;border-top:1px solid var(--line)}.tabs .tab-switch:checked+.tab-label{border-color:var(--accent);font-weight:600}.tabs .tab-switch:checked+.tab-label+.tab-panel{display:block}
@@ -100,7 +101,8 @@ function tocList(pages: Page[], input: LayoutInput): string {
       const written = input.pageHref(page);
       const href = written === undefined ? undefined : allowedUrl(written);
       const current = page.type === 'document' && page.id === input.current.id;
-      const emoji = page.type === 'document' && page.emoji && /^[0-9a-f]+(-[0-9a-f]+)*$/i.test(page.emoji) ? `${String.fromCodePoint(...page.emoji.split('-').map((hex) => Number.parseInt(hex, 16)))} ` : '';
+      // Code points past U+10FFFF (or surrogates) show as U+FFFD: String.fromCodePoint would throw on them.
+      const emoji = page.type === 'document' && page.emoji && /^[0-9a-f]{1,8}(-[0-9a-f]{1,8}){0,15}$/i.test(page.emoji) ? `${page.emoji.split('-').map((hex) => referencedCharacter(Number.parseInt(hex, 16))).join('')} ` : '';
       const link = href ? `<a href="${escapeHtml(href)}"${current ? ' aria-current="page"' : ''}>${emoji}${title}</a>` : `<span>${title}</span>`;
       return `<li>${link}${page.pages.length > 0 ? tocList(page.pages, input) : ''}</li>`;
     });

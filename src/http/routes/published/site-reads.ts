@@ -1,0 +1,40 @@
+/**
+ * What a published site holds, for whoever reads it whole rather than page by page: its pages with their URLs (the
+ * sitemap, llms.txt, an agent's page list) and its search results with their URLs (the search page, the live search
+ * box, an agent's search). Only what the reader's tree shows: its sections, its variants, its spaces.
+ */
+import type { Context } from '../../../domain/context.js';
+import type { DocumentPage } from '../../../content/model.js';
+import { documentPages, publishedSpaces, type PublishedSpace, type PublishedTree } from '../../../domain/sites/published.js';
+import { searchSpaces } from '../../../domain/search/search.js';
+import { pageUrl, pageUrls } from './render.js';
+import type { SearchResult } from './layout.js';
+
+export interface SitePage {
+  space: PublishedSpace;
+  page: DocumentPage;
+  /** The page's path on the site (siteBase included). */
+  path: string;
+}
+
+/** Every document page of the site the reader may see, in the order of its spaces and their tables of contents. */
+export async function sitePages(ctx: Context, tree: PublishedTree, siteBase: string): Promise<SitePage[]> {
+  const spaces = await publishedSpaces(ctx, tree);
+  return spaces.flatMap((space) => {
+    const urlOf = pageUrls(siteBase, space);
+    return documentPages(space.content.revision.pages).map((page) => ({ space, page, path: urlOf(page) }));
+  });
+}
+
+/** The site's search for `query`: its spaces' best pages first, each with its matching sections and their excerpts. */
+export async function siteSearch(ctx: Context, tree: PublishedTree, siteBase: string, query: string): Promise<SearchResult[]> {
+  const spaces = await publishedSpaces(ctx, tree);
+  const hits = await searchSpaces(ctx, [...new Set(spaces.map((s) => s.siteSpace.space_id))], query);
+  return hits.flatMap((hit) => {
+    const space = spaces.find((s) => s.siteSpace.space_id === hit.spaceId);
+    const page = space?.content.pagesById.get(hit.id);
+    if (!space || !page || page.type !== 'document') return [];
+    const href = pageUrl(siteBase, space, page);
+    return [{ title: page.title, href, sections: hit.sections.map((section) => ({ title: section.title, href: `${href}#${section.id}`, body: section.body })) }];
+  });
+}
