@@ -198,7 +198,7 @@ describe.each(DATABASE_KINDS)('visitor-auth sites and adaptive content (%s)', (k
   it('keeps what the claims hide out of the markdown views too (the page as .md, llms-full.txt)', async () => {
     const staffToken = await sign({ staff: true });
     const markdown = String((await t.request('GET', `${base}/setup.md`, { query: { jwt_token: staffToken }, unchecked: true })).body);
-    expect(markdown).toBe('# Setup\n\nInstall it.\n');
+    expect(markdown).toMatch(/^> The index of this documentation, for agents and tools: \S+\/llms\.txt\n\n# Setup\n\nInstall it\.\n$/);
     const full = String((await t.request('GET', `${base}/llms-full.txt`, { query: { jwt_token: staffToken }, unchecked: true })).body);
     expect(full).toContain('Everyone reads this.\n\nStaff preview.\n\n');
     for (const hidden of ['Beta features are on.', 'Join the beta.', 'Bonjour.', '{% if', '{% else', '{% endif']) expect(full).not.toContain(hidden);

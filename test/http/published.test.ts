@@ -221,7 +221,15 @@ describe.each(DATABASE_KINDS)('published sites as HTML (%s)', (kind) => {
   it('serves pages as markdown, redirects of .gitbook.yaml, sitemap.xml, robots.txt, llms.txt and llms-full.txt', async () => {
     const markdown = await t.request('GET', `${base}/setup/install.md`, { unchecked: true });
     expect(markdown.headers['content-type']).toContain('text/markdown');
-    expect(String(markdown.body)).toMatch(/^# Install\n\n\{% hint style="warning" %\}/);
+    const index = `> The index of this documentation, for agents and tools: http://quire.test${base}/llms.txt\n\n`;
+    expect(String(markdown.body)).toMatch(/^> The index of this documentation, for agents and tools: .*\n\n# Install\n\n\{% hint style="warning" %\}/);
+    expect(String(markdown.body).startsWith(index)).toBe(true);
+    // The page's own URL, asked for markdown first (as agents ask), answers the same; asked for HTML, the page.
+    const asked = await t.request('GET', `${base}/setup/install`, { unchecked: true, headers: { accept: 'text/markdown, text/html;q=0.9' } });
+    expect([asked.status, asked.headers['content-type'], asked.headers.vary, String(asked.body)]).toEqual([200, 'text/markdown; charset=utf-8', 'accept', String(markdown.body)]);
+    const html = await t.request('GET', `${base}/setup/install`, { unchecked: true, headers: { accept: 'text/html, text/markdown' } });
+    expect([html.headers['content-type'], html.headers.vary]).toEqual(['text/html; charset=utf-8', 'accept']);
+    expect((await t.request('GET', `${base}/nowhere`, { unchecked: true, headers: { accept: 'text/markdown' } })).status).toBe(404);
     const moved = await t.request('GET', `${base}/old/install`, { unchecked: true });
     expect([moved.status, moved.headers.location]).toEqual([301, `${base}/setup/install`]);
     const away = await t.request('GET', `${base}/elsewhere`, { unchecked: true });
@@ -239,6 +247,11 @@ describe.each(DATABASE_KINDS)('published sites as HTML (%s)', (kind) => {
     const full = String((await t.request('GET', `${base}/llms-full.txt`, { unchecked: true })).body);
     expect(full).toContain('# Welcome\n\nStart <script>alert(1)</script> here');
     expect(full).toContain(`Source: http://quire.test${base}/setup/install`);
+    // Parts of 100 pages: this site's pages are all in the first; there is no second.
+    const first = await t.request('GET', `${base}/llms-full.txt/1`, { unchecked: true });
+    expect([first.status, String(first.body)]).toEqual([200, full]);
+    expect((await t.request('GET', `${base}/llms-full.txt/2`, { unchecked: true })).status).toBe(404);
+    expect((await t.request('GET', `${base}/llms-full.txt/0`, { unchecked: true })).status).toBe(404);
   });
 
   it('has a search box that works without JavaScript: a results page with the pages and sections found, linked on the site', async () => {
@@ -375,6 +388,31 @@ components:
     await versionOf(first);
     const again = await get(`${base}/reference`);
     expect(text(all(again.html, hasClass('openapi-summary'))[0])).toBe('List all pets');
+  });
+
+  it('serves llms-full.txt in parts of 100 pages at llms-full.txt/N, in the order of llms.txt', async () => {
+    const token = org.admin.token;
+    const spaceId = (await t.request('POST', `/v1/orgs/${org.id}/spaces`, { token, body: { title: 'Many' } })).body.id as string;
+    const checkout = await Checkout.clone(spaceRemote(server, token, spaceId));
+    const summary = ['# Summary', ''];
+    for (let i = 0; i < 150; i++) {
+      await checkout.write(`page-${i}.md`, `# Page ${i}\n\nText ${i}.\n`);
+      summary.push(`* [Page ${i}](page-${i}.md)`);
+    }
+    await checkout.write('SUMMARY.md', `${summary.join('\n')}\n`);
+    await checkout.commitAndPush('Many pages');
+    await checkout.dispose();
+    const site = await t.request('POST', `/v1/orgs/${org.id}/sites`, { token, body: { title: 'Many', visibility: 'public', spaces: [spaceId] } });
+    const siteBase = new URL(site.body.urls.published).pathname;
+    const sources = async (name: string) => {
+      const res = await t.request('GET', `${siteBase}/${name}`, { unchecked: true });
+      return { status: res.status, pages: [...String(res.body).matchAll(/^# (Page \d+)$/gm)].map((m) => m[1]) };
+    };
+    const all150 = Array.from({ length: 150 }, (_, i) => `Page ${i}`);
+    expect(await sources('llms-full.txt')).toEqual({ status: 200, pages: all150 });
+    expect(await sources('llms-full.txt/1')).toEqual({ status: 200, pages: all150.slice(0, 100) });
+    expect(await sources('llms-full.txt/2')).toEqual({ status: 200, pages: all150.slice(100) });
+    expect((await sources('llms-full.txt/3')).status).toBe(404);
   });
 
   it('stops publishing a deleted space at once (pages, .md, files, search, llms.txt, sitemap), and publishes it again when restored', async () => {

@@ -13,6 +13,7 @@
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { createHash } from 'node:crypto';
+import { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { RouteDeps } from '../index.js';
@@ -48,6 +49,8 @@ const MAX_UNSIGNED_CLAIMS = 20;
 const MAX_UNSIGNED_VALUE = 256;
 const CLAIM_PARAMETER = /^visitor\.([A-Za-z_][A-Za-z0-9_]*)$/;
 const MACHINE_FILES = new Set(['sitemap.xml', 'robots.txt', 'llms.txt', 'llms-full.txt']);
+/** Pages per part of `llms-full.txt/N`, as the hosted platform pages it. */
+const LLMS_FULL_PART = 100;
 /** Where a site's MCP server answers, below the site. */
 export const MCP_PATH = '~quire/mcp';
 
@@ -93,6 +96,12 @@ function unsignedClaimsOfCookie(value: string | undefined): Record<string, unkno
   } catch {
     return undefined;
   }
+}
+
+/** Whether the reader asks for markdown before anything else (`Accept: text/markdown`, as agents send it). */
+function prefersMarkdown(accept: string | undefined): boolean {
+  const first = accept?.split(',', 1)[0].split(';', 1)[0].trim().toLowerCase();
+  return first === 'text/markdown' || first === 'text/x-markdown';
 }
 
 /** Answers shown for a reader's claims are theirs alone; others are the same for every reader of the site. */
@@ -158,12 +167,21 @@ export const publishedRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app,
       if (tree.visitorTokenValid && query.jwt_token) reply.header('set-cookie', siteCookie(VISITOR_TOKEN_COOKIE, query.jwt_token, siteBase));
       if (segments[0] === '~files') return await file(reply, tree, segments.slice(1));
       if (segments.length === 1 && MACHINE_FILES.has(segments[0])) return await machineFile(reply, tree, siteBase, segments[0]);
+      if (segments.length === 2 && segments[0] === 'llms-full.txt' && /^[1-9][0-9]{0,5}$/.test(segments[1])) return await machineFile(reply, tree, siteBase, segments[0], Number(segments[1]));
       if (segments.length === 1 && segments[0] === '~search') return await search(request, reply, tree, siteBase);
       const last = segments[segments.length - 1];
-      if (last?.endsWith('.md')) {
-        const target = await readPublishedPage(ctx, tree, [...segments.slice(0, -1), last.slice(0, -3)]);
+      // A page as markdown: its URL + `.md`, or its URL asked for markdown first (`Accept: text/markdown`, as agents do).
+      const twin = last?.endsWith('.md') === true;
+      if (twin || prefersMarkdown(request.headers.accept)) {
+        const target = await readPublishedPage(ctx, tree, twin ? [...segments.slice(0, -1), last.slice(0, -3)] : segments);
         if (target.kind !== 'page') throw new NotFound('path: no page here');
-        return reply.headers(SECURITY_HEADERS).header('content-type', 'text/markdown; charset=utf-8').header('cache-control', cacheControl(tree)).send(pageMarkdown(target.page, tree.claims));
+        const index = `> The index of this documentation, for agents and tools: ${urls.base(`${siteBase}/llms.txt`)}\n\n`;
+        return reply
+          .headers(SECURITY_HEADERS)
+          .header('content-type', 'text/markdown; charset=utf-8')
+          .header('cache-control', cacheControl(tree))
+          .header('vary', 'accept')
+          .send(index + pageMarkdown(target.page, tree.claims));
       }
       const target = await readPublishedPage(ctx, tree, segments);
       if (target.kind === 'redirect') {
@@ -171,7 +189,7 @@ export const publishedRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app,
       }
       const specs = await pageSpecs(ctx, target);
       const answer = await cachedPage(target, siteBase, specs, await pageVariant(ctx, target));
-      reply.headers(SECURITY_HEADERS).header('cache-control', cacheControl(tree));
+      reply.headers(SECURITY_HEADERS).header('cache-control', cacheControl(tree)).header('vary', 'accept');
       if (typeof answer.html === 'string') return reply.header('content-type', 'text/html; charset=utf-8').send(answer.html);
       return sendKept(request, reply, target.content, answer.key, answer.html, 'text/html; charset=utf-8');
     } catch (error) {
@@ -223,8 +241,11 @@ export const publishedRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app,
     return reply.headers(SECURITY_HEADERS).header('content-type', 'text/html; charset=utf-8').header('cache-control', cacheControl(tree)).send(html);
   }
 
-  /** sitemap.xml, robots.txt, llms.txt and llms-full.txt of the site (absolute URLs: crawlers and agents read them). */
-  async function machineFile(reply: FastifyReply, tree: PublishedTree, siteBase: string, name: string) {
+  /**
+   * sitemap.xml, robots.txt, llms.txt and llms-full.txt of the site (absolute URLs: crawlers and agents read them);
+   * `part`: `llms-full.txt/N`, the Nth LLMS_FULL_PART pages. llms-full.txt goes out page by page as it is written.
+   */
+  async function machineFile(reply: FastifyReply, tree: PublishedTree, siteBase: string, name: string, part?: number) {
     const indexable = tree.site.visibility === 'public';
     const spaces = await publishedSpaces(ctx, tree);
     const pages = (await sitePages(ctx, tree, siteBase)).map((entry) => ({ ...entry, url: urls.base(entry.path) }));
@@ -252,7 +273,13 @@ export const publishedRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app,
       }
       return text(lines.join('\n'), 'text/plain');
     }
-    return text(listed.map(({ page, url }) => `${pageMarkdown(page, tree.claims).trimEnd()}\n\nSource: ${url}\n`).join('\n---\n\n'), 'text/plain');
+    const shown = part === undefined ? listed : listed.slice((part - 1) * LLMS_FULL_PART, part * LLMS_FULL_PART);
+    if (part !== undefined && shown.length === 0) throw new NotFound('llms-full.txt: no such part');
+    const claims = tree.claims;
+    const chunks = (function* () {
+      for (const [i, { page, url }] of shown.entries()) yield `${i > 0 ? '\n---\n\n' : ''}${pageMarkdown(page, claims).trimEnd()}\n\nSource: ${url}\n`;
+    })();
+    return reply.header('content-type', 'text/plain; charset=utf-8').header('cache-control', cacheControl(tree)).send(Readable.from(chunks));
   }
 
   /**
