@@ -84,7 +84,7 @@ export async function crawlSite(home: string, concurrency = 4): Promise<CrawlRes
       result.failures.push({ url: key, status: 'md twin', from });
       return;
     }
-    void queue.add(async () => {
+    const visited = queue.add(async () => {
       const answer = await status(key);
       if (kind === 'image') result.images++;
       else if (file) result.files++;
@@ -100,6 +100,8 @@ export async function crawlSite(home: string, concurrency = 4): Promise<CrawlRes
         for (const image of found.images) visit(image, key, 'image');
       }
     });
+    // A page the crawl could not read (its HTML did not parse) is a failure, never an unobserved rejection.
+    visited.catch(() => result.failures.push({ url: key, status: 0, from }));
   };
   visit(root.href, root.href, 'page');
   await queue.onIdle();

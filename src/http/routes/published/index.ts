@@ -355,7 +355,8 @@ export const publishedRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app,
     const server = siteMcpServer(ctx, tree, siteBase, (path) => urls.base(path));
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     reply.hijack();
-    reply.raw.on('close', () => void server.close());
+    // Closing never throws to anyone: a failure to close is nothing the reader can act on.
+    reply.raw.on('close', () => void server.close().catch(() => undefined));
     await server.connect(transport);
     await transport.handleRequest(request.raw, reply.raw, request.body);
   }
