@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { Checkout } from '../helpers/git.js';
 import { writeLongHistory } from '../helpers/histories.js';
-import { derivedId, pathId, type Facts } from '../../src/domain/content/history.js';
+import { advanceFacts, derivedId, pathId, type Facts } from '../../src/domain/content/history.js';
 import { createContainer } from '../../src/container.js';
 import { findPage, loadRevision } from '../../src/domain/content/revisions.js';
 
@@ -254,5 +254,22 @@ describe('history facts: ids and timestamps that survive edits, renames and merg
     const stored = await t.container.ctx.db.selectFrom('revision_facts').select('commit_oid').where('space_id', '=', spaceId).execute();
     expect(stored.filter((r) => r.commit_oid !== tip).length).toBeGreaterThanOrEqual(2);
     expect(await fromScratch(spaceId, tip)).toEqual(final.facts);
+  });
+});
+
+describe('advanceFacts', () => {
+  it('lets other work run while it gives ids to the paths of a very large first commit, and gives each its own', async () => {
+    const changes = Array.from({ length: 200_000 }, (_, i) => ({ status: 'A' as const, path: `folder-${i % 100}/page-${i}.md`, oid: 'e69de29bb2d1d6434b8b29ae775ad8c2e48c5391', mode: '100644' }));
+    let ranMeanwhile = false;
+    let done = false;
+    setImmediate(() => {
+      ranMeanwhile = !done;
+    });
+    const facts = await advanceFacts('space', { oid: 'c'.repeat(40), committedAt: '2026-01-01T00:00:00.000Z' }, [], changes, new Map());
+    done = true;
+    expect(ranMeanwhile).toBe(true);
+    expect(facts.size).toBe(200_000);
+    expect(new Set([...facts.values()].map((fact) => fact.i)).size).toBe(200_000);
+    expect(facts.get('folder-7/page-7.md')?.i).toBe(pathId('space', 'folder-7/page-7.md'));
   });
 });
