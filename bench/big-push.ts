@@ -83,7 +83,7 @@ const quantile = (values: number[], q: number) => [...values].sort((a, b) => a -
 
 const server = await startBenchServer();
 const { dir: source, tree } = await buildTree();
-const nodeArgs = process.env.PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(process.env.PROFILE)}`] : [];
+const nodeArgs = process.env.PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(process.env.PROFILE)}`, '--cpu-prof-interval=200'] : [];
 const serve = await startQuireServe(server.container.config.dataDir, {}, { nodeArgs });
 const served = { ...server, url: serve.url };
 const auth = { authorization: `Bearer ${server.token}`, 'content-type': 'application/json' };

@@ -15,6 +15,7 @@ import { reanalyzePages } from './revision.js';
 import { sortProblems } from './problems.js';
 import type { TreeEntry, TreeSource } from './model.js';
 import { inProjectDirectory, PROJECT_DIRECTORY_VARIABLE } from './project-directory.js';
+import { Turns } from './turns.js';
 
 export interface RefUpdate {
   ref: string;
@@ -140,7 +141,7 @@ export async function validatePush(input: ValidatePushInput, parsing: PageParsin
         const listed = new Map<string, number>();
         for (const start of starts.values()) for (const entry of (await start.tree?.catch(() => undefined)) ?? []) listed.set(entry.oid, entry.size);
         const [sizes, links] = await Promise.all([sizeProblems(push, entries, maxFileBytes(input.env), listed), symlinkProblems(push, entries)]);
-        return [...pathProblems(entries), ...sizes, ...links];
+        return [...(await pathProblems(entries)), ...sizes, ...links];
       })(),
       contentProblems(push, commitTips.map((tip) => ({ tip, start: starts.get(tip)! })), { gitDir: input.gitDir, projectDirectory }, parsing),
     ]);
@@ -294,9 +295,12 @@ function refProblems(update: RefUpdate, states: ChangeRequestStates | undefined)
 type Entry = { path: string; mode: string; oid: string };
 
 /** No `.`, `..` or empty segment, and no `.git` folder or file (git refuses them on checkout, not on receive). */
-function pathProblems(entries: Entry[]): PushProblem[] {
+async function pathProblems(entries: Entry[]): Promise<PushProblem[]> {
   const problems: PushProblem[] = [];
+  // A first push of 10,000 files: other requests run between turns.
+  const turns = new Turns();
   for (const entry of entries) {
+    if (turns.due()) await turns.take();
     const segments = entry.path.split('/');
     if (segments.some((segment) => segment === '' || segment === '.' || segment === '..')) {
       problems.push({ path: entry.path, message: 'has an empty, "." or ".." segment: paths must stay inside the tree' });
@@ -328,7 +332,9 @@ async function sizeProblems(push: IncomingPush, entries: Entry[], limit: number,
   const files = entries.filter((entry) => entry.mode !== SUBMODULE);
   const info = await push.objectInfo(files.filter((entry) => !listed.has(entry.oid)).map((entry) => entry.oid));
   const problems: PushProblem[] = [];
+  const turns = new Turns();
   for (const entry of files) {
+    if (turns.due()) await turns.take();
     const size = listed.get(entry.oid) ?? info.get(entry.oid)?.size ?? 0;
     if (size > limit) {
       const exact = size < 1024 ? '' : ` (${size} bytes)`;

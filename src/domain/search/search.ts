@@ -59,6 +59,7 @@ import { MAIN_REF, SEARCH_VERSION } from '../content/refs.js';
 import { organizationAccess } from '../organizations/organizations.js';
 import type { DocumentPage } from '../../content/model.js';
 import { indexedPart, MAX_INDEXED_TEXT } from '../../content/bounded-markdown.js';
+import { Turns } from '../../content/turns.js';
 import {
   detectLanguage,
   termFinder,
@@ -214,7 +215,10 @@ const PAGES_PER_TASK = 100;
  */
 async function rowsInPool(ctx: Context, spaceId: string, pages: DocumentPage[], language: SearchLanguage): Promise<SearchPageRows[]> {
   const tasks: Promise<SearchPageRows[]>[] = [];
+  // Copying 10,000 pages into messages takes tens of milliseconds: other requests run between turns.
+  const turns = new Turns();
   for (let i = 0; i < pages.length; i += PAGES_PER_TASK) {
+    if (turns.due()) await turns.take();
     // Only what the index reads crosses to the thread (a copy: a 5 MB page costs the event loop 1 MB of it).
     const batch = pages
       .slice(i, i + PAGES_PER_TASK)
