@@ -40,6 +40,18 @@ describe('GitBook-flavoured markdown', () => {
     ]);
   });
 
+  it('ends a quote, a quote\'s lazy line and a list item at a tag line right after them (no blank line), as the hosted platform does', () => {
+    for (const inside of [['> note'], ['> note', 'lazy'], ['* item'], ['1. step', '   > note']]) {
+      const tree = children(['{% tabs %}', '{% tab title="A" %}', ...inside, '{% endtab %}', '{% tab title="B" %}', 'b', '{% endtab %}', '{% endtabs %}'].join('\n'));
+      expect(tree).toHaveLength(1);
+      const tabs = tree[0] as Extract<GitbookNode, { type: 'liquidBlock' }>;
+      expect(tabs.name).toBe('tabs');
+      expect(tabs.children.map((tab) => (tab as { attributes: Record<string, string> }).attributes.title)).toEqual(['A', 'B']);
+      const [first] = tabs.children as Array<Extract<GitbookNode, { type: 'liquidBlock' }>>;
+      expect(first.children.map((child) => child.type)).toEqual([inside[0].startsWith('>') ? 'blockquote' : 'list']);
+    }
+  });
+
   it('nests tabs in tabs, with lists and fenced code inside, and a code tag around a fence', () => {
     const tree = children(
       [
