@@ -311,22 +311,27 @@ export function planImport(existing: ExistingContent, tree: ImportTree): ImportP
       ...itemsOf(tree.nodes.filter((n) => n.kind !== 'group')),
       ...tree.nodes.filter((n): n is ImportGroupNode => n.kind === 'group').map((g) => ({ type: 'group' as const, title: g.title, items: itemsOf(g.children) })),
     ];
-    let text: string;
-    if (existing.summaryText !== undefined && existing.summaryText.trim() !== '') {
-      // Right after a list item, the new items continue the list; after anything else, a blank line first.
-      const kept = existing.summaryText.trimEnd();
-      const lastLine = kept.slice(kept.lastIndexOf('\n') + 1);
-      const separator = imported[0]?.type !== 'group' && /^\s*(?:[*+-]|\d{1,9}[.)])\s/.test(lastLine) ? '\n' : '\n\n';
-      text = `${kept}${separator}${serializeSummaryEntries(imported).join('\n')}\n`;
-    } else {
-      text = serializeSummary({ title: DEFAULT_SUMMARY_TITLE, entries: [...existing.pageEntries, ...imported] });
-    }
-    files.set(existing.summaryPath, Buffer.from(text, 'utf8'));
+    files.set(existing.summaryPath, Buffer.from(summaryWithEntries(existing, imported), 'utf8'));
   }
 
   let counted = 0;
   for (const page of pages) if (!page.generated) counted++;
   return { files, pages: counted, assets: tree.assets.length, pagePaths };
+}
+
+/**
+ * SUMMARY.md with `added` after its entries: appended to its text, the existing lines untouched, when the space has
+ * one; otherwise a new one listing the current pages (`pageEntries`) first.
+ */
+export function summaryWithEntries(existing: Pick<ExistingContent, 'summaryText' | 'pageEntries'>, added: SummaryEntry[]): string {
+  if (existing.summaryText !== undefined && existing.summaryText.trim() !== '') {
+    // Right after a list item, the new items continue the list; after anything else, a blank line first.
+    const kept = existing.summaryText.trimEnd();
+    const lastLine = kept.slice(kept.lastIndexOf('\n') + 1);
+    const separator = added[0]?.type !== 'group' && /^\s*(?:[*+-]|\d{1,9}[.)])\s/.test(lastLine) ? '\n' : '\n\n';
+    return `${kept}${separator}${serializeSummaryEntries(added).join('\n')}\n`;
+  }
+  return serializeSummary({ title: DEFAULT_SUMMARY_TITLE, entries: [...existing.pageEntries, ...added] });
 }
 
 /** A revision's pages as SUMMARY.md entries (document pages by path, links, groups), in their order. */

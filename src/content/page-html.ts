@@ -11,8 +11,9 @@
  * (src/content/openapi-html.ts), conditions (`{% if %}`, with `{% elif %}` / `{% elsif %}` and `{% else %}`) shown as
  * the caller evaluates them, math as MathML (KaTeX, on the server: browsers draw MathML themselves, so no script or
  * stylesheet is needed), cards tables (`<table data-view="cards">`) as a grid of cards, expressions with the page's
- * and space's variables. Code is highlighted here (lowlight: the grammars of highlight.js, output as hast, so it is
- * sanitized like the rest), with line numbers when asked.
+ * and space's variables. Code is highlighted here (code-highlight.ts: highlight.js's grammars through lowlight,
+ * output as hast, so it is sanitized like the rest), under a header with its title and language, with line numbers
+ * when asked.
  */
 import GithubSlugger from 'github-slugger';
 import type { Element, ElementContent, Root as HastRoot } from 'hast';
@@ -22,12 +23,12 @@ import { defaultSchema, sanitize, type Schema } from 'hast-util-sanitize';
 import { toHtml } from 'hast-util-to-html';
 import type { Nodes, Root } from 'mdast';
 import { defaultHandlers, toHast, type Handler, type State } from 'mdast-util-to-hast';
-import { common, createLowlight } from 'lowlight';
 import { toString } from 'mdast-util-to-string';
 import { parseGitbookMarkdown, parseTagArguments, shownIfBranch, splitTag, type Details, type LiquidBlock, type LiquidExpression, type LiquidTag } from './gitbook-markdown.js';
 import { EMOJI_DATA, parseHtmlTable, type HtmlTable } from './html-table.js';
 import { boundedParagraphs, convertedParts } from './bounded-markdown.js';
 import { escapeHtml, HTML_URL_ATTRIBUTES, srcsetCandidate, srcsetUrls } from './html-text.js';
+import { highlightCode, languageName, PAGE_HIGHLIGHT_BUDGET, type HighlightBudget } from './code-highlight.js';
 import { openApiRef, operationElement, type OpenApiOperation, type OpenApiRef } from './openapi-html.js';
 import { isAllowedUrl, LINK_SCHEMES, WEB_SCHEMES } from './url-scheme.js';
 
@@ -63,10 +64,8 @@ export interface PageHtml {
   outline: Array<{ depth: number; text: string; id: string }>;
 }
 
-const HINT_STYLES = new Set(['info', 'warning', 'danger', 'success']);
-
-/** highlight.js's common grammars (37 languages), producing hast: highlighting is done here, not in the browser. */
-const highlighter = createLowlight(common);
+/** The hints' styles, and the word that says each to a screen reader (sighted readers see its icon). */
+const HINT_LABELS: Record<string, string> = { info: 'Info', warning: 'Warning', danger: 'Danger', success: 'Success' };
 
 const element = (tagName: string, properties: Element['properties'], children: ElementContent[]): Element => ({ type: 'element', tagName, properties, children });
 const textNode = (value: string): ElementContent => ({ type: 'text', value });
@@ -156,14 +155,38 @@ class Renderer {
     // The platform's emoji (read from a cards table's cell) is its character, not an image.
     image: (state, node: { data?: Record<string, unknown>; alt?: string | null }) =>
       node.data?.[EMOJI_DATA] !== undefined ? textNode(node.alt ?? '') : defaultHandlers.image(state, node as never),
-    code: (_state, node: { lang?: string | null; value: string }) => {
-      const lang = node.lang?.toLowerCase();
-      const value = `${node.value}\n`;
-      const known = lang !== undefined && highlighter.registered(lang);
-      const children = known ? (highlighter.highlight(lang, value).children as ElementContent[]) : [textNode(value)];
-      return element('pre', {}, [element('code', { className: lang ? ['hljs', `language-${lang}`] : ['hljs'] }, children)]);
-    },
+    code: (_state, node: { lang?: string | null; value: string }) => this.codeBlock(node, {}),
   };
+
+  /** What the page may still highlight (code-highlight.ts): past it, code shows plain. */
+  private readonly highlightBudget: HighlightBudget = { left: PAGE_HIGHLIGHT_BUDGET };
+
+  /**
+   * A code block: a header with its title (GitBook's `{% code title %}`) and its language, then the code highlighted
+   * on the server, with line numbers in a gutter when asked (`lineNumbers="true"`); `overflow="wrap"` wraps long
+   * lines. (Line highlighting is not in GitBook's syntax.) The copy button is the page script's: without script it
+   * would do nothing.
+   */
+  private codeBlock(node: { lang?: string | null; value: string }, options: { title?: string; lineNumbers?: boolean; wrap?: boolean }): Element {
+    const lang = node.lang?.toLowerCase();
+    const value = `${node.value}\n`;
+    const highlighted = lang === undefined ? undefined : highlightCode(lang, value, this.highlightBudget);
+    // Focusable: a block wider than the column scrolls, and the keyboard must reach what is past its edge.
+    let body: ElementContent = element('pre', { tabIndex: 0 }, [element('code', { className: lang ? ['hljs', `language-${lang}`] : ['hljs'] }, highlighted ?? [textNode(value)])]);
+    if (options.lineNumbers) {
+      const numbers = node.value.split('\n').map((_, i) => String(i + 1)).join('\n');
+      body = element('div', { className: ['numbered'] }, [element('pre', { className: ['gutter'], ariaHidden: 'true' }, [textNode(`${numbers}\n`)]), body]);
+    }
+    const header: ElementContent[] = [
+      ...(options.title ? [element('span', { className: ['code-title'] }, [textNode(options.title)])] : []),
+      ...(lang ? [element('span', { className: ['code-lang'] }, [textNode(languageName(lang))])] : []),
+    ];
+    const className = ['code-block', ...(options.wrap ? ['wrap'] : [])];
+    // A titled block is a figure whose caption is its title; an untitled one a plain block with the same header.
+    return options.title
+      ? element('figure', { className }, [element('figcaption', { className: ['code-header'] }, header), body])
+      : element('div', { className }, [element('div', { className: ['code-header'] }, header), body]);
+  }
 
   /**
    * A cards table as a grid of cards: each row one card, leading where its target column points (resolved as any
@@ -247,8 +270,12 @@ class Renderer {
     const inner = () => this.all(state, node);
     switch (node.name) {
       case 'hint': {
-        const style = HINT_STYLES.has(node.attributes.style ?? '') ? node.attributes.style : 'info';
-        return element('div', { className: ['hint', `hint-${style}`], role: 'note' }, inner());
+        const style = HINT_LABELS[node.attributes.style ?? ''] ? (node.attributes.style as string) : 'info';
+        // Its icon is the label's (CSS), its word is for screen readers.
+        return element('div', { className: ['hint', `hint-${style}`], role: 'note' }, [
+          element('span', { className: ['hint-label'] }, [textNode(`${HINT_LABELS[style]}:`)]),
+          element('div', { className: ['hint-body'] }, inner()),
+        ]);
       }
       case 'tabs': {
         const group = `tabs-${++this.tabsCount}`;
@@ -275,15 +302,9 @@ class Renderer {
           node.children.filter((child): child is LiquidBlock => child.type === 'liquidBlock' && child.name === 'column').map((column) => element('div', { className: ['column'] }, this.all(state, column))),
         );
       case 'code': {
-        const title = node.attributes.title;
-        let body = inner();
-        const fence = node.children.find((child) => child.type === 'code');
-        if (node.attributes.lineNumbers === 'true' && fence?.type === 'code') {
-          const numbers = fence.value.split('\n').map((_, i) => String(i + 1)).join('\n');
-          body = [element('div', { className: ['numbered'] }, [element('pre', { className: ['gutter'], ariaHidden: 'true' }, [textNode(`${numbers}\n`)]), ...body])];
-        }
-        const className = ['code', ...(node.attributes.overflow === 'wrap' ? ['wrap'] : [])];
-        return title ? element('figure', { className }, [element('figcaption', {}, [textNode(title)]), ...body]) : element('div', { className }, body);
+        const options = { title: node.attributes.title, lineNumbers: node.attributes.lineNumbers === 'true', wrap: node.attributes.overflow === 'wrap' };
+        // The fence, with the block's options; anything else written inside the block as it is.
+        return node.children.map((child) => (child.type === 'code' ? this.codeBlock(child, options) : this.all(state, { children: [child] }))).flat();
       }
       case 'if':
         return this.all(state, { children: shownIfBranch(node, (condition) => this.options.condition?.(condition) === true) });

@@ -68,7 +68,7 @@ export class CpuPool {
   private closed = false;
 
   /** `size`: threads at most (they start as work comes). */
-  constructor(private readonly size: number) {}
+  constructor(readonly size: number) {}
 
   /** Runs a task on a thread of the pool; resolves with what it returns. */
   run<N extends CpuTaskName>(name: N, input: TaskInput<N>): Promise<TaskOutput<N>> {

@@ -15,6 +15,7 @@ import { conditionsOf } from '../content/adaptive-markdown.js';
 import { markdownToDocument } from '../content/document.js';
 import { jsonWithParts } from './json-parts.js';
 import { documentLinks, linkLookupsFromPlain, type PlainLinkLookups } from '../content/links.js';
+import { siteLinksFromPlain, sitePageLinks, type PlainSiteLinks } from '../content/site-links.js';
 import { readOnThread, threadDatabase } from '../store/sql/thread-reads.js';
 
 /** A record's own value of `key` (never one of Object.prototype's: a page may link to `constructor`). */
@@ -55,6 +56,21 @@ export const cpuTasks = {
     });
   },
   /**
+   * Pages of a published site rendered ahead of their readers (src/http/routes/published/prerender.ts): their links
+   * answered with the site's facts sent as plain data (src/content/site-links.ts), `{% if %}` blocks as for a reader
+   * without claims; what a reader's request would render on the event loop, byte for byte.
+   */
+  sitePagesHtml: (input: SitePagesHtml): PageHtml[] => {
+    const links = siteLinksFromPlain(input.links);
+    return input.pages.map((page) =>
+      pageHtml(page.markdown, {
+        ...sitePageLinks(links, page),
+        variables: { page: page.variables, space: input.spaceVariables },
+        condition: (expression) => decidedCondition(NO_OUTCOMES, expression),
+      }),
+    );
+  },
+  /**
    * The conditions of `{% if %}` blocks in markdown bodies (a page and what it may include), each once: what a
    * reader's claims can change of a published page (src/http/routes/published/variants.ts).
    */
@@ -91,6 +107,14 @@ export const cpuTasks = {
   searchHits: (input: { file: string; ranked: ReadonlyArray<{ spaceId: string; docs: readonly number[] }>; terms: Map<string, SearchTerms> }) =>
     hitsOf(threadDatabase(input.file), input.ranked, input.terms),
 };
+
+export interface SitePagesHtml {
+  links: PlainSiteLinks;
+  spaceVariables: Record<string, string>;
+  pages: Array<{ id: string; gitPath: string; markdown: string; variables: Record<string, string> }>;
+}
+
+const NO_OUTCOMES: ReadonlyMap<string, boolean> = new Map();
 
 export interface PooledPageHtml {
   markdown: string;

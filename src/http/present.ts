@@ -141,7 +141,8 @@ export function sendKept(
   reply.type(type);
   const form = keptForm(content, key, bytes, request.headers['accept-encoding']);
   // Caches between must not give the compressed answer to a client that did not ask for it, nor the other way.
-  if (form.vary) reply.header('vary', 'accept-encoding');
+  // (Added to what the route varies on already, such as a published page's `accept`.)
+  if (form.vary) reply.header('vary', [reply.getHeader('vary'), 'accept-encoding'].filter((value) => value !== undefined && value !== '').join(', '));
   if (!form.body) return sendCompressed(reply, content, key, bytes, form.coding!);
   if (form.coding) reply.header('content-encoding', form.coding);
   return reply.send(form.body);

@@ -125,7 +125,12 @@ describe('quire site export (sqlite)', () => {
 
     const html = await fs.readFile(path.join(dir, 'index.html'), 'utf8');
     // Soft: the reader's view below is checked too, whatever these say.
-    expect.soft(html).toContain(`<meta http-equiv="Content-Security-Policy" content="default-src 'none'; img-src * data:; media-src *; style-src 'unsafe-inline'; base-uri 'none'; form-action 'self'">`);
+    expect.soft(html).toContain(`<meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'self'; img-src * data:; media-src *; style-src 'unsafe-inline'; base-uri 'none'; form-action 'self'">`);
+    // Quire's scripts and icon are written where the pages load them from.
+    const scripts = [...html.matchAll(/<script src="([^"]+)"/g)].map((match) => match[1]);
+    expect.soft(scripts.map((src) => src.replace(/\.[0-9a-f]{10}\./, '.'))).toEqual(['/~quire/theme.js', '/~quire/site.js']);
+    for (const src of scripts) expect.soft((await fs.stat(path.join(dir, src))).isFile()).toBe(true);
+    expect.soft(await fs.readFile(path.join(dir, 'favicon.svg'), 'utf8')).toContain('<svg');
     expect.soft(await fs.readFile(path.join(dir, '~search', 'index.html'), 'utf8')).toContain(`content="default-src 'none'; script-src 'self'; connect-src 'self'`);
     const files = (await fs.readdir(path.join(dir, '~files'), { recursive: true })).map((file) => path.basename(file)).filter((name) => name.includes('.'));
     expect.soft(files.sort()).toEqual(['diagram.svg.txt', 'feed.xml.txt', 'page.html.txt', 'photo.png', 'tool.js.txt']);
@@ -169,6 +174,10 @@ describe('quire site export (sqlite)', () => {
       expect(dialogs).toEqual([]);
 
       await page.goto(`${host.base}/`);
+      // Quire's own scripts run under the page's policy (the theme's before the first paint, then the page's).
+      expect(await page.evaluate(() => document.documentElement.classList.contains('js'))).toBe(true);
+      await page.getByRole('combobox', { name: 'Theme' }).selectOption('dark');
+      expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
       const toc = await page.locator('nav.toc a').evaluateAll((elements) => elements.map((a) => [a.textContent, a.getAttribute('href')]));
       expect(toc).toEqual([
         ['Home', '/'],

@@ -159,7 +159,9 @@ describe('pageHtml', () => {
   it('highlights code on the server, with line numbers and a title when the code tag asks, and leaves unknown languages as text', () => {
     const { tree } = render('{% code title="app.js" lineNumbers="true" %}\n```js\nconst a = 1;\nlet b = "<x>";\n```\n{% endcode %}\n\n```nosuchlang\n<b>bold?</b>\n```\n');
     const figure = all(tree, (e) => e.tagName === 'figure')[0];
-    expect(text(all(figure, (e) => e.tagName === 'figcaption')[0])).toBe('app.js');
+    // The caption is the block's header: its title and its language.
+    const caption = all(figure, (e) => e.tagName === 'figcaption')[0];
+    expect([text(all(caption, classed('code-title'))[0]), text(all(caption, classed('code-lang'))[0])]).toEqual(['app.js', 'JavaScript']);
     expect(text(all(figure, classed('gutter'))[0])).toBe('1\n2\n');
     const code = all(figure, (e) => e.tagName === 'code')[0];
     expect(code.properties.className).toEqual(['hljs', 'language-js']);

@@ -74,6 +74,8 @@ describe('authentication on every operation', () => {
         'listSiteAdaptiveTemplateConditions', 'getPublishedContentSite', 'getSiteStructure', 'sortSiteStructure',
         // the visitor signing key of a site (a Quire extension)
         'getSiteVisitorKey', 'rotateSiteVisitorKey',
+        // readers' feedback on a site's pages, and its counts per page (a Quire extension)
+        'listSitePageFeedback', 'listSitePageFeedbackSummary',
         // reads behind the locations the API hands out (Quire extensions: every URL in an answer answers GET, issue 15)
         'getSiteSectionById', 'getSiteSectionGroupById', 'getSiteSpaceById', 'getSiteShareLinkById', 'getOrganizationInviteToJoin',
         // site sections #67-#71, section groups #72-#78, site spaces #79-#83, share links #84-#87

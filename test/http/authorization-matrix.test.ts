@@ -187,6 +187,9 @@ const RULES: Record<string, (w: Who) => boolean> = {
   // the visitor signing key (a Quire extension) opens a visitor-auth site to anyone: admins only
   getSiteVisitorKey: org('admin'),
   rotateSiteVisitorKey: org('admin'),
+  // readers' feedback on the site's pages (a Quire extension): those who manage the site
+  listSitePageFeedback: org('create'),
+  listSitePageFeedbackSummary: org('create'),
   getPublishedContentSite: nonGuest,
   getSiteStructure: nonGuest,
   sortSiteStructure: org('create'),

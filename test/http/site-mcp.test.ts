@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASE_KINDS } from '../helpers/databases.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { Checkout, spaceRemote } from '../helpers/git.js';
+import { waitFor } from '../helpers/wait.js';
 
 type ToolText = { content: Array<{ type: string; text: string }>; isError?: boolean };
 
@@ -65,9 +66,10 @@ describe.each(DATABASE_KINDS)('site MCP server (%s)', (kind) => {
     await internal.dispose();
     // The push's indexing is a job: wait until each space's search finds its text.
     for (const [spaceId, word, title] of [[guideId, 'gigawatts', 'Install'], [internalId, 'spare', 'Runbook']]) {
-      for (let found = ''; !found.includes(title); await new Promise((resolve) => setTimeout(resolve, 200))) {
-        found = JSON.stringify((await api('GET', `/v1/spaces/${spaceId}/search?query=${word}`)).items);
-      }
+      await waitFor(async () => JSON.stringify((await api('GET', `/v1/spaces/${spaceId}/search?query=${word}`)).items), {
+        until: (found) => found.includes(title),
+        what: `search to find "${title}" by ${word}`,
+      });
     }
 
     const open = await api('POST', `/v1/orgs/${org.id}/sites`, { title: 'Open docs', visibility: 'public', spaces: [guideId] });

@@ -42,7 +42,8 @@ import {
 import { findUsersByIds, type UserRow } from '../../store/sql/users.js';
 import type { SpaceRow } from '../../store/sql/content.js';
 import type { SortDirection } from '../../store/sql/keyset.js';
-import { MAIN_REF } from '../content/refs.js';
+import { branchOf, MAIN_REF } from '../content/refs.js';
+import { loadChangeRequest } from '../change-requests/change-requests.js';
 
 /** Where comments are: the space's main content, or one change request of it. */
 export interface CommentScope {
@@ -51,6 +52,12 @@ export interface CommentScope {
   changeRequestId?: string;
   /** The ref whose content the comments target: the change request's branch; `refs/heads/main` by default. */
   ref?: string;
+}
+
+/** The comments of a change request of the space, found by id or number (404 when the caller cannot see it). */
+export async function changeRequestScope(ctx: Context, caller: Caller, spaceId: string, idOrNumber: string): Promise<CommentScope> {
+  const { changeRequest } = await loadChangeRequest(ctx, caller, spaceId, idOrNumber);
+  return { spaceId, changeRequestId: changeRequest.id, ref: branchOf(changeRequest.number) };
 }
 
 /** A JSON document as the API carries it (`{object: "document", data, nodes}`), kept as given. */

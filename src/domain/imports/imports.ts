@@ -56,7 +56,7 @@ export function requireWritable(space: SpaceRow): void {
 }
 
 /** A change request takes changes while it is neither merged nor archived (as its branch takes pushes). */
-function requireOpen(changeRequest: ChangeRequestRow): void {
+export function requireTakesChanges(changeRequest: ChangeRequestRow): void {
   if (changeRequest.status === 'merged' || changeRequest.status === 'archived') {
     throw new Conflict(`changeRequestId: change request ${changeRequest.number} is ${changeRequest.status}; it takes no more changes`);
   }
@@ -79,7 +79,7 @@ export async function importContent(
     const loaded = await loadChangeRequest(ctx, caller, spaceId, changeRequestId);
     requireSpacePermission(loaded.role, spaceId, 'edit', 'import content into its change requests');
     requireWritable(loaded.space);
-    requireOpen(loaded.changeRequest);
+    requireTakesChanges(loaded.changeRequest);
     changeRequest = loaded.changeRequest;
   } else {
     const { space, role } = await loadSpace(ctx, caller, spaceId);
@@ -284,7 +284,7 @@ export async function runContentImport(ctx: Context, importId: string): Promise<
     if (row.change_request_id) {
       const changeRequest = await findChangeRequest(ctx.db, space.id, row.change_request_id);
       if (!changeRequest) throw new NotFound(`changeRequestId: change request "${row.change_request_id}" no longer exists`);
-      requireOpen(changeRequest);
+      requireTakesChanges(changeRequest);
       ref = branchOf(changeRequest.number);
     }
     await updateUnfinishedImport(ctx.db, row.id, { status: 'running', error: null, updated_at: nowIso() });

@@ -47,7 +47,9 @@ function translate(error: FastifyError & { validationContext?: string }, limits:
 }
 
 function sendError(error: FastifyError, request: FastifyRequest, reply: FastifyReply, limits: RequestLimits): void {
-  const { status, message } = translate(error, limits);
+  // A route may take less (or more) than the server's body limit: the message quotes the one that applied.
+  const routeLimits = error.code === 'FST_ERR_CTP_BODY_TOO_LARGE' ? { ...limits, bodyLimit: request.routeOptions.bodyLimit } : limits;
+  const { status, message } = translate(error, routeLimits);
   if (status >= 500) request.log.error({ err: error }, 'request failed');
   void reply.status(status).type('application/json').send(errorBody(status, message));
 }

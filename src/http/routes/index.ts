@@ -24,9 +24,11 @@ import { siteRoutes } from './sites/index.js';
 import { siteSectionRoutes } from './site-sections/index.js';
 import { siteSpaceRoutes } from './site-spaces/index.js';
 import { shareLinkRoutes } from './share-links/index.js';
+import { siteInsightRoutes } from './site-insights/index.js';
 import { linkRoutes } from './links/index.js';
 import { searchRoutes } from './search/index.js';
 import { repositoryImportRoutes } from './repository-imports/index.js';
+import { mcpRoutes } from './mcp/index.js';
 import { userRoutes } from './users/index.js';
 import { publishedRoutes } from './published/index.js';
 
@@ -57,9 +59,12 @@ export async function registerRoutes(app: FastifyInstance, deps: RouteDeps): Pro
       await v1.register(siteSectionRoutes, deps);
       await v1.register(siteSpaceRoutes, deps);
       await v1.register(shareLinkRoutes, deps);
+      await v1.register(siteInsightRoutes, deps);
       await v1.register(linkRoutes, deps);
       await v1.register(searchRoutes, deps);
       await v1.register(repositoryImportRoutes, deps);
+      // The organization's MCP server for agents (a Quire extension, outside the OpenAPI document).
+      await v1.register(mcpRoutes, deps);
     },
     { prefix: '/v1' },
   );

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { PUSH_CHANNEL_VARIABLE, PUSH_SERVER_PID_VARIABLE, PushChannel, QUARANTINE_VARIABLES } from './push-channel.js';
 import { PushesUnderWay } from './pushes-under-way.js';
 import { RefLocks, type RefLock } from './ref-lock.js';
-import { runGit, runGitStatus, type RunGitOptions } from './run.js';
+import { GitCommandError, runGit, runGitStatus, type RunGitOptions } from './run.js';
 import { ProcessLauncher, type GitChild } from './launcher.js';
 import { CatFileProcess } from './catfile.js';
 
@@ -293,6 +293,41 @@ export class GitStore {
   async mergeBase(spaceId: string, a: string, b: string): Promise<string | undefined> {
     const { code, stdout } = await this.gitStatus(['merge-base', a, b], { gitDir: this.repositoryPath(spaceId) });
     return code === 0 ? stdout.toString().trim() : undefined;
+  }
+
+  /**
+   * What `git diff` shows from one commit to another (renames found), under `directory` ('' for the whole tree), at
+   * most `maxBytes` of it: git is stopped once that much is read, and `truncated` says so.
+   */
+  async diffText(spaceId: string, from: string, to: string, directory: string, maxBytes: number): Promise<{ text: string; truncated: boolean }> {
+    const args = ['--literal-pathspecs', 'diff', '--no-color', '--no-ext-diff', '--no-textconv', '-M', from, to, '--', ...(directory === '' ? [] : [directory])];
+    const child = this.launcher.spawn('git', args, {
+      env: { ...process.env, GIT_TERMINAL_PROMPT: '0', GIT_CONFIG_NOSYSTEM: '1', GIT_DIR: this.repositoryPath(spaceId) },
+    });
+    return new Promise((resolve, reject) => {
+      const out: Buffer[] = [];
+      const err: Buffer[] = [];
+      let size = 0;
+      let truncated = false;
+      child.stdout.on('data', (chunk: Buffer) => {
+        if (truncated) return;
+        out.push(chunk);
+        size += chunk.length;
+        if (size > maxBytes) {
+          truncated = true;
+          child.kill('SIGTERM');
+        }
+      });
+      child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
+      child.on('error', reject);
+      child.on('close', (code) => {
+        if (!truncated && code !== 0) reject(new GitCommandError(args, code, Buffer.concat(err).toString('utf8')));
+        else resolve({ text: Buffer.concat(out).subarray(0, maxBytes).toString('utf8'), truncated });
+      });
+      // git reads nothing here: an early exit closing its stdin is no error.
+      child.stdin.on('error', () => undefined);
+      child.stdin.end();
+    });
   }
 
   /**

@@ -28,6 +28,7 @@ import * as m0015 from './migrations/0015_search_texts.js';
 import * as m0016 from './migrations/0016_search_results.js';
 import * as m0017 from './migrations/0017_revision_fact_changes.js';
 import * as m0018 from './migrations/0018_link_slots_unindexed.js';
+import * as m0019 from './migrations/0019_site_page_feedback.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -57,6 +58,7 @@ export const migrations: Record<string, Migration> = {
   '0016_search_results': m0016,
   '0017_revision_fact_changes': m0017,
   '0018_link_slots_unindexed': m0018,
+  '0019_site_page_feedback': m0019,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

@@ -391,6 +391,21 @@ export interface SiteSpacesTable {
 }
 
 /** A secret link to a site whose visibility is share-link. */
+/** What a reader said of a published page (src/domain/sites/page-feedback.ts). */
+export interface SitePageFeedbackTable {
+  id: string;
+  site_id: string;
+  space_id: string;
+  page_id: string;
+  /** `good`, `ok` or `bad`. */
+  rating: string;
+  /** Plain text, at most PAGE_FEEDBACK_COMMENT_MAX characters; null without one. */
+  comment: string | null;
+  /** HMAC of the site, the day, the reader's address and user agent: one vote per reader, page and day. */
+  client_key: string;
+  created_at: string;
+}
+
 export interface ShareLinksTable {
   id: string;
   site_id: string;
@@ -557,6 +572,7 @@ export interface Database {
   site_spaces: SiteSpacesTable;
   share_links: ShareLinksTable;
   site_visitor_keys: SiteVisitorKeysTable;
+  site_page_feedback: SitePageFeedbackTable;
   link_index: LinkIndexTable;
   links: LinksTable;
   link_pages: LinkPagesTable;

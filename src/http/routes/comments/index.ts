@@ -1,12 +1,11 @@
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { loadChangeRequest } from '../../../domain/change-requests/change-requests.js';
-import { branchOf } from '../../../domain/content/refs.js';
 import type { RouteDeps } from '../index.js';
 import { callerOf } from '../../plugins/auth.js';
 import { ErrorResponses, ListOf, NoContent } from '../../schemas.js';
 import { noContent, presentList } from '../../present.js';
 import {
+  changeRequestScope,
   deleteComment,
   deleteReply,
   getComment,
@@ -56,9 +55,7 @@ export const commentRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, {
   /** The space's main content, or the change request the path names (found by id or number, visible to the caller). */
   const scopeOf = async (request: FastifyRequest): Promise<CommentScope> => {
     const { spaceId, changeRequestId } = request.params as { spaceId: string; changeRequestId?: string };
-    if (!changeRequestId) return { spaceId };
-    const { changeRequest } = await loadChangeRequest(ctx, callerOf(request), spaceId, changeRequestId);
-    return { spaceId, changeRequestId: changeRequest.id, ref: branchOf(changeRequest.number) };
+    return changeRequestId ? changeRequestScope(ctx, callerOf(request), spaceId, changeRequestId) : { spaceId };
   };
 
   for (const { prefix, suffix } of VARIANTS) {

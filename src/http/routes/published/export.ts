@@ -1,11 +1,12 @@
 /**
- * `quire site export SITE_ID DIR` (issue 14 item 5): the whole public site as static files for any static host
- * serving DIR at the root of its host: each page as `PATH/index.html` (and its markdown as `PATH.md`), the files
- * pages show under `~files/`, and the search: `search-index.json` with `~search/index.html`, whose small script
- * (`~search/search.js`) reads it (the only script of the export; the server's own pages carry none).
+ * `quire site export SITE_ID DIR`: the whole public site as static files for any static host serving DIR at the root
+ * of its host: each page as `PATH/index.html` (and its markdown as `PATH.md`), the files pages show under `~files/`,
+ * Quire's own scripts and icon at the paths the pages name (`~quire/`, site-assets.ts; the site's icon as
+ * `favicon.svg`), and the search: `search-index.json` with `~search/index.html`, whose small script
+ * (`~search/search.js`) reads it.
  *
  * A static host sets no headers of ours, so what the live site says in headers the export says otherwise: each page
- * carries its CSP in a meta tag (no script on pages, only the search script on the search page), and a user file a
+ * carries its CSP in a meta tag (scripts of the export's own origin only: Quire's), and a user file a
  * browser would run script in (HTML, SVG, XML, JavaScript: files.ts runsScript) is written as `NAME.txt`, with the
  * pages' links to it: every static host serves `.txt` as text/plain without being configured, which browsers show
  * as text and never sniff into a document (a `Content-Disposition` download would need the host's configuration).
@@ -22,6 +23,7 @@ import { findSiteById } from '../../../store/sql/sites.js';
 import { escapeHtml } from '../../../content/html-text.js';
 import { contentTypeOf, runsScript } from '../../../content/files.js';
 import { pageMarkdown, pageSpecs, pageUrls, renderPage } from './render.js';
+import { ASSETS } from './site-assets.js';
 
 export interface ExportResult {
   dir: string;
@@ -45,8 +47,8 @@ async function write(file: string, content: string | Buffer): Promise<void> {
   await fs.writeFile(file, content);
 }
 
-/** What exported pages may do: show their styles, images and media; no script, no other base, forms to the site. */
-const PAGE_POLICY = "default-src 'none'; img-src * data:; media-src *; style-src 'unsafe-inline'; base-uri 'none'; form-action 'self'";
+/** What exported pages may do: show their styles, images and media, run Quire's scripts; no other base, forms to the site. */
+const PAGE_POLICY = "default-src 'none'; script-src 'self'; img-src * data:; media-src *; style-src 'unsafe-inline'; base-uri 'none'; form-action 'self'";
 /** The search page runs its own script file and reads the index; nothing else. */
 const SEARCH_POLICY = "default-src 'none'; script-src 'self'; connect-src 'self'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'self'";
 
@@ -142,5 +144,8 @@ export async function exportSite(ctx: Context, siteId: string, dir: string, prog
   await write(path.join(root, 'search-index.json'), JSON.stringify(index));
   await write(path.join(root, '~search', 'index.html'), withPolicy(SEARCH_PAGE(tree.site.title), SEARCH_POLICY));
   await write(path.join(root, '~search', 'search.js'), SEARCH_SCRIPT);
+  // Quire's scripts and icon, where the pages load them from, and the icon the pages link as the site's.
+  for (const asset of Object.values(ASSETS)) await write(fileUnder(root, asset.path, ''), asset.body);
+  await write(path.join(root, 'favicon.svg'), ASSETS.icon.body);
   return { dir: root, pages, files };
 }

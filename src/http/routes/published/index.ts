@@ -28,17 +28,21 @@ import {
   publishedSpaces,
   readPublishedPage,
   readPublishedSite,
+  readPublishedSpace,
   type PublishedPage,
   type PublishedTree,
   type SiteVisitor,
 } from '../../../domain/sites/published.js';
-import { renderAppPage, renderNotFound, renderNothingYet, renderSearch } from './layout.js';
-import { pageMarkdown, pageSpecs, pageUrl, renderContent, renderPage, type PageSpecs } from './render.js';
-import { LIVE_SEARCH_PATH, LIVE_SEARCH_SCRIPT } from './live-search.js';
+import { renderAppPage, renderNotFound, renderNothingYet } from './layout.js';
+import { renderSearch, type SearchFilter } from './search-page.js';
+import { nearestPages, renderSiteNotFound } from './not-found.js';
+import { ASSETS, assetAt, ASSETS_PREFIX, type Asset } from './site-assets.js';
+import { pageMarkdown, pageSpecs, pageUrl, prerenderSiblings, renderContent, renderPage, siteFrame, spaceToc, type PageSpecs } from './render.js';
 import { mayKeepVariant, pageVariant, type PageVariant } from './variants.js';
-import { sitePages, siteSearch } from './site-reads.js';
+import { placeOf, sitePages, siteSearch } from './site-reads.js';
 import { siteMcpServer } from './mcp.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { pageFeedbackRoutes } from './feedback.js';
+import { answerMcpExchange, SESSION_METHODS } from '../../mcp.js';
 import { contentTypeOf, DEFAULT_CONTENT_TYPE, runsScript } from '../../../content/files.js';
 
 const SHARE_COOKIE = 'quire_share';
@@ -49,6 +53,8 @@ const MAX_UNSIGNED_CLAIMS = 20;
 const MAX_UNSIGNED_VALUE = 256;
 const CLAIM_PARAMETER = /^visitor\.([A-Za-z_][A-Za-z0-9_]*)$/;
 const MACHINE_FILES = new Set(['sitemap.xml', 'robots.txt', 'llms.txt', 'llms-full.txt']);
+/** The names browsers and pages ask a site's icon by (the pages link `favicon.svg`; browsers try `favicon.ico`). */
+const FAVICONS = new Set(['favicon.ico', 'favicon.svg']);
 /** Pages per part of `llms-full.txt/N`, as the hosted platform pages it. */
 const LLMS_FULL_PART = 100;
 /** Where a site's MCP server answers, below the site. */
@@ -153,12 +159,17 @@ export const publishedRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app,
     share: Type.Optional(Type.String({ maxLength: 200 })),
     jwt_token: Type.Optional(Type.String({ maxLength: 8192 })),
     q: Type.Optional(Type.String({ maxLength: 512 })),
+    /** The search page's section filter: a section's id. */
+    section: Type.Optional(Type.String({ maxLength: 100 })),
   });
 
   async function page(request: FastifyRequest<{ Params: { organizationId: string; siteName: string; '*'?: string } }>, reply: FastifyReply) {
     const { organizationId, siteName } = request.params;
     const siteBase = `/sites/${encodeURIComponent(organizationId)}/${encodeURIComponent(siteName)}`;
     const segments = (request.params['*'] ?? '').split('/').filter((s) => s !== '');
+    // Sites have no icon of their own yet (Quire stores no site customization): each answers Quire's, whoever asks,
+    // so that no browser's request for it ends in a "not found" page.
+    if (segments.length === 1 && FAVICONS.has(segments[0])) return sendAsset(reply, ASSETS.icon);
     let tree: PublishedTree | undefined;
     try {
       const visitor = await visitorOf(request, reply, siteBase);
@@ -196,9 +207,44 @@ export const publishedRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app,
       if (error instanceof NothingPublishedYet && tree) {
         return reply.headers(SECURITY_HEADERS).header('content-type', 'text/html; charset=utf-8').header('cache-control', cacheControl(tree)).send(renderNothingYet(tree.site.title));
       }
-      if (error instanceof DomainError && error.status === 404) return notFound(reply);
+      if (error instanceof DomainError && error.status === 404) return tree ? siteNotFound(reply, tree, siteBase, segments) : notFound(reply);
       throw error;
     }
+  }
+
+  /**
+   * "Not found" on a site the reader may read (404): in the site's frame, with the table of contents of the space the
+   * address leads into (the site's first when it leads nowhere) and the site's pages nearest to the address.
+   */
+  async function siteNotFound(reply: FastifyReply, tree: PublishedTree, siteBase: string, segments: string[]) {
+    const space = await readPublishedSpace(ctx, tree, segments).then(
+      ({ space }) => space,
+      () => undefined,
+    );
+    const pages = await sitePages(ctx, tree, siteBase);
+    const candidates = pages
+      .filter(({ page }) => !page.hidden)
+      .map(({ space: of, page, path }) => {
+        const place = placeOf(tree, of);
+        return { title: page.title, href: path, path: path.slice(siteBase.length + 1), ...(place ? { place } : {}) };
+      });
+    const shown = space ?? pages[0]?.space;
+    const frame = siteFrame(tree, siteBase, { currentSection: shown?.section?.id ?? tree.defaultSection, liveSearch: ASSETS.search.path });
+    const html = renderSiteNotFound(frame, { nearest: nearestPages(segments.join('/'), candidates), ...(shown ? { toc: spaceToc(shown, siteBase) } : {}) });
+    return reply.status(404).headers(SECURITY_HEADERS).header('content-type', 'text/html; charset=utf-8').header('cache-control', cacheControl(tree)).send(html);
+  }
+
+  /**
+   * One of Quire's own files (site-assets.ts): at its own name (named by its content), cached for a year; as a
+   * favicon (a name that stays when the icon changes), for a day.
+   */
+  function sendAsset(reply: FastifyReply, asset: Asset, named = false) {
+    return reply
+      .header('content-type', asset.type)
+      .header('cache-control', named ? 'public, max-age=31536000, immutable' : 'public, max-age=86400')
+      .header('x-content-type-options', 'nosniff')
+      .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'")
+      .send(asset.body);
   }
 
   /**
@@ -233,11 +279,21 @@ export const publishedRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app,
 
   /** The search box's results: the site's spaces, best pages first, each with its matching sections. */
   async function search(request: FastifyRequest, reply: FastifyReply, tree: PublishedTree, siteBase: string) {
-    const query = String((request.query as { q?: string }).q ?? '').trim();
+    const { q, section } = request.query as { q?: string; section?: string };
+    const query = String(q ?? '').trim();
     const results = await siteSearch(ctx, tree, siteBase, query);
     // The same results as JSON for the live search of the page's search box.
     if (request.headers.accept?.includes('application/json')) return reply.header('cache-control', cacheControl(tree)).send({ query, results });
-    const html = renderSearch({ siteTitle: tree.site.title, siteHref: siteBase, searchHref: `${siteBase}/~search`, query, results });
+    const frame = siteFrame(tree, siteBase, { currentSection: null, liveSearch: ASSETS.search.path });
+    // Section filters on a site of several sections (their titles as the tabs show them); an unknown one shows all.
+    const filters: SearchFilter[] = [{ title: 'All sections' }, ...tree.sections.map((s, i) => ({ title: frame.sections[i].title, id: s.id }))];
+    const filtered = section && tree.sections.some((s) => s.id === section) ? section : undefined;
+    const html = renderSearch(frame, {
+      query,
+      results: filtered ? results.filter((result) => result.sectionId === filtered) : results,
+      filters,
+      ...(filtered ? { section: filtered } : {}),
+    });
     return reply.headers(SECURITY_HEADERS).header('content-type', 'text/html; charset=utf-8').header('cache-control', cacheControl(tree)).send(html);
   }
 
@@ -303,8 +359,10 @@ export const publishedRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app,
     const key = `${page}:${createHash('sha256').update(shape).digest('base64url')}${variant ? `:${variant.key}` : ''}`;
     // The page's content is rendered (on the CPU pool for a variant or a big page) only when the whole page is not kept already.
     const render = async () => {
+      // A page read cold: the space's other pages are rendered ahead of their readers.
+      if (!variant) void prerenderSiblings(ctx, published, siteBase, ctx.cpu.size);
       const content = await renderContent(ctx, published, siteBase, specs, variant ? { variant } : {});
-      return renderPage(published, siteBase, { liveSearch: LIVE_SEARCH_PATH, content, ...(specs ? { specs } : {}) });
+      return renderPage(published, siteBase, { liveSearch: ASSETS.search.path, content, feedback: true, ...(specs ? { specs } : {}) });
     };
     if (tree.claims && !mayKeepVariant(published.content, page, key)) return { key, html: await render() };
     return { key, html: await cachedBytes(published.content, key, render) };
@@ -337,9 +395,13 @@ export const publishedRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app,
     return reply.headers(SECURITY_HEADERS).header('content-type', 'text/html; charset=utf-8').send(html);
   });
 
-  app.get(LIVE_SEARCH_PATH, { schema: { hide: true } }, async (_request, reply) =>
-    reply.header('content-type', 'text/javascript; charset=utf-8').header('cache-control', 'public, max-age=3600').header('x-content-type-options', 'nosniff').send(LIVE_SEARCH_SCRIPT),
-  );
+  // Quire's scripts and icon for published pages (site-assets.ts), and the server's own favicon.
+  app.get(`${ASSETS_PREFIX}:asset`, { schema: { hide: true, params: Type.Object({ asset: Type.String({ maxLength: 100 }) }) } }, async (request, reply) => {
+    const asset = assetAt(`${ASSETS_PREFIX}${request.params.asset}`);
+    if (!asset) return notFound(reply);
+    return sendAsset(reply, asset, true);
+  });
+  app.get('/favicon.ico', { schema: { hide: true } }, async (_request, reply) => sendAsset(reply, ASSETS.icon));
 
   /**
    * The site's MCP server (mcp.ts), over the protocol's Streamable HTTP transport without sessions: each POST is one
@@ -352,21 +414,16 @@ export const publishedRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app,
     const visitor = await visitorOf(request, reply, siteBase);
     const bearer = bearerToken(request.headers.authorization);
     const tree = await readPublishedSite(ctx, !visitor.userId && bearer ? { ...visitor, visitorToken: bearer } : visitor, organizationId, siteName);
-    const server = siteMcpServer(ctx, tree, siteBase, (path) => urls.base(path));
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-    reply.hijack();
-    // Closing never throws to anyone: a failure to close is nothing the reader can act on.
-    reply.raw.on('close', () => void server.close().catch(() => undefined));
-    await server.connect(transport);
-    await transport.handleRequest(request.raw, reply.raw, request.body);
+    await answerMcpExchange(request, reply, siteMcpServer(ctx, tree, siteBase, (path) => urls.base(path)));
   }
 
   const schema = { hide: true, params, querystring };
   const mcpSchema = { hide: true, params: Type.Object({ organizationId: params.properties.organizationId, siteName: params.properties.siteName }), querystring };
   app.post(`/sites/:organizationId/:siteName/${MCP_PATH}`, { schema: mcpSchema }, mcp as never);
-  // Without sessions there is no stream to open (GET) nor session to end (DELETE).
-  app.route({ method: ['GET', 'DELETE'], url: `/sites/:organizationId/:siteName/${MCP_PATH}`, schema: mcpSchema, handler: async (_request, reply) => reply.status(405).header('allow', 'POST').send() });
+  app.route({ method: [...SESSION_METHODS], url: `/sites/:organizationId/:siteName/${MCP_PATH}`, schema: mcpSchema, handler: async (_request, reply) => reply.status(405).header('allow', 'POST').send() });
   app.get('/sites/:organizationId/:siteName', { schema }, page as never);
   app.get('/sites/:organizationId/:siteName/*', { schema }, page as never);
+  // Readers' "Was this page helpful?" answers (feedback.ts), from whoever reads the site as its pages find them.
+  await app.register(pageFeedbackRoutes, { ctx, urls, visitorOf });
 };
 

@@ -1,14 +1,13 @@
 /**
- * Search as you type on published pages (issue 14 item 3): the one script of a served page, loaded from Quire's own
- * origin (`script-src 'self'`). Without it the search box still works: the form sends the query to the results page.
+ * Search as you type on published pages: a script of served pages, loaded from Quire's own origin (`script-src
+ * 'self'`; served and named as site-assets.ts says). Without it the search box still works: the form sends the query
+ * to the results page.
  *
  * As the reader types (150 ms after the last key, two characters at least), it asks the same results page for JSON
  * and shows the best pages under the box; the last word counts as a prefix ("instal" finds "install"). Keys:
  * ArrowDown/ArrowUp move between the box and the results, Escape closes them, Enter on the box opens the results
  * page. Answers that arrive late for an older query are dropped.
  */
-export const LIVE_SEARCH_PATH = '/~quire/search.js';
-
 export const LIVE_SEARCH_SCRIPT = `(() => {
   'use strict';
   const form = document.querySelector('form.search');
@@ -27,8 +26,9 @@ export const LIVE_SEARCH_SCRIPT = `(() => {
   let timer;
   let asked = 0;
   let controller;
-  const close = () => { box.hidden = true; input.setAttribute('aria-expanded', 'false'); };
-  const show = (children) => { box.replaceChildren(...children); box.hidden = false; input.setAttribute('aria-expanded', 'true'); };
+  // (No aria-expanded on the box: a searchbox may not carry it; the results region is announced as it changes.)
+  const close = () => { box.hidden = true; };
+  const show = (children) => { box.replaceChildren(...children); box.hidden = false; };
   async function ask() {
     const query = input.value.trim();
     const mine = ++asked;

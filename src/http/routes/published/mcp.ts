@@ -8,10 +8,10 @@
  * One server per request: the transport is stateless (no session), each call answers as JSON.
  */
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { Context } from '../../../domain/context.js';
 import { DomainError } from '../../../domain/errors.js';
+import { toolText } from '../../mcp.js';
 import { readPublishedPage, type PublishedTree } from '../../../domain/sites/published.js';
 import { pageMarkdown } from './render.js';
 import { sitePages, siteSearch } from './site-reads.js';
@@ -19,8 +19,6 @@ import { sitePages, siteSearch } from './site-reads.js';
 /** Results a search answers at most, and sections per result. */
 const MAX_RESULTS = 10;
 const MAX_SECTIONS = 3;
-
-const text = (value: string, isError = false): CallToolResult => ({ content: [{ type: 'text', text: value }], ...(isError ? { isError: true } : {}) });
 
 /** The path segments under the site of a URL, a site path (`/sites/ORG/SITE/a/b`) or a path in the site (`a/b`, `a/b.md`). */
 export function siteSegments(url: string, siteBase: string): string[] {
@@ -61,12 +59,12 @@ export function siteMcpServer(ctx: Context, tree: PublishedTree, siteBase: strin
     },
     async ({ query }) => {
       const results = (await siteSearch(ctx, tree, siteBase, query)).slice(0, MAX_RESULTS);
-      if (results.length === 0) return text(`Nothing found for "${query}".`);
+      if (results.length === 0) return toolText(`Nothing found for "${query}".`);
       const blocks = results.map((result) => {
         const sections = result.sections.slice(0, MAX_SECTIONS).map((section) => `  - ${section.title}: ${absolute(section.href)}\n    ${section.body.replace(/\s+/g, ' ').trim()}`);
         return [`- ${result.title}: ${absolute(result.href)}`, ...sections].join('\n');
       });
-      return text(blocks.join('\n'));
+      return toolText(blocks.join('\n'));
     },
   );
 
@@ -80,10 +78,10 @@ export function siteMcpServer(ctx: Context, tree: PublishedTree, siteBase: strin
     async ({ url }) => {
       try {
         const target = await readPublishedPage(ctx, tree, siteSegments(url, siteBase));
-        if (target.kind !== 'page') return text(`${url} is a redirect: read ${'page' in target.to ? 'the page it leads to' : target.to.url} instead.`, true);
-        return text(pageMarkdown(target.page, tree.claims));
+        if (target.kind !== 'page') return toolText(`${url} is a redirect: read ${'page' in target.to ? 'the page it leads to' : target.to.url} instead.`, true);
+        return toolText(pageMarkdown(target.page, tree.claims));
       } catch (error) {
-        if (error instanceof DomainError && error.status === 404) return text(`No page of ${tree.site.title} at ${url}.`, true);
+        if (error instanceof DomainError && error.status === 404) return toolText(`No page of ${tree.site.title} at ${url}.`, true);
         throw error;
       }
     },
@@ -101,8 +99,8 @@ export function siteMcpServer(ctx: Context, tree: PublishedTree, siteBase: strin
       const pages = (await sitePages(ctx, tree, siteBase)).filter(
         ({ space, page }) => !page.hidden && (!wanted || space.section?.title.toLowerCase() === wanted || space.section?.path.toLowerCase() === wanted),
       );
-      if (pages.length === 0) return text(section ? `No section "${section}" with pages.` : 'No page is published.', Boolean(section));
-      return text(pages.map(({ page, path }) => `- ${page.title}: ${absolute(path)}${page.description ? ` — ${page.description}` : ''}`).join('\n'));
+      if (pages.length === 0) return toolText(section ? `No section "${section}" with pages.` : 'No page is published.', Boolean(section));
+      return toolText(pages.map(({ page, path }) => `- ${page.title}: ${absolute(path)}${page.description ? ` — ${page.description}` : ''}`).join('\n'));
     },
   );
   return server;

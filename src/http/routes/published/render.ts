@@ -2,20 +2,25 @@
  * A published page as the reader gets it (the route) or as a static export writes it: URLs of pages on the site,
  * the page's content rendered once and kept with its revision, the layout around it.
  */
-import { documentLinksOf } from '../../../content/links.js';
+import { linkLookups, plainLinkLookups } from '../../../content/links.js';
+import { sitePageLinks, type PlainSiteLinks, type SiteLinks } from '../../../content/site-links.js';
+import type { IndexedRevision } from '../../../domain/content/revisions.js';
 import { findOperation, openApiRefsOf } from '../../../content/openapi-html.js';
+import { CODE_ON_EVENT_LOOP, fencedCodeLength } from '../../../content/code-highlight.js';
 import { INCLUDE_DEPTH, pageHtml, type PageHtml, type PageHtmlOptions } from '../../../content/page-html.js';
 import type { Context } from '../../../domain/context.js';
 import { specDocumentsNamed } from '../../../domain/openapi/specs.js';
 import type { DocumentPage, LinkPage, Page } from '../../../content/model.js';
-import { isUrl } from '../../../content/paths.js';
-import { documentPages, firstDocument, type PublishedPage, type PublishedSpace } from '../../../domain/sites/published.js';
+import { documentPages, firstDocument, type PublishedPage, type PublishedSpace, type PublishedTree } from '../../../domain/sites/published.js';
+import type { SiteSectionRow } from '../../../store/sql/sites.js';
 import { siteSpacesIn } from '../../../domain/sites/tree.js';
 import { decidedCondition, evaluateCondition, type VisitorClaims } from '../../../domain/sites/conditions.js';
 import { adaptedMarkdown } from '../../../content/adaptive-markdown.js';
 import { cachedJson } from '../../present.js';
-import { renderLayout, type Cover, type NavLink } from './layout.js';
+import { renderLayout, tocList, type Cover, type NavLink, type SiteFrame } from './layout.js';
 import type { PageVariant } from './variants.js';
+import { feedbackAction } from './feedback-form.js';
+import { prerendering, prerenderSpace } from './prerender.js';
 
 const encodePath = (segments: string[]) => segments.map(encodeURIComponent).join('/');
 
@@ -79,39 +84,57 @@ export async function pageSpecs(ctx: Context, published: PublishedPage): Promise
 /** Pages longer than this (characters of markdown) are rendered on the CPU pool: parsing takes 1-2 s per MB here. */
 export const POOLED_RENDER = 64 * 1024;
 
-/** Where the links a page writes lead on the site, and what its includes hold (the revision's lookups made once, on first use). */
+/** The site's facts a space's page links are answered from, made once per revision and place on the site. */
+const siteLinksKept = new WeakMap<IndexedRevision, Map<string, SiteLinks>>();
+
+function siteLinksOf(space: PublishedSpace, siteBase: string): SiteLinks {
+  const { content } = space;
+  const kept = siteLinksKept.get(content) ?? new Map<string, SiteLinks>();
+  siteLinksKept.set(content, kept);
+  const place = `${siteBase}\n${space.prefix.join('/')}`;
+  let links = kept.get(place);
+  if (!links) {
+    const pageUrlOf = pageUrls(siteBase, space);
+    const reusable = new Map(content.revision.reusableContents.map((r) => [r.id, r.markdown]));
+    links = {
+      lookups: linkLookups(content.revision),
+      pageUrl: (id) => {
+        const target = content.pagesById.get(id);
+        return target?.type === 'document' ? pageUrlOf(target) : undefined;
+      },
+      pageTitle: (id) => content.pagesById.get(id)?.title,
+      fileUrl: (id) => {
+        const target = content.filesById.get(id);
+        return target && 'blobOid' in target ? `${siteBase}/~files/${encodeURIComponent(content.spaceId)}/${target.blobOid}/${encodeURIComponent(target.name)}` : undefined;
+      },
+      reusableMarkdown: (id) => reusable.get(id),
+    };
+    kept.set(place, links);
+  }
+  return links;
+}
+
+/** siteLinksOf as plain data, for the CPU pool's threads. */
+function plainSiteLinksOf(space: PublishedSpace, siteBase: string): PlainSiteLinks {
+  const links = siteLinksOf(space, siteBase);
+  const { content } = space;
+  const files: Array<[string, string]> = [];
+  for (const file of content.files) {
+    const url = links.fileUrl(file.id);
+    if (url !== undefined) files.push([file.id, url]);
+  }
+  return {
+    lookups: plainLinkLookups(links.lookups),
+    pages: [...content.pagesById.values()].map((page) => [page.id, links.pageUrl(page.id) ?? null, page.title]),
+    files,
+    reusable: content.revision.reusableContents.map((r) => [r.id, r.markdown]),
+  };
+}
+
+/** Where the links a page writes lead on the site, and what its includes hold. */
 function pageLinks(published: PublishedPage, siteBase: string) {
-  const { content, page } = published;
-  const pageUrlOf = pageUrls(siteBase, published);
-  const fileUrl = (fileId: string) => {
-    const target = content.filesById.get(fileId);
-    return target && 'blobOid' in target ? `${siteBase}/~files/${encodeURIComponent(content.spaceId)}/${target.blobOid}/${encodeURIComponent(target.name)}` : undefined;
-  };
-  let links: ReturnType<ReturnType<typeof documentLinksOf>> | undefined;
-  const lookups = () => (links ??= documentLinksOf(content.revision)(page));
-  const resolveHref = (href: string): string | undefined => {
-    const ref = lookups().resolveLink(href);
-    if (ref.kind === 'page' || (ref.kind === 'anchor' && ref.page)) {
-      const target = content.pagesById.get(ref.kind === 'page' ? ref.page : ref.page!);
-      if (!target || target.type !== 'document') return undefined;
-      return `${pageUrlOf(target)}${ref.kind === 'anchor' ? `#${ref.anchor}` : ''}`;
-    }
-    if (ref.kind === 'anchor') return `#${ref.anchor}`;
-    if (ref.kind === 'file') return fileUrl(ref.file);
-    return undefined;
-  };
-  // A relative link the revision has nothing at (a URL, an anchor of the page or a non-document page is no such link).
-  const isBroken = (href: string): boolean => !isUrl(href) && !href.startsWith('#') && lookups().resolveLink(href).kind === 'url';
-  const linkTitle = (href: string): string | undefined => {
-    const ref = lookups().resolveLink(href);
-    const id = ref.kind === 'page' ? ref.page : ref.kind === 'anchor' ? ref.page : undefined;
-    return id === undefined ? undefined : content.pagesById.get(id)?.title;
-  };
-  const include = (path: string) => {
-    const id = lookups().resolveInclude?.(path);
-    return content.revision.reusableContents.find((reusable) => reusable.id === id)?.markdown;
-  };
-  return { pageUrlOf, fileUrl, resolveHref, isBroken, linkTitle, include };
+  const links = siteLinksOf(published, siteBase);
+  return { pageUrlOf: pageUrls(siteBase, published), fileUrl: links.fileUrl, ...sitePageLinks(links, published.page) };
 }
 
 // Rendered once per page and place on the site (and versions of the specs it shows).
@@ -141,7 +164,7 @@ function renderedContent(published: PublishedPage, siteBase: string, specs?: Pag
 }
 
 /**
- * As renderedContent, but a page longer than `pooledAbove`, and any reader's variant, is rendered on the CPU pool, so
+ * As renderedContent, but a page longer than `pooledAbove` (or with much code), and any reader's variant, is rendered on the CPU pool, so
  * that no page, however big, and no reader's claims hold the readers of other pages: its links and includes are
  * found there first (the link index's own extraction), resolved here, and the page rendered there with their answers.
  * (Not yet a page with OpenAPI blocks: their lookups are functions of the specs read here.)
@@ -155,7 +178,11 @@ export async function renderContent(
 ): Promise<PageHtml> {
   const { content, page } = published;
   const { variant, pooledAbove = POOLED_RENDER } = options;
-  if (specs || (!variant && (page.markdown.length <= pooledAbove || content.answers?.has(contentKey(published, siteBase, specs))))) return renderedContent(published, siteBase, specs, variant);
+  // A page being rendered ahead (prerender.ts) is waited for, not rendered twice.
+  if (!variant && !specs) await prerendering(content, contentKey(published, siteBase, specs));
+  // A page with more code than CODE_ON_EVENT_LOOP goes to the pool too: highlighting hostile code takes time.
+  const onLoop = page.markdown.length <= pooledAbove && (page.markdown.length <= CODE_ON_EVENT_LOOP || fencedCodeLength(page.markdown) <= CODE_ON_EVENT_LOOP);
+  if (specs || (!variant && (onLoop || content.answers?.has(contentKey(published, siteBase, specs))))) return renderedContent(published, siteBase, specs, variant);
   const { resolveHref, isBroken, linkTitle, include } = pageLinks(published, siteBase);
   const hrefs: Record<string, string> = {};
   const broken: string[] = [];
@@ -180,42 +207,96 @@ export async function renderContent(
 }
 
 /**
- * The whole HTML of a published page at `siteBase` ('' for a site served at the root of its host: a static export).
- * Pure but for the page's rendered content (`content`, else rendered here with `specs`), kept with the revision. `liveSearch`:
- * the URL of the live search script (a static export has none: its search page does the work).
+ * Starts rendering the other pages of the page's space ahead of their readers (prerender.ts), once per revision and
+ * place on the site; `threads`: the CPU pool's.
  */
-export function renderPage(published: PublishedPage, siteBase: string, options: { liveSearch?: string; content?: PageHtml; specs?: PageSpecs } = {}): string {
-  const { tree, content, page } = published;
-  const { pageUrlOf, fileUrl, resolveHref } = pageLinks(published, siteBase);
-  // A file SUMMARY.md lists again leads to its page (its href is relative to SUMMARY.md, not to this page).
+export function prerenderSiblings(ctx: Context, published: PublishedSpace, siteBase: string, threads: number): Promise<void> {
+  const keyOf = (page: DocumentPage) => contentKey({ ...published, page }, siteBase, undefined);
+  return prerenderSpace(ctx, published, `${siteBase}\n${published.prefix.join('/')}`, {
+    keyOf,
+    links: () => plainSiteLinksOf(published, siteBase),
+    keep: (page, html) => void cachedJson(published.content, keyOf(page), () => html),
+  }, threads);
+}
+
+/** A section's title in the site's tabs: one titled like the site is shown under its space's title (see siteFrame). */
+function sectionTabTitle(tree: PublishedTree, section: SiteSectionRow): string {
+  const same = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();
+  if (!same(section.title, tree.site.title)) return section.title;
+  const spaces = siteSpacesIn(tree, section.id);
+  const first = spaces.find((siteSpace) => tree.defaultSiteSpaces.has(siteSpace.id)) ?? spaces[0];
+  const spaceTitle = first ? tree.spaces.get(first.space_id)?.space.title : undefined;
+  return spaceTitle && !same(spaceTitle, tree.site.title) ? spaceTitle : 'Home';
+}
+
+/** The site's URL of a section (the default one is the site's own). */
+export function sectionHref(tree: PublishedTree, siteBase: string, section: SiteSectionRow): string {
+  return section.id === tree.defaultSection ? siteBase : `${siteBase}/${encodeURIComponent(section.path)}`;
+}
+
+/**
+ * What every page of the site shows around its content: title, search, the sections as tabs (`currentSection`
+ * marked), the favicon. The site's title is in the header: a section titled like it (Quire gives the site's title to
+ * the section it makes when a site whose spaces sit at its root gets its first section) is shown in the tabs under the
+ * title of its space, so that the title is not shown twice.
+ */
+export function siteFrame(tree: PublishedTree, siteBase: string, options: { currentSection?: string | null; liveSearch?: string } = {}): SiteFrame {
+  const current = options.currentSection === undefined ? tree.defaultSection : options.currentSection;
+  return {
+    siteTitle: tree.site.title,
+    siteHref: siteBase,
+    searchHref: `${siteBase}/~search`,
+    faviconHref: `${siteBase}/favicon.svg`,
+    ...(options.liveSearch ? { liveSearch: options.liveSearch } : {}),
+    sections: tree.sections.map((section) => ({ title: sectionTabTitle(tree, section), href: sectionHref(tree, siteBase, section), current: section.id === current })),
+  };
+}
+
+/** The site spaces of a section as the variant switcher shows them. */
+export function variantLinks(tree: PublishedTree, siteBase: string, section: SiteSectionRow | undefined, currentSiteSpace: string | undefined): NavLink[] {
+  const sectionBase = section ? sectionHref(tree, siteBase, section) : siteBase;
+  return siteSpacesIn(tree, section?.id ?? null).map((siteSpace) => ({
+    title: tree.spaces.get(siteSpace.space_id)?.space.title ?? siteSpace.path,
+    href: tree.defaultSiteSpaces.has(siteSpace.id) ? sectionBase : `${sectionBase}/${encodeURIComponent(siteSpace.path)}`,
+    current: siteSpace.id === currentSiteSpace,
+  }));
+}
+
+/** Where the table of contents' items lead: pages to their URLs; a file SUMMARY.md lists again to its page. */
+function tocHref(published: PublishedPage, siteBase: string): (target: Page) => string | undefined {
+  const { content } = published;
+  const { pageUrlOf, resolveHref } = pageLinks(published, siteBase);
+  // A link item's href is relative to SUMMARY.md, not to this page: the page it names, when SUMMARY.md names one.
   const linkPageHref = (target: LinkPage): string => {
     const listed = target.pageId === undefined ? undefined : content.pagesById.get(target.pageId);
     return listed?.type === 'document' ? `${pageUrlOf(listed)}${target.anchor ? `#${target.anchor}` : ''}` : (resolveHref(target.href) ?? target.href);
   };
+  return (target) => (target.type === 'document' ? pageUrlOf(target) : target.type === 'link' ? linkPageHref(target) : undefined);
+}
+
+/** The table of contents of a published space as the sidebar shows it ('' for a space without pages). */
+export function spaceToc(space: PublishedSpace, siteBase: string): string {
+  const first = firstDocument(space.content.revision.pages);
+  return first ? tocList(space.content.revision.pages, tocHref({ ...space, page: first }, siteBase), undefined) : '';
+}
+
+/**
+ * The whole HTML of a published page at `siteBase` ('' for a site served at the root of its host: a static export).
+ * Pure but for the page's rendered content (`content`, else rendered here with `specs`), kept with the revision. `liveSearch`:
+ * the URL of the live search script (a static export has none: its search page does the work).
+ */
+export function renderPage(published: PublishedPage, siteBase: string, options: { liveSearch?: string; content?: PageHtml; specs?: PageSpecs; feedback?: boolean } = {}): string {
+  const { tree, content, page } = published;
+  const { pageUrlOf, fileUrl } = pageLinks(published, siteBase);
   const { html, outline } = options.content ?? renderedContent(published, siteBase, options.specs);
   const order = documentPages(content.revision.pages).filter((p) => !p.hidden);
   const at = order.findIndex((p) => p.id === page.id);
   const nav = (target: DocumentPage | undefined): NavLink | undefined => (target ? { title: target.title, href: pageUrlOf(target), current: false } : undefined);
-  const sectionLinks: NavLink[] = tree.sections.map((section) => ({
-    title: section.title,
-    href: section.id === tree.defaultSection ? siteBase : `${siteBase}/${encodeURIComponent(section.path)}`,
-    current: section.id === (published.section?.id ?? tree.defaultSection),
-  }));
-  const sectionBase = published.section && published.section.id !== tree.defaultSection ? `${siteBase}/${encodeURIComponent(published.section.path)}` : siteBase;
-  const variants: NavLink[] = siteSpacesIn(tree, published.section?.id ?? null).map((siteSpace) => ({
-    title: tree.spaces.get(siteSpace.space_id)?.space.title ?? siteSpace.path,
-    href: tree.defaultSiteSpaces.has(siteSpace.id) ? sectionBase : `${sectionBase}/${encodeURIComponent(siteSpace.path)}`,
-    current: siteSpace.id === published.siteSpace.id,
-  }));
   return renderLayout({
-    siteTitle: tree.site.title,
-    siteHref: siteBase,
-    searchHref: `${siteBase}/~search`,
-    ...(options.liveSearch ? { liveSearch: options.liveSearch } : {}),
-    sections: sectionLinks,
-    variants,
+    ...siteFrame(tree, siteBase, { currentSection: published.section?.id ?? tree.defaultSection, ...(options.liveSearch ? { liveSearch: options.liveSearch } : {}) }),
+    variants: variantLinks(tree, siteBase, published.section, published.siteSpace.id),
     pages: content.revision.pages,
-    pageHref: (target: Page) => (target.type === 'document' ? pageUrlOf(target) : target.type === 'link' ? linkPageHref(target) : undefined),
+    pageHref: tocHref(published, siteBase),
     current: page,
     html,
     outline,
@@ -223,6 +304,6 @@ export function renderPage(published: PublishedPage, siteBase: string, options: 
     next: nav(order[at + 1]),
     cover: coverOf(page, fileUrl),
     noIndex: tree.site.visibility !== 'public' || page.noIndex === true,
+    ...(options.feedback ? { feedbackAction: feedbackAction(siteBase) } : {}),
   });
 }
-

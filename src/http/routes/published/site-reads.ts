@@ -8,7 +8,7 @@ import type { DocumentPage } from '../../../content/model.js';
 import { documentPages, publishedSpaces, type PublishedSpace, type PublishedTree } from '../../../domain/sites/published.js';
 import { searchSpaces } from '../../../domain/search/search.js';
 import { pageUrl, pageUrls } from './render.js';
-import type { SearchResult } from './layout.js';
+import type { SearchResult } from './search-page.js';
 
 export interface SitePage {
   space: PublishedSpace;
@@ -26,7 +26,20 @@ export async function sitePages(ctx: Context, tree: PublishedTree, siteBase: str
   });
 }
 
-/** The site's search for `query`: its spaces' best pages first, each with its matching sections and their excerpts. */
+/** Where a space is on a site of several: its section's title and its own, each once. */
+export function placeOf(tree: PublishedTree, space: PublishedSpace): string | undefined {
+  if (tree.siteSpaces.length < 2) return undefined;
+  const titles = [space.section?.title, tree.spaces.get(space.siteSpace.space_id)?.space.title].filter(
+    // A section titled like the site (the one Quire makes) says nothing the page's site does not.
+    (title): title is string => Boolean(title) && title !== tree.site.title,
+  );
+  return titles.filter((title, i) => titles.indexOf(title) === i).join(' › ') || undefined;
+}
+
+/**
+ * The site's search for `query`: its spaces' best pages first, each with its matching sections and their excerpts,
+ * and where it is on the site (its section, to filter by).
+ */
 export async function siteSearch(ctx: Context, tree: PublishedTree, siteBase: string, query: string): Promise<SearchResult[]> {
   const spaces = await publishedSpaces(ctx, tree);
   const hits = await searchSpaces(ctx, [...new Set(spaces.map((s) => s.siteSpace.space_id))], query);
@@ -35,6 +48,15 @@ export async function siteSearch(ctx: Context, tree: PublishedTree, siteBase: st
     const page = space?.content.pagesById.get(hit.id);
     if (!space || !page || page.type !== 'document') return [];
     const href = pageUrl(siteBase, space, page);
-    return [{ title: page.title, href, sections: hit.sections.map((section) => ({ title: section.title, href: `${href}#${section.id}`, body: section.body })) }];
+    const place = placeOf(tree, space);
+    return [
+      {
+        title: page.title,
+        href,
+        ...(place ? { place } : {}),
+        ...(space.section ? { sectionId: space.section.id } : {}),
+        sections: hit.sections.map((section) => ({ title: section.title, href: `${href}#${section.id}`, body: section.body })),
+      },
+    ];
   });
 }
