@@ -201,7 +201,8 @@ class Renderer {
       const href = target >= 0 ? row[target].hrefs[0] : undefined;
       const image = cover >= 0 ? row[cover].hrefs[0] : undefined;
       const children: ElementContent[] = [];
-      if (image) children.push(element('img', { src: this.options.resolveHref(image) ?? image, alt: '', className: ['card-cover'] }, []));
+      // A cover the revision has nothing at is marked as every broken image is.
+      if (image) children.push(element('img', { src: this.options.resolveHref(image) ?? image, alt: '', className: ['card-cover', ...(this.options.isBroken?.(image) ? ['broken-image'] : [])] }, []));
       const body = visible.flatMap((i) => {
         const content = row[i].content;
         if (content.children.length === 0) return [];

@@ -137,6 +137,21 @@ describe('pageHtml', () => {
     expect(all(tree, (e) => e.tagName === 'table').map((table) => all(table, (e) => e.tagName === 'td').map(text))).toEqual([['plain'], ['1', '2']]);
   });
 
+  it('marks a card cover the revision has nothing at as a broken image', () => {
+    const cards =
+      '<table data-view="cards"><thead><tr><th></th><th data-hidden data-card-cover data-type="files"></th></tr></thead>' +
+      '<tbody><tr><td>Here</td><td><a href=".gitbook/assets/here.png">here.png</a></td></tr><tr><td>Gone</td><td><a href=".gitbook/assets/gone.png">gone.png</a></td></tr></tbody></table>';
+    const result = pageHtml(`${cards}\n`, {
+      resolveHref: (href) => (href.endsWith('here.png') ? '/files/here.png' : undefined),
+      isBroken: (href) => href.endsWith('gone.png'),
+    });
+    const covers = all(parseHtml(result.html, { fragment: true }), classed('card-cover'));
+    expect(covers.map((img) => [img.properties.src, img.properties.className])).toEqual([
+      ['/files/here.png', ['card-cover']],
+      ['.gitbook/assets/gone.png', ['card-cover', 'broken-image']],
+    ]);
+  });
+
   it('shows the first branch of an {% if %} whose condition the caller says holds: the block, an elif, else, or none', () => {
     const markdown = [
       'Before.',
