@@ -9,6 +9,7 @@ import { EVENT_LOOP_RETRIES, expectEventLoopFree, localEventLoop } from '../help
 import { Checkout, spaceRemote } from '../helpers/git.js';
 import { EXTRA_LANGUAGES } from '../../src/content/code-highlight.js';
 import { hostileCode } from '../content/hostile-code.js';
+import { waitFor } from '../helpers/wait.js';
 
 const LANGUAGES = [...EXTRA_LANGUAGES, 'hcl'];
 
@@ -29,25 +30,31 @@ describe('hostile code blocks on a published site', () => {
     await checkout.write('SUMMARY.md', `# Summary\n\n* [Code](README.md)\n${LANGUAGES.map((language) => `* [${language}](${language}.md)\n`).join('')}`);
     await checkout.commitAndPush('Hostile code');
     await checkout.dispose();
-    // The push's indexing jobs run in this process: measured beside them, the loop would be theirs.
-    for (const deadline = Date.now() + 180_000; ; await new Promise((resolve) => setTimeout(resolve, 500))) {
-      const found = await t.request('GET', `/v1/spaces/${spaceId}/search`, { token, query: { query: 'Hostile' } });
-      if ((found.body.items ?? []).length > 0) break;
-      if (Date.now() > deadline) throw new Error('the space was not indexed in 180 s');
-    }
+    // The push's indexing jobs run in this process: measured beside them, the loop would be theirs. Searchable: the
+    // jobs were queued and the search index is done; then the queue is idle: the link index is done too.
+    await waitFor(async () => (await t.request('GET', `/v1/spaces/${spaceId}/search`, { token, query: { query: 'Hostile' } })).body.items ?? [], {
+      until: (items) => items.length > 0,
+      what: 'search to find the pushed pages',
+      timeoutMs: 180_000,
+      intervalMs: 250,
+    });
+    await t.container.ctx.jobs.idle();
     const site = (await t.request('POST', `/v1/orgs/${org.id}/sites`, { token, body: { title: 'Code', visibility: 'public', spaces: [spaceId] } })).body;
     base = new URL(site.urls.published).pathname;
   }, 240_000);
   afterAll(async () => t?.close());
 
   it.each(LANGUAGES)('renders %s without holding the event loop', { timeout: 120_000, retry: EVENT_LOOP_RETRIES }, async (language) => {
-    const started = performance.now();
+    // CPU time of this process (its CPU pool threads included), not time on the clock: other test files busy on the
+    // same cores delay the render without adding to it.
+    const started = process.cpuUsage();
     const { result, report } = await localEventLoop.measure(() => t.request('GET', `${base}/${language}`, { unchecked: true }));
-    const took = performance.now() - started;
+    const used = process.cpuUsage(started);
+    const took = (used.user + used.system) / 1000;
     expect(result.status).toBe(200);
     // Its code block, in its language (grammars that expect a request line or a header, like http's, find none here).
     expect(String(result.body)).toContain(`class="hljs language-${language}"`);
     expectEventLoopFree(report, `${language} page`);
-    expect(took, `${language}: ${took.toFixed(0)} ms`).toBeLessThan(30_000);
+    expect(took, `${language}: ${took.toFixed(0)} ms of CPU`).toBeLessThan(30_000);
   });
 });

@@ -9,7 +9,9 @@
  * - A request for a page of a batch under way waits for the batch rather than rendering the page a second time.
  * - Only what renders the same for every reader: pages without OpenAPI blocks (their specs are read per request),
  *   `{% if %}` blocks as for a reader without claims (a reader's variant is rendered for them).
- * - Pages longer than the pool's share (MAX_BATCH_CHARACTERS) go in a batch of their own.
+ * - Only pages a reader's request would render on the event loop: a big page, or one with much code, is rendered on
+ *   the pool when asked for (render.ts), and rendering all of them ahead would keep the pool busy for nothing.
+ * - A batch holds at most MAX_BATCH_CHARACTERS of markdown.
  */
 import type { Context } from '../../../domain/context.js';
 import type { IndexedRevision } from '../../../domain/content/revisions.js';
@@ -26,6 +28,8 @@ const MAX_BATCH_CHARACTERS = 256 * 1024;
 export interface PrerenderPlace {
   /** The key a page's content is kept under with its revision (as the page route keeps it). */
   keyOf(page: DocumentPage): string;
+  /** Whether a page is rendered ahead: those a reader's request would render on the event loop. */
+  wanted(page: DocumentPage): boolean;
   /** The site's facts the pages' links are answered from, as plain data. */
   links(): PlainSiteLinks;
   /** Keeps a rendered page with its revision. */
@@ -70,7 +74,9 @@ export function prerenderSpace(ctx: Context, space: PublishedSpace, placeKey: st
   places.add(placeKey);
   const waiting = underWay.get(content) ?? new Map<string, Promise<void>>();
   underWay.set(content, waiting);
-  const pages = documentPages(content.revision.pages).filter((page) => content.answers?.get(place.keyOf(page)) === undefined && openApiRefsOf(page.markdown).length === 0);
+  const pages = documentPages(content.revision.pages).filter(
+    (page) => place.wanted(page) && content.answers?.get(place.keyOf(page)) === undefined && openApiRefsOf(page.markdown).length === 0,
+  );
   const queue = batches(pages);
   let links: PlainSiteLinks | undefined;
   const spaceVariables = content.revision.variables;

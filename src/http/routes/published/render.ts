@@ -164,6 +164,14 @@ function renderedContent(published: PublishedPage, siteBase: string, specs?: Pag
 }
 
 /**
+ * Whether a page is rendered on the event loop when a reader asks for it: not one longer than `pooledAbove`, nor one
+ * with more code than CODE_ON_EVENT_LOOP (highlighting hostile code takes time); those go to the CPU pool.
+ */
+function rendersOnEventLoop(page: DocumentPage, pooledAbove = POOLED_RENDER): boolean {
+  return page.markdown.length <= pooledAbove && (page.markdown.length <= CODE_ON_EVENT_LOOP || fencedCodeLength(page.markdown) <= CODE_ON_EVENT_LOOP);
+}
+
+/**
  * As renderedContent, but a page longer than `pooledAbove` (or with much code), and any reader's variant, is rendered on the CPU pool, so
  * that no page, however big, and no reader's claims hold the readers of other pages: its links and includes are
  * found there first (the link index's own extraction), resolved here, and the page rendered there with their answers.
@@ -180,8 +188,7 @@ export async function renderContent(
   const { variant, pooledAbove = POOLED_RENDER } = options;
   // A page being rendered ahead (prerender.ts) is waited for, not rendered twice.
   if (!variant && !specs) await prerendering(content, contentKey(published, siteBase, specs));
-  // A page with more code than CODE_ON_EVENT_LOOP goes to the pool too: highlighting hostile code takes time.
-  const onLoop = page.markdown.length <= pooledAbove && (page.markdown.length <= CODE_ON_EVENT_LOOP || fencedCodeLength(page.markdown) <= CODE_ON_EVENT_LOOP);
+  const onLoop = rendersOnEventLoop(page, pooledAbove);
   if (specs || (!variant && (onLoop || content.answers?.has(contentKey(published, siteBase, specs))))) return renderedContent(published, siteBase, specs, variant);
   const { resolveHref, isBroken, linkTitle, include } = pageLinks(published, siteBase);
   const hrefs: Record<string, string> = {};
@@ -214,6 +221,8 @@ export function prerenderSiblings(ctx: Context, published: PublishedSpace, siteB
   const keyOf = (page: DocumentPage) => contentKey({ ...published, page }, siteBase, undefined);
   return prerenderSpace(ctx, published, `${siteBase}\n${published.prefix.join('/')}`, {
     keyOf,
+    // What a reader's request would render on the event loop (a big page goes to the pool when asked for anyway).
+    wanted: (page) => rendersOnEventLoop(page),
     links: () => plainSiteLinksOf(published, siteBase),
     keep: (page, html) => void cachedJson(published.content, keyOf(page), () => html),
   }, threads);
