@@ -100,5 +100,9 @@ export function prerenderSpace(ctx: Context, space: PublishedSpace, placeKey: st
       for (const key of keys) waiting.delete(key);
     }
   };
-  return Promise.all(Array.from({ length: Math.max(1, threads) }, renderNext)).then(() => undefined);
+  // Never rejects: its callers do not wait for it (a failure is the pages' own requests' to meet).
+  return Promise.all(Array.from({ length: Math.max(1, threads) }, renderNext)).then(
+    () => undefined,
+    (error: unknown) => ctx.log.warn({ err: (error as Error).message, space: content.spaceId }, 'pages not rendered ahead'),
+  );
 }
