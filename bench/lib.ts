@@ -142,7 +142,7 @@ export function machine(): string {
  * A baseline server of bench/ (`script`) in its own process, which prints its URL on its first line of stdout. Its
  * arguments: the paths of `files` (written to a temp dir, removed when it closes), then `args`.
  */
-async function baselineServer(
+export async function baselineServer(
   script: string,
   options: { files?: Record<string, string | Buffer>; args?: string[] } = {},
 ): Promise<{ url: string; pid: number; close(): Promise<void> }> {
@@ -215,14 +215,15 @@ export interface ServeProcess {
  * Starts the built `quire serve` on `dataDir` (a bench server's: the same database and repositories, which SQLite in
  * WAL mode lets two processes share) and waits until it answers. `build`: another build's dist directory (an
  * earlier commit's, for a figure before and after in one run); `nodeArgs` go to node before the program (for example
- * `--cpu-prof`, which NODE_OPTIONS does not take). `SERVE_STDOUT=1` shows its stdout, and `SERVE_LOG_LEVEL` sets its
- * log level (`warn` otherwise; `info` writes an access line per request with its `responseTime`: the server's share of
- * a figure measured by the client).
+ * `--cpu-prof`, which NODE_OPTIONS does not take); `stdoutFile`: a file its stdout (its log) is written to, as a log
+ * collector would take it. `SERVE_STDOUT=1` shows its stdout, and `SERVE_LOG_LEVEL` sets its log level (`warn`
+ * otherwise; `info` writes an access line per request with its `responseTime`: the server's share of a figure
+ * measured by the client).
  */
 export async function startQuireServe(
   dataDir: string,
   env: Record<string, string> = {},
-  options: { nodeArgs?: string[]; build?: string } = {},
+  options: { nodeArgs?: string[]; build?: string; stdoutFile?: string } = {},
 ): Promise<ServeProcess> {
   const main = path.resolve(options.build ?? 'dist', 'src/main.js');
   await fs.access(main).catch(() => {
@@ -235,10 +236,13 @@ export async function startQuireServe(
     });
     probe.on('error', reject);
   });
+  const stdoutFile = options.stdoutFile === undefined ? undefined : await fs.open(options.stdoutFile, 'a');
   const child = spawn(process.execPath, [...(options.nodeArgs ?? []), main, 'serve'], {
     env: { ...process.env, QUIRE_DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', QUIRE_LOG_LEVEL: process.env.SERVE_LOG_LEVEL ?? 'warn', DATABASE_URL: '', REDIS_URL: '', ...env },
-    stdio: ['ignore', process.env.SERVE_STDOUT ? 'inherit' : 'ignore', 'inherit'],
+    stdio: ['ignore', stdoutFile?.fd ?? (process.env.SERVE_STDOUT ? 'inherit' : 'ignore'), 'inherit'],
   });
+  // The child holds its own copy of the descriptor.
+  await stdoutFile?.close();
   const url = `http://127.0.0.1:${port}`;
   for (let tries = 0; ; tries++) {
     if (child.exitCode !== null) throw new Error(`quire serve exited with ${child.exitCode}`);

@@ -1,8 +1,10 @@
 /**
- * Typed settings. This is the only module that reads `process.env`; everything else receives a `Config`.
+ * Typed settings. This is the only module that reads `process.env` (the variables and defaults of ./settings.ts, and
+ * npm's markers); everything else receives a `Config`.
  */
 import os from 'node:os';
 import path from 'node:path';
+import { SETTINGS, type SettingName } from './settings.js';
 
 export interface Config {
   /** Where repositories, the SQLite database and instance files live. */
@@ -57,9 +59,9 @@ export interface Config {
   searchRankingsBytes: number;
   /**
    * How far V8 lets the JS heap grow past what its last full collection kept, in percent (QUIRE_HEAP_GROWTH_PERCENT,
-   * default 25; 0: V8's own factor, which reaches 100-300% while requests allocate fast). Applied by `quire serve` and
-   * `quire worker` (src/cli/serve.ts): reading 100 spaces of 1,000 pages left 350-380 MB resident with 25, 470-560 MB
-   * with V8's factor, as fast (bench/README.md, issue 16).
+   * default 25; 0: V8's own factor, which lets the heap double or more while requests allocate fast). Applied by
+   * `quire serve` and `quire worker` (src/cli/serve.ts): a server reading many large spaces stays markedly smaller
+   * with 25 than with V8's factor, and as fast (bench/README.md).
    */
   heapGrowthPercent: number;
   /** Largest file a git push may add, in bytes. */
@@ -152,60 +154,75 @@ function parseList(raw: string | undefined): string[] {
 }
 
 function parseLogFormat(raw: string | undefined): Config['logFormat'] {
-  if (raw === undefined || raw === '') return 'auto';
+  if (raw === undefined || raw === '') return SETTINGS.QUIRE_LOG_FORMAT.default;
   if (raw === 'auto' || raw === 'pretty' || raw === 'json') return raw;
   throw new ConfigError(`QUIRE_LOG_FORMAT: must be auto, pretty or json, got "${raw}"`);
 }
 
+/** The settings whose default is a number (the integer ones). */
+type IntegerSettingName = { [Name in SettingName]: (typeof SETTINGS)[Name] extends { default: number } ? Name : never }[SettingName];
+
+const MB = 1024 * 1024;
+
 /** Reads the environment (or the given variables) into a Config; `overrides` win over both. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
-  const port = parsePort(env.PORT, 8080);
-  const host = env.HOST || '127.0.0.1';
-  const databaseUrl = env.DATABASE_URL || undefined;
+  // Only the variables of the settings table are read (and npm's markers, below).
+  const value = (name: SettingName): string | undefined => env[name];
+  const positive = (name: IntegerSettingName) => parsePositiveInteger(name, value(name), SETTINGS[name].default);
+  const nonNegative = (name: IntegerSettingName) => parseNonNegativeInteger(name, value(name), SETTINGS[name].default);
+  const port = parsePort(value('PORT'), SETTINGS.PORT.default);
+  const host = value('HOST') || SETTINGS.HOST.default;
+  const databaseUrl = value('DATABASE_URL') || undefined;
   if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
     throw new ConfigError('DATABASE_URL: must start with postgres:// or postgresql://');
   }
-  const publicUrl = (env.QUIRE_PUBLIC_URL || `http://${host.includes(':') ? `[${host}]` : host}:${port}`).replace(/\/+$/, '');
+  const publicUrl = (value('QUIRE_PUBLIC_URL') || `http://${host.includes(':') ? `[${host}]` : host}:${port}`).replace(/\/+$/, '');
   const { QUIRE_TOKEN: _token, QUIRE_MIGRATE_TOKEN: _migrateToken, QUIRE_METRICS_TOKEN: _metricsToken, ...childEnv } = env;
+  const cacheTtl = value('QUIRE_CACHE_TTL_MS');
   const config: Config = {
-    dataDir: path.resolve(env.QUIRE_DATA_DIR || './data'),
+    dataDir: path.resolve(value('QUIRE_DATA_DIR') || SETTINGS.QUIRE_DATA_DIR.default),
     port,
     host,
     publicUrl,
     databaseUrl,
-    redisUrl: env.REDIS_URL || undefined,
-    redisPrefix: env.QUIRE_REDIS_PREFIX || 'quire',
-    jobConcurrency: parsePositiveInteger('QUIRE_JOB_CONCURRENCY', env.QUIRE_JOB_CONCURRENCY, 4),
-    cpuThreads: parsePositiveInteger('QUIRE_CPU_THREADS', env.QUIRE_CPU_THREADS, Math.min(4, Math.max(1, os.availableParallelism() - 1))),
+    redisUrl: value('REDIS_URL') || undefined,
+    redisPrefix: value('QUIRE_REDIS_PREFIX') || SETTINGS.QUIRE_REDIS_PREFIX.default,
+    jobConcurrency: positive('QUIRE_JOB_CONCURRENCY'),
+    cpuThreads: parsePositiveInteger('QUIRE_CPU_THREADS', value('QUIRE_CPU_THREADS'), Math.min(4, Math.max(1, os.availableParallelism() - 1))),
     jobAttempts: 5,
-    jobRetryDelayMs: parsePositiveInteger('QUIRE_JOB_RETRY_DELAY_MS', env.QUIRE_JOB_RETRY_DELAY_MS, 1000),
-    fetchAllow: parseList(env.QUIRE_FETCH_ALLOW),
-    fetchTimeoutMs: parsePositiveInteger('QUIRE_FETCH_TIMEOUT_MS', env.QUIRE_FETCH_TIMEOUT_MS, 15_000),
+    jobRetryDelayMs: positive('QUIRE_JOB_RETRY_DELAY_MS'),
+    fetchAllow: parseList(value('QUIRE_FETCH_ALLOW')),
+    fetchTimeoutMs: positive('QUIRE_FETCH_TIMEOUT_MS'),
     bodyLimit: 1024 * 1024,
     spaceRetentionMs: 7 * 24 * 60 * 60 * 1000,
-    contentCacheBytes: parsePositiveInteger('QUIRE_CONTENT_CACHE_MB', env.QUIRE_CONTENT_CACHE_MB, 96) * 1024 * 1024,
-    searchRankingsBytes: parseNonNegativeInteger('QUIRE_SEARCH_RANKINGS_MB', env.QUIRE_SEARCH_RANKINGS_MB, 16) * 1024 * 1024,
-    cacheTtlMs: env.QUIRE_CACHE_TTL_MS === undefined || env.QUIRE_CACHE_TTL_MS === '' ? 1000 : Number(env.QUIRE_CACHE_TTL_MS),
-    heapGrowthPercent: parseNonNegativeInteger('QUIRE_HEAP_GROWTH_PERCENT', env.QUIRE_HEAP_GROWTH_PERCENT, 25),
-    gitMaxFileBytes: parsePositiveInteger('QUIRE_GIT_MAX_FILE_BYTES', env.QUIRE_GIT_MAX_FILE_BYTES, 100 * 1024 * 1024),
+    contentCacheBytes: positive('QUIRE_CONTENT_CACHE_MB') * MB,
+    searchRankingsBytes: nonNegative('QUIRE_SEARCH_RANKINGS_MB') * MB,
+    cacheTtlMs: cacheTtl === undefined || cacheTtl === '' ? SETTINGS.QUIRE_CACHE_TTL_MS.default : Number(cacheTtl),
+    heapGrowthPercent: nonNegative('QUIRE_HEAP_GROWTH_PERCENT'),
+    gitMaxFileBytes: positive('QUIRE_GIT_MAX_FILE_BYTES'),
     importLimits: {
-      maxEntries: parsePositiveInteger('QUIRE_IMPORT_MAX_FILES', env.QUIRE_IMPORT_MAX_FILES, 10_000),
-      maxEntryBytes: parsePositiveInteger('QUIRE_IMPORT_MAX_FILE_MB', env.QUIRE_IMPORT_MAX_FILE_MB, 32) * 1024 * 1024,
-      maxBytes: parsePositiveInteger('QUIRE_IMPORT_MAX_MB', env.QUIRE_IMPORT_MAX_MB, 128) * 1024 * 1024,
-      memoryMb: parsePositiveInteger('QUIRE_IMPORT_MEMORY_MB', env.QUIRE_IMPORT_MEMORY_MB, 1024),
-      timeMs: parsePositiveInteger('QUIRE_IMPORT_TIMEOUT_MS', env.QUIRE_IMPORT_TIMEOUT_MS, 4 * 60 * 1000),
+      maxEntries: positive('QUIRE_IMPORT_MAX_FILES'),
+      maxEntryBytes: positive('QUIRE_IMPORT_MAX_FILE_MB') * MB,
+      maxBytes: positive('QUIRE_IMPORT_MAX_MB') * MB,
+      memoryMb: positive('QUIRE_IMPORT_MEMORY_MB'),
+      timeMs: positive('QUIRE_IMPORT_TIMEOUT_MS'),
     },
-    gitLauncherAboveBytes: parseNonNegativeInteger('QUIRE_GIT_LAUNCHER_MB', env.QUIRE_GIT_LAUNCHER_MB, 256) * 1024 * 1024,
-    catchUpIntervalMs: parsePositiveInteger('QUIRE_CATCH_UP_INTERVAL_MS', env.QUIRE_CATCH_UP_INTERVAL_MS, 60_000),
-    logLevel: env.QUIRE_LOG_LEVEL || 'info',
-    logFormat: parseLogFormat(env.QUIRE_LOG_FORMAT),
-    syncUrl: (env.QUIRE_URL || publicUrl).replace(/\/+$/, ''),
-    syncToken: env.QUIRE_TOKEN || undefined,
-    migrateToken: env.QUIRE_MIGRATE_TOKEN || undefined,
-    metricsToken: env.QUIRE_METRICS_TOKEN || undefined,
+    gitLauncherAboveBytes: nonNegative('QUIRE_GIT_LAUNCHER_MB') * MB,
+    catchUpIntervalMs: positive('QUIRE_CATCH_UP_INTERVAL_MS'),
+    logLevel: value('QUIRE_LOG_LEVEL') || SETTINGS.QUIRE_LOG_LEVEL.default,
+    logFormat: parseLogFormat(value('QUIRE_LOG_FORMAT')),
+    syncUrl: (value('QUIRE_URL') || publicUrl).replace(/\/+$/, ''),
+    syncToken: value('QUIRE_TOKEN') || undefined,
+    migrateToken: value('QUIRE_MIGRATE_TOKEN') || undefined,
+    metricsToken: value('QUIRE_METRICS_TOKEN') || undefined,
     childEnv,
+    // Set by npm itself, not settings.
     startedByNpm: Boolean(env.npm_lifecycle_event || env.npm_command),
-    explicit: { dataDir: Boolean(env.QUIRE_DATA_DIR), publicUrl: Boolean(env.QUIRE_PUBLIC_URL || env.PORT || env.HOST), logLevel: Boolean(env.QUIRE_LOG_LEVEL) },
+    explicit: {
+      dataDir: Boolean(value('QUIRE_DATA_DIR')),
+      publicUrl: Boolean(value('QUIRE_PUBLIC_URL') || value('PORT') || value('HOST')),
+      logLevel: Boolean(value('QUIRE_LOG_LEVEL')),
+    },
   };
   return { ...config, ...overrides };
 }

@@ -1,17 +1,29 @@
 #!/usr/bin/env node
 /**
- * The `quire` command: serve, and the admin commands of architecture.md section 1. Each command's code is imported
- * when it runs, so `quire --help` (and a command's own start) loads only what it uses.
+ * The `quire` command: serve and the other commands (`quire --help` lists them). Each command's code is imported when
+ * it runs, so `quire --help` (and a command's own start) loads only what it uses. Each command's `--help` ends with the
+ * settings it reads (config/settings.ts).
  */
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { ConfigError, loadConfig } from '../config/index.js';
+import type { CommandName } from '../config/settings.js';
 import { DomainError } from './domain/errors.js';
 import { CommandError } from './cli/common.js';
 import type { MigrateOptions } from './cli/migrate.js';
 import { STORE_UMASK } from './store/instance-files.js';
 import { DEFAULT_DEBOUNCE_MS, DEFAULT_INTERVAL_MS } from './sync/defaults.js';
+import { settingsHelp } from './cli/settings-help.js';
+import { packageVersion } from './cli/version.js';
 
-const program = new Command('quire').description('Quire: documentation whose content lives in git');
+const program = new Command('quire')
+  .description('Quire: documentation whose content lives in git')
+  .version(packageVersion(), '-v, --version', 'print the version')
+  .addHelpText('after', '\nquire <command> --help: the options of a command and the settings (environment variables) it reads.');
+
+/** Ends `command`'s help with the settings `commands` read (written when the help is asked for). */
+function withSettings(command: Command, commands: readonly CommandName[]): Command {
+  return command.addHelpText('after', () => settingsHelp(commands));
+}
 
 /** The commands that write the store: what they (and the git they run) create is for this user only. */
 const WRITING_THE_STORE = new Set(['serve', 'worker', 'bootstrap', 'create-user', 'purge', 'create-token', 'migrate']);
@@ -19,20 +31,19 @@ program.hook('preAction', (_program, command) => {
   if (WRITING_THE_STORE.has(command.name())) process.umask(STORE_UMASK);
 });
 
-program
-  .command('serve')
+withSettings(program.command('serve'), ['serve'])
   .description('HTTP API and git over HTTP on HOST:PORT')
   .action(async () => (await import('./cli/serve.js')).serve(loadConfig()));
 
-program
-  .command('worker')
+withSettings(program.command('worker'), ['worker'])
   .description('BullMQ workers for every job queue (needs REDIS_URL); several may run at once')
   .action(async () => (await import('./cli/serve.js')).worker(loadConfig()));
 
-const admin = program.command('admin').description('administration from the command line');
+const admin = withSettings(program.command('admin'), ['admin bootstrap', 'admin create-user', 'admin purge', 'admin create-token']).description(
+  'administration from the command line',
+);
 
-admin
-  .command('bootstrap')
+withSettings(admin.command('bootstrap'), ['admin bootstrap'])
   .description('first admin user, an organization and an API token')
   .requiredOption('--email <email>', 'e-mail of the admin')
   .option('--name <name>', 'display name')
@@ -40,8 +51,7 @@ admin
   .option('--init', 'make a new, empty store when there is none at QUIRE_DATA_DIR (and DATABASE_URL)')
   .action(async (options: { email: string; name?: string; org: string; init?: boolean }) => (await import('./cli/admin.js')).bootstrap(options));
 
-admin
-  .command('create-user')
+withSettings(admin.command('create-user'), ['admin create-user'])
   .description('a user, optionally a member of an organization, with an API token')
   .requiredOption('--email <email>', 'e-mail of the user')
   .option('--name <name>', 'display name')
@@ -49,13 +59,11 @@ admin
   .option('--role <role>', 'role in --org: admin, create, review, edit, comment, read or guest')
   .action(async (options: { email: string; name?: string; org?: string; role?: string }) => (await import('./cli/admin.js')).createUserCommand(options));
 
-admin
-  .command('purge')
+withSettings(admin.command('purge'), ['admin purge'])
   .description('remove for good the spaces deleted more than 7 days ago (serve also does it every hour)')
   .action(async () => (await import('./cli/admin.js')).purge());
 
-admin
-  .command('create-token')
+withSettings(admin.command('create-token'), ['admin create-token'])
   .description('a new API token for a user')
   .requiredOption('--user <userId>', 'id of the user')
   .action(async (options: { user: string }) => (await import('./cli/admin.js')).createToken(options));
@@ -68,8 +76,7 @@ function parseCount(name: string, min: number) {
   };
 }
 
-program
-  .command('sync')
+withSettings(program.command('sync'), ['sync'])
   .description('two-way sync of a folder with a space: QUIRE_URL (default: QUIRE_PUBLIC_URL) and QUIRE_TOKEN')
   .argument('<spaceId>', 'id of the space')
   .argument('<dir>', 'the folder: cloned into when missing or empty, reused when it is a checkout of the space')
@@ -80,17 +87,15 @@ program
     (await import('./cli/sync.js')).sync(loadConfig(), spaceId, dir, options),
   );
 
-const site = program.command('site').description('published sites');
+const site = withSettings(program.command('site'), ['site export']).description('published sites');
 
-site
-  .command('export')
+withSettings(site.command('export'), ['site export'])
   .description('the whole public site as static files in DIR (HTML, files, a search index): for any static host serving DIR at its root')
   .argument('<siteId>', 'id of a public or unlisted site')
   .argument('<dir>', 'the folder to write (made when missing; files of the same names are replaced)')
   .action(async (siteId: string, dir: string) => (await import('./cli/site.js')).siteExport(siteId, dir));
 
-program
-  .command('migrate')
+withSettings(program.command('migrate'), ['migrate'])
   .description('copy organizations from a server of this API (the hosted platform, or another Quire) into this one; prints a JSON report')
   .requiredOption('--from <url>', 'the source server, e.g. https://api.gitbook.com')
   .option('--token-file <path>', 'a file holding an API token of the source server (or set QUIRE_MIGRATE_TOKEN)')

@@ -2,13 +2,12 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /**
- * The module a thread runs: `name` beside this file, from the TypeScript sources through tsx's loader, from the build
- * as it is.
+ * The module a thread runs: `name` beside the module at `beside` (this file by default), from the TypeScript sources
+ * through tsx's loader, from the build as it is.
  */
-export function threadEntry(name: string): URL {
-  const self = fileURLToPath(import.meta.url);
-  const extension = path.extname(self);
-  const entry = new URL(`./${name}${extension}`, import.meta.url);
+export function threadEntry(name: string, beside: string = import.meta.url): URL {
+  const extension = path.extname(fileURLToPath(beside));
+  const entry = new URL(`./${name}${extension}`, beside);
   if (extension !== '.ts') return entry;
   // From sources: register tsx's hooks in the thread, then import the entry (a loader given by `execArgv` does not
   // apply to a thread's entry module).

@@ -15,12 +15,14 @@ import { metricsRoutes } from './routes/metrics/index.js';
 import type { EventLoopMonitor } from '../event-loop.js';
 import { compressAnswers } from './present.js';
 import { Urls } from './urls.js';
+import { logAnswered } from './access-line.js';
 
 /**
  * One log line per request, when it is answered, with what an access log holds: the request (method, URL, host,
- * client), the status (or the error) and the time taken. Fastify's default writes a second line when the request
- * comes in: each line is a write to stdout, and at the default level (info) the two lines cost page reads a third of
- * their throughput against `warn`.
+ * client), the status (or the error) and the time taken. Fastify's default writes a second line when the request comes
+ * in: each line is a write to stdout, and at the default level (info) the two lines cost page reads much of their
+ * throughput against `warn` (bench/README.md). The line of an answered request is logged by logAnswered
+ * (src/http/access-line.ts).
  */
 class AccessLines extends LogController {
   override incomingRequest(): void {}
@@ -28,7 +30,7 @@ class AccessLines extends LogController {
   override requestCompleted(error: Error | null, request: FastifyRequest, reply: FastifyReply): void {
     if (this.isLogDisabled(request)) return;
     if (error) reply.log.error({ req: request, res: reply, err: error, responseTime: reply.elapsedTime }, 'request errored');
-    else reply.log.info({ req: request, res: reply, responseTime: reply.elapsedTime }, 'request completed');
+    else logAnswered(reply.log, request, reply.statusCode, reply.elapsedTime);
   }
 }
 
@@ -58,7 +60,7 @@ export async function buildApp(container: Container, options: BuildAppOptions = 
       // Fastify passes its options with its defaults filled in.
       const settings = options as { keepAliveTimeout: number; requestTimeout: number; connectionTimeout: number };
       const server = http.createServer((req, res) => {
-        let answered = false;
+        let answered: boolean;
         try {
           answered = lane?.(req, res) ?? false;
         } catch (error) {

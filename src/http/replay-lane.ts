@@ -3,8 +3,8 @@
  *
  * A warm page read is an answer kept with the revision (sendKept with `replayable`), sent again to a caller whose read
  * of the space is current (keptReplay). Fastify's per-request work around such a send (request and reply objects, the
- * router, hooks, a child logger, response listeners) cost more than the send itself: 55 us of CPU a request against
- * 35 us for a bare Fastify route answering the same bytes. This lane answers those requests from the server's
+ * router, hooks, a child logger, response listeners) cost more than the send itself, well above a bare Fastify route
+ * answering the same bytes (bench/README.md). This lane answers those requests from the server's
  * `request` event with the same checks and the same bytes and headers; anything it cannot answer as the route would
  * (another method, a body, a token the read cache does not hold, a URL not replayed yet, a compression being made, a
  * server closing) goes to Fastify unchanged, where replayKept and the route answer it.
@@ -15,12 +15,13 @@ import type { Context } from '../domain/context.js';
 import { cachedTokenUser } from '../domain/identity/users.js';
 import { bearerToken } from './plugins/auth.js';
 import { keptForm, keptReplay } from './present.js';
+import { logAnswered } from './access-line.js';
 
 /** The space of a URL that may be a replayed one (the content routes of src/http/routes/content under /v1). */
 const REPLAYABLE_URL = /^\/v1\/spaces\/([a-zA-Z0-9_-]+)\/content(?:[/?]|$)/;
 
 export interface ReplayLaneOptions {
-  /** Fastify's logger (its serializers shape the access line as Fastify's own). */
+  /** Fastify's logger (the access line is the one Fastify's requests get, see logAnswered). */
   log: FastifyBaseLogger;
   /** The request ids Fastify gives (its `genReqId`): one sequence for both ways in. */
   requestId: () => string;
@@ -63,6 +64,6 @@ function logAccess(options: ReplayLaneOptions, req: http.IncomingMessage, res: h
   res.once('finish', () => {
     // What Fastify's request serializer reads of its request object (host, ip: its getters without a trusted proxy).
     const request = { method: req.method, url: req.url, headers: req.headers, host: req.headers.host, ip: req.socket.remoteAddress, socket: req.socket };
-    options.log.info({ reqId, req: request, res, responseTime: performance.now() - started }, 'request completed');
+    logAnswered(options.log, request, res.statusCode, performance.now() - started, reqId);
   });
 }

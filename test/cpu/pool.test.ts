@@ -5,6 +5,7 @@ import SQLite from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CpuPool, CpuTaskError } from '../../src/cpu/pool.js';
 import { cpuTasks } from '../../src/cpu/tasks.js';
+import { sleep, waitFor } from '../helpers/wait.js';
 
 describe('CpuPool', () => {
   let pool: CpuPool | undefined;
@@ -37,14 +38,11 @@ describe('CpuPool', () => {
     pool = new CpuPool(1);
     // No thread yet: not ready (a task would wait for it to load) until one is started and loaded.
     expect(pool.readyNow()).toBe(false);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // Nor a moment later: the pool starts no thread by itself (nothing marks "did not start one": a short window).
+    await sleep(50);
     expect(pool.readyNow()).toBe(false);
     pool.startThread();
-    const started = performance.now();
-    while (!pool.readyNow()) {
-      if (performance.now() - started > 30_000) throw new Error('the thread never became ready');
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
+    await waitFor(() => pool!.readyNow(), { what: 'the thread to be ready', timeoutMs: 30_000, intervalMs: 10 });
     // Busy, and with a task waiting: not ready; free again: ready.
     const first = pool.run('extractLinks', ['[a](b.md)']);
     expect(pool.readyNow()).toBe(false);

@@ -172,11 +172,10 @@ paths:
   });
 
   it('times out on a server that never answers, for the document and for a $ref', async () => {
+    // The server never answers: only the fetcher's time limit (1 s) can end these.
     server.set('/hang.yaml', { hang: true });
-    const started = Date.now();
     const error = await failure(loadDocumentFromUrl(fetch, `${server.base}/hang.yaml`));
     expect(error.code).toBe('FETCH_TIMEOUT');
-    expect(Date.now() - started).toBeLessThan(5000);
     server.set('/refs-hang.yaml', `openapi: 3.0.0\ninfo: {title: T, version: "1"}\npaths:\n  /x: {$ref: "./hang.yaml#/x"}\n`);
     expect((await failure(loadDocumentFromUrl(fetch, `${server.base}/refs-hang.yaml`))).code).toBe('FETCH_TIMEOUT');
     // The time for all files together is bounded too.
@@ -210,11 +209,10 @@ paths:
     const levels = ['a: &a ["x","x","x","x","x","x","x","x","x","x"]'];
     for (let i = 1; i < 9; i++) levels.push(`${String.fromCharCode(97 + i)}: &${String.fromCharCode(97 + i)} [${Array(10).fill(`*${String.fromCharCode(96 + i)}`).join(',')}]`);
     const bomb = `openapi: 3.0.0\ninfo: {title: T, version: "1"}\npaths: {}\nx-bomb:\n${levels.map((l) => `  ${l}`).join('\n')}\n`;
-    const started = Date.now();
+    // Counted, not expanded: expanded, it would be a billion values (and the test would never end).
     const exploded = await failure(loadDocumentFromText(fetch, bomb));
     expect(exploded.code).toBe('PARSE_ERROR');
     expect(exploded.message).toMatch(/more than 2000000 values once its YAML aliases are expanded/);
-    expect(Date.now() - started).toBeLessThan(5000);
 
     const deep = `{"openapi":"3.0.0","info":{"title":"T","version":"1"},"paths":{},"x":${'['.repeat(20000)}${']'.repeat(20000)}}`;
     const nested = await failure(loadDocumentFromText(fetch, deep));

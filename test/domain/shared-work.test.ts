@@ -5,17 +5,22 @@
 import { describe, expect, it } from 'vitest';
 import { SharedWork } from '../../src/domain/shared-work.js';
 import { RevisionCache } from '../../src/domain/content/revisions.js';
+import { deferred } from '../helpers/wait.js';
 
 describe('shared work', () => {
   it('gives concurrent callers of one key the same run, and runs again once it settled', async () => {
     const shared = new SharedWork();
     let runs = 0;
+    // The first run is held until both callers have asked.
+    const held = deferred();
     const work = async () => {
       runs++;
-      await new Promise((resolve) => setTimeout(resolve, 20));
+      await held.promise;
       return runs;
     };
-    const [a, b] = await Promise.all([shared.run('k', work), shared.run('k', work)]);
+    const both = Promise.all([shared.run('k', work), shared.run('k', work)]);
+    held.resolve();
+    const [a, b] = await both;
     expect([a, b, runs]).toEqual([1, 1, 1]);
     expect(await shared.run('other', work)).toBe(2);
     expect(await shared.run('k', work)).toBe(3);
@@ -25,8 +30,10 @@ describe('shared work', () => {
     const shared = new SharedWork();
     await expect(shared.run('k', () => Promise.reject(new Error('boom')))).rejects.toThrow('boom');
     expect(await shared.run('k', async () => 'again')).toBe('again');
-    const slow = new SharedWork().run('k', () => new Promise((resolve) => setTimeout(() => resolve('first'), 20)));
+    const held = deferred<string>();
+    const slow = new SharedWork().run('k', () => held.promise);
     expect(await new SharedWork().run('k', async () => 'second')).toBe('second');
+    held.resolve('first');
     expect(await slow).toBe('first');
   });
 });
@@ -40,7 +47,7 @@ describe('commit facts', () => {
     expect(await cache.contains('s:a:b', ask)).toBe(true);
     expect(asks).toBe(1);
     await expect(cache.contains('s:c:d', () => Promise.reject(new Error('git failed')))).rejects.toThrow('git failed');
-    await new Promise((resolve) => setTimeout(resolve, 0));
+    // Asked again by the next caller, as soon as the failure reached the one before.
     expect(await cache.contains('s:c:d', ask)).toBe(true);
     expect(asks).toBe(2);
   });

@@ -6,6 +6,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { UNCAUGHT_EXCEPTION, UNHANDLED_REJECTION } from '../../src/cli/process-errors.js';
+import { waitFor } from './wait.js';
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const MAIN = path.join(root, 'src/main.ts');
@@ -98,20 +99,18 @@ export async function startServer(env: Record<string, string | undefined>, { sta
   child.stdout!.on('data', (d) => (output += d));
   child.stderr!.on('data', (d) => (output += d));
   const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + startTimeoutMs;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`quire serve exited with ${child.exitCode}: ${output}`);
-    try {
-      const res = await fetch(`${url}/v1/openapi.json`);
-      if (res.ok) break;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) {
-      child.kill('SIGKILL');
-      throw new Error(`quire serve did not start: ${output}`);
-    }
-    await new Promise((r) => setTimeout(r, 100));
+  try {
+    await waitFor(
+      async () => {
+        if (child.exitCode !== null) throw new Error(`quire serve exited with ${child.exitCode}: ${output}`);
+        // Not listening yet: false.
+        return fetch(`${url}/v1/openapi.json`).then((res) => res.ok, () => false);
+      },
+      { what: 'quire serve to answer HTTP', timeoutMs: startTimeoutMs, intervalMs: 100 },
+    );
+  } catch (error) {
+    if (child.exitCode === null) child.kill('SIGKILL');
+    throw child.exitCode === null ? new Error(`quire serve did not start: ${(error as Error).message}\n${output}`) : error;
   }
   return {
     url,

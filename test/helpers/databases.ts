@@ -5,6 +5,7 @@
  */
 import crypto from 'node:crypto';
 import pg from 'pg';
+import { waitFor } from './wait.js';
 
 export type DatabaseKind = 'sqlite' | 'postgres';
 
@@ -36,16 +37,16 @@ export async function createPostgresDatabase(): Promise<{ url: string; drop: () 
       const client = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
       await client.connect();
       try {
-        for (let attempt = 0; ; attempt++) {
-          try {
-            await client.query(`DROP DATABASE IF EXISTS ${name}`);
-            return;
-          } catch (error) {
-            if ((error as { code?: string }).code !== '55006' || attempt >= 50) break;
-            await new Promise((resolve) => setTimeout(resolve, 100));
-          }
-        }
-        await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+        // Dropped, or still in use (55006) by connections closing: tried again until they are gone, for 5 s.
+        const dropped = await waitFor(
+          () =>
+            client.query(`DROP DATABASE IF EXISTS ${name}`).then(
+              () => 'dropped' as const,
+              (error: { code?: string }) => (error.code === '55006' ? undefined : ('failed' as const)),
+            ),
+          { what: `the connections to ${name} to close`, timeoutMs: 5_000, intervalMs: 100 },
+        ).catch(() => 'in use' as const);
+        if (dropped !== 'dropped') await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       } finally {
         await client.end();
       }

@@ -18,6 +18,11 @@ export interface Route {
   headers?: Record<string, string>;
   /** Answers after this many milliseconds. */
   delayMs?: number;
+  /**
+   * Answers once this promise settles (and `delayMs` passed): a fetch the test holds under way as long as it needs,
+   * then lets finish.
+   */
+  release?: Promise<unknown>;
   /** Never answers (the connection stays open until the server closes). */
   hang?: boolean;
 }
@@ -55,13 +60,16 @@ export async function startFileServer(initial: Record<string, string | Route> = 
     if (route.hang) return;
     const answer = () =>
       res.writeHead(route.status ?? 200, { 'content-type': route.contentType ?? contentTypeOf(path), ...route.headers }).end(route.body ?? '');
+    // A held request whose client went away meanwhile (or the server closed) is not answered.
+    const answerIfOpen = () => (res.destroyed ? undefined : answer());
+    const answerWhenReleased = route.release ? () => void route.release!.then(answerIfOpen, answerIfOpen) : answer;
     if (route.delayMs) {
       const timer = setTimeout(() => {
         timers.delete(timer);
-        answer();
+        answerWhenReleased();
       }, route.delayMs);
       timers.add(timer);
-    } else answer();
+    } else answerWhenReleased();
   });
   server.keepAliveTimeout = 1000;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -87,17 +95,23 @@ export async function startFileServer(initial: Record<string, string | Route> = 
 /**
  * A directory served as a plain static host serves it (nginx, GitHub Pages, S3): the content type from the file's
  * extension (application/octet-stream when unknown), no other header; a folder's `index.html` for the folder, and a
- * folder asked without its trailing slash redirected to it.
+ * folder asked without its trailing slash redirected to it (its query kept); anything else missing answers the
+ * folder's `404.html` with status 404 when there is one (GitHub Pages, Netlify, Cloudflare Pages), else a plain 404.
  */
 export async function startStaticHost(dir: string): Promise<{ base: string; close(): Promise<void> }> {
   const server = http.createServer((req, res) => {
-    const url = decodeURIComponent(new URL(req.url ?? '/', 'http://host').pathname);
+    const asked = new URL(req.url ?? '/', 'http://host');
+    const url = decodeURIComponent(asked.pathname);
     const file = path.resolve(dir, `.${url}`);
     if (file !== dir && !file.startsWith(`${dir}${path.sep}`)) return void res.writeHead(404).end();
     const stat = fs.statSync(file, { throwIfNoEntry: false });
-    if (stat?.isDirectory() && !url.endsWith('/')) return void res.writeHead(301, { location: `${url}/` }).end();
+    if (stat?.isDirectory() && !url.endsWith('/')) return void res.writeHead(301, { location: `${asked.pathname}/${asked.search}` }).end();
     const served = stat?.isDirectory() ? path.join(file, 'index.html') : file;
-    if (!fs.existsSync(served) || !fs.statSync(served).isFile()) return void res.writeHead(404, { 'content-type': 'text/html' }).end('<h1>Not found</h1>');
+    if (!fs.existsSync(served) || !fs.statSync(served).isFile()) {
+      const notFound = path.join(dir, '404.html');
+      if (fs.existsSync(notFound)) return void res.writeHead(404, { 'content-type': 'text/html' }).end(fs.readFileSync(notFound));
+      return void res.writeHead(404, { 'content-type': 'text/html' }).end('<h1>Not found</h1>');
+    }
     res.writeHead(200, { 'content-type': mime.lookup(served) || 'application/octet-stream' }).end(fs.readFileSync(served));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

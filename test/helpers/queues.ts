@@ -5,6 +5,8 @@
  */
 import crypto from 'node:crypto';
 import { Redis } from 'ioredis';
+import type { JobName } from '../../src/jobs/jobs.js';
+import { waitFor } from './wait.js';
 
 export type QueueDriver = 'in-process' | 'bullmq';
 
@@ -41,5 +43,41 @@ export async function removeRedisPrefix(prefix: string, url = REDIS_TEST_URL): P
     } while (cursor !== '0');
   } finally {
     redis.disconnect();
+  }
+}
+
+/**
+ * Resolves once no job named in `names` is waiting, delayed or running in the queue of an app (test/helpers/app.ts):
+ * the in-process queue says so itself (idle); on BullMQ its counts in Redis are read until they are zero. For a test
+ * that must know a job it cannot see has finished (a fetch whose result is to be dropped). At least one job of those
+ * names must have been queued, so that reading the wrong queue cannot pass for an empty one.
+ */
+export async function jobsSettled(
+  app: { queue: QueueDriver; container: { ctx: { jobs: { idle(): Promise<void> } } }; config: { redisUrl?: string; redisPrefix?: string } },
+  names: JobName[],
+): Promise<void> {
+  if (app.queue === 'in-process') {
+    await app.container.ctx.jobs.idle();
+    return;
+  }
+  // Loaded here only: most suites import this module and never read BullMQ's counts.
+  const { Queue } = await import('bullmq');
+  const connection = new Redis(app.config.redisUrl ?? REDIS_TEST_URL, { maxRetriesPerRequest: null });
+  // The queues' names as src/jobs/bullmq.ts makes them.
+  const queues = names.map((name) => new Queue(`quire-${name}`, { connection, prefix: app.config.redisPrefix }));
+  try {
+    await waitFor(
+      async () => {
+        const counts = await Promise.all(queues.map((queue) => queue.getJobCounts('waiting', 'active', 'delayed', 'prioritized', 'waiting-children', 'completed', 'failed')));
+        const open = counts.reduce((sum, c) => sum + c.waiting + c.active + c.delayed + c.prioritized + c['waiting-children'], 0);
+        const seen = counts.reduce((sum, c) => sum + c.completed + c.failed, 0) + open;
+        if (seen === 0) throw new Error(`no ${names.join(' or ')} job was ever queued under the prefix ${app.config.redisPrefix}: the wrong queue?`);
+        return open;
+      },
+      { until: (open) => open === 0, what: `the ${names.join(', ')} jobs to finish` },
+    );
+  } finally {
+    await Promise.all(queues.map((queue) => queue.close()));
+    connection.disconnect();
   }
 }

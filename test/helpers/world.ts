@@ -10,6 +10,7 @@ import type { TestApp, TestUser } from './app.js';
 import { tinyPng } from './content.js';
 import { Checkout, spaceRemote } from './git.js';
 import { insertContentImport } from '../../src/store/sql/imports.js';
+import { waitFor } from './wait.js';
 
 export interface World {
   organizationId: string;
@@ -82,12 +83,7 @@ export async function buildWorld(t: TestApp, base: string): Promise<World> {
   const saml = await created('POST', `/v1/orgs/${org.id}/saml`, { label: 'Okta' });
   const translation = await created('POST', `/v1/orgs/${org.id}/translations`, { title: 'French' });
   await created('POST', `/v1/orgs/${org.id}/openapi`, { slug: 'pets', source: { text: PETSTORE } });
-  let spec: any;
-  for (let attempt = 0; attempt < 200 && !spec?.lastVersion; attempt++) {
-    if (attempt) await new Promise((resolve) => setTimeout(resolve, 50));
-    spec = await created('GET', `/v1/orgs/${org.id}/openapi/pets`);
-  }
-  expect(spec.lastVersion, 'the OpenAPI spec got no version').toBeTruthy();
+  const spec = await waitFor(() => created('GET', `/v1/orgs/${org.id}/openapi/pets`), { until: (read) => Boolean(read.lastVersion), what: 'the OpenAPI spec to get a version' });
 
   const site = await created('POST', `/v1/orgs/${org.id}/sites`, { title: 'Docs' });
   const siteUrl = `/v1/orgs/${org.id}/sites/${site.id}`;

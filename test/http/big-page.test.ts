@@ -1,8 +1,10 @@
 /**
- * Issue 12 item 6: one page must not freeze the server. A 5 MB single-line markdown page is pushed with a real git
- * client; while the server parses and indexes it, `GET /v1/orgs` is sampled every ~50 ms over real HTTP and must
- * answer within 200 ms (19 answers in 20; every answer within a second, as other test files share the cores). The page is indexed as far as the index limit reaches (a word of its first part is
- * found, a word after the limit is not), and the push says so.
+ * One page must not freeze the server. A 5 MB single-line markdown page is pushed with a real git
+ * client; while the server parses and indexes it, the server's event loop is never held long (test/helpers/
+ * event-loop.ts: the app runs in this process) and `GET /v1/orgs`, sampled every ~50 ms over real HTTP, answers every
+ * time. The page is indexed as far as the index limit reaches (a word of its first part is found, a word after the
+ * limit is not), and the push says so. The acceptance figure (every answer under 200 ms) is one for a quiet machine:
+ * bench/big-page.ts measures it.
  */
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
@@ -10,6 +12,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASE_KINDS } from '../helpers/databases.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { Checkout, spaceRemote } from '../helpers/git.js';
+import { EVENT_LOOP_RETRIES, expectEventLoopFree, localEventLoop } from '../helpers/event-loop.js';
+import { sleep, waitFor } from '../helpers/wait.js';
 
 const WORDS = ['lorem', 'ipsum', 'dolor', 'sit', 'amet', 'consectetur', 'adipiscing', 'elit', '[sed](other.md)', 'do', 'eiusmod', '*tempor*'];
 
@@ -25,8 +29,6 @@ function oneLine(bytes: number, first: string, last: string): string {
   return parts.join(' ');
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 describe.each(DATABASE_KINDS)('a 5 MB one-line page (%s)', (kind) => {
   let t: TestApp;
   let org: Awaited<ReturnType<TestApp['organization']>>;
@@ -39,7 +41,7 @@ describe.each(DATABASE_KINDS)('a 5 MB one-line page (%s)', (kind) => {
   });
   afterAll(async () => t?.close());
 
-  it('never holds the API while it is parsed and indexed, and is indexed partly', { timeout: 180_000 }, async () => {
+  it('never holds the API while it is parsed and indexed, and is indexed partly', { timeout: 180_000, retry: EVENT_LOOP_RETRIES }, async () => {
     const spaceId = (await t.request('POST', `/v1/orgs/${org.id}/spaces`, { token: org.admin.token, body: { title: 'Big' } })).body.id;
     const checkout = await Checkout.clone(spaceRemote(base, org.admin.token, spaceId));
     await checkout.write('README.md', '# Welcome\n\nA small page.\n');
@@ -49,62 +51,55 @@ describe.each(DATABASE_KINDS)('a 5 MB one-line page (%s)', (kind) => {
     await checkout.git('commit', '--quiet', '-m', 'A big page');
 
     const headers = { authorization: `Bearer ${org.admin.token}` };
-    // For the record: the same samples for 3 s with nothing to parse (what the machine gives at best).
-    const idle: number[] = [];
-    for (const until = performance.now() + 3000; performance.now() < until; await sleep(50)) {
-      const started = performance.now();
-      await (await fetch(`${base}/v1/orgs`, { headers })).arrayBuffer();
-      idle.push(performance.now() - started);
-    }
-    const latencies: number[] = [];
+    const statuses: number[] = [];
     let sampling = true;
-    const pushed = performance.now();
     const sampler = (async () => {
       while (sampling) {
-        const started = performance.now();
         const res = await fetch(`${base}/v1/orgs`, { headers });
         await res.arrayBuffer();
-        expect(res.status).toBe(200);
-        latencies.push(performance.now() - started);
+        statuses.push(res.status);
+        // Pacing: one probe every ~50 ms beside the work.
         await sleep(50);
       }
     })();
 
-    let push: { stdout: string; stderr: string } | undefined;
-    let found = false;
+    let push: { stdout: string; stderr: string };
+    let report;
     try {
-      // What the client prints, warnings included (stderr).
-      push = await promisify(execFile)('git', ['push', 'origin', 'HEAD:refs/heads/main'], { cwd: checkout.dir, env: checkout.env });
-      // Until search finds a word of the page's first part: the index job has parsed and stored it.
-      while (!found && performance.now() - pushed < 150_000) {
-        const res = await fetch(`${base}/v1/spaces/${spaceId}/search?query=zebrafirstpart`, { headers });
-        found = ((await res.json()) as any).items?.some((item: any) => item.title === 'Big page') ?? false;
-        if (!found) await sleep(250);
-      }
+      ({ result: push, report } = await localEventLoop.measure(async () => {
+        // What the client prints, warnings included (stderr).
+        const pushed = await promisify(execFile)('git', ['push', 'origin', 'HEAD:refs/heads/main'], { cwd: checkout.dir, env: checkout.env });
+        // Until search finds a word of the page's first part: the index job has parsed and stored it.
+        await waitFor(
+          async () => {
+            const res = await fetch(`${base}/v1/spaces/${spaceId}/search?query=zebrafirstpart`, { headers });
+            return ((await res.json()) as any).items?.map((item: any) => item.title) ?? [];
+          },
+          { until: (titles) => titles.includes('Big page'), what: 'search to find a word of the big page', timeoutMs: 150_000, intervalMs: 250 },
+        );
+        return pushed;
+      }));
     } finally {
       sampling = false;
       await sampler;
       await checkout.dispose();
     }
-    const indexedMs = performance.now() - pushed;
-    const worst = Math.max(...latencies);
-    process.stdout.write(`big page (${kind}): indexed after ${indexedMs.toFixed(0)} ms; GET /v1/orgs ${latencies.length} samples, worst ${worst.toFixed(0)} ms (idle before: worst ${Math.max(...idle).toFixed(0)} ms)\n`);
-    expect(found).toBe(true);
+    process.stdout.write(
+      `big page (${kind}): GET /v1/orgs answered ${statuses.length} times meanwhile; event loop held p99 ${report.held.p99Ms.toFixed(0)} ms, ` +
+        `at most ${report.held.maxMs.toFixed(0)} ms\n`,
+    );
 
     // The page was cut for the index, and the push said so.
-    expect(push!.stderr).toMatch(/warning: big\.md: .*only its first/);
+    expect(push.stderr).toMatch(/warning: big\.md: .*only its first/);
     const last = await t.request('GET', `/v1/spaces/${spaceId}/search`, { token: org.admin.token, query: { query: 'zebralastpart' } });
     expect(last.body.items).toEqual([]);
     // The page itself reads whole.
     const page = await t.request('GET', `/v1/spaces/${spaceId}/content/path/big`, { token: org.admin.token });
     expect(page.status).toBe(200);
 
-    expect(latencies.length).toBeGreaterThan(5);
-    // The acceptance figure (every answer under 200 ms) is what a quiet machine shows (bench/big-page.ts): worst
-    // 32 ms on SQLite, 75 ms on PostgreSQL. Here other test files share the two cores, so the suite holds 19 answers
-    // in 20 to it and every answer to a second; before the CPU pool the first answer took minutes.
-    const sorted = [...latencies].sort((a, b) => a - b);
-    expect(sorted[Math.floor(sorted.length * 0.95)]).toBeLessThan(200);
-    expect(worst).toBeLessThan(1000);
+    // The API answered throughout (before the CPU pool, the first answer took minutes), and the loop was never held.
+    expect(statuses.length).toBeGreaterThan(5);
+    expect(statuses.filter((status) => status !== 200)).toEqual([]);
+    expectEventLoopFree(report, `big page (${kind})`);
   });
 });

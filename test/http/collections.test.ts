@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASE_KINDS } from '../helpers/databases.js';
 import { startTestApp, type TestApp, type TestUser } from '../helpers/app.js';
 import { siblingsOf } from '../../src/store/sql/content.js';
+import { nextMillisecond } from '../helpers/wait.js';
 
 describe.each(DATABASE_KINDS)('collections (%s)', (kind) => {
   let t: TestApp;
@@ -24,7 +25,7 @@ describe.each(DATABASE_KINDS)('collections (%s)', (kind) => {
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     // Lists go by (createdAt, id) with millisecond timestamps: the next collection must be visibly younger for the
     // tests that expect creation order (a tie would be ordered by the random id).
-    await new Promise((resolve) => setTimeout(resolve, 2));
+    await nextMillisecond();
     return res.body as { id: string; title: string; parent?: string; organization: string };
   }
 
@@ -55,7 +56,7 @@ describe.each(DATABASE_KINDS)('collections (%s)', (kind) => {
     expect(res.body.error.message).toMatch(/^body: is not valid JSON/);
   }
 
-  describe('POST /v1/orgs/:organizationId/collections (#25)', () => {
+  describe('POST /v1/orgs/:organizationId/collections (createCollection)', () => {
     it('creates a top-level collection and answers 201 with its Location', async () => {
       const res = await t.request('POST', `/v1/orgs/${org.id}/collections`, { token: org.admin.token, body: { title: 'Guides' } });
       expect(res.status).toBe(201);
@@ -139,7 +140,7 @@ describe.each(DATABASE_KINDS)('collections (%s)', (kind) => {
     });
   });
 
-  describe('GET /v1/collections/:collectionId (#18)', () => {
+  describe('GET /v1/collections/:collectionId (getCollectionById)', () => {
     it('returns the collection with the permissions of the caller', async () => {
       const c = await newCollection({ title: 'Handbook' });
       const asReader = await get(c.id, reader.token);
@@ -161,7 +162,7 @@ describe.each(DATABASE_KINDS)('collections (%s)', (kind) => {
     });
   });
 
-  describe('PATCH /v1/collections/:collectionId (#20)', () => {
+  describe('PATCH /v1/collections/:collectionId (updateCollectionById)', () => {
     it('updates title, description and default level, and clears the default level with null', async () => {
       const c = await newCollection({ title: 'Before' });
       const res = await t.request('PATCH', `/v1/collections/${c.id}`, {
@@ -221,7 +222,7 @@ describe.each(DATABASE_KINDS)('collections (%s)', (kind) => {
     });
   });
 
-  describe('DELETE /v1/collections/:collectionId (#19)', () => {
+  describe('DELETE /v1/collections/:collectionId (deleteCollectionById)', () => {
     it('deletes the collection and nested collections (205), and deletes the spaces inside restorably', async () => {
       const top = await newCollection({ title: 'Doomed' });
       const nested = await newCollection({ title: 'Doomed child', parent: top.id });
@@ -255,7 +256,7 @@ describe.each(DATABASE_KINDS)('collections (%s)', (kind) => {
     });
   });
 
-  describe('GET /v1/collections/:collectionId/spaces (#21)', () => {
+  describe('GET /v1/collections/:collectionId/spaces (listSpacesInCollectionById)', () => {
     it('lists the live spaces directly in the collection, in their order, page by page', async () => {
       const c = await newCollection({ title: 'Shelf' });
       const inner = await newCollection({ title: 'Inner', parent: c.id });
@@ -300,7 +301,7 @@ describe.each(DATABASE_KINDS)('collections (%s)', (kind) => {
     });
   });
 
-  describe('POST /v1/collections/:collectionId/move (#22)', () => {
+  describe('POST /v1/collections/:collectionId/move (moveCollection)', () => {
     it('moves a collection into another one, among its siblings, and back to the top level', async () => {
       const a = await newCollection({ title: 'A' });
       const b = await newCollection({ title: 'B' });
@@ -420,7 +421,7 @@ describe.each(DATABASE_KINDS)('collections (%s)', (kind) => {
     });
   });
 
-  describe('POST /v1/collections/:collectionId/transfer (#23)', () => {
+  describe('POST /v1/collections/:collectionId/transfer (transferCollection)', () => {
     it('moves the collection and everything in it to the top level of another organization; grants stay behind', async () => {
       const target = await t.organization('Target');
       // The source admin is also admin of the target.
@@ -502,7 +503,7 @@ describe.each(DATABASE_KINDS)('collections (%s)', (kind) => {
     });
   });
 
-  describe('GET /v1/orgs/:organizationId/collections (#24)', () => {
+  describe('GET /v1/orgs/:organizationId/collections (listCollectionsInOrganizationById)', () => {
     it('lists nested collections by default and only top-level ones with nested=false, page by page', async () => {
       const o = await t.organization('Lists');
       const top1 = await newCollection({ title: 'Top 1' }, o.admin.token, o.id);

@@ -3,8 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASE_KINDS } from '../helpers/databases.js';
 import { startTestApp, type TestApp, type TestUser } from '../helpers/app.js';
 import { Checkout } from '../helpers/git.js';
-
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+import { nextMillisecond } from '../helpers/wait.js';
 
 /** A JSON document of one paragraph, the shape format=document produces. */
 function paragraphs(...texts: string[]) {
@@ -214,9 +213,9 @@ describe.each(DATABASE_KINDS)('space comments (%s)', (kind) => {
     beforeAll(async () => {
       space = await newSpace();
       first = await post(space.id, { page: space.guide, body: { markdown: 'one' } }, author.token);
-      await pause(5);
+      await nextMillisecond();
       second = await post(space.id, { body: { markdown: 'two' } }, admin.token);
-      await pause(5);
+      await nextMillisecond();
       third = await post(space.id, { page: space.guide, body: { markdown: 'three' } }, other.token);
       expect((await put(space.id, second.id, { resolved: true }, admin.token)).status).toBe(200);
     });
@@ -436,7 +435,7 @@ describe.each(DATABASE_KINDS)('space comments (%s)', (kind) => {
     });
   });
 
-  describe('replies (#6-#9 and listCommentRepliesInSpace)', () => {
+  describe('replies (and listCommentRepliesInSpace)', () => {
     let space: { id: string; guide: string; faq: string };
     let comment: any;
     const repliesUrl = () => `/v1/spaces/${space.id}/comments/${comment.id}/replies`;
@@ -503,7 +502,7 @@ describe.each(DATABASE_KINDS)('space comments (%s)', (kind) => {
       for (const text of ['a', 'b', 'c']) {
         const res = await t.request('POST', url, { token: author.token, body: { body: { markdown: text } } });
         posted.push(res.body.id);
-        await pause(3);
+        await nextMillisecond();
       }
       const all = await t.request('GET', url, { token: reader.token });
       expect(all.status).toBe(200);

@@ -1,5 +1,5 @@
 /**
- * Concurrent writers of one space (issue 12 item 7): every push either lands or is told to fetch first, never
+ * Concurrent writers of one space: every push either lands or is told to fetch first, never
  * `cannot lock ref`; ref moves are serialized per repository by a lock file that other processes respect and that
  * a killed holder does not leave behind; the pre-receive hook hands the push to the server and refuses without it.
  */
@@ -15,6 +15,7 @@ import { PUSH_REFUSED_MARKER } from '../../src/content/push-messages.js';
 import { LOCK_FILE, RefLockTimeout } from '../../src/store/git/ref-lock.js';
 import { GitStore } from '../../src/store/git/repositories.js';
 import { PushChannel } from '../../src/store/git/push-channel.js';
+import { sleep, waitFor } from '../helpers/wait.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -62,20 +63,49 @@ async function tempDir(prefix: string): Promise<string> {
 function nodeChild(code: string): { child: ChildProcess; output: () => string; line: (text: string) => Promise<void>; exited: Promise<number | null> } {
   const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', code], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
-  const waiters: Array<() => void> = [];
-  child.stdout!.on('data', (d) => {
-    output += d;
-    waiters.splice(0).forEach((wake) => wake());
-  });
+  child.stdout!.on('data', (d) => (output += d));
   child.stderr!.on('data', (d) => (output += d));
   const exited = new Promise<number | null>((resolve) => child.once('close', (exitCode) => resolve(exitCode)));
   const line = async (text: string) => {
-    while (!output.includes(text)) {
-      if (child.exitCode !== null) throw new Error(`the child exited before printing "${text}": ${output}`);
-      await Promise.race([new Promise<void>((wake) => waiters.push(wake)), exited, new Promise((r) => setTimeout(r, 200))]);
-    }
+    await waitFor(
+      () => {
+        if (output.includes(text)) return true;
+        if (child.exitCode !== null) throw new Error(`the child exited before printing "${text}": ${output}`);
+        return false;
+      },
+      { what: `the child to print "${text}"`, timeoutMs: 20_000 },
+    );
   };
   return { child, output: () => output, line, exited };
+}
+
+/**
+ * Code for a child (or this process) that prints `line` once it has found the ref lock file taken twice: it is then
+ * waiting for the lock, polling the file (src/store/git/ref-lock.ts creates it with O_EXCL until it can).
+ */
+const REPORT_LOCK_WAIT = (line: string) => `import fs from 'node:fs/promises';
+  { const create = fs.writeFile; let taken = 0;
+    fs.writeFile = async (...args) => {
+      try { return await create(...args); }
+      catch (error) { if (error.code === 'EEXIST' && String(args[0]).endsWith(${JSON.stringify(LOCK_FILE)}) && ++taken === 2) console.log(${JSON.stringify(line)}); throw error; }
+    }; }`;
+
+/**
+ * In this process: counts the tries to create a ref lock file that found it taken, until `restore` (what a writer
+ * waiting for another container's lock does, src/store/git/ref-lock.ts).
+ */
+function countLockFileWaits(): { taken: () => number; restore: () => void } {
+  const create = fs.writeFile;
+  let taken = 0;
+  fs.writeFile = (async (...args: Parameters<typeof fs.writeFile>) => {
+    try {
+      return await create(...args);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'EEXIST' && String(args[0]).endsWith(LOCK_FILE)) taken += 1;
+      throw error;
+    }
+  }) as typeof fs.writeFile;
+  return { taken: () => taken, restore: () => void (fs.writeFile = create) };
 }
 
 const STORE_MODULE = JSON.stringify(path.join(root, 'src/store/git/repositories.ts'));
@@ -205,30 +235,50 @@ describe('concurrent pushes to one space (sqlite)', () => {
     const oidA = await commitFile(a, 'a.md', '# A\n');
     await commitFile(b, 'b.md', '# B\n');
 
-    // main stays: the push waits for the lock, then lands.
-    let lock = await t.container.git.lockRefs(spaceId);
-    const waiting = git(['push', 'origin', 'HEAD:main'], { cwd: a });
-    await new Promise((resolve) => setTimeout(resolve, 1500));
-    expect(await mainOf(spaceId)).not.toBe(oidA);
-    await lock.release();
-    const landed = await waiting;
-    expect(landed.code, landed.stderr).toBe(0);
-    expect(await mainOf(spaceId)).toBe(oidA);
+    // The pushes' requests for the lock of the space (a push's decision asks once its checks passed), and whether
+    // they got it; this test takes its own locks around this record.
+    const store = t.container.git;
+    const lockRefs = store.lockRefs.bind(store);
+    const requests: Array<{ granted: boolean }> = [];
+    store.lockRefs = (id, timeoutMs) => {
+      const request = { granted: false };
+      if (id === spaceId) requests.push(request);
+      return lockRefs(id, timeoutMs).then((lock) => ((request.granted = true), lock));
+    };
+    try {
+      // main stays: the push waits for the lock, then lands.
+      let lock = await lockRefs(spaceId);
+      const waiting = git(['push', 'origin', 'HEAD:main'], { cwd: a });
+      await waitFor(() => requests.length === 1, { what: 'the push to ask for the lock', timeoutMs: 20_000 });
+      // It asked: were it not held back, it would have the lock and land within milliseconds. A moment later it
+      // still has neither (nothing marks "still waiting" in this process's queue of lock waiters: a short window).
+      await sleep(250);
+      expect(requests[0].granted).toBe(false);
+      expect(await mainOf(spaceId)).not.toBe(oidA);
+      await lock.release();
+      const landed = await waiting;
+      expect(landed.code, landed.stderr).toBe(0);
+      expect(await mainOf(spaceId)).toBe(oidA);
 
-    // main moves while the push waits (by the lock's holder): checked again under the lock, fetch first.
-    await ok(['pull', '--quiet', '--rebase', 'origin', 'main'], { cwd: b });
-    lock = await t.container.git.lockRefs(spaceId);
-    const stale = git(['push', 'origin', 'HEAD:main'], { cwd: b });
-    await new Promise((resolve) => setTimeout(resolve, 1500));
-    const gitDir = t.container.git.repositoryPath(spaceId);
-    const moved = (await ok(['commit-tree', `${oidA}^{tree}`, '-p', oidA, '-m', 'By the holder'], { env: { ...gitEnv, GIT_DIR: gitDir } })).trim();
-    await ok(['update-ref', 'refs/heads/main', moved, oidA], { env: { ...gitEnv, GIT_DIR: gitDir } });
-    await lock.release();
-    const refused = await stale;
-    expect(refused.code).not.toBe(0);
-    expect(refused.stderr).toContain(`remote: ${PUSH_REFUSED_MARKER} stale`);
-    expect(refused.stderr).toContain('remote: main moved since you fetched it');
-    expect(await mainOf(spaceId)).toBe(moved);
+      // main moves while the push waits (by the lock's holder): checked again under the lock, fetch first.
+      await ok(['pull', '--quiet', '--rebase', 'origin', 'main'], { cwd: b });
+      lock = await lockRefs(spaceId);
+      const stale = git(['push', 'origin', 'HEAD:main'], { cwd: b });
+      // The push has passed its first check of main (before its content checks) and waits for the lock: main moves.
+      await waitFor(() => requests.length === 2, { what: 'the second push to ask for the lock', timeoutMs: 20_000 });
+      expect(requests[1].granted).toBe(false);
+      const gitDir = t.container.git.repositoryPath(spaceId);
+      const moved = (await ok(['commit-tree', `${oidA}^{tree}`, '-p', oidA, '-m', 'By the holder'], { env: { ...gitEnv, GIT_DIR: gitDir } })).trim();
+      await ok(['update-ref', 'refs/heads/main', moved, oidA], { env: { ...gitEnv, GIT_DIR: gitDir } });
+      await lock.release();
+      const refused = await stale;
+      expect(refused.code).not.toBe(0);
+      expect(refused.stderr).toContain(`remote: ${PUSH_REFUSED_MARKER} stale`);
+      expect(refused.stderr).toContain('remote: main moved since you fetched it');
+      expect(await mainOf(spaceId)).toBe(moved);
+    } finally {
+      store.lockRefs = lockRefs;
+    }
   });
 
   it('keeps another process from moving a ref while this one holds the lock', async () => {
@@ -239,11 +289,13 @@ describe('concurrent pushes to one space (sqlite)', () => {
 
     const lock = await t.container.git.lockRefs(spaceId);
     const other = nodeChild(
-      `import { GitStore } from ${STORE_MODULE};
+      `${REPORT_LOCK_WAIT('waiting for the lock')}
+       import { GitStore } from ${STORE_MODULE};
        const moved = await new GitStore(${JSON.stringify(t.config.dataDir)}).compareAndSwapRef(${JSON.stringify(spaceId)}, 'refs/heads/main', '${next}', '${main}');
        console.log('moved ' + moved);`,
     );
-    await new Promise((resolve) => setTimeout(resolve, 2500));
+    // Found the lock taken, again and again: it waits, without moving the ref.
+    await other.line('waiting for the lock');
     expect(other.child.exitCode, other.output()).toBeNull();
     expect(await mainOf(spaceId)).toBe(main);
     await lock.release();
@@ -266,9 +318,9 @@ describe('concurrent pushes to one space (sqlite)', () => {
     const lockFile = path.join(t.container.git.repositoryPath(spaceId), LOCK_FILE);
     await fs.access(lockFile);
 
-    const started = Date.now();
+    // Taken over because its holder is gone, not because the file grew old: within a wait limit far below the
+    // 20 s a file must be left untouched to count as stale (RefLockTimeout otherwise).
     const lock = await t.container.git.lockRefs(spaceId, 5_000);
-    expect(Date.now() - started).toBeLessThan(1_000);
     await lock.release();
     await expect(fs.access(lockFile)).rejects.toThrow();
 
@@ -290,12 +342,18 @@ describe('concurrent pushes to one space (sqlite)', () => {
     const spaceId = await newSpace();
     const other = new GitStore(t.config.dataDir);
     const lock = await other.lockRefs(spaceId);
+    const waits = countLockFileWaits();
     let answered = false;
     const created = t.request('POST', `/v1/spaces/${spaceId}/change-requests`, { token: org.admin.token, body: { subject: 'Later' } }).then((res) => {
       answered = true;
       return res;
     });
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    try {
+      // The write found the other container's lock file taken, and tried again: it waits.
+      await waitFor(() => waits.taken() >= 2, { what: 'the API write to find the lock taken' });
+    } finally {
+      waits.restore();
+    }
     expect(answered).toBe(false);
     await lock.release();
     expect((await created).status).toBe(201);

@@ -15,6 +15,7 @@ import { startTestApp, type TestApp, type TestUser } from '../helpers/app.js';
 import { freePort } from '../helpers/cli.js';
 import { isolatedGitEnv } from '../helpers/git.js';
 import { GitStore } from '../../src/store/git/repositories.js';
+import { waitFor } from '../helpers/wait.js';
 
 interface Result {
   code: number | null;
@@ -672,12 +673,13 @@ describe('git over HTTP from the built output (node dist/src/main.js)', () => {
     server.stderr.on('data', (d) => (output += d));
     try {
       const base = `http://127.0.0.1:${port}`;
-      for (let i = 0; ; i++) {
-        const up = await fetch(`${base}/v1/openapi.json`).then((res) => res.ok, () => false);
-        if (up) break;
-        if (i > 200 || server.exitCode !== null) throw new Error(`the built server did not start: ${output}`);
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
+      await waitFor(
+        () => {
+          if (server.exitCode !== null) throw new Error(`the built server exited with ${server.exitCode}: ${output}`);
+          return fetch(`${base}/v1/openapi.json`).then((res) => res.ok, () => false);
+        },
+        { what: 'the built server to answer', timeoutMs: 20_000, intervalMs: 100 },
+      );
       const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
       const created = await fetch(`${base}/v1/orgs/${organization.id}/spaces`, { method: 'POST', headers, body: JSON.stringify({ title: 'Dist' }) });
       expect(created.status).toBe(201);

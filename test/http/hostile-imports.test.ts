@@ -14,6 +14,7 @@ import { zipOf } from '../helpers/web.js';
 import { docxOfParagraphs, markdownZipBomb, wordZipBomb } from '../helpers/zip-bombs.js';
 import type { DatabaseKind } from '../helpers/databases.js';
 import type { QueueDriver } from '../helpers/queues.js';
+import { sleep } from '../helpers/wait.js';
 
 const DOCX = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
 
@@ -71,7 +72,8 @@ describe.each(SETUPS)('hostile imports fail alone (%s, %s)', (kind, queue) => {
       const others = (async () => {
         while (!done) {
           answered.push((await t.request('GET', `/v1/orgs/${org.id}`, { token: org.admin.token, unchecked: true })).status);
-          await new Promise((resolve) => setTimeout(resolve, 20));
+          // Pacing: a request every ~20 ms beside the import.
+          await sleep(20);
         }
       })();
       const imported = await t.request('POST', `/v1/spaces/${spaceId}/content/import`, { token: org.admin.token, body: { url: `${site.base}${path}`, source }, unchecked: true });

@@ -15,6 +15,7 @@ import { runQuire, startServer, type ServerProcess } from '../helpers/cli.js';
 import { createPostgresDatabase, DATABASE_KINDS } from '../helpers/databases.js';
 import { EVENT_LOOP_RETRIES, expectEventLoopFree, serverEventLoop } from '../helpers/event-loop.js';
 import { Checkout, isolatedGitEnv, spaceRemote } from '../helpers/git.js';
+import { waitFor } from '../helpers/wait.js';
 
 const METRICS_TOKEN = 'hostile-inputs-metrics';
 const WORDS = ['lorem', 'ipsum', 'dolor', 'sit', 'amet', 'consectetur', 'adipiscing', 'elit', 'sed', 'do', 'eiusmod', 'tempor'];
@@ -31,8 +32,6 @@ function oneLine(bytes: number, first: string, words: string[]): string {
   }
   return parts.join(' ');
 }
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe.each(DATABASE_KINDS)('hostile inputs never hold the event loop (%s)', (kind) => {
   let dataDir: string;
@@ -98,11 +97,14 @@ describe.each(DATABASE_KINDS)('hostile inputs never hold the event loop (%s)', (
   /** Pushes what the checkout holds, then waits until searching `word` finds the page `title` (its indexing is done). */
   async function pushAndIndex(message: string, word: string, title: string): Promise<void> {
     await checkout.commitAndPush(message);
-    for (const deadline = Date.now() + 240_000; Date.now() < deadline; await sleep(500)) {
-      const found = await api('GET', `/v1/spaces/${spaceId}/search?query=${word}`);
-      if ((found.body.items ?? []).some((item: { title: string }) => item.title === title)) return;
-    }
-    throw new Error(`${word}: not indexed after 240 s (server exit code ${server.child.exitCode}): ${server.output().slice(-3000)}`);
+    await waitFor(
+      async () => {
+        if (server.child.exitCode !== null) throw new Error(`the server exited with ${server.child.exitCode}: ${server.output().slice(-3000)}`);
+        const found = await api('GET', `/v1/spaces/${spaceId}/search?query=${word}`);
+        return ((found.body.items ?? []) as Array<{ title: string }>).map((item) => item.title);
+      },
+      { until: (titles) => titles.includes(title), what: `search to find ${word} in "${title}"`, timeoutMs: 240_000, intervalMs: 250 },
+    );
   }
 
   async function pageId(title: string): Promise<string> {

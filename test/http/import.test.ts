@@ -7,6 +7,7 @@ import { startTestApp, type TestApp } from '../helpers/app.js';
 import { tinyPng } from '../helpers/content.js';
 import { docxOf, htmlPage, zipOf } from '../helpers/web.js';
 import { closedPort, startFileServer, type FileServer, type Route } from '../helpers/file-server.js';
+import { deferred, waitFor } from '../helpers/wait.js';
 
 const exec = promisify(execFile);
 const LOGO = tinyPng(6, 4);
@@ -46,7 +47,7 @@ acme init</code></pre>
   };
 }
 
-describe.each(DATABASE_KINDS)('content import #51 #42 (%s)', (kind) => {
+describe.each(DATABASE_KINDS)('content import (%s)', (kind) => {
   let t: TestApp;
   let org: Awaited<ReturnType<TestApp['organization']>>;
   let site: FileServer;
@@ -67,7 +68,7 @@ describe.each(DATABASE_KINDS)('content import #51 #42 (%s)', (kind) => {
     (await exec('git', ['--git-dir', t.container.git.repositoryPath(spaceId), ...args])).stdout.trim();
   const pageAt = async (spaceId: string, path: string) => api('GET', `/v1/spaces/${spaceId}/content/path/${path}`);
 
-  it('imports a website: nested pages by path, the image as a file, converted markdown, one commit on main (#51)', async () => {
+  it('imports a website: nested pages by path, the image as a file, converted markdown, one commit on main (importContent)', async () => {
     const spaceId = await newSpace('Acme');
     const before = await gitIn(spaceId, 'rev-parse', 'main');
     const res = await api('POST', `/v1/spaces/${spaceId}/content/import`, { url: `${site.base}/`, source: 'website' });
@@ -269,7 +270,7 @@ describe.each(DATABASE_KINDS)('content import #51 #42 (%s)', (kind) => {
     expect(files).toEqual([expect.objectContaining({ name: 'image-1.png', dimensions: { width: 3, height: 2 } })]);
   });
 
-  it('imports into a change request: its branch moves, main does not (#42)', async () => {
+  it('imports into a change request: its branch moves, main does not (importContentInChangeRequest)', async () => {
     const spaceId = await newSpace();
     const main = await gitIn(spaceId, 'rev-parse', 'main');
     const cr = (await api('POST', `/v1/spaces/${spaceId}/change-requests`, { subject: 'Import' })).body;
@@ -333,16 +334,16 @@ describe.each(DATABASE_KINDS)('content import #51 #42 (%s)', (kind) => {
     const spaceId = await newSpace('Watched');
     const pages = Array.from({ length: 8 }, (_, i) => `p${i}.html`);
     site.set('/slow/', `<html><head><title>Slow</title></head><body><h1>Slow</h1>${pages.map((p) => `<a href="${p}">${p}</a>`).join(' ')}</body></html>`);
-    for (const page of pages) site.set(`/slow/${page}`, { body: `<html><body><h1>${page}</h1><p>Text.</p></body></html>`, delayMs: 400 });
+    // The first page answers at once, the others once the test has seen the import running.
+    const seenRunning = deferred();
+    pages.forEach((page, i) => site.set(`/slow/${page}`, { body: `<html><body><h1>${page}</h1><p>Text.</p></body></html>`, ...(i > 0 ? { release: seenRunning.promise } : {}) }));
     const reader = await t.member(org.id, 'read');
     const list = async () => (await t.request('GET', `/v1/spaces/${spaceId}/content/imports`, { token: reader.token, unchecked: true })).body;
 
     const answer = api('POST', `/v1/spaces/${spaceId}/content/import`, { url: `${site.base}/slow/`, source: 'website' });
-    let running: any;
-    for (let i = 0; i < 100 && !running; i++) {
-      running = (await list()).items.find((item: any) => item.status === 'running' && item.importedResources >= 1);
-      if (!running) await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    const running = await waitFor(async () => (await list()).items.find((item: any) => item.status === 'running' && item.importedResources >= 1), {
+      what: 'the import to be listed running with counts',
+    }).finally(() => seenRunning.resolve());
     expect(running, 'an import seen running with counts').toMatchObject({ object: 'content-import', url: `${site.base}/slow/`, source: 'website' });
     expect(running.totalResources).toBeGreaterThanOrEqual(running.importedResources);
     expect(running.revision).toBeUndefined();

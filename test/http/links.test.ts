@@ -4,6 +4,7 @@ import { QUEUE_DRIVERS } from '../helpers/queues.js';
 import { startTestApp, type TestApp, type TestUser } from '../helpers/app.js';
 import { Checkout, spaceRemote } from '../helpers/git.js';
 import { tinyPng } from '../helpers/content.js';
+import { waitFor } from '../helpers/wait.js';
 
 const SUMMARY = `# Table of contents
 
@@ -73,7 +74,7 @@ describe.each(DATABASE_KINDS)('links and backlinks (%s)', (kind) => {
   });
   afterAll(async () => t?.close());
 
-  it('lists every link of the space by target, with status, relation, full target and locations, and stats (#33)', async () => {
+  it('lists every link of the space by target, with status, relation, full target and locations, and stats (listSpaceLinks)', async () => {
     const res = await get(`/v1/spaces/${spaceId}/links`);
     expect(res.status).toBe(200);
     const byTarget = Object.fromEntries(res.body.items.map((item: any) => [targetOf(item), item]));
@@ -112,7 +113,7 @@ describe.each(DATABASE_KINDS)('links and backlinks (%s)', (kind) => {
     expect(res.body.count).toBe(9);
   });
 
-  it('filters by status, keeps stats of the whole list, and pages with a cursor (#33)', async () => {
+  it('filters by status, keeps stats of the whole list, and pages with a cursor (listSpaceLinks)', async () => {
     const broken = await get(`/v1/spaces/${spaceId}/links`, org.admin.token, { status: 'broken' });
     expect(broken.body.items.map(targetOf)).toEqual(['guide/missing.md']);
     expect(broken.body.stats).toEqual({ total: 9, broken: { total: 1, changeRequest: 0 } });
@@ -135,7 +136,7 @@ describe.each(DATABASE_KINDS)('links and backlinks (%s)', (kind) => {
     expect(foreign.body.error.message).toMatch(/^page: /);
   });
 
-  it("lists one page's links with its own stats and the status filter (#57)", async () => {
+  it("lists one page's links with its own stats and the status filter (listPageLinksInSpace)", async () => {
     const res = await get(`/v1/spaces/${spaceId}/content/page/${pages.welcome.id}/links`);
     expect(res.status).toBe(200);
     expect(res.body.items).toHaveLength(6);
@@ -148,7 +149,7 @@ describe.each(DATABASE_KINDS)('links and backlinks (%s)', (kind) => {
     expect(install.body.stats).toEqual({ total: 3, broken: { total: 0, changeRequest: 0 } });
   });
 
-  it('lists the pages that link to a file, in page order (#55)', async () => {
+  it('lists the pages that link to a file, in page order (listSpaceFileBacklinks)', async () => {
     const res = await get(`/v1/spaces/${spaceId}/content/files/${fileIds['hero.png']}/backlinks`);
     expect(res.status).toBe(200);
     expect(res.body.items.map((l: any) => [l.kind, l.page.title])).toEqual([
@@ -164,7 +165,7 @@ describe.each(DATABASE_KINDS)('links and backlinks (%s)', (kind) => {
     expect((await get(`/v1/spaces/${spaceId}/content/files/${fileIds['unused.png']}/backlinks`)).body).toEqual({ items: [], count: 0 });
   });
 
-  it('reads the links of a change request whose page adds a link (#48, #46), from its branch head', async () => {
+  it('reads the links of a change request whose page adds a link (listPageLinksInChangeRequest, listChangeRequestFileBacklinks), from its branch head', async () => {
     const number = (await t.request('POST', `/v1/spaces/${spaceId}/change-requests`, { token: org.admin.token, body: { subject: 'More links' } })).body.number;
     const checkout = await Checkout.clone(remote(spaceId));
     await checkout.git('checkout', '--quiet', '-b', `change-requests/${number}`, `origin/change-requests/${number}`);
@@ -272,17 +273,15 @@ describe.each(QUEUE_DRIVERS)('the index-links job after a push (%s queue)', (que
   const indexed = async () =>
     (await t.container.ctx.db.selectFrom('link_index').select('commit_oid').where('space_id', '=', spaceId).execute()).map((r) => r.commit_oid);
 
-  /** Polls the index (not the API, which would index on its own) until it holds `commit`. */
-  /** Waits until `commit` is indexed (and, with `pruned`, that commit's rows are gone: the job prunes after indexing). */
-  async function waitForIndex(commit: string, pruned?: string, deadlineMs = 5000): Promise<string[]> {
-    const deadline = Date.now() + deadlineMs;
-    for (;;) {
-      const commits = await indexed();
-      if (commits.includes(commit) && !(pruned && commits.includes(pruned))) return commits;
-      if (Date.now() > deadline) throw new Error(`index-links did not index ${commit}${pruned ? ` and prune ${pruned}` : ''} within ${deadlineMs} ms (indexed: ${commits.join(', ')})`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  }
+  /**
+   * Waits until `commit` is indexed (and, with `pruned`, that commit's rows are gone: the job prunes after indexing).
+   * Polls the index, not the API, which would index on its own.
+   */
+  const waitForIndex = (commit: string, pruned?: string): Promise<string[]> =>
+    waitFor(indexed, {
+      until: (commits) => commits.includes(commit) && !(pruned && commits.includes(pruned)),
+      what: `index-links to index ${commit}${pruned ? ` and prune ${pruned}` : ''}`,
+    });
 
   it('indexes each pushed revision of main, which the API then reads, and prunes the revision before', async () => {
     await checkout.write('README.md', '# Jobs\n\nA [broken](nowhere.md) link.\n');

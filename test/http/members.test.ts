@@ -6,6 +6,7 @@ import { newId } from '../../src/domain/ids.js';
 import type { Role } from '../../src/domain/permissions.js';
 import { insertSpace } from '../../src/store/sql/content.js';
 import { spaceRow } from '../helpers/rows.js';
+import { nextMillisecond } from '../helpers/wait.js';
 
 describe.each(DATABASE_KINDS)('members (%s)', (kind) => {
   let t: TestApp;
@@ -48,7 +49,7 @@ describe.each(DATABASE_KINDS)('members (%s)', (kind) => {
     return t.request('GET', `/v1/orgs/${organizationId}/members/${userId}`, { token });
   }
 
-  describe('GET /v1/orgs/:id/members (#94)', () => {
+  describe('GET /v1/orgs/:id/members (listMembersInOrganizationById)', () => {
     let org: Awaited<ReturnType<TestApp['organization']>>;
     let editor: TestUser;
     let reader: TestUser;
@@ -140,7 +141,7 @@ describe.each(DATABASE_KINDS)('members (%s)', (kind) => {
       expect(before.status).toBe(200);
       expect(before.body.items).toEqual([]);
       expect((await t.request('POST', `/v1/orgs/${org.id}/ping`, { token: reader.token })).status).toBe(200);
-      await new Promise((resolve) => setTimeout(resolve, 5));
+      await nextMillisecond();
       expect((await t.request('POST', `/v1/orgs/${org.id}/ping`, { token: guest.token })).status).toBe(200);
       const after = await t.request('GET', `/v1/orgs/${org.id}/members`, { token: org.admin.token, query: { sort: 'lastSeenAt' } });
       expect(after.body.items.map((m: any) => m.id)).toEqual([guest.user.id, reader.user.id]);
@@ -184,7 +185,7 @@ describe.each(DATABASE_KINDS)('members (%s)', (kind) => {
     });
   });
 
-  describe('GET /v1/orgs/:id/members/:userId (#95)', () => {
+  describe('GET /v1/orgs/:id/members/:userId (getMemberInOrganizationById)', () => {
     it('lets non-guest members read anyone and every member read themselves', async () => {
       const org = await t.organization();
       const reader = await t.member(org.id, 'read');
@@ -214,7 +215,7 @@ describe.each(DATABASE_KINDS)('members (%s)', (kind) => {
     });
   });
 
-  describe('DELETE /v1/orgs/:id/members/:userId (#96)', () => {
+  describe('DELETE /v1/orgs/:id/members/:userId (removeMemberFromOrganizationById)', () => {
     it('removes a member with their team seats and grants, and answers 204 again when they are gone', async () => {
       const org = await t.organization();
       const reader = await t.member(org.id, 'read');
@@ -274,7 +275,7 @@ describe.each(DATABASE_KINDS)('members (%s)', (kind) => {
     });
   });
 
-  describe('PATCH /v1/orgs/:id/members/:userId (#97)', () => {
+  describe('PATCH /v1/orgs/:id/members/:userId (updateMemberInOrganizationById)', () => {
     it('changes a role, null making a guest', async () => {
       const org = await t.organization();
       const reader = await t.member(org.id, 'read');
@@ -374,7 +375,7 @@ describe.each(DATABASE_KINDS)('members (%s)', (kind) => {
     });
   });
 
-  describe('POST /v1/orgs/:id/ping (#98)', () => {
+  describe('POST /v1/orgs/:id/ping (updateOrganizationMemberLastSeenAt)', () => {
     it('records that the caller was seen, guests included', async () => {
       const org = await t.organization();
       const guest = await t.member(org.id, null);
@@ -403,7 +404,7 @@ describe.each(DATABASE_KINDS)('members (%s)', (kind) => {
     });
   });
 
-  describe('POST /v1/orgs/:id/members/:userId/sso (#99)', () => {
+  describe('POST /v1/orgs/:id/members/:userId/sso (setUserAsSSOMemberForOrganization)', () => {
     it('marks a member as an SSO member (admin)', async () => {
       const org = await t.organization();
       const reader = await t.member(org.id, 'read');
@@ -429,7 +430,7 @@ describe.each(DATABASE_KINDS)('members (%s)', (kind) => {
     });
   });
 
-  describe('GET /v1/orgs/:id/members/:userId/spaces (#100)', () => {
+  describe('GET /v1/orgs/:id/members/:userId/spaces (listSpacesForOrganizationMember)', () => {
     let org: Awaited<ReturnType<TestApp['organization']>>;
     let reader: TestUser;
     let guest: TestUser;
@@ -521,7 +522,7 @@ describe.each(DATABASE_KINDS)('members (%s)', (kind) => {
     });
   });
 
-  describe('GET /v1/orgs/:id/members/:userId/teams (#101)', () => {
+  describe('GET /v1/orgs/:id/members/:userId/teams (listTeamsForOrganizationMember)', () => {
     let org: Awaited<ReturnType<TestApp['organization']>>;
     let reader: TestUser;
     let guest: TestUser;

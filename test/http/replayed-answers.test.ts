@@ -1,5 +1,5 @@
 /**
- * Kept answers replayed (issue 16, the warm read): a URL of main's content (a page by id or by path, `/content`)
+ * Kept answers replayed (the warm read): a URL of main's content (a page by id or by path, `/content`)
  * answered once is answered again from its kept bytes while the caller's read of the space (access and main's
  * commit, one entry of the read cache) is current: by the replay lane ahead of Fastify's router, or by the routes'
  * hook for what the lane leaves. Over a real HTTP server read with node:http; a second container on the same data dir
@@ -16,8 +16,7 @@ import { Checkout, spaceRemote } from '../helpers/git.js';
 import { createContainer } from '../../src/container.js';
 import { buildApp } from '../../src/http/app.js';
 import { peekContent } from '../../src/domain/content/revisions.js';
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+import { sleep } from '../helpers/wait.js';
 
 describe('kept answers replayed', () => {
   let t: TestApp;
@@ -217,6 +216,7 @@ describe('kept answers replayed', () => {
       while (Date.now() - removedAt <= t.config.cacheTtlMs) {
         await get(url, reader.token);
         answered += 1;
+        // Pacing: the reader reads on through the time to live (the length of time is the rule under test here).
         await sleep(20);
       }
       expect((await get(url, reader.token)).status).toBe(404);
@@ -237,13 +237,16 @@ describe('kept answers replayed', () => {
     try {
       await other.ctx.db.deleteFrom('api_tokens').where('user_id', '=', reader.user.id).execute();
       const deletedAt = Date.now();
-      let status = 200;
-      while (status === 200 && Date.now() - deletedAt < 5000) {
-        status = (await get(url, reader.token)).status;
+      // Within the time to live the holder may still be answered; once it has passed, never again (the request is
+      // made after the time to live, not timed, so a slow machine cannot make this fail).
+      const statuses = new Set<number>();
+      while (Date.now() - deletedAt <= t.config.cacheTtlMs) {
+        statuses.add((await get(url, reader.token)).status);
+        // Pacing, as above.
         await sleep(20);
       }
-      expect(status).toBe(401);
-      expect(Date.now() - deletedAt).toBeLessThan(t.config.cacheTtlMs + 400);
+      expect([...statuses].filter((status) => status !== 200 && status !== 401)).toEqual([]);
+      expect((await get(url, reader.token)).status).toBe(401);
     } finally {
       await other.close();
     }

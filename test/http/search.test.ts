@@ -3,6 +3,7 @@ import { DATABASE_KINDS } from '../helpers/databases.js';
 import { QUEUE_DRIVERS } from '../helpers/queues.js';
 import { startTestApp, type TestApp, type TestUser } from '../helpers/app.js';
 import { Checkout, spaceRemote } from '../helpers/git.js';
+import { waitFor } from '../helpers/wait.js';
 import { engineQuery, hitsOf, indexSearch, indexSearchAt, rankWithTermLists, readRankingBases } from '../../src/domain/search/search.js';
 import { rankSpace } from '../../src/domain/search/term-ranking.js';
 import { queryTerms } from '../../src/content/search-text.js';
@@ -51,7 +52,7 @@ describe.each(DATABASE_KINDS)('search (%s)', (kind) => {
   /** True when `a` is listed before `b`. */
   const before = (list: string[], a: string, b: string) => list.indexOf(a) >= 0 && list.indexOf(a) < list.indexOf(b);
 
-  it('ranks title matches first, heading matches above a mention in the text (#49)', async () => {
+  it('ranks title matches first, heading matches above a mention in the text (searchSpaceContent)', async () => {
     const res = await search(`/v1/spaces/${handbook}/search`, { query: 'install cli' });
     expect(res.status).toBe(200);
     const found = titles(res);
@@ -96,7 +97,7 @@ describe.each(DATABASE_KINDS)('search (%s)', (kind) => {
     expect(other.body.error.message).toMatch(/^page: /);
   });
 
-  it('searches the spaces of an organization, ranked by their best page (#92)', async () => {
+  it('searches the spaces of an organization, ranked by their best page (searchOrganizationContent)', async () => {
     const res = await search(`/v1/orgs/${org.id}/search`, { query: 'install' });
     expect(res.status).toBe(200);
     // Handbook's best page has the word in its title; Secret plans only in its text.
@@ -476,46 +477,40 @@ describe.each(QUEUE_DRIVERS)('the index-search job after a push (%s queue)', (qu
   const find = async (query: string) => (await t.request('GET', `/v1/spaces/${spaceId}/search`, { token: org.admin.token, query: { query } })).body.items.map((p: any) => p.title);
 
   /** Polls the API (searches never re-index a space indexed before: only the job brings new revisions in). */
-  async function waitFor(query: string, expected: string[], deadlineMs = 5000): Promise<void> {
-    const deadline = Date.now() + deadlineMs;
-    for (;;) {
-      const found = await find(query);
-      if (JSON.stringify(found) === JSON.stringify(expected)) return;
-      if (Date.now() > deadline) throw new Error(`search for "${query}" still finds ${JSON.stringify(found)} after ${deadlineMs} ms`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+  async function searchFinds(query: string, expected: string[]): Promise<void> {
+    await waitFor(() => find(query), { until: (found) => JSON.stringify(found) === JSON.stringify(expected), what: `search for "${query}" to find ${JSON.stringify(expected)}` });
   }
 
   it('indexes main after each push, page by page, and does nothing when the index is current', async () => {
     await checkout.write('README.md', '# Jobs\n\nNothing yet.\n');
     await checkout.commitAndPush('first');
-    await waitFor('nothing', ['Jobs']);
+    await searchFinds('nothing', ['Jobs']);
 
     await checkout.write('zephyr.md', '# Zephyr\n\nA westerly wind.\n');
     await checkout.write('README.md', '# Jobs\n\nSee the wind.\n');
     const second = await checkout.commitAndPush('second');
-    await waitFor('westerly', ['Zephyr']);
-    await waitFor('nothing', []);
+    await searchFinds('westerly', ['Zephyr']);
+    await searchFinds('nothing', []);
     const state = await t.container.ctx.db.selectFrom('search_spaces').select('commit_oid').where('space_id', '=', spaceId).executeTakeFirst();
     expect(state?.commit_oid).toBe(second);
     expect(await indexSearch(t.container.ctx, spaceId)).toBe('current');
 
     await checkout.remove('zephyr.md');
     await checkout.commitAndPush('third');
-    await waitFor('westerly', []);
+    await searchFinds('westerly', []);
   });
 
   it('never puts an older revision over a newer one: an indexing that began before main moved writes nothing', async () => {
     await checkout.write('older.md', '# Older\n\nQuixotic windmills.\n');
     const older = await checkout.commitAndPush('older');
-    await waitFor('quixotic', ['Older']);
+    await searchFinds('quixotic', ['Older']);
     await checkout.write('newer.md', '# Newer\n\nPhlegmatic tortoises.\n');
     const newer = await checkout.commitAndPush('newer');
-    await waitFor('phlegmatic', ['Newer']);
+    await searchFinds('phlegmatic', ['Newer']);
     // A job that resolved main before the push ends now (a worker running two jobs of the space at once).
     expect(await indexSearchAt(t.container.ctx, spaceId, older)).toBe('superseded');
     const state = await t.container.ctx.db.selectFrom('search_spaces').select('commit_oid').where('space_id', '=', spaceId).executeTakeFirst();
     expect(state?.commit_oid).toBe(newer);
-    await waitFor('phlegmatic', ['Newer']);
+    await searchFinds('phlegmatic', ['Newer']);
   });
 });

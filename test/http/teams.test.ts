@@ -4,6 +4,7 @@ import { startTestApp, type TestApp, type TestUser } from '../helpers/app.js';
 import { newId } from '../../src/domain/ids.js';
 import { insertGrant, insertSpace } from '../../src/store/sql/content.js';
 import { spaceRow } from '../helpers/rows.js';
+import { nextMillisecond } from '../helpers/wait.js';
 
 type Org = Awaited<ReturnType<TestApp['organization']>>;
 
@@ -50,7 +51,7 @@ describe.each(DATABASE_KINDS)('teams (%s)', (kind) => {
     return spaceId;
   }
 
-  describe('GET /v1/orgs/:id/teams (#102)', () => {
+  describe('GET /v1/orgs/:id/teams (listTeamsInOrganizationById)', () => {
     let org: Org;
     let reader: TestUser;
     let owner: TestUser;
@@ -149,7 +150,7 @@ describe.each(DATABASE_KINDS)('teams (%s)', (kind) => {
     });
   });
 
-  describe('PUT /v1/orgs/:id/teams (#103)', () => {
+  describe('PUT /v1/orgs/:id/teams (createOrganizationTeam)', () => {
     it('creates a team (201) with its initial members', async () => {
       const org = await t.organization();
       const a = await t.member(org.id, 'read');
@@ -214,7 +215,7 @@ describe.each(DATABASE_KINDS)('teams (%s)', (kind) => {
     });
   });
 
-  describe('GET /v1/orgs/:id/teams/:teamId (#104)', () => {
+  describe('GET /v1/orgs/:id/teams/:teamId (getTeamInOrganizationById)', () => {
     it('shows a team to non-guest members and to the guests in it', async () => {
       const org = await t.organization();
       const reader = await t.member(org.id, 'read');
@@ -243,7 +244,7 @@ describe.each(DATABASE_KINDS)('teams (%s)', (kind) => {
     });
   });
 
-  describe('DELETE /v1/orgs/:id/teams/:teamId (#105)', () => {
+  describe('DELETE /v1/orgs/:id/teams/:teamId (removeTeamFromOrganizationById)', () => {
     it('deletes a team with its seats and grants (204), and answers 204 again', async () => {
       const org = await t.organization();
       const reader = await t.member(org.id, 'read');
@@ -284,7 +285,7 @@ describe.each(DATABASE_KINDS)('teams (%s)', (kind) => {
     });
   });
 
-  describe('PATCH /v1/orgs/:id/teams/:teamId (#106)', () => {
+  describe('PATCH /v1/orgs/:id/teams/:teamId (updateTeamInOrganizationById)', () => {
     it('renames a team, for admins and for the team’s owners only', async () => {
       const org = await t.organization();
       const owner = await t.member(org.id, 'read');
@@ -338,7 +339,7 @@ describe.each(DATABASE_KINDS)('teams (%s)', (kind) => {
     });
   });
 
-  describe('GET /v1/orgs/:id/teams/:teamId/members (#107)', () => {
+  describe('GET /v1/orgs/:id/teams/:teamId/members (listTeamMembersInOrganizationById)', () => {
     let org: Org;
     let reader: TestUser;
     let guest: TestUser;
@@ -351,9 +352,9 @@ describe.each(DATABASE_KINDS)('teams (%s)', (kind) => {
       teamId = await createTeam(org, 'Roster');
       // Added one by one so that their order (oldest seat first) is known.
       await setTeamRole(org, teamId, org.admin.user.id, 'owner');
-      await new Promise((resolve) => setTimeout(resolve, 3));
+      await nextMillisecond();
       await setTeamRole(org, teamId, reader.user.id, 'member');
-      await new Promise((resolve) => setTimeout(resolve, 3));
+      await nextMillisecond();
       await setTeamRole(org, teamId, guest.user.id, 'member');
     });
 
@@ -403,7 +404,7 @@ describe.each(DATABASE_KINDS)('teams (%s)', (kind) => {
     });
   });
 
-  describe('PUT /v1/orgs/:id/teams/:teamId/members (#108)', () => {
+  describe('PUT /v1/orgs/:id/teams/:teamId/members (updateMembersInOrganizationTeam)', () => {
     let org: Org;
     let a: TestUser;
     let b: TestUser;
@@ -524,7 +525,7 @@ describe.each(DATABASE_KINDS)('teams (%s)', (kind) => {
     });
   });
 
-  describe('PUT /v1/orgs/:id/teams/:teamId/members/:userId (#109)', () => {
+  describe('PUT /v1/orgs/:id/teams/:teamId/members/:userId (addMemberToOrganizationTeamById)', () => {
     it('adds a member (as member without a body), changes the role, and keeps it when none is given', async () => {
       const org = await t.organization();
       const reader = await t.member(org.id, 'read');
@@ -592,7 +593,7 @@ describe.each(DATABASE_KINDS)('teams (%s)', (kind) => {
     });
   });
 
-  describe('DELETE /v1/orgs/:id/teams/:teamId/members/:userId (#110)', () => {
+  describe('DELETE /v1/orgs/:id/teams/:teamId/members/:userId (deleteMemberFromOrganizationTeamById)', () => {
     it('removes a member (204), and answers 204 when they are not in the team', async () => {
       const org = await t.organization();
       const reader = await t.member(org.id, 'read');

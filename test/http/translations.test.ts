@@ -1,9 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASE_KINDS } from '../helpers/databases.js';
 import { startTestApp, type TestApp, type TestUser } from '../helpers/app.js';
+import { nextMillisecond } from '../helpers/wait.js';
 
-// Translation settings follow the spec's shape (contract-notes C2), so the reference check leaves their answers out
-// (test/helpers/contract.ts); these tests check the shape themselves. Error answers are still checked.
+// Translation settings follow the spec's shape (the reference's `Translation` is another resource), so the reference
+// check leaves their answers out (test/helpers/contract.ts); these tests check the shape themselves. Error answers are
+// still checked.
 describe.each(DATABASE_KINDS)('translation settings (%s)', (kind) => {
   let t: TestApp;
   let org: Awaited<ReturnType<TestApp['organization']>>;
@@ -30,7 +32,7 @@ describe.each(DATABASE_KINDS)('translation settings (%s)', (kind) => {
     return (await t.container.ctx.db.selectFrom('translation_settings').select('id').where('organization_id', '=', org.id).execute()).length;
   }
 
-  describe('POST /v1/orgs/:id/translations (#128)', () => {
+  describe('POST /v1/orgs/:id/translations (createTranslation)', () => {
     it('creates settings in the spec shape; languages default to none', async () => {
       const res = await create({ title: 'Docs in French' });
       expect(res.status).toBe(201);
@@ -87,7 +89,7 @@ describe.each(DATABASE_KINDS)('translation settings (%s)', (kind) => {
     });
   });
 
-  describe('GET /v1/orgs/:id/translations and /:translationSettingsId (#127, #129)', () => {
+  describe('GET /v1/orgs/:id/translations and /:translationSettingsId (listTranslations, getTranslation)', () => {
     it('lists settings oldest first in pages; members who are not guests read them, without edit', async () => {
       const o = await t.organization('Listing Translations Co');
       const member = await t.member(o.id, 'edit');
@@ -125,11 +127,11 @@ describe.each(DATABASE_KINDS)('translation settings (%s)', (kind) => {
     });
   });
 
-  describe('PUT /v1/orgs/:id/translations/:translationSettingsId (#130)', () => {
+  describe('PUT /v1/orgs/:id/translations/:translationSettingsId (updateTranslation)', () => {
     it('replaces the title, keeps the languages unless given, and moves updatedAt', async () => {
       const created = (await create({ title: 'Before', languages: ['ja'] })).body;
       const url = `${base()}/${created.id}`;
-      await new Promise((resolve) => setTimeout(resolve, 5));
+      await nextMillisecond();
       const renamed = await t.request('PUT', url, { token: org.admin.token, body: { title: 'After' } });
       expect(renamed.status).toBe(200);
       expect(renamed.body).toEqual({ ...created, title: 'After', updatedAt: expect.any(String) });
@@ -158,7 +160,7 @@ describe.each(DATABASE_KINDS)('translation settings (%s)', (kind) => {
     });
   });
 
-  describe('DELETE /v1/orgs/:id/translations/:translationSettingsId (#131)', () => {
+  describe('DELETE /v1/orgs/:id/translations/:translationSettingsId (deleteTranslation)', () => {
     it('deletes with 205, then answers 204; admins only', async () => {
       const id = (await create({ title: 'Doomed' })).body.id as string;
       const url = `${base()}/${id}`;

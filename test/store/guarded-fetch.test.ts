@@ -116,10 +116,9 @@ describe('guarded outbound fetches', () => {
   });
 
   it('gives up after the time limit and past the size cap', async () => {
+    // /slow answers after 5 s: a timeout, not its answer, means the limit ended the fetch before that.
     const slow = fetcher({ allow: ['127.0.0.1'], timeoutMs: 300 });
-    const started = Date.now();
     expect((await failure(slow.fetch(`${base}/slow`))).code).toBe('FETCH_TIMEOUT');
-    expect(Date.now() - started).toBeLessThan(3000);
     const small = fetcher({ allow: ['127.0.0.1'], maxBytes: 1000 });
     expect((await failure(small.fetch(`${base}/big`))).code).toBe('FETCH_TOO_LARGE');
   });

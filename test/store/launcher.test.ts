@@ -12,6 +12,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ProcessLauncher, type GitChild } from '../../src/store/git/launcher.js';
 import { GitCommandError, runGit } from '../../src/store/git/run.js';
+import { waitFor } from '../helpers/wait.js';
 
 function outcome(child: GitChild): Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: Buffer; stderr: string }> {
   return new Promise((resolve, reject) => {
@@ -22,6 +23,35 @@ function outcome(child: GitChild): Promise<{ code: number | null; signal: NodeJS
     child.once('error', reject);
     child.once('close', (code, signal) => resolve({ code, signal, stdout: Buffer.concat(out), stderr }));
   });
+}
+
+/** The pid of the process named `name` the launcher runs, once it runs (pgrep lists its children by name). */
+function childOf(launched: ProcessLauncher, name: string): Promise<number> {
+  return waitFor(
+    () => {
+      try {
+        return Number(execFileSync('pgrep', ['-P', String(launched.launcherPid), name]).toString().trim().split('\n')[0]);
+      } catch {
+        return 0; // pgrep exits 1 when nothing matches
+      }
+    },
+    { what: `the launcher to run ${name}` },
+  );
+}
+
+/** Until the process `pid` is gone. */
+function gone(pid: number): Promise<boolean> {
+  return waitFor(
+    () => {
+      try {
+        process.kill(pid, 0);
+        return false;
+      } catch {
+        return true;
+      }
+    },
+    { what: `process ${pid} to end` },
+  );
 }
 
 function gitBlobOid(content: Buffer): string {
@@ -89,7 +119,7 @@ describe('ProcessLauncher', () => {
     await runGit(['--version'], { launcher: launched });
     const child = launched.spawn('sleep', ['30'], { env: process.env });
     const done = outcome(child);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await childOf(launched, 'sleep');
     expect(child.kill('SIGTERM')).toBe(true);
     expect(await done).toMatchObject({ code: null, signal: 'SIGTERM' });
     expect(child.kill()).toBe(false);
@@ -97,7 +127,9 @@ describe('ProcessLauncher', () => {
     // `git daemon` runs until stopped: only the abort ends it, and runGit then rejects with the abort's reason.
     const controller = new AbortController();
     const serving = runGit(['daemon', '--listen=127.0.0.1', '--port=0', `--base-path=${os.tmpdir()}`], { launcher: launched, signal: controller.signal });
-    setTimeout(() => controller.abort(new Error('stopped')), 100);
+    // Aborted once it runs (it never ends by itself).
+    await childOf(launched, 'git');
+    controller.abort(new Error('stopped'));
     await expect(serving).rejects.toThrow('stopped');
     // Stopped at once, before its streams have even connected to the launcher: it still ends.
     const early = launched.spawn('sleep', ['30'], { env: process.env });
@@ -120,11 +152,17 @@ describe('ProcessLauncher', () => {
     await runGit(['--version'], { launcher: launched });
     const pid = launched.launcherPid!;
     const running = outcome(launched.spawn('sleep', ['30'], { env: process.env }));
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    const sleeper = await childOf(launched, 'sleep');
     process.kill(pid, 'SIGKILL');
     await expect(running).rejects.toThrow(/launcher exited/);
     expect((await runGit(['--version'], { launcher: launched })).toString()).toMatch(/^git version/);
     expect(launched.launcherPid).not.toBe(pid);
+    // What it ran may be left to itself (its parent is gone): ended here, if so, rather than left for 30 s.
+    try {
+      process.kill(sleeper, 'SIGKILL');
+    } catch {
+      // already gone
+    }
   });
 
   it('keeps its process alive while it starts or runs something, and not once idle', async () => {
@@ -144,23 +182,11 @@ describe('ProcessLauncher', () => {
     const launched = launcher();
     const child = launched.spawn('sleep', ['30'], { env: process.env });
     const done = outcome(child);
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    const sleeper = await childOf(launched, 'sleep');
     const pid = launched.launcherPid!;
-    const sleeper = Number(execFileSync('pgrep', ['-P', String(pid), 'sleep']).toString().trim());
     launched.close();
     // Ended as by SIGTERM, not failed: closing is the server's own doing.
     expect(await done).toMatchObject({ code: null, signal: 'SIGTERM' });
-    const gone = async (target: number) => {
-      for (let i = 0; i < 100; i++) {
-        try {
-          process.kill(target, 0);
-        } catch {
-          return true;
-        }
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
-      return false;
-    };
     expect(await gone(pid)).toBe(true);
     expect(await gone(sleeper)).toBe(true);
     // A closed launcher starts what it is asked directly.

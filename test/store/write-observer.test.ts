@@ -13,6 +13,7 @@ import { insertOrganization } from '../../src/store/sql/organizations.js';
 import { spaceRow } from '../helpers/rows.js';
 import { sql } from '../../src/store/sql/kysely.js';
 import { createPostgresDatabase, DATABASE_KINDS } from '../helpers/databases.js';
+import { waitFor } from '../helpers/wait.js';
 
 describe.each(DATABASE_KINDS)('writes reported to caches (%s)', (kind) => {
   let store: Store;
@@ -124,7 +125,14 @@ describe.each(DATABASE_KINDS)('writes reported to caches (%s)', (kind) => {
       await lockSpaceRow(trx, 'space1');
       order.push('second locked');
     });
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    // PostgreSQL shows the second transaction waiting for a lock (it could only be the first's).
+    await waitFor(
+      async () => {
+        const waiting = await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`.execute(store.db);
+        return waiting.rows[0].n;
+      },
+      { until: (n) => n === 1, what: 'the second transaction to wait for the lock' },
+    );
     expect(order).toEqual([]);
     release();
     await Promise.all([first, second]);

@@ -8,12 +8,13 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestApp, type TestApp, type TestUser } from '../helpers/app.js';
 import { runQuire, spawnQuire } from '../helpers/cli.js';
 import { Checkout, isolatedGitEnv } from '../helpers/git.js';
 import { Sync, SyncError, type SyncOptions } from '../../src/sync/sync.js';
 import { createGit, gitEnvironment } from '../../src/store/git/working-copy.js';
+import { waitFor } from '../helpers/wait.js';
 
 const exec = promisify(execFile);
 const temporary: string[] = [];
@@ -24,17 +25,8 @@ async function tempDir(prefix = 'quire-sync-'): Promise<string> {
   return dir;
 }
 
-/** Polls `check` until it answers something truthy; fails with `what` and the last answer after the deadline. */
-async function eventually<T>(what: string, check: () => Promise<T | undefined | null | false>, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  for (;;) {
-    last = await check();
-    if (last) return last as T;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what} (last: ${JSON.stringify(last)})`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+/** Until `check` answers something truthy (at most 15 s: a sync cycle runs git several times). */
+const eventually = <T>(what: string, check: () => Promise<T>) => waitFor(check, { what, timeoutMs: 15_000 });
 
 describe('quire sync (sqlite)', () => {
   let t: TestApp;
@@ -380,16 +372,29 @@ describe('quire sync (sqlite)', () => {
     const { dir } = await startSync(spaceId);
     await running.pop()!.stop();
     const git = createGit(dir, gitEnvironment({ base: gitEnv, token: org.admin.token }));
-    // Silent commands are the ones simple-git would hold for 50 ms after they exit.
-    for (const args of [['status', '--porcelain'], ['add', '--all'], ['diff', '--name-only'], ['rev-parse', 'HEAD']]) {
-      const times: number[] = [];
-      for (let i = 0; i < 7; i++) {
-        const started = performance.now();
-        await git.raw(args);
-        times.push(performance.now() - started);
+    // The delay is a timer simple-git sets once the command has exited (and again for a command that printed
+    // nothing). With the process's timers faked (and never advanced), a command held by one never finishes; each
+    // of these finishes. Silent commands are the ones simple-git would hold for 50 ms after they exit.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      for (const args of [['status', '--porcelain'], ['add', '--all'], ['diff', '--name-only'], ['rev-parse', 'HEAD']]) {
+        let finished = false;
+        let failed: unknown;
+        git.raw(args).then(
+          () => (finished = true),
+          (error: unknown) => (failed = error),
+        );
+        // waitFor runs on node's own timers, which are not faked.
+        await waitFor(
+          () => {
+            if (failed) throw failed;
+            return finished;
+          },
+          { what: `git ${args.join(' ')} to finish with no timer running`, timeoutMs: 5_000 },
+        );
       }
-      // With the delay no run could take under 50 ms; without it they take a few ms (the minimum is robust to load).
-      expect(Math.min(...times), `git ${args.join(' ')}: ${times.map((ms) => ms.toFixed(1)).join(', ')} ms`).toBeLessThan(50);
+    } finally {
+      vi.useRealTimers();
     }
   });
 
