@@ -1,10 +1,13 @@
 /**
- * The README runs as written (issue 15): its shell blocks, in order, as one bash script against a fresh `npm start`
- * of this checkout, the way a new user pastes them into a terminal. The only changes: the server's port for 8080,
+ * The README runs as written: the shell blocks of README.md, then those of the files of docs/ in the order of DOCS
+ * below, as one bash script against a fresh `npm start` of this checkout, the way a new user pastes them into one
+ * terminal. One script, one shell: a docs file's blocks may use what the README's tour and the files before it in
+ * DOCS defined (TOKEN, ORG, SPACE, SITE, the `handbook` checkout...). The only changes: the server's port for 8080,
  * `quire` on the PATH as `npm link` puts it there, and strictness a person does not need (a failing command, an
  * unset variable or a curl answered with 4xx or 5xx stops the script). A block preceded by
  * `<!-- readme-test: skip (why) -->` is not run; `<!-- readme-test: background (why) -->` (one command) runs in
- * the background until the end, then gets one SIGTERM and must exit 0.
+ * the background until the end, then gets one SIGTERM and must exit 0. Every file of docs/ is in DOCS (a test says
+ * so): a new one gets its place in the order there.
  */
 import fs from 'node:fs/promises';
 import os from 'node:os';
@@ -12,14 +15,34 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, root, runCommand, spawnWatched, type QuireProcess } from '../helpers/cli.js';
 
+/**
+ * The files of docs/ whose blocks run after the README's, in this order: the commands first (`quire sync` starts in
+ * the background, `quire migrate` copies the organization the README made before the tour adds to it), then the git
+ * format (a second checkout), the longer tour, and the rest.
+ */
+const DOCS = [
+  'docs/cli.md',
+  'docs/git-format.md',
+  'docs/tour.md',
+  'docs/operations.md',
+  'docs/api.md',
+  'docs/permissions.md',
+  'docs/sites.md',
+  'docs/configuration.md',
+  'docs/architecture.md',
+  'docs/testing.md',
+];
+
 interface Block {
+  /** The file it is in, from the checkout's root (README.md, docs/...). */
+  file: string;
   line: number;
   mode: 'run' | 'skip' | 'background';
   code: string;
 }
 
-/** The README's ```sh blocks in order, with the mode their marker comment gives (`run` without one). */
-export function shellBlocks(readme: string): Block[] {
+/** A file's ```sh blocks in order, with the mode their marker comment gives (`run` without one). */
+export function shellBlocks(readme: string, file = 'README.md'): Block[] {
   const blocks: Block[] = [];
   const pattern = /(?:<!-- readme-test: (skip|background)\b[^>]*-->\n)?( *)```sh\n([\s\S]*?)\n\2```/g;
   for (const match of readme.matchAll(pattern)) {
@@ -28,7 +51,7 @@ export function shellBlocks(readme: string): Block[] {
       .split('\n')
       .map((line) => (line.startsWith(indent) ? line.slice(indent.length) : line))
       .join('\n');
-    blocks.push({ line: readme.slice(0, match.index).split('\n').length, mode: (match[1] as Block['mode']) ?? 'run', code });
+    blocks.push({ file, line: readme.slice(0, match.index).split('\n').length, mode: (match[1] as Block['mode']) ?? 'run', code });
   }
   return blocks;
 }
@@ -43,12 +66,12 @@ function script(blocks: Block[], port: number): string {
     // A step that fails stops the script: what runs in the background stops with it.
     'trap \'for job in "${background[@]}"; do kill -TERM "$job" 2>/dev/null || true; done\' EXIT',
   ];
-  for (const block of blocks) {
+  for (const [index, block] of blocks.entries()) {
     if (block.mode === 'skip') continue;
     const code = block.code.replaceAll('127.0.0.1:8080', `127.0.0.1:${port}`);
-    lines.push(`echo "### README.md line ${block.line}" >&2`);
+    lines.push(`echo "### ${block.file} line ${block.line}" >&2`);
     if (block.mode === 'background') {
-      lines.push(`( ${code}\n) > "background-${block.line}.log" 2>&1 &`, 'background+=($!)', 'sleep 3');
+      lines.push(`( ${code}\n) > "background-${index}.log" 2>&1 &`, 'background+=($!)', 'sleep 3');
     } else {
       lines.push(code);
     }
@@ -76,7 +99,9 @@ describe('README.md', () => {
     const main = path.join(root, 'dist/src/main.js');
     const [built, source] = await Promise.all([fs.stat(main), fs.stat(path.join(root, 'src/main.ts'))]);
     if (built.mtimeMs < source.mtimeMs) throw new Error('dist/ is older than src/: run `npm run build` (npm install does it)');
-    blocks = shellBlocks(await fs.readFile(path.join(root, 'README.md'), 'utf8'));
+    const files = ['README.md', ...DOCS];
+    const texts = await Promise.all(files.map((file) => fs.readFile(path.join(root, file), 'utf8')));
+    blocks = files.flatMap((file, i) => shellBlocks(texts[i], file));
     dir = await fs.mkdtemp(path.join(os.tmpdir(), 'quire-readme-'));
     await fs.mkdir(path.join(dir, 'bin'));
     await fs.symlink(main, path.join(dir, 'bin', 'quire'));
@@ -117,8 +142,14 @@ describe('README.md', () => {
   const runScript = (text: string, cwd: string) => runCommand('bash', ['-c', text], { env, cwd });
 
   it('has blocks to run, each marked or run', () => {
-    expect(blocks.filter((b) => b.mode === 'run').length).toBeGreaterThanOrEqual(5);
+    expect(blocks.filter((b) => b.file === 'README.md' && b.mode === 'run').length).toBeGreaterThanOrEqual(5);
+    expect(blocks.filter((b) => b.file !== 'README.md' && b.mode === 'run').length).toBeGreaterThanOrEqual(5);
     expect(blocks.some((b) => b.mode === 'background')).toBe(true);
+  });
+
+  it('runs every file of docs/, each in its place in DOCS', async () => {
+    const found = (await fs.readdir(path.join(root, 'docs'))).filter((name) => name.endsWith('.md')).map((name) => `docs/${name}`);
+    expect([...DOCS].sort()).toEqual(found.sort());
   });
 
   it('runs as written, top to bottom, against a fresh server', async () => {
@@ -131,7 +162,7 @@ describe('README.md', () => {
     expect(run.stderr).toContain('### README ran to its end');
     // What it did is there: the pushed page, the synced folder, the migrated organization.
     expect(run.stdout).toContain('"title":"Install"');
-    expect(await fs.readFile(path.join(cwd, 'docs', 'guides', 'install.md'), 'utf8')).toContain('# Install');
+    expect(await fs.readFile(path.join(cwd, 'handbook-sync', 'guides', 'install.md'), 'utf8')).toContain('# Install');
     const migrated = JSON.parse(await fs.readFile(path.join(cwd, 'migrated.json'), 'utf8'));
     expect(migrated.copied.spaces).toBeGreaterThanOrEqual(1);
     expect(migrated.skipped).toEqual([]);
