@@ -1,5 +1,5 @@
 /**
- * How long `quire --help` takes to start (issue 16, target < 300 ms), against `node -e 0` (Node's own start) in the
+ * How long `quire --help` takes to start (target < 300 ms), against `node -e 0` (Node's own start) in the
  * same run: alternating rounds, medians. Runs the build (`dist/`, as `npm install` makes it and `quire` on the PATH
  * runs it). Repeat: `ROUNDS=15 npx tsx bench/cli-start.ts` (after `npm run build`).
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 12 item 7 performance line (run by hand: `npx tsx bench/concurrent-pushes.ts`): WRITERS real git clients,
+ * Concurrent pushes performance line (run by hand: `npx tsx bench/concurrent-pushes.ts`): WRITERS real git clients,
  * each with its own clone of one space, each committing COMMITS new pages one by one and pushing each with
  * fetch-rebase-retry, against the real server over HTTP. Prints the wall time, landed pushes per second, attempts
  * (and how many the server refused with the fetch-first marker), and the ratio against a baseline measured in the

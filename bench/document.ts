@@ -1,5 +1,5 @@
 /**
- * Issue 13 performance line (run by hand: `npx tsx bench/document.ts`): `format=document` of a 2,000-line page
+ * Document format performance line (run by hand: `npx tsx bench/document.ts`): `format=document` of a 2,000-line page
  * with every block kind built so far, through the real server: the first read (cold: convert and serialize) and
  * warm reads (p50 over READS), against `format=markdown` of the same page in the same run as the baseline. Rounds
  * alternate the two formats; medians are reported. Target: warm p50 under 10 ms. Also the conversion alone

@@ -1,11 +1,11 @@
 /**
- * Issue 16 (run by hand: `npx tsx bench/history-facts.ts`): what the history facts of a one-page push cost a
- * 10,000-page space. For each push: computing and keeping them (the push's revision waits for them), storing them
- * (a moment later, on the same event loop) and the bytes stored. Quire stores them as the change from the facts they
- * were computed from; the baseline stores them whole, as it did before (`changesPerWhole: 0`). Each runs in a space of
- * its own holding the same commits, in alternating order, pushed straight into the repositories (no job runs). Then
- * the newest facts read by a process with none in memory (Quire: the changes back to a whole copy). PAGES and ROUNDS
- * change the sizes.
+ * History facts performance line (run by hand: `npx tsx bench/history-facts.ts`): what the history facts of a one-page
+ * push cost a 10,000-page space. For each push: computing and keeping them (the push's revision waits for them),
+ * storing them (a moment later, on the same event loop) and the bytes stored. Quire stores them as the change from the
+ * facts they were computed from; the baseline stores them whole, as it did before (`changesPerWhole: 0`). Each runs in
+ * a space of its own holding the same commits, in alternating order, pushed straight into the repositories (no job
+ * runs). Then the newest facts read by a process with none in memory (Quire: the changes back to a whole copy). PAGES
+ * and ROUNDS change the sizes.
  */
 import { performance } from 'node:perf_hooks';
 import { machine, pageFile, spaceWithPages, startBenchServer } from './lib.js';

@@ -1,5 +1,5 @@
 /**
- * Issue 11 performance line (run by hand: `npx tsx bench/history.ts`): a 4,000-commit, 250-page history with merges
+ * History performance line (run by hand: `npx tsx bench/history.ts`): a 4,000-commit, 250-page history with merges
  * and renames pushed into a new space through git over HTTP. Targets: push accepted in under 10 s, first content read
  * after it under 2 s, reads after that at the usual speed, history facts of one new commit under 50 ms.
  * Baseline in the same run: the same push into a plain bare repository on disk (git's local transport, no checks).

@@ -1,8 +1,8 @@
 /**
- * Issue 5 performance line (run by hand: `npx tsx bench/import.ts`): importing a website of 200 nested pages, each
- * with an image, a code block, a table and links, served by node:http on 127.0.0.1; target < 20 s. The import is
- * real: the domain function records the row and waits for the import-content job (in-process driver), which
- * crawls through the guarded fetcher (QUIRE_FETCH_ALLOW=127.0.0.1), converts, writes one commit and moves main.
+ * Content import performance line (run by hand: `npx tsx bench/import.ts`): importing a website of 200 nested pages,
+ * each with an image, a code block, a table and links, served by node:http on 127.0.0.1; target < 20 s. The import is
+ * real: the domain function records the row and waits for the import-content job (in-process driver), which crawls
+ * through the guarded fetcher (QUIRE_FETCH_ALLOW=127.0.0.1), converts, writes one commit and moves main.
  */
 import { performance } from 'node:perf_hooks';
 import { importContent } from '../src/domain/imports/imports.js';

@@ -1,5 +1,5 @@
 /**
- * Issue 4 performance line (run by hand: `npx tsx bench/merge.ts`): merging a change request that touches 10
+ * Merge performance line (run by hand: `npx tsx bench/merge.ts`): merging a change request that touches 10
  * pages of a 1,000-page space, through POST .../merge; target p50 < 50 ms. Printed beside it: the bare git cost of
  * the same kind of merge (`git merge-tree --write-tree`, `commit-tree`, `update-ref`) on a copy of the repository.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 13 performance line (run by hand: `npx tsx bench/migrate.ts`): `quire migrate` of SPACES spaces of PAGES
+ * Migration performance line (run by hand: `npx tsx bench/migrate.ts`): `quire migrate` of SPACES spaces of PAGES
  * pages each (a history of two commits, COMMENTS comments per space) from one `quire serve` to a fresh data dir, as
  * a user runs it (its own process). Baseline measured in the same run: `git clone --mirror` of the same
  * repositories over HTTP from the same server, one after the other (the transfer itself, nothing else). A third

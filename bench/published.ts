@@ -1,5 +1,5 @@
 /**
- * Issue 14 performance lines for published sites (run by hand: `npx tsx bench/published.ts`):
+ * Performance lines for published sites (run by hand: `npx tsx bench/published.ts`):
  * - A warm page of a 1,000-page public site: requests/s against the same HTML served as a static file (read from
  *   disk at each request) by a route of the same process, measured in the same run (alternate rounds, medians);
  *   target ratio >= 0.5.

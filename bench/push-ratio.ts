@@ -1,8 +1,8 @@
 /**
- * Issue 16 item 1: a one-page push to a 1,000-page space through Quire (git over HTTP, its pre-receive checks, the
- * revision recorded before the push returns) against the same commit pushed to a bare smart-HTTP server (git's own
- * `git http-backend` behind node:http, no checks) in the same run. Alternating order, medians. Target: ratio <= 1.5.
- * Repeat: `PAGES=1000 ROUNDS=11 npx tsx bench/push-ratio.ts`; with `QUIET=1` each round first waits until the
+ * Push ratio performance line: a one-page push to a 1,000-page space through Quire (git over HTTP, its pre-receive
+ * checks, the revision recorded before the push returns) against the same commit pushed to a bare smart-HTTP server
+ * (git's own `git http-backend` behind node:http, no checks) in the same run. Alternating order, medians. Target: ratio
+ * <= 1.5. Repeat: `PAGES=1000 ROUNDS=11 npx tsx bench/push-ratio.ts`; with `QUIET=1` each round first waits until the
  * previous push's indexing is done (otherwise it still runs, on the CPU pool and the event loop, during the next).
  */
 import { performance } from 'node:perf_hooks';

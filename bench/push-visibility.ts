@@ -1,5 +1,5 @@
 /**
- * Issue 3 performance line for pushes (run by hand: `npx tsx bench/push-visibility.ts`): after `git push` of a
+ * Performance line for pushes (run by hand: `npx tsx bench/push-visibility.ts`): after `git push` of a
  * commit changing one page of a 1,000-page space returns, how long until GET /content/page shows the change.
  * Target: under 1 s. The push itself goes through the real git client, git over HTTP and the pre-receive checks.
  */

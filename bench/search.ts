@@ -1,5 +1,5 @@
 /**
- * Issue 16 item 2 performance line (run by hand: `npx tsx bench/search.ts`): full-text search on the databases'
+ * Search performance line (run by hand: `npx tsx bench/search.ts`): full-text search on the databases'
  * engines over 100,000 pages, target organization search p50 < 30 ms.
  *
  * SPACES spaces (default 100) of PAGES generated pages each (default 1,000; title, 4 headed sections, about 250

@@ -1,5 +1,5 @@
 /**
- * Issue 14 performance line (run by hand: `npx tsx bench/site-export.ts`): `exportSite` (what `quire site export`
+ * Site export performance line (run by hand: `npx tsx bench/site-export.ts`): `exportSite` (what `quire site export`
  * runs) of a 1,000-page public site, pages never rendered before, into an empty folder; baseline in the same run:
  * copying the exported folder (`fs.cp`, the file writes alone). Rounds alternate, medians reported; each export
  * round uses a new space (so nothing is rendered yet). Target: under 10 s. PAGES and ROUNDS change the sizes.

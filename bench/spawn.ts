@@ -1,7 +1,7 @@
 /**
- * Issue 16: what starting a git process costs the server's event loop, forked from the server itself against
- * started by the launcher (src/store/git/launcher.ts), while the process is small and once it holds `GROW_MB` more
- * (buffers, as a server holding spaces' content does). For each: the time the start call holds the thread (what
+ * Spawn performance line: what starting a git process costs the server's event loop, forked from the server itself
+ * against started by the launcher (src/store/git/launcher.ts), while the process is small and once it holds `GROW_MB`
+ * more (buffers, as a server holding spaces' content does). For each: the time the start call holds the thread (what
  * every other request waits), and the time until `git --version` has answered (what the caller waits). Alternating
  * rounds, medians. Run by hand: `ROUNDS=7 GROW_MB=600 npx tsx bench/spawn.ts`.
  */

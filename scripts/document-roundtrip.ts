@@ -1,5 +1,5 @@
 /**
- * The round trip of issue 13 item 3 over real repositories, run by hand:
+ * The markdown -> JSONDocument -> markdown round trip over real repositories, run by hand:
  * `node --import tsx scripts/document-roundtrip.ts REPO...` (a repository's path; its HEAD is read). For every
  * markdown file: markdown -> document (src/content/document.ts) -> markdown (src/content/document-markdown.ts) ->
  * document, and the two documents must be equal; the first must also be valid against the reference schema. Links stay as written (URLs both ways), so only the conversions

@@ -1,5 +1,5 @@
 /**
- * `npx tsx scripts/migrate-check.ts REPO...`: `quire migrate` on real repositories (issue 13). Each repository (as
+ * `npx tsx scripts/migrate-check.ts REPO...`: `quire migrate` on real repositories. Each repository (as
  * the conformance harness opens it: a bare repository or a checkout; `--fill-missing` for a mirror without its
  * largest blobs) is pushed into a space of a source `quire serve`; then the whole organization is migrated into two
  * fresh targets, once with the content through git and once through the API only (a proxy answers 404 under /git/

@@ -1,13 +1,13 @@
 /**
- * Limits on what the markdown parser (remark / micromark) is given, so that no page can make parsing slow (issue 12
- * item 6). Pure: no I/O.
+ * Limits on what the markdown parser (remark / micromark) is given, so that no page can make parsing slow: a page
+ * is anyone's push, and one slow parse must not hold the server. Pure: no I/O.
  *
- * - micromark takes ~1-2 s per MB of prose at best, and more than linear time on a long paragraph (one line of
- *   megabytes, or thousands of lines without a blank one): brackets, emphasis and lines are matched back across the
- *   whole paragraph. `boundedParagraphs` ends every paragraph after at most MAX_PARAGRAPH characters (a blank line
- *   at a line break, or at a space of an overlong line), which keeps parsing linear. Only text longer than that
- *   without a blank line changes: a link or emphasis spanning the break reads as plain text, which search and links
- *   can afford on such pages; anything shorter is given to the parser unchanged.
+ * - micromark takes seconds per megabyte of prose at best (bench/README.md), and more than linear time on a long
+ *   paragraph (one line of megabytes, or thousands of lines without a blank one): brackets, emphasis and lines are
+ *   matched back across the whole paragraph. `boundedParagraphs` ends every paragraph after at most MAX_PARAGRAPH
+ *   characters (a blank line at a line break, or at a space of an overlong line), which keeps parsing linear. Only text
+ *   longer than that without a blank line changes: a link or emphasis spanning the break reads as plain text, which
+ *   search and links can afford on such pages; anything shorter is given to the parser unchanged.
  * - Search and the link index read the first MAX_INDEXED_TEXT characters of a page (`indexedPart`); the page itself
  *   reads whole, and documents and published pages convert that part's markup, the rest as plain text
  *   (`convertedParts`). buildRevision warns about a page longer than that, so a push says it is cut.

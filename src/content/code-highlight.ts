@@ -102,7 +102,7 @@ export function languageName(lang: string): string {
 /**
  * Code is highlighted in pieces of at most this many characters, cut at a blank line (else a line's end) in the
  * piece's second half. Some of highlight.js's grammars take time that grows with the square of a block's length on
- * hostile text (C's on lines of one letter: 8 s for 32 KB); pieces bound each call (~20 ms at worst for a piece), so
+ * hostile text (C's on lines of one letter: seconds for a few tens of KB); pieces bound the time of each call, so
  * the time is linear in the code. A construct longer than a piece (a long block comment) loses its colour past the cut.
  */
 const PIECE = 1024;

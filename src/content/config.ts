@@ -1,6 +1,6 @@
 /**
  * `.gitbook.yaml` (root, structure.readme, structure.summary, redirects) and `.gitbook/vars.yaml` (revision
- * variables), git-format.md "Tree".
+ * variables), docs/git-format.md "The tree".
  *
  * `.gitbook.yaml` is read as the hosted platform writes and tolerates it: an empty file is the defaults; invisible
  * characters around keys and values (U+200B, U+FEFF, seen in synced repositories as `\u200Bstructure:`) are not

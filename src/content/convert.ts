@@ -1,5 +1,5 @@
 /**
- * Conversion of other formats into Quire's markdown (imports, #42 #51). Pure: text in, markdown trees out.
+ * Conversion of other formats into Quire's markdown (content imports). Pure: text in, markdown trees out.
  *
  * HTML -> markdown goes through unified: rehype-parse (a browser-grade HTML parser), the main content picked out of
  * the page, rehype-remark (hast -> mdast: headings, lists, code with its language, tables, links, images), then

@@ -1,5 +1,5 @@
 /**
- * Files of a revision (git-format.md, File table): content type from the file name's extension (mime-types), image
+ * Files of a revision (docs/git-format.md): content type from the file name's extension (mime-types), image
  * dimensions from the image header (image-size). Only images are read.
  */
 import { createHash } from 'node:crypto';

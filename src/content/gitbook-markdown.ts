@@ -1,5 +1,5 @@
 /**
- * GitBook-flavoured markdown into one syntax tree (issue 13 item 1): CommonMark and GFM (remark-parse, remark-gfm)
+ * GitBook-flavoured markdown into one syntax tree: CommonMark and GFM (remark-parse, remark-gfm)
  * plus what the hosted platform writes around them:
  *
  * - a Liquid tag on a line of its own (`{% hint style="info" %}`, `{% endhint %}`, `{% embed url="..." %}`) is a

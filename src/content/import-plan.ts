@@ -1,7 +1,8 @@
 /**
- * Where imported content goes in a space's tree (#42, #51). Pure: the existing tree and the converted import in,
- * the files to write out. The importers (src/domain/imports/) turn each source into an ImportTree; this module
- * places it beside what is there, without touching existing files other than the table of contents.
+ * Where imported content goes in a space's tree (importContent, importContentInChangeRequest). Pure: the existing tree
+ * and the converted import in, the files to write out. The importers (src/domain/imports/) turn each source into an
+ * ImportTree; this module places it beside what is there, without touching existing files other than the table of
+ * contents.
  *
  * Decisions:
  * - Pages go under the content root at the paths their source gives them (`guide/install.md`; a page with children

@@ -1,6 +1,7 @@
 /**
- * The links of a revision (issue 5): every link of every document page, parsed with the GitBook-flavoured markdown
- * parser (src/content/gitbook-markdown.ts), resolved against the revision the way git-format.md lays it out. Pure: no git, no SQL.
+ * The links of a revision: every link of every document page, parsed with the GitBook-flavoured markdown parser
+ * (src/content/gitbook-markdown.ts), resolved against the revision the way the git format lays it out. Pure: no git, no
+ * SQL.
  *
  * What counts as a link of a page:
  * - markdown links and images `[t](href)` / `![a](src)`, reference-style links and images `[t][ref]` (through their

@@ -1,5 +1,5 @@
 /**
- * `.quire/manifest.yaml` (git-format.md "Tree", "Ids"): ids of things that carry no front matter, in commits Quire
+ * `.quire/manifest.yaml` (docs/git-format.md "The tree", "Ids, dates and history"): ids of things that carry no front matter, in commits Quire
  * makes itself. Lives at the repository root; keys are paths from the repository root.
  *
  *   pages:

@@ -1,7 +1,7 @@
 /**
- * Merging by structure where git's line merge sees a conflict but the format knows better (architecture.md
- * section 4): front matter keys are merged one by one, and a page's body is merged as text. Pure: the text merge
- * is given by the caller (git's own `merge-file`).
+ * Merging by structure where git's line merge sees a conflict but the format knows better (SUMMARY.md, the id manifest,
+ * front matter): front matter keys are merged one by one, and a page's body is merged as text. Pure: the text merge is
+ * given by the caller (git's own `merge-file`).
  */
 import { isDeepStrictEqual } from 'node:util';
 import { parseFrontMatter, stringifyFrontMatter } from './frontmatter.js';

@@ -1,6 +1,6 @@
 /**
  * An OpenAPI operation as a published page shows it (`{% openapi %}`, `{% openapi-operation %}`, `{% swagger %}`
- * blocks, issue 14): method and path, summary, description, parameters, request body and responses with an outline
+ * blocks): method and path, summary, description, parameters, request body and responses with an outline
  * of their schemas (`$ref`s inside the document resolved, two levels of nested properties). OpenAPI 3.x and
  * Swagger 2.0. Pure: the documents come from the caller, descriptions are turned into HTML by the caller's markdown
  * pipeline (src/content/page-html.ts), which sanitizes everything this writes.

@@ -1,5 +1,5 @@
 /**
- * A page's GitBook-flavoured markdown as safe HTML for a published site (issue 14): the tree of
+ * A page's GitBook-flavoured markdown as safe HTML for a published site: the tree of
  * src/content/gitbook-markdown.ts through mdast-util-to-hast, with a handler per GitBook block, the HTML the
  * markdown carries parsed in place (hast-util-raw), then sanitized (hast-util-sanitize, GitHub's schema plus the
  * few classes and form elements the blocks need): no script, event handler or `javascript:` URL from a page ever

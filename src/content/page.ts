@@ -1,5 +1,5 @@
 /**
- * A page file (git-format.md "A page file"): front matter keys -> DocumentPage fields, the first `# H1` -> title,
+ * A page file (docs/git-format.md "A page file"): front matter keys -> DocumentPage fields, the first `# H1` -> title,
  * the rest -> markdown; and back (writePageFile), keeping what Quire did not change byte for byte.
  *
  * Title (the hosted platform's "Content configuration": in SUMMARY.md `* [Page main title](page.md "Page link

@@ -1,5 +1,5 @@
 /**
- * SUMMARY.md, the table of contents of a space (git-format.md "SUMMARY.md grammar"), read the way the hosted
+ * SUMMARY.md, the table of contents of a space (docs/git-format.md "SUMMARY.md"), read the way the hosted
  * platform writes it and tolerates it:
  *
  *   # Table of contents                       <- a first H1 (any text; optional)

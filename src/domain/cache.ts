@@ -1,10 +1,10 @@
 /**
- * A process-local cache for what every request reads (token -> user, the caller's access to an organization,
- * space rows). Entries are dropped by any write this process makes to the database (the store reports writes),
- * and expire after `ttlMs` so that writes made by another process (several `quire serve` sharing one PostgreSQL)
- * are seen within that time. Architecture section 9 asks for a reason for process-local state: this one is only
- * a cache, its staleness is bounded by the TTL, and requests that change data read through it only for checks
- * that the database re-checks where it matters (unique keys, foreign keys).
+ * A process-local cache for what every request reads (token -> user, the caller's access to an organization, space
+ * rows). Entries are dropped by any write this process makes to the database (the store reports writes), and expire
+ * after `ttlMs` so that writes made by another process (several `quire serve` sharing one PostgreSQL) are seen within
+ * that time. Several processes share one database, so process-local state needs a reason: this one is only a cache, its
+ * staleness is bounded by the TTL, and requests that change data read through it only for checks that the database
+ * re-checks where it matters (unique keys, foreign keys).
  */
 import { WeightedLru } from './lru.js';
 

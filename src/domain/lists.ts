@@ -1,5 +1,6 @@
 /**
- * Paged lists: opaque, signed cursor tokens and the `limit` rules of contract-notes.md section 2.
+ * Paged lists: opaque, signed cursor tokens and the `limit` rules (default 50, at most 1000, fractions truncated,
+ * 0 answers no items and a token for them).
  */
 import crypto from 'node:crypto';
 import { InvalidArgument } from './errors.js';

@@ -1,7 +1,7 @@
 /**
- * How deep a JSON text nests, read before JSON.parse walks it: a 1 MB body of a few hundred thousand `[` cost the
- * event loop 0.6-1.5 s per request through the parser and what reads the value after it, and nothing the API takes
- * nests deeper than a few dozen levels (a JSONDocument's blocks, lists in lists). One pass, no allocation.
+ * How deep a JSON text nests, read before JSON.parse walks it: a 1 MB body of a few hundred thousand `[` holds the
+ * event loop for a long time per request through the parser and what reads the value after it, and nothing the API
+ * takes nests deeper than a few dozen levels (a JSONDocument's blocks, lists in lists). One pass, no allocation.
  */
 
 /** Arrays and objects a request body may nest (a document's nested lists take a few dozen). */

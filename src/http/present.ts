@@ -111,8 +111,8 @@ const weightOf = (weights: ReadonlyMap<string, number>, coding: string): number 
 
 /**
  * The coding an answer made for its request goes in (compressAnswers): Brotli when the client takes it at least as
- * much as gzip, else gzip when it takes that, else none. At the qualities used, Brotli makes an 850 KB search answer
- * in about half gzip's time (3.7 against 6.7 ms) and smaller (185 against 200 KB), and it is read faster.
+ * much as gzip, else gzip when it takes that, else none. At the qualities used, Brotli makes a large search answer
+ * in less time than gzip and smaller, and it is read faster (bench/README.md).
  */
 export function answerCoding(header: string | string[] | undefined): Coding | undefined {
   const weights = codingWeights(header);
@@ -163,8 +163,8 @@ export function keptForm(content: IndexedRevision, key: string, bytes: Buffer, a
 
 /**
  * How answers made for their request are compressed (compressAnswers): the fastest settings (Brotli's quality 1, zlib's
- * level 1; the default ones take two to three times as long for a body 5-15% smaller), and one output chunk for most
- * answers (zlib's default of 16 KB takes a thread pool round trip per chunk: ~1.3 ms of an 850 KB answer).
+ * level 1; the default ones take several times as long for a body only a little smaller), and one output chunk for
+ * most answers (zlib's default of 16 KB takes a thread pool round trip per chunk) (bench/README.md).
  */
 function answerCompression(bytes: Buffer): { chunkSize: number; level: number; params: Record<number, number> } {
   return {
@@ -178,8 +178,8 @@ function answerCompression(bytes: Buffer): { chunkSize: number; level: number; p
  * An onSend hook for the answers routes serialize (a JSON text): from COMPRESS_FROM_BYTES, sent as bytes, compressed
  * (answerCoding: Brotli or gzip, on zlib's thread pool, off the event loop) for a client that accepts it. A search
  * answer is made anew for each request and can be hundreds of kilobytes: sent as a text, Node counts its UTF-8 length
- * and then encodes it, two passes that are slow over a text with any character beyond Latin-1 (3 ms each for 300 KB);
- * uncompressed, it is four to five times the bytes to write. Answers sent as bytes (kept ones: sendKept compresses
+ * and then encodes it, two passes that are slow over a text with any character beyond Latin-1;
+ * uncompressed, it is several times the bytes to write. Answers sent as bytes (kept ones: sendKept compresses
  * and keeps its own) and streams go as they are.
  */
 export const compressAnswers: onSendHookHandler = (request, reply, payload, done) => {
@@ -198,8 +198,8 @@ export const compressAnswers: onSendHookHandler = (request, reply, payload, done
 /**
  * A route's serializer compiler for big answers made anew for each request (search results): JSON.stringify, which
  * writes one flat text. The schema's serializer (fast-json-stringify) builds its text of thousands of joined pieces,
- * which V8 has to copy into one before it can be sent or encoded: 6 ms p50 for an organization's search answer of
- * 300 KB, where JSON.stringify writes it in about 1 (bench/README.md, issue 16). The presenters of such routes build
+ * which V8 has to copy into one before it can be sent or encoded: for an organization's search answer that copy costs
+ * several times what JSON.stringify takes for the whole text (bench/README.md). The presenters of such routes build
  * exactly the schema's shape (nothing is left for a schema to strip), and the tests check answers against it.
  */
 export const serializeNatively = () => (data: unknown) => JSON.stringify(data);
@@ -209,8 +209,8 @@ const codedKeyOf = (key: string, coding: Coding) => `${key}:${coding}`;
 
 /**
  * How kept answers are compressed: once per revision, so for size more than speed. Brotli's quality 5 takes about
- * gzip's default level's time and is 10-25% smaller on real spaces' markdown (and read faster by the client);
- * bench/README.md, session 25.
+ * gzip's default level's time and is smaller on real spaces' markdown (and read faster by the client)
+ * (bench/README.md).
  */
 function compressKept(bytes: Buffer, coding: Coding): Promise<Buffer> {
   if (coding === 'gzip') return gzipped(bytes);
@@ -262,10 +262,10 @@ export function keptReplay(ctx: Context, caller: Caller, spaceId: string, url: s
 }
 
 /**
- * An onRequest hook for the routes that answer a kept answer of a space's content at main: a URL that keptReplay
- * finds goes out at once, without the route's validation, checks and lookups (a warm page read costs about a third
- * less). Anything else runs the route. Most replays never get here (the replay lane answers them first): this one
- * answers what the lane leaves, such as a compression still being made.
+ * An onRequest hook for the routes that answer a kept answer of a space's content at main: a URL that keptReplay finds
+ * goes out at once, without the route's validation, checks and lookups (a warm page read costs markedly less,
+ * bench/README.md). Anything else runs the route. Most replays never get here (the replay lane answers them first):
+ * this one answers what the lane leaves, such as a compression still being made.
  */
 export function replayKept(ctx: Context): onRequestHookHandler {
   return (request, reply, done) => {

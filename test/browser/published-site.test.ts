@@ -1,5 +1,5 @@
 /**
- * A published site in a real headless Chromium (issue 14, tests): a reader follows the navigation to a nested page,
+ * A published site in a real headless Chromium: a reader follows the navigation to a nested page,
  * switches a tab and opens an expandable (no script needed), searches as they type and without script, switches
  * variant and section; a share-link site with and without its key; a visitor-auth site with and without a valid
  * token, and with claims that show and hide a block; script injection in content, front matter,

@@ -1,5 +1,5 @@
 /**
- * Logs for people (issue 15): `quire serve` says at start where it listens, its public URL, its data dir and
+ * Logs for people: `quire serve` says at start where it listens, its public URL, its data dir and
  * database, and where jobs run; as lines people read (QUIRE_LOG_FORMAT=pretty, what a terminal gets) or as JSON.
  */
 import fs from 'node:fs/promises';

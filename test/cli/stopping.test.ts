@@ -1,5 +1,5 @@
 /**
- * What the README starts stops with one SIGTERM, exiting 0, and leaves no process behind (issue 15): `npm start` (npm
+ * What the README starts stops with one SIGTERM, exiting 0, and leaves no process behind: `npm start` (npm
  * runs the server through a shell) and `quire sync` run as an installed command (`npm link` puts a link to
  * dist/src/main.js on the PATH; the test makes the same link in a folder of its own). Under `npx`, whose shell does not
  * pass the signal on, quire notices that npm is gone and stops too.

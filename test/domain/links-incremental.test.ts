@@ -1,5 +1,5 @@
 /**
- * The incremental link index (issue 16 item 3): on a real history (renames to another folder, deleted pages other
+ * The incremental link index: on a real history (renames to another folder, deleted pages other
  * pages link to, a page added where a broken link pointed, a table of contents reordered, images added and
  * removed, a page listed twice, a branch merged back, an id changed in front matter, a commit skipped), each
  * revision indexed from the one before stores exactly the rows a full index of it stores: its links, its pages

@@ -1,6 +1,6 @@
 /**
- * A commit that edits pages is built from its parent's revision when the cache keeps it (reviseTree, issue 16: a
- * one-page push into a 10,000-page space analyzed the whole tree again): the pages it did not change are the
+ * A commit that edits pages is built from its parent's revision when the cache keeps it (reviseTree: else a
+ * one-page push into a 10,000-page space analyzes the whole tree again): the pages it did not change are the
  * parent's own objects, and the API reads what a build from scratch shows.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -134,7 +134,7 @@ export async function startTestApp(kind: DatabaseKind, overrides: Partial<Config
 
   /**
    * Every URL of this server an answer hands out (in its JSON or its Location header) is fetched with GET as the same
-   * caller, at once (before anything else can change), once per caller: none may answer 404 (issue 15). Redirects to
+   * caller, at once (before anything else can change), once per caller: none may answer 404. Redirects to
    * this server are followed.
    */
   const checkedUrls = new Set<string>();

@@ -1,8 +1,9 @@
 /**
  * Checks answers against the reference OpenAPI document (@gitbook/api 0.130.0, spec/openapi.json), with the
- * adjustments of contract-notes.md section 7: three names removed from `required` (Space.type, Site.defaultSpace,
- * the misspelt `organizaitons`), discriminators validated as plain oneOf, and the translation-settings operations
- * (#127-#131) left out because the spec replaces their resource. A violation throws, failing the test.
+ * adjustments its defects call for: three names removed from `required` that no correct answer can carry (Space.type
+ * and Site.defaultSpace have no property definition, `organizaitons` is misspelt), discriminators without a mapping
+ * validated as plain oneOf, and the translation-settings operations left out because the spec replaces their
+ * resource. A violation throws, failing the test.
  */
 import { createRequire } from 'node:module';
 import { Ajv, type ValidateFunction } from 'ajv';

@@ -1,6 +1,6 @@
 /**
  * Small repositories in the hosted platform's Git Sync layout, built with real git in temp folders, one per pattern
- * of issue 11 that real repositories showed: merge shapes, SUMMARY.md forms, `.gitbook.yaml` forms and odd names.
+ * that real repositories showed: merge shapes, SUMMARY.md forms, `.gitbook.yaml` forms and odd names.
  * None holds content of a real repository: each reproduces a shape, with made-up pages.
  *
  *   const dir = await buildGitbookFixture('criss-cross', parent);   // parent/criss-cross, a folder with a .git
@@ -115,7 +115,7 @@ async function basic(repo: FixtureRepository): Promise<void> {
 export interface GitbookFixture {
   /** The folder name and the harness's name of the repository. */
   name: string;
-  /** The pattern of issue 11 it reproduces. */
+  /** The pattern of real repositories it reproduces. */
   pattern: string;
   /** Builds the repository in `dir` (a new, empty folder). */
   build(dir: string): Promise<void>;

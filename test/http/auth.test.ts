@@ -22,69 +22,69 @@ describe('authentication on every operation', () => {
       [
         // users: the reference's own reads (its client's getAuthenticatedUser, and every user object's location)
         'getAuthenticatedUser', 'getUserById',
-        // organizations #88-#93
+        // organizations
         'listOrganizationsForAuthenticatedUser', 'getOrganizationById', 'updateOrganizationById', 'deleteOrganizationInviteById',
         'searchOrganizationContent', 'getOrganizationsForEmailDomain',
-        // invite links: #91's siblings from the reference (creation, list, read, role change, joining)
+        // invite links: the deletion's siblings from the reference (creation, list, read, role change, joining)
         'createOrganizationInvite', 'listOrganizationInviteLinks', 'getOrganizationInviteLink', 'updateOrganizationInviteById',
         'joinOrganizationWithInvite',
-        // SAML providers #111-#115 and SSO login infos #116
+        // SAML providers and SSO login infos
         'listSAMLProvidersInOrganizationById', 'createOrganizationSAMLProvider', 'getOrganizationSAMLProviderById',
         'deleteOrganizationSAMLProvider', 'updateOrganizationSAMLProvider', 'listSSOProviderLoginsInOrganization',
-        // translation settings #127-#131
+        // translation settings
         'listTranslations', 'createTranslation', 'getTranslation', 'updateTranslation', 'deleteTranslation',
-        // members #94-#101
+        // members
         'listMembersInOrganizationById', 'getMemberInOrganizationById', 'removeMemberFromOrganizationById', 'updateMemberInOrganizationById',
         'updateOrganizationMemberLastSeenAt', 'setUserAsSSOMemberForOrganization', 'listSpacesForOrganizationMember', 'listTeamsForOrganizationMember',
-        // teams #102-#110
+        // teams
         'listTeamsInOrganizationById', 'createOrganizationTeam', 'getTeamInOrganizationById', 'removeTeamFromOrganizationById',
         'updateTeamInOrganizationById', 'listTeamMembersInOrganizationById', 'updateMembersInOrganizationTeam', 'addMemberToOrganizationTeamById',
         'deleteMemberFromOrganizationTeamById',
-        // collections #18-#25
+        // collections
         'getCollectionById', 'deleteCollectionById', 'updateCollectionById', 'listSpacesInCollectionById', 'moveCollection', 'transferCollection',
         'listCollectionsInOrganizationById', 'createCollection',
-        // spaces #26-#28, #30-#32 and the hidden createSpace / listSpacesInOrganizationById
+        // spaces and the hidden createSpace / listSpacesInOrganizationById
         'getSpaceById', 'deleteSpaceById', 'duplicateSpace', 'updateSpaceById', 'restoreSpace', 'moveSpace', 'transferSpace', 'createSpace',
         'listSpacesInOrganizationById',
-        // content #50, #52-#54, #56, page by path, a revision by id, file downloads
+        // content, page by path, a revision by id, file downloads
         'getCurrentRevision', 'getRevisionById', 'listPages', 'listFiles', 'getFileById', 'getPageById', 'getPageByPath', 'downloadFile',
-        // change requests #34-#37 and their content #41, #43-#45, #47
+        // change requests and their content
         'listChangeRequestsForSpace', 'createChangeRequest', 'getChangeRequestById', 'updateChangeRequestById',
         'getRevisionOfChangeRequestById', 'listPagesInChangeRequest', 'listFilesInChangeRequestById', 'getFileInChangeRequestById',
         'getPageInChangeRequestById', 'mergeChangeRequest', 'updateChangeRequest', 'getChangeRequestPDF',
-        // content import #42, #51
+        // content import
         'importContent', 'importContentInChangeRequest', 'listContentImports', 'getContentImport',
-        // repository imports (issue 11): the reference's importGitRepository, and Quire's organization-level imports
+        // repository imports: the reference's importGitRepository, and Quire's organization-level imports
         'importGitRepository', 'importRepositoryIntoOrganization', 'importRepositoryUploadIntoOrganization',
-        // space comments #1-#9 and the hidden listCommentRepliesInSpace / listCommentersInSpace
+        // space comments and the hidden listCommentRepliesInSpace / listCommentersInSpace
         'listCommentsInSpace', 'postCommentInSpace', 'getCommentInSpace', 'updateCommentInSpace', 'deleteCommentInSpace',
         'postCommentReplyInSpace', 'getCommentReplyInSpace', 'updateCommentReplyInSpace', 'deleteCommentReplyInSpace',
         'listCommentRepliesInSpace', 'listCommentersInSpace',
-        // change-request comments #10-#17 and the hidden commenters list, reply update and reply delete
+        // change-request comments and the hidden commenters list, reply update and reply delete
         'listCommentsInChangeRequest', 'postCommentInChangeRequest', 'getCommentInChangeRequest', 'updateCommentInChangeRequest',
         'deleteCommentInChangeRequest', 'postCommentReplyInChangeRequest', 'getCommentReplyInChangeRequest',
         'updateCommentReplyInChangeRequest', 'deleteCommentReplyInChangeRequest', 'listCommentRepliesInChangeRequest',
         'listCommentersInChangeRequest',
-        // OpenAPI specs #117-#126
+        // OpenAPI specs
         'listOpenAPISpecs', 'createOpenAPISpec', 'getOpenAPISpecBySlug', 'createOrUpdateOpenAPISpecBySlug', 'deleteOpenAPISpecBySlug',
         'listOpenAPISpecVersions', 'getLatestOpenAPISpecVersion', 'getLatestOpenAPISpecVersionContent', 'getOpenAPISpecVersionById',
         'getOpenAPISpecVersionContentById',
-        // sites #58-#66 and the hidden getSiteStructure / sortSiteStructure
+        // sites and the hidden getSiteStructure / sortSiteStructure
         'listSites', 'createSite', 'getSiteById', 'deleteSiteById', 'updateSiteById', 'getSiteAdaptiveSchema', 'updateSiteAdaptiveSchema',
         'listSiteAdaptiveTemplateConditions', 'getPublishedContentSite', 'getSiteStructure', 'sortSiteStructure',
         // the visitor signing key of a site (a Quire extension)
         'getSiteVisitorKey', 'rotateSiteVisitorKey',
         // readers' feedback on a site's pages, and its counts per page (a Quire extension)
         'listSitePageFeedback', 'listSitePageFeedbackSummary',
-        // reads behind the locations the API hands out (Quire extensions: every URL in an answer answers GET, issue 15)
+        // reads behind the locations the API hands out (Quire extensions: every URL in an answer answers GET)
         'getSiteSectionById', 'getSiteSectionGroupById', 'getSiteSpaceById', 'getSiteShareLinkById', 'getOrganizationInviteToJoin',
-        // site sections #67-#71, section groups #72-#78, site spaces #79-#83, share links #84-#87
+        // site sections, section groups, site spaces, share links
         'listSiteSections', 'addSectionToSite', 'deleteSiteSectionById', 'updateSiteSectionById', 'moveSiteSection',
         'listSiteSectionGroups', 'addSectionGroupToSite', 'deleteSiteSectionGroupById', 'updateSiteSectionGroupById', 'addSectionToGroup',
         'removeSectionFromGroup', 'moveSiteSectionGroup',
         'listSiteSpaces', 'addSpaceToSite', 'deleteSiteSpaceById', 'updateSiteSpaceById', 'moveSiteSpace',
         'listSiteShareLinks', 'createSiteShareLink', 'deleteSiteShareLinkById', 'updateSiteShareLinkById',
-        // links and backlinks #33, #46, #48, #55, #57; search #49 (and #92 above)
+        // links and backlinks; search in a space (the organization's is above)
         'listSpaceLinks', 'listPageLinksInSpace', 'listPageLinksInChangeRequest', 'listSpaceFileBacklinks', 'listChangeRequestFileBacklinks',
         'searchSpaceContent',
       ].sort(),

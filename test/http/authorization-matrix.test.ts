@@ -8,11 +8,11 @@ import { atLeast, ROLES, type Role } from '../../src/domain/permissions.js';
 
 /**
  * Every operation of /v1/openapi.json x every kind of caller: each organization role, a guest with a grant of read on
- * the world's space, a member of another organization, another organization's admin, and no token. What each caller
- * may do is written below from the permission rules (src/domain/permissions.ts, architecture.md section 5), not from
- * the answers. A caller the rules refuse must be refused with the status `refusal` gives (401 without a token, 404
- * where they may not see, 403 where they see but may not act); no answer may be a 5xx; a caller the rules allow must
- * get through authorization (2xx, or a 400 / 409 about the request itself).
+ * the world's space, a member of another organization, another organization's admin, and no token. What each caller may
+ * do is written below from the permission rules (src/domain/permissions.ts), not from the answers. A caller the rules
+ * refuse must be refused with the status `refusal` gives (401 without a token, 404 where they may not see, 403 where
+ * they see but may not act); no answer may be a 5xx; a caller the rules allow must get through authorization (2xx, or a
+ * 400 / 409 about the request itself).
  */
 
 type CallerName = Role | 'guest' | 'otherMember' | 'otherAdmin' | 'none';

@@ -30,7 +30,7 @@ describe.each(DATABASE_KINDS)('change requests (%s)', (kind) => {
   });
   afterAll(async () => t?.close());
 
-  it('opens numbered change requests, each with a branch from main (#35)', async () => {
+  it('opens numbered change requests, each with a branch from main (createChangeRequest)', async () => {
     const main = await ref('refs/heads/main');
     const first = await as(org.admin.token).post(`/v1/spaces/${spaceId}/change-requests`, { subject: 'Rework the intro' });
     expect(first.status).toBe(201);
@@ -43,7 +43,7 @@ describe.each(DATABASE_KINDS)('change requests (%s)', (kind) => {
     expect(second.body.subject).toBe('');
   });
 
-  it('reads one by id or by number (#36) and lists by status and contributor, newest first (#34)', async () => {
+  it('reads one by id or by number (getChangeRequestById) and lists by status and contributor, newest first (listChangeRequestsForSpace)', async () => {
     const editor = await t.member(org.id, 'edit');
     const mine = (await as(editor.token).post(`/v1/spaces/${spaceId}/change-requests`, { subject: 'Editor work' })).body;
     expect((await as(org.admin.token).get(`/v1/spaces/${spaceId}/change-requests/${mine.id}`)).body.number).toBe(mine.number);
@@ -59,7 +59,7 @@ describe.each(DATABASE_KINDS)('change requests (%s)', (kind) => {
     expect(rest.body.next).toBeUndefined();
   });
 
-  it('changes subject and status (draft, open, archived), and the list filter follows (#37)', async () => {
+  it('changes subject and status (draft, open, archived), and the list filter follows (updateChangeRequestById)', async () => {
     const cr = (await as(org.admin.token).post(`/v1/spaces/${spaceId}/change-requests`, { subject: 'To archive' })).body;
     const drafted = await as(org.admin.token).patch(`/v1/spaces/${spaceId}/change-requests/${cr.number}`, { status: 'draft', subject: 'Drafted' });
     expect(drafted.status).toBe(200);
@@ -121,7 +121,7 @@ describe.each(DATABASE_KINDS)('change requests (%s)', (kind) => {
     expect(res.status).toBe(403);
   });
 
-  it('shows the branch content (#41, #43, #47) and becomes outdated when main moves on', async () => {
+  it('shows the branch content (revision, pages, page) and becomes outdated when main moves on', async () => {
     const cr = (await as(org.admin.token).post(`/v1/spaces/${spaceId}/change-requests`, { subject: 'New page' })).body;
     const checkout = await Checkout.clone(remote());
     await checkout.git('checkout', '--quiet', '-b', `change-requests/${cr.number}`, `origin/change-requests/${cr.number}`);
@@ -175,7 +175,7 @@ describe.each(DATABASE_KINDS)('change requests: counters and comments (%s)', (ki
     expect(listed).toMatchObject({ changeRequests: 3, changeRequestsOpen: 1, changeRequestsDraft: 1 });
   });
 
-  it('keeps comments of a change request apart from the space, counts the open ones (#10-#17)', async () => {
+  it('keeps comments of a change request apart from the space, counts the open ones', async () => {
     const cr = (await api('POST', `/v1/spaces/${spaceId}/change-requests`, { subject: 'Discussed' })).body;
     const prefix = `/v1/spaces/${spaceId}/change-requests/${cr.number}`;
     const posted = await api('POST', `${prefix}/comments`, { body: { markdown: 'Is this right?' } });
@@ -207,7 +207,7 @@ describe.each(DATABASE_KINDS)('change requests: counters and comments (%s)', (ki
   });
 });
 
-describe('change request PDF (#40)', () => {
+describe('change request PDF (getChangeRequestPDF)', () => {
   let t: TestApp;
   let org: Awaited<ReturnType<TestApp['organization']>>;
   let spaceId: string;

@@ -1,5 +1,5 @@
 /**
- * Kept answers sent gzip-compressed (issue 16: the 20 MB `/content` of a 10,000-page space): a revision's JSON
+ * Kept answers sent gzip-compressed (the `/content` of a 10,000-page space is some 20 MB): a revision's JSON
  * answers and a published site's pages, from COMPRESS_FROM_BYTES, to clients whose Accept-Encoding takes gzip, over
  * a real HTTP server read with node:http (which decompresses nothing): the compressed bytes are the plain answer,
  * compressed once per revision; others get the plain bytes; `vary` tells caches which is which. Answers made for

@@ -1,5 +1,5 @@
 /**
- * `format=document` through the API (issue 13 item 2): a page pushed with git reads as the reference's JSONDocument
+ * `format=document` through the API: a page pushed with git reads as the reference's JSONDocument
  * (the test app checks every answer against the reference schema), its links resolved to the ids of the pages and
  * files of the revision it was read at.
  */

@@ -2,9 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASE_KINDS } from '../helpers/databases.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 
-// #93: an organization is listed for its members (guests included) and for users whose e-mail is at the domain;
-// nobody else learns it exists.
-describe.each(DATABASE_KINDS)('GET /v1/email-domains/:emailDomain/orgs (#93, %s)', (kind) => {
+// getOrganizationsForEmailDomain: an organization is listed for its members (guests included) and for users whose
+// e-mail is at the domain; nobody else learns it exists.
+describe.each(DATABASE_KINDS)('GET /v1/email-domains/:emailDomain/orgs (getOrganizationsForEmailDomain, %s)', (kind) => {
   let t: TestApp;
   const domain = `corp-${kind}.example`;
   let first: Awaited<ReturnType<TestApp['organization']>>;

@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASE_KINDS } from '../helpers/databases.js';
 import { startTestApp, type TestApp, type TestUser } from '../helpers/app.js';
 
-// The spec lists only the deletion (#91); creation, listing, reading, changing and joining follow the reference's
-// operations of the same operationIds, so their answers are checked against it like every other.
+// The spec lists only the deletion (deleteOrganizationInviteById); creation, listing, reading, changing and joining
+// follow the reference's operations of the same operationIds, so their answers are checked against it like every other.
 describe.each(DATABASE_KINDS)('invite links (%s)', (kind) => {
   let t: TestApp;
   let org: Awaited<ReturnType<TestApp['organization']>>;
@@ -210,7 +210,7 @@ describe.each(DATABASE_KINDS)('invite links (%s)', (kind) => {
     });
   });
 
-  describe('DELETE /v1/orgs/:id/link-invites/:inviteId (#91)', () => {
+  describe('DELETE /v1/orgs/:id/link-invites/:inviteId (deleteOrganizationInviteById)', () => {
     it('deletes an invite (205): its link stops working at once; then 204', async () => {
       const id = await createInvite('edit');
       const url = `${invites()}/${id}`;

@@ -45,7 +45,7 @@ describe.each(DATABASE_KINDS)('merging and updating change requests (%s)', (kind
     return number;
   }
 
-  it('merges two change requests one after the other with real merge commits (#38)', async () => {
+  it('merges two change requests one after the other with real merge commits (mergeChangeRequest)', async () => {
     const { spaceId, checkout } = await space({ 'README.md': '# Home\n', 'guide.md': '# Guide\n\nLine one.\n\nLine two.\n' });
     const a = await changeRequest(spaceId, { 'a.md': '# A\n' });
     const b = await changeRequest(spaceId, { 'b.md': '# B\n' });
@@ -119,7 +119,7 @@ describe.each(DATABASE_KINDS)('merging and updating change requests (%s)', (kind
     await checkout.dispose();
   });
 
-  it('updates a change request from main (#39): merged in, revisionMergedAncestor recorded, no longer outdated', async () => {
+  it('updates a change request from main (updateChangeRequest): merged in, revisionMergedAncestor recorded, no longer outdated', async () => {
     const { spaceId, checkout } = await space({ 'guide.md': '# Guide\n' });
     const number = await changeRequest(spaceId, { 'proposal.md': '# Proposal\n' });
     await checkout.write('news.md', '# News\n');

@@ -10,7 +10,7 @@ import { tinyPng } from '../helpers/content.js';
 
 const exec = promisify(execFile);
 
-/** The layout docs repositories synced by the common hosted platform have (git-format.md "Tree"). */
+/** The layout docs repositories synced by the common hosted platform have (docs/git-format.md "The tree"). */
 function seenLayout(): Record<string, string | Buffer> {
   return {
     '.gitbook.yaml': 'root: ./docs/\n\nstructure:\n  readme: README.md\n  summary: SUMMARY.md\n\nredirects:\n  old/page: guides/install.md\n',

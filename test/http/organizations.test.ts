@@ -13,7 +13,7 @@ describe.each(DATABASE_KINDS)('organizations (%s)', (kind) => {
   });
   afterAll(async () => t?.close());
 
-  describe('GET /v1/orgs (#88)', () => {
+  describe('GET /v1/orgs (listOrganizationsForAuthenticatedUser)', () => {
     it('lists the organizations the caller belongs to, guests included', async () => {
       const other = await t.organization('Other');
       const guest = await t.member(org.id, null);
@@ -89,7 +89,7 @@ describe.each(DATABASE_KINDS)('organizations (%s)', (kind) => {
     });
   });
 
-  describe('GET /v1/orgs/:id (#89)', () => {
+  describe('GET /v1/orgs/:id (getOrganizationById)', () => {
     it('returns the organization with the caller permissions', async () => {
       const res = await t.request('GET', `/v1/orgs/${org.id}`, { token: org.admin.token });
       expect(res.status).toBe(200);
@@ -105,7 +105,7 @@ describe.each(DATABASE_KINDS)('organizations (%s)', (kind) => {
     });
   });
 
-  describe('PATCH /v1/orgs/:id (#90)', () => {
+  describe('PATCH /v1/orgs/:id (updateOrganizationById)', () => {
     it('updates every member of the body', async () => {
       const res = await t.request('PATCH', `/v1/orgs/${org.id}`, {
         token: org.admin.token,
@@ -205,7 +205,7 @@ describe.each(DATABASE_KINDS)('organizations (%s)', (kind) => {
     });
   });
 
-  describe('DELETE /v1/orgs/:id/link-invites/:inviteId (#91)', () => {
+  describe('DELETE /v1/orgs/:id/link-invites/:inviteId (deleteOrganizationInviteById)', () => {
     it('deletes an invite link (205), then answers 204', async () => {
       await insertLinkInvite(t.container.ctx.db, { id: 'invite1', organization_id: org.id, role: 'read', created_by: org.admin.user.id, created_at: new Date().toISOString() });
       const reader = await t.member(org.id, 'read');
@@ -220,7 +220,7 @@ describe.each(DATABASE_KINDS)('organizations (%s)', (kind) => {
     });
   });
 
-  describe('GET /v1/orgs/:id/search (#92)', () => {
+  describe('GET /v1/orgs/:id/search (searchOrganizationContent)', () => {
     it('requires a query and membership', async () => {
       const ok = await t.request('GET', `/v1/orgs/${org.id}/search`, { token: org.admin.token, query: { query: 'install' } });
       expect(ok.status).toBe(200);
@@ -236,7 +236,7 @@ describe.each(DATABASE_KINDS)('organizations (%s)', (kind) => {
     });
   });
 
-  describe('GET /v1/email-domains/:domain/orgs (#93)', () => {
+  describe('GET /v1/email-domains/:domain/orgs (getOrganizationsForEmailDomain)', () => {
     it('finds organizations by e-mail domain for members and for users of that domain', async () => {
       const o = await t.organization('Domain Co');
       await t.request('PATCH', `/v1/orgs/${o.id}`, { token: o.admin.token, body: { emailDomains: [`domain-${kind}.example`] } });

@@ -12,7 +12,7 @@ function flip(segment: string): string {
   return segment.slice(0, i) + (segment[i] === 'A' ? 'B' : 'A') + segment.slice(i + 1);
 }
 
-describe.each(DATABASE_KINDS)('POST /v1/orgs/:id/ping visitor claims (#98, %s)', (kind) => {
+describe.each(DATABASE_KINDS)('POST /v1/orgs/:id/ping visitor claims (updateOrganizationMemberLastSeenAt, %s)', (kind) => {
   let t: TestApp;
   let publicKeyPem: string;
 

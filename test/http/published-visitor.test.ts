@@ -1,5 +1,5 @@
 /**
- * Visitor-auth sites and adaptive content (issue 14, item 2): the site's visitor signing key (a Quire extension,
+ * Visitor-auth sites and adaptive content: the site's visitor signing key (a Quire extension,
  * admins only), visitor tokens (`?jwt_token=`, HS256 with the site's key) remembered in a cookie, what anything
  * else gets (404), and the claims deciding `{% if %}` blocks, sections and unsigned claims (`?visitor.NAME=`).
  * Pages shown for claims are never served to another reader. Checked on the parsed HTML, not on strings.

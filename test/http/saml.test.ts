@@ -32,7 +32,7 @@ describe.each(DATABASE_KINDS)('SAML providers and SSO login infos (%s)', (kind) 
     return rows.length;
   }
 
-  describe('POST /v1/orgs/:id/saml (#112)', () => {
+  describe('POST /v1/orgs/:id/saml (createOrganizationSAMLProvider)', () => {
     it('creates a provider from a label alone: pending, with our service URLs and the organization default role', async () => {
       const res = await create({ label: 'Okta' });
       expect(res.status).toBe(201);
@@ -131,7 +131,7 @@ describe.each(DATABASE_KINDS)('SAML providers and SSO login infos (%s)', (kind) 
     });
   });
 
-  describe('PATCH /v1/orgs/:id/saml/:providerId (#115)', () => {
+  describe('PATCH /v1/orgs/:id/saml/:providerId (updateOrganizationSAMLProvider)', () => {
     it('moves from pending to active once entity id, SSO URL and certificate are all set, and back when one is cleared', async () => {
       const id = (await create({ label: 'Stepwise' })).body.id as string;
       const url = `${saml()}/${id}`;
@@ -207,7 +207,7 @@ describe.each(DATABASE_KINDS)('SAML providers and SSO login infos (%s)', (kind) 
     });
   });
 
-  describe('GET /v1/orgs/:id/saml and /saml/:providerId (#111, #113)', () => {
+  describe('GET /v1/orgs/:id/saml and /saml/:providerId (listSAMLProvidersInOrganizationById, getOrganizationSAMLProviderById)', () => {
     it('lists the providers oldest first, in pages', async () => {
       const o = await t.organization('Listing SSO Co');
       const ids: string[] = [];
@@ -245,8 +245,8 @@ describe.each(DATABASE_KINDS)('SAML providers and SSO login infos (%s)', (kind) 
     });
   });
 
-  describe('DELETE /v1/orgs/:id/saml/:providerId (#114)', () => {
-    it('deletes a provider with 204, and answers 204 again when it is gone (the spec, C4)', async () => {
+  describe('DELETE /v1/orgs/:id/saml/:providerId (deleteOrganizationSAMLProvider)', () => {
+    it('deletes a provider with 204, and answers 204 again when it is gone (as the spec says; the reference has 205 for a deletion)', async () => {
       const id = (await create({ label: 'Doomed' })).body.id as string;
       const url = `${saml()}/${id}`;
       expect((await t.request('DELETE', url, { token: creator.token })).status).toBe(403);
@@ -285,7 +285,7 @@ describe.each(DATABASE_KINDS)('SAML providers and SSO login infos (%s)', (kind) 
     });
   });
 
-  describe('GET /v1/orgs/:id/sso (#116)', () => {
+  describe('GET /v1/orgs/:id/sso (listSSOProviderLoginsInOrganization)', () => {
     it("lists the active providers' sign-in links to every member, pending ones left out", async () => {
       const o = await t.organization('Login Co');
       const member = await t.member(o.id, 'read');

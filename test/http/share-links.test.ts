@@ -47,7 +47,7 @@ describe.each(DATABASE_KINDS)('share links (%s)', (kind) => {
 
   const url = (siteId: string, path = '') => siteUrl(org.id, siteId, path);
 
-  describe('#84-#87', () => {
+  describe('share links of a site', () => {
     it('creates, lists, renames, deactivates and deletes share links; the secret is the `share` parameter of urls.published', async () => {
       const site = await createSite(t, org.id, admin, { title: 'Shared', spaces: [guide.id] });
       const res = await t.request('POST', url(site.id, '/share-links'), { token: p.creator.token, body: { name: 'Partners' } });

@@ -52,7 +52,7 @@ describe.each(DATABASE_KINDS)('site structure (%s)', (kind) => {
     return items;
   }
 
-  describe('sections #67-#71', () => {
+  describe('sections', () => {
     it('adding the first section to a site whose spaces sit at its root gathers them in a first, default section', async () => {
       const site = await createSite(t, org.id, admin, { title: 'Product docs', spaces: [guide.id, api.id] });
       const root = (await structureOf(site.id)).structure;
@@ -178,7 +178,7 @@ describe.each(DATABASE_KINDS)('site structure (%s)', (kind) => {
       expect((await expectStatus(t, 200, 'GET', url(site.id), { token: admin })).published).toBe(false);
     });
 
-    it('moves a section among its siblings (deprecated #71)', async () => {
+    it('moves a section among its siblings (deprecated moveSiteSection)', async () => {
       const site = await createSite(t, org.id, admin, { title: 'Moving sections' });
       const [a, b, c] = [await addSection(site.id, { spaceId: guide.id }), await addSection(site.id, { spaceId: api.id }), await addSection(site.id, { spaceId: manual.id })];
       const ids = async () => (await structureOf(site.id)).structure.map((s: any) => s.id);
@@ -223,7 +223,7 @@ describe.each(DATABASE_KINDS)('site structure (%s)', (kind) => {
   });
 
   describe('defaults and lists', () => {
-    it('defaultSiteSection and defaultSiteSpace (#62) choose the default section and the default site space in it', async () => {
+    it('defaultSiteSection and defaultSiteSpace (updateSiteById) choose the default section and the default site space in it', async () => {
       const site = await createSite(t, org.id, admin, { title: 'Default choices', spaces: [guide.id, api.id] });
       const other = await addSection(site.id, { spaceId: manual.id });
       const [gathered] = (await structureOf(site.id)).structure;
@@ -260,7 +260,7 @@ describe.each(DATABASE_KINDS)('site structure (%s)', (kind) => {
     });
   });
 
-  describe('section groups #72-#78', () => {
+  describe('section groups', () => {
     it('groups sections: creation with sections, list, update, add and remove a section, deletion puts the sections back in place', async () => {
       const site = await createSite(t, org.id, admin, { title: 'Grouped' });
       const [a, b, c, d] = [
@@ -319,7 +319,7 @@ describe.each(DATABASE_KINDS)('site structure (%s)', (kind) => {
       expect(await everyItem(url(site.id, '/section-groups'))).toEqual([]);
     });
 
-    it('moves a group among the top-level items (deprecated #78)', async () => {
+    it('moves a group among the top-level items (deprecated moveSiteSectionGroup)', async () => {
       const site = await createSite(t, org.id, admin, { title: 'Moving groups' });
       const a = await addSection(site.id, { spaceId: guide.id });
       const b = await addSection(site.id, { spaceId: api.id });
@@ -384,7 +384,7 @@ describe.each(DATABASE_KINDS)('site structure (%s)', (kind) => {
     });
   });
 
-  describe('site spaces #79-#83', () => {
+  describe('site spaces', () => {
     it('adds a space at the root, in the default section, or in a given section; the first of each is its default', async () => {
       const site = await createSite(t, org.id, admin, { title: 'Spaces' });
       const res = await t.request('POST', url(site.id, '/site-spaces'), { token: p.creator.token, body: { spaceId: guide.id } });
@@ -471,7 +471,7 @@ describe.each(DATABASE_KINDS)('site structure (%s)', (kind) => {
       expect((await expectStatus(t, 200, 'GET', url(site.id), { token: admin })).siteSpaces).toBe(2);
     });
 
-    it('moves a site space among the site spaces of its section (deprecated #83)', async () => {
+    it('moves a site space among the site spaces of its section (deprecated moveSiteSpace)', async () => {
       const site = await createSite(t, org.id, admin, { title: 'Moving spaces', spaces: [guide.id, api.id, manual.id] });
       const other = await addSection(site.id, { spaceId: guide.id });
       const [gathered] = (await structureOf(site.id)).structure;

@@ -34,7 +34,7 @@ describe.each(DATABASE_KINDS)("a space's repository through duplicate, delete, r
   const log = async (spaceId: string) =>
     (await exec('git', ['--git-dir', t.container.git.repositoryPath(spaceId), 'log', '--format=%H %s', 'main'])).stdout.trim().split('\n');
 
-  it('duplicates a space with its history into an independent repository (#29)', async () => {
+  it('duplicates a space with its history into an independent repository (duplicateSpace)', async () => {
     const original = await spaceWithHistory('Original');
     const res = await t.request('POST', `/v1/spaces/${original}/duplicate`, { token: org.admin.token });
     expect(res.status).toBe(201);

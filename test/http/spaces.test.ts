@@ -271,7 +271,7 @@ describe.each(DATABASE_KINDS)('spaces (%s)', (kind) => {
     });
   });
 
-  describe('GET /v1/spaces/:spaceId (#26)', () => {
+  describe('GET /v1/spaces/:spaceId (getSpaceById)', () => {
     it('returns the space with the permissions of the caller', async () => {
       const s = await newSpace({ title: 'Read me' });
       const asReader = await get(s.id, reader.token);
@@ -319,7 +319,7 @@ describe.each(DATABASE_KINDS)('spaces (%s)', (kind) => {
     });
   });
 
-  describe('PATCH /v1/spaces/:spaceId (#28)', () => {
+  describe('PATCH /v1/spaces/:spaceId (updateSpaceById)', () => {
     it('lets an editor change the title and emoji, and clear the emoji with null', async () => {
       const s = await newSpace({ title: 'Draft', emoji: '📝' });
       const res = await t.request('PATCH', `/v1/spaces/${s.id}`, { token: editor.token, body: { title: 'Final', emoji: '✅' } });
@@ -402,7 +402,7 @@ describe.each(DATABASE_KINDS)('spaces (%s)', (kind) => {
     });
   });
 
-  describe('DELETE /v1/spaces/:spaceId (#27)', () => {
+  describe('DELETE /v1/spaces/:spaceId (deleteSpaceById)', () => {
     it('deletes the space (205); it then answers 404 to everything but restore, and leaves the lists', async () => {
       const c = await newCollection({ title: 'Bin' });
       const s = await newSpace({ title: 'Deleted', parent: c.id });
@@ -437,7 +437,7 @@ describe.each(DATABASE_KINDS)('spaces (%s)', (kind) => {
     });
   });
 
-  describe('POST /v1/spaces/:spaceId/restore (#30)', () => {
+  describe('POST /v1/spaces/:spaceId/restore (restoreSpace)', () => {
     it('restores a deleted space at the end of its collection', async () => {
       const c = await newCollection({ title: 'Restore here' });
       const a = await newSpace({ title: 'A', parent: c.id });
@@ -497,7 +497,7 @@ describe.each(DATABASE_KINDS)('spaces (%s)', (kind) => {
     });
   });
 
-  describe('POST /v1/spaces/:spaceId/move (#31)', () => {
+  describe('POST /v1/spaces/:spaceId/move (moveSpace)', () => {
     it('moves a space into a collection, among its siblings, and back to the top level', async () => {
       const c = await newCollection({ title: 'Destination' });
       const a = await newSpace({ title: 'A', parent: c.id });
@@ -597,7 +597,7 @@ describe.each(DATABASE_KINDS)('spaces (%s)', (kind) => {
     });
   });
 
-  describe('POST /v1/spaces/:spaceId/transfer (#32)', () => {
+  describe('POST /v1/spaces/:spaceId/transfer (transferSpace)', () => {
     it('moves the space to the top level of another organization; grants stay behind', async () => {
       const target = await t.organization('Target');
       await addMember(t.container.ctx, target.id, org.admin.user.id, 'admin');

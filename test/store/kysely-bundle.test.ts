@@ -1,6 +1,6 @@
 /**
- * Kysely is loaded from one module, src/store/sql/kysely.ts, which `npm run build` bundles into one file (CLI start,
- * issue 16). A value imported from 'kysely' anywhere else would load Kysely's own 260-file build beside the bundle in
+ * Kysely is loaded from one module, src/store/sql/kysely.ts, which `npm run build` bundles into one file (a quicker
+ * CLI start). A value imported from 'kysely' anywhere else would load Kysely's own 260-file build beside the bundle in
  * `dist/`: slower, and two copies of its classes (`instanceof PostgresAdapter` false for the other copy's adapter).
  */
 import fs from 'node:fs';

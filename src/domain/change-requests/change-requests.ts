@@ -1,6 +1,6 @@
 /**
  * Change requests: a branch `refs/heads/change-requests/<number>` from main plus a row (number, subject, status,
- * author, revisions). architecture.md section 4.
+ * author, revisions). A merge is git's merge-tree, and main moves by compare-and-swap.
  */
 import type { Context, Caller } from '../context.js';
 import { Conflict, InvalidArgument, NotFound, PermissionDenied } from '../errors.js';
@@ -254,7 +254,7 @@ async function mergeInto(
 }
 
 /**
- * Merges a change request into main (#38): needs the merge permission; a merged or archived change request
+ * Merges a change request into main: needs the merge permission; a merged or archived change request
  * answers 409; a locked space refuses. A genuine conflict changes nothing and names the files.
  */
 export async function mergeChangeRequest(ctx: Context, caller: Caller, spaceId: string, idOrNumber: string): Promise<MergeResult> {
@@ -277,7 +277,7 @@ export async function mergeChangeRequest(ctx: Context, caller: Caller, spaceId: 
 }
 
 /**
- * Brings main's changes into a change request (#39): merges main into its branch; records main's head as
+ * Brings main's changes into a change request: merges main into its branch; records main's head as
  * `revisionMergedAncestor`. Needs edit. A conflict changes nothing and names the files.
  */
 export async function updateChangeRequestFromMain(ctx: Context, caller: Caller, spaceId: string, idOrNumber: string): Promise<MergeResult> {
@@ -299,7 +299,7 @@ export async function updateChangeRequestFromMain(ctx: Context, caller: Caller, 
 export const PDF_LINK_MS = 60 * 60 * 1000;
 
 /**
- * A signed link to a PDF of the change request's content (#40): all its pages, or with `only` and `page` that one
+ * A signed link to a PDF of the change request's content: all its pages, or with `only` and `page` that one
  * page. Read permission; an unknown page is a 400 naming `page`. The link expires after an hour.
  */
 export async function changeRequestPdfLink(

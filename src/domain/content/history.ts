@@ -1,6 +1,6 @@
 /**
  * Facts about each path of a commit that come from history, not from the tree: a stable id (kept across edits,
- * renames and moves), when the path was created and when it last changed (git-format.md "Ids").
+ * renames and moves), when the path was created and when it last changed (docs/git-format.md "Ids, dates and history").
  *
  * They are a deterministic function of the commit graph: a path inherits from the same path in a parent, or from
  * the path git finds it was renamed from (against the first parent); a path seen for the first time gets an id
@@ -15,11 +15,11 @@
  * commits it answers with provisional facts (the nearest stored ancestor's, advanced to the commit in one step, or
  * ids from the paths alone) while the full computation runs in the background, once per commit and process.
  *
- * A wanted commit's facts are stored as the change from the facts of the stored commit it was computed from (its
- * first parent, for a push), up to CHANGES_PER_WHOLE changes in a row: for a 10,000-page space a whole copy is ~1.6 MB
- * of JSON, so storing one per push grew the database by that much for each changed page and cost ~15 ms of the event
- * loop to copy and write. A read from storage starts at the nearest whole copy (or one in memory) and applies the
- * changes after it. They are stored a moment after they are known (write-behind, SAVE_DELAY_MS), not right when the
+ * A wanted commit's facts are stored as the change from the facts of the stored commit it was computed from (its first
+ * parent, for a push), up to CHANGES_PER_WHOLE changes in a row: for a 10,000-page space a whole copy is ~1.6 MB of
+ * JSON, so storing one per push grew the database by that much for each changed page and held the event loop to copy
+ * and write it (bench/README.md). A read from storage starts at the nearest whole copy (or one in memory) and applies
+ * the changes after it. They are stored a moment after they are known (write-behind, SAVE_DELAY_MS), not right when the
  * push's revision and indexes are being built. Until then this process has them in memory; another one computes them
  * again (the same facts), and a process that stops first writes them as it closes.
  */

@@ -1,12 +1,12 @@
 /**
- * The link index of a space (issue 5): every link of every page of a revision (src/content/links.ts), stored in
+ * The link index of a space: every link of every page of a revision (src/content/links.ts), stored in
  * SQL per revision (space, commit) so each revision is computed once, and the lists read from it: the space's
- * links (#33), one page's links (#57, #48) and a file's backlinks (#55, #46).
+ * links, one page's links and a file's backlinks, on main or on a change request's branch.
  *
  * - The `index-links` job indexes main's new revision after every push and merge (indexLinks), then prunes the
  *   rows of revisions nobody reads any more (all but main, the heads of draft and open change requests and the
  *   revisions they started from).
- * - Indexing is incremental (issue 16): a revision starts from an indexed one (its nearest indexed ancestor, else
+ * - Indexing is incremental: a revision starts from an indexed one (its nearest indexed ancestor, else
  *   the one indexed last) and redoes only the pages whose rows may differ: pages added, moved or changed (blob or
  *   cover files), and pages with a link whose target may differ: to a page, file or reusable content no longer at
  *   the path it was reached by (renamed, moved, deleted, another id), or trying a path where something now is (a
@@ -199,7 +199,7 @@ const sameTargets = (a: Revision, aPages: DocumentPage[], b: Revision, bPages: D
  * The changes of a push that only edits pages, when the base's revision is still in memory: with the same targets
  * at the same paths (sameTargets) and the same page order, every link resolves as it did and no page moves, so only
  * the pages whose rows are made from something else (signatureOf) are redone. Found by comparing the two revisions
- * page by page, without reading the base's ~20,000 rows of 10,000 pages (~30 ms) or working out what each path
+ * page by page, without reading the base's ~20,000 rows of 10,000 pages or working out what each path
  * answers. Undefined otherwise (incrementalChanges compares the stored rows).
  */
 async function editsOnly(

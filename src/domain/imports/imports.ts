@@ -1,5 +1,5 @@
 /**
- * Content imports (#42 into a change request, #51 into a space): a row in `content_imports` records the request,
+ * Content imports (into a space, or into a change request): a row in `content_imports` records the request,
  * the `import-content` job does the work (fetch through the guard, convert, one commit), and the request waits for
  * it and answers with the new revision.
  *
@@ -63,7 +63,7 @@ export function requireTakesChanges(changeRequest: ChangeRequestRow): void {
 }
 
 /**
- * Imports `url` as `source` into the space's main content, or into a change request (#42, #51), and waits for the
+ * Imports `url` as `source` into the space's main content, or into a change request, and waits for the
  * job: the new revision and the counts. Needs edit on the space (which must not be locked); a change request must
  * be neither merged nor archived. A source Quire cannot import, or cannot reach, is a 400 naming the field.
  */

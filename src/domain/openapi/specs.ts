@@ -1,5 +1,5 @@
 /**
- * OpenAPI specifications of an organization (#117-#126) and their processing.
+ * OpenAPI specifications of an organization and their processing.
  *
  * A spec is known by its slug and has one source: a URL or a text. Creating it or PUTting a source sets
  * `processingState: pending` and queues `fetch-openapi`; the answer does not wait. The job moves the spec to
@@ -178,8 +178,9 @@ function newSpecRow(organizationId: string, slug: string, source: ReturnType<typ
 }
 
 /**
- * Creates the spec or replaces its source (#120), and queues its processing either way: PUTting the same URL again
- * is how a client asks for a refetch. Answers 200 in both cases (contract-notes C5).
+ * Creates the spec or replaces its source (createOrUpdateOpenAPISpecBySlug), and queues its processing either way:
+ * PUTting the same URL again is how a client asks for a refetch. Answers 200 in both cases, as the spec says (the
+ * reference answers 201 to a creation).
  */
 export async function putSpec(ctx: Context, caller: Caller, organizationId: string, slug: string, input: { source: SpecSourceInput }): Promise<SpecView> {
   const { access } = await organizationAccess(ctx, caller, organizationId);

@@ -1,9 +1,9 @@
 /**
- * Invite links to an organization. The spec lists only their deletion (#91); the reference also has the
- * operations an administrator needs to make and manage them, and the one that uses them, so Quire follows it:
- * createOrganizationInvite, listOrganizationInviteLinks, getOrganizationInviteLink, updateOrganizationInviteById
- * and joinOrganizationWithInvite. Only invites to the organization (`{role}`) exist; the reference's invites to a
- * space or a collection (`{level, space}`) do not.
+ * Invite links to an organization. The spec lists only their deletion (deleteOrganizationInviteById); the reference
+ * also has the operations an administrator needs to make and manage them, and the one that uses them, so Quire follows
+ * it: createOrganizationInvite, listOrganizationInviteLinks, getOrganizationInviteLink, updateOrganizationInviteById
+ * and joinOrganizationWithInvite. Only invites to the organization (`{role}`) exist; the reference's invites to a space
+ * or a collection (`{level, space}`) do not.
  *
  * As in the reference, the invite id is what the link carries: whoever holds it may read the invite and join the
  * organization with its role. So the id is 32 random bytes, and it is stored as it is: administrators must be able

@@ -162,10 +162,10 @@ export async function updateOrganization(
 }
 
 /**
- * Organizations that list an e-mail domain (#93), oldest first. Each is listed for its members (guests included)
- * and for any user whose own e-mail address is at that domain, so people can find the organization of their
- * company before they join it (their `permissions` are then all false); other callers get an empty list, so
- * the answer never tells a stranger which organizations exist. 400 when the value is not a domain name.
+ * Organizations that list an e-mail domain (getOrganizationsForEmailDomain), oldest first. Each is listed for its
+ * members (guests included) and for any user whose own e-mail address is at that domain, so people can find the
+ * organization of their company before they join it (their `permissions` are then all false); other callers get an
+ * empty list, so the answer never tells a stranger which organizations exist. 400 when the value is not a domain name.
  */
 export async function listOrganizationsForEmailDomain(ctx: Context, caller: Caller, domain: string): Promise<OrganizationView[]> {
   const normalized = domain.trim().toLowerCase();

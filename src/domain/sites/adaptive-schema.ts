@@ -1,9 +1,9 @@
 /**
  * The adaptive schema of a site: the JSON Schema (draft-07) of the claims its visitors carry, within the spec's
- * constraints (contract-notes.md section 6, C8, and section 7): an object with `additionalProperties: false`,
- * boolean claims each with a `description`, and an optional `unsigned` object holding unsigned claims of the same
- * shape. The constraints are checked here, field by field, so a refusal names the member at fault; what passes is
- * then compiled by Ajv as a draft-07 schema.
+ * constraints, a subset of the reference's (which also allows string, number, array and object claims): an object with
+ * `additionalProperties: false`, boolean claims each with a `description`, and an optional `unsigned` object holding
+ * unsigned claims of the same shape. The constraints are checked here, field by field, so a refusal names the member at
+ * fault; what passes is then compiled by Ajv as a draft-07 schema.
  */
 import { Ajv } from 'ajv';
 import { InvalidArgument } from '../errors.js';

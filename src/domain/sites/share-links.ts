@@ -1,10 +1,10 @@
 /**
- * Share links (#84-#87): secret links to a site whose visibility is `share-link`. The secret (`token`) is shown
- * in the link's `urls.published` (as the `share` query parameter) and taken back as the `shareKey` query
- * parameter of #26, #66, #67, #79 and the site structure, where it lets anyone read the site while the link is
- * active. Unlike API tokens it is kept readable: every read of the link must show it again, and a key derived from
- * a secret kept in the same database would protect nothing more. Checks read the database each time (no cache),
- * so deactivating or deleting a link ends its access at once.
+ * Share links: secret links to a site whose visibility is `share-link`. The secret (`token`) is shown in the link's
+ * `urls.published` (as the `share` query parameter) and taken back as the `shareKey` query parameter of getSpaceById,
+ * getPublishedContentSite, listSiteSections, listSiteSpaces and the site structure, where it lets anyone read the site
+ * while the link is active. Unlike API tokens it is kept readable: every read of the link must show it again, and a key
+ * derived from a secret kept in the same database would protect nothing more. Checks read the database each time (no
+ * cache), so deactivating or deleting a link ends its access at once.
  */
 import crypto from 'node:crypto';
 import type { Context, Caller } from '../context.js';

@@ -1,5 +1,5 @@
 /**
- * The structure of a site: sections (#67-#71), section groups (#72-#78), site spaces (#79-#83) and
+ * The structure of a site: sections, section groups, site spaces and
  * sortSiteStructure. Every change runs in a transaction that first locks the site's row, reads the structure
  * and writes what changes, so defaults and positions are computed from a current picture.
  *

@@ -53,11 +53,11 @@ export async function isPublished(ctx: Context, siteId: string): Promise<boolean
 }
 
 /**
- * The site and the caller's way in. Members who are not guests read every site of the organization. With
- * `visitor`, operations that publish a site (#66, #67, #79, structure) also let anyone else read a published site
- * whose visibility is public or unlisted, a share-link site with the key of one of its active share links, or a
- * visitor-auth site with a valid visitor token (published pages only).
- * 404 otherwise (existence is not leaked).
+ * The site and the caller's way in. Members who are not guests read every site of the organization. With `visitor`,
+ * operations that publish a site (the published view, its sections, site spaces and structure) also let anyone else
+ * read a published site whose visibility is public or unlisted, a share-link site with the key of one of its active
+ * share links, or a visitor-auth site with a valid visitor token (published pages only). 404 otherwise (existence is
+ * not leaked).
  */
 export async function loadSite(
   ctx: Context,

@@ -1,5 +1,5 @@
 /**
- * Visitor authentication of published sites (issue 14; a Quire extension, the reference has no operation for the
+ * Visitor authentication of published sites (a Quire extension: the reference has no operation for the
  * key). Each site has a signing key, shown to the organization's admins as GitBook shows it in a site's settings:
  * the site's owners sign visitor tokens with it (HS256 JWTs, the key's text as the secret, as `jsonwebtoken`'s
  * `sign(claims, key)` uses it) and send visitors to `SITE_URL?jwt_token=TOKEN`. A token signed with the site's

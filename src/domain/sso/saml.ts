@@ -1,5 +1,5 @@
 /**
- * SAML identity providers of an organization (#111-#115) and the sign-in choices they offer (#116).
+ * SAML identity providers of an organization and the sign-in choices they offer (listSSOProviderLoginsInOrganization).
  *
  * A provider is created with a label alone and stays `pending` until its entity id, SSO URL and certificate are
  * all set; it is `active` after. Values are checked when saved: the SSO URL must be an http(s) URL, the

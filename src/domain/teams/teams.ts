@@ -127,7 +127,7 @@ export async function renameTeam(ctx: Context, caller: Caller, organizationId: s
 export interface TeamMemberView {
   member: MemberView;
   role: TeamRole;
-  /** Whether the caller may read this member (#95): anyone who lists members, and each member for themselves. */
+  /** Whether the caller may read this member: anyone who lists members, and each member for themselves. */
   canView: boolean;
 }
 

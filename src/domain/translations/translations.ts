@@ -1,7 +1,7 @@
 /**
- * Translation settings (#127-#131) in the spec's shape: a title and the languages content is translated into
- * (contract-notes C2: not the reference's `Translation`). The spec's bodies carry only `title`; `languages` is an
- * optional extra member of both bodies, language codes from contract-notes section 3, kept when absent.
+ * Translation settings in the spec's shape: a title and the languages content is translated into (not the
+ * reference's `Translation`, a different resource). The spec's bodies carry only `title`; `languages` is an
+ * optional extra member of both bodies, the reference's language codes, kept when absent.
  * Members who are not guests read them; admins change them (src/domain/permissions.ts).
  */
 import type { Context, Caller } from '../context.js';
@@ -19,7 +19,7 @@ import {
   type TranslationSettingsRow,
 } from '../../store/sql/translations.js';
 
-/** The reference's TranslationLanguage codes (contract-notes section 3, our choice). */
+/** The reference's TranslationLanguage codes (Quire's choice: the spec names no languages). */
 export const TRANSLATION_LANGUAGES = [
   'en', 'fr', 'de', 'es', 'it', 'pt', 'ru', 'ja', 'zh', 'ko', 'ar', 'hi', 'nl', 'pl', 'tr', 'sv', 'no', 'da', 'fi', 'el', 'cs', 'hu',
   'ro', 'th', 'vi', 'id', 'ms', 'he', 'uk', 'sk', 'bg', 'hr', 'lt', 'lv', 'et', 'sl',

@@ -1,7 +1,7 @@
 /**
- * One long-lived `git cat-file --batch-command` process per repository: object reads over a pipe instead of a
- * process per read (architecture.md section 3: ~15-20k blobs/s against ~400/s). Requests are answered in order,
- * so a FIFO of pending reads is matched against the output stream.
+ * One long-lived `git cat-file --batch-command` process per repository: object reads over a pipe instead of a process
+ * per read, which reads many times fewer objects a second. Requests are answered in order, so a FIFO of pending reads
+ * is matched against the output stream.
  */
 import { directLauncher, type GitChild, type ProcessLauncher } from './launcher.js';
 

@@ -1,9 +1,9 @@
 /**
  * Where git processes start. Starting a process forks the one that starts it, and fork copies the page tables of
- * the whole address space: measured here, 5 ms from a fresh Node process, 7 ms at 380 MB resident, 23 ms at 600 MB,
- * all of it spent on the event loop's thread. A server that holds a 10,000-page space runs about ten git processes
- * per push (receive-pack, its hook's FIFOs, cat-file of the quarantine, rev-list, diff-tree, ls-tree, the history's
- * diff-tree), so the forks alone took ~200 ms of its thread per push.
+ * the whole address space: the bigger the process, the longer each start holds the event loop's thread. A server
+ * that holds a 10,000-page space runs about ten git processes per push (receive-pack, its hook's FIFOs, cat-file of
+ * the quarantine, rev-list, diff-tree, ls-tree, the history's diff-tree), so the forks alone held its thread for a
+ * large part of a push (bench/README.md).
  *
  * A ProcessLauncher therefore starts processes itself only while this process is small; past `forkAboveBytes` of
  * resident memory it starts a small helper process once (the launcher: a Node script of its own, a few MB) and has

@@ -245,8 +245,8 @@ export class GitStore {
   /**
    * Starts `git upload-pack` or `git receive-pack` in stateless-RPC mode on the space's repository (git's smart
    * HTTP protocol): with `advertiseRefs`, it prints the ref advertisement and exits; otherwise it answers the
-   * request written to its stdin. `env` reaches git and, for receive-pack, its hooks (GIT_PROTOCOL, the hook
-   * launch variables). Hooks always come from the repository's own hooks folder, whatever the configuration says.
+   * request written to its stdin. `env` reaches git and, for receive-pack, its hooks (GIT_PROTOCOL, the push
+   * channel's variables). Hooks always come from the repository's own hooks folder, whatever the configuration says.
    */
   spawnService(spaceId: string, service: GitService, options: { advertiseRefs: boolean; env: Record<string, string> }): GitChild {
     const gitDir = this.repositoryPath(spaceId);

@@ -93,12 +93,12 @@ export function gitEnvironment({ base, token, config = [] }: GitEnvironmentOptio
  * A simple-git instance in `dir` with `env` (from gitEnvironment).
  *
  * simple-git's completion delay: by default it treats a command as done 50 ms after `exit`, and — whatever the
- * `completion` option says — it waits another 50 ms after `close` when the command printed nothing (its
- * completion plugin's "quick close" only happens after output). Most commands a sync loop runs are silent
- * (`add`, `status` of a clean tree, `fetch --quiet`), so each would cost ~55 ms instead of ~3 ms. So: `completion`
- * ends a task on `close` only (`onExit: false`), and the output handler emits one empty chunk on stdout when the
- * stream ends — always before `close` — which marks the command as having printed and skips the wait. The
- * sync tests measure it (test/sync/sync.test.ts).
+ * `completion` option says — it waits another 50 ms after `close` when the command printed nothing (its completion
+ * plugin's "quick close" only happens after output). Most commands a sync loop runs are silent (`add`, `status` of a
+ * clean tree, `fetch --quiet`), so each would cost those 50 ms more than its own time. So: `completion` ends a task on
+ * `close` only (`onExit: false`), and the output handler emits one empty chunk on stdout when the stream ends — always
+ * before `close` — which marks the command as having printed and skips the wait. The sync tests measure it
+ * (test/sync/sync.test.ts).
  */
 export function createGit(dir: string, env: Record<string, string>): SimpleGit {
   const git = simpleGit({

@@ -1,5 +1,5 @@
 /**
- * Content imports (#42, #51): one row per import, written by the request, worked on by the import-content job.
+ * Content imports: one row per import, written by the request, worked on by the import-content job.
  */
 import type { Kysely, Selectable, Updateable } from 'kysely';
 import type { ContentImportsTable, Database, RepositoryImportsTable } from './schema.js';

@@ -12,10 +12,10 @@
  * index would prune are taken over: a read still in flight on one then reads the new revision's rows, as one in
  * flight on a pruned revision reads none. Reads find a revision's slot in the same statement as its rows.
  *
- * Why slots: a revision of 10,000 pages has ~80,000 rows; copying them per revision (INSERT ... SELECT) took ~150 ms
- * on SQLite and 330-500 ms on PostgreSQL here, and moving the page order of every row after an inserted page ~50 ms
- * and ~1 s. Taken over, a one-page push rewrites that page's rows, one page row and the answers that changed; page
- * order lives in `link_pages` (one row per page), so an inserted page moves one row per later page.
+ * Why slots: a revision of 10,000 pages has ~80,000 rows; copying them per revision (INSERT ... SELECT), and moving the
+ * page order of every row after an inserted page, cost a push far more than the pages it changed (bench/README.md).
+ * Taken over, a one-page push rewrites that page's rows, one page row and the answers that changed; page order lives in
+ * `link_pages` (one row per page), so an inserted page moves one row per later page.
  */
 import type { Expression, Kysely, SqlBool, Transaction } from 'kysely';
 import { isPostgres } from './dialect.js';

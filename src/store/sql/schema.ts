@@ -261,7 +261,7 @@ export interface OpenApiSpecVersionsTable {
   created_at: string;
 }
 
-/** A content import (#42, #51) and its outcome; the import-content job works from this row. */
+/** A content import (into a space or a change request) and its outcome; the import-content job works from this row. */
 export interface ContentImportsTable {
   id: string;
   space_id: string;

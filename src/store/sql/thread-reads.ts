@@ -1,10 +1,11 @@
 /**
  * Read-only queries run on a CPU pool thread (src/cpu/pool.ts), for reads long enough to matter: the engine's ranking
- * (a space indexed without term lists) scores every match of a query's words, 100-200 ms of SQLite on 100,000 pages
- * (bench/README.md). better-sqlite3 is synchronous: on the event loop, such a read would hold every other request for
- * as long. On a thread it holds that thread only, and requests go on being answered. Tasks that read and then work on
- * what they read (part of an organization search's spaces, src/domain/search/search.ts splitWithThread) use the same
- * connection through Kysely (`threadDatabase`), so that the store's own read functions run there unchanged.
+ * (a space indexed without term lists) scores every match of a query's words, a long read of SQLite on a large
+ * organization (bench/README.md). better-sqlite3 is synchronous: on the event loop, such a read would hold every other
+ * request for as long. On a thread it holds that thread only, and requests go on being answered. Tasks that read and
+ * then work on what they read (part of an organization search's spaces, src/domain/search/search.ts splitWithThread)
+ * use the same connection through Kysely (`threadDatabase`), so that the store's own read functions run there
+ * unchanged.
  *
  * Each thread opens its own read-only connection to the database file on its first read and keeps it (its page cache
  * stays warm) until the thread ends with its pool, that is with the container. SQLite in WAL mode lets it read beside

@@ -47,7 +47,7 @@ export const UpdateChangeRequestBody = Type.Object(
   { minProperties: 1 },
 );
 
-/** #38 and #39: the new head, or with `result: "conflicts"` the unchanged one and the conflicting files. */
+/** mergeChangeRequest and updateChangeRequest: the new head, or with `result: "conflicts"` the unchanged one and the conflicting files. */
 export const MergeResultSchema = Type.Object({
   revision: Type.String(),
   result: StringEnum(['merge', 'update', 'conflicts'] as const),

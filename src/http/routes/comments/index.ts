@@ -40,7 +40,7 @@ import { presentMember } from '../members/presenter.js';
 
 const tags = ['space-comments'];
 
-/** Comments on a space's main content (#1-#9) or on a change request (#10-#17), and the hidden reply and commenter lists. */
+/** Comments on a space's main content or on a change request, and the hidden reply and commenter lists. */
 const VARIANTS = [
   { prefix: '/spaces/:spaceId', suffix: 'InSpace' },
   { prefix: '/spaces/:spaceId/change-requests/:changeRequestId', suffix: 'InChangeRequest' },
@@ -142,7 +142,7 @@ export const commentRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, {
       },
     );
 
-    // Not in the spec; the reference's listCommentRepliesInSpace (contract-notes.md section 4).
+    // Not in the spec; the reference's listCommentRepliesInSpace.
     app.get(
       `${prefix}/comments/:commentId/replies`,
       {
@@ -227,7 +227,7 @@ export const commentRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, {
       },
     );
 
-    // Not in the spec; the reference's listCommentersInSpace (contract-notes.md section 4).
+    // Not in the spec; the reference's listCommentersInSpace.
     app.get(
       `${prefix}/commenters`,
       {

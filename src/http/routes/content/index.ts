@@ -59,7 +59,7 @@ function options(query: { metadata?: boolean; format?: 'markdown' | 'document'; 
   };
 }
 
-/** Main's content, or a change request's branch when the path names one (#41-#45, #47, #50-#54, #56). */
+/** Main's content, or a change request's branch when the path names one. */
 const VARIANTS = [
   {
     prefix: '/spaces/:spaceId',

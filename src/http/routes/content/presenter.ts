@@ -1,6 +1,6 @@
 /**
- * Revision, Page and File as the API shows them (contract-notes.md section 7 "Document page traps": document
- * pages always carry `kind: "sheet"`, a full `layout` and `markdown`; groups only at the top level).
+ * Revision, Page and File as the API shows them, in the shape the reference requires of them: document pages
+ * always carry `kind: "sheet"`, a full `layout` and `markdown`; groups only at the top level.
  */
 import { randomUUID } from 'node:crypto';
 import type { DocumentPage, LinkPage, Page, ReusableContent, RevisionFile } from '../../../content/model.js';

@@ -16,7 +16,7 @@ import { presentInvite } from './presenter.js';
 
 const tags = ['organization-invites'];
 
-/** Marks the operations the spec does not list (it has only the deletion, #91). */
+/** Marks the operations the spec does not list (it has only the deletion, deleteOrganizationInviteById). */
 const EXTENSION = 'Quire extension: not in the spec; the reference operation of the same operationId.';
 
 /** Invite links (src/domain/organizations/invites.ts explains the choices). */

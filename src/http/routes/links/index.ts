@@ -6,7 +6,7 @@ import { listFileBacklinks, listLinks } from '../../../domain/content/links.js';
 import { BacklinkListSchema, BacklinksQuery, FileBacklinksParams, LinkListSchema, LinksQuery, PageLinksParams, SpaceLinksParams } from './schema.js';
 import { LinkPresenter } from './presenter.js';
 
-/** The links of a space (#33), of a page (#57, #48) and a file's backlinks (#55, #46). */
+/** The links of a space, of a page and a file's backlinks, on main or on a change request's branch. */
 export const linkRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { ctx, urls }) => {
   const appUrl = urls.app('');
 

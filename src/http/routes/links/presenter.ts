@@ -1,6 +1,6 @@
 /**
  * Link records (ContentReferenceUsage) and content locations (ContentLocation) as the API shows them. Embedded
- * objects are complete (contract-notes.md section 7): a page or file location carries the full organization, space
+ * objects are complete, as the reference requires: a page or file location carries the full organization, space
  * and page or file; a change request's lists say so in `versionContext`.
  */
 import type { LinkContext, LinkItem, LinkList, LinkTarget } from '../../../domain/content/links.js';

@@ -36,7 +36,7 @@ export const ListMembersQuery = Type.Object({
 export const UpdateMemberBody = Type.Object({ role: Type.Optional(RoleOrNull) }, { minProperties: 1 });
 
 /**
- * The spec's member name (contract-notes C1: the reference calls it `gitbookVisitorClaims`, optional; ours is
+ * The spec's member name (the reference calls it `gitbookVisitorClaims`, optional; ours is
  * always present and still validates there).
  */
 export const PingReply = Type.Object({

@@ -7,7 +7,7 @@ import { searchOrganization, searchSpace } from '../../../domain/search/search.j
 import { OrganizationSearchList, OrganizationSearchParams, SearchQuery, SpaceSearchList, SpaceSearchParams } from './schema.js';
 import { presentPageHit, presentSpaceHit } from './presenter.js';
 
-/** Full-text search in a space (#49) and across an organization's spaces (#92). */
+/** Full-text search in a space (searchSpaceContent) and across an organization's spaces (searchOrganizationContent). */
 export const searchRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { ctx, urls }) => {
   app.get(
     '/spaces/:spaceId/search',

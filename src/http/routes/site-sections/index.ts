@@ -40,7 +40,7 @@ const SECTIONS = '/orgs/:organizationId/sites/:siteId/sections';
 const GROUPS = '/orgs/:organizationId/sites/:siteId/section-groups';
 
 export const siteSectionRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { ctx, urls }) => {
-  // ---- sections #67-#71
+  // ---- sections
 
   app.get(
     SECTIONS,
@@ -116,7 +116,7 @@ export const siteSectionRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (ap
     },
   );
 
-  // ---- section groups #72-#78
+  // ---- section groups
 
   app.get(
     GROUPS,

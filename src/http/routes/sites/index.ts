@@ -179,7 +179,7 @@ export const siteRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { ct
       ),
   );
 
-  // Not in the spec; the reference's getSiteStructure and sortSiteStructure (contract-notes.md section 4).
+  // Not in the spec; the reference's getSiteStructure and sortSiteStructure.
   app.get(
     '/orgs/:organizationId/sites/:siteId/structure',
     {

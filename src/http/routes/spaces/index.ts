@@ -72,7 +72,7 @@ export const spaceRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { c
     async (request) => presentSpace(urls, await transferSpace(ctx, callerOf(request), request.params.spaceId, request.body)),
   );
 
-  // Not in the spec; the reference's createSpace and listSpacesInOrganizationById (contract-notes.md section 4).
+  // Not in the spec; the reference's createSpace and listSpacesInOrganizationById.
   app.get(
     '/orgs/:organizationId/spaces',
     {

@@ -50,7 +50,7 @@ export function presentSamlProvider(urls: Urls, view: SamlProviderView) {
   };
 }
 
-/** An SSO login info (#116). */
+/** An SSO login info (listSSOProviderLoginsInOrganization). */
 export function presentSsoLogin(urls: Urls, provider: SamlProviderRow) {
   return { id: provider.id, label: provider.label, startURL: samlService(urls, provider.id).startURL };
 }

@@ -17,12 +17,12 @@ export function presentTeam(view: TeamView) {
   };
 }
 
-/** An item of a team's members (#107). */
+/** An item of a team's members (listTeamMembersInOrganizationById). */
 export function presentTeamMember(urls: Urls, view: TeamMemberView) {
   return { organization: presentMember(urls, view.member), team: { role: view.role }, permissions: { view: view.canView } };
 }
 
-/** An item of a member's teams (#101). */
+/** An item of a member's teams (listTeamsForOrganizationMember). */
 export function presentMemberTeam(view: MemberTeamView) {
   return { team: presentTeam(view.team), member: { role: view.role as TeamRole } };
 }

@@ -23,10 +23,10 @@ export const TeamSchema = Type.Object({
 /** TeamMember of the reference: a user's seat in a team. */
 export const TeamMemberSchema = Type.Object({ role: TeamRole });
 
-/** An item of a member's teams (#101). */
+/** An item of a member's teams (listTeamsForOrganizationMember). */
 export const MemberTeamSchema = Type.Object({ team: TeamSchema, member: TeamMemberSchema });
 
-/** OrganizationTeamMember of the reference: an item of a team's members (#107). */
+/** OrganizationTeamMember of the reference: an item of a team's members (listTeamMembersInOrganizationById). */
 export const TeamMemberItemSchema = Type.Object({
   organization: MemberSchema,
   team: TeamMemberSchema,
@@ -59,5 +59,5 @@ export const UpdateTeamMembersBody = Type.Object({
   ),
 });
 
-/** The body of #109 is optional: no body (or `{}`) adds the user as `member`, or keeps their current role. */
+/** The body of addMemberToOrganizationTeamById is optional: no body (or `{}`) adds the user as `member`, or keeps their current role. */
 export const AddTeamMemberBody = Nullable(Type.Object({ role: Type.Optional(TeamRole) }));

@@ -21,7 +21,7 @@ import { presentTranslationSettings } from './presenter.js';
 
 const tags = ['translations'];
 
-/** Translation settings (#127-#131) in the spec's shape (contract-notes C2). */
+/** Translation settings in the spec's shape (the reference's `Translation` is a different resource). */
 export const translationRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { ctx, urls }) => {
   app.get(
     '/orgs/:organizationId/translations',

@@ -7,7 +7,7 @@ export const TranslationSettingsParams = Type.Object({ organizationId: Type.Stri
 
 const Language = StringEnum(TRANSLATION_LANGUAGES, { description: 'A language code' });
 
-/** The spec's body is `{title}`; `languages` is an optional extra member (Quire's choice, contract-notes section 3). */
+/** The spec's body is `{title}`; `languages` is an optional extra member (Quire's choice). */
 export const TranslationSettingsBody = Type.Object({
   title: Type.String({ minLength: 1, maxLength: 100 }),
   languages: Type.Optional(
@@ -18,7 +18,7 @@ export const TranslationSettingsBody = Type.Object({
   ),
 });
 
-/** The spec's TranslationSettings (contract-notes C2: the reference's `Translation` is a different resource). */
+/** The spec's TranslationSettings (the reference's `Translation` is a different resource). */
 export const TranslationSettingsSchema = Type.Object({
   object: Type.Literal('translation-settings'),
   id: Type.String(),

@@ -4,7 +4,7 @@ const text = 'text' as const;
 
 // `any`: migrations are frozen in time and must not follow later changes of the Database type.
 export async function up(db: Kysely<any>): Promise<void> {
-  // One row per content import (#42, #51): what was asked, by whom, and how it ended. The import-content job
+  // One row per content import: what was asked, by whom, and how it ended. The import-content job
   // reloads its row by id; `result_revision` set means done (running the job again changes nothing).
   await db.schema
     .createTable('content_imports')

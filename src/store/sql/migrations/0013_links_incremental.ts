@@ -5,7 +5,7 @@ const text = 'text' as const;
 
 // `any`: migrations are frozen in time and must not follow later changes of the Database type.
 export async function up(db: Kysely<any>): Promise<void> {
-  // The link index is indexed incrementally (issue 16): a revision's rows live in a slot, which the next revision
+  // The link index is indexed incrementally: a revision's rows live in a slot, which the next revision
   // of the same line takes over and changes in place (src/domain/content/links.ts). The rows of 0008 are dropped:
   // the index is rebuilt on demand (reads, and the catch-up at start for main).
   await db.schema.dropTable('links').execute();

@@ -8,8 +8,8 @@ const text = 'text' as const;
 export async function up(db: Kysely<any>): Promise<void> {
   // What results show of a page (its id, title, path and packed sections) as one row, where they were read from two
   // tables (search_pages' title and path, search_texts' sections): an organization's answer shows 500 pages, and the
-  // second look-up per page was a third of reading them on PostgreSQL. Every page has a row (sections '' when it has
-  // none after its first heading); title and path leave search_pages (one copy).
+  // second look-up per page was a large part of reading them on PostgreSQL. Every page has a row (sections '' when it
+  // has none after its first heading); title and path leave search_pages (one copy).
   // On PostgreSQL the row is kept uncompressed and inline up to a page of 8 KB (toast_tuple_target): a page's
   // sections (~2-3 KB) went compressed (pglz), and decompressing the 500 of an answer was most of reading them.
   const postgres = isPostgres(db);
