@@ -1,5 +1,5 @@
 /**
- * Issue 12 item 6 (run by hand: `npx tsx bench/big-page.ts`): one big page must not hold the API.
+ * Big page performance line (run by hand: `npx tsx bench/big-page.ts`): one big page must not hold the API.
  *
  * For each size (`SIZES`, MB, default `1,5`): a space with a one-line page of that size (words, links, emphasis) is
  * pushed over HTTP with a real git client; `GET /v1/orgs` is timed every 50 ms from the push until search finds a
@@ -15,7 +15,7 @@ import { Checkout, spaceRemote } from '../test/helpers/git.js';
 import { parsePage } from '../src/content/page.js';
 import { extractLinks } from '../src/content/links.js';
 import { indexedPart } from '../src/content/bounded-markdown.js';
-import { pageRows } from '../src/domain/search/search.js';
+import { pageRows } from '../src/content/search-ranking.js';
 
 const SIZES = (process.env.SIZES ?? '1,5').split(',').map(Number);
 const WORDS = ['lorem', 'ipsum', 'dolor', 'sit', 'amet', 'consectetur', 'adipiscing', 'elit', '[sed](other.md)', 'do', 'eiusmod', '*tempor*'];

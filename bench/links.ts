@@ -1,5 +1,5 @@
 /**
- * Issue 5 performance line (run by hand: `npx tsx bench/links.ts`): indexing the links of a 1,000-page space,
+ * Link index performance line (run by hand: `npx tsx bench/links.ts`): indexing the links of a 1,000-page space,
  * target < 3 s. Each page is about 1.5 KB of prose with 8 links: pages in other folders (one of them broken), an
  * image, an external URL, a reference-style link, a literal autolink and an anchor.
  *
@@ -8,7 +8,7 @@
  * round pushes a commit that rewrites every page (so no parsed page is reused) and indexes it; printed beside it,
  * the parts (revision parse; link extraction and store).
  *
- * Issue 16 item 3 (incremental link index), target < 200 ms at 10,000 pages (`PAGES=10000`): the re-index after a
+ * The incremental link index: target < 200 ms at 10,000 pages (`PAGES=10000`): the re-index after a
  * push that changes one page (ROUNDS pushes, a different page each, median). The revision of the push is parsed
  * first and timed apart (the push's checks and the other indexing jobs read it too; parsing is not the link
  * index's); then indexLinks, which starts from the revision before. Also printed: the same with the parse
@@ -81,7 +81,7 @@ try {
     return { parse, index: performance.now() - start };
   };
   await checkout.write(pageFile(7), `${body(7, 99)}\nOne more [link](../README.md).\n`);
-  let start = performance.now();
+  const start = performance.now();
   await indexLinks(ctx, spaceId, await checkout.commitAndPush('one page, never read'));
   const withParse = performance.now() - start;
   const onePage: Array<{ parse: number; index: number }> = [];

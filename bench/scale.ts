@@ -1,5 +1,5 @@
 /**
- * Issue 16 item 6, speed at real scale (run by hand; figures in bench/README.md):
+ * Speed at real scale (run by hand; figures in bench/README.md):
  *
  * `npx tsx bench/scale.ts` (SCALE=space, PAGES=10000): one space of 10,000 pages in folders of 50.
  *   - GET /content and GET one page, warm, one connection, from `quire serve` (the build, `npm run build` first, its
@@ -203,7 +203,7 @@ async function bigSpace(server: BenchServer): Promise<void> {
     searchable.push(await search);
     if (round % 2 === 0) barePushes.push(await push('bare'));
   }
-  await profiler!?.stop();
+  await profiler?.stop();
   await close();
   console.log(`${ROUNDS} one-page pushes, medians (from the moment the push returned):`);
   console.log(`  git push through Quire ${p50(pushes)} (bare smart-HTTP push of the same commit ${p50(barePushes)}, ratio ${(median(pushes) / median(barePushes)).toFixed(2)})`);

@@ -106,7 +106,7 @@ export class Api {
     }
     const text = await response.text();
     if (response.status < 200 || response.status > 299) {
-      let detail = '';
+      let detail: string;
       try {
         const { error } = JSON.parse(text) as { error?: { code?: string; message?: string } };
         detail = [error?.code, error?.message].filter(Boolean).join(': ');

@@ -1,5 +1,5 @@
 /**
- * The conformance harness (issue 11, item 5): proves that repositories push into Quire and read as they are.
+ * The conformance harness: proves that repositories push into Quire and read as they are.
  *
  * One temporary `quire serve` (SQLite in a temp data dir, in-process jobs, a free port of 127.0.0.1) and, for each
  * repository, in order:
@@ -246,7 +246,7 @@ async function runRepository(harness: Harness, input: string, options: Conforman
         // Quire's reasons are the `remote:` lines; git's own wrapping says nothing more.
         const said = (error as Error).message.split(' / ').filter((part) => part.includes('remote:'));
         const reasons = said.map((part) => part.slice(part.indexOf('remote:') + 'remote:'.length).trim()).filter((reason) => reason !== '' && !reason.endsWith(':'));
-        throw new Error(reasons.length ? `refused: ${reasons.join('; ')}` : (error as Error).message);
+        throw new Error(reasons.length ? `refused: ${reasons.join('; ')}` : (error as Error).message, { cause: error });
       }
     });
     if (!pushed) return run.finish();
@@ -427,7 +427,7 @@ async function searchFindsAPage(
   }
   const url = `${base}/search?query=${encodeURIComponent(best.word)}&limit=100`;
   const deadline = Date.now() + timeoutMs;
-  let found = 0;
+  let found: number;
   for (;;) {
     const list = await api.get<{ items: { id: string }[] }>(url);
     found = list.items.length;

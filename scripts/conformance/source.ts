@@ -26,7 +26,7 @@ export async function git(env: NodeJS.ProcessEnv, args: string[], cwd?: string):
       .split('\n')
       .filter((line) => line.trim() !== '' && !/^(hint:|To )/.test(line))
       .join(' / ');
-    throw new Error(`git ${args.filter((a) => !a.includes('://')).join(' ')}: ${said}`);
+    throw new Error(`git ${args.filter((a) => !a.includes('://')).join(' ')}: ${said}`, { cause: error });
   }
 }
 

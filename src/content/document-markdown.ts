@@ -1,5 +1,5 @@
 /**
- * A JSONDocument as GitBook-flavoured markdown (issue 13 item 3): the reverse of src/content/document.ts, for a
+ * A JSONDocument as GitBook-flavoured markdown: the reverse of src/content/document.ts, for a
  * comment or a reply sent as a document, and for documents a migration meets. The document becomes the tree of
  * src/content/gitbook-markdown.ts, which remark-stringify writes; markdown -> document -> markdown -> document
  * gives the same document again (test/content/document-markdown.test.ts, and scripts/document-roundtrip.ts over
@@ -42,6 +42,7 @@ export const PLAIN_HREFS: ReverseContext = {
 interface AnyNode {
   object?: string;
   type?: string;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- GitBook's JSON: each node type keeps its own fields in `data`, read one by one below.
   data?: Record<string, any>;
   nodes?: AnyNode[];
   leaves?: Array<{ text?: string; marks?: Array<{ type?: string }> }>;

@@ -1,5 +1,5 @@
 /**
- * GitBook-flavoured markdown as the reference's `JSONDocument` (issue 13 item 2): the tree of
+ * GitBook-flavoured markdown as the reference's `JSONDocument`: the tree of
  * src/content/gitbook-markdown.ts, block by block, in the kinds of the reference schema. Pure: what a link points at
  * comes from the caller (DocumentContext), which knows the revision.
  *
@@ -124,7 +124,7 @@ export function parseFigure(html: string): { src: string; alt: string; width?: n
 const BUTTON = /^<a\s+href="([^"]*)"\s+class="button\s+(primary|secondary)"[^>]*>$/i;
 
 /** HTML that text reads inline (marks, breaks, buttons, the emoji span, and their ends). */
-const INLINE_HTML = /^<\/?(kbd|sup|sub|mark|br|span|a\s[^>]*class="button)[\s>\/]/i;
+const INLINE_HTML = /^<\/?(kbd|sup|sub|mark|br|span|a\s[^>]*class="button)[\s>/]/i;
 
 /** The opening tag of the platform's emoji span; its code point(s) in hex. */
 const EMOJI_SPAN = /^<span\s+data-gb-custom-inline\s+data-tag="emoji"\s+data-code="([0-9a-f]+(?:-[0-9a-f]+)*)"\s*>$/i;

@@ -1,5 +1,5 @@
 /**
- * Front matter of markdown files (git-format.md "A page file", "Writing"): split and parsed with gray-matter using
+ * Front matter of markdown files (docs/git-format.md "A page file"): split and parsed with gray-matter using
  * js-yaml 4 with the CORE schema (so `2024-01-01` stays a string and `yes` stays a string: YAML 1.2 rules), written
  * back with js-yaml's `dump`, unknown keys kept in their order.
  *
@@ -73,6 +73,7 @@ const refuse = {
   },
 };
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- gray-matter's options name the type of what they parse: any YAML.
 type Options = matter.GrayMatterOption<string, any>;
 
 const GRAY_MATTER_OPTIONS: Options = {

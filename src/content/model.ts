@@ -1,10 +1,8 @@
 /**
- * The content of one commit of a space, as Quire understands it (git-format.md). Built by src/content/revision.ts
- * from the commit's tree; presented as the API's Revision / Page / File by src/http/routes/content.
- * Plain data, immutable once built (cached by commit oid).
+ * The content of one commit of a space, as Quire understands it (docs/git-format.md). Built by src/content/revision.ts
+ * from the commit's tree (read through ./tree-source.ts); presented as the API's Revision / Page / File by
+ * src/http/routes/content. Plain data, immutable once built (cached by commit oid).
  */
-import type { PageFilesInput, ParsedPage, ParsedPageStore } from './page.js';
-import type { ParsedSummaryStore, PlainSummaryParse, SummaryInput } from './summary.js';
 
 /** A blob of the commit's tree, with its full path from the repository root. */
 export interface TreeEntry {
@@ -13,26 +11,6 @@ export interface TreeEntry {
   mode: string;
   oid: string;
   size: number;
-}
-
-/** How the builder reads what it needs from the commit. */
-export interface TreeSource {
-  /** Every blob of the commit, in any order. */
-  entries: TreeEntry[];
-  readBlob(oid: string): Promise<Buffer>;
-  /**
-   * An image's width and height by blob oid, when the caller keeps them (images are read whole to find them, and a
-   * repository's assets change rarely); without it, every image blob is read.
-   */
-  dimensionsOf?(oid: string): Promise<{ width: number; height: number } | undefined>;
-  /** Parses the page files somewhere else than here (a worker thread: the CPU pool); inline without it. */
-  parsePages?(input: PageFilesInput): Promise<ParsedPage[]>;
-  /** Pages parsed by earlier builds: a page found here is neither read nor parsed again. */
-  parsedPages?: ParsedPageStore;
-  /** SUMMARY.md parsed by earlier builds: found here (and still holding), it is neither read nor parsed again. */
-  parsedSummaries?: ParsedSummaryStore;
-  /** Parses a big SUMMARY.md somewhere else than here (the CPU pool); inline without it. */
-  parseSummary?(input: SummaryInput): Promise<PlainSummaryParse>;
 }
 
 /**

@@ -40,7 +40,8 @@
  */
 import yaml from 'js-yaml';
 import { CONFIG_PATH, parseGitbookConfig } from './config.js';
-import type { ContentProblem, TreeSource } from './model.js';
+import type { ContentProblem } from './model.js';
+import type { TreeSource } from './tree-source.js';
 import { normalizeProjectDirectory } from './project-directory.js';
 
 export const SITE_CONFIG_PATHS = ['docs.yaml', 'gitbook-docs.yaml'] as const;
@@ -257,7 +258,7 @@ export function parseSiteConfig(text: string, fileName = 'docs.yaml'): { site: S
     if (sections.filter((s) => s.default).length > 1) throw new SiteConfigProblem('site.structure: more than one section says default: true');
     return { site: { title: optionalString(site, 'title', 'site'), structure }, skipped: walk.skipped };
   } catch (error) {
-    if (error instanceof SiteConfigProblem) throw new Error(`${fileName}: ${error.message}`);
+    if (error instanceof SiteConfigProblem) throw new Error(`${fileName}: ${error.message}`, { cause: error });
     throw error;
   }
 }

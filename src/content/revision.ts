@@ -1,5 +1,5 @@
 /**
- * A commit's tree -> Revision (git-format.md). Pure: the tree comes in as a TreeSource, history facts (ids found by
+ * A commit's tree -> Revision (docs/git-format.md). Pure: the tree comes in as a TreeSource, history facts (ids found by
  * rename detection, timestamps) as HistoryFacts; no git, no SQL.
  *
  * Decisions where the format is silent:
@@ -51,8 +51,8 @@ import type {
   RevisionFile,
   RevisionRedirect,
   TreeEntry,
-  TreeSource,
 } from './model.js';
+import type { TreeSource } from './tree-source.js';
 import { parsedPageKey, parseHolds, parsePageFiles, type PageFields, type PageFileOptions, type PageFilesInput, type ParsedPage } from './page.js';
 import { cutPageMessage, MAX_INDEXED_TEXT } from './bounded-markdown.js';
 import { baseName, decodePath, isMarkdownPath, isUrl, normalizePath, slugify, trimSlashes } from './paths.js';

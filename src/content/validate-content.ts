@@ -6,7 +6,8 @@
  * (an error: a page behind one would silently not show) and submodules (a warning: their content is not part of
  * the space, as on the hosted platform).
  */
-import type { CommitInfo, ContentProblem, HistoryFacts, TreeSource } from './model.js';
+import type { CommitInfo, ContentProblem, HistoryFacts } from './model.js';
+import type { TreeSource } from './tree-source.js';
 import { sortProblems } from './problems.js';
 import { analyzeTree, readConfig, type TreeAnalysis } from './revision.js';
 

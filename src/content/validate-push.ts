@@ -1,19 +1,20 @@
 /**
  * What a push must satisfy before any ref moves. The server calls `validatePush` when a receive-pack's pre-receive
  * hook hands it the push (src/domain/content/git-access.ts), with the ref updates git received and git's
- * quarantine environment: one call, plain serializable input and output; any error refuses the whole
- * push, and each is printed in the git client as `remote: <path>: <reason>`. Warnings (what the hosted platform
- * tolerates, see ContentProblem) let the push through and are printed as `remote: warning: <path>:<line>: <reason>`.
+ * quarantine environment; any error refuses the whole push, and each is printed in the git client as
+ * `remote: <path>: <reason>`. Warnings (what the hosted platform tolerates, see ContentProblem) let the push through
+ * and are printed as `remote: warning: <path>:<line>: <reason>`.
  *
- * Rules here: which refs accept pushes, a file size limit, and that nothing points outside the tree. The content
- * rules (front matter and SUMMARY.md parse) plug in at the marked place in `validatePush`.
+ * Rules here: which refs accept pushes, a file size limit, and that nothing points outside the tree; then the
+ * content each pushed branch would show must read (contentProblems, the checks of src/content/validate-content.ts).
  */
 import { IncomingPush } from '../store/git/repositories.js';
 import type { ProcessLauncher } from '../store/git/launcher.js';
 import { checkContent, type ContentCheck } from './validate-content.js';
 import { reanalyzePages } from './revision.js';
 import { sortProblems } from './problems.js';
-import type { TreeEntry, TreeSource } from './model.js';
+import type { TreeEntry } from './model.js';
+import type { TreeSource } from './tree-source.js';
 import { inProjectDirectory, PROJECT_DIRECTORY_VARIABLE } from './project-directory.js';
 import { Turns } from './turns.js';
 

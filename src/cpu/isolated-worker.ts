@@ -6,7 +6,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import { parentPort } from 'node:worker_threads';
 import { DomainError } from '../domain/errors.js';
-import { isolatedTasks, type TaskHost } from './isolated-tasks.js';
+import { isolatedTasks } from './isolated-tasks.js';
+import type { TaskHost } from './task-host.js';
 import type { HostMessage, ThreadMessage } from './isolated.js';
 
 /**

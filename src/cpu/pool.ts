@@ -1,14 +1,13 @@
 /**
  * A pool of worker threads for CPU-heavy work (parsing pages, search rows, link extraction, long SQLite reads:
- * src/cpu/tasks.ts), so that no page, however big, and no long read holds the event loop that answers requests
- * (issue 12 item 6). The container owns
- * one; it closes with it.
+ * src/cpu/tasks.ts), so that no page, however big, and no long read holds the event loop that answers requests.
+ * The container owns one; it closes with it.
  *
  * node:worker_threads directly (see README, Libraries): tasks are a named function on plain data, one at a time per
  * thread, queued first come first served; threads start on first use and stay. A task that throws rejects its caller
  * with the error's message; a thread that dies (out of memory) rejects its task and is replaced on the next one.
  *
- * Which file a thread runs is decided like the git hooks' (src/git-hooks/launch.ts): from the TypeScript sources
+ * Which file a thread runs is decided by threadEntry (src/cpu/thread-entry.ts): from the TypeScript sources
  * (vitest, tsx), `worker.ts` through tsx's loader, registered in the thread before it imports the entry; from the
  * build (`dist/`), `worker.js` with plain node.
  */
@@ -16,19 +15,10 @@ import { Worker } from 'node:worker_threads';
 import type { CpuTaskName, CpuTasks } from './tasks.js';
 import { IsolatedThreads } from './isolated.js';
 import { threadEntry } from './thread-entry.js';
+import { THREAD_READY, type TaskAnswer, type TaskRequest } from './messages.js';
 
 export type TaskInput<N extends CpuTaskName> = Parameters<CpuTasks[N]>[0];
 export type TaskOutput<N extends CpuTaskName> = Awaited<ReturnType<CpuTasks[N]>>;
-
-/** A message to a thread, and its answer. */
-export interface TaskRequest {
-  id: number;
-  name: CpuTaskName;
-  input: unknown;
-}
-export type TaskAnswer = { id: number; ok: true; output: unknown } | { id: number; ok: false; message: string };
-/** What a thread sends once its tasks are loaded and it listens for them. */
-export const THREAD_READY = 'ready';
 
 interface Pending {
   request: TaskRequest;
@@ -53,8 +43,8 @@ export class CpuTaskError extends Error {
 
 /**
  * A thread's young generation: a task's garbage (a 1,000-page parse makes tens of MB of it) is collected young
- * instead of filling V8's default semi-spaces and old generation. Measured on batches of 1,000 pages parsed (issue 16,
- * bench/README.md session 10): the thread held 73-104 MB of heap with V8's default, 44-56 MB with 8 MB, no slower.
+ * instead of filling V8's default semi-spaces and old generation. On batches of 1,000 pages parsed, a thread holds
+ * markedly less heap with 8 MB than with V8's default, and is no slower (bench/README.md).
  */
 const THREAD_LIMITS = { maxYoungGenerationSizeMb: 8 } as const;
 

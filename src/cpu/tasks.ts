@@ -1,16 +1,22 @@
 /**
  * The CPU-heavy work that runs on the container's worker threads (src/cpu/pool.ts), by name: content work, and long
  * SQLite reads. Each task takes and returns plain data (what structured clone copies: no functions, no class
- * instances), so the same function runs in a worker or, for a test, inline. Adding a task: a line here, then `ctx.cpu.run('name', input)` at the call site.
+ * instances), so the same function runs in a worker or, for a test, inline. Adding a task: a line here, then
+ * `ctx.cpu.run('name', input)` at the call site.
+ *
+ * A thread loads this module and what it imports: pure code (src/content) and the store's search reads on the
+ * thread's own connection (src/store/sql/thread-reads.ts), never the domain, whose modules bring the git store and
+ * every SQL store with them (checked by .dependency-cruiser.cjs).
  */
 import { parsePageFiles } from '../content/page.js';
 import { parseSummaryInput } from '../content/summary.js';
 import { extractLinks, type RawLink } from '../content/links.js';
-import { hitsOf, pageRows, rankWithTermLists, readRankingBases, type SearchablePage } from '../domain/search/search.js';
-import type { EngineQuery, RankedPage, RankPosition, SearchPageRows } from '../store/sql/search.js';
+import { hitsFromPages, pageRows, rankFromTermLists, rankingBases, type PageHit, type SearchablePage } from '../content/search-ranking.js';
+import { resultPages, type EngineQuery, type RankedPage, type RankPosition, type SearchPageRows } from '../store/sql/search.js';
+import { termDocs, termLists } from '../store/sql/search-terms.js';
 import type { SearchLanguage, SearchTerms } from '../content/search-text.js';
 import { pageHtml, type PageHtml } from '../content/page-html.js';
-import { decidedCondition } from '../domain/sites/conditions.js';
+import { decidedCondition } from '../content/conditions.js';
 import { conditionsOf } from '../content/adaptive-markdown.js';
 import { markdownToDocument } from '../content/document.js';
 import { jsonWithParts } from './json-parts.js';
@@ -27,7 +33,7 @@ export const cpuTasks = {
   /** A big SUMMARY.md -> its structure (src/content/summary.ts), for buildRevision. */
   parseSummary: parseSummaryInput,
   /**
-   * The search rows of pages, their words stemmed in the space's language (src/domain/search/search.ts pageRows;
+   * The search rows of pages, their words stemmed in the space's language (src/content/search-ranking.ts pageRows;
    * pages alone: English).
    */
   searchRows: (input: SearchablePage[] | { pages: SearchablePage[]; language: SearchLanguage }): SearchPageRows[] => {
@@ -90,7 +96,8 @@ export const cpuTasks = {
   readDatabase: readOnThread,
   /**
    * Spaces' best pages from their term lists, read on the thread's own SQLite connection (src/domain/search/search.ts
-   * rankByTermLists: 40% of an organization's spaces); which of them have lists.
+   * rankByTermLists: 40% of an organization's spaces; rankWithTermLists there is the same on the event loop); which of
+   * them have lists.
    */
   rankSpaces: async (input: {
     file: string;
@@ -100,12 +107,16 @@ export const cpuTasks = {
     after?: RankPosition;
   }): Promise<{ rows: RankedPage[]; spaces: string[] }> => {
     const db = threadDatabase(input.file);
-    const bases = await readRankingBases(db, input.spaces.map((space) => space.spaceId));
-    return { rows: await rankWithTermLists(db, input.spaces, bases, input.query, input.k, input.after), spaces: [...bases.keys()] };
+    const bases = rankingBases(await termDocs(db, input.spaces.map((space) => space.spaceId)));
+    const lists = await termLists(db, input.spaces.map((space) => space.spaceId).filter((spaceId) => bases.has(spaceId)), input.query);
+    return { rows: await rankFromTermLists(input.spaces, bases, lists, input.query, input.k, input.after), spaces: [...bases.keys()] };
   },
-  /** Results of pages found, made on the thread's own SQLite connection (src/domain/search/search.ts withSections). */
-  searchHits: (input: { file: string; ranked: ReadonlyArray<{ spaceId: string; docs: readonly number[] }>; terms: Map<string, SearchTerms> }) =>
-    hitsOf(threadDatabase(input.file), input.ranked, input.terms),
+  /**
+   * Results of pages found, made on the thread's own SQLite connection (src/domain/search/search.ts withSections;
+   * hitsOf there is the same on the event loop).
+   */
+  searchHits: async (input: { file: string; ranked: ReadonlyArray<{ spaceId: string; docs: readonly number[] }>; terms: Map<string, SearchTerms> }): Promise<Map<number, PageHit>> =>
+    hitsFromPages(await resultPages(threadDatabase(input.file), input.ranked.flatMap(({ docs }) => docs)), input.ranked, input.terms),
 };
 
 export interface SitePagesHtml {

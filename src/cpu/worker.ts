@@ -4,7 +4,7 @@
  */
 import { parentPort } from 'node:worker_threads';
 import { cpuTasks } from './tasks.js';
-import { THREAD_READY, type TaskAnswer, type TaskRequest } from './pool.js';
+import { THREAD_READY, type TaskAnswer, type TaskRequest } from './messages.js';
 
 const port = parentPort!;
 port.on('message', async (request: TaskRequest) => {

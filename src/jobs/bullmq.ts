@@ -274,7 +274,7 @@ export function startBullMqWorkers(
           const final = isPermanent(error) || bullJob.attemptsMade + 1 >= (bullJob.opts.attempts ?? 1);
           if (final) options.onFailure?.(job, error);
           if (isPermanent(error)) throw new UnrecoverableError(encodeFailure(error));
-          throw new Error(encodeFailure(error));
+          throw new Error(encodeFailure(error), { cause: error });
         }
       },
       { connection: blockingConnection(options.redisUrl), prefix: options.prefix, concurrency: options.concurrency },

@@ -12,7 +12,8 @@ import {
   tokenize,
   type SearchTerms,
 } from '../../src/content/search-text.js';
-import { engineQuery, excerpt, flatText, pageRows, sectionHits } from '../../src/domain/search/search.js';
+import { engineQuery } from '../../src/domain/search/search.js';
+import { excerpt, flatText, pageRows, sectionHits } from '../../src/content/search-ranking.js';
 import { buildRevision } from '../../src/content/revision.js';
 import type { DocumentPage } from '../../src/content/model.js';
 import { memoryFacts, memoryTree, TEST_COMMIT } from '../helpers/content.js';

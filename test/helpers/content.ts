@@ -4,7 +4,8 @@
  */
 import crypto from 'node:crypto';
 import zlib from 'node:zlib';
-import type { CommitInfo, HistoryFacts, TreeEntry, TreeSource } from '../../src/content/model.js';
+import type { CommitInfo, HistoryFacts, TreeEntry } from '../../src/content/model.js';
+import type { TreeSource } from '../../src/content/tree-source.js';
 
 export type MemoryFile = string | Buffer | { content: string | Buffer; mode: string };
 

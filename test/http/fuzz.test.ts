@@ -73,7 +73,7 @@ describe.each(DATABASE_KINDS)('fuzz over every operation (%s)', (kind) => {
     const headers: Record<string, string> = { authorization: `Bearer ${token}` };
     const query: string[] = [];
     let payload: string | Buffer | undefined;
-    let what = kindOf;
+    let what: string;
     let raw = new Set<string>();
     const pathValues: Record<string, string> = { ...values };
 
@@ -153,7 +153,7 @@ describe.each(DATABASE_KINDS)('fuzz over every operation (%s)', (kind) => {
         const request = generate(op, random, realCursor);
         sent += 1;
         let found: string | undefined;
-        let status = 0;
+        let status: number;
         let text = '';
         try {
           const res = await t.app.inject({ method: request.method as any, url: request.url, headers: request.headers, payload: request.payload });

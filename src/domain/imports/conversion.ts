@@ -5,7 +5,7 @@
  * megabytes); in a thread of its own with memory and time limits, such an import fails alone while the server goes on
  * answering. The server side (imports.ts) reads the space and writes the commit; this side only computes.
  */
-import type { TaskHost } from '../../cpu/isolated-tasks.js';
+import type { TaskHost } from '../../cpu/task-host.js';
 import { FetchFailure, type FetchedResource, type FetchFailureCode } from '../../store/net/guarded-fetch.js';
 import { planImport, type ExistingContent } from '../../content/import-plan.js';
 import { blobOid } from '../../content/files.js';

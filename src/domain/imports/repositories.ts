@@ -48,7 +48,7 @@ import { MAIN_REF } from '../content/refs.js';
 export const REPOSITORY_IMPORT_WAIT_MS = 10 * 60 * 1000;
 
 const MAIN = MAIN_REF;
-const REF = /^(HEAD|[A-Za-z0-9._][A-Za-z0-9._\/-]*)$/;
+const REF = /^(HEAD|[A-Za-z0-9._][A-Za-z0-9._/-]*)$/;
 
 export type RepositoryUpload = { kind: 'bundle' | 'zip'; bytes: Buffer };
 

@@ -586,7 +586,7 @@ class Migration {
       try {
         await insertChangeRequest(this.ctx.db, inserted);
       } catch (error) {
-        if (isUniqueViolation(error)) throw new Error(`change request number ${number} was taken here while the migration ran; run it again`);
+        if (isUniqueViolation(error)) throw new Error(`change request number ${number} was taken here while the migration ran; run it again`, { cause: error });
         throw error;
       }
     }

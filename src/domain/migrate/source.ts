@@ -11,6 +11,7 @@ import { FetchFailure } from '../../store/net/guarded-fetch.js';
  * The client's operations as they are called here. Its declarations import './client' without an extension, which
  * TypeScript's NodeNext resolution cannot follow, so its methods are unknown to the compiler.
  */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the client's methods are unknown to the compiler (above).
 type Operation = (...args: any[]) => Promise<{ data: any }>;
 type Client = Record<'user' | 'orgs' | 'spaces' | 'collections', Record<string, Operation>>;
 

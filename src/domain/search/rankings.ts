@@ -4,9 +4,9 @@
  * is refreshed. With an organization's search, from a query's second asking on, also the pages as results show
  * them (their matching sections and excerpts).
  *
- * Why: ranking 100 spaces of 1,000 pages from their term lists (./term-ranking.ts) for a word on almost every page
- * still reads and scores 100,000 postings (5-10 ms), and showing the 500 pages of an organization's answer reads
- * their sections and finds the words in them (10-20 ms). Kept with them: each space's base for its rankings (its
+ * Why: ranking 100 spaces of 1,000 pages from their term lists (src/content/term-ranking.ts) for a word on almost
+ * every page still reads and scores 100,000 postings (5-10 ms), and showing the 500 pages of an organization's answer
+ * reads their sections and finds the words in them (10-20 ms). Kept with them: each space's base for its rankings (its
  * live pages and their length parts of bm25), until the space is indexed again. A space's ranking
  * changes only when its rows do, and every row change comes with a new search state (an indexing writes its commit
  * and time with them, src/store/sql/search.ts applySearchChange), so what is kept under the state it was made from
@@ -24,26 +24,11 @@
  */
 import { WeightedLru } from '../lru.js';
 import type { SearchTerms } from '../../content/search-text.js';
+import type { PageHit } from '../../content/search-ranking.js';
+import type { RankingBase } from '../../content/term-ranking.js';
 import type { RankedPage, SearchState } from '../../store/sql/search.js';
-import type { RankingBase } from './term-ranking.js';
 
-export interface SectionHit {
-  /** The heading's anchor. */
-  id: string;
-  title: string;
-  /** The page's path, `#`, the anchor. */
-  path: string;
-  /** An excerpt of the section's text around the first match. */
-  body: string;
-}
-
-export interface PageHit {
-  spaceId: string;
-  id: string;
-  title: string;
-  path: string;
-  sections: SectionHit[];
-}
+export type { PageHit, SectionHit } from '../../content/search-ranking.js';
 
 /** A space's best pages for a query, and (once shown by an organization's search) the same pages as results. */
 export interface KeptRanking {
@@ -105,7 +90,7 @@ export class SpaceRankings {
     return JSON.stringify(['base', spaceId, state.commit_oid, state.indexed_at, state.version]);
   }
 
-  /** What the space's rankings read of its live pages at this state (./term-ranking.ts), when kept. */
+  /** What the space's rankings read of its live pages at this state (src/content/term-ranking.ts), when kept. */
   base(spaceId: string, state: SearchState): RankingBase | undefined {
     return this.bases.get(SpaceRankings.baseKey(spaceId, state));
   }

@@ -3,9 +3,10 @@
  * caller can see, and a published site's search.
  *
  * Index (src/store/sql/search.ts): the databases' own engines (issue 16 item 2), SQLite's FTS5 and PostgreSQL's
- * tsvector with a GIN index, fed with the same tokens made here (src/content/search-text.ts): each word as written
- * (lower case, Latin accents dropped; Chinese, Japanese and Thai cut into words by Intl.Segmenter) and its stem in
- * the space's language. Beside them, each page's title, path and sections (for excerpts).
+ * tsvector with a GIN index, fed with the same tokens (src/content/search-ranking.ts pageRows, on the CPU pool, with
+ * src/content/search-text.ts): each word as written (lower case, Latin accents dropped; Chinese, Japanese and Thai
+ * cut into words by Intl.Segmenter) and its stem in the space's language. Beside them, each page's title, path and
+ * sections (for excerpts).
  * - The `index-search` job indexes main's current revision of a space (whatever commit the job names: a late job
  *   indexes the newest revision, or finds it done). Only pages whose blob or title changed are parsed again (on the
  *   CPU pool) and rewritten; pages that only moved get their new path. They are told by comparing the stored
@@ -35,14 +36,15 @@
  * not in those rules. The best pages per space are picked in SQL (a window function), and the tiers spare the
  * scoring of text matches in spaces whose title and heading matches fill their places: a common word never brings
  * every match of every space into JavaScript, nor has every one scored.
- * Searches rank each space's pages from its term lists instead (./term-ranking.ts, src/store/sql/search-terms.ts):
- * the same rules and FTS5's bm25, over the space's own pages (its figures, not those of every space of the instance),
- * on both databases. The engines score every match, with no early termination: a word on nearly every page of 100
- * spaces of 1,000 pages took 200-300 ms to rank there, where reading and scoring the same lists takes a few
- * milliseconds; and one space's search on SQLite cost 40 ms for a common word (FTS5's bm25 over every match). A later
- * page of one space's results ranks the pages after the cursor's place the same way. A space not yet indexed with
- * lists (an earlier version's rows, until its indexing) is ranked by the engine. On SQLite, part of an organization's
- * spaces are ranked, and part of the results made, on a CPU pool thread when one is free (splitWithThread).
+ * Searches rank each space's pages from its term lists instead (src/content/term-ranking.ts,
+ * src/store/sql/search-terms.ts): the same rules and FTS5's bm25, over the space's own pages (its figures, not those of
+ * every space of the instance), on both databases. The engines score every match, with no early termination: a word on
+ * nearly every page of 100 spaces of 1,000 pages took 200-300 ms to rank there, where reading and scoring the same
+ * lists takes a few milliseconds; and one space's search on SQLite cost 40 ms for a common word (FTS5's bm25 over every
+ * match). A later page of one space's results ranks the pages after the cursor's place the same way. A space not yet
+ * indexed with lists (an earlier version's rows, until its indexing) is ranked by the engine. On SQLite, part of an
+ * organization's spaces are ranked, and part of the results made, on a CPU pool thread when one is free
+ * (splitWithThread).
  * Sections of a page result: the sections (split at headings) whose heading or text has a query word (as written,
  * by stem or prefix: the engine's rule), best first (heading matches, more query words, more occurrences, then page
  * order), at most 5, each with an excerpt of its text around the first match. Organization results are spaces
@@ -62,14 +64,9 @@ import { indexedPart, MAX_INDEXED_TEXT } from '../../content/bounded-markdown.js
 import { Turns } from '../../content/turns.js';
 import {
   detectLanguage,
-  termFinder,
-  isAscii,
-  type TermsFound,
   MIN_LANGUAGE_VOTES,
-  indexTokens,
   isSearchLanguage,
   languageVotes,
-  pageSections,
   queryTerms,
   termCount,
   tokenize,
@@ -77,17 +74,22 @@ import {
   type SearchTerms,
 } from '../../content/search-text.js';
 import {
+  hitsFromPages,
+  otherRequestsFirst,
+  rankFromTermLists,
+  rankingBases,
+  signatureOf,
+  type PageHit,
+} from '../../content/search-ranking.js';
+import type { RankingBase } from '../../content/term-ranking.js';
+import {
   applySearchChange,
-  DOCS_PER_SPACE,
   rankPages,
   ranksBefore,
   resultPages,
   searchStates,
   storedLanguageVotes,
   storedSearchPages,
-  packedSections,
-  sectionOf,
-  unpackSections,
   type EngineQuery,
   type RankPosition,
   type RankedPage,
@@ -95,53 +97,19 @@ import {
   type SearchPageRows,
   type SearchState,
   type StoredSearchPage,
-  type StoredSection,
 } from '../../store/sql/search.js';
 import { termDocs, termLists } from '../../store/sql/search-terms.js';
 import { findSpace, liveSpacesOfOrganization, lockSpaceRow, type SpaceRow } from '../../store/sql/content.js';
-import type { KeptRanking, PageHit, SectionHit } from './rankings.js';
-import { RankingBase, SpaceRanker } from './term-ranking.js';
+import type { KeptRanking } from './rankings.js';
 
-export type { PageHit, SectionHit } from './rankings.js';
+// A page's rows, rankings from term lists, and results are pure code (src/content/search-ranking.ts), run here and
+// on CPU threads; the names a static export's search reads are offered here too.
+export { EXCERPT_PARTS, SECTIONS_PER_PAGE, type PageHit, type SearchablePage, type SectionHit } from '../../content/search-ranking.js';
 
 
-const MAX_SECTION_TEXT = 20_000;
-const SECTIONS_PER_PAGE = 5;
 const PAGES_PER_SPACE = 10;
-const EXCERPT = 200;
 
 // ---- indexing
-
-function signatureOf(page: Pick<DocumentPage, 'blobOid' | 'title'>): string {
-  return `${page.blobOid} ${page.title}`;
-}
-
-/** What pageRows reads of a page (plain data, for the CPU pool). */
-export type SearchablePage = Pick<DocumentPage, 'id' | 'title' | 'path' | 'blobOid' | 'markdown' | 'description'>;
-
-/**
- * The search rows of one page, its words stemmed in `language`: its sections, the tokens of its title, headings and
- * text, and its stop-word count (the language most of them are of). Only the first MAX_INDEXED_TEXT characters of
- * its markdown are read (src/content/bounded-markdown.ts). `stems`: stems worked out before (stemOf), shared by a
- * batch of pages.
- */
-export function pageRows(page: SearchablePage, language: SearchLanguage = 'en', stems = new Map<string, string>()): SearchPageRows {
-  const sections = pageSections(indexedPart(page.markdown).text);
-  if (page.description) sections[0].body = sections[0].body ? `${page.description}\n${sections[0].body}` : page.description;
-  const votes = new Map<SearchLanguage, number>();
-  const tokens = {
-    title: indexTokens(page.title, language, votes, stems),
-    headings: sections.map((s) => indexTokens(s.title, language, votes, stems)).filter(Boolean).join(' '),
-    body: sections.map((s) => indexTokens(s.body, language, votes, stems)).filter(Boolean).join(' '),
-  };
-  let top: SearchLanguage | '' = '';
-  for (const [candidate, n] of votes) if (top === '' || n > votes.get(top)!) top = candidate;
-  return {
-    page: { page_id: page.id, title: page.title, path: page.path, signature: signatureOf(page), language: top, stop_words: top ? votes.get(top)! : 0 },
-    sections: sections.map((s) => ({ ...s, body: flatText(s.body).slice(0, MAX_SECTION_TEXT) })),
-    tokens,
-  };
-}
 
 /** What a sample of a space's pages says its language is: titles, descriptions and the start of their text. */
 function sampleLanguage(pages: readonly DocumentPage[]): SearchLanguage {
@@ -376,84 +344,6 @@ export function engineQuery(terms: SearchTerms): EngineQuery {
   return { whole: [...whole], prefixes: terms.prefix !== undefined ? [terms.prefix] : [] };
 }
 
-// White space that flatText changes: a run, a character other than a space, a space at either end.
-const NOT_FLAT = /\s\s|[^\S ]|^ | $/;
-
-/**
- * `text` with each run of white space as one space and none at its ends: a section's text as the index stores it
- * (pageRows) and excerpts show it. A text already flat is returned as it is (results take excerpts of 2,500 texts,
- * and looking costs less than replacing).
- */
-export function flatText(text: string): string {
-  return NOT_FLAT.test(text) ? text.replace(/\s+/g, ' ').trim() : text;
-}
-
-/** An excerpt of at most about EXCERPT characters of `text`, starting a little before `offset`. */
-export function excerpt(text: string, offset = 0): string {
-  if (text.length <= EXCERPT) return flatText(text);
-  let start = Math.max(0, offset - 60);
-  if (start > 0) {
-    const space = text.indexOf(' ', start);
-    if (space >= 0 && space < offset) start = space + 1;
-  }
-  let end = Math.min(text.length, start + EXCERPT);
-  if (end < text.length) {
-    const space = text.lastIndexOf(' ', end);
-    if (space > start + EXCERPT / 2) end = space;
-  }
-  return `${start > 0 ? '…' : ''}${flatText(text.slice(start, end))}${end < text.length ? '…' : ''}`;
-}
-
-/**
- * The sections of a page that have a query term, best first (see the top of this file); `packed`: its sections
- * (packSections). `stems`: as findTerms'. A page in plain ASCII (and a query whose words' starts are) is searched
- * whole, in one pass: only its sections where a term occurs are read further. Results look into the sections of
- * 500 pages, most of which have no query word, and finding terms section by section (a lower-case copy of each) was
- * most of making them.
- */
-export function sectionHits(pagePath: string, packed: string, terms: SearchTerms, stems: Map<string, string> = new Map()): SectionHit[] {
-  const scored: Array<{ section: StoredSection; inTitle: number; matched: number; occurrences: number; first?: number }> = [];
-  const find = termFinder(terms, stems);
-  const score = (section: StoredSection, inTitle: ReadonlySet<number>, inBody: TermsFound) => {
-    let matched = inBody.matched.size;
-    for (const q of inTitle) if (!inBody.matched.has(q)) matched += 1;
-    if (matched > 0) scored.push({ section, inTitle: inTitle.size, matched, occurrences: inBody.occurrences, first: inBody.first });
-  };
-  if (find.plain && isAscii(packed)) {
-    // Occurrences over the whole page (offset, term), in page order; then section by section.
-    const found: Array<[number, number]> = [];
-    find.scan(packed.toLowerCase(), (q, at) => found.push([at, q]));
-    found.sort((a, b) => a[0] - b[0]);
-    let next = 0;
-    for (const at of packedSections(packed)) {
-      while (next < found.length && found[next][0] < at.title) next += 1;
-      if (next === found.length) break;
-      if (found[next][0] >= at.end) continue;
-      const inTitle = new Set<number>();
-      const inBody: TermsFound = { matched: new Set(), occurrences: 0 };
-      for (; next < found.length && found[next][0] < at.end; next += 1) {
-        const [offset, q] = found[next];
-        if (offset < at.body) inTitle.add(q);
-        else {
-          inBody.matched.add(q);
-          inBody.occurrences += 1;
-          inBody.first ??= offset - at.body;
-        }
-      }
-      score(sectionOf(packed, at), inTitle, inBody);
-    }
-  } else {
-    for (const section of unpackSections(packed)) score(section, find(section.title).matched, find(section.body));
-  }
-  scored.sort((a, b) => b.inTitle - a.inTitle || b.matched - a.matched || b.occurrences - a.occurrences || a.section.position - b.section.position);
-  return scored.slice(0, SECTIONS_PER_PAGE).map(({ section, first }) => ({
-    id: section.anchor,
-    title: section.title,
-    path: `${pagePath}#${section.anchor}`,
-    body: excerpt(section.body, first),
-  }));
-}
-
 const byRank = (a: RankPosition, b: RankPosition) => (ranksBefore(a, b) ? -1 : ranksBefore(b, a) ? 1 : 0);
 
 /** The query's terms in each language of the given spaces. */
@@ -524,16 +414,6 @@ async function topPages(
   return { pages, terms, hits, repeated };
 }
 
-/**
- * Lets the requests that came in meanwhile run: a search's parts (SQLite's reads are synchronous, and a promise of
- * one yields to nothing but other promises) would otherwise hold the event loop for the whole search, 30-40 ms for
- * an organization of 100,000 pages, and every request beside it would wait as long.
- */
-const otherRequestsFirst = () => new Promise<void>((resolve) => setImmediate(resolve));
-
-/** Spaces ranked, or made into results, between two turns of the event loop (a few milliseconds). */
-const SPACES_PER_TURN = 25;
-
 /** Spaces from which their work is split with a thread (for fewer, the thread's round trip costs more than it saves). */
 const SPLIT_FROM = 8;
 
@@ -578,9 +458,9 @@ async function splitWithThread<T, R>(
 }
 
 /**
- * The best `k` pages of each space from its term lists (./term-ranking.ts); `bases`:
+ * The best `k` pages of each space from its term lists (src/content/search-ranking.ts rankFromTermLists); `bases`:
  * the spaces' live pages (a space without one has no lists, and is left out); `after`: only pages ranked after that
- * place. Plain data in and out: it runs on a CPU pool thread too (src/cpu/tasks.ts rankSpaces).
+ * place. A CPU pool thread does the same on its own connection (src/cpu/tasks.ts rankSpaces).
  */
 export async function rankWithTermLists(
   db: Context['db'],
@@ -591,24 +471,12 @@ export async function rankWithTermLists(
   after?: RankPosition,
 ): Promise<RankedPage[]> {
   const lists = await termLists(db, spaces.map((space) => space.spaceId).filter((spaceId) => bases.has(spaceId)), query);
-  await otherRequestsFirst();
-  const found: RankedPage[] = [];
-  const ranker = new SpaceRanker();
-  for (const [index, { spaceId, key }] of spaces.entries()) {
-    if (index > 0 && index % SPACES_PER_TURN === 0) await otherRequestsFirst();
-    const base = bases.get(spaceId);
-    // A place after: its doc as a page number of this space (for the space's pages, the same order as docs).
-    const from = after && { tier: after.tier, score: after.score, n: after.doc - key * DOCS_PER_SPACE };
-    if (base) for (const { n, tier, score } of ranker.rank(base, lists.get(spaceId)!, query, k, from)) found.push({ space_id: spaceId, doc: key * DOCS_PER_SPACE + n, tier, score });
-  }
-  return found;
+  return rankFromTermLists(spaces, bases, lists, query, k, after);
 }
 
 /** The bases of spaces read from their term lists (spaces without lists are left out). */
 export async function readRankingBases(db: Context['db'], spaceIds: readonly string[]): Promise<Map<string, RankingBase>> {
-  const bases = new Map<string, RankingBase>();
-  for (const [spaceId, docs] of await termDocs(db, spaceIds)) bases.set(spaceId, new RankingBase(docs));
-  return bases;
+  return rankingBases(await termDocs(db, spaceIds));
 }
 
 /**
@@ -645,30 +513,16 @@ async function rankByTermLists(
 }
 
 /**
- * The results of pages found, by their numbers (doc): each page with its sections that hold a query word
- * (sectionHits). A page gone since it was ranked (its space indexed again meanwhile) has none. Plain data in and
- * out: it runs on a CPU pool thread too (src/cpu/tasks.ts searchHits).
+ * The results of pages found, by their numbers (doc), with their sections that hold a query word
+ * (src/content/search-ranking.ts hitsFromPages). A CPU pool thread does the same on its own connection
+ * (src/cpu/tasks.ts searchHits).
  */
 export async function hitsOf(
   db: Context['db'],
   ranked: ReadonlyArray<{ spaceId: string; docs: readonly number[] }>,
   terms: ReadonlyMap<string, SearchTerms>,
 ): Promise<Map<number, PageHit>> {
-  const pages = await resultPages(db, ranked.flatMap(({ docs }) => docs));
-  await otherRequestsFirst();
-  // Stems worked out once per search and language (spaces of one language share one terms object).
-  const stems = new Map<SearchTerms, Map<string, string>>();
-  const stemsOf = (spaceTerms: SearchTerms) => stems.get(spaceTerms) ?? stems.set(spaceTerms, new Map()).get(spaceTerms)!;
-  const out = new Map<number, PageHit>();
-  for (const [index, { spaceId, docs }] of ranked.entries()) {
-    if (index > 0 && index % SPACES_PER_TURN === 0) await otherRequestsFirst();
-    const spaceTerms = terms.get(spaceId)!;
-    for (const doc of docs) {
-      const page = pages.get(doc);
-      if (page) out.set(doc, { spaceId, id: page.page_id, title: page.title, path: page.path, sections: sectionHits(page.path, page.sections, spaceTerms, stemsOf(spaceTerms)) });
-    }
-  }
-  return out;
+  return hitsFromPages(await resultPages(db, ranked.flatMap(({ docs }) => docs)), ranked, terms);
 }
 
 /** The results of pages found, by number (hitsOf), part of the spaces' made on a thread when one is free. */
@@ -761,11 +615,14 @@ export async function searchOrganization(ctx: Context, caller: Caller, organizat
   return { items: page.items.map((hit) => ({ space: hit.space, pages: [...results.get(hit.space.id)!] })), next: page.next };
 }
 
+/** Pages a published site's search answers (a static export's search too). */
+export const SITE_RESULTS = 20;
+
 /**
  * The best pages of `spaceIds` for `query`, across them, best first (a published site's search: whoever reads the
  * site reads its spaces, which the caller checked).
  */
-export async function searchSpaces(ctx: Context, spaceIds: readonly string[], query: string, limit = 20): Promise<PageHit[]> {
+export async function searchSpaces(ctx: Context, spaceIds: readonly string[], query: string, limit = SITE_RESULTS): Promise<PageHit[]> {
   if (termCount(queryTerms(query)) === 0 || spaceIds.length === 0) return [];
   const best = await topPages(ctx, query, await ensureIndexed(ctx, spaceIds), spaceIds, limit, { keep: true });
   const top = [...best.pages]

@@ -46,7 +46,7 @@ export interface PinnedAddress {
 
 const MAIN = 'refs/heads/main';
 const OID = /^[0-9a-f]{40}$/;
-const REF_NAME = /^(HEAD|refs\/[A-Za-z0-9._\/-]+)$/;
+const REF_NAME = /^(HEAD|refs\/[A-Za-z0-9._/-]+)$/;
 
 /** An empty bare repository at `id` (no hooks, no commit): what a transfer fills. Fails if it exists. */
 export async function createEmptyRepository(store: GitStore, id: string): Promise<void> {
@@ -100,7 +100,7 @@ function lastLine(text: string): string {
 
 function refspec(ref: string | undefined): string {
   const source = ref ?? 'HEAD';
-  if (!REF_NAME.test(source) && !/^[A-Za-z0-9._\/-]+$/.test(source)) throw new TransferFailure('source', `"${source}" is not a ref name`);
+  if (!REF_NAME.test(source) && !/^[A-Za-z0-9._/-]+$/.test(source)) throw new TransferFailure('source', `"${source}" is not a ref name`);
   return `+${source}:${MAIN}`;
 }
 
@@ -227,7 +227,7 @@ export async function fetchFromRepositoryFiles(
         await fs.mkdir(path.dirname(path.join(source, file.path)), { recursive: true });
         await fs.writeFile(path.join(source, file.path), file.bytes);
       } else if (file.path === 'HEAD' || (REF_NAME.test(file.path) && file.path.startsWith('refs/') && !file.path.split('/').includes('..'))) {
-        if (!OID.test(text) && !/^ref: refs\/[A-Za-z0-9._\/-]+$/.test(text)) continue;
+        if (!OID.test(text) && !/^ref: refs\/[A-Za-z0-9._/-]+$/.test(text)) continue;
         await fs.mkdir(path.dirname(path.join(source, file.path)), { recursive: true });
         await fs.writeFile(path.join(source, file.path), `${text}\n`);
         refs.push(file.path);
@@ -235,7 +235,7 @@ export async function fetchFromRepositoryFiles(
         const lines = file.bytes
           .toString('utf8')
           .split('\n')
-          .filter((line) => /^(#.*|\^[0-9a-f]{40}|[0-9a-f]{40} refs\/[A-Za-z0-9._\/-]+)$/.test(line));
+          .filter((line) => /^(#.*|\^[0-9a-f]{40}|[0-9a-f]{40} refs\/[A-Za-z0-9._/-]+)$/.test(line));
         await fs.writeFile(path.join(source, 'packed-refs'), `${lines.join('\n')}\n`);
         for (const line of lines) if (OID.test(line.slice(0, 40)) && line[40] === ' ') refs.push(line.slice(41));
       }

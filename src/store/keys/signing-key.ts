@@ -2,11 +2,10 @@
  * Signing key pairs kept in the data dir: `<dataDir>/keys/<name>.pem` (the private key, PKCS#8, mode 0600) and
  * `<dataDir>/keys/<name>.pub.pem` (the public key, SPKI, for whoever verifies what this instance signs).
  *
- * Why files and not the `instance_secrets` table: the issue asks for a key "kept in the data dir", a private key
- * belongs with file permissions of its own rather than in every database dump and replica, and an operator can
- * hand the public file to verifiers or rotate the pair by removing both files. Several processes on one data dir
- * agree on one pair (see `loadOrCreateSigningKey`); processes on several machines need the data dir on the shared
- * volume that also holds the repositories (architecture section 9), or this file copied to each.
+ * Why files and not the `instance_secrets` table: a private key belongs with file permissions of its own rather than in
+ * every database dump and replica, and an operator can hand the public file to verifiers or rotate the pair by removing
+ * both files. Several processes on one data dir agree on one pair (see `loadOrCreateSigningKey`); processes on several
+ * machines need the data dir on the shared volume that also holds the repositories, or this file copied to each.
  */
 import crypto, { type KeyObject } from 'node:crypto';
 import fs from 'node:fs/promises';
@@ -44,7 +43,7 @@ export async function loadOrCreateSigningKey(dataDir: string, name: string): Pro
   try {
     privateKey = crypto.createPrivateKey(pem);
   } catch (error) {
-    throw new Error(`${file}: not a PEM private key (${(error as Error).message}); remove it to have a new key pair made`);
+    throw new Error(`${file}: not a PEM private key (${(error as Error).message}); remove it to have a new key pair made`, { cause: error });
   }
   if (privateKey.asymmetricKeyType !== 'ec' || privateKey.asymmetricKeyDetails?.namedCurve !== 'prime256v1') {
     throw new Error(`${file}: must be a P-256 (ES256) private key`);

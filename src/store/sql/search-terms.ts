@@ -2,9 +2,9 @@
  * Term lists (migration 0014): per space and token, the pages that hold it, each with its weighted count of the
  * token (title 10, headings 5, text 1, as the engines weigh the fields) and whether the token is in its title or a
  * heading; per space, its live pages with their lengths in tokens. An organization's search ranks each space's
- * pages from them (src/domain/search/term-ranking.ts): the engines score every match of a query with no early
- * termination, and a word on nearly every page of 100 spaces is 100,000 rows scored, 200-400 ms, where decoding the
- * same lists is a few milliseconds.
+ * pages from them (src/content/term-ranking.ts): the engines score every match of a query with no early
+ * termination, and a word on nearly every page of 100 spaces is 100,000 rows scored, where decoding the same lists
+ * is far quicker (bench/README.md).
  *
  * Pages are numbered within their space (`n`: the page's doc less its space's key times 2^24), and a list holds
  * (n, code) pairs in ascending n, each number as a varint of its difference to the one before, the code
@@ -19,138 +19,29 @@ import { sql } from './kysely.js';
 import type { Database } from './schema.js';
 import { chunks } from './chunks.js';
 import { isPostgres } from './dialect.js';
+import { decodePairs, encodePairs, hasPrefixList, isPrefixListTerm, prefixListTerm, type PageTerms, type Pairs } from '../../content/search-format.js';
+
+// The lists' encoding is pure code (src/content/search-format.ts), read where the store must not be loaded (CPU
+// threads); this module, the lists', offers it as well.
+export {
+  decodePairs,
+  encodePairs,
+  FIELD_WEIGHTS,
+  hasPrefixList,
+  isPrefixListTerm,
+  pageTerms,
+  postingCode,
+  postingTier,
+  postingWeight,
+  PREFIX_LIST_LENGTHS,
+  prefixListTerm,
+  type PageTerms,
+  type Pairs,
+} from '../../content/search-format.js';
 
 /** A list's stored postings followed by those of the row being upserted (SQLite's `||` makes text: cast back). */
 const concatenatedPostings = (db: Kysely<Database>): RawBuilder<Buffer> =>
   isPostgres(db) ? sql<Buffer>`search_terms.postings || excluded.postings` : sql<Buffer>`cast(search_terms.postings || excluded.postings as blob)`;
-
-// ---- the lists' encoding
-
-/** Pairs of a page number and a value, in ascending page number. */
-export interface Pairs {
-  docs: Int32Array;
-  values: Int32Array;
-}
-
-/** `docs` (ascending, all above `after`) and their values as varints: each number's difference to the one before. */
-export function encodePairs(docs: ArrayLike<number>, values: ArrayLike<number>, after = 0): Buffer {
-  const out = Buffer.allocUnsafe(docs.length * 10);
-  let at = 0;
-  const varint = (value: number) => {
-    while (value >= 0x80) {
-      out[at++] = (value & 0x7f) | 0x80;
-      value >>>= 7;
-    }
-    out[at++] = value;
-  };
-  let previous = after;
-  for (let i = 0; i < docs.length; i++) {
-    varint(docs[i] - previous);
-    varint(values[i]);
-    previous = docs[i];
-  }
-  return Buffer.from(out.subarray(0, at));
-}
-
-export function decodePairs(bytes: Uint8Array): Pairs {
-  // Each pair takes two bytes at least.
-  const docs = new Int32Array(bytes.length >> 1);
-  const values = new Int32Array(bytes.length >> 1);
-  let count = 0;
-  let doc = 0;
-  for (let at = 0; at < bytes.length; ) {
-    let byte = bytes[at++];
-    let delta = byte & 0x7f;
-    for (let shift = 7; byte & 0x80; shift += 7) {
-      byte = bytes[at++];
-      delta |= (byte & 0x7f) << shift;
-    }
-    byte = bytes[at++];
-    let value = byte & 0x7f;
-    for (let shift = 7; byte & 0x80; shift += 7) {
-      byte = bytes[at++];
-      value |= (byte & 0x7f) << shift;
-    }
-    doc += delta;
-    docs[count] = doc;
-    values[count++] = value;
-  }
-  return { docs: docs.subarray(0, count), values: values.subarray(0, count) };
-}
-
-/** The weights of a page's fields (title, headings, text), as the engines' rankings weigh them. */
-export const FIELD_WEIGHTS = [10, 5, 1] as const;
-
-/** A posting's code: the page's weighted count of the token, and its tier (2: in the title, 1: in a heading, 0). */
-export const postingCode = (weighted: number, tier: number): number => weighted * 4 + tier;
-export const postingWeight = (code: number): number => code >>> 2;
-export const postingTier = (code: number): number => code & 3;
-
-/**
- * The lengths (in characters) of the starts of tokens that have lists of their own, as FTS5's `prefix` option keeps
- * prefix indexes. A query's last word is matched as the start of tokens too, and a short start is the start of
- * hundreds of tokens (`con`): read token by token, a three-letter start meant ~10,000 lists for 100 spaces, 30-40
- * ms to read on PostgreSQL and as much again to rank. A start's list holds, per page, the sum of the weighted
- * counts of its tokens and the best of their tiers: what ranking adds up from its tokens' lists. Longer starts are
- * read as the range of their tokens (few).
- */
-export const PREFIX_LIST_LENGTHS: readonly number[] = [2, 3];
-
-/** The term of the list of the tokens that start with `prefix`: the prefix and `*`, which no token holds. */
-export const prefixListTerm = (prefix: string): string => `${prefix}*`;
-export const isPrefixListTerm = (term: string): boolean => term.endsWith('*');
-
-/** The first `count` characters (code points) of `text`, or undefined when it has fewer. */
-function firstCharacters(text: string, count: number): string | undefined {
-  let end = 0;
-  for (let n = 0; n < count; n++) {
-    if (end >= text.length) return undefined;
-    end += text.codePointAt(end)! > 0xffff ? 2 : 1;
-  }
-  return text.slice(0, end);
-}
-
-/** Whether a query's prefix is read from its own list (else from the lists of the tokens it starts). */
-export const hasPrefixList = (prefix: string): boolean => PREFIX_LIST_LENGTHS.some((length) => firstCharacters(prefix, length) === prefix);
-
-/** A page's tokens counted: its length (all its tokens) and each token's posting code (and each prefix list's). */
-export interface PageTerms {
-  length: number;
-  codes: Map<string, number>;
-}
-
-/** The tokens of a page's fields (src/content/search-text.ts indexTokens: separated by spaces, a stem after `/`). */
-export function pageTerms(tokens: { title: string; headings: string; body: string }): PageTerms {
-  const weighted = new Map<string, number>();
-  const tiers = new Map<string, number>();
-  let length = 0;
-  const fields = [tokens.title, tokens.headings, tokens.body];
-  for (let field = 0; field < 3; field++) {
-    for (const token of fields[field].split(/[ /]/)) {
-      if (!token) continue;
-      length++;
-      weighted.set(token, (weighted.get(token) ?? 0) + FIELD_WEIGHTS[field]);
-      if (field < 2 && !tiers.has(token)) tiers.set(token, 2 - field);
-    }
-  }
-  const codes = new Map<string, number>();
-  const starts = new Map<string, { weight: number; tier: number }>();
-  for (const [token, weight] of weighted) {
-    const tier = tiers.get(token) ?? 0;
-    codes.set(token, postingCode(weight, tier));
-    for (const count of PREFIX_LIST_LENGTHS) {
-      const start = firstCharacters(token, count);
-      if (start === undefined) continue;
-      const sum = starts.get(start);
-      if (sum) {
-        sum.weight += weight;
-        sum.tier = Math.max(sum.tier, tier);
-      } else starts.set(start, { weight, tier });
-    }
-  }
-  for (const [start, { weight, tier }] of starts) codes.set(prefixListTerm(start), postingCode(weight, tier));
-  return { length, codes };
-}
 
 // ---- writing
 

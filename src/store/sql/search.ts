@@ -17,7 +17,7 @@
  * Queries are built here from terms the caller made (never from user text): FTS5 strings (`"tok"`, `"tok"*`) and
  * tsquery literals (`'tok'`, `'tok':*`), quotes doubled, passed as parameters. Ranking (rankPages: field tiers,
  * then the engine's score) and the limit per space are SQL (a window function): a search reads its best rows, never
- * every match, into JavaScript. That one query can take 100-200 ms on 100,000 pages: the domain has it run off the
+ * every match, into JavaScript. That one query can be long on a large organization: the domain has it run off the
  * event loop (rankPages' `read`). Beside the engines, each space's term lists (./search-terms.ts, written with the
  * rows here), from which organization and site searches rank many spaces at once.
  */
@@ -27,6 +27,11 @@ import { sql } from './kysely.js';
 import type { Database } from './schema.js';
 import { pageTerms, updateTermLists } from './search-terms.js';
 import { chunks } from './chunks.js';
+import { DOCS_PER_SPACE, packSections } from '../../content/search-format.js';
+
+// The index's formats are pure code (src/content/search-format.ts), read where the store must not be loaded (CPU
+// threads); this module, the index's, offers them as well.
+export { DOCS_PER_SPACE, packSections, packedSections, sectionOf, unpackSections, type PackedSection, type StoredSection } from '../../content/search-format.js';
 
 /** The revision of main a space's rows come from, the rules and the language they were made with. */
 export interface SearchState {
@@ -39,8 +44,6 @@ export interface SearchState {
   indexed_at: string;
 }
 
-/** Pages (docs) one space may number: 2^24, far more than a space holds. */
-export const DOCS_PER_SPACE = 2 ** 24;
 
 export async function searchStates(db: Kysely<Database>, spaceIds: readonly string[]): Promise<Map<string, SearchState>> {
   if (spaceIds.length === 0) return new Map();
@@ -361,63 +364,6 @@ export async function rankPages(
     .sort((a, b) => (ranksBefore(a, b) ? -1 : ranksBefore(b, a) ? 1 : 0));
 }
 
-/** A section of a page as results show it: its place in the page (1 for the first heading's), anchor, title, text. */
-export interface StoredSection {
-  position: number;
-  anchor: string;
-  title: string;
-  body: string;
-}
-
-const FIELD = '\u001f';
-const SECTION = '\u001e';
-const SEPARATORS = /[\u001e\u001f]/g;
-
-/**
- * A page's sections (position 1 on, in order) as one text: each section's anchor, title and text joined by U+001F,
- * sections by U+001E; those two control characters, if a text has them, become spaces. One row per page: an
- * organization's answer shows 500 pages, and a row per section (2,500 rows) was the largest part of making it.
- */
-export function packSections(sections: ReadonlyArray<Pick<StoredSection, 'anchor' | 'title' | 'body'>>): string {
-  return sections.map((s) => `${s.anchor.replace(SEPARATORS, ' ')}${FIELD}${s.title.replace(SEPARATORS, ' ')}${FIELD}${s.body.replace(SEPARATORS, ' ')}`).join(SECTION);
-}
-
-/**
- * Where a section is in a packed text (packSections): its position; the offsets its anchor (`start`), title and text
- * start at; the offset its text ends at.
- */
-export interface PackedSection {
-  position: number;
-  start: number;
-  title: number;
-  body: number;
-  end: number;
-}
-
-/** The sections of a packed text, as offsets in it (nothing is copied). */
-export function packedSections(packed: string): PackedSection[] {
-  const out: PackedSection[] = [];
-  if (packed === '') return out;
-  for (let start = 0, position = 1; ; position++) {
-    const next = packed.indexOf(SECTION, start);
-    const end = next < 0 ? packed.length : next;
-    const title = packed.indexOf(FIELD, start) + 1;
-    const body = packed.indexOf(FIELD, title) + 1;
-    out.push({ position, start, title, body, end });
-    if (next < 0) return out;
-    start = next + 1;
-  }
-}
-
-/** A section of a packed text. */
-export function sectionOf(packed: string, at: PackedSection): StoredSection {
-  return { position: at.position, anchor: packed.slice(at.start, at.title - 1), title: packed.slice(at.title, at.body - 1), body: packed.slice(at.body, at.end) };
-}
-
-export function unpackSections(packed: string): StoredSection[] {
-  return packedSections(packed).map((at) => sectionOf(packed, at));
-}
-
 /** A page found, as results show it: its id, title and path, and its sections (packed, unpackSections). */
 export interface ResultPage {
   page_id: string;
@@ -430,7 +376,7 @@ export interface ResultPage {
  * The pages of these numbers (doc) as results show them, with their sections; a number whose page is gone since
  * it was ranked is not in the map. The numbers are one parameter (a JSON array on SQLite, an array on PostgreSQL):
  * the statement's text is the same for every search, where 1,000 placeholders were compiled and prepared anew each
- * time (a third of the read).
+ * time (a large part of the read, bench/README.md).
  */
 export async function resultPages(db: Kysely<Database>, docs: readonly number[]): Promise<Map<number, ResultPage>> {
   const out = new Map<number, ResultPage>();
