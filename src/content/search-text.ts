@@ -1,5 +1,5 @@
 /**
- * The text of pages as full-text search sees it (issue 5): sections and terms. Pure: no SQL.
+ * The text of pages as full-text search sees it: sections and terms. Pure: no SQL.
  *
  * Sections: a page body is split at its headings (any level; the page's own `# H1` is its title, already taken out
  * of the body). Section 0 is the text before the first heading (anchor ''); every other section is a heading and the
@@ -129,7 +129,7 @@ export function tokenize(text: string): string[] {
 /** Each term of a text with the offset and length of its word in the text (for excerpts). */
 export function* termsWithOffsets(text: string): Generator<{ term: string; offset: number; length: number }> {
   // Plain ASCII (the common case): the same words, found by a cheaper expression on the lowercased text, and no
-  // normalization (lowercasing is all it would do). Three to four times faster, which search excerpts need.
+  // normalization (lowercasing is all it would do). Several times faster, which search excerpts need.
   if (ASCII.test(text)) {
     for (const match of text.toLowerCase().matchAll(ASCII_WORD)) {
       if (match[0].length <= MAX_TERM) yield { term: match[0], offset: match.index, length: match[0].length };
@@ -184,6 +184,11 @@ const STOP_WORDS: Record<SearchLanguage, Set<string>> = Object.fromEntries(
 const STOP_WORD_LANGUAGES = new Map<string, SearchLanguage[]>();
 for (const language of SEARCH_LANGUAGES) {
   for (const word of STOP_WORDS[language]) STOP_WORD_LANGUAGES.set(word, [...(STOP_WORD_LANGUAGES.get(word) ?? []), language]);
+}
+
+/** The words queries in `language` leave out (its stop words and English ones): a static export's search does too. */
+export function queryStopWords(language: SearchLanguage): string[] {
+  return [...new Set([...STOP_WORDS[language], ...STOP_WORDS.en])];
 }
 
 /** How many stop words of each language a text's terms have (languages with none are left out). */

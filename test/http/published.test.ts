@@ -1,10 +1,13 @@
 /**
- * Published sites as HTML (issue 14, first part): the page a published URL names (sections, variants, nested
+ * Published sites as HTML: the page a published URL names (sections, variants, nested
  * pages), its GitBook blocks rendered, links between pages as site URLs, files served from the site; access as the
  * API decides it (public, unlisted with noindex, share links with and without their key, a deactivated link, a
  * private site); script injection in markdown, front matter and SUMMARY titles rendered inert. Checked on the
  * parsed HTML (elements and attributes), not on strings.
  */
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASE_KINDS } from '../helpers/databases.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
@@ -13,6 +16,7 @@ import { all, hasClass, parseHtml, text } from '../helpers/html.js';
 import { readPublishedPage, readPublishedSite } from '../../src/domain/sites/published.js';
 import { pageHtmlOptionsFor, renderContent } from '../../src/http/routes/published/render.js';
 import { pageHtml } from '../../src/content/page-html.js';
+import { exportSite } from '../../src/http/routes/published/export.js';
 import { waitFor } from '../helpers/wait.js';
 
 describe.each(DATABASE_KINDS)('published sites as HTML (%s)', (kind) => {
@@ -424,6 +428,65 @@ components:
     expect((await sources('llms-full.txt/3')).status).toBe(404);
   });
 
+  it('serves agents (.md, text/markdown, llms.txt, llms-full.txt, MCP) only while the site\'s agentsContext is included, as new sites are; its export likewise', async () => {
+    const token = org.admin.token;
+    const created = await t.request('POST', `/v1/orgs/${org.id}/sites`, { token, body: { title: 'For agents', visibility: 'public', spaces: [guideId] } });
+    expect([created.status, created.body.agentsContext]).toEqual([201, 'included']);
+    const site = created.body;
+    const siteBase = new URL(site.urls.published).pathname;
+    const setAgents = async (agentsContext: 'included' | 'excluded') =>
+      expect((await t.request('PATCH', `/v1/orgs/${org.id}/sites/${site.id}`, { token, body: { agentsContext } })).body.agentsContext).toBe(agentsContext);
+    const agentUrls = ['setup/install.md', 'llms.txt', 'llms-full.txt', 'llms-full.txt/1'].map((name) => `${siteBase}/${name}`);
+    // An agent's first exchange with the site's MCP server, over HTTP.
+    const initialize = () =>
+      fetch(`${server}${siteBase}/~quire/mcp`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'test', version: '1' } } }),
+      });
+    const served = async () => ({
+      agents: await Promise.all(agentUrls.map(async (url) => (await t.request('GET', url, { unchecked: true })).status)),
+      markdownAsked: (await t.request('GET', `${siteBase}/setup/install`, { unchecked: true, headers: { accept: 'text/markdown' } })).headers['content-type'],
+      mcp: (await initialize()).status,
+      // What is for every reader and crawler stays.
+      page: (await get(`${siteBase}/setup/install`)).status,
+      robots: (await t.request('GET', `${siteBase}/robots.txt`, { unchecked: true })).status,
+      sitemap: (await t.request('GET', `${siteBase}/sitemap.xml`, { unchecked: true })).status,
+    });
+    /** The markdown files of the site's static export. */
+    const exportedMarkdown = async () => {
+      const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'quire-agents-export-'));
+      try {
+        await exportSite(t.container.ctx, site.id, dir);
+        expect((await fs.stat(path.join(dir, 'setup', 'install', 'index.html'))).isFile()).toBe(true);
+        return (await fs.readdir(dir, { recursive: true })).filter((file) => file.endsWith('.md')).map((file) => file.split(path.sep).join('/')).sort();
+      } finally {
+        await fs.rm(dir, { recursive: true, force: true });
+      }
+    };
+    const included = { agents: [200, 200, 200, 200], markdownAsked: 'text/markdown; charset=utf-8', mcp: 200, page: 200, robots: 200, sitemap: 200 };
+    expect(await served()).toEqual(included);
+    expect(await exportedMarkdown()).toEqual(['landing.md', 'secret.md', 'setup/install.md']);
+
+    await setAgents('excluded');
+    // At once (the published site's caches are emptied by the write): every address for agents is a plain 404.
+    expect(await served()).toEqual({ ...included, agents: [404, 404, 404, 404], markdownAsked: 'text/html; charset=utf-8', mcp: 404 });
+    const twin = await t.request('GET', `${siteBase}/setup/install.md`, { unchecked: true });
+    expect([twin.headers['content-type'], String(twin.body)]).toEqual(['text/plain; charset=utf-8', expect.stringContaining('does not serve AI agents')]);
+    const refused = await initialize();
+    expect([refused.headers.get('content-type'), await refused.json()]).toEqual([
+      'application/json; charset=utf-8',
+      { jsonrpc: '2.0', error: { code: -32000, message: expect.stringContaining('does not serve AI agents') }, id: null },
+    ]);
+    // Its HTML names none of them.
+    expect(String((await t.request('GET', `${siteBase}/setup/install`, { unchecked: true })).body)).not.toMatch(/llms(-full)?\.txt|\.md"|text\/markdown|~quire\/mcp/);
+    expect(await exportedMarkdown()).toEqual([]);
+
+    await setAgents('included');
+    expect(await served()).toEqual(included);
+    expect(await exportedMarkdown()).toEqual(['landing.md', 'secret.md', 'setup/install.md']);
+  });
+
   it('stops publishing a deleted space at once (pages, .md, files, search, llms.txt, sitemap), and publishes it again when restored', async () => {
     const token = org.admin.token;
     const api = async (method: string, url: string, body?: unknown) => {
@@ -454,7 +517,7 @@ components:
       llms: (await machine('llms.txt')).includes(`${page}.md`),
       llmsFull: (await machine('llms-full.txt')).includes('quetzalcoatl'),
       sitemap: (await machine('sitemap.xml')).includes(`<loc>http://quire.test${page}</loc>`),
-      // The published site as the API shows it to someone outside the organization (#66).
+      // The published site as the API shows it to someone outside the organization (getPublishedContentSite).
       api: (await t.request('GET', `/v1/orgs/${org.id}/sites/${site.id}/published`, { token: outsider.token })).body.structure.structure.map((s: { space: { id: string } }) => s.space.id),
     });
     const shown = { page: 200, markdown: 200, file: 200, search: [page], llms: true, llmsFull: true, sitemap: true, api: [guideId, removableId] };

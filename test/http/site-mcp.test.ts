@@ -2,7 +2,8 @@
  * A published site's MCP server at `{site}/~quire/mcp`, reached as an agent reaches it: the protocol SDK's own client
  * over HTTP, on both databases. Its tools search the site, read a page as markdown and list the pages; a share-link
  * site answers with its key only, a visitor-auth site with a valid visitor token as the bearer, and what a reader's
- * claims hide (a section, an `{% if %}` block) no tool returns.
+ * claims hide (a section, an `{% if %}` block) no tool returns. A site whose `agentsContext` is `excluded` answers no
+ * agent (404).
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -14,12 +15,15 @@ import { Checkout, spaceRemote } from '../helpers/git.js';
 import { waitFor } from '../helpers/wait.js';
 
 type ToolText = { content: Array<{ type: string; text: string }>; isError?: boolean };
+/** What the SDK's client throws when the server answers a 404 (a JSON-RPC error as its body) to its first exchange. */
+const NOT_FOUND = { code: 404, message: expect.stringContaining('"jsonrpc":"2.0"') };
 
 describe.each(DATABASE_KINDS)('site MCP server (%s)', (kind) => {
   let t: TestApp;
   let server: string;
   let org: Awaited<ReturnType<TestApp['organization']>>;
   let publicSite: string;
+  let publicSiteId: string;
   let sharedSite: string;
   let shareKey: string;
   let portal: string;
@@ -74,6 +78,7 @@ describe.each(DATABASE_KINDS)('site MCP server (%s)', (kind) => {
 
     const open = await api('POST', `/v1/orgs/${org.id}/sites`, { title: 'Open docs', visibility: 'public', spaces: [guideId] });
     publicSite = await publishedPath(open.id);
+    publicSiteId = open.id;
     const shared = await api('POST', `/v1/orgs/${org.id}/sites`, { title: 'Partner docs', visibility: 'share-link', spaces: [guideId] });
     sharedSite = await publishedPath(shared.id);
     shareKey = new URL((await api('POST', `/v1/orgs/${org.id}/sites/${shared.id}/share-links`, { name: 'Agents' })).urls.published).searchParams.get('share')!;
@@ -141,15 +146,33 @@ describe.each(DATABASE_KINDS)('site MCP server (%s)', (kind) => {
     expect((await call(client, 'listPages', {})).content[0].text).toContain('Install');
   });
 
+  it("answers no agent while the site's agentsContext is excluded, and answers again at once when it is included", async () => {
+    expect((await api('GET', `/v1/orgs/${org.id}/sites/${publicSiteId}`)).agentsContext).toBe('included');
+    const before = await connect(publicSite);
+    await api('PATCH', `/v1/orgs/${org.id}/sites/${publicSiteId}`, { agentsContext: 'excluded' });
+    try {
+      await expect(connect(publicSite)).rejects.toMatchObject({ ...NOT_FOUND, message: expect.stringContaining('does not serve AI agents') });
+      // A client connected before: each exchange is its own request, refused as well.
+      await expect(before.listTools()).rejects.toMatchObject(NOT_FOUND);
+      // Not even to a member with an API token (the organization's own MCP server, /v1/mcp, is for them).
+      await expect(connect(publicSite, { bearer: org.admin.token })).rejects.toMatchObject(NOT_FOUND);
+    } finally {
+      await api('PATCH', `/v1/orgs/${org.id}/sites/${publicSiteId}`, { agentsContext: 'included' });
+    }
+    const client = await connect(publicSite);
+    expect((await client.listTools()).tools.map((tool) => tool.name).sort()).toEqual(['getPage', 'listPages', 'searchDocumentation']);
+    expect((await call(client, 'searchDocumentation', { query: 'flux capacitor' })).content[0].text).toContain('1.21 gigawatts');
+  });
+
   it('opens a share-link site with its key only', async () => {
-    await expect(connect(sharedSite)).rejects.toThrow(/404/);
+    await expect(connect(sharedSite)).rejects.toMatchObject(NOT_FOUND);
     const client = await connect(sharedSite, { search: `?share=${encodeURIComponent(shareKey)}` });
     expect((await call(client, 'getPage', { url: 'setup/install' })).content[0].text).toMatch(/^# Install\n/);
   });
 
   it('opens a visitor-auth site with a valid visitor token as the bearer, and returns only what its claims show', async () => {
-    await expect(connect(portal)).rejects.toThrow(/404/);
-    await expect(connect(portal, { bearer: 'not-a-token' })).rejects.toThrow(/404/);
+    await expect(connect(portal)).rejects.toMatchObject(NOT_FOUND);
+    await expect(connect(portal, { bearer: 'not-a-token' })).rejects.toMatchObject(NOT_FOUND);
 
     const reader = await connect(portal, { bearer: await visitorToken({}) });
     const plain = await call(reader, 'searchDocumentation', { query: 'flux capacitor' });

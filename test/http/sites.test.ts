@@ -41,7 +41,7 @@ describe.each(DATABASE_KINDS)('sites (%s)', (kind) => {
     return (await expectStatus(t, 200, 'GET', sitesUrl(), { token: org.admin.token, query: { limit: 1000 } })).items.length;
   }
 
-  describe('POST /orgs/:organizationId/sites (createSite #59)', () => {
+  describe('POST /orgs/:organizationId/sites (createSite)', () => {
     it('publishes the listed spaces at the root, in order, the first as default', async () => {
       const res = await t.request('POST', sitesUrl(), { token: org.admin.token, body: { title: 'Docs', type: 'premium', visibility: 'public', spaces: [guide.id, api.id] } });
       expect(res.status).toBe(201);
@@ -57,7 +57,8 @@ describe.each(DATABASE_KINDS)('sites (%s)', (kind) => {
         siteSpaces: 2,
         createdAt: site.createdAt,
         adaptiveContent: { enabled: false },
-        agentsContext: 'excluded',
+        // Docs for agents are on by default (docs/sites.md, "Agents").
+        agentsContext: 'included',
         features: [],
         urls: {
           location: res.headers.location,
@@ -133,7 +134,7 @@ describe.each(DATABASE_KINDS)('sites (%s)', (kind) => {
     });
   });
 
-  describe('GET /orgs/:organizationId/sites (listSites #58)', () => {
+  describe('GET /orgs/:organizationId/sites (listSites)', () => {
     it('lists oldest first, page by page, with the title, published, space and type filters', async () => {
       const own = await t.organization('Lister');
       const space = await createSpace(t, own.id, own.admin.token, 'Manual');
@@ -172,7 +173,7 @@ describe.each(DATABASE_KINDS)('sites (%s)', (kind) => {
     });
   });
 
-  describe('GET /orgs/:organizationId/sites/:siteId (getSiteById #60)', () => {
+  describe('GET /orgs/:organizationId/sites/:siteId (getSiteById)', () => {
     it('answers the site to members; 404 for guests, non-members, unknown ids and sites of another organization', async () => {
       const site = await createSite(t, org.id, org.admin.token, { title: 'Readable', spaces: [guide.id] });
       expect(await expectStatus(t, 200, 'GET', siteUrl(org.id, site.id), { token: p.editor.token })).toEqual(site);
@@ -185,15 +186,15 @@ describe.each(DATABASE_KINDS)('sites (%s)', (kind) => {
     });
   });
 
-  describe('PATCH /orgs/:organizationId/sites/:siteId (updateSiteById #62)', () => {
+  describe('PATCH /orgs/:organizationId/sites/:siteId (updateSiteById)', () => {
     it('updates the settings; basename and proxy shape the published URL; null removes the proxy', async () => {
       const site = await createSite(t, org.id, org.admin.token, { title: 'Settings', spaces: [guide.id, api.id] });
       const url = siteUrl(org.id, site.id);
       const updated = await expectStatus(t, 200, 'PATCH', url, {
         token: p.creator.token,
-        body: { title: 'Settled', visibility: 'unlisted', basename: `settled-${kind}`, adaptiveContent: { enabled: true }, agentsContext: 'included' },
+        body: { title: 'Settled', visibility: 'unlisted', basename: `settled-${kind}`, adaptiveContent: { enabled: true }, agentsContext: 'excluded' },
       });
-      expect(updated).toMatchObject({ title: 'Settled', visibility: 'unlisted', basename: `settled-${kind}`, adaptiveContent: { enabled: true }, agentsContext: 'included' });
+      expect(updated).toMatchObject({ title: 'Settled', visibility: 'unlisted', basename: `settled-${kind}`, adaptiveContent: { enabled: true }, agentsContext: 'excluded' });
       expect(updated.urls.published).toBe(`http://quire.test/sites/${org.id}/settled-${kind}`);
       const proxied = await expectStatus(t, 200, 'PATCH', url, { token: org.admin.token, body: { proxy: 'company.example/docs' } });
       expect(proxied.proxy).toEqual({ origin: 'company.example/docs', target: `http://quire.test/sites/${org.id}/settled-${kind}` });
@@ -256,7 +257,7 @@ describe.each(DATABASE_KINDS)('sites (%s)', (kind) => {
     });
   });
 
-  describe('DELETE /orgs/:organizationId/sites/:siteId (deleteSiteById #61)', () => {
+  describe('DELETE /orgs/:organizationId/sites/:siteId (deleteSiteById)', () => {
     it('deletes the site and its structure (205), then answers 204', async () => {
       const site = await createSite(t, org.id, p.creator.token, { title: 'Doomed', spaces: [guide.id] });
       await expectStatus(t, 403, 'DELETE', siteUrl(org.id, site.id), { token: p.editor.token });
@@ -306,7 +307,7 @@ describe.each(DATABASE_KINDS)('sites (%s)', (kind) => {
     });
   });
 
-  describe('adaptive schema (#63, #64) and template conditions (#65)', () => {
+  describe('adaptive schema and template conditions', () => {
     it('answers 404 before a schema is set, then the schema as saved', async () => {
       const site = await createSite(t, org.id, org.admin.token, { title: 'Adaptive', visibility: 'visitor-auth' });
       const none = await expectStatus(t, 404, 'GET', siteUrl(org.id, site.id, '/adaptive-schema'), { token: org.admin.token });
@@ -398,7 +399,7 @@ describe.each(DATABASE_KINDS)('sites (%s)', (kind) => {
     });
   });
 
-  describe('GET /orgs/:organizationId/sites/:siteId/published (getPublishedContentSite #66)', () => {
+  describe('GET /orgs/:organizationId/sites/:siteId/published (getPublishedContentSite)', () => {
     it('answers the site, its structure, default customizations and no scripts', async () => {
       const site = await createSite(t, org.id, org.admin.token, { title: 'Live', visibility: 'public', spaces: [guide.id, api.id] });
       const published = await expectStatus(t, 200, 'GET', siteUrl(org.id, site.id, '/published'), { token: p.editor.token });

@@ -1,5 +1,5 @@
 /**
- * The reader's side of a site (issue 14): which page a published URL names, for whom. Access is the API's own
+ * The reader's side of a site: which page a published URL names, for whom. Access is the API's own
  * (openSite): members of the organization read every site; anyone reads a published public or unlisted site, a
  * share-link site with the key of one of its active share links, and a visitor-auth site with a visitor token signed
  * with its key (visitor-auth.ts); anything else is 404.
@@ -56,6 +56,17 @@ export interface PublishedSpace {
 
 export interface PublishedPage extends PublishedSpace {
   page: DocumentPage;
+}
+
+/**
+ * Whether the site serves what is made for AI agents: its pages as markdown (`{page}.md`, and the page's URL asked
+ * for `text/markdown` first), `llms.txt`, `llms-full.txt` (and its parts) and its MCP server (`{site}/~quire/mcp`),
+ * served and in its static export. The site's `agentsContext` setting (the reference API's): `included` serves them
+ * (new sites' default), `excluded` does not (they answer 404, and the HTML pages are the same). The organization's MCP
+ * server (`/v1/mcp`, for members with an API token) is no site's and not governed by it.
+ */
+export function servesAgents(site: SiteRow): boolean {
+  return site.agents_context === 'included';
 }
 
 /** The site, as `visitor` may read it; 404 when they may not (or there is no such site). */

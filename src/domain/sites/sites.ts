@@ -1,6 +1,7 @@
 /**
- * Sites: creation (with existing spaces or a new one), settings, deletion, the published view (#66) and the
- * adaptive (visitor claims) schema. The structure inside a site is in structure.ts, share links in share-links.ts.
+ * Sites: creation (with existing spaces or a new one), settings, deletion, the published view (getPublishedContentSite)
+ * and the adaptive (visitor claims) schema. The structure inside a site is in structure.ts, share links in
+ * share-links.ts.
  *
  * A site is `published` when it has at least one site space: there is no publish operation in the spec, and a
  * site with content is live for the audience its visibility sets. New sites default to the `share-link`
@@ -82,7 +83,7 @@ function sampleFiles(title: string): Array<{ path: string; content: string }> {
   return [
     { path: 'README.md', content: `# ${title}\n\nWelcome to ${title}. This page is the landing page of the site.\n` },
     { path: 'getting-started.md', content: '# Getting started\n\nEdit these pages through the API, or clone the space with git and push.\n' },
-    // SUMMARY.md's link text is a page's title (git-format.md): the same as the pages' H1s.
+    // SUMMARY.md's link text is a page's title (docs/git-format.md): the same as the pages' H1s.
     { path: 'SUMMARY.md', content: `# Table of contents\n\n* [${title.replace(/[\\[\]]/g, '\\$&')}](README.md)\n* [Getting started](getting-started.md)\n` },
   ];
 }
@@ -124,7 +125,9 @@ export async function createSite(ctx: Context, caller: Caller, organizationId: s
     visibility: input.visibility ?? 'share-link',
     basename: null,
     proxy: null,
-    agents_context: 'excluded',
+    // Docs for agents are on by default (published.ts servesAgents): a site that is not open to everyone shows them to
+    // no one who may not read it anyway.
+    agents_context: 'included',
     adaptive_content: 0,
     adaptive_schema: null,
     adaptive_schema_updated_at: null,
@@ -254,7 +257,7 @@ export async function deleteSite(ctx: Context, caller: Caller, organizationId: s
   });
 }
 
-/** What #66 answers: the site and its structure, for members and for the public or share-key holders of a published site. */
+/** What getPublishedContentSite answers: the site and its structure, for members and for the public or share-key holders of a published site. */
 export async function getPublishedSite(
   ctx: Context,
   caller: Caller,

@@ -29,6 +29,7 @@ import * as m0016 from './migrations/0016_search_results.js';
 import * as m0017 from './migrations/0017_revision_fact_changes.js';
 import * as m0018 from './migrations/0018_link_slots_unindexed.js';
 import * as m0019 from './migrations/0019_site_page_feedback.js';
+import * as m0020 from './migrations/0020_sites_serve_agents.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -59,6 +60,7 @@ export const migrations: Record<string, Migration> = {
   '0017_revision_fact_changes': m0017,
   '0018_link_slots_unindexed': m0018,
   '0019_site_page_feedback': m0019,
+  '0020_sites_serve_agents': m0020,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

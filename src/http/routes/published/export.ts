@@ -1,12 +1,19 @@
 /**
  * `quire site export SITE_ID DIR`: the whole public site as static files for any static host serving DIR at the root
- * of its host: each page as `PATH/index.html` (and its markdown as `PATH.md`), the files pages show under `~files/`,
- * Quire's own scripts and icon at the paths the pages name (`~quire/`, site-assets.ts; the site's icon as
- * `favicon.svg`), and the search: `search-index.json` with `~search/index.html`, whose small script
- * (`~search/search.js`) reads it.
+ * of its host, the same pages as the served site's (render.ts renderPage, at the root: siteBase ''): each page as
+ * `PATH/index.html` (and its markdown as `PATH.md` when the site serves agents), the files pages show under `~files/`, Quire's own scripts and
+ * icon at the paths the pages name (`~quire/`, site-assets.ts; the site's icon as `favicon.svg`), the served results
+ * page (`~search/index.html`) and "not found" page (`404.html`, which static hosts answer for any missing address),
+ * and the search index those and the header's search box read in the reader's browser (export-search.ts).
+ *
+ * What the served site does on its server, the export's script does in the browser (export-search.ts): the live
+ * search, the results (`~search/?q=`: the layout's search form sends `~search?q=`, which static hosts redirect to
+ * the folder with its query, as they do for every page's address) and the nearest pages of the "not found" page. The
+ * "Was this page helpful?" form has no server to go to: the exported pages leave it out.
  *
  * A static host sets no headers of ours, so what the live site says in headers the export says otherwise: each page
- * carries its CSP in a meta tag (scripts of the export's own origin only: Quire's), and a user file a
+ * carries its CSP in a meta tag (pagePolicy: scripts of the export's own origin only, Quire's; its stylesheet by hash
+ * unless it has style attributes), and a user file a
  * browser would run script in (HTML, SVG, XML, JavaScript: files.ts runsScript) is written as `NAME.txt`, with the
  * pages' links to it: every static host serves `.txt` as text/plain without being configured, which browsers show
  * as text and never sniff into a document (a `Content-Disposition` download would need the host's configuration).
@@ -14,16 +21,22 @@
  *
  * Only what anyone may read is exported: a public or unlisted site (share-link and private sites are refused).
  */
+import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Context } from '../../../domain/context.js';
 import { InvalidArgument, NotFound } from '../../../domain/errors.js';
-import { documentPages, publishedSpaces, readPublishedSite } from '../../../domain/sites/published.js';
+import { documentPages, publishedSpaces, readPublishedSite, servesAgents } from '../../../domain/sites/published.js';
 import { findSiteById } from '../../../store/sql/sites.js';
 import { escapeHtml } from '../../../content/html-text.js';
 import { contentTypeOf, runsScript } from '../../../content/files.js';
-import { pageMarkdown, pageSpecs, pageUrls, renderPage } from './render.js';
+import { pageMarkdown, pageSpecs, pageUrls, renderPage, siteFrame, spaceToc } from './render.js';
 import { ASSETS } from './site-assets.js';
+import { SITE_CSS } from './site-css.js';
+import { renderSearch } from './search-page.js';
+import { renderSiteNotFound } from './not-found.js';
+import { searchFilters } from './site-reads.js';
+import { EXPORT_SEARCH_ASSET, exportIndex, SEARCH_INDEX_PATH } from './export-search.js';
 
 export interface ExportResult {
   dir: string;
@@ -47,17 +60,25 @@ async function write(file: string, content: string | Buffer): Promise<void> {
   await fs.writeFile(file, content);
 }
 
-/** What exported pages may do: show their styles, images and media, run Quire's scripts; no other base, forms to the site. */
-const PAGE_POLICY = "default-src 'none'; script-src 'self'; img-src * data:; media-src *; style-src 'unsafe-inline'; base-uri 'none'; form-action 'self'";
-/** The search page runs its own script file and reads the index; nothing else. */
-const SEARCH_POLICY = "default-src 'none'; script-src 'self'; connect-src 'self'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'self'";
+/** The `<style>` of every page (layout.ts siteShell): the one inline style a page needs when it has no style attribute. */
+const STYLE_HASH = `'sha256-${createHash('sha256').update(SITE_CSS).digest('base64')}'`;
 
-/** `html` (a page of ours, which starts with its charset) with `policy` as its Content-Security-Policy meta tag. */
-function withPolicy(html: string, policy: string): string {
+/**
+ * What an exported page may do: show its styles, images and media, run Quire's scripts and read the search index;
+ * no other base, forms to the site. Its styles: the stylesheet by its hash, unless the page has a style attribute
+ * (a cover's position, a `<mark>`'s colours), which only `'unsafe-inline'` allows in every browser.
+ */
+function pagePolicy(html: string): string {
+  const styles = /\sstyle\s*=/i.test(html.slice(html.indexOf('</head>'))) ? "'unsafe-inline'" : STYLE_HASH;
+  return `default-src 'none'; script-src 'self'; connect-src 'self'; img-src * data:; media-src *; style-src ${styles}; base-uri 'none'; form-action 'self'`;
+}
+
+/** `html` (a page of ours, which starts with its charset) with its Content-Security-Policy (pagePolicy) as a meta tag. */
+function withPolicy(html: string): string {
   const charset = '<meta charset="utf-8">';
   const at = html.indexOf(charset);
   if (at < 0 || at > html.indexOf('</head>')) throw new Error('an exported page has no <meta charset> in its head to put its policy after');
-  return `${html.slice(0, at + charset.length)}<meta http-equiv="Content-Security-Policy" content="${escapeHtml(policy)}">${html.slice(at + charset.length)}`;
+  return `${html.slice(0, at + charset.length)}<meta http-equiv="Content-Security-Policy" content="${escapeHtml(pagePolicy(html))}">${html.slice(at + charset.length)}`;
 }
 
 /** The name a file is exported under: `NAME.txt` for what a browser would run script in (see above). */
@@ -77,34 +98,6 @@ function renameFileLinks(html: string, renamed: Set<string>): string {
   return html.replace(/\/~files\/[^/"\s<>]+\/[0-9a-f]{40}\/[^"#?\s<>]*(?=["#?])/g, (url) => (renamed.has(url) ? `${url}.txt` : url));
 }
 
-const SEARCH_PAGE = (siteTitle: string) => `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Search | ${escapeHtml(siteTitle)}</title><meta name="robots" content="noindex">
-<style>body{font:16px/1.6 system-ui,sans-serif;max-width:44rem;margin:2rem auto;padding:0 1.5rem}li p{color:#59636e;margin:.2rem 0 .6rem}</style><script src="/~search/search.js" defer></script></head>
-<body><p><a href="/">${escapeHtml(siteTitle)}</a></p><h1>Search</h1><form action="/~search/" method="get"><input type="search" name="q" aria-label="Search"></form><ol id="results"></ol></body></html>
-`;
-
-const SEARCH_SCRIPT = `(async () => {
-  const q = new URLSearchParams(location.search).get('q') || '';
-  document.querySelector('input').value = q;
-  const words = q.toLowerCase().split(/\\s+/).filter(Boolean);
-  if (words.length === 0) return;
-  const pages = await (await fetch('/search-index.json')).json();
-  const found = pages.filter((p) => words.every((w) => (p.title + ' ' + p.text).toLowerCase().includes(w)));
-  const list = document.getElementById('results');
-  for (const page of found) {
-    const item = document.createElement('li');
-    const link = document.createElement('a');
-    link.href = page.url;
-    link.textContent = page.title;
-    const text = document.createElement('p');
-    text.textContent = page.description || page.text.slice(0, 160);
-    item.append(link, text);
-    list.append(item);
-  }
-  if (found.length === 0) list.outerHTML = '<p>No results.</p>';
-})();
-`;
-
 export async function exportSite(ctx: Context, siteId: string, dir: string, progress?: (done: { pages: number; files: number }) => void): Promise<ExportResult> {
   const site = await findSiteById(ctx.db, siteId);
   if (!site) throw new NotFound(`siteId: no site "${siteId}"`);
@@ -114,22 +107,25 @@ export async function exportSite(ctx: Context, siteId: string, dir: string, prog
   });
   const root = path.resolve(dir);
   await fs.mkdir(root, { recursive: true });
-  const index: Array<{ title: string; url: string; description: string; text: string }> = [];
+  const liveSearch = EXPORT_SEARCH_ASSET.path;
+  const spaces = await publishedSpaces(ctx, tree);
+  // Read on the CPU pool while the pages are written (awaited after them; a failure is thrown there).
+  const searchIndex = exportIndex(ctx, tree, spaces);
+  searchIndex.catch(() => undefined);
   let pages = 0;
   let files = 0;
-  for (const space of await publishedSpaces(ctx, tree)) {
+  for (const space of spaces) {
     const urlOf = pageUrls('', space);
     const { spaceId } = space.content;
     const renamed = new Set(space.content.files.filter((file) => exportedFileName(file.name) !== file.name).map((file) => fileUrl(spaceId, file.blobOid, file.name)));
     for (const page of documentPages(space.content.revision.pages)) {
       const url = urlOf(page);
       const published = { ...space, page };
-      const html = renameFileLinks(renderPage(published, '', { specs: await pageSpecs(ctx, published) }), renamed);
-      await write(fileUnder(root, url, 'index.html'), withPolicy(html, PAGE_POLICY));
-      // As for a reader without claims, like the HTML: what a `{% if %}` hides from them is in neither.
-      const markdown = pageMarkdown(page);
-      if (url !== '/') await write(`${fileUnder(root, url, 'index.html').slice(0, -'/index.html'.length)}.md`, markdown);
-      if (!page.hidden && !page.noIndex) index.push({ title: page.title, url, description: page.description ?? '', text: markdown.replace(/\s+/g, ' ').slice(0, 2000) });
+      const html = renameFileLinks(renderPage(published, '', { liveSearch, specs: await pageSpecs(ctx, published) }), renamed);
+      await write(fileUnder(root, url, 'index.html'), withPolicy(html));
+      // As for a reader without claims, like the HTML: what a `{% if %}` hides from them is in neither. Only for a site
+      // that serves agents (servesAgents), as the served site's `.md` twins.
+      if (url !== '/' && servesAgents(tree.site)) await write(`${fileUnder(root, url, 'index.html').slice(0, -'/index.html'.length)}.md`, pageMarkdown(page));
       pages++;
       progress?.({ pages, files });
     }
@@ -141,11 +137,18 @@ export async function exportSite(ctx: Context, siteId: string, dir: string, prog
       progress?.({ pages, files });
     }
   }
-  await write(path.join(root, 'search-index.json'), JSON.stringify(index));
-  await write(path.join(root, '~search', 'index.html'), withPolicy(SEARCH_PAGE(tree.site.title), SEARCH_POLICY));
-  await write(path.join(root, '~search', 'search.js'), SEARCH_SCRIPT);
+  // The search: its index, and the served results page with no query, which the script fills in.
+  await write(fileUnder(root, SEARCH_INDEX_PATH, ''), JSON.stringify(await searchIndex));
+  const searchFrame = siteFrame(tree, '', { currentSection: null, liveSearch });
+  await write(path.join(root, '~search', 'index.html'), withPolicy(renderSearch(searchFrame, { query: '', results: [], filters: searchFilters(tree, searchFrame) })));
+  // The one "not found" page static hosts answer for every missing address (`404.html` at the root): the served page
+  // for an address that leads into no section or space (the table of contents of the site's own space), the nearest
+  // pages found by the script in the reader's browser.
+  const home = spaces.find((space) => space.prefix.length === 0) ?? spaces[0];
+  const notFoundFrame = siteFrame(tree, '', { currentSection: home?.section?.id ?? tree.defaultSection, liveSearch });
+  await write(path.join(root, '404.html'), withPolicy(renderSiteNotFound(notFoundFrame, { nearest: [], ...(home ? { toc: spaceToc(home, '') } : {}) })));
   // Quire's scripts and icon, where the pages load them from, and the icon the pages link as the site's.
-  for (const asset of Object.values(ASSETS)) await write(fileUnder(root, asset.path, ''), asset.body);
+  for (const asset of [...Object.values(ASSETS), EXPORT_SEARCH_ASSET]) await write(fileUnder(root, asset.path, ''), asset.body);
   await write(path.join(root, 'favicon.svg'), ASSETS.icon.body);
   return { dir: root, pages, files };
 }

@@ -29,17 +29,18 @@ import {
   readPublishedPage,
   readPublishedSite,
   readPublishedSpace,
+  servesAgents,
   type PublishedPage,
   type PublishedTree,
   type SiteVisitor,
 } from '../../../domain/sites/published.js';
 import { renderAppPage, renderNotFound, renderNothingYet } from './layout.js';
-import { renderSearch, type SearchFilter } from './search-page.js';
+import { renderSearch } from './search-page.js';
 import { nearestPages, renderSiteNotFound } from './not-found.js';
 import { ASSETS, assetAt, ASSETS_PREFIX, type Asset } from './site-assets.js';
 import { pageMarkdown, pageSpecs, pageUrl, prerenderSiblings, renderContent, renderPage, siteFrame, spaceToc, type PageSpecs } from './render.js';
 import { mayKeepVariant, pageVariant, type PageVariant } from './variants.js';
-import { placeOf, sitePages, siteSearch } from './site-reads.js';
+import { placeOf, searchFilters, sitePages, siteSearch } from './site-reads.js';
 import { siteMcpServer } from './mcp.js';
 import { pageFeedbackRoutes } from './feedback.js';
 import { answerMcpExchange, SESSION_METHODS } from '../../mcp.js';
@@ -59,6 +60,8 @@ const FAVICONS = new Set(['favicon.ico', 'favicon.svg']);
 const LLMS_FULL_PART = 100;
 /** Where a site's MCP server answers, below the site. */
 export const MCP_PATH = '~quire/mcp';
+/** What a site whose agents are excluded (servesAgents) answers at the addresses made for agents. */
+const AGENTS_EXCLUDED = 'Not found: this site does not serve AI agents (no pages as markdown, llms.txt, llms-full.txt or MCP server).\n';
 
 const SECURITY_HEADERS = {
   // Content HTML is sanitized; this makes sure no script from it runs anyway: only Quire's own (live search).
@@ -102,6 +105,16 @@ function unsignedClaimsOfCookie(value: string | undefined): Record<string, unkno
   } catch {
     return undefined;
   }
+}
+
+/**
+ * Whether `segments` (below the site) name one of the addresses made for agents: a page's `.md` twin, `llms.txt`,
+ * `llms-full.txt` or one of its parts.
+ */
+function agentsAddress(segments: string[]): boolean {
+  const last = segments[segments.length - 1];
+  if (last === undefined) return false;
+  return last.endsWith('.md') || (segments.length === 1 && last === 'llms.txt') || (segments[0] === 'llms-full.txt' && segments.length <= 2);
 }
 
 /** Whether the reader asks for markdown before anything else (`Accept: text/markdown`, as agents send it). */
@@ -177,13 +190,18 @@ export const publishedRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app,
       const query = request.query as { jwt_token?: string };
       if (tree.visitorTokenValid && query.jwt_token) reply.header('set-cookie', siteCookie(VISITOR_TOKEN_COOKIE, query.jwt_token, siteBase));
       if (segments[0] === '~files') return await file(reply, tree, segments.slice(1));
+      // A site that does not serve agents has none of their addresses (a plain-text 404, for the tools that ask).
+      if (agentsAddress(segments) && !servesAgents(tree.site)) {
+        return reply.status(404).headers(SECURITY_HEADERS).header('content-type', 'text/plain; charset=utf-8').header('cache-control', cacheControl(tree)).send(AGENTS_EXCLUDED);
+      }
       if (segments.length === 1 && MACHINE_FILES.has(segments[0])) return await machineFile(reply, tree, siteBase, segments[0]);
       if (segments.length === 2 && segments[0] === 'llms-full.txt' && /^[1-9][0-9]{0,5}$/.test(segments[1])) return await machineFile(reply, tree, siteBase, segments[0], Number(segments[1]));
       if (segments.length === 1 && segments[0] === '~search') return await search(request, reply, tree, siteBase);
       const last = segments[segments.length - 1];
-      // A page as markdown: its URL + `.md`, or its URL asked for markdown first (`Accept: text/markdown`, as agents do).
+      // A page as markdown: its URL + `.md`, or its URL asked for markdown first (`Accept: text/markdown`, as agents do),
+      // on a site that serves agents; on another, the page's URL answers its HTML whatever is asked first.
       const twin = last?.endsWith('.md') === true;
-      if (twin || prefersMarkdown(request.headers.accept)) {
+      if (twin || (prefersMarkdown(request.headers.accept) && servesAgents(tree.site))) {
         const target = await readPublishedPage(ctx, tree, twin ? [...segments.slice(0, -1), last.slice(0, -3)] : segments);
         if (target.kind !== 'page') throw new NotFound('path: no page here');
         const index = `> The index of this documentation, for agents and tools: ${urls.base(`${siteBase}/llms.txt`)}\n\n`;
@@ -286,7 +304,7 @@ export const publishedRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app,
     if (request.headers.accept?.includes('application/json')) return reply.header('cache-control', cacheControl(tree)).send({ query, results });
     const frame = siteFrame(tree, siteBase, { currentSection: null, liveSearch: ASSETS.search.path });
     // Section filters on a site of several sections (their titles as the tabs show them); an unknown one shows all.
-    const filters: SearchFilter[] = [{ title: 'All sections' }, ...tree.sections.map((s, i) => ({ title: frame.sections[i].title, id: s.id }))];
+    const filters = searchFilters(tree, frame);
     const filtered = section && tree.sections.some((s) => s.id === section) ? section : undefined;
     const html = renderSearch(frame, {
       query,
@@ -406,14 +424,26 @@ export const publishedRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app,
   /**
    * The site's MCP server (mcp.ts), over the protocol's Streamable HTTP transport without sessions: each POST is one
    * exchange, answered as JSON. The reader is found as for pages, and a bearer that is no API token is taken as the
-   * site's visitor token (agents send credentials as a bearer).
+   * site's visitor token (agents send credentials as a bearer). A site the reader may not read, or one that does not
+   * serve agents (servesAgents), is a 404 with a JSON-RPC error as its body (as the SDK's transport answers what it
+   * refuses before any exchange: code -32000, no id).
    */
   async function mcp(request: FastifyRequest<{ Params: { organizationId: string; siteName: string } }>, reply: FastifyReply) {
     const { organizationId, siteName } = request.params;
     const siteBase = `/sites/${encodeURIComponent(organizationId)}/${encodeURIComponent(siteName)}`;
     const visitor = await visitorOf(request, reply, siteBase);
     const bearer = bearerToken(request.headers.authorization);
-    const tree = await readPublishedSite(ctx, !visitor.userId && bearer ? { ...visitor, visitorToken: bearer } : visitor, organizationId, siteName);
+    let tree: PublishedTree;
+    try {
+      tree = await readPublishedSite(ctx, !visitor.userId && bearer ? { ...visitor, visitorToken: bearer } : visitor, organizationId, siteName);
+      if (!servesAgents(tree.site)) throw new NotFound('site: this site does not serve AI agents (its agentsContext is excluded)');
+    } catch (error) {
+      if (!(error instanceof DomainError && error.status === 404)) throw error;
+      return reply
+        .status(404)
+        .header('content-type', 'application/json')
+        .send({ jsonrpc: '2.0', error: { code: -32000, message: `Not found: ${error.message}` }, id: null });
+    }
     await answerMcpExchange(request, reply, siteMcpServer(ctx, tree, siteBase, (path) => urls.base(path)));
   }
 

@@ -3,12 +3,25 @@
  * 'self'`; served and named as site-assets.ts says). Without it the search box still works: the form sends the query
  * to the results page.
  *
- * As the reader types (150 ms after the last key, two characters at least), it asks the same results page for JSON
- * and shows the best pages under the box; the last word counts as a prefix ("instal" finds "install"). Keys:
- * ArrowDown/ArrowUp move between the box and the results, Escape closes them, Enter on the box opens the results
- * page. Answers that arrive late for an older query are dropped.
+ * As the reader types (150 ms after the last key, two characters at least), it asks for the results (ASK_SERVER: the
+ * same results page, as JSON) and shows the best pages under the box; the last word counts as a prefix ("instal"
+ * finds "install"). Keys: ArrowDown/ArrowUp move between the box and the results, Escape closes them, Enter on the
+ * box opens the results page. Answers that arrive late for an older query are dropped. A static export, which has no
+ * server to ask, runs the same code with another source of results (export-search.ts: its prebuilt index).
  */
-export const LIVE_SEARCH_SCRIPT = `(() => {
+
+/** Where served pages get results: the results page (the form's action) asked for JSON. */
+const ASK_SERVER = `async (query, signal) => {
+    const response = await fetch(form.action + '?q=' + encodeURIComponent(query), { headers: { accept: 'application/json' }, signal });
+    return response.ok ? response.json() : undefined;
+  }`;
+
+/**
+ * The script, its results from `ask`: the source of a function `(query, signal) => Promise<{ results } | undefined>`
+ * (the results as the results page's SearchResult), which may use `form`, the search box's form.
+ */
+export function liveSearchScript(ask: string): string {
+  return `(() => {
   'use strict';
   const form = document.querySelector('form.search');
   const input = form && form.querySelector('input[name=q]');
@@ -23,6 +36,7 @@ export const LIVE_SEARCH_SCRIPT = `(() => {
   form.append(box);
   input.setAttribute('aria-controls', box.id);
   input.setAttribute('autocomplete', 'off');
+  const source = ${ask};
   let timer;
   let asked = 0;
   let controller;
@@ -37,12 +51,11 @@ export const LIVE_SEARCH_SCRIPT = `(() => {
     controller = new AbortController();
     let answer;
     try {
-      const response = await fetch(form.action + '?q=' + encodeURIComponent(query), { headers: { accept: 'application/json' }, signal: controller.signal });
-      if (!response.ok) return;
-      answer = await response.json();
+      answer = await source(query, controller.signal);
     } catch {
       return;
     }
+    if (!answer) return;
     // An answer for an older query, or one arriving while the reader moves through the results shown: dropped
     // (re-drawing the list would take the focus from under them).
     if (mine !== asked || box.contains(document.activeElement)) return;
@@ -86,3 +99,6 @@ export const LIVE_SEARCH_SCRIPT = `(() => {
   document.addEventListener('click', (event) => { if (!form.contains(event.target)) close(); });
 })();
 `;
+}
+
+export const LIVE_SEARCH_SCRIPT = liveSearchScript(ASK_SERVER);

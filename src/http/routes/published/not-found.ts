@@ -4,9 +4,15 @@
  * how many of its letter pairs their paths and titles share (Dice's coefficient over bigrams). Both the address and
  * each candidate are cut to a bounded length and at most MAX_CANDIDATES pages are scored, so one 404 costs time
  * linear in the site's pages, whatever the address.
+ *
+ * A static export has one "not found" page for every address (`404.html`): there, the reader's browser finds the
+ * nearest pages from the export's index with the same code (BROWSER_PARTS, written into the export's script by
+ * export-search.ts; they name only this module's own bindings, escapeHtml too).
  */
-import { escapeHtml } from '../../../content/html-text.js';
+import { escapeHtml as escapeHtmlText } from '../../../content/html-text.js';
 import { siteShell, sidebarHtml, type SiteFrame } from './layout.js';
+
+const escapeHtml = escapeHtmlText;
 
 /** Characters of the address and of each candidate that are compared. */
 const MAX_COMPARED = 200;
@@ -79,15 +85,23 @@ export function nearestPages(asked: string, candidates: readonly Candidate[], sh
   return scored.map((entry) => entry.candidate);
 }
 
-/** The site's 404 page: its frame, a table of contents (when one is given), the nearest pages and a search box. */
-export function renderSiteNotFound(frame: SiteFrame, input: { nearest: Candidate[]; toc?: string }): string {
-  const nearest = input.nearest.length
-    ? `<h2>Perhaps you were looking for</h2><ul class="nearest">${input.nearest
+/** The list of the nearest pages ('' for none), shown before the page's search box. */
+export function nearestHtml(nearest: readonly Candidate[]): string {
+  return nearest.length
+    ? `<h2>Perhaps you were looking for</h2><ul class="nearest">${nearest
         .map((page) => `<li><a href="${escapeHtml(page.href)}">${escapeHtml(page.title)}${page.place ? `<small>${escapeHtml(page.place)}</small>` : ''}</a></li>`)
         .join('')}</ul>`
     : '';
+}
+
+/** The site's 404 page: its frame, a table of contents (when one is given), the nearest pages and a search box. */
+export function renderSiteNotFound(frame: SiteFrame, input: { nearest: Candidate[]; toc?: string }): string {
+  const nearest = nearestHtml(input.nearest);
   const search = `<form class="search search-again" role="search" aria-label="Search the site" action="${escapeHtml(frame.searchHref)}" method="get"><input type="search" name="q" aria-label="Search the site" placeholder="Search the site…"></form>`;
   const sidebar = input.toc ? sidebarHtml([], input.toc) : '';
   const body = `<div class="layout${input.toc ? '' : ' single'}">${sidebar}<main id="content" class="not-found"><article><h1>Page not found</h1><p>There is no page at this address. It may have moved, or the link that led here may be mistyped.</p>${nearest}${search}<p><a href="${escapeHtml(frame.siteHref || '/')}">Go to the home page</a></p></article></main></div>`;
   return siteShell(frame, { title: `Page not found | ${frame.siteTitle}`, head: '\n<meta name="robots" content="noindex">', body, sidebar: Boolean(input.toc) });
 }
+
+/** What a browser runs of this module (see the top of this file), by the names its functions use. */
+export const BROWSER_PARTS = { escapeHtml, MAX_COMPARED, MAX_CANDIDATES, NEAREST_SHOWN, MIN_SCORE, bigrams, dice, nearestPages, nearestHtml };

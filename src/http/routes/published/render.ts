@@ -26,7 +26,9 @@ const encodePath = (segments: string[]) => segments.map(encodeURIComponent).join
 
 /** URLs of the pages of a published space: the space's own URL for its first page (worked out once per space). */
 export function pageUrls(siteBase: string, space: PublishedSpace): (page: DocumentPage) => string {
-  const spaceBase = [siteBase, encodePath(space.prefix)].filter((s) => s !== '').join('/');
+  const prefix = encodePath(space.prefix);
+  // Below the site's own URL ('' at the root of a host, as in an export: `/section`, never a relative `section`).
+  const spaceBase = prefix === '' ? siteBase : `${siteBase}/${prefix}`;
   const first = firstDocument(space.content.revision.pages)?.id;
   return (page) => (page.id === first ? spaceBase || '/' : `${spaceBase}/${encodePath(page.path.split('/'))}`);
 }
@@ -35,11 +37,17 @@ export function pageUrl(siteBase: string, space: PublishedSpace, page: DocumentP
   return pageUrls(siteBase, space)(page);
 }
 
+/**
+ * A page's markdown as written, for this reader: only the `{% if %}` branches the reader's claims show (with none: as
+ * for anyone without), as on the HTML page.
+ */
+export function readerMarkdown(page: DocumentPage, claims: VisitorClaims = {}): string {
+  return adaptedMarkdown(page.markdown, (condition) => evaluateCondition(condition, claims));
+}
+
 /** A page as markdown (its URL + `.md`): the title as the first heading, then its markdown as written, for this reader. */
 export function pageMarkdown(page: DocumentPage, claims: VisitorClaims = {}): string {
-  // Only the `{% if %}` branches the reader's claims show (with none: as for anyone without), as on the HTML page.
-  const markdown = adaptedMarkdown(page.markdown, (condition) => evaluateCondition(condition, claims));
-  return `# ${page.title}\n\n${page.description ? `${page.description}\n\n` : ''}${markdown}`;
+  return `# ${page.title}\n\n${page.description ? `${page.description}\n\n` : ''}${readerMarkdown(page, claims)}`;
 }
 
 /** The page's cover, when it has one and its layout shows it: the image's site URL, and its dark variant's. */
@@ -238,9 +246,14 @@ function sectionTabTitle(tree: PublishedTree, section: SiteSectionRow): string {
   return spaceTitle && !same(spaceTitle, tree.site.title) ? spaceTitle : 'Home';
 }
 
-/** The site's URL of a section (the default one is the site's own). */
+/** Where a section's URLs start (the default section's at the site's own: '' at the root of a host). */
+function sectionBase(tree: PublishedTree, siteBase: string, section: SiteSectionRow | undefined): string {
+  return section && section.id !== tree.defaultSection ? `${siteBase}/${encodeURIComponent(section.path)}` : siteBase;
+}
+
+/** The site's URL of a section (the default one is the site's own; `/` at the root of a host, as in an export). */
 export function sectionHref(tree: PublishedTree, siteBase: string, section: SiteSectionRow): string {
-  return section.id === tree.defaultSection ? siteBase : `${siteBase}/${encodeURIComponent(section.path)}`;
+  return sectionBase(tree, siteBase, section) || '/';
 }
 
 /**
@@ -263,10 +276,10 @@ export function siteFrame(tree: PublishedTree, siteBase: string, options: { curr
 
 /** The site spaces of a section as the variant switcher shows them. */
 export function variantLinks(tree: PublishedTree, siteBase: string, section: SiteSectionRow | undefined, currentSiteSpace: string | undefined): NavLink[] {
-  const sectionBase = section ? sectionHref(tree, siteBase, section) : siteBase;
+  const base = sectionBase(tree, siteBase, section);
   return siteSpacesIn(tree, section?.id ?? null).map((siteSpace) => ({
     title: tree.spaces.get(siteSpace.space_id)?.space.title ?? siteSpace.path,
-    href: tree.defaultSiteSpaces.has(siteSpace.id) ? sectionBase : `${sectionBase}/${encodeURIComponent(siteSpace.path)}`,
+    href: tree.defaultSiteSpaces.has(siteSpace.id) ? base || '/' : `${base}/${encodeURIComponent(siteSpace.path)}`,
     current: siteSpace.id === currentSiteSpace,
   }));
 }

@@ -3,9 +3,15 @@
  * frame: each page found with its place on the site (section and space), its matching sections and their excerpts,
  * the query's words marked (`<mark>`) in titles and excerpts; and, on a site of several sections, links that keep
  * the results of one section (`&section=PATH`).
+ *
+ * The page's content (searchContent) is built by the same code on the server and, in a static export, in the reader's
+ * browser from the export's prebuilt index: export-search.ts writes the functions of BROWSER_PARTS into its script.
+ * They name only this module's own bindings (escapeHtml too, below), which the script declares under the same names.
  */
-import { escapeHtml } from '../../../content/html-text.js';
+import { escapeHtml as escapeHtmlText } from '../../../content/html-text.js';
 import { siteShell, type SiteFrame } from './layout.js';
+
+const escapeHtml = escapeHtmlText;
 
 export interface SearchResult {
   title: string;
@@ -73,11 +79,24 @@ function resultHtml(result: SearchResult, wanted: readonly string[]): string {
   return `<li><a class="result-title" href="${escapeHtml(result.href)}">${markedText(result.title, wanted)}</a>${place}${sections ? `<ul>${sections}</ul>` : ''}</li>`;
 }
 
-/** The results page of the search box (works without JavaScript). */
-export function renderSearch(frame: SiteFrame, input: { query: string; results: SearchResult[]; filters?: SearchFilter[]; section?: string }): string {
+export interface SearchInput {
+  query: string;
+  results: SearchResult[];
+  filters?: SearchFilter[];
+  /** The section the results are filtered to (a filter's id). */
+  section?: string;
+}
+
+/** The results page's title. */
+export function searchTitle(query: string, siteTitle: string): string {
+  return `Search${query ? `: ${query}` : ''} | ${siteTitle}`;
+}
+
+/** What the results page shows in its `<main>`: its heading, the section filters, the results; `searchHref`: the page's URL. */
+export function searchContent(searchHref: string, input: SearchInput): string {
   const wanted = queryWords(input.query);
   const filters = input.query !== '' && input.filters && input.filters.length > 2 ? input.filters : [];
-  const filterHref = (filter: SearchFilter) => `${frame.searchHref}?q=${encodeURIComponent(input.query)}${filter.id ? `&section=${encodeURIComponent(filter.id)}` : ''}`;
+  const filterHref = (filter: SearchFilter) => `${searchHref}?q=${encodeURIComponent(input.query)}${filter.id ? `&section=${encodeURIComponent(filter.id)}` : ''}`;
   const filterNav = filters.length
     ? `<nav aria-label="Filter by section"><ul class="filters">${filters
         .map((filter) => `<li><a href="${escapeHtml(filterHref(filter))}"${(filter.id ?? '') === (input.section ?? '') ? ' aria-current="page"' : ''}>${escapeHtml(filter.title)}</a></li>`)
@@ -90,6 +109,14 @@ export function renderSearch(frame: SiteFrame, input: { query: string; results: 
       : input.results.length === 0
         ? `<p>No results for “${escapeHtml(input.query)}”.</p>`
         : `<p class="result-count">${count} for “${escapeHtml(input.query)}”</p><ol class="results">${input.results.map((result) => resultHtml(result, wanted)).join('')}</ol>`;
-  const body = `<div class="layout single"><main id="content" class="search-page"><h1>Search</h1>${filterNav}${summary}</main></div>`;
-  return siteShell(frame, { title: `Search${input.query ? `: ${input.query}` : ''} | ${frame.siteTitle}`, head: '\n<meta name="robots" content="noindex">', body, query: input.query });
+  return `<h1>Search</h1>${filterNav}${summary}`;
 }
+
+/** The results page of the search box (works without JavaScript); with no query, the page a static export fills in. */
+export function renderSearch(frame: SiteFrame, input: SearchInput): string {
+  const body = `<div class="layout single"><main id="content" class="search-page">${searchContent(frame.searchHref, input)}</main></div>`;
+  return siteShell(frame, { title: searchTitle(input.query, frame.siteTitle), head: '\n<meta name="robots" content="noindex">', body, query: input.query });
+}
+
+/** What a browser runs of this module (see the top of this file), by the names its functions use. */
+export const BROWSER_PARTS = { escapeHtml, MAX_MARKED_WORDS, MAX_WORD, MIN_PREFIX, WORD, queryWords, matches, markedText, resultHtml, searchTitle, searchContent };

@@ -18,7 +18,8 @@ export interface Asset {
   type: string;
 }
 
-function asset(name: string, extension: string, body: string, type: string): Asset {
+/** A file of Quire's at ASSETS_PREFIX, named by its content (export-search.ts makes the export's own this way too). */
+export function asset(name: string, extension: string, body: string, type: string): Asset {
   const hash = createHash('sha256').update(body).digest('hex').slice(0, 10);
   return { path: `${ASSETS_PREFIX}${name}.${hash}.${extension}`, body, type };
 }

@@ -8,7 +8,8 @@ import type { DocumentPage } from '../../../content/model.js';
 import { documentPages, publishedSpaces, type PublishedSpace, type PublishedTree } from '../../../domain/sites/published.js';
 import { searchSpaces } from '../../../domain/search/search.js';
 import { pageUrl, pageUrls } from './render.js';
-import type { SearchResult } from './search-page.js';
+import type { SiteFrame } from './layout.js';
+import type { SearchFilter, SearchResult } from './search-page.js';
 
 export interface SitePage {
   space: PublishedSpace;
@@ -59,4 +60,12 @@ export async function siteSearch(ctx: Context, tree: PublishedTree, siteBase: st
       },
     ];
   });
+}
+
+/**
+ * The section filters of the site's results page: all sections, then each (titled as `frame`, the results page's,
+ * shows them in its tabs); the page shows them on a site of several sections.
+ */
+export function searchFilters(tree: PublishedTree, frame: SiteFrame): SearchFilter[] {
+  return [{ title: 'All sections' }, ...tree.sections.map((section, i) => ({ title: frame.sections[i].title, id: section.id }))];
 }
