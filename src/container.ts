@@ -10,7 +10,7 @@ import { ProcessLauncher } from './store/git/launcher.js';
 import { HistoryFacts } from './domain/content/history.js';
 import { SharedWork } from './domain/shared-work.js';
 import { SpaceRankings } from './domain/search/rankings.js';
-import { RevisionCache } from './domain/content/revisions.js';
+import { RevisionCache } from './domain/content/revision-cache.js';
 import { CursorCodec } from './domain/lists.js';
 import { ReadCache } from './domain/cache.js';
 import { LinkSigner } from './domain/signing.js';

@@ -10,7 +10,7 @@ import type { GuardedFetcher } from '../store/net/guarded-fetch.js';
 import type { JobQueue } from '../jobs/jobs.js';
 import type { VisitorClaimsSigner } from './members/visitor-claims.js';
 import type { HistoryFacts } from './content/history.js';
-import type { RevisionCache } from './content/revisions.js';
+import type { RevisionCache } from './content/revision-cache.js';
 import type { CpuPool } from '../cpu/pool.js';
 import type { SharedWork } from './shared-work.js';
 import type { SpaceRankings } from './search/rankings.js';

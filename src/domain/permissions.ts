@@ -22,26 +22,9 @@ import { teamRolesOfUser } from '../store/sql/teams.js';
 import { collectionsOfOrganization, grantsFor, type CollectionRow, type SpaceRow } from '../store/sql/content.js';
 import { NotFound, PermissionDenied } from './errors.js';
 import type { Context } from './context.js';
+import { atLeast, isRole, strongest, type Role } from './roles.js';
 
-export const ROLES = ['admin', 'create', 'review', 'edit', 'comment', 'read'] as const;
-export type Role = (typeof ROLES)[number];
-
-const RANK: Record<Role, number> = { admin: 6, create: 5, review: 4, edit: 3, comment: 2, read: 1 };
-
-export function isRole(value: unknown): value is Role {
-  return typeof value === 'string' && (ROLES as readonly string[]).includes(value);
-}
-
-/** True when `role` is `needed` or stronger. */
-export function atLeast(role: Role | null | undefined, needed: Role): boolean {
-  return !!role && RANK[role] >= RANK[needed];
-}
-
-export function strongest(...roles: Array<Role | null | undefined>): Role | null {
-  let best: Role | null = null;
-  for (const role of roles) if (role && (!best || RANK[role] > RANK[best])) best = role;
-  return best;
-}
+export { ROLES, atLeast, isRole, strongest, type Role } from './roles.js';
 
 /** What a caller is in one organization, loaded once per request and reused for every item of a list. */
 export interface OrgAccess {

@@ -16,7 +16,7 @@
  */
 import { SignJWT, calculateJwkThumbprint, exportJWK, type JWK } from 'jose';
 import type { SigningKeyPair } from '../../store/keys/signing-key.js';
-import type { Role } from '../permissions.js';
+import type { Role } from '../roles.js';
 
 export const VISITOR_CLAIMS_KEY = 'visitor-claims';
 export const VISITOR_CLAIMS_ALGORITHM = 'ES256';

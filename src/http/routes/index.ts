@@ -2,8 +2,7 @@
  * Every resource plugin and its prefix: the whole API in one file.
  */
 import type { FastifyInstance } from 'fastify';
-import type { Context } from '../../domain/context.js';
-import type { Urls } from '../urls.js';
+import type { RouteDeps } from './deps.js';
 import { registerAuth } from '../plugins/auth.js';
 import { organizationRoutes } from './organizations/index.js';
 import { memberRoutes } from './members/index.js';
@@ -32,11 +31,6 @@ import { mcpRoutes } from './mcp/index.js';
 import { userRoutes } from './users/index.js';
 import { publishedRoutes } from './published/index.js';
 
-/** What every route plugin receives. */
-export interface RouteDeps {
-  ctx: Context;
-  urls: Urls;
-}
 
 export async function registerRoutes(app: FastifyInstance, deps: RouteDeps): Promise<void> {
   await app.register(

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { RouteDeps } from '../index.js';
+import type { RouteDeps } from '../deps.js';
 import { callerOf } from '../../plugins/auth.js';
 import { ErrorResponses, ListOf, NoContent } from '../../schemas.js';
 import { noContent, presentList } from '../../present.js';

@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { readChangeRequestContent } from '../../../domain/change-requests/change-requests.js';
 import { getContentImport, importContent, listContentImports } from '../../../domain/imports/imports.js';
 import { findPageByPathOrRedirect } from '../../../domain/content/page-paths.js';
-import type { RouteDeps } from '../index.js';
+import type { RouteDeps } from '../deps.js';
 import { callerOf } from '../../plugins/auth.js';
 import { ErrorResponses, ListOf } from '../../schemas.js';
 import { presentList } from '../../present.js';

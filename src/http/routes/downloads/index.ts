@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { RouteDeps } from '../index.js';
+import type { RouteDeps } from '../deps.js';
 import { changeRequestPdf } from '../../../domain/change-requests/change-requests.js';
 import { ErrorResponses } from '../../schemas.js';
 

@@ -9,7 +9,7 @@
 import { pipeline, PassThrough, type Readable } from 'node:stream';
 import zlib from 'node:zlib';
 import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import type { RouteDeps } from '../index.js';
+import type { RouteDeps } from '../deps.js';
 import type { Caller, Context } from '../../../domain/context.js';
 import { DomainError, InvalidArgument, Unauthenticated } from '../../../domain/errors.js';
 import { authenticateToken } from '../../../domain/identity/users.js';

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { RouteDeps } from '../index.js';
+import type { RouteDeps } from '../deps.js';
 import { callerOf } from '../../plugins/auth.js';
 import { ErrorResponses } from '../../schemas.js';
 import { listFileBacklinks, listLinks } from '../../../domain/content/links.js';

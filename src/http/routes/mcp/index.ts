@@ -5,7 +5,7 @@
  * the API's resources. Streamable HTTP without sessions (src/http/mcp.ts): POST only.
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { RouteDeps } from '../index.js';
+import type { RouteDeps } from '../deps.js';
 import { callerOf } from '../../plugins/auth.js';
 import { errorBody } from '../../plugins/errors.js';
 import { answerMcpExchange, SESSION_METHODS } from '../../mcp.js';

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { RouteDeps } from '../index.js';
+import type { RouteDeps } from '../deps.js';
 import { callerOf } from '../../plugins/auth.js';
 import { ErrorResponses, ListOf } from '../../schemas.js';
 import { presentList } from '../../present.js';

@@ -8,7 +8,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import type { RouteDeps } from '../index.js';
+import type { RouteDeps } from '../deps.js';
 import { StringEnum } from '../../schemas.js';
 import { DomainError, NotFound } from '../../../domain/errors.js';
 import { readPublishedSite, type SiteVisitor } from '../../../domain/sites/published.js';

@@ -16,7 +16,7 @@ import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import type { RouteDeps } from '../index.js';
+import type { RouteDeps } from '../deps.js';
 import { bearerToken } from '../../plugins/auth.js';
 import { cachedBytes, sendKept } from '../../present.js';
 import { authenticateToken } from '../../../domain/identity/users.js';

@@ -4,7 +4,7 @@
  * Both wait for the import-repository job, as content imports do.
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { RouteDeps } from '../index.js';
+import type { RouteDeps } from '../deps.js';
 import { callerOf } from '../../plugins/auth.js';
 import { ErrorResponses, NoContent } from '../../schemas.js';
 import { noContent } from '../../present.js';

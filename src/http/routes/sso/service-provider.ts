@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { RouteDeps } from '../index.js';
+import type { RouteDeps } from '../deps.js';
 import { ErrorResponses } from '../../schemas.js';
 import { samlServiceProvider, samlSignIn } from '../../../domain/sso/saml.js';
 import { samlMetadataXml } from './presenter.js';

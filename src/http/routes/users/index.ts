@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { RouteDeps } from '../index.js';
+import type { RouteDeps } from '../deps.js';
 import { callerOf } from '../../plugins/auth.js';
 import { ErrorResponses, UserSchema } from '../../schemas.js';
 import { DELETED_USER_ID, presentDeletedUser, presentUser } from '../../present.js';
