@@ -3,8 +3,8 @@
  * target < 3 s. Each page is about 1.5 KB of prose with 8 links: pages in other folders (one of them broken), an
  * image, an external URL, a reference-style link, a literal autolink and an anchor.
  *
- * Timed: indexLinks (src/domain/content/links.ts) on a revision never read before: reading and parsing the revision
- * from git (1,000 pages), parsing every body with remark, resolving, writing the rows in one transaction. Each
+ * Timed: indexLinks (src/domain/content/link-index.ts) on a revision never read before: reading and parsing the
+ * revision from git (1,000 pages), parsing every body with remark, resolving, writing the rows in one transaction. Each
  * round pushes a commit that rewrites every page (so no parsed page is reused) and indexes it; printed beside it,
  * the parts (revision parse; link extraction and store).
  *
@@ -17,7 +17,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { machine, pageFile, spaceWithPages, startBenchServer } from './lib.js';
-import { indexLinks } from '../src/domain/content/links.js';
+import { indexLinks } from '../src/domain/content/link-index.js';
 import { loadRevision } from '../src/domain/content/revisions.js';
 import { tinyPng } from '../test/helpers/content.js';
 import { median } from './stats.js';

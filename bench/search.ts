@@ -32,7 +32,7 @@ import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 import { sql } from 'kysely';
 import { bareAnswers, machine, spaceWithPages, startBenchServer, startQuireServe } from './lib.js';
-import { indexSearch } from '../src/domain/search/search.js';
+import { indexSearch } from '../src/domain/search/search-indexing.js';
 
 const SPACES = Number(process.env.SPACES ?? 100);
 const PAGES = Number(process.env.PAGES ?? 1000);

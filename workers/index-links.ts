@@ -1,6 +1,6 @@
 import type { Context } from '../src/domain/context.js';
 import { PermanentJobFailure, type JobPayloads } from '../src/jobs/jobs.js';
-import { indexLinksOfRevision } from '../src/domain/content/links.js';
+import { indexLinksOfRevision } from '../src/domain/content/link-index.js';
 import { ContentError } from '../src/content/problems.js';
 
 /** Indexes the links of a revision of a space (main's, after a push or a merge), then prunes unread revisions. */

@@ -1,6 +1,6 @@
 import type { Context } from '../src/domain/context.js';
 import { PermanentJobFailure, type JobPayloads } from '../src/jobs/jobs.js';
-import { indexSearch } from '../src/domain/search/search.js';
+import { indexSearch } from '../src/domain/search/search-indexing.js';
 import { ContentError } from '../src/content/problems.js';
 
 /**

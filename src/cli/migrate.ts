@@ -1,6 +1,7 @@
 import fs from 'node:fs/promises';
 import { loadConfig } from '../../config/index.js';
-import { migrate, MigrationFailure, type MigrationProgress } from '../domain/migrate/migrate.js';
+import { migrate, MigrationFailure } from '../domain/migrate/migrate.js';
+import type { MigrationProgress } from '../domain/migrate/migration-run.js';
 import { CommandError, endProgress, print, showProgress, withContainer } from './common.js';
 
 export interface MigrateOptions {

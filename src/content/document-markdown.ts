@@ -12,7 +12,7 @@ import type { BlockContent, List, ListItem, Paragraph, PhrasingContent, Root, Ro
 import remarkStringify from 'remark-stringify';
 import type { Join } from 'mdast-util-to-markdown';
 import { gitbookMarkdownWriter, type GitbookNode, type LiquidBlock, type LiquidTag } from './gitbook-markdown.js';
-import { markKey, type ContentRef } from './document.js';
+import { markKey, type ContentRef } from './document-nodes.js';
 import { escapeHtml } from './html-text.js';
 import { writeHtmlTable } from './html-table.js';
 

@@ -17,94 +17,21 @@
  * buttons (`<a href class="button primary">`).
  * OpenAPI blocks (`{% openapi src= path= method= %}` as `swagger`, `{% openapi-operation spec= %}`). Not yet (kept
  * as text): updates, the old `{% swagger %}` blocks with their parts, annotations, mentions.
+ *
+ * This module converts the blocks; the node types are in ./document-nodes.ts, the inlines in ./document-inlines.ts
+ * and the schema's containment rules, with the fitting, in ./document-fit.ts.
  */
-import type { Nodes, PhrasingContent, Root, Table, TableCell } from 'mdast';
+import type { Nodes, Table, TableCell } from 'mdast';
 import { toString } from 'mdast-util-to-string';
-import { decodeEntities, htmlAttributes, htmlText } from './html-text.js';
+import { htmlAttributes, htmlText } from './html-text.js';
 import { parseGitbookMarkdown, parseTagArguments, splitTag, type GitbookNode, type LiquidBlock } from './gitbook-markdown.js';
-import { EMOJI_DATA, htmlToMdast, parseHtmlTable, type HtmlTable } from './html-table.js';
+import { htmlToMdast, parseHtmlTable, type HtmlTable } from './html-table.js';
 import { boundedParagraphs, convertedParts } from './bounded-markdown.js';
-
-export type ContentRef =
-  | { kind: 'url'; url: string }
-  | { kind: 'file'; file: string }
-  | { kind: 'page'; page: string }
-  | { kind: 'anchor'; anchor: string; page?: string }
-  | { kind: 'reusable-content'; reusableContent: string };
-
-export interface DocumentContext {
-  /** What a link's href points at (a page, a page at an anchor, a file, a URL). */
-  resolveLink(href: string): ContentRef;
-  /** What an include's path points at, or undefined when it is not a reusable content of the revision. */
-  resolveInclude?(path: string): string | undefined;
-}
-
-/** A URL is a URL; anything else, unresolved, is kept as the URL it was written as. */
-export const PLAIN_LINKS: DocumentContext = { resolveLink: (href) => ({ kind: 'url', url: href }) };
-
-type Mark = {
-  object: 'mark';
-  type: 'bold' | 'italic' | 'code' | 'strikethrough' | 'keyboard' | 'superscript' | 'subscript' | 'color';
-  data?: { text: string; background: string };
-};
-type Leaf = { object: 'leaf'; text: string; marks: Mark[] };
-type Text = { object: 'text'; leaves: Leaf[] };
-type Inline = { object: 'inline'; type: string; isVoid?: boolean; data: Record<string, unknown>; nodes?: Array<Text | Inline> };
-export type DocumentBlock = {
-  object: 'block';
-  type: string;
-  isVoid?: boolean;
-  data: Record<string, unknown>;
-  nodes?: Array<DocumentBlock | Text | Inline>;
-  fragments?: unknown[];
-};
-export interface JSONDocument {
-  object: 'document';
-  data: { schemaVersion: number };
-  nodes: DocumentBlock[];
-}
-
-// Which blocks each container takes (the reference schema's oneOf lists).
-const ESSENTIALS = ['paragraph', 'heading-1', 'heading-2', 'heading-3', 'list-ordered', 'list-unordered', 'list-tasks', 'divider'];
-const CONTAINED = [...ESSENTIALS, 'content-ref', 'code', 'embed', 'file', 'images', 'hint', 'blockquote', 'math'];
-// Columns and conditions are blocks of the reference, but no document of schema 0.130 may hold them anywhere: their
-// contents stand in their place.
-const TOP_LEVEL = [...CONTAINED, 'tabs', 'reusable-content', 'stepper', 'table', 'expandable', 'swagger', 'openapi-operation'];
-const ALLOWED: Record<string, string[]> = {
-  document: TOP_LEVEL,
-  if: TOP_LEVEL,
-  hint: ESSENTIALS,
-  blockquote: [...ESSENTIALS, 'blockquote'],
-  'list-item': [...ESSENTIALS, 'code', 'hint', 'blockquote', 'math', 'table'],
-  'expandable-body': [...ESSENTIALS, 'images', 'code', 'table', 'hint', 'blockquote', 'reusable-content'],
-  'tabs-item': CONTAINED,
-  // Paragraphs only: a GFM or HTML cell's list or heading is its text, which every form of table can hold again.
-  'table-cell': ['paragraph'],
-  'stepper-step': CONTAINED,
-  column: CONTAINED,
-};
+import { paragraph, PLAIN_LINKS, text, type DocumentBlock, type DocumentContext, type JSONDocument } from './document-nodes.js';
+import { ALLOWED, fit, isEmptyParagraph, TOP_LEVEL } from './document-fit.js';
+import { InlineConverter } from './document-inlines.js';
 
 const HINT_STYLES = new Set(['info', 'warning', 'danger', 'success']);
-
-function text(value: string, marks: Mark[] = []): Text {
-  return { object: 'text', leaves: [{ object: 'leaf', text: value, marks }] };
-}
-
-function paragraph(nodes: Array<Text | Inline>): DocumentBlock {
-  const merged = mergeTexts(nodes);
-  return { object: 'block', type: 'paragraph', data: {}, nodes: merged.length > 0 ? merged : [text('')] };
-}
-
-/** A paragraph of nothing (an HTML comment, an empty tag's leftovers): left out, as markdown shows nothing. */
-function isEmptyParagraph(block: DocumentBlock): boolean {
-  return block.type === 'paragraph' && (block.nodes ?? []).every((node) => node.object === 'text' && node.leaves.every((leaf) => leaf.text.trim() === ''));
-}
-
-/** A mark's identity: its type, and for a color its two colors. */
-export const markKey = (mark: Pick<Mark, 'type' | 'data'>) => (mark.data ? `${mark.type}:${mark.data.text}:${mark.data.background}` : mark.type);
-const sameMarks = (a: Mark[], b: Mark[]) => a.length === b.length && a.every((mark, i) => markKey(mark) === markKey(b[i]));
-/** `marks` with `mark` added, unless it is there already (a mark applies once: `*a *b**` is still italic). */
-const withMark = (marks: Mark[], mark: Mark) => (marks.some((one) => markKey(one) === markKey(mark)) ? marks : [...marks, mark]);
 
 /**
  * The platform's figure, one HTML block: `<figure><img src="..." alt="..." width="375"><figcaption><p>Caption</p>
@@ -120,212 +47,11 @@ export function parseFigure(html: string): { src: string; alt: string; width?: n
   return { src: attributes.src, alt: attributes.alt ?? '', ...(Number.isFinite(width) && width > 0 ? { width } : {}), caption };
 }
 
-/** `<a href="..." class="button primary">` (the platform's button; `secondary` too). */
-const BUTTON = /^<a\s+href="([^"]*)"\s+class="button\s+(primary|secondary)"[^>]*>$/i;
-
 /** HTML that text reads inline (marks, breaks, buttons, the emoji span, and their ends). */
 const INLINE_HTML = /^<\/?(kbd|sup|sub|mark|br|span|a\s[^>]*class="button)[\s>/]/i;
 
-/** The opening tag of the platform's emoji span; its code point(s) in hex. */
-const EMOJI_SPAN = /^<span\s+data-gb-custom-inline\s+data-tag="emoji"\s+data-code="([0-9a-f]+(?:-[0-9a-f]+)*)"\s*>$/i;
-
-function emoji(code: string): Inline {
-  return { object: 'inline', type: 'emoji', isVoid: true, data: { code } };
-}
-
-const COLORS = new Set(['default', 'green', 'blue', 'red', 'orange', 'yellow', 'purple', '$primary', '$info', '$success', '$warning', '$danger']);
-const HTML_MARKS: Record<string, Mark['type']> = { kbd: 'keyboard', sup: 'superscript', sub: 'subscript' };
-
-/**
- * The mark an opening HTML tag within text stands for: `<kbd>`, `<sup>`, `<sub>`, and `<mark style="color:red;">` /
- * `<mark style="background-color:green;">` with the platform's colors; undefined for any other HTML.
- */
-function htmlMark(html: string): { tag: string; mark: Mark } | undefined {
-  const simple = /^<(kbd|sup|sub)>$/i.exec(html.trim());
-  if (simple) return { tag: simple[1].toLowerCase(), mark: { object: 'mark', type: HTML_MARKS[simple[1].toLowerCase()] } };
-  const colored = /^<mark\s+style="([^"]*)"\s*>$/i.exec(html.trim());
-  if (!colored) return undefined;
-  const style = Object.fromEntries(
-    colored[1]
-      .split(';')
-      .map((rule) => rule.split(':').map((part) => part.trim().toLowerCase()))
-      .filter((pair) => pair.length === 2),
-  );
-  const text = style.color ?? 'default';
-  const background = style['background-color'] ?? 'default';
-  if (!COLORS.has(text) || !COLORS.has(background)) return undefined;
-  return { tag: 'mark', mark: { object: 'mark', type: 'color', data: { text, background } } };
-}
-
-/** Adjacent text nodes as one, adjacent leaves with the same marks as one leaf (how the reference writes them). */
-function mergeTexts(nodes: Array<Text | Inline>): Array<Text | Inline> {
-  const merged: Array<Text | Inline> = [];
-  for (const node of nodes) {
-    if (node.object !== 'text') {
-      merged.push(node);
-      continue;
-    }
-    let last = merged[merged.length - 1];
-    if (last?.object !== 'text') merged.push((last = { object: 'text', leaves: [] }));
-    for (const leaf of node.leaves) {
-      // An empty leaf (empty inline code) says nothing, and could not be written back.
-      if (leaf.text === '') continue;
-      const previous = last.leaves[last.leaves.length - 1];
-      if (previous && sameMarks(previous.marks, leaf.marks)) previous.text += leaf.text;
-      else last.leaves.push({ ...leaf, marks: [...leaf.marks] });
-    }
-  }
-  return merged;
-}
-
-class Converter {
-  private readonly definitions = new Map<string, string>();
-  /** Within `{% raw %}` ... `{% endraw %}`: Liquid is text there. */
-  private raw = false;
-
-  constructor(
-    private readonly context: DocumentContext,
-    root: Root,
-    private readonly source: string,
-  ) {
-    const collect = (node: Nodes) => {
-      if (node.type === 'definition' && !this.definitions.has(node.identifier)) this.definitions.set(node.identifier, node.url);
-      if ('children' in node) for (const child of node.children) collect(child as Nodes);
-    };
-    collect(root);
-  }
-
-  // ---- inlines
-
-  inlines(nodes: PhrasingContent[], marks: Mark[] = []): Array<Text | Inline> {
-    // HTML tags that stand for marks open and close around the nodes between them (`<kbd>`, text, `</kbd>`).
-    const open: Array<{ tag: string; mark: Mark }> = [];
-    const out: Array<Text | Inline> = [];
-    for (let i = 0; i < nodes.length; i++) {
-      const node = nodes[i];
-      if (node.type === 'html') {
-        // A button: `<a href="..." class="button primary">Label</a>`, the label as plain text between.
-        const button = BUTTON.exec(node.value.trim());
-        const label = nodes[i + 1];
-        const close = nodes[i + 2];
-        if (button && label?.type === 'text' && close?.type === 'html' && /^<\/a>$/i.test(close.value.trim())) {
-          out.push({ object: 'inline', type: 'button', isVoid: true, data: { ref: this.context.resolveLink(decodeEntities(button[1])), label: label.value, kind: button[2].toLowerCase() } });
-          i += 2;
-          continue;
-        }
-        // The platform's emoji: `<span data-gb-custom-inline data-tag="emoji" data-code="1f680">🚀</span>`.
-        const emojiSpan = EMOJI_SPAN.exec(node.value.trim());
-        if (emojiSpan && close?.type === 'html' && /^<\/span>$/i.test(close.value.trim()) && label?.type === 'text') {
-          out.push(emoji(emojiSpan[1]));
-          i += 2;
-          continue;
-        }
-        const opening = htmlMark(node.value);
-        if (opening) {
-          open.push(opening);
-          continue;
-        }
-        const closing = /^<\/(kbd|sup|sub|mark)>$/i.exec(node.value.trim());
-        if (closing && open.length > 0 && open[open.length - 1].tag === closing[1].toLowerCase()) {
-          open.pop();
-          continue;
-        }
-        if (/^<br\s*\/?>$/i.test(node.value.trim())) {
-          out.push(text('\n', open.reduce((all, one) => withMark(all, one.mark), marks)));
-          continue;
-        }
-      }
-      out.push(...this.inline(node as GitbookNode, open.reduce((all, one) => withMark(all, one.mark), marks)));
-    }
-    return mergeTexts(out);
-  }
-
-  private inline(node: GitbookNode, marks: Mark[]): Array<Text | Inline> {
-    const mark = (type: Mark['type']) => withMark(marks, { object: 'mark', type });
-    switch (node.type) {
-      case 'text':
-        return [text(this.rawMarkers(node.value), marks)];
-      case 'strong':
-        return this.inlines(node.children, mark('bold'));
-      case 'emphasis':
-        return this.inlines(node.children, mark('italic'));
-      case 'delete':
-        return this.inlines(node.children, mark('strikethrough'));
-      case 'inlineCode':
-        return [text(node.value, mark('code'))];
-      case 'break':
-        return [text('\n', marks)];
-      case 'link':
-        // An HTML anchor (`<a id="x"></a>`, read from an HTML table) points nowhere and shows nothing.
-        if (node.url === '' && toString(node) === '') return [];
-        return [this.link(node.url, node.children, marks)];
-      case 'linkReference': {
-        const url = this.definitions.get(node.identifier);
-        return url === undefined ? this.inlines(node.children, marks) : [this.link(url, node.children, marks)];
-      }
-      case 'image': {
-        const code = (node.data as Record<string, unknown> | undefined)?.[EMOJI_DATA];
-        return [typeof code === 'string' ? emoji(code) : this.inlineImage(node.url, node.alt ?? '')];
-      }
-      case 'imageReference': {
-        const url = this.definitions.get(node.identifier);
-        return url === undefined ? [text(node.alt ?? '', marks)] : [this.inlineImage(url, node.alt ?? '')];
-      }
-      case 'liquidExpression':
-        if (this.raw) return [text(this.written(node) ?? `{{ ${node.value} }}`, marks)];
-        return [{ object: 'inline', type: 'expression', isVoid: true, data: { expression: node.value } }];
-      case 'inlineMath':
-        return [{ object: 'inline', type: 'inline-math', isVoid: true, data: { formula: node.value } }];
-      case 'html':
-        return [text(node.value, marks)];
-      case 'footnoteReference':
-        return [text(`[^${node.label ?? node.identifier}]`, marks)];
-      default:
-        return [text(toString(node as Nodes), marks)];
-    }
-  }
-
-  /** A paragraph's inlines: a `{% raw %}` opened in it and never closed ends with it. */
-  private paragraphInlines(nodes: PhrasingContent[]): Array<Text | Inline> {
-    const outer = this.raw;
-    const converted = this.inlines(nodes);
-    this.raw = outer;
-    return converted;
-  }
-
-  /** `{% raw %}` and `{% endraw %}` within text switch raw mode and are left out: they are syntax, not content. */
-  private rawMarkers(value: string): string {
-    if (!value.includes('raw %}')) return value;
-    return value.replace(/\{%-?\s*(end)?raw\s*-?%\}/g, (_, end: string | undefined) => {
-      this.raw = !end;
-      return '';
-    });
-  }
-
-  /** A node's text as the markdown writes it. */
-  private written(node: GitbookNode): string | undefined {
-    const start = node.position?.start.offset;
-    const end = node.position?.end.offset;
-    return start !== undefined && end !== undefined ? this.source.slice(start, end) : undefined;
-  }
-
-  private link(href: string, children: PhrasingContent[], marks: Mark[]): Inline {
-    const nodes = this.inlines(children, marks).filter((node) => node.object === 'text' || node.type === 'inline-image');
-    return { object: 'inline', type: 'link', data: { ref: this.context.resolveLink(href) }, nodes: nodes.length > 0 ? nodes : [text(href, marks)] };
-  }
-
-  /** An image's ref: a file of the revision, else its URL (the schema takes no other kind). */
-  private imageRef(src: string): ContentRef {
-    const ref = this.context.resolveLink(src);
-    return ref.kind === 'file' ? ref : { kind: 'url', url: src };
-  }
-
-  private inlineImage(src: string, alt: string): Inline {
-    return { object: 'inline', type: 'inline-image', isVoid: true, data: { ref: this.imageRef(src), ...(alt ? { caption: alt } : {}) } };
-  }
-
-  // ---- blocks
-
+/** The block part of the conversion, on the inline part. */
+class Converter extends InlineConverter {
   blocks(nodes: GitbookNode[], container: string): DocumentBlock[] {
     return fit(nodes.flatMap((node) => this.block(node)), ALLOWED[container] ?? TOP_LEVEL).filter((block) => !isEmptyParagraph(block));
   }
@@ -594,38 +320,6 @@ function codeBlock(value: string, syntax: string | undefined, options: Record<st
     data: { ...(syntax ? { syntax } : {}), ...options },
     nodes: value.split('\n').map((line) => ({ object: 'block' as const, type: 'code-line', data: {}, nodes: [text(line)] })),
   };
-}
-
-/** The plain text of a converted block (for fitting one where the schema does not let it stand). */
-function plainText(node: DocumentBlock | Text | Inline): string {
-  if (node.object === 'text') return node.leaves.map((leaf) => leaf.text).join('');
-  if (node.object === 'inline' && node.type === 'expression') return `{{ ${String(node.data.expression)} }}`;
-  if (node.type === 'math' || node.type === 'inline-math') return `$$${String(node.data.formula)}$$`;
-  const separator = node.object === 'block' && node.type === 'code' ? '\n' : '';
-  return (node.nodes ?? []).map(plainText).join(separator);
-}
-
-/** A table where the schema takes none: a paragraph per row, its cells' text joined by ` | `. */
-function tableRows(table: DocumentBlock): DocumentBlock[] {
-  const data = table.data as { view: { columns: string[] }; records: Record<string, { orderIndex: string; values: Record<string, string> }> };
-  const cells = new Map((table.fragments as Array<{ fragment: string; nodes: DocumentBlock[] }>).map((fragment) => [fragment.fragment, fragment.nodes.map(plainText).join(' ')]));
-  return Object.values(data.records)
-    .sort((a, b) => (a.orderIndex < b.orderIndex ? -1 : 1))
-    .map((record) => paragraph([text(data.view.columns.map((column) => cells.get(record.values[column]) ?? '').join(' | '))]));
-}
-
-/** Blocks the container takes as they are; a container it does not take gives its children; others become text. */
-function fit(blocks: DocumentBlock[], allowed: string[]): DocumentBlock[] {
-  const out: DocumentBlock[] = [];
-  for (const block of blocks) {
-    if (allowed.includes(block.type)) out.push(block);
-    else if (block.type === 'table') out.push(...tableRows(block));
-    else if (block.type === 'expandable') out.push(...fit((block.fragments as Array<{ nodes: DocumentBlock[] }>).flatMap((fragment) => fragment.nodes), allowed));
-    else if (block.type === 'code') out.push(...block.nodes!.map((line) => paragraph([text(plainText(line), [{ object: 'mark', type: 'code' }])])));
-    else if (block.nodes?.some((child) => child.object === 'block')) out.push(...fit(block.nodes.filter((child): child is DocumentBlock => child.object === 'block'), allowed));
-    else out.push(paragraph([text(plainText(block))]));
-  }
-  return out;
 }
 
 /**

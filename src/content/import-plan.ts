@@ -26,7 +26,8 @@ import { stringifyFrontMatter } from './frontmatter.js';
 import type { Page } from './model.js';
 import { mapUrls, stringifyMarkdown } from './convert.js';
 import { baseName, folderOf, normalizePath, relativePath, slugify } from './paths.js';
-import { DEFAULT_SUMMARY_TITLE, serializeSummary, serializeSummaryEntries, type SummaryEntry, type SummaryItem } from './summary.js';
+import { DEFAULT_SUMMARY_TITLE, type SummaryEntry, type SummaryItem } from './summary.js';
+import { serializeSummary, serializeSummaryEntries } from './summary-writing.js';
 
 const PAGE_REF = 'quire-import-page:';
 const ASSET_REF = 'quire-import-asset:';

@@ -13,7 +13,7 @@
  * Code (fenced, indented, inline) and raw HTML are not read. Link pages of SUMMARY.md are pages, not links, and the
  * bodies of reusable contents are not pages, so neither is a location.
  *
- * How a link resolves (status `ok` or `broken`; `in-app` is told apart when read, see src/domain/content/links.ts):
+ * How a link resolves (status `ok` or `broken`; `in-app` is told apart when read, see src/domain/content/link-lists.ts):
  * - a URL with a scheme (`https:`, `mailto:`) or `//host`: kind `url`, always `ok`. External URLs are never fetched.
  *   http(s) URLs are normalized (`new URL(href).href`: lower-case scheme and host, default port dropped).
  * - `#anchor` alone: the page itself at that anchor (anchors are not checked against the headings).
@@ -31,7 +31,7 @@ import type { Root } from 'mdast';
 import { toString } from 'mdast-util-to-string';
 import { visit } from 'unist-util-visit';
 import { gitbookMarkdownParser, type GitbookNode } from './gitbook-markdown.js';
-import type { DocumentContext } from './document.js';
+import type { DocumentContext } from './document-nodes.js';
 import type { DocumentPage, Page, Revision } from './model.js';
 import { boundedParagraphs } from './bounded-markdown.js';
 import { htmlUrls } from './html-text.js';
@@ -258,7 +258,7 @@ export function linkLookups(revision: Revision, pages: DocumentPage[] = document
  * What each path that resolves to something resolves to, as `kind:id` (`reusable-content:…`, `page:…`, `file:…`):
  * a link's target depends on the revision only through these answers at the paths it tries (and the content root).
  * Two revisions with the same root resolve a page's links alike unless an answer differs at a path the page tries
- * (the incremental index compares them, src/domain/content/links.ts).
+ * (the incremental index compares them, src/domain/content/link-index.ts).
  */
 export function linkAnswers(lookups: LinkLookups): Map<string, string> {
   const answers = new Map<string, string>();

@@ -15,9 +15,10 @@
  */
 import { dumpYaml } from './frontmatter.js';
 import { normalizePath, slugify } from './paths.js';
-import { summaryPageKey } from './revision.js';
+import { summaryPageKey } from './revision-structure.js';
 import { MANIFEST_PATH, serializeManifest, type Manifest } from './manifest.js';
-import { DEFAULT_SUMMARY_TITLE, serializeSummary, type SummaryEntry, type SummaryItem } from './summary.js';
+import { DEFAULT_SUMMARY_TITLE, type SummaryEntry, type SummaryItem } from './summary.js';
+import { serializeSummary } from './summary-writing.js';
 
 export interface SourcePage {
   id: string;

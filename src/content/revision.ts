@@ -31,7 +31,11 @@
  * - Redirects of `.gitbook.yaml` are resolved to pages (resolveRedirects).
  *
  * A tree that differs from an analyzed one only in the contents of page files (most pushes) is built from that
- * analysis by reviseTree, to the same result.
+ * analysis by reviseTree (./revise-tree.ts), to the same result.
+ *
+ * This module reads the tree and assembles the revision; its parts are modules of their own beside it: the structure
+ * and paths (./revision-structure.ts), the document pages (./revision-pages.ts), the ids (./revision-ids.ts) and the
+ * redirects (./revision-redirects.ts).
  */
 import { CONFIG_PATH, DEFAULT_CONFIG, parseGitbookConfig, parseVariables, type GitbookConfig } from './config.js';
 import { contentTypeOf, hasDimensions, imageDimensions } from './files.js';
@@ -49,33 +53,33 @@ import type {
   ReusableContent,
   Revision,
   RevisionFile,
-  RevisionRedirect,
   TreeEntry,
 } from './model.js';
 import type { TreeSource } from './tree-source.js';
-import { parsedPageKey, parseHolds, parsePageFiles, type PageFields, type PageFileOptions, type PageFilesInput, type ParsedPage } from './page.js';
-import { cutPageMessage, MAX_INDEXED_TEXT } from './bounded-markdown.js';
-import { baseName, decodePath, isMarkdownPath, isUrl, normalizePath, slugify, trimSlashes } from './paths.js';
-import { isAllowedUrl, WEB_SCHEMES } from './url-scheme.js';
-import { keepSummary, keptSummary, parseAndKeepSummary, summaryKey, type ParsedSummary, type SummaryItem } from './summary.js';
+import type { PageFileOptions } from './page.js';
+import { baseName, isMarkdownPath, slugify } from './paths.js';
+import { keptSummary, summaryKey } from './summary-kept.js';
 import { Turns } from './turns.js';
+import { fileIdClaims, pageIdClaims, type ManifestIds } from './revision-ids.js';
+import { decode, documentPage, pageProblems, parseDocuments } from './revision-pages.js';
+import { resolveRedirects } from './revision-redirects.js';
+import {
+  documentPath,
+  inferStructure,
+  lastSegment,
+  parseSummaryOf,
+  summaryPageKey,
+  summaryStructure,
+  uniquePath,
+  walk,
+  type StructureNode,
+} from './revision-structure.js';
 
 export const INCLUDES_FOLDER = '.gitbook/includes/';
 export const VARS_PATH = '.gitbook/vars.yaml';
 
 const SYMLINK = '120000';
 const SUBMODULE = '160000';
-
-/** The manifest / HistoryFacts key of a group or link page. */
-export function summaryPageKey(summaryGitPath: string, pagePath: string): string {
-  return `${summaryGitPath}#${pagePath}`;
-}
-
-type StructureNode =
-  | { kind: 'document'; gitPath: string; title?: string; tocTitle?: string; children: StructureNode[] }
-  | { kind: 'link'; title: string; tocTitle?: string; href: string; pageGitPath?: string; anchor?: string; children: StructureNode[] }
-  | { kind: 'computed'; title: string; computed: Record<string, unknown>; children: StructureNode[] }
-  | { kind: 'group'; title: string; children: StructureNode[] };
 
 export interface TreeAnalysis {
   /**
@@ -91,15 +95,6 @@ export interface TreeAnalysis {
   fileIdByPath: Map<string, string>;
   /** What building a later tree's revision from this analysis needs besides the above (reviseTree). */
   basis: RevisionBasis;
-}
-
-/**
- * The ids of `.quire/manifest.yaml` by path, as maps: a page's lookup is a map's (a plain object's is slow for paths
- * it does not hold, the usual case, and would answer for `constructor`).
- */
-interface ManifestIds {
-  pages: ReadonlyMap<string, string>;
-  files: ReadonlyMap<string, string>;
 }
 
 /**
@@ -126,12 +121,6 @@ export interface PageCheck {
   problems: ContentProblem[];
 }
 
-const collator = new Intl.Collator('en', { numeric: true, sensitivity: 'base' });
-
-function decode(bytes: Buffer): string {
-  return bytes.toString('utf8');
-}
-
 /**
  * Builds the Revision of a commit. Never fails on the content: git accepted the commit, so it must read. What the
  * pre-receive hook would have refused (a commit pushed before a rule existed, one written by another tool) is
@@ -140,70 +129,6 @@ function decode(bytes: Buffer): string {
 export async function buildRevision(source: TreeSource, commit: CommitInfo, facts: HistoryFacts): Promise<Revision> {
   return (await analyzeTree(source, commit, facts)).revision;
 }
-
-/**
- * The parse of each page file: kept ones from `source.parsedPages`, the others read and parsed (on the source's
- * parser when it has one), then kept.
- */
-async function parseDocuments(
-  source: Pick<TreeSource, 'readBlob' | 'parsePages' | 'parsedPages'>,
-  files: Array<{ oid: string; options: PageFileOptions }>,
-  fileIdByPath: Map<string, string>,
-): Promise<ParsedPage[]> {
-  const turns = new Turns();
-  const keys: string[] = [];
-  const parsed: Array<ParsedPage | undefined> = [];
-  for (const file of files) {
-    if (turns.due()) await turns.take();
-    const key = parsedPageKey(file.oid, file.options);
-    const kept = source.parsedPages?.get(key);
-    keys.push(key);
-    parsed.push(kept && parseHolds(kept, fileIdByPath) ? kept : undefined);
-  }
-  const missing = files.map((_, i) => i).filter((i) => parsed[i] === undefined);
-  if (missing.length === 0) return parsed as ParsedPage[];
-  const texts = await Promise.all(missing.map((i) => source.readBlob(files[i].oid).then(decode)));
-  // In parts: each part's copy to a thread (or its parse here) is a turn of its own, and parts run on every thread.
-  const fileIds = Object.fromEntries(fileIdByPath);
-  const parts: Array<Promise<ParsedPage[]>> = [];
-  for (let start = 0; start < missing.length; start += PAGES_PER_PARSE) {
-    if (turns.due()) await turns.take();
-    const input: PageFilesInput = {
-      files: missing.slice(start, start + PAGES_PER_PARSE).map((i, n) => ({ text: texts[start + n], options: files[i].options })),
-      fileIds,
-    };
-    const part = source.parsePages ? source.parsePages(input) : Promise.resolve(parsePageFiles(input));
-    // Observed at once: a part that fails while a later one waits for its turn is reported by Promise.all below.
-    part.catch(() => undefined);
-    parts.push(part);
-  }
-  const fresh = (await Promise.all(parts)).flat();
-  for (const [n, i] of missing.entries()) {
-    if (turns.due()) await turns.take();
-    parsed[i] = fresh[n];
-    source.parsedPages?.set(keys[i], fresh[n]);
-  }
-  return parsed as ParsedPage[];
-}
-
-/** SUMMARY.md texts this long (~1,000 items) are parsed on the source's parser when it has one: 10,000 items take ~100 ms. */
-const SUMMARY_PARSED_ELSEWHERE_AT = 32 * 1024;
-
-/** The parse of SUMMARY.md, kept in the source's store: a big one on the source's parser when it has one. */
-async function parseSummaryOf(
-  source: Pick<TreeSource, 'parseSummary' | 'parsedSummaries'>,
-  key: string,
-  text: string,
-  options: { path: string; root: string; exists: (gitPath: string) => boolean; paths: ReadonlySet<string> },
-): Promise<ParsedSummary> {
-  if (!source.parseSummary || text.length < SUMMARY_PARSED_ELSEWHERE_AT) return parseAndKeepSummary(source.parsedSummaries, key, text, options);
-  const parse = await source.parseSummary({ text, path: options.path, root: options.root, paths: [...options.paths] });
-  keepSummary(source.parsedSummaries, key, text, parse);
-  return parse.parsed;
-}
-
-/** Page files parsed per task (see parseDocuments). */
-const PAGES_PER_PARSE = 1000;
 
 /** Reads the `.gitbook.yaml` of a tree (defaults when there is none). */
 export async function readConfig(source: TreeSource): Promise<{ config: GitbookConfig; problems: ContentProblem[] }> {
@@ -291,16 +216,7 @@ export async function analyzeTree(source: TreeSource, commit: CommitInfo, facts:
   if (keyOfSummary !== undefined) {
     const parsed = summaryKept ?? (await parseSummaryOf(source, keyOfSummary, texts.get(summaryPath) ?? '', { path: summaryPath, root, exists, paths: markdownPaths }));
     problems.push(...parsed.problems);
-    const toNode = (item: SummaryItem): StructureNode => {
-      const children = item.children.map(toNode);
-      const toc = item.type !== 'computed' && item.tocTitle !== undefined ? { tocTitle: item.tocTitle } : {};
-      if (item.type === 'page') return { kind: 'document', gitPath: item.gitPath!, title: item.title, ...toc, children };
-      if (item.type === 'computed') return { kind: 'computed', title: item.title, computed: item.source, children };
-      return { kind: 'link', title: item.title, ...toc, href: item.href, pageGitPath: item.pageGitPath, anchor: item.anchor, children };
-    };
-    structure = parsed.structure.entries.map((entry) =>
-      entry.type === 'group' ? { kind: 'group', title: entry.title, children: entry.items.map(toNode) } : toNode(entry),
-    );
+    structure = summaryStructure(parsed);
   } else {
     structure = inferStructure(markdown.map((e) => e.path), root, readmePath);
   }
@@ -369,6 +285,52 @@ export async function analyzeTree(source: TreeSource, commit: CommitInfo, facts:
   }
 
   // Pass 2, in page order: groups, links and computed items, then assemble the tree.
+  const pages = assemblePages(structure, { documents, pageIdByGitPath, usedPaths, summaryPath, manifestIds, pageIdFor });
+
+  // Reusable contents.
+  const { reusableContents, includeClaims } = readReusableContents(includes, texts, { pageIdFor, manifestIds }, problems);
+
+  // Variables.
+  let variables: Record<string, string> = {};
+  if (varsEntry) {
+    const parsed = parseVariables(texts.get(varsPath) ?? '', varsPath);
+    variables = parsed.variables;
+    problems.push(...parsed.problems);
+  }
+
+  // Redirects.
+  const redirects = resolveRedirects(config, pages, problems);
+
+  return {
+    revision: { commit, pages, files, reusableContents, variables, root, redirects },
+    problems,
+    pageChecks,
+    fileIdByPath,
+    basis: { entries: source.entries, manifestIds, summaryPath, claimedIds, includeClaims, problemsBeforePages },
+  };
+}
+
+/** How analyzeTree hands out page ids, in page order (./revision-ids.ts pageIdClaims). */
+type PageIdFor = ReturnType<typeof pageIdClaims>;
+
+/**
+ * Pass 2 of analyzeTree, in page order: groups, links and computed items take their paths and ids, and the tree is
+ * assembled from the document pages pass 1 made. Ids in page order: pass 1 assigned document ids in order already;
+ * groups and links take theirs here, after every document, so a front matter id is never lost to a group's manifest
+ * entry.
+ */
+function assemblePages(
+  structure: StructureNode[],
+  made: {
+    documents: ReadonlyMap<StructureNode, DocumentPage>;
+    pageIdByGitPath: ReadonlyMap<string, string>;
+    usedPaths: Set<string>;
+    summaryPath: string;
+    manifestIds: ManifestIds;
+    pageIdFor: PageIdFor;
+  },
+): Page[] {
+  const { documents, pageIdByGitPath, usedPaths, summaryPath, manifestIds, pageIdFor } = made;
   const build = (nodes: StructureNode[], parentPath: string): Page[] => {
     const pages: Page[] = [];
     for (const node of nodes) {
@@ -401,11 +363,17 @@ export async function analyzeTree(source: TreeSource, commit: CommitInfo, facts:
     }
     return pages;
   };
-  // Ids in page order: pass 1 assigned document ids in order already; groups and links take theirs here, after
-  // every document, so a front matter id is never lost to a group's manifest entry.
-  const pages = build(structure, '');
+  return build(structure, '');
+}
 
-  // Reusable contents.
+/** The reusable contents of a tree (`.gitbook/includes/*.md`), by path, with the ids their front matter claims. */
+function readReusableContents(
+  includes: readonly TreeEntry[],
+  texts: ReadonlyMap<string, string>,
+  ids: { pageIdFor: PageIdFor; manifestIds: ManifestIds },
+  problems: ContentProblem[],
+): { reusableContents: ReusableContent[]; includeClaims: (string | undefined)[] } {
+  const { pageIdFor, manifestIds } = ids;
   const reusableContents: ReusableContent[] = [];
   const includeClaims: (string | undefined)[] = [];
   for (const entry of [...includes].sort((a, b) => (a.path < b.path ? -1 : 1))) {
@@ -434,378 +402,5 @@ export async function analyzeTree(source: TreeSource, commit: CommitInfo, facts:
       blobOid: entry.oid,
     });
   }
-
-  // Variables.
-  let variables: Record<string, string> = {};
-  if (varsEntry) {
-    const parsed = parseVariables(texts.get(varsPath) ?? '', varsPath);
-    variables = parsed.variables;
-    problems.push(...parsed.problems);
-  }
-
-  // Redirects.
-  const redirects = resolveRedirects(config, pages, problems);
-
-  return {
-    revision: { commit, pages, files, reusableContents, variables, root, redirects },
-    problems,
-    pageChecks,
-    fileIdByPath,
-    basis: { entries: source.entries, manifestIds, summaryPath, claimedIds, includeClaims, problemsBeforePages },
-  };
-}
-
-/**
- * Page (and reusable content) ids as analyzeTree hands them out, in page order: the first claimed id not taken yet
- * (front matter, then the manifest), else the history's id for the key. `claimable`, when known: every id that will
- * be claimed; only those need remembering (no other id is ever asked about), which spares a set of every page's id.
- */
-function pageIdClaims(facts: HistoryFacts, claimable?: ReadonlySet<string>): (key: string, ...claimed: (string | undefined)[]) => string {
-  const used = new Set<string>();
-  const take = (id: string): string => {
-    if (!claimable || claimable.has(id)) used.add(id);
-    return id;
-  };
-  return (key, ...claimed) => {
-    for (const id of claimed) {
-      if (id !== undefined && !used.has(id)) return take(id);
-    }
-    return take(facts.idOf('page', key));
-  };
-}
-
-/** File ids as analyzeTree hands them out, in path order: the manifest's when not taken yet, else the history's. */
-function fileIdClaims(manifestIds: ManifestIds, facts: HistoryFacts): (path: string) => string {
-  const used = new Set<string>();
-  return (path) => {
-    const fromManifest = manifestIds.files.get(path);
-    const id = fromManifest !== undefined && !used.has(fromManifest) ? fromManifest : facts.idOf('file', path);
-    used.add(id);
-    return id;
-  };
-}
-
-/** A document page from its file's parse, at its place in the revision (`pages`: its children). */
-function documentPage(
-  fields: PageFields,
-  place: { id: string; path: string; gitPath: string; blobOid: string; tocTitle: string | undefined; facts: HistoryFacts },
-  pages: Page[] = [],
-): DocumentPage {
-  const page: DocumentPage = {
-    id: place.id,
-    type: fields.type,
-    title: fields.title,
-    slug: lastSegment(place.path),
-    path: place.path,
-    pages,
-    gitPath: place.gitPath,
-    blobOid: place.blobOid,
-    markdown: fields.markdown,
-    layout: fields.layout,
-    frontMatter: fields.frontMatter,
-    createdAt: place.facts.createdAt(place.gitPath),
-    updatedAt: place.facts.updatedAt(place.gitPath),
-  };
-  if (place.tocTitle !== undefined) page.tocTitle = place.tocTitle;
-  if (fields.description !== undefined) page.description = fields.description;
-  if (fields.emoji !== undefined) page.emoji = fields.emoji;
-  if (fields.icon !== undefined) page.icon = fields.icon;
-  if (fields.hidden !== undefined) page.hidden = fields.hidden;
-  if (fields.noIndex !== undefined) page.noIndex = fields.noIndex;
-  if (fields.noRobotsIndex !== undefined) page.noRobotsIndex = fields.noRobotsIndex;
-  if (fields.variables !== undefined) page.variables = fields.variables;
-  if (fields.cover !== undefined) page.cover = fields.cover;
-  if (fields.computed !== undefined) page.computed = fields.computed;
-  if (fields.computedSeed !== undefined) page.computedSeed = fields.computedSeed;
-  return page;
-}
-
-/** The problems of one page file: its parse's, and a warning when it is longer than what the indexes read. */
-function pageProblems(parsed: ParsedPage, gitPath: string): ContentProblem[] {
-  // The page reads whole; search and the link index read its beginning (src/content/bounded-markdown.ts).
-  const cut = parsed.page.markdown.length > MAX_INDEXED_TEXT;
-  return cut ? [...parsed.problems, { path: gitPath, severity: 'warning', message: cutPageMessage(parsed.page.markdown.length) }] : parsed.problems;
-}
-
-/**
- * The problems of a tree that differs from an analyzed one only in the contents of some of its page files (same
- * paths, same structure, same other files): the analysis's other problems, and the pages' own, those of the changed
- * pages found again (read and parsed as analyzeTree does). No other problem depends on a page file's content.
- */
-export async function reanalyzePages(
-  before: Pick<TreeAnalysis, 'problems' | 'pageChecks' | 'fileIdByPath'>,
-  changed: ReadonlyMap<string, string>,
-  source: Pick<TreeSource, 'readBlob' | 'parsePages' | 'parsedPages'>,
-): Promise<Pick<TreeAnalysis, 'problems' | 'pageChecks' | 'fileIdByPath'>> {
-  const { pageChecks, redone } = await reparsePages(before, changed, source);
-  const old = new Set(redone.flatMap((page) => page.before.problems));
-  const problems = [...before.problems.filter((problem) => !old.has(problem)), ...redone.flatMap((page) => page.after.problems)];
-  return { problems, pageChecks, fileIdByPath: before.fileIdByPath };
-}
-
-/**
- * The page checks of an analysis with those of the changed page files (git path -> new blob) made again, and the
- * changed pages' checks before and after with their new parses (page order). Paths that are no page are skipped.
- */
-async function reparsePages(
-  before: Pick<TreeAnalysis, 'pageChecks' | 'fileIdByPath'>,
-  changed: ReadonlyMap<string, string>,
-  source: Pick<TreeSource, 'readBlob' | 'parsePages' | 'parsedPages'>,
-): Promise<{ pageChecks: PageCheck[]; redone: Array<{ before: PageCheck; after: PageCheck; parsed: ParsedPage }> }> {
-  const redo = changed.size === 0 ? [] : before.pageChecks.filter((check) => changed.has(check.options.gitPath));
-  const files = redo.map((check) => ({ oid: changed.get(check.options.gitPath)!, options: check.options }));
-  const parsed = await parseDocuments(source, files, before.fileIdByPath);
-  const redone = redo.map((check, i) => ({
-    before: check,
-    after: { ...files[i], problems: pageProblems(parsed[i], files[i].options.gitPath) },
-    parsed: parsed[i],
-  }));
-  const fresh = new Map(redone.map((page) => [page.before, page.after]));
-  const pageChecks = redone.length === 0 ? before.pageChecks : before.pageChecks.map((check) => fresh.get(check) ?? check);
-  return { pageChecks, redone };
-}
-
-/**
- * The analysis of a tree built from the analysis of an earlier one (`before`, typically the first parent's) when
- * the two differ only in the contents of some document page files: same paths and modes, same SUMMARY.md,
- * `.gitbook.yaml`, manifest, includes, variables and files. Equal to analyzeTree's, in time proportional to the
- * changed pages plus a few cheap passes over the pages: only the changed files are parsed; paths, slugs, structure,
- * files, reusable contents, variables and redirects come from `before`; ids and dates are asked of `facts` again
- * for every page and file (they are this commit's, e.g. after a merge).
- *
- * Undefined, and then analyzeTree must build it, when anything else differs: a file added, removed or renamed, a
- * mode or another blob changed, a changed page claiming another front matter id (ids are handed out in page order,
- * so one claim moves others), or any id that `facts` now gives differently. `before` is not modified: the pages
- * that did not change, nor any of theirs below, are shared with it.
- */
-export async function reviseTree(
-  before: TreeAnalysis,
-  source: TreeSource,
-  commit: CommitInfo,
-  facts: HistoryFacts,
-): Promise<TreeAnalysis | undefined> {
-  const { basis, revision: previous } = before;
-  const changed = blobChanges(basis.entries, source.entries);
-  if (!changed) return undefined;
-  // File ids: every file's again, as analyzeTree hands them out (covers parsed before looked them up).
-  const fileIdOf = fileIdClaims(basis.manifestIds, facts);
-  if (previous.files.some((file) => fileIdOf(file.gitPath) !== file.id)) return undefined;
-
-  // Only document pages' files may have changed (a page is a regular file: a symlink or a submodule never is one).
-  const { pageChecks, redone } = await reparsePages(before, changed, source);
-  if (redone.length !== changed.size) return undefined;
-  if (redone.some((page) => page.parsed.page.id !== basis.claimedIds.get(page.after.options.gitPath))) return undefined;
-
-  // Page ids, in analyzeTree's order: document pages, then groups, links and computed items, then reusable contents.
-  const documents: DocumentPage[] = [];
-  const others: Page[] = [];
-  walkPages(previous.pages, (page) => (page.type === 'document' || page.type === 'computed' ? documents.push(page) : others.push(page)));
-  const { claimedIds, includeClaims, manifestIds } = basis;
-  const claimable = new Set([...claimedIds.values(), ...manifestIds.pages.values()]);
-  for (const id of includeClaims) if (id !== undefined) claimable.add(id);
-  const pageIdFor = pageIdClaims(facts, claimable);
-  const idsMoved =
-    documents.some((page) => pageIdFor(page.gitPath, claimedIds.get(page.gitPath), manifestIds.pages.get(page.gitPath)) !== page.id) ||
-    others.some((page) => {
-      const key = summaryPageKey(basis.summaryPath, page.path);
-      return pageIdFor(key, manifestIds.pages.get(key)) !== page.id;
-    }) ||
-    previous.reusableContents.some((content, i) => pageIdFor(content.gitPath, includeClaims[i], manifestIds.pages.get(content.gitPath)) !== content.id);
-  if (idsMoved) return undefined;
-
-  // The pages: a changed file's page made from its new parse; a page whose dates moved, or below which a page
-  // changed, copied; the others shared.
-  const parsedByPath = new Map(redone.map((page) => [page.after.options.gitPath, { parsed: page.parsed, oid: page.after.oid }]));
-  const revise = (pages: Page[]): Page[] => {
-    let copy: Page[] | undefined;
-    pages.forEach((page, i) => {
-      const children = revise(page.pages);
-      let next: Page = page;
-      if (page.type === 'document' || page.type === 'computed') {
-        const fresh = parsedByPath.get(page.gitPath);
-        if (fresh) {
-          const place = { id: page.id, path: page.path, gitPath: page.gitPath, blobOid: fresh.oid, tocTitle: page.tocTitle, facts };
-          next = documentPage(fresh.parsed.page, place, children);
-        } else {
-          const createdAt = facts.createdAt(page.gitPath);
-          const updatedAt = facts.updatedAt(page.gitPath);
-          if (children !== page.pages || createdAt !== page.createdAt || updatedAt !== page.updatedAt) next = { ...page, createdAt, updatedAt, pages: children };
-        }
-      } else if (children !== page.pages) {
-        next = { ...page, pages: children };
-      }
-      if (next !== page) (copy ??= [...pages])[i] = next;
-    });
-    return copy ?? pages;
-  };
-  const pages = revise(previous.pages);
-
-  // The pages' problems take the place of the changed pages' old ones (analyzeTree's order).
-  const pageProblemCount = before.pageChecks.reduce((count, check) => count + check.problems.length, 0);
-  const problems = [
-    ...before.problems.slice(0, basis.problemsBeforePages),
-    ...pageChecks.flatMap((check) => check.problems),
-    ...before.problems.slice(basis.problemsBeforePages + pageProblemCount),
-  ];
-  return {
-    revision: { ...previous, commit, pages },
-    problems,
-    pageChecks,
-    fileIdByPath: before.fileIdByPath,
-    basis: { ...basis, entries: source.entries },
-  };
-}
-
-/**
- * The blobs that changed between two listings of a tree (path -> new blob), when only blobs did: the same paths in
- * the same order, with the same modes. Undefined otherwise.
- */
-function blobChanges(before: readonly TreeEntry[], after: readonly TreeEntry[]): Map<string, string> | undefined {
-  if (before.length !== after.length) return undefined;
-  const changed = new Map<string, string>();
-  for (let i = 0; i < after.length; i++) {
-    const old = before[i];
-    const now = after[i];
-    if (old.path !== now.path || old.mode !== now.mode) return undefined;
-    if (old.oid !== now.oid) changed.set(now.path, now.oid);
-    else if (old.size !== now.size) return undefined;
-  }
-  return changed;
-}
-
-/**
- * `.gitbook.yaml` redirects, resolved: the source as a page path (leading and trailing `/` removed, percent-decoded);
- * the target a URL, or a file relative to the content root (`page.md`, `folder/README.md`; `folder`, `folder/` and
- * a path without `.md` are tried too, as people write them) that is a page. A target that names no page is kept
- * (kind `missing`) with a warning: the hosted platform tolerates it. A URL other than http(s) (`javascript:`, ...) is
- * left out, with a warning: a redirect sends readers to a page or to the web, never runs anything.
- */
-function resolveRedirects(config: GitbookConfig, pages: Page[], problems: ContentProblem[]): RevisionRedirect[] {
-  const byGitPath = new Map<string, string>();
-  walkPages(pages, (page) => {
-    if (page.type === 'document' || page.type === 'computed') byGitPath.set(page.gitPath, page.id);
-  });
-  const nowhere: string[] = [];
-  const unsafe: string[] = [];
-  const redirects = Object.entries(config.redirects).flatMap(([from, to]): RevisionRedirect[] => {
-    const source = trimSlashes(decodePath(from));
-    if (isUrl(to)) {
-      if (isAllowedUrl(to, WEB_SCHEMES)) return [{ source, target: { kind: 'url', url: to } }];
-      unsafe.push(from);
-      return [];
-    }
-    const written = normalizePath(decodePath(to).replace(/^\/+/, ''));
-    const base = written === undefined ? undefined : config.root + written;
-    const candidates = base === undefined ? [] : [base, `${base}.md`, `${base}/README.md`];
-    for (const candidate of candidates) {
-      const pageId = byGitPath.get(candidate);
-      if (pageId !== undefined) return [{ source, target: { kind: 'page', pageId } }];
-    }
-    nowhere.push(from);
-    return [{ source, target: { kind: 'missing', path: written ?? to } }];
-  });
-  // Stale redirects are common in synced repositories (dozens, after pages moved): one warning for all of them.
-  if (nowhere.length > 0) {
-    const named = nowhere.slice(0, 3).map((from) => `${from} -> ${config.redirects[from]}`).join(', ');
-    problems.push({
-      path: CONFIG_PATH,
-      line: config.redirectLines[nowhere[0]],
-      severity: 'warning',
-      message: `${nowhere.length === 1 ? 'a redirect leads' : `${nowhere.length} redirects lead`} to no page of the table of contents: ${named}${nowhere.length > 3 ? ', ...' : ''}`,
-    });
-  }
-  if (unsafe.length > 0) {
-    problems.push({
-      path: CONFIG_PATH,
-      line: config.redirectLines[unsafe[0]],
-      severity: 'warning',
-      message: `a redirect may lead only to a page or an http(s) URL: ignored ${unsafe.slice(0, 3).map((from) => `${from} -> ${config.redirects[from]}`).join(', ')}${unsafe.length > 3 ? ', ...' : ''}`,
-    });
-  }
-  return redirects;
-}
-
-function walkPages(pages: Page[], visit: (page: Page) => void): void {
-  for (const page of pages) {
-    visit(page);
-    walkPages(page.pages, visit);
-  }
-}
-
-function walk(nodes: StructureNode[], visit: (node: StructureNode) => void): void {
-  for (const node of nodes) {
-    visit(node);
-    walk(node.children, visit);
-  }
-}
-
-function lastSegment(path: string): string {
-  return path.slice(path.lastIndexOf('/') + 1);
-}
-
-function uniquePath(path: string, used: Set<string>): string {
-  let candidate = path;
-  for (let n = 2; used.has(candidate); n++) candidate = `${path}-${n}`;
-  used.add(candidate);
-  return candidate;
-}
-
-/** `a/b.md` -> `a/b`; `a/README.md` -> `a`; the readme -> `readme`; every segment slugified. */
-export function documentPath(gitPath: string, root: string, readmePath: string): string {
-  if (gitPath === readmePath) return 'readme';
-  const rel = gitPath.slice(root.length);
-  const segments = rel.split('/');
-  if (segments.length > 1 && segments[segments.length - 1].toLowerCase() === 'readme.md') segments.pop();
-  else segments[segments.length - 1] = segments[segments.length - 1].replace(/\.md$/i, '');
-  return segments.map((segment) => slugify(segment)).join('/');
-}
-
-/** The page structure of a tree without SUMMARY.md (see the decisions at the top of this file). */
-function inferStructure(markdownPaths: string[], root: string, readmePath: string): StructureNode[] {
-  interface Folder {
-    files: string[];
-    folders: Map<string, Folder>;
-  }
-  const top: Folder = { files: [], folders: new Map() };
-  for (const gitPath of markdownPaths) {
-    if (gitPath === readmePath) continue;
-    const segments = gitPath.slice(root.length).split('/');
-    if (segments.some((segment) => segment.startsWith('.'))) continue;
-    let folder = top;
-    for (const segment of segments.slice(0, -1)) {
-      let next = folder.folders.get(segment);
-      if (!next) {
-        next = { files: [], folders: new Map() };
-        folder.folders.set(segment, next);
-      }
-      folder = next;
-    }
-    folder.files.push(gitPath);
-  }
-  const build = (folder: Folder, isTop: boolean): { readme?: string; nodes: StructureNode[] } => {
-    let readme: string | undefined;
-    const items: { name: string; isFolder: boolean; nodes: () => StructureNode[] }[] = [];
-    for (const gitPath of folder.files) {
-      const name = baseName(gitPath);
-      if (!isTop && name.toLowerCase() === 'readme.md' && readme === undefined) {
-        readme = gitPath;
-        continue;
-      }
-      items.push({ name: name.replace(/\.md$/i, ''), isFolder: false, nodes: () => [{ kind: 'document', gitPath, children: [] }] });
-    }
-    for (const [name, sub] of folder.folders) {
-      items.push({
-        name,
-        isFolder: true,
-        nodes: () => {
-          const inner = build(sub, false);
-          return inner.readme ? [{ kind: 'document', gitPath: inner.readme, children: inner.nodes }] : inner.nodes;
-        },
-      });
-    }
-    items.sort((a, b) => collator.compare(a.name, b.name) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0) || Number(a.isFolder) - Number(b.isFolder));
-    return { readme, nodes: items.flatMap((item) => item.nodes()) };
-  };
-  const nodes = build(top, true).nodes;
-  return markdownPaths.includes(readmePath) ? [{ kind: 'document', gitPath: readmePath, children: [] }, ...nodes] : nodes;
+  return { reusableContents, includeClaims };
 }

@@ -1,9 +1,9 @@
 /**
  * What search works out from pages and from its index, as pure code: the rows of a page (indexing), the best pages
  * of spaces from their term lists (./term-ranking.ts), and results with their sections and excerpts. It runs on the
- * event loop (src/domain/search/search.ts, which reads the index and keeps rankings) and on CPU threads
+ * event loop (src/domain/search/search-queries.ts, which reads the index and keeps rankings) and on CPU threads
  * (src/cpu/tasks.ts, which read on their own connection): so it takes what was read as plain data, and loads neither
- * the store nor the domain. See src/domain/search/search.ts for the rules of indexing, ranking and sections.
+ * the store nor the domain. See src/domain/search/search-indexing.ts and search-queries.ts for the rules of indexing, ranking and sections.
  */
 import type { DocumentPage } from './model.js';
 import { indexedPart } from './bounded-markdown.js';
@@ -106,7 +106,7 @@ export function excerpt(text: string, offset = 0): string {
 export const EXCERPT_PARTS = { EXCERPT, NOT_FLAT, flatText, excerpt };
 
 /**
- * The sections of a page that have a query term, best first (see the top of src/domain/search/search.ts); `packed`:
+ * The sections of a page that have a query term, best first (see the top of src/domain/search/search-queries.ts); `packed`:
  * its sections (packSections). `stems`: as findTerms'. A page in plain ASCII (and a query whose words' starts are) is
  * searched whole, in one pass: only its sections where a term occurs are read further. Results look into the
  * sections of 500 pages, most of which have no query word, and finding terms section by section (a lower-case copy

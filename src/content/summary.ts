@@ -24,6 +24,9 @@
  * is not a link (its nested items take its place), a target outside the content root or that is not a `.md` file,
  * a listed file that does not exist (skipped, its nested items take its place), a file listed again (a link page).
  * The only error is a fenced YAML item that does not parse (YAML Quire must read).
+ *
+ * This module is the grammar; SUMMARY.md is written back by ./summary-writing.ts, and parses are kept across builds
+ * by ./summary-kept.ts.
  */
 import yaml from 'js-yaml';
 import type { ContentProblem } from './model.js';
@@ -108,84 +111,6 @@ export interface ParseSummaryOptions {
 export interface ParsedSummary {
   structure: SummaryStructure;
   problems: ContentProblem[];
-}
-
-/**
- * SUMMARY.md parses kept across builds (by a server: the container's cache), by summaryKey: a parse holds for
- * another tree when every path it asked `exists` about answers the same there (a one-page edit leaves them all
- * alone; a 10,000-line SUMMARY.md takes tens of milliseconds to parse).
- */
-export interface ParsedSummaryStore {
-  get(key: string): KeptSummary | undefined;
-  set(key: string, kept: KeptSummary): void;
-}
-
-export interface KeptSummary {
-  parsed: ParsedSummary;
-  /** What `exists` answered, by path. */
-  asked: ReadonlyMap<string, boolean>;
-  /** The length of the text parsed (what the store weighs it by). */
-  length: number;
-}
-
-/** The key of a SUMMARY.md parse in a ParsedSummaryStore: its blob and what the parse reads but `exists`. */
-export function summaryKey(blobOid: string, options: Pick<ParseSummaryOptions, 'path' | 'root'>): string {
-  return `${blobOid}\n${options.path}\n${options.root ?? ''}`;
-}
-
-/** A kept parse when it holds for `exists`, else undefined. */
-export function keptSummary(store: ParsedSummaryStore | undefined, key: string, exists: (gitPath: string) => boolean): ParsedSummary | undefined {
-  const kept = store?.get(key);
-  if (!kept) return undefined;
-  for (const [gitPath, answer] of kept.asked) if (exists(gitPath) !== answer) return undefined;
-  return kept.parsed;
-}
-
-/** parseSummary, kept in `store` under `key` with what `exists` answered. */
-export function parseAndKeepSummary(store: ParsedSummaryStore | undefined, key: string, text: string, options: ParseSummaryOptions): ParsedSummary {
-  if (!store || !options.exists) return parseSummary(text, options);
-  const { parsed, asked } = parseRecordingAsked(text, options, options.exists);
-  keepSummary(store, key, text, { parsed, asked: [...asked] });
-  return parsed;
-}
-
-/** A SUMMARY.md to parse somewhere else (a worker thread): `paths`, every markdown file's path, answer `exists`. */
-export interface SummaryInput {
-  text: string;
-  path: string;
-  root: string;
-  paths: string[];
-}
-
-/** A parse made somewhere else, with what it asked `exists` (plain data, to be kept with keepSummary). */
-export interface PlainSummaryParse {
-  parsed: ParsedSummary;
-  asked: Array<[string, boolean]>;
-}
-
-/** parseSummary of plain data (see SummaryInput), with what it asked. */
-export function parseSummaryInput(input: SummaryInput): PlainSummaryParse {
-  const paths = new Set(input.paths);
-  const { parsed, asked } = parseRecordingAsked(input.text, { path: input.path, root: input.root }, (gitPath) => paths.has(gitPath));
-  return { parsed, asked: [...asked] };
-}
-
-/** Keeps a parse of `text` in `store` under `key`. */
-export function keepSummary(store: ParsedSummaryStore | undefined, key: string, text: string, parse: PlainSummaryParse): void {
-  store?.set(key, { parsed: parse.parsed, asked: new Map(parse.asked), length: text.length });
-}
-
-function parseRecordingAsked(text: string, options: ParseSummaryOptions, exists: (gitPath: string) => boolean): { parsed: ParsedSummary; asked: Map<string, boolean> } {
-  const asked = new Map<string, boolean>();
-  const parsed = parseSummary(text, {
-    ...options,
-    exists: (gitPath) => {
-      const answer = exists(gitPath);
-      asked.set(gitPath, answer);
-      return answer;
-    },
-  });
-  return { parsed, asked };
 }
 
 export const DEFAULT_SUMMARY_TITLE = 'Table of contents';
@@ -460,66 +385,4 @@ function computedTitle(source: Record<string, unknown>): string {
   const spec = dependencies?.spec?.ref?.spec;
   if (typeof spec === 'string' && spec !== '') return spec;
   return String(source.type);
-}
-
-function escapeLinkText(text: string): string {
-  return text.replace(/[\\[\]]/g, '\\$&');
-}
-
-function encodeDestination(path: string): string {
-  return path.replace(/[%\s()<>#]/g, (c) => encodeURIComponent(c).replace(/[()]/g, (p) => (p === '(' ? '%28' : '%29')));
-}
-
-function serializeItems(items: SummaryItem[], depth: number, out: string[]): void {
-  for (const item of items) {
-    const indent = '  '.repeat(depth);
-    if (item.type === 'computed') {
-      const source = (item.yaml ?? yaml.dump(item.source, { lineWidth: -1 })).replace(/\n+$/, '');
-      out.push(`${indent}* \`\`\`yaml`, ...source.split('\n').map((line) => (line === '' ? '' : `${indent}  ${line}`)), `${indent}  \`\`\``);
-      serializeItems(item.children, depth + 1, out);
-      continue;
-    }
-    const destination =
-      item.type === 'link' ? item.href : `${encodeDestination(item.path)}${item.anchor !== undefined ? `#${item.anchor}` : ''}`;
-    const title = item.tocTitle !== undefined ? ` "${item.tocTitle.replace(/[\\"]/g, '\\$&')}"` : '';
-    out.push(`${indent}* [${escapeLinkText(item.title)}](${destination}${title})`);
-    serializeItems(item.children, depth + 1, out);
-  }
-}
-
-/**
- * The lines of SUMMARY.md entries in the seen format: `* ` items nested by two spaces, each group as a blank line,
- * `## Title`, a blank line and its items. Items that follow a group in `entries` are written after it (and so read
- * back as its items).
- */
-export function serializeSummaryEntries(entries: SummaryEntry[]): string[] {
-  const out: string[] = [];
-  let pendingItems: SummaryItem[] = [];
-  const flush = (): void => {
-    if (pendingItems.length > 0) serializeItems(pendingItems, 0, out);
-    pendingItems = [];
-  };
-  for (const entry of entries) {
-    if (entry.type === 'group') {
-      flush();
-      if (out.length > 0 && out[out.length - 1] !== '') out.push('');
-      out.push(`## ${entry.title}`, '');
-      serializeItems(entry.items, 0, out);
-    } else {
-      pendingItems.push(entry);
-    }
-  }
-  flush();
-  while (out.length > 0 && out[out.length - 1] === '') out.pop();
-  return out;
-}
-
-/**
- * SUMMARY.md text in the seen format: `# Title`, a blank line, then the entries (serializeSummaryEntries). Page
- * paths are written relative to the SUMMARY.md's folder (`path`), with spaces and parentheses percent-encoded.
- */
-export function serializeSummary(structure: SummaryStructure): string {
-  const out: string[] = [`# ${structure.title || DEFAULT_SUMMARY_TITLE}`, '', ...serializeSummaryEntries(structure.entries)];
-  while (out.length > 0 && out[out.length - 1] === '') out.pop();
-  return `${out.join('\n')}\n`;
 }

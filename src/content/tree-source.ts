@@ -1,11 +1,11 @@
 /**
  * How the revision builder (./revision.ts) reads what it needs from a commit: its blobs, and what earlier builds and
- * the CPU pool spare it. Beside ./model.ts rather than in it: it names the parse steps of ./page.ts and ./summary.ts,
- * which are written in the model's types.
+ * the CPU pool spare it. Beside ./model.ts rather than in it: it names the parse steps of ./page.ts and
+ * ./summary-kept.ts, which are written in the model's types.
  */
 import type { TreeEntry } from './model.js';
 import type { PageFilesInput, ParsedPage, ParsedPageStore } from './page.js';
-import type { ParsedSummaryStore, PlainSummaryParse, SummaryInput } from './summary.js';
+import type { ParsedSummaryStore, PlainSummaryParse, SummaryInput } from './summary-kept.js';
 
 export interface TreeSource {
   /** Every blob of the commit, in any order. */

@@ -8,10 +8,10 @@
  * Rules here: which refs accept pushes, a file size limit, and that nothing points outside the tree; then the
  * content each pushed branch would show must read (contentProblems, the checks of src/content/validate-content.ts).
  */
-import { IncomingPush } from '../store/git/repositories.js';
+import { IncomingPush } from '../store/git/incoming-push.js';
 import type { ProcessLauncher } from '../store/git/launcher.js';
 import { checkContent, type ContentCheck } from './validate-content.js';
-import { reanalyzePages } from './revision.js';
+import { reanalyzePages } from './revise-tree.js';
 import { sortProblems } from './problems.js';
 import type { TreeEntry } from './model.js';
 import type { TreeSource } from './tree-source.js';

@@ -9,7 +9,7 @@
  * every SQL store with them (checked by .dependency-cruiser.cjs).
  */
 import { parsePageFiles } from '../content/page.js';
-import { parseSummaryInput } from '../content/summary.js';
+import { parseSummaryInput } from '../content/summary-kept.js';
 import { extractLinks, type RawLink } from '../content/links.js';
 import { hitsFromPages, pageRows, rankFromTermLists, rankingBases, type PageHit, type SearchablePage } from '../content/search-ranking.js';
 import { resultPages, type EngineQuery, type RankedPage, type RankPosition, type SearchPageRows } from '../store/sql/search.js';
@@ -95,9 +95,9 @@ export const cpuTasks = {
   /** A long read-only query on the thread's own SQLite connection (src/store/sql/thread-reads.ts). */
   readDatabase: readOnThread,
   /**
-   * Spaces' best pages from their term lists, read on the thread's own SQLite connection (src/domain/search/search.ts
-   * rankByTermLists: 40% of an organization's spaces; rankWithTermLists there is the same on the event loop); which of
-   * them have lists.
+   * Spaces' best pages from their term lists, read on the thread's own SQLite connection
+   * (src/domain/search/search-queries.ts rankByTermLists: 40% of an organization's spaces; rankWithTermLists there is
+   * the same on the event loop); which of them have lists.
    */
   rankSpaces: async (input: {
     file: string;
@@ -112,8 +112,8 @@ export const cpuTasks = {
     return { rows: await rankFromTermLists(input.spaces, bases, lists, input.query, input.k, input.after), spaces: [...bases.keys()] };
   },
   /**
-   * Results of pages found, made on the thread's own SQLite connection (src/domain/search/search.ts withSections;
-   * hitsOf there is the same on the event loop).
+   * Results of pages found, made on the thread's own SQLite connection (src/domain/search/search-queries.ts
+   * withSections; hitsOf there is the same on the event loop).
    */
   searchHits: async (input: { file: string; ranked: ReadonlyArray<{ spaceId: string; docs: readonly number[] }>; terms: Map<string, SearchTerms> }): Promise<Map<number, PageHit>> =>
     hitsFromPages(await resultPages(threadDatabase(input.file), input.ranked.flatMap(({ docs }) => docs)), input.ranked, input.terms),

@@ -4,7 +4,7 @@ import { markdownToDocument } from '../../src/content/document.js';
 import { pageHtml } from '../../src/content/page-html.js';
 import { pageSections } from '../../src/content/search-text.js';
 import { extractLinks } from '../../src/content/links.js';
-import { splitTitle } from '../../src/content/page.js';
+import { splitTitle } from '../../src/content/page-title.js';
 
 // Unclosed brackets and emphasis: micromark matches them back across the whole paragraph.
 const WORDS = ['lorem', 'ipsum', '[dolor', 'sit', 'amet', '*consectetur', 'adipiscing', 'elit', '[sed](other.md)', 'do', 'eiusmod', '*tempor*'];

@@ -3,7 +3,8 @@
  * markdown -> document -> markdown -> document giving the same document again, nesting included.
  */
 import { describe, expect, it } from 'vitest';
-import { markdownToDocument, type ContentRef, type DocumentContext } from '../../src/content/document.js';
+import { markdownToDocument } from '../../src/content/document.js';
+import type { ContentRef, DocumentContext } from '../../src/content/document-nodes.js';
 import { documentToMarkdown, type ReverseContext } from '../../src/content/document-markdown.js';
 import { referenceSchemaErrors } from '../helpers/contract.js';
 

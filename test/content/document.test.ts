@@ -4,7 +4,8 @@
  * let stand is fitted, never lost.
  */
 import { describe, expect, it } from 'vitest';
-import { markdownToDocument, type DocumentBlock, type DocumentContext } from '../../src/content/document.js';
+import { markdownToDocument } from '../../src/content/document.js';
+import type { DocumentBlock, DocumentContext } from '../../src/content/document-nodes.js';
 import { referenceSchemaErrors } from '../helpers/contract.js';
 
 const CONTEXT: DocumentContext = {

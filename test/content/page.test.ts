@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_LAYOUT, parsePage, writePageFile, type PageFields, type ParsePageOptions } from '../../src/content/page.js';
+import { parsePage, type ParsePageOptions } from '../../src/content/page.js';
+import { DEFAULT_LAYOUT, type PageFields } from '../../src/content/page-front-matter.js';
+import { writePageFile } from '../../src/content/page-writing.js';
 import type { ContentProblem } from '../../src/content/model.js';
 
 const FILES: Record<string, string> = {

@@ -4,9 +4,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { CommitInfo, HistoryFacts } from '../../src/content/model.js';
-import { analyzeTree, reviseTree, type TreeAnalysis } from '../../src/content/revision.js';
+import { analyzeTree, type TreeAnalysis } from '../../src/content/revision.js';
+import { reviseTree } from '../../src/content/revise-tree.js';
 import type { ParsedPage } from '../../src/content/page.js';
-import type { KeptSummary } from '../../src/content/summary.js';
+import type { KeptSummary } from '../../src/content/summary-kept.js';
 import { memoryTree, TEST_COMMIT, tinyPng, type MemoryFile } from '../helpers/content.js';
 
 type Files = Record<string, MemoryFile>;

@@ -3,7 +3,7 @@ import type { Page, Revision } from '../../src/content/model.js';
 import { formatProblem, sortProblems } from '../../src/content/problems.js';
 import { analyzeTree, buildRevision } from '../../src/content/revision.js';
 import { parsePageFiles, type PageFilesInput, type ParsedPage } from '../../src/content/page.js';
-import type { KeptSummary } from '../../src/content/summary.js';
+import type { KeptSummary } from '../../src/content/summary-kept.js';
 import { gitBlobOid, memoryFacts, memoryTree, TEST_COMMIT, tinyPng, type MemoryFile } from '../helpers/content.js';
 
 async function build(files: Record<string, MemoryFile>, facts = memoryFacts()): Promise<Revision> {

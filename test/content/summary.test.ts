@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseSummary, serializeSummary, type SummaryStructure } from '../../src/content/summary.js';
+import { parseSummary, type SummaryStructure } from '../../src/content/summary.js';
+import { serializeSummary } from '../../src/content/summary-writing.js';
 
 const SEEN = `# Table of contents
 

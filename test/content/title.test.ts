@@ -2,7 +2,9 @@ import type { Nodes } from 'mdast';
 import remarkParse from 'remark-parse';
 import { unified } from 'unified';
 import { describe, expect, it } from 'vitest';
-import { inlinePlainText, parsePage, sameTitle, splitTitle, splitTitles, writePageFile } from '../../src/content/page.js';
+import { parsePage } from '../../src/content/page.js';
+import { inlinePlainText, sameTitle, splitTitle, splitTitles } from '../../src/content/page-title.js';
+import { writePageFile } from '../../src/content/page-writing.js';
 
 const parser = unified().use(remarkParse);
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { formatProblem, sortProblems } from '../../src/content/problems.js';
 import { checkContent, validateContent, type ContentCheck } from '../../src/content/validate-content.js';
-import { reanalyzePages } from '../../src/content/revision.js';
+import { reanalyzePages } from '../../src/content/revise-tree.js';
 import { memoryTree, tinyPng, type MemoryFile } from '../helpers/content.js';
 
 async function problems(files: Parameters<typeof memoryTree>[0]): Promise<string[]> {

@@ -8,7 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { Checkout } from '../helpers/git.js';
 import { DATABASE_KINDS } from '../helpers/databases.js';
-import { HistoryFacts, type FactChanges, type Facts } from '../../src/domain/content/history.js';
+import { HistoryFacts } from '../../src/domain/content/history.js';
+import type { FactChanges, Facts } from '../../src/domain/content/path-facts.js';
 
 describe.each(DATABASE_KINDS)('history facts stored as changes (%s)', (kind) => {
   let t: TestApp;

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { Checkout } from '../helpers/git.js';
 import { writeLongHistory } from '../helpers/histories.js';
-import { advanceFacts, derivedId, pathId, type Facts } from '../../src/domain/content/history.js';
+import { advanceFacts, derivedId, pathId, type Facts } from '../../src/domain/content/path-facts.js';
 import { createContainer } from '../../src/container.js';
 import { findPage, loadRevision } from '../../src/domain/content/revisions.js';
 

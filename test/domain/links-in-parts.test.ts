@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASE_KINDS } from '../helpers/databases.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { Checkout } from '../helpers/git.js';
-import { indexLinks, indexLinksOfRevision, removeUnindexedLinkRows } from '../../src/domain/content/links.js';
+import { indexLinks, indexLinksOfRevision, removeUnindexedLinkRows } from '../../src/domain/content/link-index.js';
 import { LINKS_VERSION } from '../../src/domain/content/refs.js';
 import { addLinkRows, claimLinkSlot, LINK_ROWS_PER_WRITE, pruneLinks, startLinkSlot } from '../../src/store/sql/links.js';
 

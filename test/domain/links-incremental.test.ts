@@ -11,7 +11,7 @@ import { DATABASE_KINDS } from '../helpers/databases.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { Checkout } from '../helpers/git.js';
 import { tinyPng } from '../helpers/content.js';
-import { ensureLinksIndexed, indexLinks } from '../../src/domain/content/links.js';
+import { ensureLinksIndexed, indexLinks } from '../../src/domain/content/link-index.js';
 import { LINKS_VERSION } from '../../src/domain/content/refs.js';
 import { pruneLinks } from '../../src/store/sql/links.js';
 

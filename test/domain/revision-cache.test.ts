@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../config/index.js';
 import { RevisionCache } from '../../src/domain/content/revisions.js';
-import { keptSummary, parseAndKeepSummary, summaryKey } from '../../src/content/summary.js';
+import { keptSummary, parseAndKeepSummary, summaryKey } from '../../src/content/summary-kept.js';
 import type { ListedTree } from '../../src/store/git/reader.js';
 
 describe('the content cache at its default size', () => {

@@ -12,7 +12,7 @@ import {
   tokenize,
   type SearchTerms,
 } from '../../src/content/search-text.js';
-import { engineQuery } from '../../src/domain/search/search.js';
+import { engineQuery } from '../../src/domain/search/search-queries.js';
 import { excerpt, flatText, pageRows, sectionHits } from '../../src/content/search-ranking.js';
 import { buildRevision } from '../../src/content/revision.js';
 import type { DocumentPage } from '../../src/content/model.js';

@@ -4,7 +4,8 @@ import { QUEUE_DRIVERS } from '../helpers/queues.js';
 import { startTestApp, type TestApp, type TestUser } from '../helpers/app.js';
 import { Checkout, spaceRemote } from '../helpers/git.js';
 import { waitFor } from '../helpers/wait.js';
-import { engineQuery, hitsOf, indexSearch, indexSearchAt, rankWithTermLists, readRankingBases } from '../../src/domain/search/search.js';
+import { engineQuery, hitsOf, rankWithTermLists, readRankingBases } from '../../src/domain/search/search-queries.js';
+import { indexSearch, indexSearchAt } from '../../src/domain/search/search-indexing.js';
 import { rankSpace } from '../../src/domain/search/term-ranking.js';
 import { queryTerms } from '../../src/content/search-text.js';
 import { DOCS_PER_SPACE, resultPages, searchStates } from '../../src/store/sql/search.js';
@@ -245,7 +246,7 @@ describe.each(DATABASE_KINDS)('search (%s)', (kind) => {
 });
 
 // SQLite only: there, an organization's search ranks part of its spaces, and makes part of the results, on a CPU pool
-// thread reading the database on its own connection when one is free (src/domain/search/search.ts splitWithThread).
+// thread reading the database on its own connection when one is free (src/domain/search/search-queries.ts splitWithThread).
 describe('organization search with part of its spaces on a CPU thread (sqlite)', () => {
   let t: TestApp;
   let org: Awaited<ReturnType<TestApp['organization']>>;

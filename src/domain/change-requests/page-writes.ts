@@ -26,7 +26,7 @@ import { requireTakesChanges, requireWritable } from '../imports/imports.js';
 import { loadChangeRequest } from './change-requests.js';
 import { parseFrontMatter } from '../../content/frontmatter.js';
 import { documentPages } from '../../content/links.js';
-import { fileTitle, sameTitle, splitTitle } from '../../content/page.js';
+import { fileTitle, sameTitle, splitTitle } from '../../content/page-title.js';
 import { folderOf, relativePath, trimSlashes } from '../../content/paths.js';
 import { formatProblem, isError } from '../../content/problems.js';
 import { inProjectDirectory } from '../../content/project-directory.js';

@@ -6,7 +6,8 @@
  * the path git finds it was renamed from (against the first parent); a path seen for the first time gets an id
  * hashed from the space and the path (from the commit too, when that id is already held by another path). So
  * nothing is lost if the stored facts are dropped, and two processes computing the same commit agree. Pushed trees
- * are never rewritten to record ids.
+ * are never rewritten to record ids. Those rules are ./path-facts.ts; this module finds, computes, keeps and stores
+ * the facts.
  *
  * Cost: facts are stored for the commits that were asked for (ref tips) and for a checkpoint every few hundred
  * commits, so a new commit costs one diff against its parent. The commits between the wanted one and the nearest
@@ -23,7 +24,6 @@
  * push's revision and indexes are being built. Until then this process has them in memory; another one computes them
  * again (the same facts), and a process that stops first writes them as it closes.
  */
-import crypto from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { WeightedLru } from '../lru.js';
 import type { Database } from '../../store/sql/schema.js';
@@ -32,20 +32,7 @@ import type { BlobEntry, CommitObject, GitReader } from '../../store/git/reader.
 import { commitChanges, type CommitToDiff, type PathChange } from '../../store/git/changes.js';
 import { Turns } from '../../content/turns.js';
 import { findRevisionFacts, revisionFactCommits, saveRevisionFacts, type StoredFacts } from '../../store/sql/revisions.js';
-
-export interface PathFact {
-  /** id */
-  i: string;
-  /** createdAt */
-  c: string;
-  /** updatedAt */
-  u: string;
-  /** blob oid */
-  o: string;
-}
-
-/** A commit's facts by path. Shared by every reader of the commit: never changed once known. */
-export type Facts = ReadonlyMap<string, PathFact>;
+import { advanceFacts, applyFactChanges, factChanges, type FactChanges, type FactMap, type Facts, type PathFact } from './path-facts.js';
 
 /** Facts for a read: `final` when derived from the whole history, else provisional (see the top of this file). */
 export interface ReadFacts {
@@ -53,18 +40,10 @@ export interface ReadFacts {
   final: boolean;
 }
 
-type FactMap = Map<string, PathFact>;
-
 /** A commit's facts as kept in memory, with the number of stored changes that lead from a whole copy to them. */
 interface KnownFacts {
   facts: Facts;
   depth: number;
-}
-
-/** How a commit's facts differ from another commit's: the paths whose facts are new or other, and the paths gone. */
-export interface FactChanges {
-  set: Array<[string, PathFact]>;
-  gone: string[];
 }
 
 /** A commit's facts to store as the change from a base commit's, `depth` changes from a whole copy. */
@@ -72,107 +51,6 @@ interface ChangeToStore {
   baseOid: string;
   changes: FactChanges;
   depth: number;
-}
-
-const sameFact = (a: PathFact, b: PathFact) => a.i === b.i && a.c === b.c && a.u === b.u && a.o === b.o;
-
-/** The changes that make `base` into `facts`. */
-function factChanges(base: Facts, facts: Facts): FactChanges {
-  const set: Array<[string, PathFact]> = [];
-  for (const [path, fact] of facts) {
-    const before = base.get(path);
-    // Facts carried over from a parent are the same objects: most paths are told apart without reading them.
-    if (before !== fact && !(before && sameFact(before, fact))) set.push([path, fact]);
-  }
-  const gone: string[] = [];
-  for (const path of base.keys()) if (!facts.has(path)) gone.push(path);
-  return { set, gone };
-}
-
-/** Applies changes to a map of facts (in place). */
-function applyFactChanges(facts: FactMap, changes: FactChanges): FactMap {
-  for (const path of changes.gone) facts.delete(path);
-  for (const [path, fact] of changes.set) facts.set(path, fact);
-  return facts;
-}
-
-function hashId(input: string): string {
-  // One call, no Hash object: a first push of 10,000 pages hashes 10,000 paths.
-  return crypto.hash('sha256', input, 'base64url').slice(0, 16);
-}
-
-/** The id of a path seen for the first time: from the space and the path, so it is known before history is read. */
-export function pathId(spaceId: string, path: string): string {
-  return hashId(`${spaceId}\0${path}`);
-}
-
-/** An id tied to one commit: for a new path whose path id is already held (a page was moved away and another took its place). */
-export function derivedId(spaceId: string, commitOid: string, path: string): string {
-  return hashId(`${spaceId}\0${commitOid}\0${path}`);
-}
-
-/**
- * The facts of a commit from its parents' facts and its changes against the first parent. `into` is the map to
- * fill: a copy of the first parent's facts, or that map itself when no other commit needs it any more.
- */
-export async function advanceFacts(
-  spaceId: string,
-  commit: { oid: string; committedAt: string },
-  parents: Array<FactMap | undefined>,
-  changes: PathChange[],
-  into: FactMap,
-): Promise<FactMap> {
-  // A first push of 10,000 pages makes 10,000 facts here: the loops let other requests run between turns.
-  const turns = new Turns();
-  const [first, ...rest] = parents;
-  const others = rest.filter((p): p is FactMap => p !== undefined);
-  const at = commit.committedAt;
-  // Paths that left the tree: deleted, or the source of a rename. A path can leave and be added again in one commit.
-  const gone = new Set<string>();
-  for (const change of changes) {
-    if (change.status === 'D') gone.add(change.path);
-    else if (change.status === 'R' && change.from !== undefined) gone.add(change.from);
-  }
-  // Read before deleting: `into` may be the first parent's map itself.
-  const leaving = new Map<string, PathFact>();
-  for (const path of gone) {
-    const fact = first?.get(path);
-    if (fact) leaving.set(path, fact);
-    into.delete(path);
-  }
-  const before = (path: string) => (gone.has(path) ? undefined : first?.get(path));
-  const renamedFrom = new Set<string>();
-  const fresh: PathChange[] = [];
-  for (const change of changes) {
-    if (turns.due()) await turns.take();
-    if (change.status === 'D') continue;
-    const own = before(change.path);
-    const inOthers = others.map((p) => p.get(change.path));
-    let base = own ?? inOthers.find((f) => f !== undefined);
-    if (!base && change.status === 'R' && change.from !== undefined && !renamedFrom.has(change.from)) {
-      base = leaving.get(change.from);
-      if (base) renamedFrom.add(change.from);
-    }
-    if (!base) {
-      fresh.push(change);
-      continue;
-    }
-    // Unchanged from some parent (a merge taking one side): that parent's updatedAt; changed: this commit's date.
-    const same = [own, ...inOthers].find((f) => f?.o === change.oid);
-    into.set(change.path, { i: base.i, c: base.c, u: same ? same.u : at, o: change.oid });
-  }
-  if (fresh.length > 0) {
-    const held = new Set<string>();
-    for (const fact of into.values()) held.add(fact.i);
-    for (const change of fresh) {
-      if (turns.due()) await turns.take();
-      let id = pathId(spaceId, change.path);
-      if (held.has(id)) id = derivedId(spaceId, commit.oid, change.path);
-      held.add(id);
-      into.set(change.path, { i: id, c: at, u: at, o: change.oid });
-    }
-  }
-  return into;
 }
 
 export interface HistoryFactsOptions {

@@ -6,7 +6,7 @@
 import { WeightedLru } from '../lru.js';
 import type { RawLink } from '../../content/links.js';
 import type { ParsedPage, ParsedPageStore } from '../../content/page.js';
-import type { KeptSummary, ParsedSummaryStore } from '../../content/summary.js';
+import type { KeptSummary, ParsedSummaryStore } from '../../content/summary-kept.js';
 import type { ContentCheck } from '../../content/validate-content.js';
 import type { ContentCheckStore } from '../../content/validate-push.js';
 import type { Page, Revision, RevisionFile } from '../../content/model.js';
@@ -149,7 +149,7 @@ export class RevisionCache {
   };
 
   /**
-   * SUMMARY.md parses of earlier builds and push checks (src/content/summary.ts ParsedSummaryStore).
+   * SUMMARY.md parses of earlier builds and push checks (src/content/summary-kept.ts ParsedSummaryStore).
    */
   readonly parsedSummaries: ParsedSummaryStore = {
     get: (key) => this.summaries.get(key),

@@ -13,7 +13,8 @@ import { ReadCache } from '../cache.js';
 import { collectPage, type Page as ListPage, type PageRequest } from '../lists.js';
 import { requireSpacePermission, type Role } from '../permissions.js';
 import { loadSpace, projectDirectoryOf, resolveSpaceRef } from './spaces.js';
-import { derivedId, pathId, type ReadFacts } from './history.js';
+import type { ReadFacts } from './history.js';
+import { derivedId, pathId } from './path-facts.js';
 import { inProjectDirectory } from '../../content/project-directory.js';
 import { trimSlashes } from '../../content/paths.js';
 import type { CommitInfo, HistoryFacts, Page, Revision, RevisionFile } from '../../content/model.js';
@@ -55,7 +56,7 @@ async function analyzeCommit(
   facts: HistoryFacts,
 ): Promise<TreeAnalysis> {
   // The content code (remark, YAML) is loaded by the first build: commands that read no content start without it.
-  const { analyzeTree, reviseTree } = await import('../../content/revision.js');
+  const [{ analyzeTree }, { reviseTree }] = await Promise.all([import('../../content/revision.js'), import('../../content/revise-tree.js')]);
   for (const before of earlier) {
     const revised = before && (await reviseTree(before, source, commit, facts));
     if (revised) return revised;

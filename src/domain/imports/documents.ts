@@ -17,7 +17,7 @@ import type { Root } from 'mdast';
 import { InvalidArgument } from '../errors.js';
 import { convertHtml, mapUrls, parseMarkdown, urlsOf } from '../../content/convert.js';
 import { parseFrontMatter } from '../../content/frontmatter.js';
-import { splitTitle } from '../../content/page.js';
+import { splitTitle } from '../../content/page-title.js';
 import { assetRef, type ImportAsset, type ImportTree } from '../../content/import-plan.js';
 import { decodePath, slugify } from '../../content/paths.js';
 import { Budget, decodeText, downloadImages, fetchSource, mediaType, type ImportFetcher } from './fetching.js';

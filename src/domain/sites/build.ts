@@ -4,7 +4,9 @@
  */
 import type { Caller, Context } from '../context.js';
 import { createSite, updateSite } from './sites.js';
-import { addSection, addSectionGroup, addSiteSpace, updateSection, updateSiteSpace } from './structure.js';
+import { addSection, updateSection } from './site-sections.js';
+import { addSectionGroup } from './site-section-groups.js';
+import { addSiteSpace, updateSiteSpace } from './site-spaces.js';
 import { readStructure, siteSpacesIn } from './tree.js';
 import { findSiteById } from '../../store/sql/sites.js';
 import type { SitePlan, SiteSectionItem, SiteSpaceItem } from '../../content/monorepo.js';

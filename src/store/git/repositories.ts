@@ -1,6 +1,7 @@
 /**
  * Where space repositories live and how they are created, copied and removed. The only code that knows the
- * disk layout: `<dataDir>/repositories/<first two chars of id>/<id>.git`.
+ * disk layout: `<dataDir>/repositories/<first two chars of id>/<id>.git`. A push's incoming objects are read by
+ * ./incoming-push.ts.
  */
 import fs from 'node:fs/promises';
 import os from 'node:os';
@@ -10,7 +11,6 @@ import { PushesUnderWay } from './pushes-under-way.js';
 import { RefLocks, type RefLock } from './ref-lock.js';
 import { GitCommandError, runGit, runGitStatus, type RunGitOptions } from './run.js';
 import { ProcessLauncher, type GitChild } from './launcher.js';
-import { CatFileProcess } from './catfile.js';
 
 const SAFE_ID = /^[a-zA-Z0-9_-]+$/;
 
@@ -425,126 +425,4 @@ async function installHooks(gitDir: string): Promise<void> {
   const temporary = `${file}.${process.pid}.${Date.now()}.tmp`;
   await fs.writeFile(temporary, PRE_RECEIVE_HOOK, { mode: 0o755 });
   await fs.rename(temporary, file);
-}
-
-// ---- a push's incoming objects, read from inside a hook (git's quarantine environment)
-
-const ZERO_OID = /^0+$/;
-const OID = /^[0-9a-f]{40}(?:[0-9a-f]{24})?$/;
-
-/**
- * What a pre-receive hook can see of the push being received: git keeps the incoming objects in a quarantine
- * directory that `env` (GIT_OBJECT_DIRECTORY, GIT_ALTERNATE_OBJECT_DIRECTORIES, GIT_QUARANTINE_PATH) makes readable,
- * and the refs have not moved yet. Objects are read through one `git cat-file` process, started on first use (close
- * it when done); every other method runs one git process, whatever the size of the push.
- */
-export class IncomingPush {
-  private catFile: CatFileProcess | undefined;
-
-  constructor(
-    readonly gitDir: string,
-    readonly env: Record<string, string>,
-    private readonly launcher?: ProcessLauncher,
-  ) {}
-
-  private run(args: string[], input?: string): Promise<Buffer> {
-    return runGit(args, { gitDir: this.gitDir, env: this.env, input, launcher: this.launcher });
-  }
-
-  private objects(): CatFileProcess {
-    this.catFile ??= new CatFileProcess(this.gitDir, this.env, this.launcher);
-    return this.catFile;
-  }
-
-  /** Ends the object reader. */
-  close(): void {
-    this.catFile?.close();
-  }
-
-  /** Type and size of each object; missing objects are left out. */
-  async objectInfo(oids: readonly string[]): Promise<Map<string, { type: string; size: number }>> {
-    const unique = [...new Set(oids)];
-    const info = new Map<string, { type: string; size: number }>();
-    if (unique.length === 0) return info;
-    for (const found of await this.objects().infoMany(unique)) if (found) info.set(found.oid, { type: found.type, size: found.size });
-    return info;
-  }
-
-  /**
-   * What each object leads to through annotated tags (git's `<oid>^{}`: a tag of a tag of a commit leads to the
-   * commit; any other object leads to itself): the final object's oid and type. Missing ones are left out.
-   */
-  async peeled(oids: readonly string[]): Promise<Map<string, { oid: string; type: string }>> {
-    const unique = [...new Set(oids)].filter((oid) => OID.test(oid));
-    const peeled = new Map<string, { oid: string; type: string }>();
-    if (unique.length === 0) return peeled;
-    const found = await this.objects().infoMany(unique.map((oid) => `${oid}^{}`));
-    unique.forEach((oid, i) => {
-      const target = found[i];
-      if (target) peeled.set(oid, { oid: target.oid, type: target.type });
-    });
-    return peeled;
-  }
-
-  /** Commits reachable from `tips` that no ref of the repository reaches yet: what the push brings, oldest first. */
-  async newCommits(tips: readonly string[]): Promise<string[]> {
-    const wanted = tips.filter((oid) => OID.test(oid) && !ZERO_OID.test(oid));
-    if (wanted.length === 0) return [];
-    const out = await this.run(['rev-list', '--reverse', ...wanted, '--not', '--all']);
-    return out.toString('utf8').split('\n').filter((line) => line.length > 0);
-  }
-
-  /**
-   * Tree entries the commits add or change relative to each of their parents (the whole tree of a root commit),
-   * without deletions; recursive, so entries are files, symlinks (mode 120000) and submodules (160000).
-   */
-  async changedEntries(commits: readonly string[]): Promise<Array<{ path: string; mode: string; oid: string }>> {
-    if (commits.length === 0) return [];
-    const out = await this.run(['diff-tree', '--stdin', '-r', '-z', '-m', '--root', '--no-commit-id', '--no-renames', '--no-abbrev'], `${commits.join('\n')}\n`);
-    const fields = out.toString('utf8').split('\0');
-    const entries = new Map<string, { path: string; mode: string; oid: string }>();
-    for (let i = 0; i + 1 < fields.length; i++) {
-      if (!fields[i].startsWith(':')) continue;
-      const [, newMode, , newOid] = fields[i].slice(1).split(' ');
-      const entryPath = fields[++i];
-      if (newMode === '000000') continue;
-      entries.set(`${newMode} ${newOid} ${entryPath}`, { path: entryPath, mode: newMode, oid: newOid });
-    }
-    return [...entries.values()];
-  }
-
-  /** How the tree of commit `to` differs from that of `from`: each path added, changed or deleted (no renames). */
-  async treeChanges(from: string, to: string): Promise<Array<{ path: string; oldMode: string; newMode: string; newOid: string }>> {
-    const out = await this.run(['diff-tree', '-r', '-z', '--no-renames', '--no-abbrev', from, to]);
-    const fields = out.toString('utf8').split('\0');
-    const changes: Array<{ path: string; oldMode: string; newMode: string; newOid: string }> = [];
-    for (let i = 0; i + 1 < fields.length; i++) {
-      if (!fields[i].startsWith(':')) continue;
-      const [oldMode, newMode, , newOid] = fields[i].slice(1).split(' ');
-      changes.push({ path: fields[++i], oldMode, newMode, newOid });
-    }
-    return changes;
-  }
-
-  /** Every blob of a commit's tree (files, symlinks, submodules) with its size; one `ls-tree` process. */
-  async listTree(commit: string): Promise<Array<{ path: string; mode: string; oid: string; size: number }>> {
-    const out = await this.run(['ls-tree', '-r', '-l', '-z', '--full-tree', commit]);
-    const entries: Array<{ path: string; mode: string; oid: string; size: number }> = [];
-    for (const record of out.toString('utf8').split('\0')) {
-      const tab = record.indexOf('\t');
-      if (tab < 0) continue;
-      const [mode, , oid, size] = record.slice(0, tab).split(/ +/);
-      entries.push({ path: record.slice(tab + 1), mode, oid, size: size === '-' ? 0 : Number(size) });
-    }
-    return entries;
-  }
-
-  /** The contents of blobs (for small ones: symlink targets, markdown files); missing ones and other objects are left out. */
-  async readBlobs(oids: readonly string[]): Promise<Map<string, Buffer>> {
-    const unique = [...new Set(oids)];
-    const blobs = new Map<string, Buffer>();
-    if (unique.length === 0) return blobs;
-    for (const found of await this.objects().readMany(unique)) if (found?.type === 'blob') blobs.set(found.oid, found.data);
-    return blobs;
-  }
 }

@@ -1,6 +1,9 @@
 /**
  * Table types for Kysely. One schema serves SQLite and PostgreSQL, so column types stay portable:
  * timestamps are ISO-8601 text, booleans are integers 0/1, JSON values are text.
+ *
+ * One idea, kept in one file though it is long: the database's tables as the one `Database` type every query is
+ * checked against, a table a plain interface of its columns, with no logic between them to split along.
  */
 import type { ColumnType, Generated } from 'kysely';
 

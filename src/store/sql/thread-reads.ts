@@ -3,7 +3,7 @@
  * (a space indexed without term lists) scores every match of a query's words, a long read of SQLite on a large
  * organization (bench/README.md). better-sqlite3 is synchronous: on the event loop, such a read would hold every other
  * request for as long. On a thread it holds that thread only, and requests go on being answered. Tasks that read and
- * then work on what they read (part of an organization search's spaces, src/domain/search/search.ts splitWithThread)
+ * then work on what they read (part of an organization search's spaces, src/domain/search/search-queries.ts splitWithThread)
  * use the same connection through Kysely (`threadDatabase`), so that the store's own read functions run there
  * unchanged.
  *

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { RouteDeps } from '../deps.js';
 import { callerOf } from '../../plugins/auth.js';
 import { ErrorResponses } from '../../schemas.js';
-import { listFileBacklinks, listLinks } from '../../../domain/content/links.js';
+import { listFileBacklinks, listLinks } from '../../../domain/content/link-lists.js';
 import { BacklinkListSchema, BacklinksQuery, FileBacklinksParams, LinkListSchema, LinksQuery, PageLinksParams, SpaceLinksParams } from './schema.js';
 import { LinkPresenter } from './presenter.js';
 

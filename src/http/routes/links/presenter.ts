@@ -3,7 +3,7 @@
  * objects are complete, as the reference requires: a page or file location carries the full organization, space
  * and page or file; a change request's lists say so in `versionContext`.
  */
-import type { LinkContext, LinkItem, LinkList, LinkTarget } from '../../../domain/content/links.js';
+import type { LinkContext, LinkItem, LinkList, LinkTarget } from '../../../domain/content/link-lists.js';
 import type { Page as ListPage } from '../../../domain/lists.js';
 import type { Page } from '../../../content/model.js';
 import type { Urls } from '../../urls.js';

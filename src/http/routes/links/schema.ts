@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { ListOf, ListQuery, StringEnum } from '../../schemas.js';
-import { LINK_STATUSES } from '../../../domain/content/links.js';
+import { LINK_STATUSES } from '../../../domain/content/link-lists.js';
 
 /** `changeRequestId` is there on the change-request variants. */
 const Target = { spaceId: Type.String(), changeRequestId: Type.Optional(Type.String()) };

@@ -15,7 +15,7 @@ import { findPage, readContent } from '../../../domain/content/revisions.js';
 import { listOrganizationSpaces } from '../../../domain/content/spaces.js';
 import { MAX_LIMIT, type Page, type PageRequest } from '../../../domain/lists.js';
 import { listOrganizations } from '../../../domain/organizations/organizations.js';
-import { searchOrganization, searchSpace, type PageHit } from '../../../domain/search/search.js';
+import { searchOrganization, searchSpace, type PageHit } from '../../../domain/search/search-queries.js';
 import { toolText } from '../../mcp.js';
 import { presentChangeRequest } from '../change-requests/presenter.js';
 import { ContentPresenter } from '../content/presenter.js';

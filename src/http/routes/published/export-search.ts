@@ -25,7 +25,7 @@
  */
 import type { Context } from '../../../domain/context.js';
 import { documentPages, type PublishedSpace, type PublishedTree } from '../../../domain/sites/published.js';
-import { EXCERPT_PARTS, SECTIONS_PER_PAGE, SITE_RESULTS, type SearchablePage } from '../../../domain/search/search.js';
+import { EXCERPT_PARTS, SECTIONS_PER_PAGE, SITE_RESULTS, type SearchablePage } from '../../../domain/search/search-queries.js';
 import { detectLanguage, isSearchLanguage, queryStopWords, type SearchLanguage } from '../../../content/search-text.js';
 import type { SearchPageRows } from '../../../store/sql/search.js';
 import { BROWSER_PARTS as SEARCH_PAGE_PARTS, type SearchFilter, type SearchResult } from './search-page.js';

@@ -6,7 +6,7 @@
 import type { Context } from '../../../domain/context.js';
 import type { DocumentPage } from '../../../content/model.js';
 import { documentPages, publishedSpaces, type PublishedSpace, type PublishedTree } from '../../../domain/sites/published.js';
-import { searchSpaces } from '../../../domain/search/search.js';
+import { searchSpaces } from '../../../domain/search/search-queries.js';
 import { pageUrl, pageUrls } from './render.js';
 import type { SiteFrame } from './layout.js';
 import type { SearchFilter, SearchResult } from './search-page.js';

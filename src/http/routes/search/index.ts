@@ -3,7 +3,7 @@ import type { RouteDeps } from '../deps.js';
 import { callerOf } from '../../plugins/auth.js';
 import { ErrorResponses } from '../../schemas.js';
 import { presentList, serializeNatively } from '../../present.js';
-import { searchOrganization, searchSpace } from '../../../domain/search/search.js';
+import { searchOrganization, searchSpace } from '../../../domain/search/search-queries.js';
 import { OrganizationSearchList, OrganizationSearchParams, SearchQuery, SpaceSearchList, SpaceSearchParams } from './schema.js';
 import { presentPageHit, presentSpaceHit } from './presenter.js';
 

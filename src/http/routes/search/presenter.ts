@@ -1,4 +1,4 @@
-import type { PageHit, SpaceHit } from '../../../domain/search/search.js';
+import type { PageHit, SpaceHit } from '../../../domain/search/search-queries.js';
 import type { Urls } from '../../urls.js';
 import { pageAppUrl } from '../content/presenter.js';
 

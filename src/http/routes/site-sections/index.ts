@@ -3,21 +3,17 @@ import type { RouteDeps } from '../deps.js';
 import { callerOf } from '../../plugins/auth.js';
 import { ErrorResponses, ListOf, NoContent } from '../../schemas.js';
 import { presentList, noContent } from '../../present.js';
+import { getStructureItem } from '../../../domain/sites/structure.js';
+import { addSection, deleteSection, listSections, moveSection, updateSection } from '../../../domain/sites/site-sections.js';
 import {
-  addSection,
   addSectionGroup,
   addSectionToGroup,
-  deleteSection,
   deleteSectionGroup,
-  getStructureItem,
   listSectionGroups,
-  listSections,
-  moveSection,
   moveSectionGroup,
   removeSectionFromGroup,
-  updateSection,
   updateSectionGroup,
-} from '../../../domain/sites/structure.js';
+} from '../../../domain/sites/site-section-groups.js';
 import { anchorOf, CreatedHeaders, PublishedQuery, SiteParams, SiteSectionGroupSchema, SiteSectionSchema } from '../sites/schema.js';
 import { presentGroup, presentGroupOf, presentSection, presentSectionOf } from '../sites/presenter.js';
 import {
