@@ -34,7 +34,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { promisify } from 'node:util';
-import { machine, startBenchServer } from './lib.js';
+import { machine, startBenchServer, startCpuProfile } from './lib.js';
 import { median } from './stats.js';
 import { git, openSource } from '../scripts/conformance/source.js';
 import { loadConfig } from '../config/index.js';
@@ -165,18 +165,10 @@ interface Profiler {
 /** The inspector's CPU profiler on this process (PROFILE): the profile written to `file`, its top self times printed. */
 async function startProfiler(): Promise<Profiler | undefined> {
   if (!process.env.PROFILE) return undefined;
-  const { Session } = await import('node:inspector/promises');
-  const session = new Session();
-  session.connect();
-  await session.post('Profiler.enable');
-  await session.post('Profiler.setSamplingInterval', { interval: 200 });
-  await session.post('Profiler.start');
+  const profiler = await startCpuProfile();
   return {
     async stop(file) {
-      const { profile } = await session.post('Profiler.stop');
-      session.disconnect();
-      await fs.mkdir(path.dirname(file), { recursive: true });
-      await fs.writeFile(file, JSON.stringify(profile));
+      const profile = await profiler.stop(file);
       // Self time per function (name, file and line), from the samples' intervals.
       const nodes = new Map(profile.nodes.map((node) => [node.id, node]));
       const self = new Map<string, number>();

@@ -33,7 +33,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
-import { bareFastify, checkoutWithBareRemote, load, machine, type LoadResult, pageFile, spaceWithPages, startBenchServer, startQuireServe, type BenchServer } from './lib.js';
+import { bareFastify, checkoutWithBareRemote, load, machine, type LoadResult, pageFile, spaceWithPages, startBenchServer, startCpuProfile, startQuireServe, type BenchServer } from './lib.js';
 import { median } from './stats.js';
 import { catchUpWithRepositories } from '../src/domain/content/git-access.js';
 import { DOCS_PER_SPACE, rankPages, searchStates, type EngineQuery } from '../src/store/sql/search.js';
@@ -81,18 +81,10 @@ async function waitFor(check: () => Promise<boolean>, limitMs = 60_000): Promise
 async function startProfile(): Promise<{ stop(): Promise<void> } | undefined> {
   const file = process.env.PROFILE;
   if (!file) return undefined;
-  const { Session } = await import('node:inspector/promises');
-  const { writeFile } = await import('node:fs/promises');
-  const session = new Session();
-  session.connect();
-  await session.post('Profiler.enable');
-  await session.post('Profiler.setSamplingInterval', { interval: 200 });
-  await session.post('Profiler.start');
+  const profiler = await startCpuProfile();
   return {
     async stop() {
-      const { profile } = await session.post('Profiler.stop');
-      await writeFile(file, JSON.stringify(profile));
-      session.disconnect();
+      await profiler.stop(file);
       console.log(`CPU profile of the push rounds: ${file}`);
     },
   };
