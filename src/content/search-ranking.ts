@@ -8,7 +8,7 @@
 import type { DocumentPage } from './model.js';
 import { indexedPart } from './bounded-markdown.js';
 import { indexTokens, isAscii, pageSections, termFinder, type SearchLanguage, type SearchTerms, type TermsFound } from './search-text.js';
-import { DOCS_PER_SPACE, packedSections, sectionOf, unpackSections, type Pairs, type StoredSection } from './search-format.js';
+import { DOCS_PER_SPACE, packedSections, pageTerms, sectionOf, unpackSections, type Pairs, type StoredSection } from './search-format.js';
 import { RankingBase, SpaceRanker } from './term-ranking.js';
 import type { EngineQuery, RankedPage, RankPosition, ResultPage, SearchPageRows } from '../store/sql/search.js';
 
@@ -66,6 +66,7 @@ export function pageRows(page: SearchablePage, language: SearchLanguage = 'en', 
     page: { page_id: page.id, title: page.title, path: page.path, signature: signatureOf(page), language: top, stop_words: top ? votes.get(top)! : 0 },
     sections: sections.map((s) => ({ ...s, body: flatText(s.body).slice(0, MAX_SECTION_TEXT) })),
     tokens,
+    terms: pageTerms(tokens),
   };
 }
 

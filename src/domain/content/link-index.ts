@@ -331,8 +331,8 @@ export async function indexLinks(ctx: Context, spaceId: string, commit: string, 
   throw new Error(`links of ${spaceId}@${commit}: lost ${MAX_ATTEMPTS} writes in a row to concurrent indexing`);
 }
 
-/** Pages of a base revision whose rows are copied in one statement at most (~2,000 rows with their links and paths). */
-const PAGES_COPIED_AT_ONCE = 250;
+/** Pages of a base revision whose rows are copied in one statement at most (~1,000 rows with their links and paths). */
+const PAGES_COPIED_AT_ONCE = 125;
 
 /** How long a write in parts may stay unclaimed before its rows count as abandoned (its process stopped). */
 const ABANDONED_AFTER_MS = 60 * 60_000;

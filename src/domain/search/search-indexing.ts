@@ -253,7 +253,7 @@ export async function indexSearchAt(ctx: Context, spaceId: string, main: string)
 }
 
 /** Pages written per transaction by an indexing (see indexSearchAt). */
-const PAGES_PER_WRITE = 250;
+const PAGES_PER_WRITE = 100;
 /** The commit a space's stored state names while an indexing has written only part of its pages: none. */
 const PARTIAL = '';
 

@@ -9,6 +9,7 @@ import type { Migration, MigrationProvider } from 'kysely';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect } from './kysely.js';
 import type { Database } from './schema.js';
 import { WriteObserverPlugin } from './write-observer.js';
+import { WalCheckpoints } from './wal-checkpoints.js';
 import { sqliteFile } from '../instance-files.js';
 import * as m0001 from './migrations/0001_initial.js';
 import * as m0002 from './migrations/0002_revision_facts.js';
@@ -36,6 +37,8 @@ export type Dialect = 'sqlite' | 'postgres';
 export interface Store {
   db: Kysely<Database>;
   dialect: Dialect;
+  /** SQLite's checkpoints (see ./wal-checkpoints.ts); none on PostgreSQL. */
+  checkpoints?: WalCheckpoints;
   close(): Promise<void>;
 }
 
@@ -103,6 +106,7 @@ async function lockDirectory(dir: string, timeoutMs = 60_000, staleMs = 120_000)
 export async function openStore(options: OpenStoreOptions): Promise<Store> {
   let db: Kysely<Database>;
   let dialect: Dialect;
+  let checkpoints: WalCheckpoints | undefined;
   if (options.databaseUrl) {
     dialect = 'postgres';
     // Loaded only for PostgreSQL (commands on SQLite start without it).
@@ -125,6 +129,7 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
     file.pragma('foreign_keys = ON');
     file.pragma('busy_timeout = 5000');
     file.pragma('synchronous = NORMAL');
+    checkpoints = new WalCheckpoints(file, database);
     db = new Kysely<Database>({ dialect: new SqliteDialect({ database: file }) });
   }
   if (options.onWrite) db = db.withPlugin(new WriteObserverPlugin(options.onWrite));
@@ -134,6 +139,7 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
   const release = dialect === 'sqlite' ? await lockDirectory(path.join(options.dataDir, 'quire.sqlite.migrating')) : undefined;
   const { error, results } = await migrator.migrateToLatest().finally(() => release?.());
   if (error) {
+    await checkpoints?.close();
     await db.destroy();
     const failed = results?.find((r) => r.status === 'Error');
     const reason = (error as Error).message ?? String(error);
@@ -144,6 +150,10 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
   return {
     db,
     dialect,
-    close: () => db.destroy(),
+    checkpoints,
+    close: async () => {
+      await checkpoints?.close();
+      await db.destroy();
+    },
   };
 }

@@ -137,8 +137,8 @@ export interface LinkWrite {
 
 class Lost extends Error {}
 
-/** Rows a write of the index changes in one transaction at most: on SQLite, ~2,000 rows hold its one connection ~30 ms. */
-export const LINK_ROWS_PER_WRITE = 2_000;
+/** Rows a write of the index changes in one transaction at most: on SQLite, ~1,000 rows hold its one connection ~15 ms. */
+export const LINK_ROWS_PER_WRITE = 1_000;
 
 /** The rows a change writes or removes. */
 export function linkRowsOf(changes: LinkSlotChanges): number {

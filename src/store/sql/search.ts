@@ -25,7 +25,7 @@ import type { CompiledQuery, Kysely, RawBuilder } from 'kysely';
 import { isPostgres } from './dialect.js';
 import { sql } from './kysely.js';
 import type { Database } from './schema.js';
-import { pageTerms, updateTermLists } from './search-terms.js';
+import { updateTermLists, type PageTerms } from './search-terms.js';
 import { chunks } from './chunks.js';
 import { DOCS_PER_SPACE, packSections } from '../../content/search-format.js';
 
@@ -96,6 +96,8 @@ export interface SearchPageRows {
   sections: Array<{ position: number; anchor: string; title: string; body: string }>;
   /** The words of its title, its headings and its text as tokens (src/content/search-text.ts indexTokens). */
   tokens: { title: string; headings: string; body: string };
+  /** Its postings in the term lists (pageTerms of its tokens), made with the tokens, off the event loop. */
+  terms: PageTerms;
 }
 
 /** What one indexing changes: pages whose rows go, pages written (anew), pages only moved (new path). */
@@ -191,7 +193,7 @@ export async function applySearchChange(
   for (const values of chunks(results, 200)) await db.insertInto('search_results').values(values).execute();
   await updateTermLists(db, spaceId, {
     removed: gone.flatMap((pageId) => (stored.has(pageId) ? [stored.get(pageId)! - base] : [])),
-    added: pages.map(({ doc, rows }) => ({ n: doc - base, terms: pageTerms(rows.tokens) })),
+    added: pages.map(({ doc, rows }) => ({ n: doc - base, terms: rows.terms })),
   });
 }
 
