@@ -51,7 +51,7 @@ port.on('message', (message: HostMessage) => {
     type: 'done',
     ok: false,
     message: error instanceof Error ? error.message : String(error),
-    ...(error instanceof DomainError ? { code: error.code } : {}),
+    ...(error instanceof DomainError ? { code: error.code, data: error.data } : {}),
   });
   // Settles as a message whatever happens, an output that cannot be sent included.
   void Promise.resolve()

@@ -30,7 +30,7 @@ export type ThreadMessage =
   | { type: 'ready' }
   | { type: 'call'; id: number; name: string; arg: unknown }
   | { type: 'done'; ok: true; output: unknown }
-  | { type: 'done'; ok: false; message: string; code?: DomainErrorCode };
+  | { type: 'done'; ok: false; message: string; code?: DomainErrorCode; data?: Record<string, unknown> };
 export type HostMessage =
   | { type: 'task'; name: IsolatedTaskName; input: unknown }
   | { type: 'reply'; id: number; ok: true; value: unknown }
@@ -97,7 +97,7 @@ export class IsolatedThreads {
           this.rest(thread);
           if (outcome.type !== 'done') return;
           if (outcome.ok) resolve(outcome.output as Output<N>);
-          else reject(outcome.code ? new DomainError(outcome.code, outcome.message) : new Error(`${name}: ${outcome.message}`));
+          else reject(outcome.code ? new DomainError(outcome.code, outcome.message, outcome.data ?? {}) : new Error(`${name}: ${outcome.message}`));
         },
       };
       thread.worker.postMessage({ type: 'task', name, input } satisfies HostMessage);

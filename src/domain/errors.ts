@@ -1,6 +1,7 @@
 /**
- * Domain errors. Each carries a stable `code` (for logs and callers) and the HTTP status the one error handler
- * answers with (src/http/plugins/errors.ts). Messages name the field or the resource they are about.
+ * Domain errors. Each carries a stable `code` (for logs and callers) and, where a caller may act on it, `data` (what
+ * the message says, as values). Messages name the field or the resource they are about. Which HTTP status a code
+ * answers with is for the one error translator to say (src/http/plugins/errors.ts), not for the domain.
  */
 export type DomainErrorCode =
   | 'InvalidArgument'
@@ -12,81 +13,78 @@ export type DomainErrorCode =
   | 'ServiceUnavailable'
   | 'NotImplemented';
 
-const STATUS: Record<DomainErrorCode, number> = {
-  InvalidArgument: 400,
-  Unauthenticated: 401,
-  PermissionDenied: 403,
-  NotFound: 404,
-  Conflict: 409,
-  PreconditionFailed: 412,
-  ServiceUnavailable: 503,
-  NotImplemented: 501,
-};
-
 export class DomainError extends Error {
   readonly code: DomainErrorCode;
-  readonly status: number;
+  readonly data: Readonly<Record<string, unknown>>;
 
-  constructor(code: DomainErrorCode, message: string) {
+  constructor(code: DomainErrorCode, message: string, data: Readonly<Record<string, unknown>> = {}) {
     super(message);
     this.name = code;
     this.code = code;
-    this.status = STATUS[code];
+    this.data = data;
   }
 }
 
-/** 400: the request is well-formed JSON but a value is wrong. Start the message with the field path. */
+/** Codes that refuse the request itself (wrong, not allowed, not there, in conflict): the same request fails again. */
+const REFUSALS: ReadonlySet<DomainErrorCode> = new Set(['InvalidArgument', 'Unauthenticated', 'PermissionDenied', 'NotFound', 'Conflict', 'PreconditionFailed']);
+
+/** Whether `error` refuses the request itself, so that trying it again is pointless (jobs, imports). */
+export function refusesRequest(error: unknown): error is DomainError {
+  return error instanceof DomainError && REFUSALS.has(error.code);
+}
+
+/** The request is well-formed JSON but a value is wrong. Start the message with the field path. */
 export class InvalidArgument extends DomainError {
-  constructor(message: string) {
-    super('InvalidArgument', message);
+  constructor(message: string, data?: Readonly<Record<string, unknown>>) {
+    super('InvalidArgument', message, data);
   }
 }
 
-/** 401: no usable credentials. */
+/** No usable credentials. */
 export class Unauthenticated extends DomainError {
-  constructor(message = 'authorization: a valid "Authorization: Bearer <token>" header is required') {
-    super('Unauthenticated', message);
+  constructor(message = 'authorization: a valid "Authorization: Bearer <token>" header is required', data?: Readonly<Record<string, unknown>>) {
+    super('Unauthenticated', message, data);
   }
 }
 
-/** 403: the caller can see the resource but lacks the permission the operation needs. */
+/** The caller can see the resource but lacks the permission the operation needs. */
 export class PermissionDenied extends DomainError {
-  constructor(message: string) {
-    super('PermissionDenied', message);
+  constructor(message: string, data?: Readonly<Record<string, unknown>>) {
+    super('PermissionDenied', message, data);
   }
 }
 
-/** 404: unknown, or not visible to the caller (existence is never leaked). */
+/** Unknown, or not visible to the caller (existence is never leaked). */
 export class NotFound extends DomainError {
-  constructor(message: string) {
-    super('NotFound', message);
+  constructor(message: string, data?: Readonly<Record<string, unknown>>) {
+    super('NotFound', message, data);
   }
 }
 
-/** 409: the operation conflicts with the current state (duplicate, would change nothing, wrong state). */
+/** The operation conflicts with the current state (duplicate, would change nothing, wrong state). */
 export class Conflict extends DomainError {
-  constructor(message: string) {
-    super('Conflict', message);
+  constructor(message: string, data?: Readonly<Record<string, unknown>>) {
+    super('Conflict', message, data);
   }
 }
 
-/** 412: the operation cannot be performed on this resource. */
+/** The operation cannot be performed on this resource. */
 export class PreconditionFailed extends DomainError {
-  constructor(message: string) {
-    super('PreconditionFailed', message);
+  constructor(message: string, data?: Readonly<Record<string, unknown>>) {
+    super('PreconditionFailed', message, data);
   }
 }
 
-/** 503: a dependency (Redis, ...) is unreachable; retry later. */
+/** A dependency (Redis, ...) is unreachable; retry later. */
 export class ServiceUnavailable extends DomainError {
-  constructor(message: string) {
-    super('ServiceUnavailable', message);
+  constructor(message: string, data?: Readonly<Record<string, unknown>>) {
+    super('ServiceUnavailable', message, data);
   }
 }
 
-/** 501: the operation exists in the reference but this server does not offer it (the message says what to use). */
+/** The operation exists in the reference but this server does not offer it (the message says what to use). */
 export class NotImplemented extends DomainError {
-  constructor(message: string) {
-    super('NotImplemented', message);
+  constructor(message: string, data?: Readonly<Record<string, unknown>>) {
+    super('NotImplemented', message, data);
   }
 }

@@ -4,7 +4,7 @@
  * processors (workers/processors.ts). Payloads carry ids only: a processor reloads the state it works on, so
  * running a job twice, or after a newer one, is harmless.
  */
-import { DomainError, ServiceUnavailable } from '../domain/errors.js';
+import { DomainError, refusesRequest, ServiceUnavailable } from '../domain/errors.js';
 
 /** Every job and its payload. */
 export interface JobPayloads {
@@ -85,23 +85,23 @@ export class PermanentJobFailure extends Error {}
 
 /** Whether retrying `error` is pointless: the processor said so, or it is a client-side domain error. */
 export function isPermanent(error: unknown): boolean {
-  return error instanceof PermanentJobFailure || (error instanceof DomainError && error.status < 500);
+  return error instanceof PermanentJobFailure || refusesRequest(error);
 }
 
 /**
- * A failure as text that survives a trip through Redis: DomainErrors keep their code and message, so a caller
- * waiting on a BullMQ job rethrows the same 4xx error the processor threw.
+ * A failure as text that survives a trip through Redis: DomainErrors keep their code, message and data, so a caller
+ * waiting on a BullMQ job rethrows the same error the processor threw.
  */
 export function encodeFailure(error: unknown): string {
-  if (error instanceof DomainError) return JSON.stringify({ quireError: error.code, message: error.message });
+  if (error instanceof DomainError) return JSON.stringify({ quireError: error.code, message: error.message, data: error.data });
   return error instanceof Error ? error.message : String(error);
 }
 
 export function decodeFailure(reason: string): Error {
   try {
-    const parsed = JSON.parse(reason) as { quireError?: string; message?: string };
+    const parsed = JSON.parse(reason) as { quireError?: string; message?: string; data?: Record<string, unknown> };
     if (parsed && typeof parsed.quireError === 'string' && typeof parsed.message === 'string') {
-      return new DomainError(parsed.quireError as DomainError['code'], parsed.message);
+      return new DomainError(parsed.quireError as DomainError['code'], parsed.message, parsed.data ?? {});
     }
   } catch {
     // Not an encoded DomainError: a plain reason.

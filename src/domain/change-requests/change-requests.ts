@@ -250,7 +250,7 @@ async function mergeInto(
     const commit = await ctx.git.commitTree(spaceId, tree, [head, theirs], message, author);
     if (await ctx.git.compareAndSwapRef(spaceId, ref, commit, head)) return { moved: true, head: commit, theirs, conflicts: [] };
   }
-  throw new Conflict(`${ref}: it kept moving while merging; try again`);
+  throw new Conflict(`${ref}: it kept moving while merging; try again`, { ref });
 }
 
 /**

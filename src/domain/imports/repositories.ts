@@ -17,7 +17,7 @@
  * a retry removes it again: nothing is left half-made.
  */
 import type { Caller, Context } from '../context.js';
-import { Conflict, DomainError, InvalidArgument, NotFound } from '../errors.js';
+import { Conflict, InvalidArgument, NotFound, refusesRequest } from '../errors.js';
 import { newId, nowIso } from '../ids.js';
 import { requireOrgPermission, requireSpacePermission } from '../permissions.js';
 import { organizationAccess } from '../organizations/organizations.js';
@@ -363,7 +363,7 @@ export async function runRepositoryImport(ctx: Context, importId: string): Promi
     await removeStaging(ctx, row.id);
   } catch (error) {
     await updateUnfinishedRepositoryImport(ctx.db, row.id, { status: 'failed', error: (error as Error).message ?? String(error), updated_at: nowIso() });
-    if (error instanceof DomainError && error.status < 500) await removeStaging(ctx, row.id);
+    if (refusesRequest(error)) await removeStaging(ctx, row.id);
     throw error;
   }
 }

@@ -1,14 +1,26 @@
 /**
  * The one place where errors become HTTP answers, all in the shape `{error: {code, message}}` with `code` equal to
- * the status. Domain errors carry their status; Fastify's own errors (validation, JSON, body size, routes, bad URLs,
+ * the status. Domain errors answer with the status of their code (STATUS); Fastify's own errors (validation, JSON, body size, routes, bad URLs,
  * over-long path parameters) and those of Node's HTTP parser (malformed requests, oversized headers) are translated
  * here; anything else is a 500 without internals.
  */
 import http from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, FastifyServerOptions } from 'fastify';
-import { DomainError } from '../../domain/errors.js';
+import { DomainError, type DomainErrorCode } from '../../domain/errors.js';
 import { formatValidationErrors } from '../validation.js';
+
+/** The status each domain error code answers with (git's routes answer in text, with the same statuses). */
+export const STATUS: Readonly<Record<DomainErrorCode, number>> = {
+  InvalidArgument: 400,
+  Unauthenticated: 401,
+  PermissionDenied: 403,
+  NotFound: 404,
+  Conflict: 409,
+  PreconditionFailed: 412,
+  ServiceUnavailable: 503,
+  NotImplemented: 501,
+};
 
 export function errorBody(status: number, message: string) {
   return { error: { code: status, message } };
@@ -21,7 +33,7 @@ export interface RequestLimits {
 }
 
 function translate(error: FastifyError & { validationContext?: string }, limits: RequestLimits): { status: number; message: string } {
-  if (error instanceof DomainError) return { status: error.status, message: error.message };
+  if (error instanceof DomainError) return { status: STATUS[error.code], message: error.message };
   if (error.validation) {
     return { status: 400, message: formatValidationErrors(error.validation, error.validationContext ?? 'request') };
   }

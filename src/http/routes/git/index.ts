@@ -15,6 +15,7 @@ import { DomainError, InvalidArgument, Unauthenticated } from '../../../domain/e
 import { authenticateToken } from '../../../domain/identity/users.js';
 import { advertisementPrefix, advertiseRefs, authorizeGitService, startGitService, type GitService, type GitServiceRun } from '../../../domain/content/git-access.js';
 import { bearerToken } from '../../plugins/auth.js';
+import { STATUS } from '../../plugins/errors.js';
 
 const SERVICES: Record<string, GitService> = { 'git-upload-pack': 'upload-pack', 'git-receive-pack': 'receive-pack' };
 
@@ -93,7 +94,7 @@ export const gitRoutes: FastifyPluginAsync<RouteDeps> = async (app, { ctx }) => 
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const domain = error instanceof DomainError;
-    const status = domain ? error.status : error.statusCode && error.statusCode < 500 ? error.statusCode : 500;
+    const status = domain ? STATUS[error.code] : error.statusCode && error.statusCode < 500 ? error.statusCode : 500;
     if (status >= 500) request.log.error({ err: error }, 'git over HTTP failed');
     if (status === 401) void reply.header('www-authenticate', 'Basic realm="Quire"');
     const message = status >= 500 ? 'internal error: the server could not complete the request' : error.message;

@@ -57,7 +57,7 @@ export const pageFeedbackRoutes: FastifyPluginAsyncTypebox<FeedbackRouteDeps> = 
       const visitor = await visitorOf(request, reply, siteBase);
       const tree = await readPublishedSite(ctx, visitor, organizationId, siteName).catch((error: unknown) => {
         // One answer for a site that does not exist and one not published for this reader, as its pages give.
-        if (error instanceof DomainError && error.status === 404) throw new NotFound(`site: no published site "${siteName}" here, or it is not published for you`);
+        if (error instanceof DomainError && error.code === 'NotFound') throw new NotFound(`site: no published site "${siteName}" here, or it is not published for you`);
         throw error;
       });
       const reader = { address: request.ip, userAgent: String(request.headers['user-agent'] ?? '').slice(0, USER_AGENT_CHARACTERS) };

@@ -225,7 +225,7 @@ export const publishedRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app,
       if (error instanceof NothingPublishedYet && tree) {
         return reply.headers(SECURITY_HEADERS).header('content-type', 'text/html; charset=utf-8').header('cache-control', cacheControl(tree)).send(renderNothingYet(tree.site.title));
       }
-      if (error instanceof DomainError && error.status === 404) return tree ? siteNotFound(reply, tree, siteBase, segments) : notFound(reply);
+      if (error instanceof DomainError && error.code === 'NotFound') return tree ? siteNotFound(reply, tree, siteBase, segments) : notFound(reply);
       throw error;
     }
   }
@@ -438,7 +438,7 @@ export const publishedRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app,
       tree = await readPublishedSite(ctx, !visitor.userId && bearer ? { ...visitor, visitorToken: bearer } : visitor, organizationId, siteName);
       if (!servesAgents(tree.site)) throw new NotFound('site: this site does not serve AI agents (its agentsContext is excluded)');
     } catch (error) {
-      if (!(error instanceof DomainError && error.status === 404)) throw error;
+      if (!(error instanceof DomainError && error.code === 'NotFound')) throw error;
       return reply
         .status(404)
         .header('content-type', 'application/json')

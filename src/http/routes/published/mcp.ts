@@ -81,7 +81,7 @@ export function siteMcpServer(ctx: Context, tree: PublishedTree, siteBase: strin
         if (target.kind !== 'page') return toolText(`${url} is a redirect: read ${'page' in target.to ? 'the page it leads to' : target.to.url} instead.`, true);
         return toolText(pageMarkdown(target.page, tree.claims));
       } catch (error) {
-        if (error instanceof DomainError && error.status === 404) return toolText(`No page of ${tree.site.title} at ${url}.`, true);
+        if (error instanceof DomainError && error.code === 'NotFound') return toolText(`No page of ${tree.site.title} at ${url}.`, true);
         throw error;
       }
     },
