@@ -1,7 +1,8 @@
 /** Presentation pieces shared by several resources. */
 import { promisify } from 'node:util';
 import { brotliCompress, constants as zlibConstants, gzip } from 'node:zlib';
-import { peekContent, stringBytes, type IndexedRevision, type KeptReplay } from '../domain/content/revisions.js';
+import { peekContent, stringBytes, type IndexedRevision } from '../domain/content/revisions.js';
+import { dropAnswer, keepAnswer, keepReplay as keepReplayOf, keptAnswer, replayOf, type KeptReplay } from './answer-cache.js';
 import type { Caller, Context } from '../domain/context.js';
 import type { FastifyReply, FastifyRequest, onRequestHookHandler, onSendHookHandler } from 'fastify';
 import type { Page } from '../domain/lists.js';
@@ -38,14 +39,12 @@ export function noContent(reply: FastifyReply, status: 204 | 205) {
   return reply.status(status).send(undefined);
 }
 
-/** An answer of a revision, built once per key (route and options) and kept with the revision. */
+/** An answer of a revision, built once per key (route and options) and kept with the revision (./answer-cache.ts). */
 function cached<T extends string | Buffer>(content: IndexedRevision, key: string, build: () => T): T {
-  content.answers ??= new Map();
-  let answer = content.answers.get(key) as T | undefined;
+  let answer = keptAnswer(content, key) as T | undefined;
   if (answer === undefined) {
     answer = build();
-    content.answers.set(key, answer);
-    content.weigh?.(typeof answer === 'string' ? stringBytes(answer) : answer.length);
+    keepAnswer(content, key, answer, typeof answer === 'string' ? stringBytes(answer) : answer.length);
   }
   return answer;
 }
@@ -68,7 +67,7 @@ export function cachedJsonBytes(content: IndexedRevision, key: string, build: ()
  * be slow and asynchronous (a page rendered on the CPU pool): it runs only when nothing is kept under the key.
  */
 export async function cachedBytes(content: IndexedRevision, key: string, build: () => Promise<string | Uint8Array>): Promise<Buffer> {
-  const kept = content.answers?.get(key);
+  const kept = keptAnswer(content, key);
   if (kept !== undefined) return kept as Buffer;
   const built = await build();
   // Bytes made on a CPU pool thread are taken as they are (their text was encoded there).
@@ -157,7 +156,7 @@ export function keptForm(content: IndexedRevision, key: string, bytes: Buffer, a
   if (bytes.length < COMPRESS_FROM_BYTES) return { body: bytes };
   const coding = answerCoding(acceptEncoding);
   if (coding === undefined) return { body: bytes, vary: true };
-  const compressed = content.answers?.get(codedKeyOf(key, coding));
+  const compressed = keptAnswer(content, codedKeyOf(key, coding));
   return Buffer.isBuffer(compressed) ? { body: compressed, coding, vary: true } : { coding, vary: true };
 }
 
@@ -219,19 +218,16 @@ function compressKept(bytes: Buffer, coding: Coding): Promise<Buffer> {
 
 async function sendCompressed(reply: FastifyReply, content: IndexedRevision, key: string, bytes: Buffer, coding: Coding): Promise<FastifyReply> {
   const codedKey = codedKeyOf(key, coding);
-  content.answers ??= new Map();
-  let compressed = content.answers.get(codedKey) as Buffer | Promise<Buffer> | undefined;
+  let compressed = keptAnswer(content, codedKey) as Buffer | Promise<Buffer> | undefined;
   if (compressed === undefined) {
     // Kept as a promise while it is made (concurrent first requests wait for the same one), then as the bytes.
     const making = compressKept(bytes, coding);
-    content.answers.set(codedKey, making);
+    keepAnswer(content, codedKey, making, 0);
     making.then(
       (made) => {
-        if (content.answers?.get(codedKey) !== making) return;
-        content.answers.set(codedKey, made);
-        content.weigh?.(made.length);
+        if (keptAnswer(content, codedKey) === making) keepAnswer(content, codedKey, made, made.length);
       },
-      () => content.answers?.delete(codedKey),
+      () => dropAnswer(content, codedKey),
     );
     compressed = making;
   }
@@ -240,10 +236,7 @@ async function sendCompressed(reply: FastifyReply, content: IndexedRevision, key
 
 /** Remembers that `url` is answered by `answer` (see replayKept), counted in the revision's weight. */
 function keepReplay(content: IndexedRevision, url: string, answer: KeptReplay): void {
-  content.replays ??= new Map();
-  if (content.replays.has(url)) return;
-  content.replays.set(url, answer);
-  content.weigh?.(REPLAY_HEAP + stringBytes(url));
+  if (keepReplayOf(content, url, answer)) content.weigh?.(REPLAY_HEAP + stringBytes(url));
 }
 
 /** What one URL of `replays` holds in the heap besides its text (its entry and object; the rest is shared). */
@@ -257,7 +250,7 @@ const REPLAY_HEAP = 120;
  */
 export function keptReplay(ctx: Context, caller: Caller, spaceId: string, url: string): { content: IndexedRevision; replay: KeptReplay } | undefined {
   const content = peekContent(ctx, caller, spaceId);
-  const replay = content?.replays?.get(url);
+  const replay = content && replayOf(content, url);
   return content && replay ? { content, replay } : undefined;
 }
 

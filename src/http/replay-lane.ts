@@ -7,13 +7,13 @@
  * answering the same bytes (bench/README.md). This lane answers those requests from the server's
  * `request` event with the same checks and the same bytes and headers; anything it cannot answer as the route would
  * (another method, a body, a token the read cache does not hold, a URL not replayed yet, a compression being made, a
- * server closing) goes to Fastify unchanged, where replayKept and the route answer it.
+ * server closing) goes to Fastify unchanged, where replayKept and the route answer it. It authenticates as the
+ * routes do (cachedCaller of the auth plugin) and answers what the HTTP answer cache keeps (src/http/answer-cache.ts).
  */
 import http from 'node:http';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Context } from '../domain/context.js';
-import { cachedTokenUser } from '../domain/identity/users.js';
-import { bearerToken } from './plugins/auth.js';
+import { cachedCaller } from './plugins/auth.js';
 import { keptForm, keptReplay } from './present.js';
 import { logAnswered } from './access-line.js';
 
@@ -39,10 +39,10 @@ export function replayLane(ctx: Context, options: ReplayLaneOptions): (req: http
     const url = req.url ?? '';
     const spaceId = REPLAYABLE_URL.exec(url)?.[1];
     if (spaceId === undefined) return false;
-    const token = bearerToken(req.headers.authorization);
-    const user = token === undefined ? undefined : cachedTokenUser(ctx, token);
-    if (!user) return false;
-    const kept = keptReplay(ctx, { user }, spaceId, url);
+    // The routes' own authentication, for a token the read cache holds (any other goes to Fastify's hook).
+    const caller = cachedCaller(ctx, req.headers.authorization);
+    if (!caller) return false;
+    const kept = keptReplay(ctx, caller, spaceId, url);
     if (!kept) return false;
     const { content, replay } = kept;
     const form = keptForm(content, replay.key, replay.bytes, req.headers['accept-encoding']);

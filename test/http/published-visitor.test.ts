@@ -13,6 +13,7 @@ import { all, hasClass, parseHtml, text } from '../helpers/html.js';
 import { readPublishedPage, readPublishedSite } from '../../src/domain/sites/published.js';
 import { KEPT_VARIANTS } from '../../src/http/routes/published/variants.js';
 import { VISITOR_TOKEN_MAX_SECONDS } from '../../src/domain/sites/visitor-auth.js';
+import { keepAnswer, keptAnswer, keptAnswerKeys } from '../../src/http/answer-cache.js';
 
 const README = [
   '# Welcome',
@@ -248,12 +249,11 @@ describe.each(DATABASE_KINDS)('visitor-auth sites and adaptive content (%s)', (k
   const keptPages = async (path: string[]) => {
     const target = await readPublishedPage(t.container.ctx, await readPublishedSite(t.container.ctx, {}, org.id, openId), path);
     if (target.kind !== 'page') throw new Error(`no page at ${path.join('/')}`);
-    const answers = target.content.answers ?? new Map();
-    const keys = () => [...answers.keys()].filter((k) => k.startsWith('published-page:') && k.includes(`:${target.page.id}:`) && !/:(br|gzip)$/.test(k));
+    const keys = () => keptAnswerKeys(target.content).filter((k) => k.startsWith('published-page:') && k.includes(`:${target.page.id}:`) && !/:(br|gzip)$/.test(k));
     /** The key of the page kept with `text`. */
-    const keyOf = (text: string) => keys().find((k) => String(answers.get(k)) === text);
+    const keyOf = (text: string) => keys().find((k) => String(keptAnswer(target.content, k)) === text);
     /** Marks the bytes kept under `key`: an answer holding the mark was served from the cache, not rendered again. */
-    const mark = (k: string, label: string) => answers.set(k, Buffer.concat([answers.get(k) as Buffer, Buffer.from(`<!-- kept ${label} -->`)]));
+    const mark = (k: string, label: string) => keepAnswer(target.content, k, Buffer.concat([keptAnswer(target.content, k) as Buffer, Buffer.from(`<!-- kept ${label} -->`)]), 0);
     return { keys, keyOf, mark };
   };
 

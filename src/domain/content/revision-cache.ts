@@ -26,27 +26,10 @@ export interface IndexedRevision {
   /** Pages and files by provisional id, made on the first lookup that misses. */
   aliases?: Map<string, Page | RevisionFile>;
   /**
-   * Answers of this revision as JSON (and their gzipped bytes, a promise while they are being compressed), by route
-   * and options (a revision never changes), kept while the revision stays in the cache, which counts them in its
-   * weight (`weigh`: the revision of a 1,000-page space is ~2 MB).
+   * Tells the cache that holds this revision that it holds `bytes` more with it: what the HTTP answer cache keeps of
+   * this revision (src/http/answer-cache.ts) lives as long as the revision and counts in its weight.
    */
-  answers?: Map<string, string | Buffer | Promise<Buffer>>;
-  /** Tells the cache that holds this revision that it holds `bytes` more (its answers). */
   weigh?: (bytes: number) => void;
-  /**
-   * URLs answered from this revision's kept answers, with the answer (its key, bytes and type): a request for the same
-   * URL is answered again without the route's work (src/http/replay-lane.ts, src/http/present.ts replayKept). An
-   * answer of a revision depends only on the URL (never on who asks), so the map is shared by every caller allowed to
-   * read it.
-   */
-  replays?: Map<string, KeptReplay>;
-}
-
-/** A kept answer as a URL replays it: its key among the revision's answers, its bytes and its content type. */
-export interface KeptReplay {
-  key: string;
-  bytes: Buffer;
-  type: string;
 }
 
 type Dimensions = { width: number; height: number };

@@ -23,10 +23,10 @@ import type { TreeAnalysis } from '../../content/revision.js';
 import { QUIRE_SIGNATURE } from '../../store/git/repositories.js';
 import type { SpaceRow } from '../../store/sql/content.js';
 import { MAIN_REF } from './refs.js';
-import { analysisWeightOf, RevisionCache, stringBytes, weightOf, type IndexedRevision, type KeptReplay } from './revision-cache.js';
+import { analysisWeightOf, RevisionCache, stringBytes, weightOf, type IndexedRevision } from './revision-cache.js';
 
 // The revision as read, and the cache it is kept in, for readers of content (./revision-cache.ts: what the Context names).
-export { RevisionCache, stringBytes, type IndexedRevision, type KeptReplay };
+export { RevisionCache, stringBytes, type IndexedRevision };
 
 function indexRevision(spaceId: string, revision: Revision, provisionalIdOf: (gitPath: string) => string): IndexedRevision {
   const pagesById = new Map<string, Page>();

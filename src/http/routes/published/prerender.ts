@@ -20,6 +20,7 @@ import { openApiRefsOf } from '../../../content/openapi-html.js';
 import type { PageHtml } from '../../../content/page-html.js';
 import type { DocumentPage } from '../../../content/model.js';
 import type { PlainSiteLinks } from '../../../content/site-links.js';
+import { keptAnswer } from '../../answer-cache.js';
 
 /** Pages per batch, and characters of markdown at most in one (a batch is one task of a thread). */
 const PAGES_PER_BATCH = 16;
@@ -75,14 +76,14 @@ export function prerenderSpace(ctx: Context, space: PublishedSpace, placeKey: st
   const waiting = underWay.get(content) ?? new Map<string, Promise<void>>();
   underWay.set(content, waiting);
   const pages = documentPages(content.revision.pages).filter(
-    (page) => place.wanted(page) && content.answers?.get(place.keyOf(page)) === undefined && openApiRefsOf(page.markdown).length === 0,
+    (page) => place.wanted(page) && keptAnswer(content, place.keyOf(page)) === undefined && openApiRefsOf(page.markdown).length === 0,
   );
   const queue = batches(pages);
   let links: PlainSiteLinks | undefined;
   const spaceVariables = content.revision.variables;
   const renderNext = async (): Promise<void> => {
     for (let batch = queue.shift(); batch; batch = queue.shift()) {
-      const todo = batch.filter((page) => content.answers?.get(place.keyOf(page)) === undefined);
+      const todo = batch.filter((page) => keptAnswer(content, place.keyOf(page)) === undefined);
       if (todo.length === 0) continue;
       links ??= place.links();
       const rendering = ctx.cpu.run('sitePagesHtml', {

@@ -21,6 +21,7 @@ import { renderLayout, tocList, type Cover, type NavLink, type SiteFrame } from 
 import type { PageVariant } from './variants.js';
 import { feedbackAction } from './feedback-form.js';
 import { prerendering, prerenderSpace } from './prerender.js';
+import { keptAnswer } from '../../answer-cache.js';
 
 const encodePath = (segments: string[]) => segments.map(encodeURIComponent).join('/');
 
@@ -197,7 +198,7 @@ export async function renderContent(
   // A page being rendered ahead (prerender.ts) is waited for, not rendered twice.
   if (!variant && !specs) await prerendering(content, contentKey(published, siteBase, specs));
   const onLoop = rendersOnEventLoop(page, pooledAbove);
-  if (specs || (!variant && (onLoop || content.answers?.has(contentKey(published, siteBase, specs))))) return renderedContent(published, siteBase, specs, variant);
+  if (specs || (!variant && (onLoop || keptAnswer(content, contentKey(published, siteBase, specs)) !== undefined))) return renderedContent(published, siteBase, specs, variant);
   const { resolveHref, isBroken, linkTitle, include } = pageLinks(published, siteBase);
   const hrefs: Record<string, string> = {};
   const broken: string[] = [];

@@ -14,6 +14,7 @@ import type { PublishedPage } from '../../../domain/sites/published.js';
 import { evaluateCondition, type ConditionOutcomes, type VisitorClaims } from '../../../domain/sites/conditions.js';
 import { mayHaveConditions } from '../../../content/adaptive-markdown.js';
 import { cachedJson } from '../../present.js';
+import { keptAnswer } from '../../answer-cache.js';
 
 /** A reader's variant of a page: the outcomes their claims give its conditions, where they differ from no claims. */
 export interface PageVariant {
@@ -37,7 +38,7 @@ async function pageConditions(ctx: Context, published: PublishedPage): Promise<A
   const bodies = [page.markdown, ...(INCLUDE.test(page.markdown) ? content.revision.reusableContents.map((reusable) => reusable.markdown) : [])];
   if (!bodies.some(mayHaveConditions)) return [];
   const key = `published-conditions:${page.id}`;
-  const kept = content.answers?.get(key);
+  const kept = keptAnswer(content, key);
   if (typeof kept === 'string') return JSON.parse(kept) as Array<[string, boolean]>;
   const found = await ctx.cpu.run('pageConditions', bodies);
   return JSON.parse(cachedJson(content, key, () => found.map((condition) => [condition, evaluateCondition(condition, {})]))) as Array<[string, boolean]>;
@@ -77,7 +78,7 @@ const keptForClaims = new WeakMap<IndexedRevision, Map<string, Set<string>>>();
  * already, or when fewer than KEPT_VARIANTS such answers of the page are kept (it then counts as one).
  */
 export function mayKeepVariant(content: IndexedRevision, page: string, key: string): boolean {
-  if (content.answers?.has(key)) return true;
+  if (keptAnswer(content, key) !== undefined) return true;
   let pages = keptForClaims.get(content);
   if (!pages) keptForClaims.set(content, (pages = new Map()));
   let keys = pages.get(page);
