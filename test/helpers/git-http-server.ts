@@ -1,6 +1,8 @@
 /**
  * A real git smart-HTTP server on 127.0.0.1 (git's own `git http-backend` behind node's http server, as CGI): the
- * remote repositories that repository imports fetch in tests. Serves every bare repository under `root`.
+ * remote repositories that repository imports fetch and Git Sync reads and writes in tests. Serves every bare
+ * repository under `root`. With `auth`, as a git host does: every request needs HTTP Basic credentials (401 with a
+ * challenge otherwise), and pushes are taken (http-backend serves receive-pack to an authenticated user).
  */
 import { spawn } from 'node:child_process';
 import http from 'node:http';
@@ -11,14 +13,29 @@ export interface GitHttpServer {
   url: string;
   /** Requests seen (method and path). */
   requests: string[];
+  /** The Authorization headers of the requests seen (to check what a client sent). */
+  authorizations: string[];
   close(): Promise<void>;
 }
 
-export async function startGitHttpServer(root: string): Promise<GitHttpServer> {
+export interface GitHttpServerOptions {
+  /** The only credentials the host takes. */
+  auth?: { username: string; password: string };
+}
+
+export async function startGitHttpServer(root: string, options: GitHttpServerOptions = {}): Promise<GitHttpServer> {
   const requests: string[] = [];
+  const authorizations: string[] = [];
+  const expected = options.auth && `Basic ${Buffer.from(`${options.auth.username}:${options.auth.password}`).toString('base64')}`;
   const server = http.createServer((request, response) => {
     const url = new URL(request.url ?? '/', 'http://127.0.0.1');
     requests.push(`${request.method} ${url.pathname}`);
+    if (request.headers.authorization !== undefined) authorizations.push(request.headers.authorization);
+    if (expected !== undefined && request.headers.authorization !== expected) {
+      request.resume();
+      response.writeHead(401, { 'www-authenticate': 'Basic realm="git host"', 'content-type': 'text/plain' }).end('authentication required\n');
+      return;
+    }
     const child = spawn('git', ['http-backend'], {
       env: {
         ...process.env,
@@ -32,6 +49,7 @@ export async function startGitHttpServer(root: string): Promise<GitHttpServer> {
         GIT_PROTOCOL: String(request.headers['git-protocol'] ?? ''),
         HTTP_CONTENT_ENCODING: String(request.headers['content-encoding'] ?? ''),
         REMOTE_ADDR: '127.0.0.1',
+        ...(options.auth ? { REMOTE_USER: options.auth.username } : {}),
       },
     });
     request.pipe(child.stdin);
@@ -58,6 +76,7 @@ export async function startGitHttpServer(root: string): Promise<GitHttpServer> {
   return {
     url: `http://127.0.0.1:${port}`,
     requests,
+    authorizations,
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
 }

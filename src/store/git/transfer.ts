@@ -5,9 +5,8 @@
  * (GitStore.repositoryPath), with the source's commits unchanged: same oids.
  *
  * Safety:
- * - Git's own HTTP transport does not go through the guarded fetcher, so the caller resolves and checks the host
- *   first and passes the address; git connects to that address only (`http.curloptResolve`), follows no redirect,
- *   speaks only http(s) (`protocol.allow=never` but for them), asks for no credentials and ignores proxies.
+ * - Over HTTP, git connects only to the address the caller checked, follows no redirect and takes no credential but
+ *   the headers given (./pinned-http.ts).
  * - Every transfer has a time limit and a size limit (the incoming pack is watched while it grows).
  * - Objects always arrive through git's pack protocol (index-pack hashes every object), also from a bundle or
  *   files; of a repository's files only objects, refs, packed-refs and HEAD are used, checked for their form:
@@ -18,6 +17,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { GitStore } from './repositories.js';
 import { GitCommandError, runGit } from './run.js';
+import { pinnedHttpGit, type PinnedAddress } from './pinned-http.js';
 
 export interface TransferLimits {
   timeoutMs: number;
@@ -37,12 +37,7 @@ export class TransferFailure extends Error {
   }
 }
 
-/** Where git may connect: `host:port` resolves to `address` (checked by the caller), and nothing else. */
-export interface PinnedAddress {
-  host: string;
-  port: number;
-  address: string;
-}
+export type { PinnedAddress };
 
 const MAIN = 'refs/heads/main';
 const OID = /^[0-9a-f]{40}$/;
@@ -126,35 +121,10 @@ export async function fetchRefsFromUrl(
   headers: Record<string, string> = {},
   limits: TransferLimits = TRANSFER_LIMITS,
 ): Promise<void> {
-  const address = pin.address.includes(':') ? `[${pin.address}]` : pin.address;
-  const config = [
-    `http.curloptResolve=${pin.host}:${pin.port}:${address}`,
-    'http.followRedirects=false',
-    'protocol.allow=never',
-    'protocol.http.allow=always',
-    'protocol.https.allow=always',
-    'credential.helper=',
-    'http.proxy=',
-    'http.lowSpeedLimit=1000',
-    'http.lowSpeedTime=30',
-  ];
-  const headerLines = Object.entries(headers).map(([name, value]) => `${name}: ${value}`);
-  // No proxy from the environment either: the connection must go to the checked address.
-  const env: Record<string, string> = {
-    http_proxy: '',
-    https_proxy: '',
-    HTTP_PROXY: '',
-    HTTPS_PROXY: '',
-    all_proxy: '',
-    ALL_PROXY: '',
-    GIT_ASKPASS: 'true',
-    SSH_ASKPASS: 'true',
-    GIT_CONFIG_COUNT: String(headerLines.length),
-    ...Object.fromEntries(headerLines.flatMap((line, i) => [[`GIT_CONFIG_KEY_${i}`, 'http.extraHeader'], [`GIT_CONFIG_VALUE_${i}`, line]])),
-  };
+  const { args, env } = pinnedHttpGit(pin, headers, { lowSpeedLimit: 1000, lowSpeedTime: 30 });
   await receive(
     store.repositoryPath(id),
-    [...config.flatMap((c) => ['-c', c]), 'fetch', '--quiet', '--no-tags', '--no-write-fetch-head', '--', url, ...refspecs],
+    [...args, 'fetch', '--quiet', '--no-tags', '--no-write-fetch-head', '--', url, ...refspecs],
     limits,
     env,
   );

@@ -10,6 +10,7 @@
 import crypto, { type KeyObject } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { keysFolder, readOrCreateKeyFile } from './key-files.js';
 
 export interface SigningKeyPair {
   privateKey: KeyObject;
@@ -18,27 +19,14 @@ export interface SigningKeyPair {
   file: string;
 }
 
-function isErrno(error: unknown, code: string): boolean {
-  return (error as NodeJS.ErrnoException | undefined)?.code === code;
-}
-
 /**
- * Reads the P-256 (ES256) key pair `name`, creating it on first start. Creation is atomic across processes: the
- * key is written in full to a private temporary file, then hard-linked to its final name; `link` fails when the
- * name exists, so a process that loses the race discards its own key and reads the winner's. (A rename would
- * replace the winner's file after it had been read, leaving two processes with different keys.)
+ * Reads the P-256 (ES256) key pair `name`, creating it on first start; several processes starting at once agree on
+ * one pair (./key-files.ts).
  */
 export async function loadOrCreateSigningKey(dataDir: string, name: string): Promise<SigningKeyPair> {
-  const dir = path.join(dataDir, 'keys');
+  const dir = await keysFolder(dataDir);
   const file = path.join(dir, `${name}.pem`);
-  await fs.mkdir(dir, { recursive: true, mode: 0o700 });
-  let pem: string;
-  try {
-    pem = await fs.readFile(file, 'utf8');
-  } catch (error) {
-    if (!isErrno(error, 'ENOENT')) throw error;
-    pem = await createKeyFile(file);
-  }
+  const pem = await readOrCreateKeyFile(file, () => crypto.generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ type: 'pkcs8', format: 'pem' }) as string);
   let privateKey: KeyObject;
   try {
     privateKey = crypto.createPrivateKey(pem);
@@ -51,28 +39,6 @@ export async function loadOrCreateSigningKey(dataDir: string, name: string): Pro
   const publicKey = crypto.createPublicKey(privateKey);
   await writePublicKey(path.join(dir, `${name}.pub.pem`), publicKey);
   return { privateKey, publicKey, file };
-}
-
-async function createKeyFile(file: string): Promise<string> {
-  const { privateKey } = crypto.generateKeyPairSync('ec', { namedCurve: 'P-256' });
-  const pem = privateKey.export({ type: 'pkcs8', format: 'pem' }) as string;
-  const temporary = `${file}.${process.pid}.${crypto.randomBytes(6).toString('hex')}.tmp`;
-  const handle = await fs.open(temporary, 'wx', 0o600);
-  try {
-    await handle.writeFile(pem);
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-  try {
-    await fs.link(temporary, file);
-    return pem;
-  } catch (error) {
-    if (!isErrno(error, 'EEXIST')) throw error;
-    return fs.readFile(file, 'utf8');
-  } finally {
-    await fs.rm(temporary, { force: true });
-  }
 }
 
 /** The public half, rewritten when missing or different (its content follows from the private key). */

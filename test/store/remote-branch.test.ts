@@ -1,0 +1,154 @@
+/**
+ * A branch on another git host as Git Sync reads and writes it (src/store/git/remote-branch.ts), against a real host:
+ * git's own http-backend behind HTTP Basic auth on loopback. The same commit objects go both ways; a push is a
+ * compare-and-swap on the host; the host's refusals and a wrong token come back as reasons; the token is never on a
+ * command line, in a repository's config or in a message.
+ */
+import { execFile } from 'node:child_process';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { GitStore } from '../../src/store/git/repositories.js';
+import { basicAuthorization, fetchRemoteBranch, pushToRemoteBranch, remoteHead, RemoteFailure, type RemoteBranch } from '../../src/store/git/remote-branch.js';
+import { startGitHttpServer, type GitHttpServer } from '../helpers/git-http-server.js';
+import { Checkout, isolatedGitEnv } from '../helpers/git.js';
+
+const exec = promisify(execFile);
+const TOKEN = 'glpat-remote-branch-test-0123456789';
+const AUTHOR = { name: 'Quire', email: 'quire@example.com' };
+
+describe('a branch on another git host', () => {
+  let hostRoot: string;
+  let host: GitHttpServer;
+  let store: GitStore;
+  let env: NodeJS.ProcessEnv;
+  let port: number;
+
+  const remote = (repository: string, token = TOKEN): RemoteBranch => ({
+    url: `${host.url}/${repository}.git`,
+    ref: 'refs/heads/main',
+    pin: { host: '127.0.0.1', port, address: '127.0.0.1' },
+    authorization: basicAuthorization('docs-bot', token),
+  });
+  /** The host's log of its main branch (oids, newest first). */
+  const hostLog = async (repository: string) => (await exec('git', ['--git-dir', path.join(hostRoot, `${repository}.git`), 'log', '--format=%H', 'main'], { env })).stdout.trim().split('\n');
+  const spaceLog = async (spaceId: string, ref: string) => (await exec('git', ['--git-dir', store.repositoryPath(spaceId), 'log', '--format=%H', ref], { env })).stdout.trim().split('\n');
+
+  /** A repository on the host with `commits` commits on main, made by a user's clone. */
+  async function hostRepository(name: string, commits: number): Promise<Checkout> {
+    await exec('git', ['init', '--bare', '--quiet', '--initial-branch=main', path.join(hostRoot, `${name}.git`)], { env });
+    const checkout = await Checkout.clone(path.join(hostRoot, `${name}.git`), env);
+    for (let i = 0; i < commits; i++) {
+      await checkout.write(`page-${i}.md`, `# Page ${i}\n`);
+      await checkout.commit(`Page ${i}`);
+    }
+    if (commits > 0) await checkout.push('HEAD:refs/heads/main');
+    return checkout;
+  }
+
+  beforeAll(async () => {
+    env = await isolatedGitEnv();
+    hostRoot = await fs.mkdtemp(path.join(os.tmpdir(), 'quire-host-'));
+    host = await startGitHttpServer(hostRoot, { auth: { username: 'docs-bot', password: TOKEN } });
+    port = Number(new URL(host.url).port);
+    store = new GitStore(await fs.mkdtemp(path.join(os.tmpdir(), 'quire-spaces-')));
+  });
+  afterAll(async () => {
+    await host.close();
+  });
+
+  it('fetches the host branch with its history, the same oids, and pushes the space\'s new commits back as they are', async () => {
+    const user = await hostRepository('handbook', 3);
+    await store.createRepository('space-a', [{ path: 'README.md', content: '# Space\n' }], 'First', AUTHOR);
+    expect(await remoteHead(store, 'space-a', remote('handbook'))).toBe((await hostLog('handbook'))[0]);
+
+    const fetched = await fetchRemoteBranch(store, 'space-a', remote('handbook'), 'refs/quire/sync/remote');
+    expect(fetched).toBe((await hostLog('handbook'))[0]);
+    expect(await spaceLog('space-a', 'refs/quire/sync/remote')).toEqual(await hostLog('handbook'));
+
+    // A commit made in the space on top of the host's: pushed, the host's log is the space's.
+    const tree = (await exec('git', ['--git-dir', store.repositoryPath('space-a'), 'rev-parse', `${fetched}^{tree}`], { env })).stdout.trim();
+    const commit = (await exec('git', ['--git-dir', store.repositoryPath('space-a'), 'commit-tree', tree, '-p', fetched!, '-m', 'Edited in Quire'], { env })).stdout.trim();
+    await pushToRemoteBranch(store, 'space-a', remote('handbook'), commit, fetched);
+    expect(await hostLog('handbook')).toEqual([commit, ...(await spaceLog('space-a', 'refs/quire/sync/remote'))]);
+
+    // The user's clone pulls it as an ordinary fast-forward.
+    await user.git('pull', '--quiet', '--ff-only', 'origin', 'main');
+    expect((await user.git('rev-parse', 'HEAD')).trim()).toBe(commit);
+  });
+
+  it('pushes to an absent branch only while it is absent, and never over commits it has not seen', async () => {
+    await hostRepository('empty', 0);
+    const first = await store.createRepository('space-b', [{ path: 'README.md', content: '# B\n' }], 'First', AUTHOR);
+    expect(await remoteHead(store, 'space-b', remote('empty'))).toBeUndefined();
+    expect(await fetchRemoteBranch(store, 'space-b', remote('empty'), 'refs/quire/sync/remote')).toBeUndefined();
+    await pushToRemoteBranch(store, 'space-b', remote('empty'), first, undefined);
+    expect(await hostLog('empty')).toEqual([first]);
+
+    // Somebody pushes to the host meanwhile: a push expecting the old head is refused as `moved`, and the host keeps theirs.
+    const user = await Checkout.clone(path.join(hostRoot, 'empty.git'), env);
+    await user.write('theirs.md', '# Theirs\n');
+    const theirs = await user.commit('Theirs');
+    await user.push('HEAD:refs/heads/main');
+    const tree = (await exec('git', ['--git-dir', store.repositoryPath('space-b'), 'rev-parse', `${first}^{tree}`], { env })).stdout.trim();
+    const ours = (await exec('git', ['--git-dir', store.repositoryPath('space-b'), 'commit-tree', tree, '-p', first, '-m', 'Ours'], { env })).stdout.trim();
+    const moved = await pushToRemoteBranch(store, 'space-b', remote('empty'), ours, first).catch((error: unknown) => error);
+    expect(moved).toBeInstanceOf(RemoteFailure);
+    expect((moved as RemoteFailure).reason).toBe('moved');
+    expect((await hostLog('empty'))[0]).toBe(theirs);
+    // And a push that expects the branch absent, when it exists, is refused the same way.
+    expect(((await pushToRemoteBranch(store, 'space-b', remote('empty'), ours, undefined).catch((error: unknown) => error)) as RemoteFailure).reason).toBe('moved');
+  });
+
+  it('says the host refused the push, with the hook\'s own words, and changes nothing', async () => {
+    await hostRepository('protected', 1);
+    const hook = path.join(hostRoot, 'protected.git', 'hooks', 'pre-receive');
+    await fs.writeFile(hook, '#!/bin/sh\necho "GH006: Protected branch update failed for refs/heads/main."\nexit 1\n', { mode: 0o755 });
+    await store.createRepository('space-c', [{ path: 'README.md', content: '# C\n' }], 'First', AUTHOR);
+    const head = await fetchRemoteBranch(store, 'space-c', remote('protected'), 'refs/quire/sync/remote');
+    const tree = (await exec('git', ['--git-dir', store.repositoryPath('space-c'), 'rev-parse', `${head}^{tree}`], { env })).stdout.trim();
+    const commit = (await exec('git', ['--git-dir', store.repositoryPath('space-c'), 'commit-tree', tree, '-p', head!, '-m', 'Refused'], { env })).stdout.trim();
+    const refused = (await pushToRemoteBranch(store, 'space-c', remote('protected'), commit, head).catch((error: unknown) => error)) as RemoteFailure;
+    expect(refused).toBeInstanceOf(RemoteFailure);
+    expect(refused.reason).toBe('refused');
+    expect(refused.message).toContain('GH006: Protected branch update failed');
+    expect(await hostLog('protected')).toEqual([head]);
+  });
+
+  it('refuses a wrong token as `auth`, and never shows a token on a command line, in a config or a message', async () => {
+    await hostRepository('private', 1);
+    await store.createRepository('space-d', [{ path: 'README.md', content: '# D\n' }], 'First', AUTHOR);
+    const wrong = 'glpat-wrong-token-9876543210';
+    const failure = (await remoteHead(store, 'space-d', remote('private', wrong)).catch((error: unknown) => error)) as RemoteFailure;
+    expect(failure).toBeInstanceOf(RemoteFailure);
+    expect(failure.reason).toBe('auth');
+    expect(failure.message).not.toContain(wrong);
+    expect(host.authorizations).toContain(basicAuthorization('docs-bot', wrong));
+
+    // While a fetch runs, no process's command line holds the token; afterwards no config of the space's repository does.
+    const seen: string[] = [];
+    const fetching = fetchRemoteBranch(store, 'space-d', remote('private'), 'refs/quire/sync/remote');
+    let done = false;
+    void fetching.finally(() => (done = true));
+    while (!done) {
+      for (const pid of await fs.readdir('/proc').catch(() => [])) {
+        if (!/^\d+$/.test(pid)) continue;
+        const cmdline = await fs.readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '');
+        if (cmdline.includes('git')) seen.push(cmdline.replaceAll('\0', ' '));
+      }
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    expect(await fetching).toBe((await hostLog('private'))[0]);
+    expect(seen.some((line) => line.includes('ls-remote') || line.includes('fetch'))).toBe(true);
+    const encoded = Buffer.from(`docs-bot:${TOKEN}`).toString('base64');
+    for (const line of seen) {
+      expect(line).not.toContain(TOKEN);
+      expect(line).not.toContain(encoded);
+    }
+    const config = await fs.readFile(path.join(store.repositoryPath('space-d'), 'config'), 'utf8');
+    expect(config).not.toContain(TOKEN);
+    expect(config).not.toContain(encoded);
+  });
+});
