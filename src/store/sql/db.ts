@@ -31,6 +31,7 @@ import * as m0017 from './migrations/0017_revision_fact_changes.js';
 import * as m0018 from './migrations/0018_link_slots_unindexed.js';
 import * as m0019 from './migrations/0019_site_page_feedback.js';
 import * as m0020 from './migrations/0020_sites_serve_agents.js';
+import * as m0021 from './migrations/0021_git_sync.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -64,6 +65,7 @@ export const migrations: Record<string, Migration> = {
   '0018_link_slots_unindexed': m0018,
   '0019_site_page_feedback': m0019,
   '0020_sites_serve_agents': m0020,
+  '0021_git_sync': m0021,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

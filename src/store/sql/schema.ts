@@ -409,6 +409,37 @@ export interface SitePageFeedbackTable {
   created_at: string;
 }
 
+/** A space's Git Sync connection (migration 0021; src/domain/git-sync). */
+export interface GitSyncConnectionsTable {
+  space_id: string;
+  /** The repository's URL, without credentials. */
+  url: string;
+  /** The full ref name of the branch on the host (`refs/heads/main`). */
+  ref: string;
+  /** The space's folder in the repository ('' for its root; else `docs/`). */
+  project_directory: string;
+  /** `import` or `export`: which side wins the first run. */
+  first_sync: string;
+  /** `none`, `token` or `ssh-key`. */
+  auth_kind: string;
+  auth_username: string | null;
+  /** The token or private key, sealed (src/store/keys/secret-box.ts); null for none. */
+  auth_secret: string | null;
+  /** The webhook's shared secret, sealed; null without one. */
+  webhook_secret: string | null;
+  /** SSH: the host key trusted on first use. */
+  host_key: string | null;
+  /** `syncing`, `synced`, `conflict`, `error` or `paused`. */
+  status: string;
+  error: string | null;
+  remote_commit: string | null;
+  local_commit: string | null;
+  last_synced_at: string | null;
+  change_request_id: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface ShareLinksTable {
   id: string;
   site_id: string;
@@ -576,6 +607,7 @@ export interface Database {
   share_links: ShareLinksTable;
   site_visitor_keys: SiteVisitorKeysTable;
   site_page_feedback: SitePageFeedbackTable;
+  git_sync_connections: GitSyncConnectionsTable;
   link_index: LinkIndexTable;
   links: LinksTable;
   link_pages: LinkPagesTable;
