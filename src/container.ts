@@ -16,6 +16,7 @@ import { ReadCache } from './domain/cache.js';
 import { LinkSigner } from './domain/signing.js';
 import { GuardedFetcher } from './store/net/guarded-fetch.js';
 import { loadOrCreateSigningKey } from './store/keys/signing-key.js';
+import { SecretBox } from './store/keys/secret-box.js';
 import { VISITOR_CLAIMS_KEY, VisitorClaimsSigner } from './domain/members/visitor-claims.js';
 import type { Context } from './domain/context.js';
 import type { Job, JobQueue } from './jobs/jobs.js';
@@ -80,6 +81,7 @@ export async function createContainer(config: Config, options: ContainerOptions 
     { memoryBytes: Math.floor(config.contentCacheBytes / 8), log: (msg, fields) => log.warn(fields, msg) },
   );
   const links = new LinkSigner(await instanceSecret(store.db, 'link-signing'));
+  const secrets = await SecretBox.ofDataDir(config.dataDir, 'credentials');
   const visitorClaims = await VisitorClaimsSigner.create(await loadOrCreateSigningKey(config.dataDir, VISITOR_CLAIMS_KEY), config.publicUrl);
   const cpu = new CpuPool(config.cpuThreads);
   const databaseFile = sqliteFile(config.dataDir);
@@ -125,6 +127,7 @@ export async function createContainer(config: Config, options: ContainerOptions 
     fetcher,
     jobs,
     visitorClaims,
+    secrets,
     spaceRetentionMs: config.spaceRetentionMs,
     gitMaxFileBytes: config.gitMaxFileBytes,
     importLimits: config.importLimits,

@@ -6,6 +6,7 @@ import type { UserRow } from '../store/sql/users.js';
 import type { CursorCodec } from './lists.js';
 import type { ReadCache } from './cache.js';
 import type { LinkSigner } from './signing.js';
+import type { SecretBox } from '../store/keys/secret-box.js';
 import type { GuardedFetcher } from '../store/net/guarded-fetch.js';
 import type { JobQueue } from '../jobs/jobs.js';
 import type { VisitorClaimsSigner } from './members/visitor-claims.js';
@@ -56,6 +57,8 @@ export interface Context {
   jobs: JobQueue;
   /** Signs the visitor claims the ping operation returns (key pair kept in the data dir). */
   visitorClaims: VisitorClaimsSigner;
+  /** Seals the credentials stored for other hosts (Git Sync), with a key kept out of the database. */
+  secrets: SecretBox;
   /** Deleted spaces stay restorable this long. */
   spaceRetentionMs: number;
   /** Largest file a git push may add, in bytes (checked by the pre-receive hook). */

@@ -2,14 +2,15 @@
  * One organization with one of everything the API serves, made through the API as its admin, so that every
  * operation of `/v1/openapi.json` can be called with ids that exist: a space with pages, a file and an image, a change
  * request, comments and replies on both, a collection, a team, an invite link, a SAML provider, translation settings,
- * an OpenAPI spec with a version, a site with a section, a section group, site spaces and a share link. The fuzz and
- * authorization-matrix suites use it.
+ * an OpenAPI spec with a version, a site with a section, a section group, site spaces and a share link (and, written
+ * to the store, a failed import and a Git Sync connection). The fuzz and authorization-matrix suites use it.
  */
 import { expect } from 'vitest';
 import type { TestApp, TestUser } from './app.js';
 import { tinyPng } from './content.js';
 import { Checkout, spaceRemote } from './git.js';
 import { insertContentImport } from '../../src/store/sql/imports.js';
+import { saveGitSyncConnection } from '../../src/store/sql/git-sync.js';
 import { waitFor } from './wait.js';
 
 export interface World {
@@ -111,6 +112,13 @@ export async function buildWorld(t: TestApp, base: string): Promise<World> {
     updated_at: now,
   };
   await insertContentImport(t.container.ctx.db, importRow);
+  // A Git Sync connection of the space to a host that is not there (the API would refuse to connect to a loopback
+  // address the test's fetch guard does not allow), for the connection's reads and runs.
+  await saveGitSyncConnection(t.container.ctx.db, {
+    space_id: space.id, url: 'http://127.0.0.1:9/docs.git', ref: 'refs/heads/main', project_directory: '', first_sync: 'import', auth_kind: 'none', auth_username: null,
+    auth_secret: null, webhook_secret: null, host_key: null, status: 'error', error: 'the host did not answer', remote_commit: null, local_commit: null,
+    last_synced_at: null, change_request_id: null, created_at: now, updated_at: now,
+  });
 
   // The cross-organization move targets (transferSpace, transferCollection) need no fixture: the fuzz sends bad ones.
   return {

@@ -128,6 +128,11 @@ const RULES: Record<string, (w: Who) => boolean> = {
   importGitRepository: space('edit'),
   importRepositoryIntoOrganization: org('create'),
   importRepositoryUploadIntoOrganization: org('create'),
+  // Git Sync: admins connect and disconnect, readers see the state, editors run it (the reference's triggerGitSync)
+  connectGitSync: space('admin'),
+  getGitSync: space('read'),
+  disconnectGitSync: space('admin'),
+  runGitSync: space('edit'),
   // change requests: read to see, edit to open, change and update from main, review to merge
   listChangeRequestsForSpace: space('read'),
   createChangeRequest: space('edit'),
@@ -353,6 +358,7 @@ describe.each(DATABASE_KINDS)('authorization matrix (%s)', (kind) => {
       updateSiteShareLinkById: { name: 'Partners' },
       importRepositoryIntoOrganization: { url: 'http://127.0.0.1:9/repo.git' },
       importGitRepository: { url: 'http://127.0.0.1:9/repo.git', ref: 'main' },
+      connectGitSync: { url: 'http://127.0.0.1:9/docs.git', firstSync: 'import' },
     };
     if (operationId === 'importRepositoryUploadIntoOrganization') {
       return { rawBody: zipOf({ [`docs-${n}/README.md`]: '# Imported\n' }), headers: { 'content-type': 'application/zip' } };

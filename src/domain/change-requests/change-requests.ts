@@ -232,7 +232,7 @@ async function resolveByStructure(
  * writer moved it first. No working tree: `git merge-tree --write-tree`, then a commit with both parents. On a
  * conflict nothing moves.
  */
-async function mergeInto(
+export async function mergeInto(
   ctx: Context,
   spaceId: string,
   ref: string,

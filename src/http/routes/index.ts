@@ -27,6 +27,7 @@ import { siteInsightRoutes } from './site-insights/index.js';
 import { linkRoutes } from './links/index.js';
 import { searchRoutes } from './search/index.js';
 import { repositoryImportRoutes } from './repository-imports/index.js';
+import { gitSyncRoutes } from './git-sync/index.js';
 import { mcpRoutes } from './mcp/index.js';
 import { userRoutes } from './users/index.js';
 import { publishedRoutes } from './published/index.js';
@@ -57,6 +58,7 @@ export async function registerRoutes(app: FastifyInstance, deps: RouteDeps): Pro
       await v1.register(linkRoutes, deps);
       await v1.register(searchRoutes, deps);
       await v1.register(repositoryImportRoutes, deps);
+      await v1.register(gitSyncRoutes, deps);
       // The organization's MCP server for agents (a Quire extension, outside the OpenAPI document).
       await v1.register(mcpRoutes, deps);
     },

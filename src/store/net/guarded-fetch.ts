@@ -46,6 +46,13 @@ export interface FetchedResource {
 
 const PUBLIC = 'unicast';
 
+/** Whether `address` is a public one (IPv4-mapped and -compatible IPv6 addresses as the IPv4 address they reach). */
+function publicAddress(address: string): boolean {
+  const written = ipaddr.parse(address);
+  const reached = written.kind() === 'ipv6' ? (embeddedIPv4(written as ipaddr.IPv6) ?? written) : written;
+  return reached.range() === PUBLIC;
+}
+
 export class GuardedFetcher {
   private readonly cidrs: Array<[ipaddr.IPv4 | ipaddr.IPv6, number]>;
   private readonly hosts: Set<string>;
@@ -92,13 +99,21 @@ export class GuardedFetcher {
 
   /** True when `address` (of `hostname`) may be reached: public, or allowed by configuration. */
   addressAllowed(address: string, hostname?: string): boolean {
+    return this.allowedByConfiguration(address, hostname) || publicAddress(address);
+  }
+
+  /**
+   * True when configuration (QUIRE_FETCH_ALLOW) names `hostname` or a range holding `address`: a host the operator
+   * vouched for, which may then be reached by plain http too (Git Sync to a company's own git server).
+   */
+  allowedByConfiguration(address: string, hostname?: string): boolean {
     const allowances = this.allowOnlyFor === undefined || (hostname !== undefined && this.allowOnlyFor.includes(hostname.toLowerCase()));
-    if (allowances && hostname && this.hosts.has(hostname.toLowerCase())) return true;
+    if (!allowances) return false;
+    if (hostname && this.hosts.has(hostname.toLowerCase())) return true;
     const written = ipaddr.parse(address);
     const reached = written.kind() === 'ipv6' ? (embeddedIPv4(written as ipaddr.IPv6) ?? written) : written;
     const matches = (ip: ipaddr.IPv4 | ipaddr.IPv6) => this.cidrs.some(([range, bits]) => range.kind() === ip.kind() && ip.match(range, bits));
-    if (allowances && (matches(written) || matches(reached))) return true;
-    return reached.range() === PUBLIC;
+    return matches(written) || matches(reached);
   }
 
   /**

@@ -1,0 +1,164 @@
+/**
+ * One run of Git Sync for a space: both sides read, the step the rule gives (./sync-step.ts) taken, the state
+ * recorded. The same commit objects go both ways:
+ *
+ * - the host's branch is fetched into `refs/quire/sync/remote` of the space's repository (the run's picture of the
+ *   host, kept whatever happens next: commits the space refuses stay there, never dropped);
+ * - main moves only by compare-and-swap, and only to commits whose content reads as a push's must (the checks of
+ *   imports): what the space would refuse from a push, it refuses from the host, and says so in the state;
+ * - the host's branch moves only by compare-and-swap (`--force-with-lease` on what was fetched): commits pushed to
+ *   the host meanwhile are never replaced; the run fetches again instead;
+ * - both moved: the host's commit is merged into main with the merge of change requests (SUMMARY.md, front matter and
+ *   manifest resolved by their structure), and the merge goes to both; a true conflict moves neither side and is
+ *   reported with its paths;
+ * - the first import keeps the space's former main under `refs/quire/sync/replaced/<time>`.
+ *
+ * Runs of one space take turns in this process (ctx.shared); runs in other processes meet the same compare-and-swaps.
+ */
+import type { Caller, Context } from '../context.js';
+import { NotFound } from '../errors.js';
+import { nowIso } from '../ids.js';
+import { loadSpace } from '../content/spaces.js';
+import { requireSpacePermission } from '../permissions.js';
+import { MAIN_REF } from '../content/refs.js';
+import { recordPush } from '../content/git-access.js';
+import { mergeInto } from '../change-requests/change-requests.js';
+import { inProjectDirectory } from '../../content/project-directory.js';
+import { validateContent } from '../../content/validate-content.js';
+import { formatProblem } from '../../content/problems.js';
+import { QUIRE_SIGNATURE } from '../../store/git/repositories.js';
+import { basicAuthorization, fetchRemoteBranch, pushToRemoteBranch, RemoteFailure, type RemoteBranch } from '../../store/git/remote-branch.js';
+import { findGitSyncConnection, updateGitSyncState, type GitSyncConnectionRow } from '../../store/sql/git-sync.js';
+import { FetchFailure } from '../../store/net/guarded-fetch.js';
+import { gitSyncState, sealContext, type GitSyncState } from './connections.js';
+import { syncStep, type FirstSync } from './sync-step.js';
+
+/** Where the run keeps the host's branch as last fetched. */
+export const SYNC_REMOTE_REF = 'refs/quire/sync/remote';
+/** A push that found the host's branch moved fetches again, this many times. */
+const MAX_ATTEMPTS = 3;
+
+/** The outcome of a run, as the connection's state records it. */
+type Outcome = Pick<GitSyncConnectionRow, 'status' | 'error' | 'remote_commit' | 'local_commit'> & { synced: boolean };
+
+/** The branch of the connection, reachable as the fetch guard allows (resolved again at each run). */
+async function remoteOf(ctx: Context, row: GitSyncConnectionRow): Promise<RemoteBranch> {
+  const pin = await ctx.fetcher.resolvePinned(row.url);
+  const token = row.auth_secret === null ? undefined : ctx.secrets.open(row.auth_secret, sealContext(row.space_id, 'auth'));
+  return { url: row.url, ref: row.ref, pin, ...(token !== undefined ? { authorization: basicAuthorization(row.auth_username ?? '', token) } : {}) };
+}
+
+/** Why the space cannot take `commit` (its content in the project directory does not read), or undefined. */
+async function contentRefusal(ctx: Context, spaceId: string, commit: string, directory: string): Promise<string | undefined> {
+  const read = await ctx.reader.readCommit(spaceId, commit);
+  if (!read) return `commit ${commit} cannot be read`;
+  const entries = await ctx.reader.listBlobs(spaceId, read.tree);
+  const problems = await validateContent({ entries: inProjectDirectory(entries, directory), readBlob: (oid) => ctx.reader.readBlob(spaceId, oid) });
+  if (problems.length === 0) return undefined;
+  const shown = problems.slice(0, 3).map((problem) => formatProblem({ ...problem, path: directory + problem.path })).join('; ');
+  return `the host's commit ${commit.slice(0, 12)} does not read as a push to the space must (${shown}${problems.length > 3 ? `; and ${problems.length - 3} more` : ''}): it is kept under ${SYNC_REMOTE_REF}; fix it on the host and push again`;
+}
+
+const stopped = (status: 'error' | 'conflict', error: string, remote: string | undefined, local: string | undefined): Outcome => ({
+  status,
+  error,
+  remote_commit: remote ?? null,
+  local_commit: local ?? null,
+  synced: false,
+});
+
+/** One attempt: fetch, decide, act. `moved`: the host's branch moved under the push (fetch again). */
+async function attempt(ctx: Context, row: GitSyncConnectionRow, remote: RemoteBranch, alreadySynced: boolean): Promise<Outcome | 'moved'> {
+  const spaceId = row.space_id;
+  const fetched = await fetchRemoteBranch(ctx.git, spaceId, remote, SYNC_REMOTE_REF);
+  const local = await ctx.reader.resolveRef(spaceId, MAIN_REF);
+  if (!local) return stopped('error', 'the space has no main branch', fetched, undefined);
+  const [remoteInLocal, localInRemote] = fetched === undefined ? [false, false] : await Promise.all([ctx.git.isAncestor(spaceId, fetched, local), ctx.git.isAncestor(spaceId, local, fetched)]);
+  const step = syncStep({ firstSync: row.first_sync as FirstSync, synced: alreadySynced, remote: fetched, local, remoteInLocal, localInRemote });
+  const inStep = (commit: string): Outcome => ({ status: 'synced', error: null, remote_commit: commit, local_commit: commit, synced: true });
+  const moveMain = async (to: string, from: string): Promise<boolean> => {
+    if (!(await ctx.git.compareAndSwapRef(spaceId, MAIN_REF, to, from))) return false;
+    await recordPush(ctx, spaceId);
+    return true;
+  };
+  switch (step.kind) {
+    case 'in-step':
+      return inStep(local);
+    case 'stop':
+      return stopped('error', step.reason, fetched, local);
+    case 'push':
+      try {
+        await pushToRemoteBranch(ctx.git, spaceId, remote, local, fetched);
+      } catch (error) {
+        if (error instanceof RemoteFailure && error.reason === 'moved') return 'moved';
+        throw error;
+      }
+      return inStep(local);
+    case 'take':
+    case 'replace': {
+      const refusal = await contentRefusal(ctx, spaceId, fetched!, row.project_directory);
+      if (refusal) return stopped('error', refusal, fetched, local);
+      if (step.kind === 'replace') {
+        // The space's former history stays reachable (and fetchable by a clone) under a ref of its own.
+        const kept = `refs/quire/sync/replaced/${nowIso().replace(/[:.]/g, '-')}`;
+        await ctx.git.compareAndSwapRef(spaceId, kept, local, '0'.repeat(40));
+      }
+      // Main moved meanwhile (a push, a merge): the next attempt starts again from where it is.
+      if (!(await moveMain(fetched!, local))) return 'moved';
+      return inStep(fetched!);
+    }
+    case 'merge': {
+      const refusal = await contentRefusal(ctx, spaceId, fetched!, row.project_directory);
+      if (refusal) return stopped('error', refusal, fetched, local);
+      const merged = await mergeInto(ctx, spaceId, MAIN_REF, SYNC_REMOTE_REF, `Merge ${row.ref.replace(/^refs\/heads\//, '')} of ${row.url} (Git Sync)`, QUIRE_SIGNATURE);
+      if (merged.conflicts.length > 0) {
+        const paths = merged.conflicts.slice(0, 10).join(', ');
+        return stopped('conflict', `both sides changed the same lines of ${paths}${merged.conflicts.length > 10 ? ` and ${merged.conflicts.length - 10} more` : ''}: neither side was changed; edit one side so that they no longer conflict, then sync again`, fetched, local);
+      }
+      if (merged.moved) await recordPush(ctx, spaceId);
+      try {
+        await pushToRemoteBranch(ctx.git, spaceId, remote, merged.head, fetched);
+      } catch (error) {
+        if (error instanceof RemoteFailure && error.reason === 'moved') return 'moved';
+        throw error;
+      }
+      return inStep(merged.head);
+    }
+  }
+}
+
+/** Runs Git Sync for the space now (if connected): its state afterwards; undefined when the space has no connection. */
+export async function runGitSync(ctx: Context, spaceId: string): Promise<GitSyncState | undefined> {
+  return ctx.shared.run(`git-sync:${spaceId}`, async () => {
+    const row = await findGitSyncConnection(ctx.db, spaceId);
+    if (!row || row.status === 'paused') return row && gitSyncState(row);
+    let outcome: Outcome | 'moved' = 'moved';
+    try {
+      const remote = await remoteOf(ctx, row);
+      const alreadySynced = row.last_synced_at !== null;
+      for (let i = 0; i < MAX_ATTEMPTS && outcome === 'moved'; i++) outcome = await attempt(ctx, row, remote, alreadySynced);
+      if (outcome === 'moved') outcome = stopped('error', 'both sides kept moving during the sync; it will be tried again', undefined, undefined);
+    } catch (error) {
+      if (!(error instanceof RemoteFailure || error instanceof FetchFailure)) throw error;
+      outcome = stopped('error', `${error.message}${error instanceof RemoteFailure && error.reason === 'auth' ? '; connect again with a token the host accepts' : ''}`, row.remote_commit ?? undefined, row.local_commit ?? undefined);
+    }
+    const now = nowIso();
+    const { synced, ...state } = outcome;
+    const recorded = { ...state, ...(synced ? { last_synced_at: now } : {}), updated_at: now };
+    // A connection replaced or removed during the run keeps what it says; this run's findings are for the old one.
+    if (!(await updateGitSyncState(ctx.db, spaceId, row.updated_at, recorded))) {
+      const current = await findGitSyncConnection(ctx.db, spaceId);
+      return current && gitSyncState(current);
+    }
+    return gitSyncState({ ...row, ...recorded });
+  });
+}
+
+/** A run asked for by a caller: the space's editors (the reference's `triggerGitSync`); NotFound when not connected. */
+export async function runGitSyncFor(ctx: Context, caller: Caller, spaceId: string): Promise<GitSyncState> {
+  const { role } = await loadSpace(ctx, caller, spaceId);
+  requireSpacePermission(role, spaceId, 'triggerGitSync', 'sync it with its git repository');
+  const state = await runGitSync(ctx, spaceId);
+  if (!state) throw new NotFound(`spaceId: space "${spaceId}" is not connected to a git repository`);
+  return state;
+}

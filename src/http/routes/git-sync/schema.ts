@@ -1,0 +1,42 @@
+import { Type } from 'typebox';
+
+/** PUT /v1/spaces/{spaceId}/git/sync (a Quire extension): connect the space to a branch of a repository. */
+export const ConnectGitSyncBody = Type.Object(
+  {
+    url: Type.String({ minLength: 1, maxLength: 2048, description: 'https URL of the git repository (plain http only to a host QUIRE_FETCH_ALLOW allows)' }),
+    ref: Type.Optional(Type.String({ minLength: 1, maxLength: 255, description: 'The branch ("refs/heads/main" or "main"); default refs/heads/main' })),
+    projectDirectory: Type.Optional(Type.String({ maxLength: 1000, description: "The space's folder in the repository; default the space's own" })),
+    auth: Type.Optional(
+      Type.Object(
+        {
+          username: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'The name sent with the token; default x-access-token' })),
+          token: Type.Optional(Type.String({ minLength: 1, maxLength: 4096, description: 'A personal access token or deploy token of the host (stored encrypted, never returned)' })),
+          sshPrivateKey: Type.Optional(Type.String({ maxLength: 16384, description: 'A deploy key (not supported yet)' })),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+    firstSync: Type.String({ description: '"import": the repository\'s history becomes the space\'s; "export": the space\'s history is pushed to the branch (absent, or one the space contains)' }),
+    webhookSecret: Type.Optional(Type.String({ minLength: 1, maxLength: 256, description: 'The secret the host signs its webhook deliveries with (stored encrypted, never returned)' })),
+  },
+  { additionalProperties: false },
+);
+
+/** The space's `gitSync`: the reference's fields, and Quire's own. */
+export const GitSyncSchema = Type.Object({
+  repoName: Type.String({ description: 'owner/name of the repository' }),
+  installationProvider: Type.Optional(Type.String({ description: '"github" or "gitlab" when the host is one of them' })),
+  integration: Type.Literal('quire'),
+  url: Type.String({ description: "The repository's web page (no credentials)" }),
+  updatedAt: Type.String({ format: 'date-time' }),
+  ref: Type.String(),
+  projectDirectory: Type.String(),
+  firstSync: Type.String(),
+  status: Type.Union([Type.Literal('syncing'), Type.Literal('synced'), Type.Literal('conflict'), Type.Literal('error'), Type.Literal('paused')]),
+  error: Type.Optional(Type.String({ description: 'What went wrong, and what to do' })),
+  remoteCommit: Type.Optional(Type.String()),
+  localCommit: Type.Optional(Type.String()),
+  lastSyncedAt: Type.Optional(Type.String({ format: 'date-time' })),
+  changeRequestId: Type.Optional(Type.String()),
+  webhook: Type.Boolean({ description: 'Whether a webhook secret is set' }),
+});
