@@ -9,6 +9,7 @@ import { importRepositoryJob } from './import-repository.js';
 import { indexLinksJob } from './index-links.js';
 import { indexSearchJob } from './index-search.js';
 import { fetchOpenApiJob, refreshOpenApiSpecsJob } from './openapi.js';
+import { gitSyncJob } from './git-sync.js';
 
 export function jobHandler(ctx: Context): JobHandler {
   return async (job) => {
@@ -25,6 +26,8 @@ export function jobHandler(ctx: Context): JobHandler {
         return fetchOpenApiJob(ctx, job.payload);
       case 'refresh-openapi-specs':
         return refreshOpenApiSpecsJob(ctx);
+      case 'git-sync':
+        return gitSyncJob(ctx, job.payload);
     }
   };
 }

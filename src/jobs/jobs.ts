@@ -20,11 +20,13 @@ export interface JobPayloads {
   'fetch-openapi': { specId: string; requestId: string };
   /** Periodic: queues a fetch of every OpenAPI specification whose source is a URL. */
   'refresh-openapi-specs': Record<string, never>;
+  /** Runs Git Sync for a connected space whose main moved to `commit` (the commit makes each move's job its own). */
+  'git-sync': { spaceId: string; commit: string };
 }
 
 export type JobName = keyof JobPayloads;
 
-export const JOB_NAMES: readonly JobName[] = ['import-content', 'import-repository', 'index-links', 'index-search', 'fetch-openapi', 'refresh-openapi-specs'];
+export const JOB_NAMES: readonly JobName[] = ['import-content', 'import-repository', 'index-links', 'index-search', 'fetch-openapi', 'refresh-openapi-specs', 'git-sync'];
 
 export type Job<N extends JobName = JobName> = N extends JobName ? { name: N; payload: JobPayloads[N] } : never;
 

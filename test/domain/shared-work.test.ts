@@ -26,6 +26,32 @@ describe('shared work', () => {
     expect(await shared.run('k', work)).toBe(3);
   });
 
+  it('runs each caller\'s work in turn per key, after a failed one too, and other keys beside it', async () => {
+    const shared = new SharedWork();
+    const order: string[] = [];
+    const held = deferred();
+    const first = shared.inTurn('k', async () => {
+      order.push('first starts');
+      await held.promise;
+      order.push('first ends');
+      throw new Error('first failed');
+    });
+    const second = shared.inTurn('k', async () => {
+      order.push('second');
+      return 2;
+    });
+    const other = shared.inTurn('other', async () => {
+      order.push('other');
+      return 3;
+    });
+    expect(await other).toBe(3);
+    expect(order).toEqual(['first starts', 'other']);
+    held.resolve();
+    await expect(first).rejects.toThrow('first failed');
+    expect(await second).toBe(2);
+    expect(order).toEqual(['first starts', 'other', 'first ends', 'second']);
+  });
+
   it('frees the key when the work fails, and keeps two instances apart', async () => {
     const shared = new SharedWork();
     await expect(shared.run('k', () => Promise.reject(new Error('boom')))).rejects.toThrow('boom');

@@ -15,6 +15,7 @@ import { DATABASE_KINDS } from '../helpers/databases.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { startGitHttpServer, type GitHttpServer } from '../helpers/git-http-server.js';
 import { Checkout, isolatedGitEnv, spaceRemote } from '../helpers/git.js';
+import { waitFor } from '../helpers/wait.js';
 
 const exec = promisify(execFile);
 const TOKEN = 'glpat-git-sync-api-test-0123456789';
@@ -99,6 +100,12 @@ describe.each(DATABASE_KINDS)('Git Sync (%s)', (kind) => {
     expect(await hostLog('handbook')).toEqual(await spaceLog(spaceId));
     expect((await hostLog('handbook'))[0]).toBe(ours);
 
+    // Without asking: a push to Quire queues a run, and the host gets the commit.
+    await writer.write('install.md', '# install\n\nEdited in Quire, synced by the job.\n');
+    const byJob = await writer.commitAndPush('Edit install in Quire');
+    await waitFor(async () => (await hostLog('handbook'))[0] === byJob, { what: 'the git-sync job to push the new commit to the host', timeoutMs: 30_000 });
+    expect(await hostLog('handbook')).toEqual(await spaceLog(spaceId));
+
     // A push to the host reaches the space as the same commit.
     await user.git('pull', '--quiet', '--ff-only', 'origin', 'main');
     await user.write('install.md', '# install\n\nEdited on the host.\n');
@@ -106,12 +113,13 @@ describe.each(DATABASE_KINDS)('Git Sync (%s)', (kind) => {
     expect(await run(spaceId)).toMatchObject({ status: 'synced', localCommit: theirs });
     expect(await spaceLog(spaceId)).toEqual(await hostLog('handbook'));
 
-    // Both move (different files): one merge commit, on both sides, with both parents.
+    // Both move (different files; the host first, so that the job of Quire's push finds it): one merge commit, on
+    // both sides, with both parents.
     await writer.git('pull', '--quiet', '--ff-only', 'origin', 'main');
-    await writer.write('usage.md', '# usage\n\nEdited in Quire again.\n');
-    const ourSecond = await writer.commitAndPush('Quire edit');
     await user.write('install.md', '# install\n\nEdited on the host again.\n');
     const theirSecond = await user.commitAndPush('Host edit');
+    await writer.write('usage.md', '# usage\n\nEdited in Quire again.\n');
+    const ourSecond = await writer.commitAndPush('Quire edit');
     const merged = await run(spaceId);
     expect(merged.status).toBe('synced');
     expect(await spaceLog(spaceId)).toEqual(await hostLog('handbook'));
@@ -125,10 +133,10 @@ describe.each(DATABASE_KINDS)('Git Sync (%s)', (kind) => {
     // The same lines on both sides: neither side moves, and the state names the file.
     await writer.git('pull', '--quiet', '--ff-only', 'origin', 'main');
     await user.git('pull', '--quiet', '--ff-only', 'origin', 'main');
-    await writer.write('usage.md', '# usage\n\nQuire says this.\n');
-    const conflictOurs = await writer.commitAndPush('Quire line');
     await user.write('usage.md', '# usage\n\nThe host says that.\n');
     const conflictTheirs = await user.commitAndPush('Host line');
+    await writer.write('usage.md', '# usage\n\nQuire says this.\n');
+    const conflictOurs = await writer.commitAndPush('Quire line');
     const conflict = await run(spaceId);
     expect(conflict).toMatchObject({ status: 'conflict', error: expect.stringContaining('usage.md') });
     expect((await spaceLog(spaceId))[0]).toBe(conflictOurs);
@@ -136,7 +144,7 @@ describe.each(DATABASE_KINDS)('Git Sync (%s)', (kind) => {
     expect((await t.request('GET', `/v1/spaces/${spaceId}/git/sync`, { token: admin() })).body).toMatchObject({ status: 'conflict' });
     await writer.dispose();
     await user.dispose();
-  });
+  }, 120_000);
 
   it('exports the space\'s history to an absent branch, and refuses to export over the host\'s own commits', async () => {
     await hostRepository('exported', []);

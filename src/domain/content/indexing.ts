@@ -7,21 +7,25 @@ import type { Context } from '../context.js';
 import { liveSpaces } from '../../store/sql/content.js';
 import { searchStates } from '../../store/sql/search.js';
 import { indexedLinkCommits } from '../../store/sql/links.js';
+import { findGitSyncConnection } from '../../store/sql/git-sync.js';
 import { LINKS_VERSION, SEARCH_VERSION } from './refs.js';
 
 /**
  * After main moved (a push, a merge, an import): compute the history facts of the new commits in the background (a
  * first push of a long history must not hold the answer, nor the reads after it) and queue the indexing of the new
- * revision. The push has landed whatever happens here, so a queue outage is logged, not thrown: the indexing is
+ * revision, and its Git Sync when the space is connected. The push has landed whatever happens here, so a queue outage is logged, not thrown: the indexing is
  * queued as soon as the queue answers again, or else by the catch-up (queueMissedIndexing); the link index is also
  * built on first read of a revision it lacks.
  */
 export async function enqueueIndexingAfterPush(ctx: Context, push: { spaceId: string; revision: string }): Promise<void> {
   void ctx.history.prepare(push.spaceId, push.revision);
   const payload = { spaceId: push.spaceId, commit: push.revision };
+  // A space connected to a git host sends main's new commits there (src/domain/git-sync/run.ts).
+  const connected = await findGitSyncConnection(ctx.db, push.spaceId);
   const outcomes = await Promise.all([
     ctx.jobs.enqueueWhenReachable({ name: 'index-links', payload }),
     ctx.jobs.enqueueWhenReachable({ name: 'index-search', payload }),
+    ...(connected && connected.status !== 'paused' ? [ctx.jobs.enqueueWhenReachable({ name: 'git-sync', payload })] : []),
   ]);
   const fields = { space: push.spaceId, commit: push.revision };
   if (outcomes.includes('dropped')) ctx.log.warn(fields, 'indexing not queued: the catch-up will queue it');

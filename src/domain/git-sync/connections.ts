@@ -2,6 +2,7 @@
  * Connecting a space to a branch of a repository on another git host (Git Sync), reading the connection's state and
  * disconnecting; what a run does is in ./run.ts, the rule it follows in ./sync-step.ts.
  *
+ * Connecting queues a first run (the `git-sync` job, as every later move of main does: src/domain/content/indexing.ts).
  * Only a space's admins connect or disconnect it (a connection pushes the space's history to the host and takes the
  * host's into it); its readers see the state. The URL is checked as repository imports check theirs (http(s) only,
  * no credentials in it; plain http only to a host QUIRE_FETCH_ALLOW vouches for), the token is sealed before it is
@@ -13,6 +14,7 @@ import { nowIso } from '../ids.js';
 import { loadSpace } from '../content/spaces.js';
 import { requireSpacePermission } from '../permissions.js';
 import { requireWritable } from '../imports/imports.js';
+import { MAIN_REF } from '../content/refs.js';
 import { normalizeProjectDirectory } from '../../content/project-directory.js';
 import { deleteGitSyncConnection, findGitSyncConnection, saveGitSyncConnection, type GitSyncConnectionRow } from '../../store/sql/git-sync.js';
 import { FetchFailure } from '../../store/net/guarded-fetch.js';
@@ -104,7 +106,7 @@ function checkedRef(ref: string | undefined): string {
   return full;
 }
 
-/** Connects the space (replacing its connection), and answers its state; the first run is the caller's to start. */
+/** Connects the space (replacing its connection) and queues its first run; answers the state as connected. */
 export async function connectGitSync(ctx: Context, caller: Caller, spaceId: string, input: ConnectInput): Promise<GitSyncState> {
   const { space, role } = await loadSpace(ctx, caller, spaceId);
   requireSpacePermission(role, spaceId, 'admin', 'connect it to a git repository');
@@ -140,6 +142,8 @@ export async function connectGitSync(ctx: Context, caller: Caller, spaceId: stri
     updated_at: now,
   };
   await saveGitSyncConnection(ctx.db, row);
+  const main = await ctx.reader.resolveRef(spaceId, MAIN_REF);
+  if (main) await ctx.jobs.enqueueWhenReachable({ name: 'git-sync', payload: { spaceId, commit: main } });
   return gitSyncState(row);
 }
 
