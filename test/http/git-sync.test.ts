@@ -89,6 +89,11 @@ describe.each(DATABASE_KINDS)('Git Sync (%s)', (kind) => {
     const first = await run(spaceId);
     expect(first).toMatchObject({ status: 'synced', remoteCommit: (await hostLog('handbook'))[0], localCommit: (await hostLog('handbook'))[0] });
     expect(await spaceLog(spaceId)).toEqual(await hostLog('handbook'));
+    // The space shows its connection (the reference's `gitSync`), in its own read and in the organization's list.
+    expect((await t.request('GET', `/v1/spaces/${spaceId}`, { token: admin() })).body.gitSync).toMatchObject({ repoName: 'handbook', integration: 'quire', status: 'synced' });
+    const listed = await t.request('GET', `/v1/orgs/${org.id}/spaces`, { token: admin(), query: { limit: 1000 } });
+    expect(listed.body.items.find((space: any) => space.id === spaceId).gitSync).toMatchObject({ status: 'synced' });
+    expect(listed.body.items.filter((space: any) => space.gitSync).map((space: any) => space.id)).toContain(spaceId);
     const pages = await t.request('GET', `/v1/spaces/${spaceId}/content/pages`, { token: admin() });
     expect(pages.body.pages.map((p: any) => p.title)).toEqual(['Handbook', 'install', 'usage']);
 

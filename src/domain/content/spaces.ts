@@ -19,6 +19,8 @@ import { openCommentCounts } from '../../store/sql/comments.js';
 import { endPosition, placeAmongSiblings, siblingOrder, type ContentPosition } from './positions.js';
 import { leaveOrganization, requireCreateUnder, requireTransferTarget } from './placement.js';
 import { MAIN_REF } from './refs.js';
+import { gitSyncConnectionsOf, type GitSyncConnectionRow } from '../../store/sql/git-sync.js';
+import { gitSyncState, type GitSyncState } from '../git-sync/state.js';
 
 export const SPACE_VISIBILITIES = ['public', 'unlisted', 'share-link', 'visitor-auth', 'in-collection', 'private'] as const;
 export type SpaceVisibility = (typeof SPACE_VISIBILITIES)[number];
@@ -35,6 +37,8 @@ export interface SpaceView {
   space: SpaceRow;
   role: Role | null;
   counters: SpaceCounters;
+  /** Its Git Sync connection, when it has one (filled in with the counters). */
+  gitSync?: GitSyncState;
 }
 
 function noCounters(): SpaceCounters {
@@ -70,8 +74,13 @@ export async function spaceCounters(ctx: Context, spaceIds: readonly string[]): 
 
 /** Fills in the counters of the spaces of a list page (one `spaceCounters` call for the page). */
 export async function withSpaceCounters<T extends SpaceView>(ctx: Context, page: Page<T>): Promise<Page<T>> {
-  const counters = await spaceCounters(ctx, page.items.map((view) => view.space.id));
-  return { ...page, items: page.items.map((view) => ({ ...view, counters: counters.get(view.space.id) ?? noCounters() })) };
+  const ids = page.items.map((view) => view.space.id);
+  const [counters, connections] = await Promise.all([spaceCounters(ctx, ids), gitSyncConnectionsOf(ctx.db, ids)]);
+  return { ...page, items: page.items.map((view) => withGitSync({ ...view, counters: counters.get(view.space.id) ?? noCounters() }, connections.get(view.space.id))) };
+}
+
+function withGitSync<T extends SpaceView>(view: T, connection: GitSyncConnectionRow | undefined): T {
+  return connection ? { ...view, gitSync: gitSyncState(connection) } : view;
 }
 
 interface LoadedSpace {
@@ -236,7 +245,8 @@ export async function getSpace(ctx: Context, caller: Caller, spaceId: string, op
     loaded = { space, access: await loadOrgAccess(ctx, space.organization_id, caller.user.id), role: 'read' };
   }
   const { space, role } = loaded;
-  return { space, role, counters: (await spaceCounters(ctx, [space.id])).get(space.id)! };
+  const [counters, connections] = await Promise.all([spaceCounters(ctx, [space.id]), gitSyncConnectionsOf(ctx.db, [space.id])]);
+  return withGitSync({ space, role, counters: counters.get(space.id)! }, connections.get(space.id));
 }
 
 export interface SpacePatch {

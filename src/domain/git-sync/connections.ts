@@ -18,7 +18,7 @@ import { MAIN_REF } from '../content/refs.js';
 import { normalizeProjectDirectory } from '../../content/project-directory.js';
 import { deleteGitSyncConnection, findGitSyncConnection, saveGitSyncConnection, type GitSyncConnectionRow } from '../../store/sql/git-sync.js';
 import { FetchFailure } from '../../store/net/guarded-fetch.js';
-import type { FirstSync } from './sync-step.js';
+import { gitSyncState, type GitSyncState } from './state.js';
 
 export interface ConnectInput {
   url: string;
@@ -29,23 +29,6 @@ export interface ConnectInput {
   webhookSecret?: string;
 }
 
-/** What a connection is and where it stands (no secret in it). */
-export interface GitSyncState {
-  url: string;
-  ref: string;
-  projectDirectory: string;
-  firstSync: FirstSync;
-  status: 'syncing' | 'synced' | 'conflict' | 'error' | 'paused';
-  error?: string;
-  remoteCommit?: string;
-  localCommit?: string;
-  lastSyncedAt?: string;
-  changeRequestId?: string;
-  /** Whether a webhook secret is set (the secret itself is never shown). */
-  webhook: boolean;
-  updatedAt: string;
-}
-
 const FIRST_SYNCS: readonly string[] = ['import', 'export'];
 const REF = /^refs\/heads\/[A-Za-z0-9._/-]+$/;
 /** The user name sent with a token when none is given: hosts take a token with any name (GitHub documents this one). */
@@ -53,23 +36,6 @@ export const TOKEN_USERNAME = 'x-access-token';
 
 /** The sealed secrets of a space's connection are bound to it: a sealed text copied to another row does not open. */
 export const sealContext = (spaceId: string, what: 'auth' | 'webhook') => `git-sync:${spaceId}:${what}`;
-
-export function gitSyncState(row: GitSyncConnectionRow): GitSyncState {
-  return {
-    url: row.url,
-    ref: row.ref,
-    projectDirectory: row.project_directory,
-    firstSync: row.first_sync as FirstSync,
-    status: row.status as GitSyncState['status'],
-    ...(row.error ? { error: row.error } : {}),
-    ...(row.remote_commit ? { remoteCommit: row.remote_commit } : {}),
-    ...(row.local_commit ? { localCommit: row.local_commit } : {}),
-    ...(row.last_synced_at ? { lastSyncedAt: row.last_synced_at } : {}),
-    ...(row.change_request_id ? { changeRequestId: row.change_request_id } : {}),
-    webhook: row.webhook_secret !== null,
-    updatedAt: row.updated_at,
-  };
-}
 
 /** The URL as the connection keeps it: checked, and reachable as the fetch guard allows. */
 async function checkedUrl(ctx: Context, raw: string): Promise<string> {

@@ -31,7 +31,8 @@ import { QUIRE_SIGNATURE } from '../../store/git/repositories.js';
 import { basicAuthorization, fetchRemoteBranch, pushToRemoteBranch, RemoteFailure, type RemoteBranch } from '../../store/git/remote-branch.js';
 import { findGitSyncConnection, updateGitSyncState, type GitSyncConnectionRow } from '../../store/sql/git-sync.js';
 import { FetchFailure } from '../../store/net/guarded-fetch.js';
-import { gitSyncState, sealContext, type GitSyncState } from './connections.js';
+import { sealContext } from './connections.js';
+import { gitSyncState, type GitSyncState } from './state.js';
 import { syncStep, type FirstSync } from './sync-step.js';
 
 /** Where the run keeps the host's branch as last fetched. */

@@ -1,4 +1,4 @@
-import type { GitSyncState } from '../../../domain/git-sync/connections.js';
+import type { GitSyncState } from '../../../domain/git-sync/state.js';
 
 /** The hosts the reference's `installationProvider` names. */
 const PROVIDERS: Record<string, string> = { 'github.com': 'github', 'gitlab.com': 'gitlab' };

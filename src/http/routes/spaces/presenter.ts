@@ -1,6 +1,7 @@
 import type { EditMode, SpaceView, SpaceVisibility } from '../../../domain/content/spaces.js';
 import { isRole, spacePermissions } from '../../../domain/permissions.js';
 import type { Urls } from '../../urls.js';
+import { presentGitSync } from '../git-sync/presenter.js';
 
 export function presentSpace(urls: Urls, view: SpaceView) {
   const space = view.space;
@@ -20,6 +21,7 @@ export function presentSpace(urls: Urls, view: SpaceView) {
     revision: space.revision,
     defaultLevel: isRole(space.default_level) ? space.default_level : null,
     ...view.counters,
+    ...(view.gitSync ? { gitSync: presentGitSync(view.gitSync) } : {}),
     permissions: spacePermissions(view.role),
   };
 }

@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import { ListQuery, Nullable, RoleOrNull, StringEnum, Timestamp, Url } from '../../schemas.js';
 import { SPACE_VISIBILITIES } from '../../../domain/content/spaces.js';
+import { GitSyncSchema } from '../git-sync/schema.js';
 
 export const SpaceParams = Type.Object({ spaceId: Type.String() });
 
@@ -40,6 +41,7 @@ export const SpaceSchema = Type.Object({
   changeRequests: Type.Number(),
   changeRequestsOpen: Type.Number(),
   changeRequestsDraft: Type.Number(),
+  gitSync: Type.Optional(GitSyncSchema),
   permissions: Type.Object({
     view: Type.Boolean(),
     access: Type.Boolean(),
