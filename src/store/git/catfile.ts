@@ -34,11 +34,14 @@ export class CatFileProcess {
   private pending: Pending[] = [];
   private head = 0;
   private buffer: Buffer = Buffer.alloc(0);
-  /** Chunks of an object's content still arriving, joined once it is whole (joining per chunk is quadratic). */
-  private parts: Buffer[] = [];
-  private partsLength = 0;
-  /** Bytes `buffer` must hold before the object at its head is whole; 0 when not waiting for one. */
-  private needed = 0;
+  /**
+   * The object whose content is still arriving: its chunks are copied straight into a buffer of its size as they
+   * come, once each (joining them per chunk is quadratic, and joining them at the end then cutting the content out
+   * copies every byte of a big image twice).
+   */
+  private arriving?: { pending: Pending; oid: string; type: GitObject['type']; data: Buffer; filled: number };
+  /** Bytes still to drop before the next answer: the newline that ends an object's content. */
+  private skip = 0;
   private closed = false;
   lastUsed = Date.now();
 
@@ -132,17 +135,23 @@ export class CatFileProcess {
 
   private onData(chunk: Buffer): void {
     if (this.closed) return;
-    if (this.needed > 0) {
-      this.parts.push(chunk);
-      this.partsLength += chunk.length;
-      if (this.buffer.length + this.partsLength < this.needed) return;
-      this.buffer = Buffer.concat([this.buffer, ...this.parts]);
-      this.parts = [];
-      this.partsLength = 0;
-      this.needed = 0;
-    } else {
-      this.buffer = this.buffer.length === 0 ? chunk : Buffer.concat([this.buffer, chunk]);
+    let rest = chunk;
+    if (this.arriving) {
+      const arriving = this.arriving;
+      const taken = Math.min(rest.length, arriving.data.length - arriving.filled);
+      rest.copy(arriving.data, arriving.filled, 0, taken);
+      arriving.filled += taken;
+      rest = rest.subarray(taken);
+      if (arriving.filled < arriving.data.length) return;
+      this.arrived();
     }
+    if (this.skip > 0) {
+      const skipped = Math.min(this.skip, rest.length);
+      rest = rest.subarray(skipped);
+      this.skip -= skipped;
+    }
+    if (rest.length === 0) return;
+    this.buffer = this.buffer.length === 0 ? rest : Buffer.concat([this.buffer, rest]);
     for (;;) {
       const next = this.pending[this.head];
       if (!next) return;
@@ -166,7 +175,13 @@ export class CatFileProcess {
       // Header, content, then one newline.
       const end = newline + 1 + size + 1;
       if (this.buffer.length < end) {
-        this.needed = end;
+        // Not whole yet: what came of its content is copied into its own buffer, and the rest will follow.
+        const data = Buffer.allocUnsafe(size);
+        const filled = this.buffer.copy(data, 0, newline + 1, Math.min(this.buffer.length, newline + 1 + size));
+        this.buffer = Buffer.alloc(0);
+        this.arriving = { pending: next, oid, type: type as GitObject['type'], data, filled };
+        // Only its newline may be missing.
+        if (filled === size) this.arrived();
         return;
       }
       const data = Buffer.from(this.buffer.subarray(newline + 1, newline + 1 + size));
@@ -174,6 +189,15 @@ export class CatFileProcess {
       this.shift();
       next.resolve({ oid, type: type as GitObject['type'], size, data });
     }
+  }
+
+  /** The object arriving is whole: answered, and its newline dropped from what comes next. */
+  private arrived(): void {
+    const { pending, oid, type, data } = this.arriving!;
+    this.arriving = undefined;
+    this.skip = 1;
+    this.shift();
+    pending.resolve({ oid, type, size: data.length, data });
   }
 
   private fail(error: Error): void {
