@@ -236,6 +236,41 @@ export function prerenderSiblings(ctx: Context, published: PublishedSpace, siteB
   }, threads);
 }
 
+/**
+ * Every document page of a space with its content rendered, handed to `each` as soon as it is, in no set order (a
+ * static export writes each as it comes): the CPU pool renders the pages in batches from the first one
+ * (prerenderSiblings), while the event loop renders them one by one from the last one, until the two meet; a page
+ * the pool is rendering is waited for, never rendered twice. On two cores, both render at once. The event loop also
+ * renders what the pool leaves (pages with OpenAPI blocks, big ones): each page's content is what a reader's request
+ * would get, byte for byte.
+ */
+export async function renderSpacePages(
+  ctx: Context,
+  space: PublishedSpace,
+  siteBase: string,
+  each: (published: PublishedPage, content: PageHtml, specs: PageSpecs | undefined) => Promise<void>,
+): Promise<void> {
+  const pages = documentPages(space.content.revision.pages);
+  const ahead = prerenderSiblings(ctx, space, siteBase, ctx.cpu.size);
+  const render = async (published: PublishedPage, specs: PageSpecs | undefined) => each(published, renderedContent(published, siteBase, specs), specs);
+  let met = pages.length;
+  while (met > 0) {
+    const published = { ...space, page: pages[met - 1] };
+    const specs = await pageSpecs(ctx, published);
+    // The pool's batches have come this far: the pages before are rendered, or being rendered there.
+    if (!specs && prerendering(space.content, contentKey(published, siteBase, undefined))) break;
+    await render(published, specs);
+    met -= 1;
+  }
+  for (const page of pages.slice(0, met)) {
+    const published = { ...space, page };
+    const specs = await pageSpecs(ctx, published);
+    if (!specs) await prerendering(space.content, contentKey(published, siteBase, undefined));
+    await render(published, specs);
+  }
+  await ahead;
+}
+
 /** A section's title in the site's tabs: one titled like the site is shown under its space's title (see siteFrame). */
 function sectionTabTitle(tree: PublishedTree, section: SiteSectionRow): string {
   const same = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();
