@@ -88,6 +88,14 @@ describe.each([
       expect(objects[i * 3 + 2]).toBeUndefined();
     });
     expect((await reader.read(bigOids[0]))?.data.equals(bigs[0])).toBe(true);
+    // Read in parts (never joined), between reads joined, the same bytes.
+    const [parts, joined, small] = await Promise.all([reader.readParts(bigOids[0]), reader.read(bigOids[1]), reader.readParts(oids[3])]);
+    expect(parts?.size).toBe(bigs[0].length);
+    expect(parts?.parts.length).toBeGreaterThan(1);
+    expect(Buffer.concat(parts!.parts).equals(bigs[0])).toBe(true);
+    expect(joined?.data.equals(bigs[1])).toBe(true);
+    expect(Buffer.concat(small!.parts).toString('utf8')).toBe(texts[3]);
+    expect(await reader.readParts('no-such-object')).toBeUndefined();
   });
 
   it('fails every read still waiting when the process goes away', async () => {

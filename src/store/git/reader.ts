@@ -199,6 +199,15 @@ export class GitReader {
     return object.data;
   }
 
+  /**
+   * A blob's content as the parts it was read in (CatFileProcess.readParts: never copied into one buffer), for
+   * content passed on as it is or read only in part; undefined when there is no such blob.
+   */
+  async readBlobParts(spaceId: string, oid: string): Promise<Buffer[] | undefined> {
+    const object = await this.process(spaceId).readParts(oid);
+    return object?.type === 'blob' ? object.parts : undefined;
+  }
+
   async readCommit(spaceId: string, oid: string): Promise<CommitObject | undefined> {
     if (!OID.test(oid)) return undefined;
     const object = await this.readObject(spaceId, oid);

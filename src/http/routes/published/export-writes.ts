@@ -35,8 +35,8 @@ export class ExportWriter {
     };
   }
 
-  /** Writes `content` to `file`, its folder made first (once). */
-  async write(file: string, content: string | Buffer): Promise<void> {
+  /** Writes `content` (or its parts, one after the other) to `file`, its folder made first (once). */
+  async write(file: string, content: string | Buffer | Buffer[]): Promise<void> {
     const folder = path.dirname(file);
     let made = this.folders.get(folder);
     if (!made) {
@@ -44,7 +44,14 @@ export class ExportWriter {
       this.folders.set(folder, made);
     }
     await made;
-    await fs.writeFile(file, content);
+    if (!Array.isArray(content)) return fs.writeFile(file, content);
+    // In one call (libuv writes them all, in as many system calls as it takes).
+    const handle = await fs.open(file, 'w');
+    try {
+      await handle.writev(content);
+    } finally {
+      await handle.close();
+    }
   }
 
   /** Resolves when every task queued is done; rejects with the first failure. */

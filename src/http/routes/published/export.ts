@@ -130,9 +130,10 @@ export async function exportSite(ctx: Context, siteId: string, dir: string, prog
         if (stopped) return;
         const to = fileUnder(root, `/~files/${encodeURIComponent(spaceId)}/${file.blobOid}`, exportedFileName(file.name.replace(/[\\/]/g, '-')));
         await fileCopies.queue(async () => {
-          const object = await ctx.reader.readObject(spaceId, file.blobOid);
-          if (!object || object.type !== 'blob') return;
-          await writer.write(to, object.data);
+          // As read from git, never joined into one buffer (a few MB for an image): written as they came.
+          const parts = await ctx.reader.readBlobParts(spaceId, file.blobOid);
+          if (!parts) return;
+          await writer.write(to, parts);
           files++;
           progress?.({ pages, files });
         });
