@@ -24,13 +24,27 @@ import { prerendering, prerenderSpace } from './prerender.js';
 
 const encodePath = (segments: string[]) => segments.map(encodeURIComponent).join('/');
 
-/** URLs of the pages of a published space: the space's own URL for its first page (worked out once per space). */
+/** pageUrls of each revision and place on the site (every page rendered asks for them, several times). */
+const pageUrlsKept = new WeakMap<IndexedRevision, Map<string, (page: DocumentPage) => string>>();
+
+/**
+ * URLs of the pages of a published space: the space's own URL for its first page (worked out once per revision and
+ * place on the site: finding the first page walks the whole tree).
+ */
 export function pageUrls(siteBase: string, space: PublishedSpace): (page: DocumentPage) => string {
-  const prefix = encodePath(space.prefix);
-  // Below the site's own URL ('' at the root of a host, as in an export: `/section`, never a relative `section`).
-  const spaceBase = prefix === '' ? siteBase : `${siteBase}/${prefix}`;
-  const first = firstDocument(space.content.revision.pages)?.id;
-  return (page) => (page.id === first ? spaceBase || '/' : `${spaceBase}/${encodePath(page.path.split('/'))}`);
+  const kept = pageUrlsKept.get(space.content) ?? new Map<string, (page: DocumentPage) => string>();
+  pageUrlsKept.set(space.content, kept);
+  const place = `${siteBase}\n${space.prefix.join('/')}`;
+  let urlOf = kept.get(place);
+  if (!urlOf) {
+    const prefix = encodePath(space.prefix);
+    // Below the site's own URL ('' at the root of a host, as in an export: `/section`, never a relative `section`).
+    const spaceBase = prefix === '' ? siteBase : `${siteBase}/${prefix}`;
+    const first = firstDocument(space.content.revision.pages)?.id;
+    urlOf = (page) => (page.id === first ? spaceBase || '/' : `${spaceBase}/${encodePath(page.path.split('/'))}`);
+    kept.set(place, urlOf);
+  }
+  return urlOf;
 }
 
 export function pageUrl(siteBase: string, space: PublishedSpace, page: DocumentPage): string {
@@ -337,6 +351,21 @@ export function spaceToc(space: PublishedSpace, siteBase: string): string {
   return first ? tocList(space.content.revision.pages, tocHref({ ...space, page: first }, siteBase), undefined) : '';
 }
 
+/** The pages a revision's previous and next links go through (its shown document pages, in order), made once. */
+const readingOrders = new WeakMap<IndexedRevision, { order: DocumentPage[]; positions: Map<string, number> }>();
+
+function readingOrder(content: IndexedRevision): { order: DocumentPage[]; positions: Map<string, number> } {
+  let kept = readingOrders.get(content);
+  if (!kept) {
+    const order = documentPages(content.revision.pages).filter((p) => !p.hidden);
+    const positions = new Map<string, number>();
+    order.forEach((p, i) => positions.has(p.id) || positions.set(p.id, i));
+    kept = { order, positions };
+    readingOrders.set(content, kept);
+  }
+  return kept;
+}
+
 /**
  * The whole HTML of a published page at `siteBase` ('' for a site served at the root of its host: a static export).
  * Pure but for the page's rendered content (`content`, else rendered here with `specs`), kept with the revision. `liveSearch`:
@@ -346,8 +375,8 @@ export function renderPage(published: PublishedPage, siteBase: string, options: 
   const { tree, content, page } = published;
   const { pageUrlOf, fileUrl } = pageLinks(published, siteBase);
   const { html, outline } = options.content ?? renderedContent(published, siteBase, options.specs);
-  const order = documentPages(content.revision.pages).filter((p) => !p.hidden);
-  const at = order.findIndex((p) => p.id === page.id);
+  const { order, positions } = readingOrder(content);
+  const at = positions.get(page.id) ?? -1;
   const nav = (target: DocumentPage | undefined): NavLink | undefined => (target ? { title: target.title, href: pageUrlOf(target), current: false } : undefined);
   return renderLayout({
     ...siteFrame(tree, siteBase, { currentSection: published.section?.id ?? tree.defaultSection, ...(options.liveSearch ? { liveSearch: options.liveSearch } : {}) }),
