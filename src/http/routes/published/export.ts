@@ -38,6 +38,7 @@ import { renderSiteNotFound } from './not-found.js';
 import { searchFilters } from './site-reads.js';
 import { EXPORT_SEARCH_ASSET, exportIndex, SEARCH_INDEX_PATH } from './export-search.js';
 import { ExportWriter } from './export-writes.js';
+import { writableByGit, type BlobFile } from '../../../store/git/blob-files.js';
 
 export interface ExportResult {
   dir: string;
@@ -119,24 +120,41 @@ export async function exportSite(ctx: Context, siteId: string, dir: string, prog
   const pageWrites = writer.lane(PAGE_WRITES);
   let pages = 0;
   let files = 0;
-  // The spaces' files, read from git and written while the pages are rendered: their reads and writes wait on git
-  // and the disk, not on the event loop that renders.
+  // The spaces' files, written while the pages are rendered: by git itself where it can (their bytes never pass
+  // through this process, blob-files.ts), else read from git and written here.
   const fileCopies = writer.lane(FILE_COPIES);
   let stopped = false;
+  const copy = async (spaceId: string, oid: string, to: string) => {
+    await fileCopies.queue(async () => {
+      // As read from git, never joined into one buffer (a few MB for an image): written as they came.
+      const parts = await ctx.reader.readBlobParts(spaceId, oid);
+      if (!parts) return;
+      await writer.write(to, parts);
+      files++;
+      progress?.({ pages, files });
+    });
+  };
   const copied = (async () => {
     for (const space of spaces) {
       const { spaceId } = space.content;
+      const byGit: BlobFile[] = [];
+      const here: Array<{ oid: string; to: string }> = [];
       for (const file of space.content.files) {
-        if (stopped) return;
         const to = fileUnder(root, `/~files/${encodeURIComponent(spaceId)}/${file.blobOid}`, exportedFileName(file.name.replace(/[\\/]/g, '-')));
-        await fileCopies.queue(async () => {
-          // As read from git, never joined into one buffer (a few MB for an image): written as they came.
-          const parts = await ctx.reader.readBlobParts(spaceId, file.blobOid);
-          if (!parts) return;
-          await writer.write(to, parts);
-          files++;
-          progress?.({ pages, files });
-        });
+        const relative = path.relative(root, to).split(path.sep).join('/');
+        if (writableByGit(relative)) byGit.push({ oid: file.blobOid, path: relative });
+        else here.push({ oid: file.blobOid, to });
+      }
+      const written = await ctx.reader.writeBlobFiles(spaceId, root, byGit).catch((error: unknown) => {
+        ctx.log.warn({ err: (error as Error).message, space: spaceId }, 'export: files not written by git, written here instead');
+        for (const file of byGit) here.push({ oid: file.oid, to: path.join(root, ...file.path.split('/')) });
+        return [];
+      });
+      files += written.length;
+      progress?.({ pages, files });
+      for (const { oid, to } of here) {
+        if (stopped) return;
+        await copy(spaceId, oid, to);
       }
     }
   })();
