@@ -52,11 +52,24 @@ export function pageUrl(siteBase: string, space: PublishedSpace, page: DocumentP
 }
 
 /**
+ * readerMarkdown of each page for a reader without claims, made once (a page of a revision never changes): a static
+ * export reads it twice per page (its `.md` file, its search index), `llms-full.txt` once per page per request.
+ */
+const withoutClaims = new WeakMap<DocumentPage, string>();
+
+/**
  * A page's markdown as written, for this reader: only the `{% if %}` branches the reader's claims show (with none: as
  * for anyone without), as on the HTML page.
  */
 export function readerMarkdown(page: DocumentPage, claims: VisitorClaims = {}): string {
-  return adaptedMarkdown(page.markdown, (condition) => evaluateCondition(condition, claims));
+  const adapt = () => adaptedMarkdown(page.markdown, (condition) => evaluateCondition(condition, claims));
+  if (Object.keys(claims).length > 0) return adapt();
+  let markdown = withoutClaims.get(page);
+  if (markdown === undefined) {
+    markdown = adapt();
+    withoutClaims.set(page, markdown);
+  }
+  return markdown;
 }
 
 /** A page as markdown (its URL + `.md`): the title as the first heading, then its markdown as written, for this reader. */
