@@ -55,6 +55,45 @@ export function imageDimensions(bytes: Uint8Array): { width: number; height: num
   }
 }
 
+/**
+ * Image types found by their first bytes whose size is in a header at a fixed place in their first 40 bytes: a
+ * beginning of the file gives the same answer as the whole file. (Not JPEG, whose frame comes after blocks of any
+ * length, found by a scan that a cut file can lead astray; nor SVG, TIFF, ICO, HEIF, whose size may be anywhere in
+ * the file, or the largest of several images.)
+ */
+const SIZED_AT_START = new Set(['png', 'gif', 'bmp', 'webp']);
+
+/** How much of a big image is looked at alone first. */
+const HEAD_BYTES = 64 * 1024;
+
+/**
+ * imageDimensions of an image read in parts (as it came from git), without joining a big one: its first parts are
+ * looked at alone when its type's size is at its start (SIZED_AT_START); the whole image otherwise, or when they do
+ * not give it. The answer is imageDimensions' of the whole bytes.
+ */
+export function imageDimensionsOfParts(parts: Buffer[]): { width: number; height: number } | undefined {
+  const total = parts.reduce((sum, part) => sum + part.length, 0);
+  if (total > HEAD_BYTES) {
+    const head: Buffer[] = [];
+    let length = 0;
+    for (const part of parts) {
+      if (length >= HEAD_BYTES) break;
+      head.push(part);
+      length += part.length;
+    }
+    const bytes = Buffer.concat(head, length);
+    let type: string | undefined;
+    try {
+      type = imageSize(bytes).type;
+    } catch {
+      type = undefined;
+    }
+    const found = type !== undefined && SIZED_AT_START.has(type) ? imageDimensions(bytes) : undefined;
+    if (found) return found;
+  }
+  return imageDimensions(parts.length === 1 ? parts[0] : Buffer.concat(parts, total));
+}
+
 /** The oid git gives a blob of these bytes (`sha1("blob <length>\0" + bytes)`): equal bytes, equal oid. */
 export function blobOid(bytes: Uint8Array): string {
   return createHash('sha1').update(`blob ${bytes.length}\0`).update(bytes).digest('hex');

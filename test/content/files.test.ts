@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { contentTypeOf, hasDimensions, imageDimensions } from '../../src/content/files.js';
+import { contentTypeOf, hasDimensions, imageDimensions, imageDimensionsOfParts } from '../../src/content/files.js';
 import { gitBlobOid, tinyPng } from '../helpers/content.js';
 
 function gif(width: number, height: number): Buffer {
@@ -69,6 +69,35 @@ describe('imageDimensions', () => {
     expect(imageDimensions(Buffer.from('not an image'))).toBeUndefined();
     expect(imageDimensions(Buffer.alloc(0))).toBeUndefined();
     expect(imageDimensions(tinyPng(2, 2).subarray(0, 12))).toBeUndefined();
+  });
+});
+
+describe('imageDimensionsOfParts', () => {
+  /** `bytes` padded to `size` and cut into parts of 64 KiB, as git's pipe gives them. */
+  const parts = (bytes: Buffer, size: number) => {
+    const whole = Buffer.concat([bytes, Buffer.alloc(Math.max(0, size - bytes.length), 7)]);
+    return Array.from({ length: Math.ceil(whole.length / 65536) }, (_, i) => whole.subarray(i * 65536, (i + 1) * 65536));
+  };
+
+  it('answers as imageDimensions of the whole bytes, big or small, whatever the type', () => {
+    const svg = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="120" height="40">');
+    for (const image of [tinyPng(7, 3), gif(16, 9), webp(1200, 630), jpeg(640, 480), svg]) {
+      for (const size of [0, 100_000, 3_000_000]) {
+        const cut = parts(image, size);
+        expect(imageDimensionsOfParts(cut)).toEqual(imageDimensions(Buffer.concat(cut)));
+      }
+    }
+    expect(imageDimensionsOfParts(parts(tinyPng(7, 3), 3_000_000))).toEqual({ width: 7, height: 3 });
+    expect(imageDimensionsOfParts([])).toBeUndefined();
+  });
+
+  it('reads a big JPEG whole: its frame may come after blocks longer than any beginning looked at', () => {
+    // An APP1 block of 64 KiB less a byte, then another, then the frame: past the first 64 KiB.
+    const block = Buffer.concat([Buffer.from([0xff, 0xe1, 0xff, 0xff]), Buffer.alloc(0xffff - 2, 0)]);
+    const image = jpeg(640, 480);
+    const big = Buffer.concat([image.subarray(0, 2), block, block, image.subarray(2)]);
+    expect(imageDimensions(big)).toEqual({ width: 640, height: 480 });
+    expect(imageDimensionsOfParts(parts(big, 0))).toEqual({ width: 640, height: 480 });
   });
 });
 

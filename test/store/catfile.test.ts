@@ -75,6 +75,29 @@ describe.each([
     expect(await reader.read('no-such-object')).toBeUndefined();
   });
 
+  it('answers big binary objects arriving in many chunks, between small ones, byte for byte', async () => {
+    // Every byte value, several MB (an image of a repository's assets), and sizes around a pipe's 64 KiB.
+    const bigs = [5 * 1024 * 1024 + 3, 65536, 65535, 65537, 1].map((size, n) => Buffer.from(Array.from({ length: size }, (_, i) => (i * 7 + n) % 256)));
+    const bigOids = bigs.map((data) => execFileSync('git', ['--git-dir', gitDir, 'hash-object', '-w', '--stdin'], { input: data }).toString().trim());
+    const names = bigOids.flatMap((oid, i) => [oids[i], oid, 'no-such-object']);
+    const objects = await reader.readMany(names);
+    bigs.forEach((data, i) => {
+      expect(objects[i * 3]?.data.toString('utf8')).toBe(texts[i]);
+      expect(objects[i * 3 + 1]?.size).toBe(data.length);
+      expect(objects[i * 3 + 1]?.data.equals(data)).toBe(true);
+      expect(objects[i * 3 + 2]).toBeUndefined();
+    });
+    expect((await reader.read(bigOids[0]))?.data.equals(bigs[0])).toBe(true);
+    // Read in parts (never joined), between reads joined, the same bytes.
+    const [parts, joined, small] = await Promise.all([reader.readParts(bigOids[0]), reader.read(bigOids[1]), reader.readParts(oids[3])]);
+    expect(parts?.size).toBe(bigs[0].length);
+    expect(parts?.parts.length).toBeGreaterThan(1);
+    expect(Buffer.concat(parts!.parts).equals(bigs[0])).toBe(true);
+    expect(joined?.data.equals(bigs[1])).toBe(true);
+    expect(Buffer.concat(small!.parts).toString('utf8')).toBe(texts[3]);
+    expect(await reader.readParts('no-such-object')).toBeUndefined();
+  });
+
   it('fails every read still waiting when the process goes away', async () => {
     const doomed = new CatFileProcess(gitDir, {}, launcher);
     const waiting = doomed.readMany(oids.slice(0, 2000));

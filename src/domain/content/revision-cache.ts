@@ -205,13 +205,13 @@ export class RevisionCache {
   }
 
   /** An image's dimensions by blob oid (blobs never change): read once per process, then remembered. */
-  async dimensionsOf(oid: string, read: () => Promise<Buffer>): Promise<Dimensions | undefined> {
+  async dimensionsOf(oid: string, read: () => Promise<Buffer[]>): Promise<Dimensions | undefined> {
     const known = this.dimensions.get(oid);
     if (known !== undefined) return known ?? undefined;
     // Loaded with the content code by the first build (image-size and mime-types are ~30 modules): a command that
     // reads no content starts without them.
-    const { imageDimensions } = await import('../../content/files.js');
-    const found = imageDimensions(await read());
+    const { imageDimensionsOfParts } = await import('../../content/files.js');
+    const found = imageDimensionsOfParts(await read());
     this.dimensions.set(oid, found ?? null, HEAP.dimensions);
     return found;
   }

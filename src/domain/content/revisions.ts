@@ -110,7 +110,13 @@ export async function loadRevision(ctx: Context, spaceId: string, commitOid: str
       {
         entries,
         readBlob: (oid) => ctx.reader.readBlob(spaceId, oid),
-        dimensionsOf: (oid) => ctx.revisions.dimensionsOf(oid, () => ctx.reader.readBlob(spaceId, oid)),
+        // Read in parts: most of a big image is never looked at (imageDimensionsOfParts).
+        dimensionsOf: (oid) =>
+          ctx.revisions.dimensionsOf(oid, async () => {
+            const parts = await ctx.reader.readBlobParts(spaceId, oid);
+            if (!parts) throw new Error(`blob ${oid} not found`);
+            return parts;
+          }),
         parsePages: (input) => ctx.cpu.run('parsePages', input),
         parseSummary: (input) => ctx.cpu.run('parseSummary', input),
         parsedPages: ctx.revisions.parsedPages,

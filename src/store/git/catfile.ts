@@ -12,15 +12,26 @@ export interface GitObject {
   data: Buffer;
 }
 
+/** An object's content as the chunks it arrived in, never joined: see readParts. */
+export interface GitObjectParts {
+  oid: string;
+  type: GitObject['type'];
+  size: number;
+  parts: Buffer[];
+}
+
 export interface GitObjectInfo {
   oid: string;
   type: GitObject['type'];
   size: number;
 }
 
+/** What a read answers: the header only, the content joined, or its content as it arrived. */
+type Answer = 'info' | 'content' | 'parts';
+
 interface Pending {
-  withContent: boolean;
-  resolve(value: GitObject | GitObjectInfo | undefined): void;
+  answer: Answer;
+  resolve(value: GitObject | GitObjectParts | GitObjectInfo | undefined): void;
   reject(error: Error): void;
 }
 
@@ -34,11 +45,14 @@ export class CatFileProcess {
   private pending: Pending[] = [];
   private head = 0;
   private buffer: Buffer = Buffer.alloc(0);
-  /** Chunks of an object's content still arriving, joined once it is whole (joining per chunk is quadratic). */
-  private parts: Buffer[] = [];
-  private partsLength = 0;
-  /** Bytes `buffer` must hold before the object at its head is whole; 0 when not waiting for one. */
-  private needed = 0;
+  /**
+   * The object whose content is still arriving: its chunks are copied straight into a buffer of its size as they
+   * come, once each (joining them per chunk is quadratic, and joining them at the end then cutting the content out
+   * copies every byte of a big image twice), or kept as they are for a read of its parts.
+   */
+  private arriving?: { pending: Pending; oid: string; type: GitObject['type']; size: number; data?: Buffer; parts: Buffer[]; filled: number };
+  /** Bytes still to drop before the next answer: the newline that ends an object's content. */
+  private skip = 0;
   private closed = false;
   lastUsed = Date.now();
 
@@ -68,22 +82,31 @@ export class CatFileProcess {
 
   /** The object's type, size and content; undefined when the repository does not have it. */
   read(name: string): Promise<GitObject | undefined> {
-    return this.request(`contents ${name}\n`, true) as Promise<GitObject | undefined>;
+    return this.request(`contents ${name}\n`, 'content') as Promise<GitObject | undefined>;
+  }
+
+  /**
+   * read(), the content as the chunks it came through the pipe in, never copied into one buffer: for content that
+   * is only passed on (a file written elsewhere) or only its beginning read (an image's header). Copying a big
+   * object into a buffer of its own costs more than reading it from git.
+   */
+  readParts(name: string): Promise<GitObjectParts | undefined> {
+    return this.request(`contents ${name}\n`, 'parts') as Promise<GitObjectParts | undefined>;
   }
 
   /** The object's type and size without its content; undefined when missing. */
   info(name: string): Promise<GitObjectInfo | undefined> {
-    return this.request(`info ${name}\n`, false) as Promise<GitObjectInfo | undefined>;
+    return this.request(`info ${name}\n`, 'info') as Promise<GitObjectInfo | undefined>;
   }
 
   /** read() of many objects, asked in one write (the answers stream back in order). */
   readMany(names: readonly string[]): Promise<Array<GitObject | undefined>> {
-    return this.requestMany(names, true) as Promise<Array<GitObject | undefined>>;
+    return this.requestMany(names, 'content') as Promise<Array<GitObject | undefined>>;
   }
 
   /** info() of many objects, asked in one write. */
   infoMany(names: readonly string[]): Promise<Array<GitObjectInfo | undefined>> {
-    return this.requestMany(names, false) as Promise<Array<GitObjectInfo | undefined>>;
+    return this.requestMany(names, 'info') as Promise<Array<GitObjectInfo | undefined>>;
   }
 
   /** Ends the process; reads still waiting fail (whether or not the process had answered them yet). */
@@ -94,23 +117,23 @@ export class CatFileProcess {
     this.child.kill();
   }
 
-  private request(line: string, withContent: boolean): Promise<GitObject | GitObjectInfo | undefined> {
+  private request(line: string, answer: Answer): Promise<GitObject | GitObjectParts | GitObjectInfo | undefined> {
     if (this.closed) return Promise.reject(new Error('git cat-file is closed'));
     if (/[\n\0]/.test(line.slice(0, -1))) return Promise.resolve(undefined);
     this.lastUsed = Date.now();
     return new Promise((resolve, reject) => {
-      this.pending.push({ withContent, resolve, reject });
+      this.pending.push({ answer, resolve, reject });
       this.child.stdin.write(line);
     });
   }
 
-  private requestMany(names: readonly string[], withContent: boolean): Promise<Array<GitObject | GitObjectInfo | undefined>> {
+  private requestMany(names: readonly string[], answer: Answer): Promise<Array<GitObject | GitObjectInfo | undefined>> {
     if (this.closed) return Promise.reject(new Error('git cat-file is closed'));
-    const command = withContent ? 'contents' : 'info';
+    const command = answer === 'info' ? 'info' : 'contents';
     const answers = names.map((name) =>
       /[\n\0]/.test(name)
         ? Promise.resolve(undefined)
-        : new Promise<GitObject | GitObjectInfo | undefined>((resolve, reject) => this.pending.push({ withContent, resolve, reject })),
+        : new Promise<GitObject | GitObjectInfo | undefined>((resolve, reject) => this.pending.push({ answer, resolve, reject })),
     );
     const lines = names.filter((name) => !/[\n\0]/.test(name)).map((name) => `${command} ${name}\n`);
     this.lastUsed = Date.now();
@@ -132,17 +155,24 @@ export class CatFileProcess {
 
   private onData(chunk: Buffer): void {
     if (this.closed) return;
-    if (this.needed > 0) {
-      this.parts.push(chunk);
-      this.partsLength += chunk.length;
-      if (this.buffer.length + this.partsLength < this.needed) return;
-      this.buffer = Buffer.concat([this.buffer, ...this.parts]);
-      this.parts = [];
-      this.partsLength = 0;
-      this.needed = 0;
-    } else {
-      this.buffer = this.buffer.length === 0 ? chunk : Buffer.concat([this.buffer, chunk]);
+    let rest = chunk;
+    if (this.arriving) {
+      const arriving = this.arriving;
+      const taken = Math.min(rest.length, arriving.size - arriving.filled);
+      if (arriving.data) rest.copy(arriving.data, arriving.filled, 0, taken);
+      else arriving.parts.push(taken === rest.length ? rest : rest.subarray(0, taken));
+      arriving.filled += taken;
+      rest = rest.subarray(taken);
+      if (arriving.filled < arriving.size) return;
+      this.arrived();
     }
+    if (this.skip > 0) {
+      const skipped = Math.min(this.skip, rest.length);
+      rest = rest.subarray(skipped);
+      this.skip -= skipped;
+    }
+    if (rest.length === 0) return;
+    this.buffer = this.buffer.length === 0 ? rest : Buffer.concat([this.buffer, rest]);
     for (;;) {
       const next = this.pending[this.head];
       if (!next) return;
@@ -157,7 +187,7 @@ export class CatFileProcess {
       }
       const [oid, type, sizeText] = header.split(' ');
       const size = Number(sizeText);
-      if (!next.withContent) {
+      if (next.answer === 'info') {
         this.buffer = this.buffer.subarray(newline + 1);
         this.shift();
         next.resolve({ oid, type: type as GitObject['type'], size });
@@ -166,14 +196,31 @@ export class CatFileProcess {
       // Header, content, then one newline.
       const end = newline + 1 + size + 1;
       if (this.buffer.length < end) {
-        this.needed = end;
+        // Not whole yet: what came of its content is taken (copied into its own buffer, or as a part), and the
+        // rest will follow.
+        const came = this.buffer.subarray(newline + 1, Math.min(this.buffer.length, newline + 1 + size));
+        const data = next.answer === 'content' ? Buffer.allocUnsafe(size) : undefined;
+        if (data) came.copy(data);
+        this.buffer = Buffer.alloc(0);
+        this.arriving = { pending: next, oid, type: type as GitObject['type'], size, data, parts: data || came.length === 0 ? [] : [came], filled: came.length };
+        // Only its newline may be missing.
+        if (came.length === size) this.arrived();
         return;
       }
       const data = Buffer.from(this.buffer.subarray(newline + 1, newline + 1 + size));
       this.buffer = this.buffer.subarray(end);
       this.shift();
-      next.resolve({ oid, type: type as GitObject['type'], size, data });
+      next.resolve(next.answer === 'parts' ? { oid, type: type as GitObject['type'], size, parts: [data] } : { oid, type: type as GitObject['type'], size, data });
     }
+  }
+
+  /** The object arriving is whole: answered, and its newline dropped from what comes next. */
+  private arrived(): void {
+    const { pending, oid, type, size, data, parts } = this.arriving!;
+    this.arriving = undefined;
+    this.skip = 1;
+    this.shift();
+    pending.resolve(data ? { oid, type, size, data } : { oid, type, size, parts });
   }
 
   private fail(error: Error): void {

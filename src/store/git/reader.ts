@@ -8,6 +8,7 @@ import type { GitChild } from './launcher.js';
 import type { GitService, GitStore } from './repositories.js';
 import { receivePackAdvertisement, receivePackCapabilities } from './advertisement.js';
 import { CatFileProcess, type GitObject } from './catfile.js';
+import { writeBlobFiles, type BlobFile } from './blob-files.js';
 
 /** Everything a git process prints, once it exited with 0. */
 function collect(child: GitChild): Promise<Buffer> {
@@ -197,6 +198,26 @@ export class GitReader {
     const object = await this.readObject(spaceId, oid);
     if (!object || object.type !== 'blob') throw new Error(`blob ${oid} not found`);
     return object.data;
+  }
+
+  /**
+   * A blob's content as the parts it was read in (CatFileProcess.readParts: never copied into one buffer), for
+   * content passed on as it is or read only in part; undefined when there is no such blob.
+   */
+  async readBlobParts(spaceId: string, oid: string): Promise<Buffer[] | undefined> {
+    const object = await this.process(spaceId).readParts(oid);
+    return object?.type === 'blob' ? object.parts : undefined;
+  }
+
+  /**
+   * Writes blobs of a space as files under `dir`, by git itself (blob-files.ts: every path writableByGit); resolves
+   * with those written. What is no blob of the repository (missing) is left out.
+   */
+  async writeBlobFiles(spaceId: string, dir: string, files: readonly BlobFile[]): Promise<BlobFile[]> {
+    const infos = await this.process(spaceId).infoMany(files.map((file) => file.oid));
+    const blobs = files.filter((_, i) => infos[i]?.type === 'blob');
+    await writeBlobFiles(this.store.repositoryPath(spaceId), dir, blobs, this.store.launcher);
+    return blobs;
   }
 
   async readCommit(spaceId: string, oid: string): Promise<CommitObject | undefined> {

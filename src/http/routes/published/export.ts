@@ -26,17 +26,19 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Context } from '../../../domain/context.js';
 import { InvalidArgument, NotFound } from '../../../domain/errors.js';
-import { documentPages, publishedSpaces, readPublishedSite, servesAgents } from '../../../domain/sites/published.js';
+import { publishedSpaces, readPublishedSite, servesAgents } from '../../../domain/sites/published.js';
 import { findSiteById } from '../../../store/sql/sites.js';
 import { escapeHtml } from '../../../content/html-text.js';
 import { contentTypeOf, runsScript } from '../../../content/files.js';
-import { pageMarkdown, pageSpecs, pageUrls, renderPage, siteFrame, spaceToc } from './render.js';
+import { pageMarkdown, pageUrls, renderPage, renderSpacePages, siteFrame, spaceToc } from './render.js';
 import { ASSETS } from './site-assets.js';
 import { SITE_CSS } from './site-css.js';
 import { renderSearch } from './search-page.js';
 import { renderSiteNotFound } from './not-found.js';
 import { searchFilters } from './site-reads.js';
 import { EXPORT_SEARCH_ASSET, exportIndex, SEARCH_INDEX_PATH } from './export-search.js';
+import { ExportWriter } from './export-writes.js';
+import { writableByGit, type BlobFile } from '../../../store/git/blob-files.js';
 
 export interface ExportResult {
   dir: string;
@@ -55,10 +57,12 @@ function fileUnder(dir: string, url: string, name: string): string {
   return target;
 }
 
-async function write(file: string, content: string | Buffer): Promise<void> {
-  await fs.mkdir(path.dirname(file), { recursive: true });
-  await fs.writeFile(file, content);
-}
+/**
+ * Writes at once: pages' (their HTML made on the event loop) and files' (each read from git first, a few MB for an
+ * image), in lanes of their own so that pages never wait behind files' reads.
+ */
+const PAGE_WRITES = 8;
+const FILE_COPIES = 4;
 
 /** The `<style>` of every page (layout.ts siteShell): the one inline style a page needs when it has no style attribute. */
 const STYLE_HASH = `'sha256-${createHash('sha256').update(SITE_CSS).digest('base64')}'`;
@@ -112,43 +116,90 @@ export async function exportSite(ctx: Context, siteId: string, dir: string, prog
   // Read on the CPU pool while the pages are written (awaited after them; a failure is thrown there).
   const searchIndex = exportIndex(ctx, tree, spaces);
   searchIndex.catch(() => undefined);
+  const writer = new ExportWriter();
+  const pageWrites = writer.lane(PAGE_WRITES);
   let pages = 0;
   let files = 0;
-  for (const space of spaces) {
-    const urlOf = pageUrls('', space);
-    const { spaceId } = space.content;
-    const renamed = new Set(space.content.files.filter((file) => exportedFileName(file.name) !== file.name).map((file) => fileUrl(spaceId, file.blobOid, file.name)));
-    for (const page of documentPages(space.content.revision.pages)) {
-      const url = urlOf(page);
-      const published = { ...space, page };
-      const html = renameFileLinks(renderPage(published, '', { liveSearch, specs: await pageSpecs(ctx, published) }), renamed);
-      await write(fileUnder(root, url, 'index.html'), withPolicy(html));
-      // As for a reader without claims, like the HTML: what a `{% if %}` hides from them is in neither. Only for a site
-      // that serves agents (servesAgents), as the served site's `.md` twins.
-      if (url !== '/' && servesAgents(tree.site)) await write(`${fileUnder(root, url, 'index.html').slice(0, -'/index.html'.length)}.md`, pageMarkdown(page));
-      pages++;
-      progress?.({ pages, files });
-    }
-    for (const file of space.content.files) {
-      const object = await ctx.reader.readObject(space.content.spaceId, file.blobOid);
-      if (!object || object.type !== 'blob') continue;
-      await write(fileUnder(root, `/~files/${encodeURIComponent(spaceId)}/${file.blobOid}`, exportedFileName(file.name.replace(/[\\/]/g, '-'))), object.data);
+  // The spaces' files, written while the pages are rendered: by git itself where it can (their bytes never pass
+  // through this process, blob-files.ts), else read from git and written here.
+  const fileCopies = writer.lane(FILE_COPIES);
+  let stopped = false;
+  const copy = async (spaceId: string, oid: string, to: string) => {
+    await fileCopies.queue(async () => {
+      // As read from git, never joined into one buffer (a few MB for an image): written as they came.
+      const parts = await ctx.reader.readBlobParts(spaceId, oid);
+      if (!parts) return;
+      await writer.write(to, parts);
       files++;
       progress?.({ pages, files });
+    });
+  };
+  const copied = (async () => {
+    for (const space of spaces) {
+      const { spaceId } = space.content;
+      const byGit: BlobFile[] = [];
+      const here: Array<{ oid: string; to: string }> = [];
+      for (const file of space.content.files) {
+        const to = fileUnder(root, `/~files/${encodeURIComponent(spaceId)}/${file.blobOid}`, exportedFileName(file.name.replace(/[\\/]/g, '-')));
+        const relative = path.relative(root, to).split(path.sep).join('/');
+        if (writableByGit(relative)) byGit.push({ oid: file.blobOid, path: relative });
+        else here.push({ oid: file.blobOid, to });
+      }
+      const written = await ctx.reader.writeBlobFiles(spaceId, root, byGit).catch((error: unknown) => {
+        ctx.log.warn({ err: (error as Error).message, space: spaceId }, 'export: files not written by git, written here instead');
+        for (const file of byGit) here.push({ oid: file.oid, to: path.join(root, ...file.path.split('/')) });
+        return [];
+      });
+      files += written.length;
+      progress?.({ pages, files });
+      for (const { oid, to } of here) {
+        if (stopped) return;
+        await copy(spaceId, oid, to);
+      }
     }
+  })();
+  copied.catch(() => undefined);
+  try {
+    for (const space of spaces) {
+      const urlOf = pageUrls('', space);
+      const { spaceId } = space.content;
+      const renamed = new Set(space.content.files.filter((file) => exportedFileName(file.name) !== file.name).map((file) => fileUrl(spaceId, file.blobOid, file.name)));
+      await renderSpacePages(ctx, space, '', async (published, content, specs) => {
+        const { page } = published;
+        const url = urlOf(page);
+        const html = renameFileLinks(renderPage(published, '', { liveSearch, content, ...(specs ? { specs } : {}) }), renamed);
+        const at = fileUnder(root, url, 'index.html');
+        await pageWrites.queue(async () => {
+          await writer.write(at, withPolicy(html));
+          // As for a reader without claims, like the HTML: what a `{% if %}` hides from them is in neither. Only for a
+          // site that serves agents (servesAgents), as the served site's `.md` twins.
+          if (url !== '/' && servesAgents(tree.site)) await writer.write(`${at.slice(0, -'/index.html'.length)}.md`, pageMarkdown(page));
+          pages++;
+          progress?.({ pages, files });
+        });
+      });
+    }
+    await copied;
+  } catch (error) {
+    // Nothing is left writing into the folder once the export has failed.
+    stopped = true;
+    await copied.catch(() => undefined);
+    await writer.done().catch(() => undefined);
+    throw error;
   }
+  await writer.done();
   // The search: its index, and the served results page with no query, which the script fills in.
-  await write(fileUnder(root, SEARCH_INDEX_PATH, ''), JSON.stringify(await searchIndex));
+  await writer.write(fileUnder(root, SEARCH_INDEX_PATH, ''), JSON.stringify(await searchIndex));
   const searchFrame = siteFrame(tree, '', { currentSection: null, liveSearch });
-  await write(path.join(root, '~search', 'index.html'), withPolicy(renderSearch(searchFrame, { query: '', results: [], filters: searchFilters(tree, searchFrame) })));
+  await writer.write(path.join(root, '~search', 'index.html'), withPolicy(renderSearch(searchFrame, { query: '', results: [], filters: searchFilters(tree, searchFrame) })));
   // The one "not found" page static hosts answer for every missing address (`404.html` at the root): the served page
   // for an address that leads into no section or space (the table of contents of the site's own space), the nearest
   // pages found by the script in the reader's browser.
   const home = spaces.find((space) => space.prefix.length === 0) ?? spaces[0];
   const notFoundFrame = siteFrame(tree, '', { currentSection: home?.section?.id ?? tree.defaultSection, liveSearch });
-  await write(path.join(root, '404.html'), withPolicy(renderSiteNotFound(notFoundFrame, { nearest: [], ...(home ? { toc: spaceToc(home, '') } : {}) })));
+  await writer.write(path.join(root, '404.html'), withPolicy(renderSiteNotFound(notFoundFrame, { nearest: [], ...(home ? { toc: spaceToc(home, '') } : {}) })));
   // Quire's scripts and icon, where the pages load them from, and the icon the pages link as the site's.
-  for (const asset of [...Object.values(ASSETS), EXPORT_SEARCH_ASSET]) await write(fileUnder(root, asset.path, ''), asset.body);
-  await write(path.join(root, 'favicon.svg'), ASSETS.icon.body);
+  for (const asset of [...Object.values(ASSETS), EXPORT_SEARCH_ASSET]) await writer.write(fileUnder(root, asset.path, ''), asset.body);
+  await writer.write(path.join(root, 'favicon.svg'), ASSETS.icon.body);
   return { dir: root, pages, files };
 }

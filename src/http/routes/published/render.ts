@@ -25,13 +25,27 @@ import { keptAnswer } from '../../answer-cache.js';
 
 const encodePath = (segments: string[]) => segments.map(encodeURIComponent).join('/');
 
-/** URLs of the pages of a published space: the space's own URL for its first page (worked out once per space). */
+/** pageUrls of each revision and place on the site (every page rendered asks for them, several times). */
+const pageUrlsKept = new WeakMap<IndexedRevision, Map<string, (page: DocumentPage) => string>>();
+
+/**
+ * URLs of the pages of a published space: the space's own URL for its first page (worked out once per revision and
+ * place on the site: finding the first page walks the whole tree).
+ */
 export function pageUrls(siteBase: string, space: PublishedSpace): (page: DocumentPage) => string {
-  const prefix = encodePath(space.prefix);
-  // Below the site's own URL ('' at the root of a host, as in an export: `/section`, never a relative `section`).
-  const spaceBase = prefix === '' ? siteBase : `${siteBase}/${prefix}`;
-  const first = firstDocument(space.content.revision.pages)?.id;
-  return (page) => (page.id === first ? spaceBase || '/' : `${spaceBase}/${encodePath(page.path.split('/'))}`);
+  const kept = pageUrlsKept.get(space.content) ?? new Map<string, (page: DocumentPage) => string>();
+  pageUrlsKept.set(space.content, kept);
+  const place = `${siteBase}\n${space.prefix.join('/')}`;
+  let urlOf = kept.get(place);
+  if (!urlOf) {
+    const prefix = encodePath(space.prefix);
+    // Below the site's own URL ('' at the root of a host, as in an export: `/section`, never a relative `section`).
+    const spaceBase = prefix === '' ? siteBase : `${siteBase}/${prefix}`;
+    const first = firstDocument(space.content.revision.pages)?.id;
+    urlOf = (page) => (page.id === first ? spaceBase || '/' : `${spaceBase}/${encodePath(page.path.split('/'))}`);
+    kept.set(place, urlOf);
+  }
+  return urlOf;
 }
 
 export function pageUrl(siteBase: string, space: PublishedSpace, page: DocumentPage): string {
@@ -39,11 +53,24 @@ export function pageUrl(siteBase: string, space: PublishedSpace, page: DocumentP
 }
 
 /**
+ * readerMarkdown of each page for a reader without claims, made once (a page of a revision never changes): a static
+ * export reads it twice per page (its `.md` file, its search index), `llms-full.txt` once per page per request.
+ */
+const withoutClaims = new WeakMap<DocumentPage, string>();
+
+/**
  * A page's markdown as written, for this reader: only the `{% if %}` branches the reader's claims show (with none: as
  * for anyone without), as on the HTML page.
  */
 export function readerMarkdown(page: DocumentPage, claims: VisitorClaims = {}): string {
-  return adaptedMarkdown(page.markdown, (condition) => evaluateCondition(condition, claims));
+  const adapt = () => adaptedMarkdown(page.markdown, (condition) => evaluateCondition(condition, claims));
+  if (Object.keys(claims).length > 0) return adapt();
+  let markdown = withoutClaims.get(page);
+  if (markdown === undefined) {
+    markdown = adapt();
+    withoutClaims.set(page, markdown);
+  }
+  return markdown;
 }
 
 /** A page as markdown (its URL + `.md`): the title as the first heading, then its markdown as written, for this reader. */
@@ -237,6 +264,41 @@ export function prerenderSiblings(ctx: Context, published: PublishedSpace, siteB
   }, threads);
 }
 
+/**
+ * Every document page of a space with its content rendered, handed to `each` as soon as it is, in no set order (a
+ * static export writes each as it comes): the CPU pool renders the pages in batches from the first one
+ * (prerenderSiblings), while the event loop renders them one by one from the last one, until the two meet; a page
+ * the pool is rendering is waited for, never rendered twice. On two cores, both render at once. The event loop also
+ * renders what the pool leaves (pages with OpenAPI blocks, big ones): each page's content is what a reader's request
+ * would get, byte for byte.
+ */
+export async function renderSpacePages(
+  ctx: Context,
+  space: PublishedSpace,
+  siteBase: string,
+  each: (published: PublishedPage, content: PageHtml, specs: PageSpecs | undefined) => Promise<void>,
+): Promise<void> {
+  const pages = documentPages(space.content.revision.pages);
+  const ahead = prerenderSiblings(ctx, space, siteBase, ctx.cpu.size);
+  const render = async (published: PublishedPage, specs: PageSpecs | undefined) => each(published, renderedContent(published, siteBase, specs), specs);
+  let met = pages.length;
+  while (met > 0) {
+    const published = { ...space, page: pages[met - 1] };
+    const specs = await pageSpecs(ctx, published);
+    // The pool's batches have come this far: the pages before are rendered, or being rendered there.
+    if (!specs && prerendering(space.content, contentKey(published, siteBase, undefined))) break;
+    await render(published, specs);
+    met -= 1;
+  }
+  for (const page of pages.slice(0, met)) {
+    const published = { ...space, page };
+    const specs = await pageSpecs(ctx, published);
+    if (!specs) await prerendering(space.content, contentKey(published, siteBase, undefined));
+    await render(published, specs);
+  }
+  await ahead;
+}
+
 /** A section's title in the site's tabs: one titled like the site is shown under its space's title (see siteFrame). */
 function sectionTabTitle(tree: PublishedTree, section: SiteSectionRow): string {
   const same = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();
@@ -303,6 +365,21 @@ export function spaceToc(space: PublishedSpace, siteBase: string): string {
   return first ? tocList(space.content.revision.pages, tocHref({ ...space, page: first }, siteBase), undefined) : '';
 }
 
+/** The pages a revision's previous and next links go through (its shown document pages, in order), made once. */
+const readingOrders = new WeakMap<IndexedRevision, { order: DocumentPage[]; positions: Map<string, number> }>();
+
+function readingOrder(content: IndexedRevision): { order: DocumentPage[]; positions: Map<string, number> } {
+  let kept = readingOrders.get(content);
+  if (!kept) {
+    const order = documentPages(content.revision.pages).filter((p) => !p.hidden);
+    const positions = new Map<string, number>();
+    order.forEach((p, i) => positions.has(p.id) || positions.set(p.id, i));
+    kept = { order, positions };
+    readingOrders.set(content, kept);
+  }
+  return kept;
+}
+
 /**
  * The whole HTML of a published page at `siteBase` ('' for a site served at the root of its host: a static export).
  * Pure but for the page's rendered content (`content`, else rendered here with `specs`), kept with the revision. `liveSearch`:
@@ -312,8 +389,8 @@ export function renderPage(published: PublishedPage, siteBase: string, options: 
   const { tree, content, page } = published;
   const { pageUrlOf, fileUrl } = pageLinks(published, siteBase);
   const { html, outline } = options.content ?? renderedContent(published, siteBase, options.specs);
-  const order = documentPages(content.revision.pages).filter((p) => !p.hidden);
-  const at = order.findIndex((p) => p.id === page.id);
+  const { order, positions } = readingOrder(content);
+  const at = positions.get(page.id) ?? -1;
   const nav = (target: DocumentPage | undefined): NavLink | undefined => (target ? { title: target.title, href: pageUrlOf(target), current: false } : undefined);
   return renderLayout({
     ...siteFrame(tree, siteBase, { currentSection: published.section?.id ?? tree.defaultSection, ...(options.liveSearch ? { liveSearch: options.liveSearch } : {}) }),
