@@ -80,12 +80,12 @@ export async function createContainer(config: Config, options: ContainerOptions 
     // One eighth of the content cache's bytes: facts are stored in the database too, and read again in a millisecond.
     { memoryBytes: Math.floor(config.contentCacheBytes / 8), log: (msg, fields) => log.warn(fields, msg) },
   );
-  const links = new LinkSigner(await instanceSecret(store.db, 'link-signing'));
+  const downloadLinks = new LinkSigner(await instanceSecret(store.db, 'link-signing'));
   const secrets = await SecretBox.ofDataDir(config.dataDir, 'credentials');
   const visitorClaims = await VisitorClaimsSigner.create(await loadOrCreateSigningKey(config.dataDir, VISITOR_CLAIMS_KEY), config.publicUrl);
   const cpu = new CpuPool(config.cpuThreads);
   const databaseFile = sqliteFile(config.dataDir);
-  const longRead: Context['longRead'] =
+  const readOffLoop: Context['readOffLoop'] =
     store.dialect === 'sqlite'
       ? (query) => cpu.run('readDatabase', { file: databaseFile, sql: query.sql, parameters: query.parameters })
       : async (query) => (await store.db.executeQuery(query)).rows;
@@ -116,14 +116,14 @@ export async function createContainer(config: Config, options: ContainerOptions 
     reader,
     history,
     revisions,
-    shared: new SharedWork(),
+    workByKey: new SharedWork(),
     rankings: new SpaceRankings(config.searchRankingsBytes),
     cpu,
-    longRead,
+    readOffLoop,
     threadReadFile: store.dialect === 'sqlite' ? databaseFile : undefined,
     cursors,
     cache,
-    links,
+    downloadLinks,
     fetcher,
     jobs,
     visitorClaims,

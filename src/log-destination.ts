@@ -71,17 +71,17 @@ export class LogDestination implements DestinationStream {
       this.thread = new AccessLogThread(this.fd);
       holdingLines.add(this);
     }
-    this.sendKept();
+    this.sendCachedAnswer();
   }
 
   /** Has every access line logged so far written before this returns. */
   finishAccessLines(): void {
-    this.sendKept();
+    this.sendCachedAnswer();
     this.thread?.waitUntilWritten();
   }
 
   /** Sends the kept access lines to the thread, or writes them here while it starts (and with no descriptor). */
-  private sendKept(): void {
+  private sendCachedAnswer(): void {
     const kept = this.takeKept();
     if (kept.length === 0) return;
     if (this.thread?.ready) this.thread.send(kept);

@@ -32,7 +32,7 @@ export interface Context {
   /** Reads every request makes (tokens, access, space rows); forgets on local writes, expires for others'. */
   cache: ReadCache;
   /** Signs expiring download links (change-request PDFs). */
-  links: LinkSigner;
+  downloadLinks: LinkSigner;
   /** The only way out to the network: refuses private addresses unless QUIRE_FETCH_ALLOW allows them. */
   fetcher: GuardedFetcher;
   /** Worker threads for CPU-heavy content work (parsing pages, search rows, links): never on the event loop. */
@@ -42,7 +42,7 @@ export interface Context {
    * CPU pool thread's own connection (src/store/sql/thread-reads.ts); on PostgreSQL, as any query. It sees what is
    * committed: not for reads inside a transaction.
    */
-  longRead: (query: CompiledQuery) => Promise<unknown[]>;
+  readOffLoop: (query: CompiledQuery) => Promise<unknown[]>;
   /**
    * The SQLite database file, which CPU pool threads read on connections of their own (src/store/sql/thread-reads.ts):
    * reads and the CPU work on what they read can be split between the event loop and a thread. Undefined on
@@ -51,8 +51,8 @@ export interface Context {
   threadReadFile: string | undefined;
   /** The best pages of spaces for queries, kept until each space is indexed again (organization and site search). */
   rankings: SpaceRankings;
-  /** Work concurrent callers share while it runs (one indexing of a space that several reads would start). */
-  shared: SharedWork;
+  /** Work per key in this process: shared while it runs (one indexing several reads would start), or in turn (Git Sync runs). */
+  workByKey: SharedWork;
   /** Where work that must not block a request goes (imports, indexing, OpenAPI fetches). */
   jobs: JobQueue;
   /** Signs the visitor claims the ping operation returns (key pair kept in the data dir). */

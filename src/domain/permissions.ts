@@ -19,7 +19,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../store/sql/schema.js';
 import { findMember, type MemberRow } from '../store/sql/members.js';
 import { teamRolesOfUser } from '../store/sql/teams.js';
-import { collectionsOfOrganization, grantsFor, type CollectionRow, type SpaceRow } from '../store/sql/content.js';
+import { collectionsOfOrganization, grantsFor, type CollectionRow, type SpaceRow } from '../store/sql/spaces.js';
 import { NotFound, PermissionDenied } from './errors.js';
 import type { Context } from './context.js';
 import { atLeast, isRole, strongest, type Role } from './roles.js';

@@ -1,7 +1,7 @@
 /**
  * The HTTP answer cache: what the routes answer from one revision of a space (JSON texts, the bytes of rendered pages,
  * their compressed forms), by route and options, and the URLs replayed from them (src/http/replay-lane.ts,
- * present.ts replayKept). A revision never changes, so an answer made from it stays right as long as the revision
+ * present.ts replayCachedAnswer). A revision never changes, so an answer made from it stays right as long as the revision
  * lives: the answers are attached to the domain's revision object (a WeakMap, keyed by the space's revision at one
  * commit), go when the revision cache lets it go, and are counted in its weight (`weigh`), so that one budget bounds
  * both. The domain keeps no bytes of answers: it only hears how much is held with each revision.

@@ -127,7 +127,7 @@ export function answerCoding(header: string | string[] | undefined): Coding | un
  * coding (on zlib's thread pool, off the event loop; concurrent first requests wait for the same compression) and
  * kept beside it, counted in the revision's weight. The 20 MB `/content` of a 10,000-page space is ~1-4 MB gzipped.
  */
-export function sendKept(
+export function sendCachedAnswer(
   request: FastifyRequest,
   reply: FastifyReply,
   content: IndexedRevision,
@@ -138,7 +138,7 @@ export function sendKept(
 ): FastifyReply | Promise<FastifyReply> {
   if (options.replayable) keepReplay(content, request.url, { key, bytes, type });
   reply.type(type);
-  const form = keptForm(content, key, bytes, request.headers['accept-encoding']);
+  const form = cachedAnswerForm(content, key, bytes, request.headers['accept-encoding']);
   // Caches between must not give the compressed answer to a client that did not ask for it, nor the other way.
   // (Added to what the route varies on already, such as a published page's `accept`.)
   if (form.vary) reply.header('vary', [reply.getHeader('vary'), 'accept-encoding'].filter((value) => value !== undefined && value !== '').join(', '));
@@ -148,11 +148,11 @@ export function sendKept(
 }
 
 /**
- * The body a kept answer goes out with, to a client whose Accept-Encoding is `acceptEncoding` (see sendKept): its
+ * The body a kept answer goes out with, to a client whose Accept-Encoding is `acceptEncoding` (see sendCachedAnswer): its
  * bytes, or its compressed bytes in the client's coding when made already (no body when they are still to be made or
  * being made); `vary` when the answer is one that may go compressed.
  */
-export function keptForm(content: IndexedRevision, key: string, bytes: Buffer, acceptEncoding: string | string[] | undefined): { body?: Buffer; coding?: Coding; vary?: true } {
+export function cachedAnswerForm(content: IndexedRevision, key: string, bytes: Buffer, acceptEncoding: string | string[] | undefined): { body?: Buffer; coding?: Coding; vary?: true } {
   if (bytes.length < COMPRESS_FROM_BYTES) return { body: bytes };
   const coding = answerCoding(acceptEncoding);
   if (coding === undefined) return { body: bytes, vary: true };
@@ -178,7 +178,7 @@ function answerCompression(bytes: Buffer): { chunkSize: number; level: number; p
  * (answerCoding: Brotli or gzip, on zlib's thread pool, off the event loop) for a client that accepts it. A search
  * answer is made anew for each request and can be hundreds of kilobytes: sent as a text, Node counts its UTF-8 length
  * and then encodes it, two passes that are slow over a text with any character beyond Latin-1;
- * uncompressed, it is several times the bytes to write. Answers sent as bytes (kept ones: sendKept compresses
+ * uncompressed, it is several times the bytes to write. Answers sent as bytes (kept ones: sendCachedAnswer compresses
  * and keeps its own) and streams go as they are.
  */
 export const compressAnswers: onSendHookHandler = (request, reply, payload, done) => {
@@ -234,7 +234,7 @@ async function sendCompressed(reply: FastifyReply, content: IndexedRevision, key
   return reply.header('content-encoding', coding).send(await compressed);
 }
 
-/** Remembers that `url` is answered by `answer` (see replayKept), counted in the revision's weight. */
+/** Remembers that `url` is answered by `answer` (see replayCachedAnswer), counted in the revision's weight. */
 function keepReplay(content: IndexedRevision, url: string, answer: KeptReplay): void {
   if (keepReplayOf(content, url, answer)) content.weigh?.(REPLAY_HEAP + stringBytes(url));
 }
@@ -244,30 +244,30 @@ const REPLAY_HEAP = 120;
 
 /**
  * The kept answer of `url` for `caller`: when the caller's read of the space is current (peekContent: the read
- * cache's entry, the revision built) and this URL was answered from that revision before (sendKept with
- * `replayable`). The one check of both ways a replay goes out: replayKept (a route's hook) and the replay lane
+ * cache's entry, the revision built) and this URL was answered from that revision before (sendCachedAnswer with
+ * `replayable`). The one check of both ways a replay goes out: replayCachedAnswer (a route's hook) and the replay lane
  * (src/http/replay-lane.ts, ahead of the router).
  */
-export function keptReplay(ctx: Context, caller: Caller, spaceId: string, url: string): { content: IndexedRevision; replay: KeptReplay } | undefined {
+export function cachedReplay(ctx: Context, caller: Caller, spaceId: string, url: string): { content: IndexedRevision; replay: KeptReplay } | undefined {
   const content = peekContent(ctx, caller, spaceId);
   const replay = content && replayOf(content, url);
   return content && replay ? { content, replay } : undefined;
 }
 
 /**
- * An onRequest hook for the routes that answer a kept answer of a space's content at main: a URL that keptReplay finds
+ * An onRequest hook for the routes that answer a kept answer of a space's content at main: a URL that cachedReplay finds
  * goes out at once, without the route's validation, checks and lookups (a warm page read costs markedly less,
  * bench/README.md). Anything else runs the route. Most replays never get here (the replay lane answers them first):
  * this one answers what the lane leaves, such as a compression still being made.
  */
-export function replayKept(ctx: Context): onRequestHookHandler {
+export function replayCachedAnswer(ctx: Context): onRequestHookHandler {
   return (request, reply, done) => {
     const { spaceId } = request.params as { spaceId?: string };
-    const kept = request.caller && spaceId !== undefined ? keptReplay(ctx, request.caller, spaceId, request.url) : undefined;
+    const kept = request.caller && spaceId !== undefined ? cachedReplay(ctx, request.caller, spaceId, request.url) : undefined;
     if (!kept) return done();
     const { content, replay } = kept;
     // Sent at once when small (no promise); a compressed answer may wait for its compression.
-    const sent = sendKept(request, reply, content, replay.key, replay.bytes, replay.type);
+    const sent = sendCachedAnswer(request, reply, content, replay.key, replay.bytes, replay.type);
     if (sent instanceof Promise) sent.catch((error: unknown) => reply.send(error));
   };
 }

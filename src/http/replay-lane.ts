@@ -1,20 +1,20 @@
 /**
  * The replay lane: kept answers of a space's content at main, sent ahead of Fastify's routing.
  *
- * A warm page read is an answer kept with the revision (sendKept with `replayable`), sent again to a caller whose read
- * of the space is current (keptReplay). Fastify's per-request work around such a send (request and reply objects, the
+ * A warm page read is an answer kept with the revision (sendCachedAnswer with `replayable`), sent again to a caller whose read
+ * of the space is current (cachedReplay). Fastify's per-request work around such a send (request and reply objects, the
  * router, hooks, a child logger, response listeners) cost more than the send itself, well above a bare Fastify route
  * answering the same bytes (bench/README.md). This lane answers those requests from the server's
  * `request` event with the same checks and the same bytes and headers; anything it cannot answer as the route would
  * (another method, a body, a token the read cache does not hold, a URL not replayed yet, a compression being made, a
- * server closing) goes to Fastify unchanged, where replayKept and the route answer it. It authenticates as the
+ * server closing) goes to Fastify unchanged, where replayCachedAnswer and the route answer it. It authenticates as the
  * routes do (cachedCaller of the auth plugin) and answers what the HTTP answer cache keeps (src/http/answer-cache.ts).
  */
 import http from 'node:http';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Context } from '../domain/context.js';
 import { cachedCaller } from './plugins/auth.js';
-import { keptForm, keptReplay } from './present.js';
+import { cachedAnswerForm, cachedReplay } from './present.js';
 import { logAnswered } from './access-line.js';
 
 /** The space of a URL that may be a replayed one (the content routes of src/http/routes/content under /v1). */
@@ -42,10 +42,10 @@ export function replayLane(ctx: Context, options: ReplayLaneOptions): (req: http
     // The routes' own authentication, for a token the read cache holds (any other goes to Fastify's hook).
     const caller = cachedCaller(ctx, req.headers.authorization);
     if (!caller) return false;
-    const kept = keptReplay(ctx, caller, spaceId, url);
+    const kept = cachedReplay(ctx, caller, spaceId, url);
     if (!kept) return false;
     const { content, replay } = kept;
-    const form = keptForm(content, replay.key, replay.bytes, req.headers['accept-encoding']);
+    const form = cachedAnswerForm(content, replay.key, replay.bytes, req.headers['accept-encoding']);
     if (!form.body) return false;
     const headers: http.OutgoingHttpHeaders = { 'content-type': replay.type };
     if (form.vary) headers.vary = 'accept-encoding';

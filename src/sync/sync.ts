@@ -133,7 +133,7 @@ export class Sync {
     }
 
     await this.startWatching();
-    await this.enqueue(() => this.cycle(true));
+    await this.enqueue(() => this.round({ pull: true }));
     this.log(`watching ${this.dir}: saved changes are pushed to ${this.branch} of ${this.remoteUrl}, which is checked every ${this.intervalMs} ms`);
     this.schedulePoll();
   }
@@ -146,7 +146,7 @@ export class Sync {
       clearTimeout(this.debounce);
       this.debounce = undefined;
       await this.watcher?.close();
-      if (pending) void this.enqueue(() => this.cycle(false));
+      if (pending) void this.enqueue(() => this.round({ pull: false }));
       await this.queue;
       this.log('stopped');
     })();
@@ -221,14 +221,14 @@ export class Sync {
     clearTimeout(this.debounce);
     this.debounce = setTimeout(() => {
       this.debounce = undefined;
-      void this.enqueue(() => this.cycle(false));
+      void this.enqueue(() => this.round({ pull: false }));
     }, this.debounceMs);
   }
 
   private schedulePoll(): void {
     if (this.stopping) return;
     this.pollTimer = setTimeout(() => {
-      void this.enqueue(() => this.cycle(true)).finally(() => this.schedulePoll());
+      void this.enqueue(() => this.round({ pull: true })).finally(() => this.schedulePoll());
     }, this.intervalMs);
   }
 
@@ -249,10 +249,10 @@ export class Sync {
   }
 
   /** One round: resume reconciled files, commit local edits, merge the server's changes (when fetching), push. */
-  private async cycle(fetch: boolean): Promise<void> {
+  private async round(options: { pull: boolean }): Promise<void> {
     await this.reconciler.resumeReconciled();
     await this.reconciler.commitLocal();
-    if (fetch) await this.reconciler.pull();
+    if (options.pull) await this.reconciler.pull();
     await this.reconciler.pushAhead();
   }
 }

@@ -15,7 +15,7 @@ import { createOrganization } from '../../src/domain/organizations/organizations
 import { addMember } from '../../src/domain/members/members.js';
 import type { Role } from '../../src/domain/permissions.js';
 import type { UserRow } from '../../src/store/sql/users.js';
-import { insertGrant } from '../../src/store/sql/content.js';
+import { insertGrant } from '../../src/store/sql/spaces.js';
 import { newId } from '../../src/domain/ids.js';
 import { createPostgresDatabase, type DatabaseKind } from './databases.js';
 import { assertMatchesReference } from './contract.js';

@@ -7,7 +7,7 @@ import pg from 'pg';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect } from '../../src/store/sql/kysely.js';
 import { migrations } from '../../src/store/sql/db.js';
 import type { Database } from '../../src/store/sql/schema.js';
-import { insertSpace } from '../../src/store/sql/content.js';
+import { insertSpace } from '../../src/store/sql/spaces.js';
 import { insertOrganization } from '../../src/store/sql/organizations.js';
 import { spaceRow } from './rows.js';
 import { createPostgresDatabase, type DatabaseKind } from './databases.js';

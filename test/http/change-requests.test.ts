@@ -261,7 +261,7 @@ describe('change request PDF (getChangeRequestPDF)', () => {
     // A signature of the right length in characters with non-ASCII ones (more bytes): once a 500 (found by the fuzz suite).
     const nonAscii = good.replace(token, `${payload}.${encodeURIComponent('é'.repeat(signature.length))}`);
     expect((await download(nonAscii)).statusCode).toBe(404);
-    const expired = t.container.ctx.links.create({ kind: 'change-request-pdf', space: spaceId, number: 1, revision: 'x' }, Date.now() - 1000);
+    const expired = t.container.ctx.downloadLinks.create({ kind: 'change-request-pdf', space: spaceId, number: 1, revision: 'x' }, Date.now() - 1000);
     const gone = await t.app.inject({ method: 'GET', url: `/pdf/${expired}` });
     expect(gone.statusCode).toBe(404);
     expect(JSON.parse(gone.body).error.message).toMatch(/expired/);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASE_KINDS } from '../helpers/databases.js';
 import { startTestApp, type TestApp, type TestUser } from '../helpers/app.js';
-import { siblingsOf } from '../../src/store/sql/content.js';
+import { siblingsOf } from '../../src/store/sql/spaces.js';
 import { nextMillisecond } from '../helpers/wait.js';
 
 describe.each(DATABASE_KINDS)('collections (%s)', (kind) => {

@@ -4,7 +4,7 @@ import { startTestApp, type TestApp, type TestUser } from '../helpers/app.js';
 import { addMember } from '../../src/domain/members/members.js';
 import { newId } from '../../src/domain/ids.js';
 import type { Role } from '../../src/domain/permissions.js';
-import { insertSpace } from '../../src/store/sql/content.js';
+import { insertSpace } from '../../src/store/sql/spaces.js';
 import { spaceRow } from '../helpers/rows.js';
 import { nextMillisecond } from '../helpers/wait.js';
 

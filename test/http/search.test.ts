@@ -289,7 +289,7 @@ describe('organization search with part of its spaces on a CPU thread (sqlite)',
       const split = await search(query);
       // The thread busy with a long read the whole time the second search runs: it does all of the work itself.
       let busy = true;
-      const longRead = cpu.run('readDatabase', {
+      const readOffLoop = cpu.run('readDatabase', {
         file: t.container.ctx.threadReadFile!,
         sql: 'with recursive n(x) as (select 1 union all select x + 1 from n where x < 3000000) select count(*) as c from n',
         parameters: [],
@@ -297,7 +297,7 @@ describe('organization search with part of its spaces on a CPU thread (sqlite)',
       expect(cpu.readyNow()).toBe(false);
       const alone = await search(query);
       expect(busy, 'the long read outlasted the search').toBe(true);
-      await longRead;
+      await readOffLoop;
       expect(split, query).toEqual(alone);
       expect(split.items.length, query).toBeGreaterThanOrEqual(8);
       expect(split.items.flatMap((space: any) => space.pages.flatMap((page: any) => page.sections)).length, query).toBeGreaterThan(0);

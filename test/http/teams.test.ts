@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASE_KINDS } from '../helpers/databases.js';
 import { startTestApp, type TestApp, type TestUser } from '../helpers/app.js';
 import { newId } from '../../src/domain/ids.js';
-import { insertGrant, insertSpace } from '../../src/store/sql/content.js';
+import { insertGrant, insertSpace } from '../../src/store/sql/spaces.js';
 import { spaceRow } from '../helpers/rows.js';
 import { nextMillisecond } from '../helpers/wait.js';
 

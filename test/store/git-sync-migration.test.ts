@@ -14,7 +14,7 @@ import {
   updateGitSyncState,
   type GitSyncConnectionRow,
 } from '../../src/store/sql/git-sync.js';
-import { insertSpace } from '../../src/store/sql/content.js';
+import { insertSpace } from '../../src/store/sql/spaces.js';
 import { DATABASE_KINDS } from '../helpers/databases.js';
 import { spaceRow } from '../helpers/rows.js';
 import { databaseAt } from '../helpers/migrations.js';

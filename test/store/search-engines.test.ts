@@ -7,8 +7,8 @@ import { SEARCH_VERSION } from '../../src/domain/content/refs.js';
 import { engineQuery } from '../../src/domain/search/search-queries.js';
 import { queryTerms } from '../../src/content/search-text.js';
 import { fts5Query, rankPages, searchRowCounts, searchStates, tsqueryLiteral, tsvectorLiteral } from '../../src/store/sql/search.js';
-import { deleteSpaceRow } from '../../src/store/sql/content.js';
-import { keptRevision, RevisionCache } from '../../src/domain/content/revisions.js';
+import { deleteSpaceRow } from '../../src/store/sql/spaces.js';
+import { cachedRevision, RevisionCache } from '../../src/domain/content/revisions.js';
 
 describe('engine queries and documents', () => {
   it('quotes every token: FTS5 strings with " doubled, tsquery and tsvector lexemes with \' doubled', () => {
@@ -211,7 +211,7 @@ describe.each(DATABASE_KINDS)('the search index rows (%s)', (kind) => {
         }
         const previous = await searchStates(ctx.db, [compared.id]);
         // The revision before is in memory: it was indexed (and so loaded) by the step before.
-        if (previous.has(compared.id)) expect(await keptRevision(ctx, compared.id, previous.get(compared.id)!.commit_oid), step.name).toBeDefined();
+        if (previous.has(compared.id)) expect(await cachedRevision(ctx, compared.id, previous.get(compared.id)!.commit_oid), step.name).toBeDefined();
         ctx.revisions = kept;
         expect(await indexSearch(ctx, compared.id), step.name).toBe('indexed');
         ctx.revisions = new RevisionCache();
@@ -289,7 +289,7 @@ describe.each(DATABASE_KINDS)('the search index rows (%s)', (kind) => {
       const query = engineQuery(queryTerms('otter'));
       const own = await rankPages(t.container.ctx.db, spaces, query, 10);
       expect(own.map((page) => page.doc)).toHaveLength(6);
-      expect(await rankPages(t.container.ctx.db, spaces, query, 10, undefined, t.container.ctx.longRead)).toEqual(own);
+      expect(await rankPages(t.container.ctx.db, spaces, query, 10, undefined, t.container.ctx.readOffLoop)).toEqual(own);
     } finally {
       run.mockRestore();
     }

@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore, type Store } from '../../src/store/sql/db.js';
-import { insertSpace, lockSpaceRow } from '../../src/store/sql/content.js';
+import { insertSpace, lockSpaceRow } from '../../src/store/sql/spaces.js';
 import { insertOrganization } from '../../src/store/sql/organizations.js';
 import { spaceRow } from '../helpers/rows.js';
 import { sql } from '../../src/store/sql/kysely.js';

@@ -23,7 +23,7 @@ import {
 import { findUsersByIds, type UserRow } from '../../store/sql/users.js';
 import { isUniqueViolation } from '../../store/sql/errors.js';
 import { openChangeRequestCommentCounts } from '../../store/sql/comments.js';
-import type { SpaceRow } from '../../store/sql/content.js';
+import type { SpaceRow } from '../../store/sql/spaces.js';
 import { branchOf, MAIN_REF } from '../content/refs.js';
 
 export const CHANGE_REQUEST_STATUSES = ['draft', 'open', 'archived', 'merged'] as const;
@@ -316,7 +316,7 @@ export async function changeRequestPdfLink(
   }
   if (options.only && options.page === undefined) throw new InvalidArgument('page: is required when only is true');
   const expiresAt = Date.now() + PDF_LINK_MS;
-  const token = ctx.links.create(
+  const token = ctx.downloadLinks.create(
     { kind: 'change-request-pdf', space: spaceId, number: changeRequest.number, revision: content.revision.commit.oid, page: options.only ? options.page : undefined },
     expiresAt,
   );
@@ -325,7 +325,7 @@ export async function changeRequestPdfLink(
 
 /** The PDF a signed link names: the revision it was made for (so the file does not change under the link). */
 export async function changeRequestPdf(ctx: Context, token: string): Promise<{ pdf: Buffer; fileName: string }> {
-  const data = ctx.links.open(token);
+  const data = ctx.downloadLinks.open(token);
   if (data.kind !== 'change-request-pdf') throw new NotFound('token: this link is not valid');
   const spaceId = String(data.space);
   const content = await loadRevision(ctx, spaceId, String(data.revision));

@@ -40,7 +40,7 @@ import {
   type ReplyRow,
 } from '../../store/sql/comments.js';
 import { findUsersByIds, type UserRow } from '../../store/sql/users.js';
-import type { SpaceRow } from '../../store/sql/content.js';
+import type { SpaceRow } from '../../store/sql/spaces.js';
 import type { SortDirection } from '../../store/sql/keyset.js';
 import { branchOf, MAIN_REF } from '../content/refs.js';
 import { loadChangeRequest } from '../change-requests/change-requests.js';

@@ -23,7 +23,7 @@ import {
   spaceIdsIn,
   updateCollectionRow,
   type CollectionRow,
-} from '../../store/sql/content.js';
+} from '../../store/sql/spaces.js';
 import { endPosition, placeAmongSiblings, siblingOrder, type ContentPosition } from './positions.js';
 import { spaceViewOf, withSpaceCounters, type SpaceView } from './spaces.js';
 import { leaveOrganization, requireCreateUnder, requireTransferTarget } from './placement.js';

@@ -28,7 +28,7 @@ import { isError } from '../../content/problems.js';
 import { PROJECT_DIRECTORY_VARIABLE } from '../../content/project-directory.js';
 import { CHANGE_REQUESTS_VARIABLE, formatPushProblem, MAX_FILE_BYTES_VARIABLE, validatePush } from '../../content/validate-push.js';
 import { busyRefusal, failedRefusal, invalidRefusal, staleRefusal } from '../../content/push-messages.js';
-import { findSpace, liveSpaces, lockSpaceRow, updateSpaceRow, type SpaceRow } from '../../store/sql/content.js';
+import { findSpace, liveSpaces, lockSpaceRow, updateSpaceRow, type SpaceRow } from '../../store/sql/spaces.js';
 import { MAIN_REF } from './refs.js';
 
 export type { GitService };

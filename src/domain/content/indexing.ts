@@ -4,7 +4,7 @@
  * be queued while Redis was down).
  */
 import type { Context } from '../context.js';
-import { liveSpaces } from '../../store/sql/content.js';
+import { liveSpaces } from '../../store/sql/spaces.js';
 import { searchStates } from '../../store/sql/search.js';
 import { indexedLinkCommits } from '../../store/sql/links.js';
 import { findGitSyncConnection } from '../../store/sql/git-sync.js';

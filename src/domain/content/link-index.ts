@@ -22,7 +22,7 @@
  */
 import type { Context } from '../context.js';
 import { newId, nowIso } from '../ids.js';
-import { keptRevision, loadRevision } from './revisions.js';
+import { cachedRevision, loadRevision } from './revisions.js';
 import { branchOf, LINKS_VERSION, MAIN_REF } from './refs.js';
 import {
   documentPages,
@@ -54,7 +54,7 @@ import {
   type LinkRowInput,
   type LinkSlotChanges,
 } from '../../store/sql/links.js';
-import { findSpace } from '../../store/sql/content.js';
+import { findSpace } from '../../store/sql/spaces.js';
 import { liveChangeRequests } from '../../store/sql/change-requests.js';
 import { Turns } from '../../content/turns.js';
 import { chunks } from '../../store/sql/chunks.js';
@@ -183,7 +183,7 @@ async function editsOnly(
   pages: DocumentPage[],
   lookups: LinkLookups,
 ): Promise<LinkSlotChanges | undefined> {
-  const kept = await keptRevision(ctx, spaceId, base.commit);
+  const kept = await cachedRevision(ctx, spaceId, base.commit);
   if (!kept) return undefined;
   const before = documentPages(kept.revision.pages);
   if (!sameTargets(kept.revision, before, revision, pages)) return undefined;
@@ -381,7 +381,7 @@ export async function removeUnindexedLinkRows(ctx: Context, spaceId: string): Pr
 export async function ensureLinksIndexed(ctx: Context, spaceId: string, commit: string): Promise<void> {
   if ((await linkIndexVersion(ctx.db, spaceId, commit)) === LINKS_VERSION) return;
   // Concurrent reads of one missing revision share one indexing.
-  await ctx.shared.run(`index-links:${spaceId}:${commit}`, () => indexLinks(ctx, spaceId, commit));
+  await ctx.workByKey.run(`index-links:${spaceId}:${commit}`, () => indexLinks(ctx, spaceId, commit));
 }
 
 /**

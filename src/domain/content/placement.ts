@@ -7,7 +7,7 @@ import type { Context, Caller } from '../context.js';
 import { InvalidArgument, NotFound } from '../errors.js';
 import { collectionRole, requireCollectionPermission, requireOrgPermission, type OrgAccess } from '../permissions.js';
 import { organizationAccess } from '../organizations/organizations.js';
-import { deleteGrantsOn, findCollection } from '../../store/sql/content.js';
+import { deleteGrantsOn, findCollection } from '../../store/sql/spaces.js';
 import { deleteSiteSpacesOfSpaces } from '../../store/sql/sites.js';
 import type { Database } from '../../store/sql/schema.js';
 

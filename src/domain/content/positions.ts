@@ -4,7 +4,7 @@
  */
 import type { Kysely } from 'kysely';
 import type { Database } from '../../store/sql/schema.js';
-import { setPosition, siblingsOf, type Sibling } from '../../store/sql/content.js';
+import { setPosition, siblingsOf, type Sibling } from '../../store/sql/spaces.js';
 import { InvalidArgument } from '../errors.js';
 
 export interface ContentPointer {

@@ -21,7 +21,7 @@ import type { CommitInfo, HistoryFacts, Page, Revision, RevisionFile } from '../
 import type { TreeSource } from '../../content/tree-source.js';
 import type { TreeAnalysis } from '../../content/revision.js';
 import { QUIRE_SIGNATURE } from '../../store/git/repositories.js';
-import type { SpaceRow } from '../../store/sql/content.js';
+import type { SpaceRow } from '../../store/sql/spaces.js';
 import { MAIN_REF } from './refs.js';
 import { analysisWeightOf, RevisionCache, stringBytes, weightOf, type IndexedRevision } from './revision-cache.js';
 
@@ -292,7 +292,7 @@ export async function readFileBlob(ctx: Context, caller: Caller, spaceId: string
  * The revision at a commit when it is in memory with final history facts (being built, or built); never builds one.
  * For work that can start from an earlier revision when it is at hand and read what it needs otherwise.
  */
-export async function keptRevision(ctx: Context, spaceId: string, commitOid: string): Promise<IndexedRevision | undefined> {
+export async function cachedRevision(ctx: Context, spaceId: string, commitOid: string): Promise<IndexedRevision | undefined> {
   const directory = await projectDirectoryOf(ctx, spaceId);
   const cached = ctx.revisions.get(revisionKey(spaceId, directory, commitOid));
   return cached?.final ? cached.revision.catch(() => undefined) : undefined;

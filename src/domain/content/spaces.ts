@@ -14,7 +14,7 @@ import {
   listSpacesOfOrganization,
   updateSpaceRow,
   type SpaceRow,
-} from '../../store/sql/content.js';
+} from '../../store/sql/spaces.js';
 import { openCommentCounts } from '../../store/sql/comments.js';
 import { endPosition, placeAmongSiblings, siblingOrder, type ContentPosition } from './positions.js';
 import { leaveOrganization, requireCreateUnder, requireTransferTarget } from './placement.js';

@@ -13,7 +13,7 @@
  *   reported with its paths;
  * - the first import keeps the space's former main under `refs/quire/sync/replaced/<time>`.
  *
- * Runs of one space take turns in this process (ctx.shared.inTurn: a run asked for while one is under way runs after
+ * Runs of one space take turns in this process (ctx.workByKey.inTurn: a run asked for while one is under way runs after
  * it, and sees what changed meanwhile); runs in other processes meet the same compare-and-swaps.
  */
 import type { Caller, Context } from '../context.js';
@@ -131,7 +131,7 @@ async function attempt(ctx: Context, row: GitSyncConnectionRow, remote: RemoteBr
 
 /** Runs Git Sync for the space now (if connected): its state afterwards; undefined when the space has no connection. */
 export async function runGitSync(ctx: Context, spaceId: string): Promise<GitSyncState | undefined> {
-  return ctx.shared.inTurn(`git-sync:${spaceId}`, async () => {
+  return ctx.workByKey.inTurn(`git-sync:${spaceId}`, async () => {
     const row = await findGitSyncConnection(ctx.db, spaceId);
     if (!row || row.status === 'paused') return row && gitSyncState(row);
     let outcome: Outcome | 'moved' = 'moved';

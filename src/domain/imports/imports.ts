@@ -29,7 +29,7 @@ import { IsolatedLimitExceeded } from '../../cpu/isolated.js';
 import { FetchFailure } from '../../store/net/guarded-fetch.js';
 import { QUIRE_SIGNATURE, type Signature } from '../../store/git/repositories.js';
 import { findChangeRequest, type ChangeRequestRow } from '../../store/sql/change-requests.js';
-import { findSpace, type SpaceRow } from '../../store/sql/content.js';
+import { findSpace, type SpaceRow } from '../../store/sql/spaces.js';
 import { findContentImport, insertContentImport, listContentImportRows, updateUnfinishedImport, type ContentImportRow } from '../../store/sql/imports.js';
 import { findUserById } from '../../store/sql/users.js';
 import type { ImportProgress } from './website.js';

@@ -38,7 +38,7 @@ import type { ContentProblem, TreeEntry } from '../../content/model.js';
 import { FetchFailure } from '../../store/net/guarded-fetch.js';
 import { QUIRE_SIGNATURE } from '../../store/git/repositories.js';
 import { bringBranch, createEmptyRepository, fetchFromBundle, fetchFromRepositoryFiles, fetchFromUrl, TransferFailure } from '../../store/git/transfer.js';
-import { deleteSpaceRow, findSpace, updateSpaceRow } from '../../store/sql/content.js';
+import { deleteSpaceRow, findSpace, updateSpaceRow } from '../../store/sql/spaces.js';
 import { deleteSiteRow } from '../../store/sql/sites.js';
 import { findRepositoryImport, insertRepositoryImport, updateUnfinishedRepositoryImport, type RepositoryImportRow } from '../../store/sql/imports.js';
 import { findUserById } from '../../store/sql/users.js';

@@ -29,7 +29,7 @@ import {
   type MemberListFilter,
   type MemberWithUser,
 } from '../../store/sql/members.js';
-import { listSpacesOfOrganization, type SpaceRow } from '../../store/sql/content.js';
+import { listSpacesOfOrganization, type SpaceRow } from '../../store/sql/spaces.js';
 import { spaceCounters, type SpaceCounters } from '../content/spaces.js';
 import { listTeams, teamCounts, teamRolesOfUser, type TeamRow } from '../../store/sql/teams.js';
 import type { SortDirection } from '../../store/sql/keyset.js';

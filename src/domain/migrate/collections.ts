@@ -9,7 +9,7 @@ import type { SourceCollection } from './source-resources.js';
 /** Copies the collections, parents first; returns source id -> id here. */
 export async function copyCollections(run: MigrationRun, o: string, target: string): Promise<Map<string, string>> {
   const ids = new Map<string, string>();
-  const collections = await run.item('collections', o, () =>
+  const collections = await run.copyOrSkip('collections', o, () =>
     run.source.list<SourceCollection>(`collections of ${o}`, (c, p) => c.orgs.listCollectionsInOrganizationById(o, { ...p, nested: true })),
   );
   const pending = [...(collections ?? [])];
@@ -25,7 +25,7 @@ export async function copyCollections(run: MigrationRun, o: string, target: stri
         run.skip('collection', collection.id, `its parent collection "${collection.parent}" was not copied`);
         continue;
       }
-      const id = await run.item('collection', collection.id, () => copyCollection(run, target, collection, collection.parent ? ids.get(collection.parent) : undefined));
+      const id = await run.copyOrSkip('collection', collection.id, () => copyCollection(run, target, collection, collection.parent ? ids.get(collection.parent) : undefined));
       if (id) ids.set(collection.id, id);
     }
   }

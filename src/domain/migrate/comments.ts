@@ -12,7 +12,7 @@ import { addReactions, insertComment, insertReply, updateCommentRow, updateReply
 
 export async function copyComments(run: MigrationRun, spaceId: string, id: string, changeRequest: { source: string; target: string } | undefined): Promise<void> {
   const where = changeRequest ? `change request ${changeRequest.source} of space ${spaceId}` : `space ${spaceId}`;
-  const comments = await run.item('comments', changeRequest?.source ?? spaceId, () =>
+  const comments = await run.copyOrSkip('comments', changeRequest?.source ?? spaceId, () =>
     run.source.list<SourceComment>(`comments of ${where}`, (c, p) =>
       changeRequest
         ? c.spaces.listCommentsInChangeRequest(spaceId, changeRequest.source, { ...p, format: 'markdown', status: 'all' })
@@ -21,7 +21,7 @@ export async function copyComments(run: MigrationRun, spaceId: string, id: strin
   );
   const head = await run.ctx.reader.resolveRef(id, changeRequest ? branchOf((await findChangeRequest(run.ctx.db, id, changeRequest.target))!.number) : MAIN_REF);
   for (const comment of [...(comments ?? [])].reverse()) {
-    await run.item('comment', comment.id, async () => {
+    await run.copyOrSkip('comment', comment.id, async () => {
       const fingerprint = fingerprintOf({ body: comment.body, status: comment.status, editedAt: comment.editedAt ?? null, replies: comment.replies ?? 0, reactions: comment.reactions ?? [] });
       const existing = await run.mapped('comment', comment.id);
       if (existing?.fingerprint === fingerprint) return;
@@ -64,7 +64,7 @@ async function copyReplies(run: MigrationRun, spaceId: string, changeRequestId: 
       : c.spaces.listCommentRepliesInSpace(spaceId, sourceCommentId, { ...p, format: 'markdown' }),
   );
   for (const reply of replies) {
-    await run.item('reply', reply.id, async () => {
+    await run.copyOrSkip('reply', reply.id, async () => {
       const fingerprint = fingerprintOf({ body: reply.body, editedAt: reply.editedAt ?? null, reactions: reply.reactions ?? [] });
       const existing = await run.mapped('reply', reply.id);
       if (existing?.fingerprint === fingerprint) return;

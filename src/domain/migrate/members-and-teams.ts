@@ -11,9 +11,9 @@ import { findUserByEmail } from '../../store/sql/users.js';
 import { findMember } from '../../store/sql/members.js';
 
 export async function copyMembers(run: MigrationRun, o: string, target: string): Promise<void> {
-  const members = await run.item('members', o, () => run.source.list<SourceMember>(`members of ${o}`, (c, p) => c.orgs.listMembersInOrganizationById(o, p)));
+  const members = await run.copyOrSkip('members', o, () => run.source.list<SourceMember>(`members of ${o}`, (c, p) => c.orgs.listMembersInOrganizationById(o, p)));
   for (const member of members ?? []) {
-    await run.item('member', member.user?.id ?? member.id, async () => {
+    await run.copyOrSkip('member', member.user?.id ?? member.id, async () => {
       const email = member.user?.email;
       if (!email) throw new Error('the source gives no e-mail for this member: they cannot be matched to a user here');
       let user = await findUserByEmail(run.ctx.db, email);
@@ -32,9 +32,9 @@ export async function copyMembers(run: MigrationRun, o: string, target: string):
 }
 
 export async function copyTeams(run: MigrationRun, o: string, target: string): Promise<void> {
-  const teams = await run.item('teams', o, () => run.source.list<SourceTeam>(`teams of ${o}`, (c, p) => c.orgs.listTeamsInOrganizationById(o, p)));
+  const teams = await run.copyOrSkip('teams', o, () => run.source.list<SourceTeam>(`teams of ${o}`, (c, p) => c.orgs.listTeamsInOrganizationById(o, p)));
   for (const team of teams ?? []) {
-    await run.item('team', team.id, async () => {
+    await run.copyOrSkip('team', team.id, async () => {
       const members = await run.source.list<{ organization: SourceMember; team?: { role?: string } }>(`members of team ${team.id}`, (c, p) =>
         c.orgs.listTeamMembersInOrganizationById(o, team.id, p),
       );

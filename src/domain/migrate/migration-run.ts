@@ -66,7 +66,7 @@ export class MigrationRun {
   }
 
   /** Runs one item; a failure is reported as skipped and the run goes on. */
-  async item<T>(kind: string, id: string, work: () => Promise<T>): Promise<T | undefined> {
+  async copyOrSkip<T>(kind: string, id: string, work: () => Promise<T>): Promise<T | undefined> {
     try {
       return await work();
     } catch (error) {

@@ -11,8 +11,8 @@ import type { SourceSection, SourceSectionGroup, SourceShareLink, SourceSite, So
 import type { SitePlan, SiteSectionGroupItem, SiteSectionItem, SiteSpaceItem } from '../../content/monorepo.js';
 
 export async function copySites(run: MigrationRun, o: string, target: string, spaces: Map<string, string>): Promise<void> {
-  const sites = await run.item('sites', o, () => run.source.list<SourceSite>(`sites of ${o}`, (c, p) => c.orgs.listSites(o, p)));
-  for (const site of sites ?? []) await run.item('site', site.id, () => copySite(run, o, target, site, spaces));
+  const sites = await run.copyOrSkip('sites', o, () => run.source.list<SourceSite>(`sites of ${o}`, (c, p) => c.orgs.listSites(o, p)));
+  for (const site of sites ?? []) await run.copyOrSkip('site', site.id, () => copySite(run, o, target, site, spaces));
 }
 
 async function copySite(run: MigrationRun, o: string, target: string, site: SourceSite, spaces: Map<string, string>): Promise<void> {
@@ -96,7 +96,7 @@ async function copySite(run: MigrationRun, o: string, target: string, site: Sour
   };
   if (Object.keys(patch).length > 0) await updateSite(run.ctx, run.actor, target, siteId, patch).catch((error: unknown) => run.skip('site-settings', s, error));
   for (const link of shareLinks) {
-    await run.item('share-link', link.id, async () => {
+    await run.copyOrSkip('share-link', link.id, async () => {
       const made = await createShareLink(run.ctx, run.actor, target, siteId!, { name: link.name.slice(0, 50) });
       if (link.active === false) await updateShareLink(run.ctx, run.actor, target, siteId!, made.link.id, { active: false });
       await run.remember('share-link', link.id, made.link.id, null);

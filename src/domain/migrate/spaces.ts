@@ -17,15 +17,15 @@ import { copyChangeRequest } from './change-requests.js';
 import { copyComments } from './comments.js';
 import { QUIRE_SIGNATURE } from '../../store/git/repositories.js';
 import { bringRefs, createEmptyRepository } from '../../store/git/transfer.js';
-import { findSpace } from '../../store/sql/content.js';
+import { findSpace } from '../../store/sql/spaces.js';
 
 /** Copies the spaces; returns source id -> id here, for the spaces that are here. */
 export async function copySpaces(run: MigrationRun, o: string, target: string, collections: Map<string, string>): Promise<Map<string, string>> {
   const ids = new Map<string, string>();
-  const spaces = (await run.item('spaces', o, () => run.source.list<SourceSpace>(`spaces of ${o}`, (c, p) => c.orgs.listSpacesInOrganizationById(o, p)))) ?? [];
+  const spaces = (await run.copyOrSkip('spaces', o, () => run.source.list<SourceSpace>(`spaces of ${o}`, (c, p) => c.orgs.listSpacesInOrganizationById(o, p)))) ?? [];
   for (const [i, listed] of spaces.entries()) {
     run.progress({ step: 'spaces', done: i, total: spaces.length, title: listed.title });
-    const id = await run.item('space', listed.id, () => copySpace(run, target, listed.id, collections));
+    const id = await run.copyOrSkip('space', listed.id, () => copySpace(run, target, listed.id, collections));
     if (id) ids.set(listed.id, id);
     else {
       // A space that is here from an earlier run stays published in its sites.
@@ -76,7 +76,7 @@ async function copySpace(run: MigrationRun, target: string, spaceId: string, col
         await enqueueIndexingAfterPush(run.ctx, { spaceId: id, revision: (await run.ctx.reader.resolveRef(id, MAIN_REF))! });
       }
       await applySpaceSettings(run, spaceId, id, settings);
-      for (const cr of changeRequests) await run.item('change-request', cr.id, () => copyChangeRequest(run, spaceId, id, staging, cr, viaGit));
+      for (const cr of changeRequests) await run.copyOrSkip('change-request', cr.id, () => copyChangeRequest(run, spaceId, id, staging, cr, viaGit));
     } finally {
       run.ctx.reader.close(staging);
       await run.ctx.git.removeRepository(staging);

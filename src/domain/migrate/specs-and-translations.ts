@@ -8,9 +8,9 @@ import { fingerprintOf, type MigrationRun } from './migration-run.js';
 import type { SourceSpec, SourceTranslation } from './source-resources.js';
 
 export async function copySpecs(run: MigrationRun, o: string, target: string): Promise<void> {
-  const specs = await run.item('openapi-specs', o, () => run.source.list<SourceSpec>(`OpenAPI specifications of ${o}`, (c, p) => c.orgs.listOpenApiSpecs(o, p)));
+  const specs = await run.copyOrSkip('openapi-specs', o, () => run.source.list<SourceSpec>(`OpenAPI specifications of ${o}`, (c, p) => c.orgs.listOpenApiSpecs(o, p)));
   for (const spec of specs ?? []) {
-    await run.item('openapi-spec', spec.id, async () => {
+    await run.copyOrSkip('openapi-spec', spec.id, async () => {
       let source: { url: string } | { text: string };
       if (spec.sourceURL) source = { url: spec.sourceURL };
       else {
@@ -30,9 +30,9 @@ export async function copySpecs(run: MigrationRun, o: string, target: string): P
 }
 
 export async function copyTranslations(run: MigrationRun, o: string, target: string): Promise<void> {
-  const settings = await run.item('translations', o, () => run.source.list<SourceTranslation>(`translation settings of ${o}`, (c, p) => c.orgs.listTranslations(o, p)));
+  const settings = await run.copyOrSkip('translations', o, () => run.source.list<SourceTranslation>(`translation settings of ${o}`, (c, p) => c.orgs.listTranslations(o, p)));
   for (const entry of settings ?? []) {
-    await run.item('translation-settings', entry.id, async () => {
+    await run.copyOrSkip('translation-settings', entry.id, async () => {
       const input = { title: entry.title, languages: (entry.languages ?? []) as never[] };
       const fingerprint = fingerprintOf(input);
       const existing = await run.mapped('translation-settings', entry.id);

@@ -28,7 +28,7 @@
  */
 import type { Context } from '../context.js';
 import { nowIso } from '../ids.js';
-import { keptRevision, loadRevision, type IndexedRevision } from '../content/revisions.js';
+import { cachedRevision, loadRevision, type IndexedRevision } from '../content/revisions.js';
 import { MAIN_REF, SEARCH_VERSION } from '../content/refs.js';
 import type { DocumentPage } from '../../content/model.js';
 import { indexedPart, MAX_INDEXED_TEXT } from '../../content/bounded-markdown.js';
@@ -52,7 +52,7 @@ import {
   type SearchState,
   type StoredSearchPage,
 } from '../../store/sql/search.js';
-import { findSpace, lockSpaceRow } from '../../store/sql/content.js';
+import { findSpace, lockSpaceRow } from '../../store/sql/spaces.js';
 
 /** What a sample of a space's pages says its language is: titles, descriptions and the start of their text. */
 function sampleLanguage(pages: readonly DocumentPage[]): SearchLanguage {
@@ -180,7 +180,7 @@ export async function indexSearchAt(ctx: Context, spaceId: string, main: string)
   let language = sameVersion ? languageOf(state) : sampleLanguage(pages);
   // The stored rows are the stored revision's: when it is still in memory, the pages that differ are found by
   // comparing the two revisions, and only their rows are read (not the ~10,000 of 10,000 pages, ~30 ms).
-  const previous = sameVersion ? await keptRevision(ctx, spaceId, state.commit_oid) : undefined;
+  const previous = sameVersion ? await cachedRevision(ctx, spaceId, state.commit_oid) : undefined;
   let known = previous ? pagesDiff(sourcesOf(searchedPages(previous)), pages) : undefined;
   if (known && known.changed.length + known.removed.length > MAX_DIFF_PAGES) known = undefined;
   // Only the rows of the pages that differ are read.
@@ -263,7 +263,7 @@ export async function ensureIndexed(ctx: Context, spaceIds: readonly string[]): 
   const states = await searchStates(ctx.db, spaceIds);
   const missing = spaceIds.filter((spaceId) => !states.has(spaceId));
   // Concurrent searches of one never-indexed space share one indexing.
-  for (const spaceId of missing) await ctx.shared.run(`index-search:${spaceId}`, () => indexSearch(ctx, spaceId));
+  for (const spaceId of missing) await ctx.workByKey.run(`index-search:${spaceId}`, () => indexSearch(ctx, spaceId));
   if (missing.length > 0) for (const [spaceId, state] of await searchStates(ctx.db, missing)) states.set(spaceId, state);
   return states;
 }

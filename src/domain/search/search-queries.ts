@@ -53,7 +53,7 @@ import {
   type SearchState,
 } from '../../store/sql/search.js';
 import { termDocs, termLists } from '../../store/sql/search-terms.js';
-import { liveSpacesOfOrganization, type SpaceRow } from '../../store/sql/content.js';
+import { liveSpacesOfOrganization, type SpaceRow } from '../../store/sql/spaces.js';
 import type { KeptRanking } from './rankings.js';
 import { ensureIndexed, languageOf } from './search-indexing.js';
 
@@ -141,7 +141,7 @@ async function topPages(
     const ranked = await rankByTermLists(ctx, unranked, states, query, k, options.after);
     for (const row of ranked.rows) bySpace.get(row.space_id)?.push(row);
     const byEngine = unranked.filter(({ spaceId }) => !ranked.spaces.has(spaceId));
-    for (const row of await rankPages(ctx.db, byEngine, query, k, options.after, ctx.longRead)) bySpace.get(row.space_id)?.push(row);
+    for (const row of await rankPages(ctx.db, byEngine, query, k, options.after, ctx.readOffLoop)) bySpace.get(row.space_id)?.push(row);
     for (const [spaceId, rows] of bySpace) {
       // A space without a match is kept too: most spaces of an organization have none for a rare word.
       if (keep) ctx.rankings.set(spaceId, states.get(spaceId)!, group.terms, k, rows);

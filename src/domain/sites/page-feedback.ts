@@ -131,7 +131,7 @@ export async function recordPageFeedback(
 
 /** Drops the site's oldest rows past the `keep` newest. Finding where that falls walks the index: off the event loop. */
 export async function trimPageFeedback(ctx: Context, siteId: string, keep: number): Promise<number> {
-  const [first] = (await ctx.longRead(firstPageFeedbackBeyondQuery(ctx.db, siteId, keep))) as Array<Pick<PageFeedbackRow, 'created_at' | 'id'>>;
+  const [first] = (await ctx.readOffLoop(firstPageFeedbackBeyondQuery(ctx.db, siteId, keep))) as Array<Pick<PageFeedbackRow, 'created_at' | 'id'>>;
   return first ? deletePageFeedbackFrom(ctx.db, siteId, first) : 0;
 }
 
@@ -217,11 +217,11 @@ export async function listPageFeedback(ctx: Context, caller: Caller, organizatio
 
 /**
  * The votes per page, most rated first. Counting reads up to PAGE_FEEDBACK_PER_SITE rows: off the event loop
- * (longRead); the counts are then paged in memory.
+ * (readOffLoop); the counts are then paged in memory.
  */
 export async function summarizePageFeedback(ctx: Context, caller: Caller, organizationId: string, siteId: string, request: PageRequest): Promise<Page<PageFeedbackSummary>> {
   await managedSite(ctx, caller, organizationId, siteId);
-  const counts = (await ctx.longRead(pageFeedbackCountsQuery(ctx.db, siteId))) as PageFeedbackCountRow[];
+  const counts = (await ctx.readOffLoop(pageFeedbackCountsQuery(ctx.db, siteId))) as PageFeedbackCountRow[];
   const byPage = new Map<string, PageFeedbackSummary>();
   for (const row of counts) {
     const key = JSON.stringify([row.space_id, row.page_id]);

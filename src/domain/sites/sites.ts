@@ -17,7 +17,7 @@ import { requireOrgPermission, requireSitePermission, sitePermissions, spaceRole
 import { organizationAccess } from '../organizations/organizations.js';
 import { createSpace } from '../content/spaces.js';
 import { slugify } from '../../content/paths.js';
-import { findSpace, type SpaceRow } from '../../store/sql/content.js';
+import { findSpace, type SpaceRow } from '../../store/sql/spaces.js';
 import { isUniqueViolation } from '../../store/sql/errors.js';
 import { findOrganizationById, updateOrganizationRow } from '../../store/sql/organizations.js';
 import {

@@ -11,7 +11,7 @@ import { NotFound } from '../errors.js';
 import { isMember, loadOrgAccess, sitePermissions, strongest, type OrgAccess } from '../permissions.js';
 import { spaceCounters, spaceViewOf, type SpaceView } from '../content/spaces.js';
 import type { Ordered } from '../content/positions.js';
-import { findSpaces } from '../../store/sql/content.js';
+import { findSpaces } from '../../store/sql/spaces.js';
 import { shareKeyOpensSite } from './share-keys.js';
 import {
   findSite,

@@ -289,7 +289,7 @@ export function ranksBefore(a: RankPosition, b: RankPosition): boolean {
  * every page matches 100,000 rows in 100 spaces). The title and heading matches are found by the engine first
  * (SQLite: column filters; PostgreSQL: the small `heads` tsvector and its GIN index).
  *
- * `read` runs the ranking's one query: the context's `longRead` (on SQLite, off the event loop); by default, `db`.
+ * `read` runs the ranking's one query: the context's `readOffLoop` (on SQLite, off the event loop); by default, `db`.
  */
 export async function rankPages(
   db: Kysely<Database>,

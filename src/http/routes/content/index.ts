@@ -38,7 +38,7 @@ import {
   SpaceContentParams,
 } from './schema.js';
 import { ContentPresenter, DEFAULT_OPTIONS, presentContentImport, type PresentOptions } from './presenter.js';
-import { cachedBytes, cachedJsonBytes, replayKept, sendKept } from '../../present.js';
+import { cachedBytes, cachedJsonBytes, replayCachedAnswer, sendCachedAnswer } from '../../present.js';
 import type { IndexedRevision } from '../../../domain/content/revisions.js';
 import type { Page } from '../../../content/model.js';
 
@@ -64,7 +64,7 @@ const VARIANTS = [
   {
     prefix: '/spaces/:spaceId',
     // Main's content: its kept answers are replayed to callers whose read of the space is current (the replay lane,
-    // src/http/replay-lane.ts, and replayKept for what the lane leaves).
+    // src/http/replay-lane.ts, and replayCachedAnswer for what the lane leaves).
     replayable: true,
     ids: { revision: 'getCurrentRevision', pages: 'listPages', files: 'listFiles', file: 'getFileById', page: 'getPageById', import: 'importContent' },
   },
@@ -117,7 +117,7 @@ export const contentRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, {
   };
 
   for (const { prefix, ids, replayable } of VARIANTS) {
-    const replay = replayable ? { onRequest: replayKept(ctx) } : {};
+    const replay = replayable ? { onRequest: replayCachedAnswer(ctx) } : {};
     app.get(
       `${prefix}/content`,
       {
@@ -129,7 +129,7 @@ export const contentRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, {
         const o = options(request.query);
         const key = `revision:${ref ?? ''}:${optionsKey(o)}`;
         const json = cachedJsonBytes(content, key, () => new ContentPresenter(urls, content, o, ref).revision());
-        return sendKept(request, reply, content, key, json, JSON_TYPE, { replayable });
+        return sendCachedAnswer(request, reply, content, key, json, JSON_TYPE, { replayable });
       },
     );
 
@@ -189,7 +189,7 @@ export const contentRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, {
         const o = options(request.query);
         const key = `page:${page.id}:${optionsKey(o)}`;
         const json = await pageBytes(content, key, page, o);
-        return sendKept(request, reply, content, key, json, JSON_TYPE, { replayable });
+        return sendCachedAnswer(request, reply, content, key, json, JSON_TYPE, { replayable });
       },
     );
   }
@@ -206,7 +206,7 @@ export const contentRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, {
   app.get(
     '/spaces/:spaceId/content/path/*',
     {
-      onRequest: replayKept(ctx),
+      onRequest: replayCachedAnswer(ctx),
       schema: { operationId: 'getPageByPath', tags, params: PagePathParams, querystring: PageQuery, response: { 200: PageSchema, ...ErrorResponses } },
     },
     async (request, reply) => {
@@ -216,7 +216,7 @@ export const contentRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, {
       // The same answer as the page by id: built once per revision and set of options.
       const key = `page:${page.id}:${optionsKey(o)}`;
       const json = await pageBytes(content, key, page, o);
-      return sendKept(request, reply, content, key, json, JSON_TYPE, { replayable: true });
+      return sendCachedAnswer(request, reply, content, key, json, JSON_TYPE, { replayable: true });
     },
   );
 

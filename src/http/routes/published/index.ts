@@ -18,7 +18,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { RouteDeps } from '../deps.js';
 import { bearerToken } from '../../plugins/auth.js';
-import { cachedBytes, sendKept } from '../../present.js';
+import { cachedBytes, sendCachedAnswer } from '../../present.js';
 import { authenticateToken } from '../../../domain/identity/users.js';
 import { DomainError, NotFound } from '../../../domain/errors.js';
 import {
@@ -220,7 +220,7 @@ export const publishedRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app,
       const answer = await cachedPage(target, siteBase, specs, await pageVariant(ctx, target));
       reply.headers(SECURITY_HEADERS).header('cache-control', cacheControl(tree)).header('vary', 'accept');
       if (typeof answer.html === 'string') return reply.header('content-type', 'text/html; charset=utf-8').send(answer.html);
-      return sendKept(request, reply, target.content, answer.key, answer.html, 'text/html; charset=utf-8');
+      return sendCachedAnswer(request, reply, target.content, answer.key, answer.html, 'text/html; charset=utf-8');
     } catch (error) {
       if (error instanceof NothingPublishedYet && tree) {
         return reply.headers(SECURITY_HEADERS).header('content-type', 'text/html; charset=utf-8').header('cache-control', cacheControl(tree)).send(renderNothingYet(tree.site.title));
