@@ -10,7 +10,7 @@ import { requireSpacePermission, type OrgAccess, type Role } from '../permission
 import { loadSpace } from '../content/spaces.js';
 import { loadRevision, readContent, type ContentTarget } from '../content/revisions.js';
 import { renderPdf } from '../../content/pdf.js';
-import { recordPush } from '../content/git-access.js';
+import { recordPush } from '../content/record-push.js';
 import { MANIFEST_PATH, mergeManifestFile, mergePageFile } from '../../content/merge.js';
 import {
   findChangeRequest,

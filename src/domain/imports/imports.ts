@@ -18,7 +18,7 @@ import { collectPage, type Page, type PageRequest } from '../lists.js';
 import { requireSpacePermission } from '../permissions.js';
 import { loadSpace, projectDirectoryOf } from '../content/spaces.js';
 import { loadRevision } from '../content/revisions.js';
-import { recordPush } from '../content/git-access.js';
+import { recordPush } from '../content/record-push.js';
 import { loadChangeRequest } from '../change-requests/change-requests.js';
 import { branchOf, MAIN_REF } from '../content/refs.js';
 import { entriesOfPages } from '../../content/import-plan.js';

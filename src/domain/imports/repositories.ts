@@ -23,7 +23,7 @@ import { requireOrgPermission, requireSpacePermission } from '../permissions.js'
 import { organizationAccess } from '../organizations/organizations.js';
 import { requireCreateUnder } from '../content/placement.js';
 import { createSpaceFromRepository, getSpace, loadSpace, type SpaceView } from '../content/spaces.js';
-import { recordPush } from '../content/git-access.js';
+import { recordPush } from '../content/record-push.js';
 import { enqueueIndexingAfterPush } from '../content/indexing.js';
 import { getSite, type SiteView } from '../sites/sites.js';
 import { buildSite } from '../sites/build.js';

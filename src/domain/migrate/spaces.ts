@@ -6,7 +6,7 @@
  */
 import { newId } from '../ids.js';
 import { createSpaceFromRepository, updateSpace, type SpacePatch } from '../content/spaces.js';
-import { recordPush } from '../content/git-access.js';
+import { recordPush } from '../content/record-push.js';
 import { enqueueIndexingAfterPush } from '../content/indexing.js';
 import { MAIN_REF } from '../content/refs.js';
 import { fingerprintOf, roleOrNull, type MigrationRun } from './migration-run.js';

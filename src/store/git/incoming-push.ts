@@ -1,8 +1,10 @@
 /**
- * A push's incoming objects, read from inside a pre-receive hook (git's quarantine environment): IncomingPush. Apart
- * from ./repositories.ts, which creates and writes repositories: this only reads a push not yet accepted, for its
- * checks (src/content/validate-push.ts).
+ * A push's incoming objects, read in git's quarantine environment while its pre-receive hook waits: IncomingPush,
+ * what the push checks read (PushedObjects, src/content/validate-push.ts). Apart from ./repositories.ts, which
+ * creates and writes repositories: this only reads a push not yet accepted.
  */
+import type { TreeEntry } from '../../content/model.js';
+import type { PushedObjects, TreeChange } from '../../content/validate-push.js';
 import { runGit } from './run.js';
 import type { ProcessLauncher } from './launcher.js';
 import { CatFileProcess } from './catfile.js';
@@ -16,7 +18,7 @@ const OID = /^[0-9a-f]{40}(?:[0-9a-f]{24})?$/;
  * and the refs have not moved yet. Objects are read through one `git cat-file` process, started on first use (close
  * it when done); every other method runs one git process, whatever the size of the push.
  */
-export class IncomingPush {
+export class IncomingPush implements PushedObjects {
   private catFile: CatFileProcess | undefined;
 
   constructor(
@@ -92,10 +94,10 @@ export class IncomingPush {
   }
 
   /** How the tree of commit `to` differs from that of `from`: each path added, changed or deleted (no renames). */
-  async treeChanges(from: string, to: string): Promise<Array<{ path: string; oldMode: string; newMode: string; newOid: string }>> {
+  async treeChanges(from: string, to: string): Promise<TreeChange[]> {
     const out = await this.run(['diff-tree', '-r', '-z', '--no-renames', '--no-abbrev', from, to]);
     const fields = out.toString('utf8').split('\0');
-    const changes: Array<{ path: string; oldMode: string; newMode: string; newOid: string }> = [];
+    const changes: TreeChange[] = [];
     for (let i = 0; i + 1 < fields.length; i++) {
       if (!fields[i].startsWith(':')) continue;
       const [oldMode, newMode, , newOid] = fields[i].slice(1).split(' ');
@@ -105,9 +107,9 @@ export class IncomingPush {
   }
 
   /** Every blob of a commit's tree (files, symlinks, submodules) with its size; one `ls-tree` process. */
-  async listTree(commit: string): Promise<Array<{ path: string; mode: string; oid: string; size: number }>> {
+  async listTree(commit: string): Promise<TreeEntry[]> {
     const out = await this.run(['ls-tree', '-r', '-l', '-z', '--full-tree', commit]);
-    const entries: Array<{ path: string; mode: string; oid: string; size: number }> = [];
+    const entries: TreeEntry[] = [];
     for (const record of out.toString('utf8').split('\0')) {
       const tab = record.indexOf('\t');
       if (tab < 0) continue;
