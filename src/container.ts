@@ -148,6 +148,7 @@ export async function createContainer(config: Config, options: ContainerOptions 
       await history.close();
       await cpu.close();
       reader.close();
+      await git.close();
       launcher.close();
       await fetcher.close();
       await store.close();

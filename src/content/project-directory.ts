@@ -8,9 +8,6 @@
  * `directory + path` is a full path and `path.startsWith(directory)` tests membership.
  */
 
-/** Carries the project directory to the push checks (validatePush), which check only what is under it. */
-export const PROJECT_DIRECTORY_VARIABLE = 'QUIRE_PROJECT_DIRECTORY';
-
 /**
  * The stored form of a project directory written as people write it (`./docs`, `/docs/`, `docs`, `.`, ''), or
  * undefined when it is not a folder inside the tree (a `..`, `.git` or empty segment, a backslash, a NUL).

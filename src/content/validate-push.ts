@@ -1,21 +1,19 @@
 /**
  * What a push must satisfy before any ref moves. The server calls `validatePush` when a receive-pack's pre-receive
- * hook hands it the push (src/domain/content/git-access.ts), with the ref updates git received and git's
- * quarantine environment; any error refuses the whole push, and each is printed in the git client as
- * `remote: <path>: <reason>`. Warnings (what the hosted platform tolerates, see ContentProblem) let the push through
- * and are printed as `remote: warning: <path>:<line>: <reason>`.
+ * hook hands it the push (src/domain/content/push-decision.ts), with the ref updates git received, the space's
+ * settings and a reader of the pushed objects (PushedObjects); any error refuses the whole push, and each is printed
+ * in the git client as `remote: <path>: <reason>`. Warnings (what the hosted platform tolerates, see ContentProblem)
+ * let the push through and are printed as `remote: warning: <path>:<line>: <reason>`.
  *
  * Rules here: which refs accept pushes, a file size limit, and that nothing points outside the tree; then the
  * content each pushed branch would show must read (contentProblems, the checks of src/content/validate-content.ts).
  */
-import { IncomingPush } from '../store/git/incoming-push.js';
-import type { ProcessLauncher } from '../store/git/launcher.js';
 import { checkContent, type ContentCheck } from './validate-content.js';
 import { reanalyzePages } from './revise-tree.js';
 import { sortProblems } from './problems.js';
 import type { TreeEntry } from './model.js';
 import type { TreeSource } from './tree-source.js';
-import { inProjectDirectory, PROJECT_DIRECTORY_VARIABLE } from './project-directory.js';
+import { inProjectDirectory } from './project-directory.js';
 import { Turns } from './turns.js';
 
 export interface RefUpdate {
@@ -34,31 +32,58 @@ export interface PushProblem {
   severity?: 'error' | 'warning';
 }
 
-export interface ValidatePushInput {
-  /** The repository (the hook's GIT_DIR). */
-  gitDir: string;
-  updates: RefUpdate[];
-  /**
-   * What git gives hooks to read the incoming objects (GIT_OBJECT_DIRECTORY, GIT_ALTERNATE_OBJECT_DIRECTORIES,
-   * GIT_QUARANTINE_PATH), plus Quire's settings (MAX_FILE_BYTES_VARIABLE).
-   */
-  env: Record<string, string>;
-  /** What starts the git processes that read the push (the server's; none: started directly). */
-  launcher?: ProcessLauncher;
+/** A path the push changes between two trees: its modes before and after (000000: absent) and its new blob. */
+export interface TreeChange {
+  path: string;
+  oldMode: string;
+  newMode: string;
+  newOid: string;
 }
 
-/** The setting (in ValidatePushInput.env) that carries the file size limit, in bytes. */
-export const MAX_FILE_BYTES_VARIABLE = 'QUIRE_GIT_MAX_FILE_BYTES';
-export const DEFAULT_MAX_FILE_BYTES = 100 * 1024 * 1024;
 /**
- * The setting (in ValidatePushInput.env) that carries the space's change requests: JSON
- * `{last: <highest number>, closed: {<number>: "merged" | "archived"}}`. Absent: branch numbers are not checked.
+ * What the checks read of a push not yet accepted: its objects, and how its commits and trees differ from what the
+ * repository holds. The server reads them from git's quarantine (src/store/git/incoming-push.ts); missing objects
+ * are left out of every answer.
  */
-export const CHANGE_REQUESTS_VARIABLE = 'QUIRE_CHANGE_REQUESTS';
+export interface PushedObjects {
+  /** Type and size of each object. */
+  objectInfo(oids: readonly string[]): Promise<Map<string, { type: string; size: number }>>;
+  /** What each object leads to through annotated tags (itself when it is not a tag): the final object and its type. */
+  peeled(oids: readonly string[]): Promise<Map<string, { oid: string; type: string }>>;
+  /** Commits reachable from `tips` that no ref of the repository reaches yet: what the push brings, oldest first. */
+  newCommits(tips: readonly string[]): Promise<string[]>;
+  /** Files, symlinks and submodules the commits add or change relative to each of their parents (no deletions). */
+  changedEntries(commits: readonly string[]): Promise<Array<{ path: string; mode: string; oid: string }>>;
+  /** How the tree of commit `to` differs from that of `from`: each path added, changed or deleted (no renames). */
+  treeChanges(from: string, to: string): Promise<TreeChange[]>;
+  /** Every blob of a commit's tree (files, symlinks, submodules) with its size. */
+  listTree(commit: string): Promise<TreeEntry[]>;
+  /** The contents of blobs; other objects are left out. */
+  readBlobs(oids: readonly string[]): Promise<Map<string, Buffer>>;
+}
 
+/** What the checks need to know of the space pushed to. */
+export interface PushSettings {
+  /** The largest file a push may bring, in bytes. */
+  maxFileBytes: number;
+  /** The space's change requests: which branch numbers exist and which take no more pushes. */
+  changeRequests: ChangeRequestStates;
+  /** The space's project directory ('' for the root, see ./project-directory.ts): only what is under it is content. */
+  projectDirectory: string;
+}
+
+/** The highest change request number of a space, and its change requests that are `merged` or `archived`, by number. */
 export interface ChangeRequestStates {
   last: number;
   closed: Record<string, string>;
+}
+
+export interface ValidatePushInput {
+  /** Names the repository among those whose checks the server keeps (PageParsing.checks): the space's id. */
+  repository: string;
+  updates: RefUpdate[];
+  settings: PushSettings;
+  objects: PushedObjects;
 }
 
 const MAIN = 'refs/heads/main';
@@ -90,66 +115,59 @@ export interface ContentCheckStore {
 }
 
 /** The key of a commit's content check. */
-export function checkKey(gitDir: string, projectDirectory: string, commit: string): string {
-  return `${gitDir}\n${projectDirectory}\n${commit}`;
+export function checkKey(repository: string, projectDirectory: string, commit: string): string {
+  return `${repository}\n${projectDirectory}\n${commit}`;
 }
 
 export async function validatePush(input: ValidatePushInput, parsing: PageParsing = {}): Promise<PushProblem[]> {
-  const states = changeRequestStates(input.env);
-  const problems: PushProblem[] = input.updates.flatMap((update) => refProblems(update, states));
+  const { repository, settings, objects } = input;
+  const problems: PushProblem[] = input.updates.flatMap((update) => refProblems(update, settings.changeRequests));
   const updates = input.updates.filter((update) => !ZERO_OID.test(update.newOid));
   if (updates.length === 0) return problems;
 
-  const push = new IncomingPush(input.gitDir, input.env, input.launcher);
-  try {
-    const projectDirectory = input.env[PROJECT_DIRECTORY_VARIABLE] ?? '';
-    // Per pushed tip, what its content check starts from: the check of the ref's previous commit when the server
-    // kept it (then only what changed is read), else the tip's whole tree. These and the new commits are listed
-    // while the tips' types are read (a push's wait is its latency); a tip that is not a commit fails them, and
-    // they are asked again without it.
-    const pushed = [...new Set(updates.map((update) => update.newOid))];
-    // Tags are kept and not shown: what they bring follows the rules of every pushed file, not the content checks
-    // (an old release's pages need not read by today's rules).
-    const branches = updates.filter((update) => !TAG.test(update.ref));
-    const starts = new Map(
-      branches.map((update) => {
-        const base = ZERO_OID.test(update.oldOid) ? undefined : parsing.checks?.get(checkKey(input.gitDir, projectDirectory, update.oldOid));
-        const start: CheckStart = base
-          ? { base, changes: push.treeChanges(update.oldOid, update.newOid) }
-          : { tree: push.listTree(update.newOid) };
-        return [update.newOid, start] as const;
-      }),
-    );
-    const newCommits = push.newCommits(pushed);
-    for (const early of [...[...starts.values()].map((start) => start.changes ?? start.tree!), newCommits]) early.catch(() => undefined);
-    const tips = await push.objectInfo(pushed);
-    // A tag may be annotated: it leads to what it tags, through tags of tags.
-    const annotated = updates.filter((update) => TAG.test(update.ref) && tips.get(update.newOid)?.type === 'tag');
-    const tagged = await push.peeled(annotated.map((update) => update.newOid));
-    const leadingToCommits = new Set<string>();
-    for (const update of updates) {
-      const tag = TAG.test(update.ref);
-      const type = tag && tips.get(update.newOid)?.type === 'tag' ? tagged.get(update.newOid)?.type : tips.get(update.newOid)?.type;
-      if (type === 'commit') leadingToCommits.add(update.newOid);
-      else problems.push({ message: `${update.ref}: must point at a commit${tag ? ' (or at a tag of one)' : ''}, not ${type ? `a ${type}` : 'a missing object'}` });
-    }
-    const checkedTips = pushed.filter((oid) => leadingToCommits.has(oid));
-    const commitTips = [...new Set(branches.filter((update) => tips.get(update.newOid)?.type === 'commit').map((update) => update.newOid))];
-    const [entryProblems, content] = await Promise.all([
-      (async () => {
-        const entries = await push.changedEntries(await (checkedTips.length === pushed.length ? newCommits : push.newCommits(checkedTips)));
-        // The sizes of the tips' listed trees (a first push lists its whole tree) are not asked again.
-        const listed = new Map<string, number>();
-        for (const start of starts.values()) for (const entry of (await start.tree?.catch(() => undefined)) ?? []) listed.set(entry.oid, entry.size);
-        const [sizes, links] = await Promise.all([sizeProblems(push, entries, maxFileBytes(input.env), listed), symlinkProblems(push, entries)]);
-        return [...(await pathProblems(entries)), ...sizes, ...links];
-      })(),
-      contentProblems(push, commitTips.map((tip) => ({ tip, start: starts.get(tip)! })), { gitDir: input.gitDir, projectDirectory }, parsing),
-    ]);
-    problems.push(...entryProblems, ...content);
-  } finally {
-    push.close();
+  const { projectDirectory } = settings;
+  // Per pushed tip, what its content check starts from: the check of the ref's previous commit when the server
+  // kept it (then only what changed is read), else the tip's whole tree. These and the new commits are listed
+  // while the tips' types are read (a push's wait is its latency); a tip that is not a commit fails them, and
+  // they are asked again without it.
+  const pushed = [...new Set(updates.map((update) => update.newOid))];
+  // Tags are kept and not shown: what they bring follows the rules of every pushed file, not the content checks
+  // (an old release's pages need not read by today's rules).
+  const branches = updates.filter((update) => !TAG.test(update.ref));
+  const starts = new Map(
+    branches.map((update) => {
+      const base = ZERO_OID.test(update.oldOid) ? undefined : parsing.checks?.get(checkKey(repository, projectDirectory, update.oldOid));
+      const start: CheckStart = base ? { base, changes: objects.treeChanges(update.oldOid, update.newOid) } : { tree: objects.listTree(update.newOid) };
+      return [update.newOid, start] as const;
+    }),
+  );
+  const newCommits = objects.newCommits(pushed);
+  for (const early of [...[...starts.values()].map((start) => start.changes ?? start.tree!), newCommits]) early.catch(() => undefined);
+  const tips = await objects.objectInfo(pushed);
+  // A tag may be annotated: it leads to what it tags, through tags of tags.
+  const annotated = updates.filter((update) => TAG.test(update.ref) && tips.get(update.newOid)?.type === 'tag');
+  const tagged = await objects.peeled(annotated.map((update) => update.newOid));
+  const leadingToCommits = new Set<string>();
+  for (const update of updates) {
+    const tag = TAG.test(update.ref);
+    const type = tag && tips.get(update.newOid)?.type === 'tag' ? tagged.get(update.newOid)?.type : tips.get(update.newOid)?.type;
+    if (type === 'commit') leadingToCommits.add(update.newOid);
+    else problems.push({ message: `${update.ref}: must point at a commit${tag ? ' (or at a tag of one)' : ''}, not ${type ? `a ${type}` : 'a missing object'}` });
   }
+  const checkedTips = pushed.filter((oid) => leadingToCommits.has(oid));
+  const commitTips = [...new Set(branches.filter((update) => tips.get(update.newOid)?.type === 'commit').map((update) => update.newOid))];
+  const [entryProblems, content] = await Promise.all([
+    (async () => {
+      const entries = await objects.changedEntries(await (checkedTips.length === pushed.length ? newCommits : objects.newCommits(checkedTips)));
+      // The sizes of the tips' listed trees (a first push lists its whole tree) are not asked again.
+      const listed = new Map<string, number>();
+      for (const start of starts.values()) for (const entry of (await start.tree?.catch(() => undefined)) ?? []) listed.set(entry.oid, entry.size);
+      const [sizes, links] = await Promise.all([sizeProblems(objects, entries, settings.maxFileBytes, listed), symlinkProblems(objects, entries)]);
+      return [...(await pathProblems(entries)), ...sizes, ...links];
+    })(),
+    contentProblems(objects, commitTips.map((tip) => ({ tip, start: starts.get(tip)! })), { repository, projectDirectory }, parsing),
+  ]);
+  problems.push(...entryProblems, ...content);
   return unique(problems);
 }
 
@@ -162,7 +180,7 @@ const READ_FIRST = /(\.ya?ml|(^|\/)summary\.md|^(.*\/)?\.gitbook\/includes\/.*\.
 /** Where a tip's content check starts: a kept check and the tree changes since, or the tip's whole tree. */
 interface CheckStart {
   base?: ContentCheck;
-  changes?: Promise<Array<{ path: string; oldMode: string; newMode: string; newOid: string }>>;
+  changes?: Promise<TreeChange[]>;
   tree?: Promise<TreeEntry[]>;
 }
 
@@ -175,15 +193,15 @@ const REGULAR_FILE = /^1006[0-7]{2}$/;
  * tree that differs from a checked one only in page contents is checked from that check (reanalyzePages).
  */
 async function contentProblems(
-  push: IncomingPush,
+  objects: PushedObjects,
   tips: Array<{ tip: string; start: CheckStart }>,
-  repository: { gitDir: string; projectDirectory: string },
+  space: { repository: string; projectDirectory: string },
   parsing: PageParsing,
 ): Promise<PushProblem[]> {
-  const { projectDirectory } = repository;
+  const { projectDirectory } = space;
   const problems: PushProblem[] = [];
   for (const { tip, start } of tips) {
-    const blobs = blobReader((oids) => push.readBlobs(oids));
+    const blobs = blobReader((oids) => objects.readBlobs(oids));
     const changes = await start.changes?.catch(() => undefined);
     const changed = start.base && changes && pageChangesOnly(start.base, changes, projectDirectory);
     let check: ContentCheck;
@@ -191,12 +209,12 @@ async function contentProblems(
       check = await reanalyzePages(start.base, changed, { readBlob: blobs.read, ...parsing });
     } else {
       // Monorepos: only the space's project directory is its content; the rest is kept, not read.
-      const entries = inProjectDirectory(await (start.tree ?? push.listTree(tip)), projectDirectory);
+      const entries = inProjectDirectory(await (start.tree ?? objects.listTree(tip)), projectDirectory);
       blobs.prefetch(entries.filter((e) => e.mode !== SUBMODULE && READ_FIRST.test(e.path)).map((e) => e.oid));
       // A repository's assets can weigh hundreds of megabytes; their dimensions matter to reads, not to the checks.
       check = await checkContent({ entries, readBlob: blobs.read, dimensionsOf: async () => undefined, ...parsing });
     }
-    parsing.checks?.set(checkKey(repository.gitDir, projectDirectory, tip), check);
+    parsing.checks?.set(checkKey(space.repository, projectDirectory, tip), check);
     for (const problem of sortProblems(check.problems)) {
       problems.push({ path: projectDirectory + problem.path, line: problem.line, message: problem.message, severity: problem.severity });
     }
@@ -209,11 +227,7 @@ async function contentProblems(
  * checked tree and the next under the project directory: every change a regular file that stays one, at a path that
  * is a page of the checked tree. Undefined otherwise (files added, deleted or renamed, SUMMARY.md edited...).
  */
-function pageChangesOnly(
-  base: ContentCheck,
-  changes: Array<{ path: string; oldMode: string; newMode: string; newOid: string }>,
-  projectDirectory: string,
-): Map<string, string> | undefined {
+function pageChangesOnly(base: ContentCheck, changes: TreeChange[], projectDirectory: string): Map<string, string> | undefined {
   const pages = new Set(base.pageChecks.map((check) => check.options.gitPath));
   const changed = new Map<string, string>();
   for (const change of changes) {
@@ -264,26 +278,19 @@ function blobReader(readMany: (oids: string[]) => Promise<Map<string, Buffer>>) 
   };
 }
 
-function changeRequestStates(env: Record<string, string>): ChangeRequestStates | undefined {
-  const raw = env[CHANGE_REQUESTS_VARIABLE];
-  if (!raw) return undefined;
-  const parsed = JSON.parse(raw) as ChangeRequestStates;
-  return { last: Number(parsed.last) || 0, closed: parsed.closed ?? {} };
-}
-
 /**
  * Only main, change-request branches and tags accept pushes, main cannot be deleted, and a change request's branch
  * takes pushes only while the change request exists and is neither merged nor archived. Tags are kept as pushed
  * (moved, deleted): `git push --follow-tags` and mirrors push them beside main.
  */
-function refProblems(update: RefUpdate, states: ChangeRequestStates | undefined): PushProblem[] {
+function refProblems(update: RefUpdate, states: ChangeRequestStates): PushProblem[] {
   if (TAG.test(update.ref)) return [];
   if (update.ref === MAIN) {
     return ZERO_OID.test(update.newOid) ? [{ message: `${MAIN}: main cannot be deleted` }] : [];
   }
   if (CHANGE_REQUEST.test(update.ref)) {
     const number = update.ref.slice(update.ref.lastIndexOf('/') + 1);
-    if (!states || ZERO_OID.test(update.newOid)) return [];
+    if (ZERO_OID.test(update.newOid)) return [];
     if (Number(number) > states.last) {
       return [{ message: `${update.ref}: there is no change request ${number} in this space; open one through the API first` }];
     }
@@ -312,11 +319,6 @@ async function pathProblems(entries: Entry[]): Promise<PushProblem[]> {
   return problems;
 }
 
-function maxFileBytes(env: Record<string, string>): number {
-  const value = Number(env[MAX_FILE_BYTES_VARIABLE]);
-  return Number.isSafeInteger(value) && value > 0 ? value : DEFAULT_MAX_FILE_BYTES;
-}
-
 function formatBytes(bytes: number): string {
   const units = ['bytes', 'KiB', 'MiB', 'GiB'];
   let value = bytes;
@@ -329,9 +331,9 @@ function formatBytes(bytes: number): string {
 }
 
 /** Every file the push adds or changes is at most `limit` bytes (`listed`: sizes known already, by blob). */
-async function sizeProblems(push: IncomingPush, entries: Entry[], limit: number, listed: ReadonlyMap<string, number>): Promise<PushProblem[]> {
+async function sizeProblems(objects: PushedObjects, entries: Entry[], limit: number, listed: ReadonlyMap<string, number>): Promise<PushProblem[]> {
   const files = entries.filter((entry) => entry.mode !== SUBMODULE);
-  const info = await push.objectInfo(files.filter((entry) => !listed.has(entry.oid)).map((entry) => entry.oid));
+  const info = await objects.objectInfo(files.filter((entry) => !listed.has(entry.oid)).map((entry) => entry.oid));
   const problems: PushProblem[] = [];
   const turns = new Turns();
   for (const entry of files) {
@@ -350,9 +352,9 @@ async function sizeProblems(push: IncomingPush, entries: Entry[], limit: number,
  * ones that climb above the root) keeps the rule sound through chains of symlinks: each link then resolves below
  * its own folder.
  */
-async function symlinkProblems(push: IncomingPush, entries: Entry[]): Promise<PushProblem[]> {
+async function symlinkProblems(objects: PushedObjects, entries: Entry[]): Promise<PushProblem[]> {
   const links = entries.filter((entry) => entry.mode === SYMLINK);
-  const targets = await push.readBlobs(links.map((entry) => entry.oid));
+  const targets = await objects.readBlobs(links.map((entry) => entry.oid));
   const problems: PushProblem[] = [];
   for (const link of links) {
     const target = targets.get(link.oid)?.toString('utf8') ?? '';

@@ -10,7 +10,7 @@ import { requireSpacePermission, type OrgAccess, type Role } from '../permission
 import { loadSpace } from '../content/spaces.js';
 import { loadRevision, readContent, type ContentTarget } from '../content/revisions.js';
 import { renderPdf } from '../../content/pdf.js';
-import { recordPush } from '../content/git-access.js';
+import { recordMainMoved } from '../content/main-moved.js';
 import { MANIFEST_PATH, mergeManifestFile, mergePageFile } from '../../content/merge.js';
 import {
   findChangeRequest,
@@ -272,7 +272,7 @@ export async function mergeChangeRequest(ctx: Context, caller: Caller, spaceId: 
   }
   const now = nowIso();
   await updateChangeRequestRow(ctx.db, changeRequest.id, { status: 'merged', revision_merged: outcome.head, updated_at: now });
-  await recordPush(ctx, spaceId);
+  await recordMainMoved(ctx, spaceId);
   return { revision: outcome.head, result: 'merge' };
 }
 

@@ -22,7 +22,7 @@ import { nowIso } from '../ids.js';
 import { loadSpace } from '../content/spaces.js';
 import { requireSpacePermission } from '../permissions.js';
 import { MAIN_REF } from '../content/refs.js';
-import { recordPush } from '../content/git-access.js';
+import { recordMainMoved } from '../content/main-moved.js';
 import { mergeInto } from '../change-requests/change-requests.js';
 import { inProjectDirectory } from '../../content/project-directory.js';
 import { validateContent } from '../../content/validate-content.js';
@@ -80,7 +80,7 @@ async function attempt(ctx: Context, row: GitSyncConnectionRow, remote: RemoteBr
   const inStep = (commit: string): Outcome => ({ status: 'synced', error: null, remote_commit: commit, local_commit: commit, synced: true });
   const moveMain = async (to: string, from: string): Promise<boolean> => {
     if (!(await ctx.git.compareAndSwapRef(spaceId, MAIN_REF, to, from))) return false;
-    await recordPush(ctx, spaceId);
+    await recordMainMoved(ctx, spaceId);
     return true;
   };
   switch (step.kind) {
@@ -117,7 +117,7 @@ async function attempt(ctx: Context, row: GitSyncConnectionRow, remote: RemoteBr
         const paths = merged.conflicts.slice(0, 10).join(', ');
         return stopped('conflict', `both sides changed the same lines of ${paths}${merged.conflicts.length > 10 ? ` and ${merged.conflicts.length - 10} more` : ''}: neither side was changed; edit one side so that they no longer conflict, then sync again`, fetched, local);
       }
-      if (merged.moved) await recordPush(ctx, spaceId);
+      if (merged.moved) await recordMainMoved(ctx, spaceId);
       try {
         await pushToRemoteBranch(ctx.git, spaceId, remote, merged.head, fetched);
       } catch (error) {

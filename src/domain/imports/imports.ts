@@ -18,7 +18,7 @@ import { collectPage, type Page, type PageRequest } from '../lists.js';
 import { requireSpacePermission } from '../permissions.js';
 import { loadSpace, projectDirectoryOf } from '../content/spaces.js';
 import { loadRevision } from '../content/revisions.js';
-import { recordPush } from '../content/git-access.js';
+import { recordMainMoved } from '../content/main-moved.js';
 import { loadChangeRequest } from '../change-requests/change-requests.js';
 import { branchOf, MAIN_REF } from '../content/refs.js';
 import { entriesOfPages } from '../../content/import-plan.js';
@@ -303,7 +303,7 @@ export async function runContentImport(ctx: Context, importId: string): Promise<
       error: null,
       updated_at: nowIso(),
     });
-    if (ref === MAIN_REF) await recordPush(ctx, space.id);
+    if (ref === MAIN_REF) await recordMainMoved(ctx, space.id);
   } catch (error) {
     await updateUnfinishedImport(ctx.db, row.id, { status: 'failed', error: (error as Error).message ?? String(error), updated_at: nowIso() });
     throw error;

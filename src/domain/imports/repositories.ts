@@ -23,7 +23,7 @@ import { requireOrgPermission, requireSpacePermission } from '../permissions.js'
 import { organizationAccess } from '../organizations/organizations.js';
 import { requireCreateUnder } from '../content/placement.js';
 import { createSpaceFromRepository, getSpace, loadSpace, type SpaceView } from '../content/spaces.js';
-import { recordPush } from '../content/git-access.js';
+import { recordMainMoved } from '../content/main-moved.js';
 import { enqueueIndexingAfterPush } from '../content/indexing.js';
 import { getSite, type SiteView } from '../sites/sites.js';
 import { buildSite } from '../sites/build.js';
@@ -324,7 +324,7 @@ async function importIntoSpace(ctx: Context, row: RepositoryImportRow, head: str
   }
   await updateSpaceRow(ctx.db, space.id, { project_directory: directory, updated_at: nowIso() });
   ctx.cache.invalidate();
-  await recordPush(ctx, space.id);
+  await recordMainMoved(ctx, space.id);
   // Same commit, another directory: the indexes of that commit were made for the old view.
   if (current === head) await enqueueIndexingAfterPush(ctx, { spaceId: space.id, revision: head });
   return { revision: head, projects: [{ key: '.', projectDirectory: directory, spaceId: space.id }], skipped: [] };

@@ -6,7 +6,7 @@
  */
 import { newId } from '../ids.js';
 import { createSpaceFromRepository, updateSpace, type SpacePatch } from '../content/spaces.js';
-import { recordPush } from '../content/git-access.js';
+import { recordMainMoved } from '../content/main-moved.js';
 import { enqueueIndexingAfterPush } from '../content/indexing.js';
 import { MAIN_REF } from '../content/refs.js';
 import { fingerprintOf, roleOrNull, type MigrationRun } from './migration-run.js';
@@ -121,7 +121,7 @@ async function moveMain(run: MigrationRun, id: string, staging: string, spaceId:
     next = await run.ctx.git.commitTree(id, tree, [current], `Migrated from ${run.source.endpoint}`, QUIRE_SIGNATURE);
   }
   if (!(await run.ctx.git.compareAndSwapRef(id, MAIN_REF, next, current))) throw new Error('main moved here while the migration ran; run it again');
-  await recordPush(run.ctx, id);
+  await recordMainMoved(run.ctx, id);
 }
 
 /** The source's settings of the space; its main here is recorded as what the migration wrote (see moveMain). */

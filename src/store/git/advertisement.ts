@@ -11,6 +11,8 @@
  * The formats are git's own (Documentation/gitprotocol-pack.txt, gitprotocol-v2.txt): pkt-lines, the first ref
  * line carrying the capabilities after a NUL, `capabilities^{}` with the zero oid when there is no ref.
  */
+import type { GitService } from './repositories.js';
+
 const ZERO_OID = '0000000000000000000000000000000000000000';
 
 export function pktLine(text: string | Buffer): Buffer {
@@ -19,6 +21,11 @@ export function pktLine(text: string | Buffer): Buffer {
 }
 
 export const FLUSH = Buffer.from('0000', 'ascii');
+
+/** What smart HTTP puts before git's advertisement: `# service=...`, except in protocol v2 (upload-pack only). */
+export function advertisementPrefix(service: GitService, version: number): Buffer {
+  return service === 'upload-pack' && version >= 2 ? Buffer.alloc(0) : Buffer.concat([pktLine(`# service=git-${service}\n`), FLUSH]);
+}
 
 /** The capabilities of a receive-pack advertisement (what follows the NUL of its first line), or undefined. */
 export function receivePackCapabilities(advertisement: Buffer): string | undefined {

@@ -1,11 +1,14 @@
 /**
- * A push's incoming objects, read from inside a pre-receive hook (git's quarantine environment): IncomingPush. Apart
- * from ./repositories.ts, which creates and writes repositories: this only reads a push not yet accepted, for its
- * checks (src/content/validate-push.ts).
+ * A push's incoming objects, read in git's quarantine environment while its pre-receive hook waits: IncomingPush,
+ * what the push checks read (PushedObjects, src/content/validate-push.ts). Apart from ./repositories.ts, which
+ * creates and writes repositories: this only reads a push not yet accepted.
  */
+import type { TreeEntry } from '../../content/model.js';
+import type { PushedObjects, TreeChange } from '../../content/validate-push.js';
 import { runGit } from './run.js';
 import type { ProcessLauncher } from './launcher.js';
 import { CatFileProcess } from './catfile.js';
+import { parseCommit } from './reader.js';
 
 const ZERO_OID = /^0+$/;
 const OID = /^[0-9a-f]{40}(?:[0-9a-f]{24})?$/;
@@ -14,10 +17,12 @@ const OID = /^[0-9a-f]{40}(?:[0-9a-f]{24})?$/;
  * What a pre-receive hook can see of the push being received: git keeps the incoming objects in a quarantine
  * directory that `env` (GIT_OBJECT_DIRECTORY, GIT_ALTERNATE_OBJECT_DIRECTORIES, GIT_QUARANTINE_PATH) makes readable,
  * and the refs have not moved yet. Objects are read through one `git cat-file` process, started on first use (close
- * it when done); every other method runs one git process, whatever the size of the push.
+ * it when done); every other method runs at most one git process, whatever the size of the push.
  */
-export class IncomingPush {
+export class IncomingPush implements PushedObjects {
   private catFile: CatFileProcess | undefined;
+  /** The tree diffs asked for (treeChanges), by `from to`: changedEntries reuses them rather than diff again. */
+  private readonly diffs = new Map<string, Promise<TreeChange[]>>();
 
   constructor(
     readonly gitDir: string,
@@ -78,6 +83,15 @@ export class IncomingPush {
    */
   async changedEntries(commits: readonly string[]): Promise<Array<{ path: string; mode: string; oid: string }>> {
     if (commits.length === 0) return [];
+    // A diff that failed is asked again below.
+    const diffed = await this.diffedAgainstParents(commits).catch(() => undefined);
+    if (diffed) {
+      const entries = new Map<string, { path: string; mode: string; oid: string }>();
+      for (const change of diffed) {
+        if (change.newMode !== '000000') entries.set(`${change.newMode} ${change.newOid} ${change.path}`, { path: change.path, mode: change.newMode, oid: change.newOid });
+      }
+      return [...entries.values()];
+    }
     const out = await this.run(['diff-tree', '--stdin', '-r', '-z', '-m', '--root', '--no-commit-id', '--no-renames', '--no-abbrev'], `${commits.join('\n')}\n`);
     const fields = out.toString('utf8').split('\0');
     const entries = new Map<string, { path: string; mode: string; oid: string }>();
@@ -91,11 +105,40 @@ export class IncomingPush {
     return [...entries.values()];
   }
 
+  /**
+   * What each commit changed against its only parent, in the commits' order, when treeChanges already diffed every
+   * one of them (a push of one commit onto its branch's previous tip, the common case, diffs once instead of
+   * twice); undefined otherwise.
+   */
+  private async diffedAgainstParents(commits: readonly string[]): Promise<TreeChange[] | undefined> {
+    if (this.diffs.size === 0) return undefined;
+    const objects = await this.objects().readMany(commits);
+    const diffs: Array<Promise<TreeChange[]>> = [];
+    for (const [i, oid] of commits.entries()) {
+      const object = objects[i];
+      const parents = object?.type === 'commit' ? parseCommit(oid, object.data).parents : [];
+      const diff = parents.length === 1 ? this.diffs.get(`${parents[0]} ${oid}`) : undefined;
+      if (!diff) return undefined;
+      diffs.push(diff);
+    }
+    return (await Promise.all(diffs)).flat();
+  }
+
   /** How the tree of commit `to` differs from that of `from`: each path added, changed or deleted (no renames). */
-  async treeChanges(from: string, to: string): Promise<Array<{ path: string; oldMode: string; newMode: string; newOid: string }>> {
+  treeChanges(from: string, to: string): Promise<TreeChange[]> {
+    const key = `${from} ${to}`;
+    let diff = this.diffs.get(key);
+    if (!diff) {
+      diff = this.diffTrees(from, to);
+      this.diffs.set(key, diff);
+    }
+    return diff;
+  }
+
+  private async diffTrees(from: string, to: string): Promise<TreeChange[]> {
     const out = await this.run(['diff-tree', '-r', '-z', '--no-renames', '--no-abbrev', from, to]);
     const fields = out.toString('utf8').split('\0');
-    const changes: Array<{ path: string; oldMode: string; newMode: string; newOid: string }> = [];
+    const changes: TreeChange[] = [];
     for (let i = 0; i + 1 < fields.length; i++) {
       if (!fields[i].startsWith(':')) continue;
       const [oldMode, newMode, , newOid] = fields[i].slice(1).split(' ');
@@ -105,9 +148,9 @@ export class IncomingPush {
   }
 
   /** Every blob of a commit's tree (files, symlinks, submodules) with its size; one `ls-tree` process. */
-  async listTree(commit: string): Promise<Array<{ path: string; mode: string; oid: string; size: number }>> {
+  async listTree(commit: string): Promise<TreeEntry[]> {
     const out = await this.run(['ls-tree', '-r', '-l', '-z', '--full-tree', commit]);
-    const entries: Array<{ path: string; mode: string; oid: string; size: number }> = [];
+    const entries: TreeEntry[] = [];
     for (const record of out.toString('utf8').split('\0')) {
       const tab = record.indexOf('\t');
       if (tab < 0) continue;

@@ -13,8 +13,9 @@
  * - when no push is under way, an advertisement is answered at once;
  * - nobody waits longer than the caller's limit.
  *
- * Only an optimization: correctness stays with the ref lock and the stale check (git-access.ts), pushes served by
- * other processes are not seen, and no writer waits longer than the limit.
+ * Only an optimization: correctness stays with the ref lock and the stale check
+ * (src/domain/content/push-decision.ts), pushes served by other processes are not seen, and no writer waits longer
+ * than the limit.
  */
 const HOLD_MS = 250;
 

@@ -6,7 +6,7 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { PUSH_CHANNEL_VARIABLE, PUSH_SERVER_PID_VARIABLE, PushChannel, QUARANTINE_VARIABLES } from './push-channel.js';
+import { PUSH_CHANNEL_VARIABLE, PUSH_SERVER_PID_VARIABLE, PushChannels, QUARANTINE_VARIABLES, type PushChannel } from './push-channel.js';
 import { PushesUnderWay } from './pushes-under-way.js';
 import { RefLocks, type RefLock } from './ref-lock.js';
 import { GitCommandError, runGit, runGitStatus, type RunGitOptions } from './run.js';
@@ -122,11 +122,18 @@ export class GitStore {
 
   /** What starts its git processes (see launcher.ts). */
   readonly launcher: ProcessLauncher;
+  private readonly pushChannels: PushChannels;
 
   /** `launcher`: the container's; none: git processes start directly. */
   constructor(dataDir: string, options: { launcher?: ProcessLauncher } = {}) {
     this.root = path.join(dataDir, 'repositories');
     this.launcher = options.launcher ?? new ProcessLauncher(Infinity);
+    this.pushChannels = new PushChannels(this.launcher);
+  }
+
+  /** Closes what it keeps open between pushes (a push channel opened ahead). */
+  close(): Promise<void> {
+    return this.pushChannels.close();
   }
 
   private git(args: readonly string[], options: RunGitOptions = {}): Promise<Buffer> {
@@ -153,7 +160,7 @@ export class GitStore {
 
   /** A channel for the pre-receive hook of a receive-pack to be spawned (src/store/git/push-channel.ts). */
   openPushChannel(): Promise<PushChannel> {
-    return PushChannel.open(this.launcher);
+    return this.pushChannels.open();
   }
 
   /** Absolute path of a space's bare repository. Ids outside `[a-zA-Z0-9_-]` are refused, so no `..` escapes. */
