@@ -56,6 +56,8 @@ describe('authentication on every operation', () => {
         'importContent', 'importContentInChangeRequest', 'listContentImports', 'getContentImport',
         // repository imports: the reference's importGitRepository, and Quire's organization-level imports
         'importGitRepository', 'importRepositoryIntoOrganization', 'importRepositoryUploadIntoOrganization',
+        // Git Sync (a Quire extension): connect, read, disconnect and run
+        'connectGitSync', 'getGitSync', 'disconnectGitSync', 'runGitSync',
         // space comments and the hidden listCommentRepliesInSpace / listCommentersInSpace
         'listCommentsInSpace', 'postCommentInSpace', 'getCommentInSpace', 'updateCommentInSpace', 'deleteCommentInSpace',
         'postCommentReplyInSpace', 'getCommentReplyInSpace', 'updateCommentReplyInSpace', 'deleteCommentReplyInSpace',
