@@ -164,5 +164,8 @@ function answerHook(git: GitStore, spaceId: string, gate: PushGate, channel: Pus
       ({ lines, accepted }) => channel.answer(lines, accepted ? 0 : 1),
       (error: unknown) => channel.answer(failedRefusal(error instanceof Error ? error.message : String(error)), 1),
     )
-    .finally(() => objects.close());
+    .finally(() => objects.close())
+    // Answering a channel the server closed meanwhile (the client went away) throws: nobody is left to answer, and
+    // the promise must not reject unobserved (that would end the process).
+    .catch(() => undefined);
 }
