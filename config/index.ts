@@ -78,6 +78,8 @@ export interface Config {
    * while Redis was down) (`QUIRE_CATCH_UP_INTERVAL_MS`).
    */
   catchUpIntervalMs: number;
+  /** How often Git Sync polls the connected repositories, in ms (`QUIRE_GIT_SYNC_POLL_S`, in seconds). */
+  gitSyncPollMs: number;
   logLevel: string;
   /** `QUIRE_LOG_FORMAT`: `pretty` (lines for people), `json` (one object per line), or `auto`: pretty on a terminal. */
   logFormat: 'auto' | 'pretty' | 'json';
@@ -209,6 +211,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     },
     gitLauncherAboveBytes: nonNegative('QUIRE_GIT_LAUNCHER_MB') * MB,
     catchUpIntervalMs: positive('QUIRE_CATCH_UP_INTERVAL_MS'),
+    gitSyncPollMs: positive('QUIRE_GIT_SYNC_POLL_S') * 1000,
     logLevel: value('QUIRE_LOG_LEVEL') || SETTINGS.QUIRE_LOG_LEVEL.default,
     logFormat: parseLogFormat(value('QUIRE_LOG_FORMAT')),
     syncUrl: (value('QUIRE_URL') || publicUrl).replace(/\/+$/, ''),

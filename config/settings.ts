@@ -87,6 +87,11 @@ export const SETTINGS = {
     description: 'how often the server catches up with the repositories: pushes a killed process missed, indexing a restart lost',
     commands: ['serve'],
   },
+  QUIRE_GIT_SYNC_POLL_S: {
+    default: 60,
+    description: 'how often Git Sync reads each connected repository\'s branch (one ref read; a fetch only when it moved), for hosts whose webhooks cannot reach this server',
+    commands: SERVERS,
+  },
   QUIRE_CACHE_TTL_MS: {
     default: 1000,
     description: "how long another process's writes may take to show in this one's cache of tokens, access and refs (0: no cache)",

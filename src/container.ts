@@ -129,6 +129,7 @@ export async function createContainer(config: Config, options: ContainerOptions 
     visitorClaims,
     secrets,
     spaceRetentionMs: config.spaceRetentionMs,
+    gitSyncPollMs: config.gitSyncPollMs,
     gitMaxFileBytes: config.gitMaxFileBytes,
     importLimits: config.importLimits,
     log,

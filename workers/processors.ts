@@ -9,7 +9,7 @@ import { importRepositoryJob } from './import-repository.js';
 import { indexLinksJob } from './index-links.js';
 import { indexSearchJob } from './index-search.js';
 import { fetchOpenApiJob, refreshOpenApiSpecsJob } from './openapi.js';
-import { gitSyncJob } from './git-sync.js';
+import { gitSyncJob, pollGitSyncJob } from './git-sync.js';
 
 export function jobHandler(ctx: Context): JobHandler {
   return async (job) => {
@@ -28,6 +28,8 @@ export function jobHandler(ctx: Context): JobHandler {
         return refreshOpenApiSpecsJob(ctx);
       case 'git-sync':
         return gitSyncJob(ctx, job.payload);
+      case 'poll-git-sync':
+        return pollGitSyncJob(ctx);
     }
   };
 }

@@ -82,6 +82,8 @@ export async function serve(config: Config): Promise<void> {
   container.ctx.cpu.startThread();
   void purge();
   await scheduleRecurringJobs(container, (message, error) => app.log.warn({ err: error }, message));
+  // Git Sync resumes at once: a run a stopped process left unfinished, and whatever moved on either side meanwhile.
+  void container.ctx.jobs.enqueueWhenReachable({ name: 'poll-git-sync', payload: {} });
   // Pushes a killed process did not record, and indexing that a restart lost (in-process queue) or that could not be
   // queued (Redis down), catch up now and then every few minutes: nothing else would bring them forward.
   void catchUp();
@@ -97,6 +99,9 @@ async function scheduleRecurringJobs(container: Container, warn: (message: strin
   await container.ctx.jobs
     .every({ name: 'refresh-openapi-specs', payload: {} }, OPENAPI_REFRESH_MS)
     .catch((error: unknown) => warn('the hourly refresh of OpenAPI specifications is not scheduled', error));
+  await container.ctx.jobs
+    .every({ name: 'poll-git-sync', payload: {} }, container.ctx.gitSyncPollMs)
+    .catch((error: unknown) => warn('the Git Sync poll is not scheduled', error));
 }
 
 /** `quire worker`: BullMQ workers for every queue until SIGINT or SIGTERM; running jobs finish before it exits. */

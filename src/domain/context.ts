@@ -61,6 +61,8 @@ export interface Context {
   secrets: SecretBox;
   /** Deleted spaces stay restorable this long. */
   spaceRetentionMs: number;
+  /** How often Git Sync reads each connected repository's branch (./git-sync/poll.ts). */
+  gitSyncPollMs: number;
   /** Largest file a git push may add, in bytes (checked by the pre-receive hook). */
   gitMaxFileBytes: number;
   /** What one content import may take: archive sizes, and the memory and time of its conversion thread. */

@@ -22,11 +22,13 @@ export interface JobPayloads {
   'refresh-openapi-specs': Record<string, never>;
   /** Runs Git Sync for a connected space whose main moved to `commit` (the commit makes each move's job its own). */
   'git-sync': { spaceId: string; commit: string };
+  /** Periodic: reads every connected repository's branches and queues the Git Sync runs that have something to do. */
+  'poll-git-sync': Record<string, never>;
 }
 
 export type JobName = keyof JobPayloads;
 
-export const JOB_NAMES: readonly JobName[] = ['import-content', 'import-repository', 'index-links', 'index-search', 'fetch-openapi', 'refresh-openapi-specs', 'git-sync'];
+export const JOB_NAMES: readonly JobName[] = ['import-content', 'import-repository', 'index-links', 'index-search', 'fetch-openapi', 'refresh-openapi-specs', 'git-sync', 'poll-git-sync'];
 
 export type Job<N extends JobName = JobName> = N extends JobName ? { name: N; payload: JobPayloads[N] } : never;
 

@@ -21,6 +21,8 @@ export interface GitHttpServer {
 export interface GitHttpServerOptions {
   /** The only credentials the host takes. */
   auth?: { username: string; password: string };
+  /** The port to listen on (a host coming back where it was); default a free one. */
+  port?: number;
 }
 
 export async function startGitHttpServer(root: string, options: GitHttpServerOptions = {}): Promise<GitHttpServer> {
@@ -71,12 +73,17 @@ export async function startGitHttpServer(root: string, options: GitHttpServerOpt
       response.end(out.subarray(split + 4));
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve, reject) => server.once('error', reject).listen(options.port ?? 0, '127.0.0.1', () => resolve()));
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
     requests,
     authorizations,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
+    close: () =>
+      new Promise((resolve) => {
+        server.close(() => resolve());
+        // A host going down drops its clients too (git keeps connections alive).
+        server.closeAllConnections();
+      }),
   };
 }

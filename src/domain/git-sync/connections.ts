@@ -16,7 +16,7 @@ import { requireSpacePermission } from '../permissions.js';
 import { requireWritable } from '../imports/imports.js';
 import { MAIN_REF } from '../content/refs.js';
 import { normalizeProjectDirectory } from '../../content/project-directory.js';
-import { deleteGitSyncConnection, findGitSyncConnection, saveGitSyncConnection, type GitSyncConnectionRow } from '../../store/sql/git-sync.js';
+import { deleteGitSyncConnection, findGitSyncConnection, saveGitSyncConnection, type NewGitSyncConnection } from '../../store/sql/git-sync.js';
 import { FetchFailure } from '../../store/net/guarded-fetch.js';
 import { gitSyncState, type GitSyncState } from './state.js';
 
@@ -87,7 +87,7 @@ export async function connectGitSync(ctx: Context, caller: Caller, spaceId: stri
   if (auth !== undefined && (typeof auth.token !== 'string' || auth.token.length === 0)) throw new InvalidArgument('auth.token: must be the token the host gave (a personal access token or a deploy token)');
   if (auth?.username !== undefined && !/^[^:\s]{1,100}$/.test(auth.username)) throw new InvalidArgument('auth.username: must be a name without spaces or ":"');
   const now = nowIso();
-  const row: GitSyncConnectionRow = {
+  const row: NewGitSyncConnection = {
     space_id: spaceId,
     url,
     ref,
@@ -110,7 +110,7 @@ export async function connectGitSync(ctx: Context, caller: Caller, spaceId: stri
   await saveGitSyncConnection(ctx.db, row);
   const main = await ctx.reader.resolveRef(spaceId, MAIN_REF);
   if (main) await ctx.jobs.enqueueWhenReachable({ name: 'git-sync', payload: { spaceId, commit: main } });
-  return gitSyncState(row);
+  return gitSyncState({ ...row, failures: 0 });
 }
 
 /** The space's connection, for whoever may read the space; NotFound when it has none. */

@@ -40,11 +40,14 @@ export const SYNC_REMOTE_REF = 'refs/quire/sync/remote';
 /** A push that found the host's branch moved fetches again, this many times. */
 const MAX_ATTEMPTS = 3;
 
-/** The outcome of a run, as the connection's state records it. */
-type Outcome = Pick<GitSyncConnectionRow, 'status' | 'error' | 'remote_commit' | 'local_commit'> & { synced: boolean };
+/** Which way commits went in a run: to the host, from it, both (a merge), or none (already in step, or stopped). */
+type Direction = 'to host' | 'from host' | 'both' | 'none';
+
+/** The outcome of a run, as the connection's state records it, and what moved (for the log). */
+type Outcome = Pick<GitSyncConnectionRow, 'status' | 'error' | 'remote_commit' | 'local_commit'> & { synced: boolean; direction: Direction; commits: number };
 
 /** The branch of the connection, reachable as the fetch guard allows (resolved again at each run). */
-async function remoteOf(ctx: Context, row: GitSyncConnectionRow): Promise<RemoteBranch> {
+export async function remoteOf(ctx: Context, row: GitSyncConnectionRow): Promise<RemoteBranch> {
   const pin = await ctx.fetcher.resolvePinned(row.url);
   const token = row.auth_secret === null ? undefined : ctx.secrets.open(row.auth_secret, sealContext(row.space_id, 'auth'));
   return { url: row.url, ref: row.ref, pin, ...(token !== undefined ? { authorization: basicAuthorization(row.auth_username ?? '', token) } : {}) };
@@ -67,6 +70,8 @@ const stopped = (status: 'error' | 'conflict', error: string, remote: string | u
   remote_commit: remote ?? null,
   local_commit: local ?? null,
   synced: false,
+  direction: 'none',
+  commits: 0,
 });
 
 /** One attempt: fetch, decide, act. `moved`: the host's branch moved under the push (fetch again). */
@@ -77,7 +82,7 @@ async function attempt(ctx: Context, row: GitSyncConnectionRow, remote: RemoteBr
   if (!local) return stopped('error', 'the space has no main branch', fetched, undefined);
   const [remoteInLocal, localInRemote] = fetched === undefined ? [false, false] : await Promise.all([ctx.git.isAncestor(spaceId, fetched, local), ctx.git.isAncestor(spaceId, local, fetched)]);
   const step = syncStep({ firstSync: row.first_sync as FirstSync, synced: alreadySynced, remote: fetched, local, remoteInLocal, localInRemote });
-  const inStep = (commit: string): Outcome => ({ status: 'synced', error: null, remote_commit: commit, local_commit: commit, synced: true });
+  const inStep = (commit: string, direction: Direction = 'none', commits = 0): Outcome => ({ status: 'synced', error: null, remote_commit: commit, local_commit: commit, synced: true, direction, commits });
   const moveMain = async (to: string, from: string): Promise<boolean> => {
     if (!(await ctx.git.compareAndSwapRef(spaceId, MAIN_REF, to, from))) return false;
     await recordMainMoved(ctx, spaceId);
@@ -95,7 +100,7 @@ async function attempt(ctx: Context, row: GitSyncConnectionRow, remote: RemoteBr
         if (error instanceof RemoteFailure && error.reason === 'moved') return 'moved';
         throw error;
       }
-      return inStep(local);
+      return inStep(local, 'to host', await ctx.git.countCommits(spaceId, local, fetched));
     case 'take':
     case 'replace': {
       const refusal = await contentRefusal(ctx, spaceId, fetched!, row.project_directory);
@@ -107,7 +112,7 @@ async function attempt(ctx: Context, row: GitSyncConnectionRow, remote: RemoteBr
       }
       // Main moved meanwhile (a push, a merge): the next attempt starts again from where it is.
       if (!(await moveMain(fetched!, local))) return 'moved';
-      return inStep(fetched!);
+      return inStep(fetched!, 'from host', await ctx.git.countCommits(spaceId, fetched!, local));
     }
     case 'merge': {
       const refusal = await contentRefusal(ctx, spaceId, fetched!, row.project_directory);
@@ -124,7 +129,7 @@ async function attempt(ctx: Context, row: GitSyncConnectionRow, remote: RemoteBr
         if (error instanceof RemoteFailure && error.reason === 'moved') return 'moved';
         throw error;
       }
-      return inStep(merged.head);
+      return inStep(merged.head, 'both', await ctx.git.countCommits(spaceId, merged.head, fetched));
     }
   }
 }
@@ -134,6 +139,7 @@ export async function runGitSync(ctx: Context, spaceId: string): Promise<GitSync
   return ctx.workByKey.inTurn(`git-sync:${spaceId}`, async () => {
     const row = await findGitSyncConnection(ctx.db, spaceId);
     if (!row || row.status === 'paused') return row && gitSyncState(row);
+    const started = performance.now();
     let outcome: Outcome | 'moved' = 'moved';
     try {
       const remote = await remoteOf(ctx, row);
@@ -145,8 +151,13 @@ export async function runGitSync(ctx: Context, spaceId: string): Promise<GitSync
       outcome = stopped('error', `${error.message}${error instanceof RemoteFailure && error.reason === 'auth' ? '; connect again with a token the host accepts' : ''}`, row.remote_commit ?? undefined, row.local_commit ?? undefined);
     }
     const now = nowIso();
-    const { synced, ...state } = outcome;
-    const recorded = { ...state, ...(synced ? { last_synced_at: now } : {}), updated_at: now };
+    const { synced, direction, commits, ...state } = outcome;
+    const failures = state.status === 'error' ? row.failures + 1 : 0;
+    const recorded = { ...state, failures, ...(synced ? { last_synced_at: now } : {}), updated_at: now };
+    const ms = Math.round(performance.now() - started);
+    const line = { spaceId, status: state.status, direction, commits, ms, ...(state.error ? { error: state.error } : {}) };
+    if (state.status === 'error') ctx.log.warn(line, `git sync of space ${spaceId} failed (${failures} in a row): ${state.error}`);
+    else ctx.log.info(line, `git sync of space ${spaceId}: ${direction === 'none' ? 'in step' : `${commits} commit${commits === 1 ? '' : 's'} ${direction}`}${state.status === 'conflict' ? ' (conflict)' : ''} in ${ms} ms`);
     // A connection replaced or removed during the run keeps what it says; this run's findings are for the old one.
     if (!(await updateGitSyncState(ctx.db, spaceId, row.updated_at, recorded))) {
       const current = await findGitSyncConnection(ctx.db, spaceId);

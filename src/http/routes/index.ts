@@ -28,6 +28,7 @@ import { linkRoutes } from './links/index.js';
 import { searchRoutes } from './search/index.js';
 import { repositoryImportRoutes } from './repository-imports/index.js';
 import { gitSyncRoutes } from './git-sync/index.js';
+import { gitSyncWebhookRoutes } from './git-sync/webhooks.js';
 import { mcpRoutes } from './mcp/index.js';
 import { userRoutes } from './users/index.js';
 import { publishedRoutes } from './published/index.js';
@@ -64,6 +65,8 @@ export async function registerRoutes(app: FastifyInstance, deps: RouteDeps): Pro
     },
     { prefix: '/v1' },
   );
+  // Git hosts' webhook deliveries: under /v1 but outside its bearer authentication (a delivery's signature is its own).
+  await app.register(gitSyncWebhookRoutes, { ...deps, prefix: '/v1' });
   // Git over HTTP at /git/SPACE_ID.git: outside /v1, with its own authentication (HTTP Basic or bearer).
   await app.register(gitRoutes, deps);
   await app.register(downloadRoutes, deps);

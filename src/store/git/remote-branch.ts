@@ -83,14 +83,29 @@ async function runRemote(store: GitStore, spaceId: string, remote: RemoteBranch,
   }
 }
 
+/** The refs an `ls-remote` listed, by name. */
+function parseRefList(out: string): Map<string, string> {
+  const refs = new Map<string, string>();
+  for (const line of out.split('\n')) {
+    const [oid, name] = line.split('\t');
+    if (name !== undefined && OID.test(oid)) refs.set(name, oid);
+  }
+  return refs;
+}
+
 /** The commit the remote branch is at; undefined when the host has no such branch. */
 export async function remoteHead(store: GitStore, spaceId: string, remote: RemoteBranch): Promise<string | undefined> {
   const out = (await runRemote(store, spaceId, remote, ['ls-remote', '--', remote.url, remote.ref], `reading ${remote.ref} of ${remote.url}`)).toString('utf8');
-  for (const line of out.split('\n')) {
-    const [oid, name] = line.split('\t');
-    if (name === remote.ref && OID.test(oid)) return oid;
-  }
-  return undefined;
+  return parseRefList(out).get(remote.ref);
+}
+
+/**
+ * Every branch of the repository and its commit, in one ref read (a poll reads a repository once for all the spaces
+ * connected to it). `spaceId`'s repository is only where git runs; nothing is written to it.
+ */
+export async function remoteBranches(store: GitStore, spaceId: string, remote: RemoteBranch): Promise<Map<string, string>> {
+  const out = (await runRemote(store, spaceId, remote, ['ls-remote', '--heads', '--', remote.url], `reading the branches of ${remote.url}`)).toString('utf8');
+  return parseRefList(out);
 }
 
 /**

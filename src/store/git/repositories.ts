@@ -296,6 +296,12 @@ export class GitStore {
     return { tree, conflicts: code === 1 ? [...new Set(paths)] : [] };
   }
 
+  /** How many commits `to` has that `from` has not (all of `to`'s when `from` is undefined). */
+  async countCommits(spaceId: string, to: string, from: string | undefined): Promise<number> {
+    const stdout = await this.git(['rev-list', '--count', to, ...(from === undefined ? [] : [`^${from}`]), '--'], { gitDir: this.repositoryPath(spaceId) });
+    return Number(stdout.toString().trim());
+  }
+
   /** The best common ancestor of two commits, if any. */
   async mergeBase(spaceId: string, a: string, b: string): Promise<string | undefined> {
     const { code, stdout } = await this.gitStatus(['merge-base', a, b], { gitDir: this.repositoryPath(spaceId) });

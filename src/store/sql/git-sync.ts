@@ -6,11 +6,17 @@ import type { Kysely, Selectable, Updateable } from 'kysely';
 import type { Database, GitSyncConnectionsTable } from './schema.js';
 
 export type GitSyncConnectionRow = Selectable<GitSyncConnectionsTable>;
+/** A connection as made: no run has failed yet. */
+export type NewGitSyncConnection = Omit<GitSyncConnectionRow, 'failures'>;
 
-/** Stores the space's connection, replacing the one it had. */
-export async function saveGitSyncConnection(db: Kysely<Database>, row: GitSyncConnectionRow): Promise<void> {
+/** Stores the space's connection, replacing the one it had (and what its runs found). */
+export async function saveGitSyncConnection(db: Kysely<Database>, row: NewGitSyncConnection): Promise<void> {
   const { space_id: _spaceId, ...rest } = row;
-  await db.insertInto('git_sync_connections').values(row).onConflict((oc) => oc.column('space_id').doUpdateSet(rest)).execute();
+  await db
+    .insertInto('git_sync_connections')
+    .values(row)
+    .onConflict((oc) => oc.column('space_id').doUpdateSet({ ...rest, failures: 0 }))
+    .execute();
 }
 
 export async function findGitSyncConnection(db: Kysely<Database>, spaceId: string): Promise<GitSyncConnectionRow | undefined> {
@@ -38,7 +44,7 @@ export async function updateGitSyncState(
   db: Kysely<Database>,
   spaceId: string,
   startedWith: string,
-  state: Pick<Updateable<GitSyncConnectionsTable>, 'status' | 'error' | 'remote_commit' | 'local_commit' | 'last_synced_at' | 'change_request_id' | 'host_key'> & { updated_at: string },
+  state: Pick<Updateable<GitSyncConnectionsTable>, 'status' | 'error' | 'remote_commit' | 'local_commit' | 'last_synced_at' | 'change_request_id' | 'host_key' | 'failures'> & { updated_at: string },
 ): Promise<boolean> {
   const result = await db.updateTable('git_sync_connections').set(state).where('space_id', '=', spaceId).where('updated_at', '=', startedWith).executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;

@@ -436,6 +436,8 @@ export interface GitSyncConnectionsTable {
   local_commit: string | null;
   last_synced_at: string | null;
   change_request_id: string | null;
+  /** Runs failed in a row since the last that did not (migration 0022): the wait before the next try grows with it. */
+  failures: Generated<number>;
   created_at: string;
   updated_at: string;
 }
