@@ -101,7 +101,32 @@ describe.each(DATABASE_KINDS)('Git Sync (%s)', (kind) => {
     expect(conflict).toMatchObject({ status: 'conflict', error: expect.stringContaining('usage.md') });
     expect((await spaceLog(spaceId))[0]).toBe(conflictOurs);
     expect((await hostLog('handbook'))[0]).toBe(conflictTheirs);
-    expect((await t().request('GET', `/v1/spaces/${spaceId}/git/sync`, { token: admin() })).body).toMatchObject({ status: 'conflict' });
+    expect((await t().request('GET', `/v1/spaces/${spaceId}/git/sync`, { token: admin() })).body).toMatchObject({ status: 'conflict', changeRequest: conflict.changeRequest });
+
+    // The host's commit is parked in a change request, as it is; people resolve it there and merge it.
+    const parked = await t().request('GET', `/v1/spaces/${spaceId}/change-requests/${conflict.changeRequest}`, { token: admin() });
+    expect(parked.body).toMatchObject({ status: 'open', subject: expect.stringContaining('Git Sync') });
+    expect(conflict.error).toContain(`change request #${parked.body.number}`);
+    const branch = `change-requests/${parked.body.number}`;
+    await writer.git('fetch', '--quiet', 'origin', `${branch}:parked`);
+    expect((await writer.git('rev-parse', 'parked')).trim()).toBe(conflictTheirs);
+    // Another run while it is open parks nothing new.
+    expect(await run(spaceId)).toMatchObject({ status: 'conflict', changeRequest: conflict.changeRequest });
+    await writer.git('checkout', '--quiet', 'parked');
+    await writer.git('merge', '--quiet', '--no-edit', 'origin/main').catch(() => undefined);
+    await writer.write('usage.md', '# usage\n\nThe host and Quire agree.\n');
+    await writer.git('add', 'usage.md');
+    await writer.git('commit', '--quiet', '--no-edit');
+    await writer.push(`HEAD:refs/heads/${branch}`);
+    const mergedCr = await t().request('POST', `/v1/spaces/${spaceId}/change-requests/${conflict.changeRequest}/merge`, { token: admin() });
+    expect(mergedCr.body).toMatchObject({ result: 'merge' });
+    // The merge reaches the host (its job), and the connection is in step again with no change request named.
+    await t().container.ctx.jobs.idle();
+    const resumed = await run(spaceId);
+    expect(resumed).toMatchObject({ status: 'synced' });
+    expect(resumed.changeRequest).toBeUndefined();
+    expect(await hostLog('handbook')).toEqual(await spaceLog(spaceId));
+    expect(await hostLog('handbook')).toEqual(expect.arrayContaining([conflictTheirs, conflictOurs]));
     await writer.dispose();
     await user.dispose();
   }, 120_000);

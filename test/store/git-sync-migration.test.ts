@@ -1,8 +1,9 @@
 /**
  * Migration 0021 makes git_sync_connections (src/store/sql/git-sync.ts): one connection per space, gone with it, known
  * first-sync modes, credential kinds and statuses only; a run records its state only while the connection is the one
- * it started with. Migration 0022 adds the count of failed runs in a row, which connecting again resets. Their down
- * migrations remove the column and the table. On a real database of each kind, migrated to 0020 first.
+ * it started with. Migration 0022 adds the count of failed runs in a row, which connecting again resets, and who
+ * connected. Their down migrations remove the columns and the table. On a real database of each kind, migrated to
+ * 0020 first.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { Kysely, sql } from '../../src/store/sql/kysely.js';
@@ -29,14 +30,14 @@ describe.each(DATABASE_KINDS)('migrations 0021 and 0022, Git Sync connections (%
   const row = (fields: Partial<NewGitSyncConnection> = {}): NewGitSyncConnection => ({
     space_id: 'space1', url: 'https://git.example.com/docs/handbook.git', ref: 'refs/heads/main', project_directory: '', first_sync: 'import',
     auth_kind: 'token', auth_username: 'docs-bot', auth_secret: 'v1.sealed', webhook_secret: null, host_key: null, status: 'syncing', error: null,
-    remote_commit: null, local_commit: null, last_synced_at: null, change_request_id: null, created_at: '2026-01-01T00:00:00.000Z', updated_at: '2026-01-01T00:00:00.000Z',
+    remote_commit: null, local_commit: null, last_synced_at: null, change_request_id: null, connected_by: null, created_at: '2026-01-01T00:00:00.000Z', updated_at: '2026-01-01T00:00:00.000Z',
     ...fields,
   });
 
   it('up: one connection per space, known values only, states recorded by the run that still holds it, gone with the space; down removes it', async () => {
     const { db, migrator } = await databaseAt(kind, '0020_sites_serve_agents', cleanups);
     await expect(sql`select count(*) from git_sync_connections`.execute(db)).rejects.toThrow();
-    expect((await migrator.migrateTo('0022_git_sync_failures')).error).toBeUndefined();
+    expect((await migrator.migrateTo('0022_git_sync_runs')).error).toBeUndefined();
     const any = db as unknown as Kysely<any>;
 
     await saveGitSyncConnection(db, row());

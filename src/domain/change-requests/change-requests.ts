@@ -91,16 +91,29 @@ export async function createChangeRequest(ctx: Context, caller: Caller, spaceId:
   if (space.edit_mode === 'locked') throw new PermissionDenied(`spaceId: space "${spaceId}" is locked: it takes no change requests`);
   const main = await ctx.reader.resolveRef(spaceId, MAIN_REF);
   if (!main) throw new Conflict(`spaceId: space "${spaceId}" has no main branch`);
+  const row = await openChangeRequest(ctx, spaceId, { subject: input.subject ?? '', createdBy: caller.user.id, initial: main, head: main });
+  return viewOf(ctx, spaceId, row);
+}
+
+/**
+ * Opens a change request whose branch points at `head` (main's head for a new one; other commits when they come from
+ * elsewhere, such as a git host's commits that conflict with main). No permission check: the caller's.
+ */
+export async function openChangeRequest(
+  ctx: Context,
+  spaceId: string,
+  input: { subject: string; createdBy: string | null; initial: string; head: string },
+): Promise<ChangeRequestRow> {
   for (let attempt = 0; ; attempt++) {
     const now = nowIso();
     const row: ChangeRequestRow = {
       id: newId(),
       space_id: spaceId,
       number: await nextChangeRequestNumber(ctx.db, spaceId),
-      subject: input.subject ?? '',
+      subject: input.subject,
       status: 'open',
-      created_by: caller.user.id,
-      revision_initial: main,
+      created_by: input.createdBy,
+      revision_initial: input.initial,
       revision_merged_ancestor: null,
       revision_merged: null,
       created_at: now,
@@ -114,9 +127,9 @@ export async function createChangeRequest(ctx: Context, caller: Caller, spaceId:
       throw error;
     }
     // The number is this request's alone (unique in SQL), so its branch has no other writer; anything already
-    // there (pushed before the change request existed) is replaced by main's head.
-    await ctx.git.setRef(spaceId, branchOf(row.number), main);
-    return viewOf(ctx, spaceId, row);
+    // there (pushed before the change request existed) is replaced.
+    await ctx.git.setRef(spaceId, branchOf(row.number), input.head);
+    return row;
   }
 }
 

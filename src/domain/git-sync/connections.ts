@@ -104,6 +104,7 @@ export async function connectGitSync(ctx: Context, caller: Caller, spaceId: stri
     local_commit: null,
     last_synced_at: null,
     change_request_id: null,
+    connected_by: caller.user.id,
     created_at: now,
     updated_at: now,
   };

@@ -32,6 +32,7 @@ import { basicAuthorization, fetchRemoteBranch, pushToRemoteBranch, RemoteFailur
 import { findGitSyncConnection, updateGitSyncState, type GitSyncConnectionRow } from '../../store/sql/git-sync.js';
 import { FetchFailure } from '../../store/net/guarded-fetch.js';
 import { sealContext } from './connections.js';
+import { parkConflict } from './conflicts.js';
 import { gitSyncState, type GitSyncState } from './state.js';
 import { syncStep, type FirstSync } from './sync-step.js';
 
@@ -44,7 +45,8 @@ const MAX_ATTEMPTS = 3;
 type Direction = 'to host' | 'from host' | 'both' | 'none';
 
 /** The outcome of a run, as the connection's state records it, and what moved (for the log). */
-type Outcome = Pick<GitSyncConnectionRow, 'status' | 'error' | 'remote_commit' | 'local_commit'> & { synced: boolean; direction: Direction; commits: number };
+type Outcome = Pick<GitSyncConnectionRow, 'status' | 'error' | 'remote_commit' | 'local_commit'> &
+  Partial<Pick<GitSyncConnectionRow, 'change_request_id'>> & { synced: boolean; direction: Direction; commits: number };
 
 /** The branch of the connection, reachable as the fetch guard allows (resolved again at each run). */
 export async function remoteOf(ctx: Context, row: GitSyncConnectionRow): Promise<RemoteBranch> {
@@ -82,7 +84,16 @@ async function attempt(ctx: Context, row: GitSyncConnectionRow, remote: RemoteBr
   if (!local) return stopped('error', 'the space has no main branch', fetched, undefined);
   const [remoteInLocal, localInRemote] = fetched === undefined ? [false, false] : await Promise.all([ctx.git.isAncestor(spaceId, fetched, local), ctx.git.isAncestor(spaceId, local, fetched)]);
   const step = syncStep({ firstSync: row.first_sync as FirstSync, synced: alreadySynced, remote: fetched, local, remoteInLocal, localInRemote });
-  const inStep = (commit: string, direction: Direction = 'none', commits = 0): Outcome => ({ status: 'synced', error: null, remote_commit: commit, local_commit: commit, synced: true, direction, commits });
+  const inStep = (commit: string, direction: Direction = 'none', commits = 0): Outcome => ({
+    status: 'synced',
+    error: null,
+    remote_commit: commit,
+    local_commit: commit,
+    change_request_id: null,
+    synced: true,
+    direction,
+    commits,
+  });
   const moveMain = async (to: string, from: string): Promise<boolean> => {
     if (!(await ctx.git.compareAndSwapRef(spaceId, MAIN_REF, to, from))) return false;
     await recordMainMoved(ctx, spaceId);
@@ -119,8 +130,11 @@ async function attempt(ctx: Context, row: GitSyncConnectionRow, remote: RemoteBr
       if (refusal) return stopped('error', refusal, fetched, local);
       const merged = await mergeInto(ctx, spaceId, MAIN_REF, SYNC_REMOTE_REF, `Merge ${row.ref.replace(/^refs\/heads\//, '')} of ${row.url} (Git Sync)`, QUIRE_SIGNATURE);
       if (merged.conflicts.length > 0) {
+        const parked = await parkConflict(ctx, row, fetched!, local);
         const paths = merged.conflicts.slice(0, 10).join(', ');
-        return stopped('conflict', `both sides changed the same lines of ${paths}${merged.conflicts.length > 10 ? ` and ${merged.conflicts.length - 10} more` : ''}: neither side was changed; edit one side so that they no longer conflict, then sync again`, fetched, local);
+        const more = merged.conflicts.length > 10 ? ` and ${merged.conflicts.length - 10} more` : '';
+        const reason = `both sides changed the same lines of ${paths}${more}: neither side was changed, and the host's commits are in change request #${parked.number}; bring main into it, resolve the conflict there and merge it, and the sync goes on by itself`;
+        return { ...stopped('conflict', reason, fetched, local), change_request_id: parked.id };
       }
       if (merged.moved) await recordMainMoved(ctx, spaceId);
       try {

@@ -32,7 +32,7 @@ import * as m0018 from './migrations/0018_link_slots_unindexed.js';
 import * as m0019 from './migrations/0019_site_page_feedback.js';
 import * as m0020 from './migrations/0020_sites_serve_agents.js';
 import * as m0021 from './migrations/0021_git_sync.js';
-import * as m0022 from './migrations/0022_git_sync_failures.js';
+import * as m0022 from './migrations/0022_git_sync_runs.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -67,7 +67,7 @@ export const migrations: Record<string, Migration> = {
   '0019_site_page_feedback': m0019,
   '0020_sites_serve_agents': m0020,
   '0021_git_sync': m0021,
-  '0022_git_sync_failures': m0022,
+  '0022_git_sync_runs': m0022,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

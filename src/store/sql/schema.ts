@@ -438,6 +438,8 @@ export interface GitSyncConnectionsTable {
   change_request_id: string | null;
   /** Runs failed in a row since the last that did not (migration 0022): the wait before the next try grows with it. */
   failures: Generated<number>;
+  /** The user who connected the space (migration 0022); null for a user since removed. */
+  connected_by: string | null;
   created_at: string;
   updated_at: string;
 }

@@ -22,7 +22,7 @@ export function presentGitSync(state: GitSyncState) {
     ...(state.remoteCommit ? { remoteCommit: state.remoteCommit } : {}),
     ...(state.localCommit ? { localCommit: state.localCommit } : {}),
     ...(state.lastSyncedAt ? { lastSyncedAt: state.lastSyncedAt } : {}),
-    ...(state.changeRequestId ? { changeRequestId: state.changeRequestId } : {}),
+    ...(state.changeRequestId ? { changeRequest: state.changeRequestId } : {}),
     webhook: state.webhook,
   };
 }

@@ -37,6 +37,6 @@ export const GitSyncSchema = Type.Object({
   remoteCommit: Type.Optional(Type.String()),
   localCommit: Type.Optional(Type.String()),
   lastSyncedAt: Type.Optional(Type.String({ format: 'date-time' })),
-  changeRequestId: Type.Optional(Type.String()),
+  changeRequest: Type.Optional(Type.String({ description: "The change request holding the host's commits that conflict with main (its id)" })),
   webhook: Type.Boolean({ description: 'Whether a webhook secret is set' }),
 });
