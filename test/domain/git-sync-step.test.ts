@@ -7,7 +7,7 @@ import { syncStep, type SyncFacts } from '../../src/domain/git-sync/sync-step.js
 
 const A = 'a'.repeat(40);
 const B = 'b'.repeat(40);
-const facts = (over: Partial<SyncFacts>): SyncFacts => ({ firstSync: 'import', synced: true, remote: A, local: B, remoteInLocal: false, localInRemote: false, ...over });
+const facts = (over: Partial<SyncFacts>): SyncFacts => ({ firstSync: 'import', synced: true, remote: A, local: B, remoteInLocal: false, localInRemote: false, lastRemoteInRemote: true, ...over });
 
 describe('a Git Sync run', () => {
   it('does nothing when both sides are the same commit, first run or not', () => {
@@ -35,6 +35,14 @@ describe('a Git Sync run', () => {
       expect(syncStep(facts({ firstSync, remoteInLocal: true }))).toEqual({ kind: 'push' });
       expect(syncStep(facts({ firstSync, localInRemote: true }))).toEqual({ kind: 'take' });
       expect(syncStep(facts({ firstSync }))).toEqual({ kind: 'merge' });
+    }
+  });
+
+  it('follows a force-push on the host (the former main is kept by the run), even one back to a commit the space has', () => {
+    for (const firstSync of ['import', 'export'] as const) {
+      expect(syncStep(facts({ firstSync, lastRemoteInRemote: false }))).toEqual({ kind: 'replace' });
+      expect(syncStep(facts({ firstSync, lastRemoteInRemote: false, remoteInLocal: true }))).toEqual({ kind: 'replace' });
+      expect(syncStep(facts({ firstSync, lastRemoteInRemote: false, remote: A, local: A }))).toEqual({ kind: 'in-step' });
     }
   });
 

@@ -131,6 +131,47 @@ describe.each(DATABASE_KINDS)('Git Sync (%s)', (kind) => {
     await user.dispose();
   }, 120_000);
 
+  it('follows a force-push on the host, keeping the space\'s former main under a ref, and stops when the branch is deleted', async () => {
+    const user = await hostRepository('rewritten', ['guide']);
+    const spaceId = await newSpace('Rewritten');
+    expect((await connect(spaceId, { url: `${scene.host.url}/rewritten.git`, firstSync: 'import' })).status).toBe(200);
+    const first = await run(spaceId);
+    expect(first.notice).toContain('refs/quire/sync/replaced/');
+    const base = (await hostLog('rewritten'))[0];
+    const writer = await Checkout.clone(spaceRemote(scene.api, admin(), spaceId), scene.env);
+    await writer.write('guide.md', '# guide\n\nWritten in Quire, then dropped by a force-push on the host.\n');
+    const ours = await writer.commitAndPush('Quire edit the host will drop');
+    await t().container.ctx.jobs.idle();
+    expect(await run(spaceId)).toMatchObject({ status: 'synced', localCommit: ours });
+
+    // The host rewrites its branch: back to the first commit, another commit on it, pushed with --force.
+    await user.git('fetch', '--quiet', 'origin');
+    await user.git('reset', '--quiet', '--hard', base);
+    await user.write('guide.md', '# guide\n\nRewritten on the host.\n');
+    const rewritten = await user.commit('Rewritten history');
+    await user.push('--force', 'HEAD:refs/heads/main');
+    const followed = await run(spaceId);
+    expect(followed).toMatchObject({ status: 'synced', localCommit: rewritten, notice: expect.stringContaining('force-pushed') });
+    expect(await spaceLog(spaceId)).toEqual(await hostLog('rewritten'));
+    expect(await spaceLog(spaceId)).not.toContain(ours);
+    const kept = /refs\/quire\/sync\/replaced\/\S+/.exec(followed.notice)![0];
+    expect(await t().container.ctx.reader.resolveRef(spaceId, kept)).toBe(ours);
+    // The notice stays while nothing moves, and goes with the next commits.
+    expect((await run(spaceId)).notice).toBe(followed.notice);
+    await user.write('guide.md', '# guide\n\nRewritten, then edited on the host.\n');
+    await user.commitAndPush('After the rewrite');
+    expect((await run(spaceId)).notice).toBeUndefined();
+
+    // The branch deleted on the host: an error, nothing changed in the space.
+    const before = await spaceLog(spaceId);
+    // (As the host's admin: git refuses to delete a repository's current branch by a push.)
+    await exec('git', ['--git-dir', path.join(scene.hostRoot, 'rewritten.git'), 'update-ref', '-d', 'refs/heads/main'], { env: scene.env });
+    expect(await run(spaceId)).toMatchObject({ status: 'error', error: expect.stringContaining('deleted on the host') });
+    expect(await spaceLog(spaceId)).toEqual(before);
+    await writer.dispose();
+    await user.dispose();
+  });
+
   it('exports the space\'s history to an absent branch, and refuses to export over the host\'s own commits', async () => {
     await hostRepository('exported', []);
     const spaceId = await newSpace('Exported');

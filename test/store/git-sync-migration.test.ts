@@ -30,7 +30,7 @@ describe.each(DATABASE_KINDS)('migrations 0021 and 0022, Git Sync connections (%
   const row = (fields: Partial<NewGitSyncConnection> = {}): NewGitSyncConnection => ({
     space_id: 'space1', url: 'https://git.example.com/docs/handbook.git', ref: 'refs/heads/main', project_directory: '', first_sync: 'import',
     auth_kind: 'token', auth_username: 'docs-bot', auth_secret: 'v1.sealed', webhook_secret: null, host_key: null, status: 'syncing', error: null,
-    remote_commit: null, local_commit: null, last_synced_at: null, change_request_id: null, connected_by: null, created_at: '2026-01-01T00:00:00.000Z', updated_at: '2026-01-01T00:00:00.000Z',
+    remote_commit: null, local_commit: null, last_synced_at: null, change_request_id: null, connected_by: null, notice: null, created_at: '2026-01-01T00:00:00.000Z', updated_at: '2026-01-01T00:00:00.000Z',
     ...fields,
   });
 

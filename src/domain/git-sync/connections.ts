@@ -105,6 +105,7 @@ export async function connectGitSync(ctx: Context, caller: Caller, spaceId: stri
     last_synced_at: null,
     change_request_id: null,
     connected_by: caller.user.id,
+    notice: null,
     created_at: now,
     updated_at: now,
   };

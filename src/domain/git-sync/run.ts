@@ -46,7 +46,7 @@ type Direction = 'to host' | 'from host' | 'both' | 'none';
 
 /** The outcome of a run, as the connection's state records it, and what moved (for the log). */
 type Outcome = Pick<GitSyncConnectionRow, 'status' | 'error' | 'remote_commit' | 'local_commit'> &
-  Partial<Pick<GitSyncConnectionRow, 'change_request_id'>> & { synced: boolean; direction: Direction; commits: number };
+  Partial<Pick<GitSyncConnectionRow, 'change_request_id' | 'notice'>> & { synced: boolean; direction: Direction; commits: number };
 
 /** The branch of the connection, reachable as the fetch guard allows (resolved again at each run). */
 export async function remoteOf(ctx: Context, row: GitSyncConnectionRow): Promise<RemoteBranch> {
@@ -76,14 +76,26 @@ const stopped = (status: 'error' | 'conflict', error: string, remote: string | u
   commits: 0,
 });
 
+/**
+ * Whether the host's branch still holds the commit it was last seen at (false: it was rewritten, force-pushed). None
+ * seen, or that commit no longer in the repository: nothing to tell, so true (merging loses nothing; following would).
+ */
+async function lastSeenIn(ctx: Context, spaceId: string, lastSeen: string | null, fetched: string): Promise<boolean> {
+  if (lastSeen === null || lastSeen === fetched) return true;
+  return ctx.git.isAncestor(spaceId, lastSeen, fetched).catch(() => true);
+}
+
 /** One attempt: fetch, decide, act. `moved`: the host's branch moved under the push (fetch again). */
 async function attempt(ctx: Context, row: GitSyncConnectionRow, remote: RemoteBranch, alreadySynced: boolean): Promise<Outcome | 'moved'> {
   const spaceId = row.space_id;
   const fetched = await fetchRemoteBranch(ctx.git, spaceId, remote, SYNC_REMOTE_REF);
   const local = await ctx.reader.resolveRef(spaceId, MAIN_REF);
   if (!local) return stopped('error', 'the space has no main branch', fetched, undefined);
-  const [remoteInLocal, localInRemote] = fetched === undefined ? [false, false] : await Promise.all([ctx.git.isAncestor(spaceId, fetched, local), ctx.git.isAncestor(spaceId, local, fetched)]);
-  const step = syncStep({ firstSync: row.first_sync as FirstSync, synced: alreadySynced, remote: fetched, local, remoteInLocal, localInRemote });
+  const [remoteInLocal, localInRemote, lastRemoteInRemote] =
+    fetched === undefined
+      ? [false, false, true]
+      : await Promise.all([ctx.git.isAncestor(spaceId, fetched, local), ctx.git.isAncestor(spaceId, local, fetched), lastSeenIn(ctx, spaceId, row.remote_commit, fetched)]);
+  const step = syncStep({ firstSync: row.first_sync as FirstSync, synced: alreadySynced, remote: fetched, local, remoteInLocal, localInRemote, lastRemoteInRemote });
   const inStep = (commit: string, direction: Direction = 'none', commits = 0): Outcome => ({
     status: 'synced',
     error: null,
@@ -93,6 +105,8 @@ async function attempt(ctx: Context, row: GitSyncConnectionRow, remote: RemoteBr
     synced: true,
     direction,
     commits,
+    // News of an earlier run stays until commits move again.
+    ...(direction === 'none' ? {} : { notice: null }),
   });
   const moveMain = async (to: string, from: string): Promise<boolean> => {
     if (!(await ctx.git.compareAndSwapRef(spaceId, MAIN_REF, to, from))) return false;
@@ -116,14 +130,18 @@ async function attempt(ctx: Context, row: GitSyncConnectionRow, remote: RemoteBr
     case 'replace': {
       const refusal = await contentRefusal(ctx, spaceId, fetched!, row.project_directory);
       if (refusal) return stopped('error', refusal, fetched, local);
+      let kept: string | undefined;
       if (step.kind === 'replace') {
         // The space's former history stays reachable (and fetchable by a clone) under a ref of its own.
-        const kept = `refs/quire/sync/replaced/${nowIso().replace(/[:.]/g, '-')}`;
+        kept = `refs/quire/sync/replaced/${nowIso().replace(/[:.]/g, '-')}`;
         await ctx.git.compareAndSwapRef(spaceId, kept, local, '0'.repeat(40));
       }
       // Main moved meanwhile (a push, a merge): the next attempt starts again from where it is.
       if (!(await moveMain(fetched!, local))) return 'moved';
-      return inStep(fetched!, 'from host', await ctx.git.countCommits(spaceId, fetched!, local));
+      const taken = inStep(fetched!, 'from host', await ctx.git.countCommits(spaceId, fetched!, local));
+      if (kept === undefined) return taken;
+      const why = alreadySynced ? `the branch was force-pushed on the host, and main followed it` : 'the first sync imported the branch';
+      return { ...taken, notice: `${why}; the space's former main (${local.slice(0, 12)}) is kept under ${kept}` };
     }
     case 'merge': {
       const refusal = await contentRefusal(ctx, spaceId, fetched!, row.project_directory);

@@ -14,6 +14,8 @@ export interface GitSyncState {
   localCommit?: string;
   lastSyncedAt?: string;
   changeRequestId?: string;
+  /** News of the last run that moved commits, not an error (main followed a force-push; where the former main is). */
+  notice?: string;
   /** Whether a webhook secret is set (the secret itself is never shown). */
   webhook: boolean;
   updatedAt: string;
@@ -31,6 +33,7 @@ export function gitSyncState(row: GitSyncConnectionRow): GitSyncState {
     ...(row.local_commit ? { localCommit: row.local_commit } : {}),
     ...(row.last_synced_at ? { lastSyncedAt: row.last_synced_at } : {}),
     ...(row.change_request_id ? { changeRequestId: row.change_request_id } : {}),
+    ...(row.notice ? { notice: row.notice } : {}),
     webhook: row.webhook_secret !== null,
     updatedAt: row.updated_at,
   };

@@ -9,6 +9,8 @@
  * - afterwards, the side that is behind is brought forward: the host's new commits move main (after the checks a push
  *   gets), main's new commits are pushed (by compare-and-swap on the host);
  * - both moved: the two are merged, and the merge goes to both sides (or, on a true conflict, neither moves);
+ * - the host's branch rewritten (a force-push: where it was last seen is no longer in its history): the space follows
+ *   it, as the first import does, its former main kept under a ref of its own (what only the space had is not lost);
  * - the host's branch gone, or the first run impossible as asked: nothing moves, and the state says why.
  */
 
@@ -27,6 +29,11 @@ export interface SyncFacts {
   remoteInLocal: boolean;
   /** Whether `local` is `remote` or one of its ancestors (the host holds everything the space has). */
   localInRemote: boolean;
+  /**
+   * Whether the commit the host's branch was at when last seen is `remote` or one of its ancestors (true when none was
+   * seen): false when the branch was rewritten on the host (force-pushed).
+   */
+  lastRemoteInRemote: boolean;
 }
 
 export type SyncStep =
@@ -36,7 +43,7 @@ export type SyncStep =
   | { kind: 'push' }
   /** Move main to the host's commit (the host's commits are new to the space). */
   | { kind: 'take' }
-  /** The first import: main becomes the host's commit, the former main kept. */
+  /** The first import, or following a force-push: main becomes the host's commit, the former main kept. */
   | { kind: 'replace' }
   /** Merge the host's commit into main, then push the merge. */
   | { kind: 'merge' }
@@ -55,6 +62,7 @@ export function syncStep(facts: SyncFacts): SyncStep {
     return { kind: 'stop', reason: 'the branch on the host holds commits the space does not have: connect with firstSync "import", or export to an empty or new branch' };
   }
   if (remote === undefined) return { kind: 'stop', reason: 'the branch was deleted on the host: nothing changed in the space; push it again there, or disconnect' };
+  if (!facts.lastRemoteInRemote) return { kind: 'replace' };
   if (facts.remoteInLocal) return { kind: 'push' };
   if (facts.localInRemote) return { kind: 'take' };
   return { kind: 'merge' };

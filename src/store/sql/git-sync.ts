@@ -44,7 +44,7 @@ export async function updateGitSyncState(
   db: Kysely<Database>,
   spaceId: string,
   startedWith: string,
-  state: Pick<Updateable<GitSyncConnectionsTable>, 'status' | 'error' | 'remote_commit' | 'local_commit' | 'last_synced_at' | 'change_request_id' | 'host_key' | 'failures'> & { updated_at: string },
+  state: Pick<Updateable<GitSyncConnectionsTable>, 'status' | 'error' | 'remote_commit' | 'local_commit' | 'last_synced_at' | 'change_request_id' | 'host_key' | 'failures' | 'notice'> & { updated_at: string },
 ): Promise<boolean> {
   const result = await db.updateTable('git_sync_connections').set(state).where('space_id', '=', spaceId).where('updated_at', '=', startedWith).executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;

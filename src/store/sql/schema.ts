@@ -440,6 +440,8 @@ export interface GitSyncConnectionsTable {
   failures: Generated<number>;
   /** The user who connected the space (migration 0022); null for a user since removed. */
   connected_by: string | null;
+  /** A run's news that is not an error: main followed a force-push, and where the former main is kept (migration 0022). */
+  notice: string | null;
   created_at: string;
   updated_at: string;
 }

@@ -23,6 +23,7 @@ export function presentGitSync(state: GitSyncState) {
     ...(state.localCommit ? { localCommit: state.localCommit } : {}),
     ...(state.lastSyncedAt ? { lastSyncedAt: state.lastSyncedAt } : {}),
     ...(state.changeRequestId ? { changeRequest: state.changeRequestId } : {}),
+    ...(state.notice ? { notice: state.notice } : {}),
     webhook: state.webhook,
   };
 }

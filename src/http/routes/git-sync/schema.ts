@@ -38,5 +38,6 @@ export const GitSyncSchema = Type.Object({
   localCommit: Type.Optional(Type.String()),
   lastSyncedAt: Type.Optional(Type.String({ format: 'date-time' })),
   changeRequest: Type.Optional(Type.String({ description: "The change request holding the host's commits that conflict with main (its id)" })),
+  notice: Type.Optional(Type.String({ description: 'News of the last run that moved commits: main followed a force-push on the host, and where the former main is kept' })),
   webhook: Type.Boolean({ description: 'Whether a webhook secret is set' }),
 });

@@ -10,9 +10,13 @@ export async function up(db: Kysely<any>): Promise<void> {
     .execute();
   // Who connected the space: the change requests a run opens for the host's conflicting commits are theirs.
   await db.schema.alterTable('git_sync_connections').addColumn('connected_by', 'text').execute();
+  // What the last run that moved commits wants people to know although nothing failed: that main followed a
+  // force-push on the host, and where the space's former main is kept.
+  await db.schema.alterTable('git_sync_connections').addColumn('notice', 'text').execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
+  await db.schema.alterTable('git_sync_connections').dropColumn('notice').execute();
   await db.schema.alterTable('git_sync_connections').dropColumn('connected_by').execute();
   await db.schema.alterTable('git_sync_connections').dropColumn('failures').execute();
 }
