@@ -68,6 +68,14 @@ withSettings(admin.command('create-token'), ['admin create-token'])
   .requiredOption('--user <userId>', 'id of the user')
   .action(async (options: { user: string }) => (await import('./cli/admin.js')).createToken(options));
 
+const gitSync = withSettings(program.command('git-sync'), ['git-sync status']).description('Git Sync: spaces kept in step with a branch of a repository on a git host');
+
+withSettings(gitSync.command('status'), ['git-sync status'])
+  .description('every connection (or SPACE_ID\'s) and where it stands: status, repository, branch, last in step, error')
+  .argument('[SPACE_ID]', 'only this space\'s connection')
+  .option('--json', 'the API\'s gitSync objects, as JSON')
+  .action(async (spaceId: string | undefined, options: { json?: boolean }) => (await import('./cli/git-sync.js')).gitSyncStatus(spaceId, options));
+
 function parseCount(name: string, min: number) {
   return (value: string): number => {
     const number = Number(value);

@@ -63,7 +63,7 @@ describe('quire --help', () => {
   it('lists every command, and each command of the CLI says which settings it reads', async () => {
     const help = await helpOf([]);
     const top = listedCommands(help);
-    expect(top).toEqual(['serve', 'worker', 'admin', 'sync', 'site', 'migrate']);
+    expect(top).toEqual(['serve', 'worker', 'admin', 'git-sync', 'sync', 'site', 'migrate']);
     expect(help).toContain('--version');
     // The commands under a group are found in the group's help: a command added anywhere shows here.
     const leaves: string[] = [];

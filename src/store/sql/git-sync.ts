@@ -50,6 +50,11 @@ export async function updateGitSyncState(
   return Number(result.numUpdatedRows) > 0;
 }
 
+/** Every connection, paused or not, oldest first. */
+export async function allGitSyncConnections(db: Kysely<Database>): Promise<GitSyncConnectionRow[]> {
+  return db.selectFrom('git_sync_connections').selectAll().orderBy('created_at').orderBy('space_id').execute();
+}
+
 /** Every connection not paused (what a poll cycle reads), oldest first. */
 export async function activeGitSyncConnections(db: Kysely<Database>): Promise<GitSyncConnectionRow[]> {
   return db.selectFrom('git_sync_connections').selectAll().where('status', '!=', 'paused').orderBy('created_at').orderBy('space_id').execute();
