@@ -56,8 +56,8 @@ describe('authentication on every operation', () => {
         'importContent', 'importContentInChangeRequest', 'listContentImports', 'getContentImport',
         // repository imports: the reference's importGitRepository, and Quire's organization-level imports
         'importGitRepository', 'importRepositoryIntoOrganization', 'importRepositoryUploadIntoOrganization',
-        // Git Sync (a Quire extension): connect, read, disconnect and run
-        'connectGitSync', 'getGitSync', 'disconnectGitSync', 'runGitSync',
+        // Git Sync (a Quire extension): connect, read, disconnect and run; the reference's one-off export
+        'connectGitSync', 'getGitSync', 'disconnectGitSync', 'runGitSync', 'exportToGitRepository',
         // space comments and the hidden listCommentRepliesInSpace / listCommentersInSpace
         'listCommentsInSpace', 'postCommentInSpace', 'getCommentInSpace', 'updateCommentInSpace', 'deleteCommentInSpace',
         'postCommentReplyInSpace', 'getCommentReplyInSpace', 'updateCommentReplyInSpace', 'deleteCommentReplyInSpace',

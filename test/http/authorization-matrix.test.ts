@@ -133,6 +133,7 @@ const RULES: Record<string, (w: Who) => boolean> = {
   getGitSync: space('read'),
   disconnectGitSync: space('admin'),
   runGitSync: space('edit'),
+  exportToGitRepository: space('edit'),
   // change requests: read to see, edit to open, change and update from main, review to merge
   listChangeRequestsForSpace: space('read'),
   createChangeRequest: space('edit'),
@@ -359,6 +360,7 @@ describe.each(DATABASE_KINDS)('authorization matrix (%s)', (kind) => {
       importRepositoryIntoOrganization: { url: 'http://127.0.0.1:9/repo.git' },
       importGitRepository: { url: 'http://127.0.0.1:9/repo.git', ref: 'main' },
       connectGitSync: { url: 'http://127.0.0.1:9/docs.git', firstSync: 'import' },
+      exportToGitRepository: { url: 'http://127.0.0.1:9/docs.git', ref: 'refs/heads/main', commitMessage: 'Export' },
     };
     if (operationId === 'importRepositoryUploadIntoOrganization') {
       return { rawBody: zipOf({ [`docs-${n}/README.md`]: '# Imported\n' }), headers: { 'content-type': 'application/zip' } };

@@ -187,6 +187,52 @@ describe.each(DATABASE_KINDS)('Git Sync (%s)', (kind) => {
     expect(await hostLog('occupied')).toEqual(before);
   });
 
+  it('exports the space once (exportToGitRepository) as the same commits, forward only unless forced, credentials from the URL kept nowhere', async () => {
+    await hostRepository('once', []);
+    const spaceId = await newSpace('Exported once');
+    const withCredentials = `${scene.host.url.replace('://', `://docs-bot:${TOKEN}@`)}/once.git`;
+    const exportTo = (body: Record<string, unknown>, token = admin()) =>
+      t().request('POST', `/v1/spaces/${spaceId}/git/export`, { token, body: { url: withCredentials, ref: 'refs/heads/main', commitMessage: 'Export', ...body }, unchecked: true });
+    expect((await exportTo({})).status).toBe(204);
+    expect(await hostLog('once')).toEqual(await spaceLog(spaceId));
+    // Nothing kept: not in the space's repository's config, not in a connection.
+    const config = await exec('git', ['--git-dir', t().container.git.repositoryPath(spaceId), 'config', '--list'], { env: scene.env });
+    expect(config.stdout).not.toContain(TOKEN);
+    expect((await t().request('GET', `/v1/spaces/${spaceId}/git/sync`, { token: admin(), unchecked: true })).status).toBe(404);
+
+    // New commits in the space go forward; the host's own commits need force.
+    const writer = await Checkout.clone(spaceRemote(scene.api, admin(), spaceId), scene.env);
+    await writer.write('README.md', '# Exported once\n\nA second revision.\n');
+    await writer.commitAndPush('Second revision');
+    expect((await exportTo({})).status).toBe(204);
+    expect(await hostLog('once')).toEqual(await spaceLog(spaceId));
+    const user = await Checkout.clone(path.join(scene.hostRoot, 'once.git'), scene.env);
+    await user.write('HOST.md', '# Host\n');
+    await user.commitAndPush('A commit only the host has');
+    // The host holds all the space has: nothing to push.
+    expect((await exportTo({})).status).toBe(204);
+    expect((await hostLog('once'))[1]).toBe((await spaceLog(spaceId))[0]);
+    await writer.write('README.md', '# Exported once\n\nA third revision.\n');
+    await writer.commitAndPush('Third revision');
+    const refused = await exportTo({});
+    expect(refused.status).toBe(409);
+    expect(refused.body.error.message).toMatch(/^force: /);
+    expect((await exportTo({ force: true })).status).toBe(204);
+    expect(await hostLog('once')).toEqual(await spaceLog(spaceId));
+
+    // Refused: bad credentials (never shown), a reader, a URL that is not https or an allowed http host.
+    const wrong = await exportTo({ url: `${scene.host.url.replace('://', '://docs-bot:not-the-token@')}/once.git` });
+    expect(wrong.status).toBe(400);
+    expect(wrong.body.error.message).toMatch(/^url: .*refused the credentials/);
+    expect(JSON.stringify(wrong.body)).not.toContain('not-the-token');
+    const reader = await t().member(scene.org.id, 'read');
+    expect((await exportTo({}, reader.token)).status).toBe(403);
+    expect((await exportTo({ url: 'file:///tmp/once.git' })).body.error.message).toMatch(/^url: /);
+    expect((await exportTo({ ref: 'refs/tags/v1' })).body.error.message).toMatch(/^ref: /);
+    await writer.dispose();
+    await user.dispose();
+  });
+
   it('says when the host refuses the token, never showing it, and changes nothing', async () => {
     await hostRepository('guarded', ['page']);
     const spaceId = await newSpace('Guarded');

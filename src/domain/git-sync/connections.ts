@@ -38,7 +38,7 @@ export const TOKEN_USERNAME = 'x-access-token';
 export const sealContext = (spaceId: string, what: 'auth' | 'webhook') => `git-sync:${spaceId}:${what}`;
 
 /** The URL as the connection keeps it: checked, and reachable as the fetch guard allows. */
-async function checkedUrl(ctx: Context, raw: string): Promise<string> {
+export async function checkedUrl(ctx: Context, raw: string): Promise<string> {
   // `ssh://` and the scp-like `git@host:owner/name.git`.
   if (/^ssh:\/\//i.test(raw) || /^[\w.-]+@[\w.-]+:(?!\/\/)/.test(raw)) throw new NotImplemented('url: SSH remotes (deploy keys) are not supported yet; use the repository\'s https URL with a token');
   let url: URL;
@@ -63,7 +63,7 @@ async function checkedUrl(ctx: Context, raw: string): Promise<string> {
   return url.href;
 }
 
-function checkedRef(ref: string | undefined): string {
+export function checkedRef(ref: string | undefined): string {
   if (ref === undefined) return 'refs/heads/main';
   const full = ref.startsWith('refs/') ? ref : `refs/heads/${ref}`;
   if (!REF.test(full) || full.includes('..') || full.endsWith('/') || full.endsWith('.lock') || full.includes('//')) {

@@ -41,3 +41,17 @@ export const GitSyncSchema = Type.Object({
   notice: Type.Optional(Type.String({ description: 'News of the last run that moved commits: main followed a force-push on the host, and where the former main is kept' })),
   webhook: Type.Boolean({ description: 'Whether a webhook secret is set' }),
 });
+
+/** POST /v1/spaces/{spaceId}/git/export (the reference's exportToGitRepository): push main to a branch, once. */
+export const ExportToGitRepositoryBody = Type.Object({
+  url: Type.String({ minLength: 1, maxLength: 2048, description: 'https URL of the git repository; it may carry HTTP Basic credentials, used for this push and kept nowhere' }),
+  ref: Type.String({ minLength: 1, maxLength: 255, description: 'The branch to push to, "refs/heads/main"' }),
+  commitMessage: Type.String({ maxLength: 10_000, description: "Not used: the space's commits are pushed as they are, with their own messages" }),
+  force: Type.Optional(Type.Boolean({ description: 'Replace a branch that holds commits the space does not have' })),
+  repoCacheID: Type.Optional(Type.String()),
+  repoTreeURL: Type.Optional(Type.String()),
+  repoCommitURL: Type.Optional(Type.String()),
+  repoProjectDirectory: Type.Optional(Type.String()),
+  timestamp: Type.Optional(Type.String()),
+  gitInfo: Type.Optional(Type.Object({ provider: Type.Optional(Type.String()), url: Type.Optional(Type.String()) })),
+});
