@@ -47,7 +47,7 @@ type Outcome = Pick<GitSyncConnectionRow, 'status' | 'error' | 'remote_commit' |
 async function remoteOf(ctx: Context, row: GitSyncConnectionRow): Promise<RemoteBranch> {
   const pin = await ctx.fetcher.resolvePinned(row.url);
   const token = row.auth_secret === null ? undefined : ctx.secrets.open(row.auth_secret, sealContext(row.space_id, 'auth'));
-  return { url: row.url, ref: row.ref, pin, ...(token !== undefined ? { authorization: basicAuthorization(row.auth_username ?? '', token) } : {}) };
+  return { url: row.url, ref: row.ref, transport: { kind: 'http', pin, ...(token !== undefined ? { authorization: basicAuthorization(row.auth_username ?? '', token) } : {}) } };
 }
 
 /** Why the space cannot take `commit` (its content in the project directory does not read), or undefined. */
