@@ -52,6 +52,7 @@ describe.each(DATABASE_KINDS)('Git Sync over SSH with a deploy key (SSH, %s)', (
   afterAll(async () => {
     await host?.close();
     await t?.close();
+    for (const dir of [keys, hostRoot]) if (dir) await fs.rm(dir, { recursive: true, force: true });
   });
 
   const admin = () => org.admin.token;

@@ -41,6 +41,7 @@ describe('git over SSH with a deploy key (SSH transport)', () => {
   });
   afterAll(async () => {
     await host?.close();
+    for (const dir of [keys, hostRoot]) if (dir) await fs.rm(dir, { recursive: true, force: true });
   });
 
   const transport = (privateKey = deploy.privateKey, hostKey?: string): SshTransport => ({ kind: 'ssh', pin: { host: '127.0.0.1', port: host.port, address: '127.0.0.1' }, privateKey, hostKey });
