@@ -9,7 +9,7 @@
 
 /** Packages that speak SQL: only src/store talks to the databases. */
 const SQL = '(^|/)node_modules/(kysely|better-sqlite3|pg|pg-[^/]+)/';
-/** git, as a library or as child processes (every child process src starts is git's): only src/store runs it. */
+/** git, as a library or as child processes (every child process src starts is git's, or OpenSSH's for git): only src/store runs it. */
 const GIT = ['(^|/)node_modules/simple-git/', '^child_process$'];
 /** The HTTP framework: only src/http builds routes and answers (src/main.ts and src/cli start it through src/http). */
 const FASTIFY = '(^|/)node_modules/(fastify|fastify-[^/]+|@fastify/[^/]+)/';

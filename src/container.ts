@@ -24,6 +24,7 @@ import { InProcessQueue } from './jobs/in-process.js';
 import type { BullMqWorkers } from './jobs/bullmq.js';
 import { CpuPool } from './cpu/pool.js';
 import { prepareDataDir, sqliteFile } from './store/instance-files.js';
+import type { DestinationStream } from 'pino';
 import { createLogger, errorField, type Logger } from './log.js';
 
 export interface Container {
@@ -39,6 +40,8 @@ export interface ContainerOptions {
   workers?: boolean;
   /** Where the logs go: stdout for the servers (default), stderr for commands whose stdout is their answer. */
   logTo?: 'stdout' | 'stderr';
+  /** Where the log lines go instead of `logTo` (tests read what the server logged). */
+  logOutput?: DestinationStream;
 }
 
 /** Runs each job through `handle`, logging its start, its end and its duration (a failed try at warn). */
@@ -58,7 +61,7 @@ function loggedJobs(handle: (job: Job) => Promise<void>, log: Logger): (job: Job
 }
 
 export async function createContainer(config: Config, options: ContainerOptions = {}): Promise<Container> {
-  const log = createLogger(config, options.logTo);
+  const log = createLogger(config, options.logTo, options.logOutput);
   const openMode = prepareDataDir(config.dataDir);
   if (openMode !== undefined) {
     log.warn(`data dir ${config.dataDir} is open to other users of this machine (mode ${openMode.toString(8)}): it holds the database's secrets and every repository; chmod -R go= ${config.dataDir} makes it private`);

@@ -115,6 +115,11 @@ function queryString(query: RequestOptions['query']): string {
 export interface TestAppOptions {
   /** The job-queue driver (default in-process). With `bullmq`, the app's own BullMQ workers run in this process. */
   queue?: QueueDriver;
+  /**
+   * Collects every line the server logs (JSON, at the level of `overrides.logLevel`: give one, the default is silent),
+   * its jobs' and its requests' (Fastify logs then too), to check what the logs hold.
+   */
+  logLines?: string[];
 }
 
 export async function startTestApp(kind: DatabaseKind, overrides: Partial<Config> = {}, options: TestAppOptions = {}): Promise<TestApp> {
@@ -127,8 +132,10 @@ export async function startTestApp(kind: DatabaseKind, overrides: Partial<Config
     {},
     { dataDir, databaseUrl: postgres?.url, publicUrl: 'http://quire.test', logLevel: 'silent', jobRetryDelayMs: 20, ...redis, ...overrides },
   );
-  const container = await createContainer(config, { workers: queue === 'bullmq' });
-  const app = await buildApp(container, { logger: false });
+  const logLines = options.logLines;
+  const logOutput = logLines && { write: (text: string) => void logLines.push(...text.split('\n').filter((line) => line !== '')) };
+  const container = await createContainer(config, { workers: queue === 'bullmq', ...(logOutput ? { logOutput } : {}) });
+  const app = await buildApp(container, { logger: logLines !== undefined });
   await app.ready();
   const { ctx } = container;
 

@@ -7,7 +7,6 @@
  */
 import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLogger } from '../../src/log.js';
 import { pollGitSync } from '../../src/domain/git-sync/poll.js';
 import { findGitSyncConnection } from '../../src/store/sql/git-sync.js';
 import { DATABASE_KINDS } from '../helpers/databases.js';
@@ -20,10 +19,13 @@ const hmac = (secret: string, body: string) => crypto.createHmac('sha256', secre
 
 describe.each(DATABASE_KINDS)('Git Sync: webhooks, polling and retries (%s)', (kind) => {
   let scene: GitSyncScene;
-  const lines: Array<Record<string, any>> = [];
+  const logged: string[] = [];
+  /** The server's log lines since `from`, as objects. */
+  const linesSince = (from: number): Array<Record<string, any>> => logged.slice(from).map((line) => JSON.parse(line));
+  /** The lines runs of `spaceId` wrote since `from`. */
+  const runLinesSince = (from: number, spaceId: string) => linesSince(from).filter((line) => line.spaceId === spaceId && String(line.msg).startsWith('git sync of space'));
   beforeAll(async () => {
-    scene = await startGitSyncScene(kind, { gitSyncPollMs: 50 });
-    scene.t.container.ctx.log = createLogger({ logLevel: 'info', logFormat: 'json' }, 'stdout', { write: (text: string) => lines.push(...text.split('\n').filter(Boolean).map((line) => JSON.parse(line))) });
+    scene = await startGitSyncScene(kind, { gitSyncPollMs: 50, logLevel: 'info' }, { logLines: logged });
   });
   afterAll(async () => scene?.close());
 
@@ -116,14 +118,14 @@ describe.each(DATABASE_KINDS)('Git Sync: webhooks, polling and retries (%s)', (k
     expect(quiet.repositories).toBeLessThan(quiet.connections);
 
     const theirs = await hostEdit(user, 'Pushed on the host, found by the poll.');
-    lines.length = 0;
+    const from = logged.length;
     const cycle = await pollGitSync(ctx());
     expect(cycle.queued).toEqual(expect.arrayContaining([spaceId, twin]));
     await ctx().jobs.idle();
     expect(await spaceHead(spaceId)).toBe(theirs);
     expect(await spaceHead(twin)).toBe(theirs);
-    const logged = lines.filter((line) => line.spaceId === spaceId);
-    expect(logged).toEqual([expect.objectContaining({ level: 30, status: 'synced', direction: 'from host', commits: 1, ms: expect.any(Number) })]);
+    const runLines = runLinesSince(from, spaceId);
+    expect(runLines).toEqual([expect.objectContaining({ level: 30, status: 'synced', direction: 'from host', commits: 1, ms: expect.any(Number) })]);
 
     // A push to Quire whose job a crash lost: main moved without a run; the poll finds it.
     const row = await findGitSyncConnection(ctx().db, spaceId);
@@ -142,6 +144,7 @@ describe.each(DATABASE_KINDS)('Git Sync: webhooks, polling and retries (%s)', (k
 
   it('keeps trying while the host is down, waiting longer each time, and carries everything once it is back', async () => {
     const { spaceId, user } = await connectedSpace('flaky');
+    const from = logged.length;
     const writer = await Checkout.clone(spaceRemote(scene.api, scene.admin(), spaceId), scene.env);
     await scene.hostDown();
     try {
@@ -153,7 +156,7 @@ describe.each(DATABASE_KINDS)('Git Sync: webhooks, polling and retries (%s)', (k
       const failed = await findGitSyncConnection(ctx().db, spaceId);
       expect(failed).toMatchObject({ status: 'error' });
       expect(failed!.failures).toBeGreaterThanOrEqual(1);
-      expect(lines.some((line) => line.spaceId === spaceId && line.level === 40 && line.status === 'error')).toBe(true);
+      expect(runLinesSince(from, spaceId).some((line) => line.level === 40 && line.status === 'error')).toBe(true);
       // The poll tries again (after waits that double with each failure: test/domain/git-sync-poll-rule.test.ts).
       await waitFor(
         async () => {

@@ -252,7 +252,8 @@ describe.each(DATABASE_KINDS)('Git Sync (%s)', (kind) => {
       [{ url, firstSync: 'both' }, 400, 'firstSync'],
       [{ url: 'https://docs-bot:secret@example.com/docs.git', firstSync: 'import' }, 400, 'url'],
       [{ url: 'file:///etc/passwd', firstSync: 'import' }, 400, 'url'],
-      [{ url: 'git@github.com:acme/docs.git', firstSync: 'import' }, 501, 'url'],
+      // An SSH remote takes a deploy key, not a token (test/http/git-sync-ssh.test.ts).
+      [{ url: 'git@github.com:acme/docs.git', firstSync: 'import' }, 400, 'auth\\.sshPrivateKey'],
       [{ url, firstSync: 'import', ref: 'refs/tags/v1' }, 400, 'ref'],
       [{ url, firstSync: 'import', projectDirectory: '../outside' }, 400, 'projectDirectory'],
       [{ url, firstSync: 'import', auth: { token: '' } }, 400, 'auth'],

@@ -29,8 +29,7 @@ describe('a branch on another git host', () => {
   const remote = (repository: string, token = TOKEN): RemoteBranch => ({
     url: `${host.url}/${repository}.git`,
     ref: 'refs/heads/main',
-    pin: { host: '127.0.0.1', port, address: '127.0.0.1' },
-    authorization: basicAuthorization('docs-bot', token),
+    transport: { kind: 'http', pin: { host: '127.0.0.1', port, address: '127.0.0.1' }, authorization: basicAuthorization('docs-bot', token) },
   });
   /** The host's log of its main branch (oids, newest first). */
   const hostLog = async (repository: string) => (await exec('git', ['--git-dir', path.join(hostRoot, `${repository}.git`), 'log', '--format=%H', 'main'], { env })).stdout.trim().split('\n');

@@ -4,12 +4,15 @@
  *
  * Connecting queues a first run (the `git-sync` job, as every later move of main does: src/domain/content/indexing.ts).
  * Only a space's admins connect or disconnect it (a connection pushes the space's history to the host and takes the
- * host's into it); its readers see the state. The URL is checked as repository imports check theirs (http(s) only,
- * no credentials in it; plain http only to a host QUIRE_FETCH_ALLOW vouches for), the token is sealed before it is
- * stored (ctx.secrets) and never returned. Disconnecting leaves the content as it is on both sides.
+ * host's into it); its readers see the state. An https URL is checked as repository imports check theirs (no
+ * credentials in it; plain http only to a host QUIRE_FETCH_ALLOW vouches for) and takes a token; an SSH URL
+ * (./ssh-url.ts) takes a deploy key, checked by ssh's own reader before it is kept; either way the host must be one
+ * the fetch guard lets Quire reach. The token or key is sealed before it is stored (ctx.secrets) and never returned.
+ * Connecting again forgets the SSH host key trusted so far: the next run trusts the key the host shows then.
+ * Disconnecting leaves the content as it is on both sides.
  */
 import type { Caller, Context } from '../context.js';
-import { InvalidArgument, NotFound, NotImplemented } from '../errors.js';
+import { InvalidArgument, NotFound } from '../errors.js';
 import { nowIso } from '../ids.js';
 import { loadSpace } from '../content/spaces.js';
 import { requireSpacePermission } from '../permissions.js';
@@ -18,7 +21,9 @@ import { MAIN_REF } from '../content/refs.js';
 import { normalizeProjectDirectory } from '../../content/project-directory.js';
 import { deleteGitSyncConnection, findGitSyncConnection, saveGitSyncConnection, type NewGitSyncConnection } from '../../store/sql/git-sync.js';
 import { FetchFailure } from '../../store/net/guarded-fetch.js';
+import { normalizedPrivateKey, SshKeyRefused, sshPublicKeyOf } from '../../store/keys/ssh-private-key.js';
 import { gitSyncState, type GitSyncState } from './state.js';
+import { looksLikeSsh, sshRemote, type SshRemote } from './ssh-url.js';
 
 export interface ConnectInput {
   url: string;
@@ -37,30 +42,70 @@ export const TOKEN_USERNAME = 'x-access-token';
 /** The sealed secrets of a space's connection are bound to it: a sealed text copied to another row does not open. */
 export const sealContext = (spaceId: string, what: 'auth' | 'webhook') => `git-sync:${spaceId}:${what}`;
 
-/** The URL as the connection keeps it: checked, and reachable as the fetch guard allows. */
-export async function checkedUrl(ctx: Context, raw: string): Promise<string> {
-  // `ssh://` and the scp-like `git@host:owner/name.git`.
-  if (/^ssh:\/\//i.test(raw) || /^[\w.-]+@[\w.-]+:(?!\/\/)/.test(raw)) throw new NotImplemented('url: SSH remotes (deploy keys) are not supported yet; use the repository\'s https URL with a token');
-  let url: URL;
+/** What the fetch guard says of a host, as a 400 naming `url`. */
+async function reachable<T>(resolve: () => Promise<T>): Promise<T> {
   try {
-    url = new URL(raw);
-  } catch {
-    throw new InvalidArgument('url: must be an absolute https URL of a git repository');
-  }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new InvalidArgument(`url: must be an https URL of a git repository, not ${url.protocol}`);
-  if (url.username || url.password) throw new InvalidArgument('url: must not carry a user name or token; give the token as auth.token');
-  if (url.search || url.hash) throw new InvalidArgument('url: must not have a query or a fragment');
-  let pin;
-  try {
-    pin = await ctx.fetcher.resolvePinned(url.href);
+    return await resolve();
   } catch (error) {
     if (error instanceof FetchFailure) throw new InvalidArgument(`url: ${error.message.replace(/^url: /, '')}`);
     throw error;
   }
+}
+
+/** The https URL as the connection keeps it: checked, and reachable as the fetch guard allows. */
+export async function checkedHttpUrl(ctx: Context, raw: string): Promise<string> {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new InvalidArgument('url: must be an absolute https URL of a git repository, or an ssh one (ssh://git@host/owner/name.git)');
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new InvalidArgument(`url: must be an https or ssh URL of a git repository, not ${url.protocol}`);
+  if (url.username || url.password) throw new InvalidArgument('url: must not carry a user name or token; give the token as auth.token');
+  if (url.search || url.hash) throw new InvalidArgument('url: must not have a query or a fragment');
+  const pin = await reachable(() => ctx.fetcher.resolvePinned(url.href));
   if (url.protocol === 'http:' && !ctx.fetcher.allowedByConfiguration(pin.address, pin.host)) {
     throw new InvalidArgument('url: must be https (plain http only to a host QUIRE_FETCH_ALLOW allows)');
   }
   return url.href;
+}
+
+/** The secret a connection keeps, sealed when stored, and how it is used. */
+interface Credentials {
+  kind: 'none' | 'token' | 'ssh-key';
+  username: string | null;
+  secret: string | undefined;
+}
+
+/** The deploy key as ssh reads it; InvalidArgument naming it when ssh cannot use it (unreadable, or a passphrase). */
+async function checkedDeployKey(text: string): Promise<string> {
+  const key = normalizedPrivateKey(text);
+  try {
+    await sshPublicKeyOf(key);
+  } catch (error) {
+    if (error instanceof SshKeyRefused) throw new InvalidArgument(`auth.sshPrivateKey: ${error.message}`);
+    throw error;
+  }
+  return key;
+}
+
+/** The credentials of `auth` for a URL reached by SSH or not: a deploy key goes with SSH, a token with https. */
+async function checkedCredentials(ssh: boolean, auth: ConnectInput['auth']): Promise<Credentials> {
+  if (ssh) {
+    if (auth?.token !== undefined) throw new InvalidArgument('auth.token: an ssh URL takes a deploy key (auth.sshPrivateKey), not a token; or give the repository\'s https URL with the token');
+    if (auth?.username !== undefined) throw new InvalidArgument('auth.username: with an ssh URL the user goes in the URL (ssh://user@host/owner/name.git)');
+    if (auth?.sshPrivateKey === undefined) {
+      throw new InvalidArgument('auth.sshPrivateKey: an ssh URL needs a deploy key: the private key (OpenSSH or PEM, without passphrase) whose public key the host has, with write access');
+    }
+    return { kind: 'ssh-key', username: null, secret: await checkedDeployKey(auth.sshPrivateKey) };
+  }
+  if (auth?.sshPrivateKey !== undefined) {
+    throw new InvalidArgument('auth.sshPrivateKey: a deploy key goes with an ssh URL (ssh://git@host/owner/name.git or git@host:owner/name.git); an https URL takes auth.token');
+  }
+  if (auth === undefined) return { kind: 'none', username: null, secret: undefined };
+  if (typeof auth.token !== 'string' || auth.token.length === 0) throw new InvalidArgument('auth.token: must be the token the host gave (a personal access token or a deploy token)');
+  if (auth.username !== undefined && !/^[^:\s]{1,100}$/.test(auth.username)) throw new InvalidArgument('auth.username: must be a name without spaces or ":"');
+  return { kind: 'token', username: auth.username ?? TOKEN_USERNAME, secret: auth.token };
 }
 
 export function checkedRef(ref: string | undefined): string {
@@ -78,14 +123,19 @@ export async function connectGitSync(ctx: Context, caller: Caller, spaceId: stri
   requireSpacePermission(role, spaceId, 'admin', 'connect it to a git repository');
   requireWritable(space);
   if (!FIRST_SYNCS.includes(input.firstSync)) throw new InvalidArgument('firstSync: must be "import" (the repository\'s history becomes the space\'s) or "export" (the space\'s history is pushed to the branch)');
-  const url = await checkedUrl(ctx, input.url);
+  // What can be told without the network first: a missing key is named before the host is looked up.
+  const ssh: SshRemote | undefined = looksLikeSsh(input.url) ? sshRemote(input.url) : undefined;
   const ref = checkedRef(input.ref);
   const directory = input.projectDirectory === undefined ? (space.project_directory ?? '') : normalizeProjectDirectory(input.projectDirectory);
   if (directory === undefined) throw new InvalidArgument(`projectDirectory: "${input.projectDirectory}" is not a folder inside the repository`);
-  const auth = input.auth;
-  if (auth?.sshPrivateKey !== undefined) throw new NotImplemented('auth.sshPrivateKey: deploy keys over SSH are not supported yet; use the repository\'s https URL with auth.token');
-  if (auth !== undefined && (typeof auth.token !== 'string' || auth.token.length === 0)) throw new InvalidArgument('auth.token: must be the token the host gave (a personal access token or a deploy token)');
-  if (auth?.username !== undefined && !/^[^:\s]{1,100}$/.test(auth.username)) throw new InvalidArgument('auth.username: must be a name without spaces or ":"');
+  const credentials = await checkedCredentials(ssh !== undefined, input.auth);
+  let url: string;
+  if (ssh) {
+    await reachable(() => ctx.fetcher.resolvePinnedHost(ssh.host, ssh.port));
+    url = ssh.url;
+  } else {
+    url = await checkedHttpUrl(ctx, input.url);
+  }
   const now = nowIso();
   const row: NewGitSyncConnection = {
     space_id: spaceId,
@@ -93,10 +143,11 @@ export async function connectGitSync(ctx: Context, caller: Caller, spaceId: stri
     ref,
     project_directory: directory,
     first_sync: input.firstSync,
-    auth_kind: auth ? 'token' : 'none',
-    auth_username: auth ? (auth.username ?? TOKEN_USERNAME) : null,
-    auth_secret: auth?.token ? ctx.secrets.seal(auth.token, sealContext(spaceId, 'auth')) : null,
+    auth_kind: credentials.kind,
+    auth_username: credentials.username,
+    auth_secret: credentials.secret === undefined ? null : ctx.secrets.seal(credentials.secret, sealContext(spaceId, 'auth')),
     webhook_secret: input.webhookSecret ? ctx.secrets.seal(input.webhookSecret, sealContext(spaceId, 'webhook')) : null,
+    // Trust on first use: the next run trusts the key the host shows then (./run.ts).
     host_key: null,
     status: 'syncing',
     error: null,

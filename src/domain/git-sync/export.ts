@@ -14,7 +14,7 @@ import { loadSpace } from '../content/spaces.js';
 import { requireSpacePermission } from '../permissions.js';
 import { MAIN_REF } from '../content/refs.js';
 import { basicAuthorization, fetchRemoteBranch, pushToRemoteBranch, RemoteFailure, type RemoteBranch } from '../../store/git/remote-branch.js';
-import { checkedRef, checkedUrl } from './connections.js';
+import { checkedHttpUrl, checkedRef } from './connections.js';
 
 export interface ExportInput {
   url: string;
@@ -54,11 +54,11 @@ export async function exportToGitRepository(ctx: Context, caller: Caller, spaceI
   const { role } = await loadSpace(ctx, caller, spaceId);
   requireSpacePermission(role, spaceId, 'triggerGitSync', 'export it to a git repository');
   const { url: bare, authorization } = credentialsOut(input.url);
-  const url = await checkedUrl(ctx, bare);
+  const url = await checkedHttpUrl(ctx, bare);
   const ref = checkedRef(input.ref);
   const main = await ctx.reader.resolveRef(spaceId, MAIN_REF);
   if (!main) throw new Conflict(`spaceId: space "${spaceId}" has no main branch`);
-  const remote: RemoteBranch = { url, ref, pin: await ctx.fetcher.resolvePinned(url), ...(authorization ? { authorization } : {}) };
+  const remote: RemoteBranch = { url, ref, transport: { kind: 'http', pin: await ctx.fetcher.resolvePinned(url), ...(authorization ? { authorization } : {}) } };
   try {
     const head = await fetchRemoteBranch(ctx.git, spaceId, remote, EXPORT_REMOTE_REF);
     if (head === main || (head !== undefined && (await ctx.git.isAncestor(spaceId, main, head)))) return 'up-to-date';

@@ -11,7 +11,9 @@
  * - both moved: the host's commit is merged into main with the merge of change requests (SUMMARY.md, front matter and
  *   manifest resolved by their structure), and the merge goes to both; a true conflict moves neither side and is
  *   reported with its paths;
- * - the first import keeps the space's former main under `refs/quire/sync/replaced/<time>`.
+ * - the first import keeps the space's former main under `refs/quire/sync/replaced/<time>`;
+ * - over SSH, the first run trusts the host key the host shows and stores it; a later run that meets another key
+ *   stops before reading anything (`error`, saying so) until the space is connected again.
  *
  * Runs of one space take turns in this process (ctx.workByKey.inTurn: a run asked for while one is under way runs after
  * it, and sees what changed meanwhile); runs in other processes meet the same compare-and-swaps.
@@ -33,6 +35,7 @@ import { findGitSyncConnection, updateGitSyncState, type GitSyncConnectionRow } 
 import { FetchFailure } from '../../store/net/guarded-fetch.js';
 import { sealContext } from './connections.js';
 import { parkConflict } from './conflicts.js';
+import { sshRemote } from './ssh-url.js';
 import { gitSyncState, type GitSyncState } from './state.js';
 import { syncStep, type FirstSync } from './sync-step.js';
 
@@ -48,11 +51,40 @@ type Direction = 'to host' | 'from host' | 'both' | 'none';
 type Outcome = Pick<GitSyncConnectionRow, 'status' | 'error' | 'remote_commit' | 'local_commit'> &
   Partial<Pick<GitSyncConnectionRow, 'change_request_id' | 'notice'>> & { synced: boolean; direction: Direction; commits: number };
 
-/** The branch of the connection, reachable as the fetch guard allows (resolved again at each run). */
+/**
+ * The branch of the connection, reachable as the fetch guard allows (resolved again at each run). Over SSH, the host
+ * key stored (none before the first run: the transport then trusts and keeps the one the host shows).
+ */
 export async function remoteOf(ctx: Context, row: GitSyncConnectionRow): Promise<RemoteBranch> {
+  const secret = row.auth_secret === null ? undefined : ctx.secrets.open(row.auth_secret, sealContext(row.space_id, 'auth'));
+  if (row.auth_kind === 'ssh-key') {
+    if (secret === undefined) throw new Error(`the Git Sync connection of space ${row.space_id} is by SSH but has no deploy key`);
+    const { host, port } = sshRemote(row.url);
+    const pin = await ctx.fetcher.resolvePinnedHost(host, port);
+    return { url: row.url, ref: row.ref, transport: { kind: 'ssh', pin, privateKey: secret, hostKey: row.host_key ?? undefined } };
+  }
   const pin = await ctx.fetcher.resolvePinned(row.url);
-  const token = row.auth_secret === null ? undefined : ctx.secrets.open(row.auth_secret, sealContext(row.space_id, 'auth'));
-  return { url: row.url, ref: row.ref, pin, ...(token !== undefined ? { authorization: basicAuthorization(row.auth_username ?? '', token) } : {}) };
+  return { url: row.url, ref: row.ref, transport: { kind: 'http', pin, ...(secret !== undefined ? { authorization: basicAuthorization(row.auth_username ?? '', secret) } : {}) } };
+}
+
+/** The host key to store after a run: the one the first connection trusted, when none was stored before. */
+function hostKeyLearned(row: GitSyncConnectionRow, remote: RemoteBranch | undefined): Pick<GitSyncConnectionRow, 'host_key'> | Record<string, never> {
+  if (row.host_key !== null || remote?.transport.kind !== 'ssh' || remote.transport.hostKey === undefined) return {};
+  return { host_key: remote.transport.hostKey };
+}
+
+/** What a failure to reach the host says in the state: its reason, and what to do. */
+function remoteFailureSentence(error: RemoteFailure | FetchFailure, row: GitSyncConnectionRow): string {
+  if (!(error instanceof RemoteFailure)) return error.message;
+  const ssh = row.auth_kind === 'ssh-key';
+  switch (error.reason) {
+    case 'auth':
+      return `${error.message}; connect again with ${ssh ? 'a deploy key whose public key the host has, with write access' : 'a token the host accepts'}`;
+    case 'host-key':
+      return `${error.message}: the host key of ${sshRemote(row.url).host} changed since it was first trusted, so nothing was read or changed on either side; if the change is expected (the host's keys were replaced), connect again (PUT .../git/sync) to trust the new key, otherwise something may stand between Quire and the host`;
+    default:
+      return error.message;
+  }
 }
 
 /** Why the space cannot take `commit` (its content in the project directory does not read), or undefined. */
@@ -173,19 +205,20 @@ export async function runGitSync(ctx: Context, spaceId: string): Promise<GitSync
     if (!row || row.status === 'paused') return row && gitSyncState(row);
     const started = performance.now();
     let outcome: Outcome | 'moved' = 'moved';
+    let remote: RemoteBranch | undefined;
     try {
-      const remote = await remoteOf(ctx, row);
+      remote = await remoteOf(ctx, row);
       const alreadySynced = row.last_synced_at !== null;
       for (let i = 0; i < MAX_ATTEMPTS && outcome === 'moved'; i++) outcome = await attempt(ctx, row, remote, alreadySynced);
       if (outcome === 'moved') outcome = stopped('error', 'both sides kept moving during the sync; it will be tried again', undefined, undefined);
     } catch (error) {
       if (!(error instanceof RemoteFailure || error instanceof FetchFailure)) throw error;
-      outcome = stopped('error', `${error.message}${error instanceof RemoteFailure && error.reason === 'auth' ? '; connect again with a token the host accepts' : ''}`, row.remote_commit ?? undefined, row.local_commit ?? undefined);
+      outcome = stopped('error', remoteFailureSentence(error, row), row.remote_commit ?? undefined, row.local_commit ?? undefined);
     }
     const now = nowIso();
     const { synced, direction, commits, ...state } = outcome;
     const failures = state.status === 'error' ? row.failures + 1 : 0;
-    const recorded = { ...state, failures, ...(synced ? { last_synced_at: now } : {}), updated_at: now };
+    const recorded = { ...state, failures, ...hostKeyLearned(row, remote), ...(synced ? { last_synced_at: now } : {}), updated_at: now };
     const ms = Math.round(performance.now() - started);
     const line = { spaceId, status: state.status, direction, commits, ms, ...(state.error ? { error: state.error } : {}) };
     if (state.status === 'error') ctx.log.warn(line, `git sync of space ${spaceId} failed (${failures} in a row): ${state.error}`);

@@ -1,40 +1,51 @@
 /**
- * One branch of a repository on another git host, as Git Sync reads and writes it over HTTP(S): where it is
+ * One branch of a repository on another git host, as Git Sync reads and writes it over HTTP(S) or SSH: where it is
  * (`remoteHead`), its commits brought into a ref of the space's repository (`fetchRemoteBranch`), and a commit of the
  * space's pushed to it (`pushToRemoteBranch`), the same commit objects both ways. A push is a compare-and-swap on the
  * host: `--force-with-lease` names the commit the branch must still be at (or that it must not exist), so a push never
  * replaces commits the host received meanwhile; the host then answers `moved` and the sync fetches again. Never a
  * plain force.
  *
- * Connections follow ./pinned-http.ts (the checked address only, no redirect, credentials in the environment), and
- * what a failure says never holds the credentials: git is given none on its command line or in a URL, and its
- * message is cut to its last line.
+ * Connections follow ./pinned-http.ts (the checked address only, no redirect, credentials in the environment) or
+ * ./pinned-ssh.ts (the checked address only, the deploy key in a private file, the host's key trusted on first use),
+ * and what a failure says never holds the credentials: git is given none on its command line or in a URL, and its
+ * message is cut to one line.
  */
 import type { GitStore } from './repositories.js';
 import { GitCommandError, runGit } from './run.js';
 import { pinnedHttpGit, type PinnedAddress } from './pinned-http.js';
+import { withPinnedSsh, type SshTransport } from './pinned-ssh.js';
+
+/** A host reached by HTTP(S), with the Authorization header's value if it needs one. */
+export interface HttpTransport {
+  kind: 'http';
+  pin: PinnedAddress;
+  authorization?: string;
+}
 
 /** A branch of a remote repository, and how to reach it. */
 export interface RemoteBranch {
-  /** `https://host/owner/name.git` (http only where the caller allows it), without credentials. */
+  /**
+   * `https://host/owner/name.git` (http only where the caller allows it), without credentials, or
+   * `ssh://user@host[:port]/path` (the user is not a secret).
+   */
   url: string;
   /** The full ref name on the host: `refs/heads/main`. */
   ref: string;
-  pin: PinnedAddress;
-  /** The Authorization header's value, if the host needs one. */
-  authorization?: string;
+  /** Matches the URL's scheme. */
+  transport: HttpTransport | SshTransport;
   /** Longest a transfer may take. */
   timeoutMs?: number;
 }
 
 /**
- * Why talking to the host failed: `auth` (the host refused the credentials), `unreachable` (no answer, not a git
- * repository there), `refused` (the host refused the push: branch protection, a hook; `message` is its reason),
- * `moved` (the branch is not where the push expected it).
+ * Why talking to the host failed: `auth` (the host refused the credentials), `host-key` (the SSH host showed another
+ * key than the one trusted), `unreachable` (no answer, not a git repository there), `refused` (the host refused the
+ * push: branch protection, a hook; `message` is its reason), `moved` (the branch is not where the push expected it).
  */
 export class RemoteFailure extends Error {
   constructor(
-    readonly reason: 'auth' | 'unreachable' | 'refused' | 'moved',
+    readonly reason: 'auth' | 'host-key' | 'unreachable' | 'refused' | 'moved',
     message: string,
   ) {
     super(message);
@@ -49,9 +60,16 @@ export function basicAuthorization(username: string, token: string): string {
   return `Basic ${Buffer.from(`${username}:${token}`, 'utf8').toString('base64')}`;
 }
 
+/** What git adds below the reason whenever the ssh connection fails: no news. */
+const GIT_SSH_TRAILER = /^(Could not read from remote repository\.|Please make sure you have the correct access rights|and the repository exists\.)$/;
+
+/** The last line of git's message that says something. */
 function lastLine(text: string): string {
-  const lines = text.split('\n').map((line) => line.trim()).filter((line) => line.length > 0);
-  return (lines[lines.length - 1] ?? '').replace(/^(fatal|error): /, '');
+  const lines = text
+    .split('\n')
+    .map((line) => line.trim().replace(/^(fatal|error): /, ''))
+    .filter((line) => line.length > 0 && !GIT_SSH_TRAILER.test(line));
+  return lines[lines.length - 1] ?? '';
 }
 
 /** The failure a git command's error stands for. */
@@ -61,7 +79,11 @@ function failureOf(error: unknown, what: string): RemoteFailure {
     return new RemoteFailure('unreachable', `${what}: ${message}`);
   }
   const text = error.stderr;
-  if (/Authentication failed|could not read Username|HTTP 401|HTTP 403|returned error: 40[13]/i.test(text)) {
+  // ssh's: a key other than the one trusted (changed, or of another type than the one recorded).
+  if (/REMOTE HOST IDENTIFICATION HAS CHANGED|Host key verification failed|host key is known for .* requested strict checking/i.test(text)) {
+    return new RemoteFailure('host-key', `${what}: the host showed another SSH host key than the one trusted`);
+  }
+  if (/Authentication failed|could not read Username|HTTP 401|HTTP 403|returned error: 40[13]|Permission denied \(publickey/i.test(text)) {
     return new RemoteFailure('auth', `${what}: the host refused the credentials (${lastLine(text)})`);
   }
   if (/stale info|\(fetch first\)|non-fast-forward/.test(text)) return new RemoteFailure('moved', `${what}: the branch moved on the host meanwhile`);
@@ -75,9 +97,12 @@ function failureOf(error: unknown, what: string): RemoteFailure {
 }
 
 async function runRemote(store: GitStore, spaceId: string, remote: RemoteBranch, command: string[], what: string): Promise<Buffer> {
-  const { args, env } = pinnedHttpGit(remote.pin, remote.authorization ? { Authorization: remote.authorization } : {}, { lowSpeedLimit: 1, lowSpeedTime: 60 });
+  const signal = AbortSignal.timeout(remote.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+  const run = ({ args, env }: { args: string[]; env: Record<string, string | undefined> }) => runGit([...args, ...command], { gitDir: store.repositoryPath(spaceId), env, signal });
+  const { transport } = remote;
   try {
-    return await runGit([...args, ...command], { gitDir: store.repositoryPath(spaceId), env, signal: AbortSignal.timeout(remote.timeoutMs ?? DEFAULT_TIMEOUT_MS) });
+    if (transport.kind === 'ssh') return await withPinnedSsh(transport, run);
+    return await run(pinnedHttpGit(transport.pin, transport.authorization ? { Authorization: transport.authorization } : {}, { lowSpeedLimit: 1, lowSpeedTime: 60 }));
   } catch (error) {
     throw failureOf(error, what);
   }

@@ -16,7 +16,8 @@ export interface RunGitOptions {
   gitDir?: string;
   cwd?: string;
   input?: string | Buffer;
-  env?: Record<string, string>;
+  /** Added to this process's environment; a name given `undefined` is left out of it (SSH_AUTH_SOCK for git over SSH). */
+  env?: Record<string, string | undefined>;
   /** Stops the process (SIGTERM) when aborted; the promise then rejects with the signal's reason. */
   signal?: AbortSignal;
   /** What starts the process (the container's, see launcher.ts); none: started directly. */
@@ -32,6 +33,7 @@ export function runGit(args: readonly string[], options: RunGitOptions = {}): Pr
       GIT_CONFIG_NOSYSTEM: '1',
       ...options.env,
     };
+    for (const [name, value] of Object.entries(env)) if (value === undefined) delete env[name];
     if (options.gitDir) env.GIT_DIR = options.gitDir;
     const { signal } = options;
     if (signal?.aborted) {

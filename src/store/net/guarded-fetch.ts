@@ -125,8 +125,16 @@ export class GuardedFetcher {
     if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
       throw new FetchFailure('FETCH_REFUSED', `url: only http and https can be fetched, not ${parsed.protocol}`);
     }
-    const host = parsed.hostname.replace(/^\[|\]$/g, '');
-    const port = Number(parsed.port || (parsed.protocol === 'https:' ? 443 : 80));
+    return this.resolvePinnedHost(parsed.hostname, Number(parsed.port || (parsed.protocol === 'https:' ? 443 : 80)));
+  }
+
+  /**
+   * Resolves `hostname` (a name or an address, IPv6 in brackets or not) and checks every address as resolvePinned
+   * does, for a program that connects to `port` itself by another protocol than http (git over SSH). Throws
+   * FetchFailure.
+   */
+  async resolvePinnedHost(hostname: string, port: number): Promise<{ host: string; port: number; address: string }> {
+    const host = hostname.replace(/^\[|\]$/g, '');
     let addresses: dns.LookupAddress[];
     if (net.isIP(host)) addresses = [{ address: host, family: net.isIPv6(host) ? 6 : 4 }];
     else {
@@ -138,7 +146,7 @@ export class GuardedFetcher {
     }
     const refused = addresses.find((a) => !this.addressAllowed(a.address, host));
     if (refused || addresses.length === 0) throw refusal(host, refused?.address ?? 'nothing');
-    return { host: parsed.hostname.replace(/^\[|\]$/g, ''), port, address: addresses[0].address };
+    return { host, port, address: addresses[0].address };
   }
 
   /** GETs `url`, following redirects (each checked again), within the time and size limits. */

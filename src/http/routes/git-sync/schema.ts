@@ -3,7 +3,11 @@ import { Type } from 'typebox';
 /** PUT /v1/spaces/{spaceId}/git/sync (a Quire extension): connect the space to a branch of a repository. */
 export const ConnectGitSyncBody = Type.Object(
   {
-    url: Type.String({ minLength: 1, maxLength: 2048, description: 'https URL of the git repository (plain http only to a host QUIRE_FETCH_ALLOW allows)' }),
+    url: Type.String({
+      minLength: 1,
+      maxLength: 2048,
+      description: 'The git repository: its https URL (plain http only to a host QUIRE_FETCH_ALLOW allows), or an SSH one (ssh://git@host/owner/name.git or git@host:owner/name.git) with auth.sshPrivateKey',
+    }),
     ref: Type.Optional(Type.String({ minLength: 1, maxLength: 255, description: 'The branch ("refs/heads/main" or "main"); default refs/heads/main' })),
     projectDirectory: Type.Optional(Type.String({ maxLength: 1000, description: "The space's folder in the repository; default the space's own" })),
     auth: Type.Optional(
@@ -11,7 +15,12 @@ export const ConnectGitSyncBody = Type.Object(
         {
           username: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'The name sent with the token; default x-access-token' })),
           token: Type.Optional(Type.String({ minLength: 1, maxLength: 4096, description: 'A personal access token or deploy token of the host (stored encrypted, never returned)' })),
-          sshPrivateKey: Type.Optional(Type.String({ maxLength: 16384, description: 'A deploy key (not supported yet)' })),
+          sshPrivateKey: Type.Optional(
+            Type.String({
+              maxLength: 16384,
+              description: "With an SSH URL: a deploy key, the private key (OpenSSH or PEM, without passphrase) whose public key the host has (stored encrypted, never returned); the host's own key is trusted on first use",
+            }),
+          ),
         },
         { additionalProperties: false },
       ),
