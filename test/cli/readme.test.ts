@@ -162,6 +162,9 @@ describe('README.md', () => {
     expect(run.stderr).toContain('### README ran to its end');
     // What it did is there: the pushed page, the synced folder, the migrated organization.
     expect(run.stdout).toContain('"title":"Install"');
+    // Git Sync: the mirror in step after its first run, and after the host's push (`quire git-sync status`'s line).
+    expect(run.stdout).toMatch(/(^|})synced$/m);
+    expect(run.stdout).toMatch(/^\S+ {2}synced {2}http:\/\/127\.0\.0\.1:\d+\/git\/\S+\.git main {2}last in step /m);
     expect(await fs.readFile(path.join(cwd, 'handbook-sync', 'guides', 'install.md'), 'utf8')).toContain('# Install');
     const migrated = JSON.parse(await fs.readFile(path.join(cwd, 'migrated.json'), 'utf8'));
     expect(migrated.copied.spaces).toBeGreaterThanOrEqual(1);
