@@ -15,6 +15,8 @@ export interface GitHttpServer {
   requests: string[];
   /** The Authorization headers of the requests seen (to check what a client sent). */
   authorizations: string[];
+  /** Holds every request from now on (seen, not answered) until the function returned is called: a host that hangs. */
+  hold(): () => void;
   close(): Promise<void>;
 }
 
@@ -29,10 +31,15 @@ export async function startGitHttpServer(root: string, options: GitHttpServerOpt
   const requests: string[] = [];
   const authorizations: string[] = [];
   const expected = options.auth && `Basic ${Buffer.from(`${options.auth.username}:${options.auth.password}`).toString('base64')}`;
+  let held: Promise<void> | undefined;
   const server = http.createServer((request, response) => {
     const url = new URL(request.url ?? '/', 'http://127.0.0.1');
     requests.push(`${request.method} ${url.pathname}`);
     if (request.headers.authorization !== undefined) authorizations.push(request.headers.authorization);
+    if (held) void held.then(() => answer(request, response, url));
+    else answer(request, response, url);
+  });
+  const answer = (request: http.IncomingMessage, response: http.ServerResponse, url: URL) => {
     if (expected !== undefined && request.headers.authorization !== expected) {
       request.resume();
       response.writeHead(401, { 'www-authenticate': 'Basic realm="git host"', 'content-type': 'text/plain' }).end('authentication required\n');
@@ -72,13 +79,21 @@ export async function startGitHttpServer(root: string, options: GitHttpServerOpt
       response.statusCode = status;
       response.end(out.subarray(split + 4));
     });
-  });
+  };
   await new Promise<void>((resolve, reject) => server.once('error', reject).listen(options.port ?? 0, '127.0.0.1', () => resolve()));
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
     requests,
     authorizations,
+    hold() {
+      let release!: () => void;
+      held = new Promise((resolve) => (release = resolve));
+      return () => {
+        held = undefined;
+        release();
+      };
+    },
     close: () =>
       new Promise((resolve) => {
         server.close(() => resolve());

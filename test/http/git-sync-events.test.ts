@@ -185,3 +185,45 @@ describe.each(DATABASE_KINDS)('Git Sync: webhooks, polling and retries (%s)', (k
     await user.dispose();
   }, 120_000);
 });
+
+describe('Git Sync on BullMQ: the runs, the webhook\'s and the poll\'s, as jobs on Redis (sqlite)', () => {
+  let scene: GitSyncScene;
+  beforeAll(async () => {
+    scene = await startGitSyncScene('sqlite', {}, { queue: 'bullmq' });
+  });
+  afterAll(async () => scene?.close());
+
+  it('pushes Quire\'s commits to the host, and brings the host\'s in on a webhook and on a poll', async () => {
+    const user = await scene.hostRepository('queued', ['intro']);
+    const spaceId = await scene.newSpace('Queued');
+    expect((await scene.connect(spaceId, { url: `${scene.host.url}/queued.git`, firstSync: 'import', webhookSecret: SECRET })).status).toBe(200);
+    // The first run is the connection's own job.
+    await waitFor(async () => (await findGitSyncConnection(scene.t.container.ctx.db, spaceId))?.status === 'synced', { what: 'the first run, queued on BullMQ', timeoutMs: 30_000 });
+    expect(await scene.spaceLog(spaceId)).toEqual(await scene.hostLog('queued'));
+
+    const writer = await Checkout.clone(spaceRemote(scene.api, scene.admin(), spaceId), scene.env);
+    await writer.write('intro.md', '# intro\n\nPushed to Quire, carried by a BullMQ job.\n');
+    const ours = await writer.commitAndPush('Pushed to Quire');
+    await waitFor(async () => (await scene.hostLog('queued'))[0] === ours, { what: 'the push\'s job to reach the host', timeoutMs: 30_000 });
+
+    await user.git('pull', '--quiet', '--ff-only', 'origin', 'main');
+    await user.write('intro.md', '# intro\n\nPushed to the host, announced by a webhook.\n');
+    const hooked = await user.commitAndPush('Announced');
+    const body = JSON.stringify({ ref: 'refs/heads/main', after: hooked });
+    const delivered = await scene.t.request('POST', `/v1/git-sync/webhooks/${spaceId}`, {
+      headers: { 'content-type': 'application/json', 'x-github-event': 'push', 'x-hub-signature-256': `sha256=${hmac(SECRET, body)}` },
+      rawBody: body,
+      unchecked: true,
+    });
+    expect(delivered.status).toBe(202);
+    await waitFor(async () => (await scene.spaceLog(spaceId))[0] === hooked, { what: 'the webhook\'s job to bring the commit in', timeoutMs: 30_000 });
+
+    await user.write('intro.md', '# intro\n\nPushed to the host, found by the poll.\n');
+    const polled = await user.commitAndPush('Polled');
+    await scene.t.container.ctx.jobs.enqueue({ name: 'poll-git-sync', payload: {} });
+    await waitFor(async () => (await scene.spaceLog(spaceId))[0] === polled, { what: 'the poll\'s job, then the run it queued', timeoutMs: 30_000 });
+    expect(await scene.spaceLog(spaceId)).toEqual(await scene.hostLog('queued'));
+    await writer.dispose();
+    await user.dispose();
+  }, 120_000);
+});
