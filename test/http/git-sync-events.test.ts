@@ -142,6 +142,52 @@ describe.each(DATABASE_KINDS)('Git Sync: webhooks, polling and retries (%s)', (k
     await user.dispose();
   }, 120_000);
 
+  it('keeps a monorepo\'s three project directories in three spaces: one read of the repository, each space its folder, the same commits in all', async () => {
+    const projects = ['guides', 'api', 'blog'];
+    await scene.hostRepository('mono', []);
+    const user = await Checkout.clone(`${scene.hostRoot}/mono.git`, scene.env);
+    for (const project of projects) {
+      await user.write(`${project}/README.md`, `# ${project}\n`);
+      await user.write(`${project}/start.md`, `# Start with ${project}\n\nOnly in ${project}/.\n`);
+      await user.write(`${project}/SUMMARY.md`, `# Summary\n\n* [${project}](README.md)\n* [Start with ${project}](start.md)\n`);
+    }
+    await user.commit('Three projects');
+    await user.push('HEAD:refs/heads/main');
+    const spaces: string[] = [];
+    for (const project of projects) {
+      const spaceId = await scene.newSpace(`Mono ${project}`);
+      expect((await scene.connect(spaceId, { url: `${scene.host.url}/mono.git`, firstSync: 'import', projectDirectory: `${project}/` })).status).toBe(200);
+      expect(await scene.run(spaceId)).toMatchObject({ status: 'synced', projectDirectory: `${project}/` });
+      spaces.push(spaceId);
+    }
+    await ctx().jobs.idle();
+    const titles = async (spaceId: string) => (await scene.t.request('GET', `/v1/spaces/${spaceId}/content/pages`, { token: scene.admin() })).body.pages.map((page: any) => page.title);
+    for (const [i, project] of projects.entries()) expect(await titles(spaces[i])).toEqual([project, `Start with ${project}`]);
+
+    // The host changes one project: one read of the repository for the three, and the same commit in each space.
+    await user.write('api/start.md', '# Start with api\n\nChanged on the host.\n');
+    const theirs = await user.commitAndPush('Change the API project');
+    const cycle = await pollGitSync(ctx());
+    expect(cycle.queued).toEqual(expect.arrayContaining(spaces));
+    expect(cycle.repositories).toBeLessThanOrEqual(cycle.connections - 2);
+    await ctx().jobs.idle();
+    for (const spaceId of spaces) expect(await spaceHead(spaceId)).toBe(theirs);
+
+    // A space changes its own folder: the host gets it, and the other two spaces follow on the next poll.
+    const writer = await Checkout.clone(spaceRemote(scene.api, scene.admin(), spaces[0]), scene.env);
+    await writer.write('guides/start.md', '# Start with guides\n\nChanged in Quire.\n');
+    const ours = await writer.commitAndPush('Change the guides in Quire');
+    await ctx().jobs.idle();
+    expect((await scene.hostLog('mono'))[0]).toBe(ours);
+    await pollGitSync(ctx());
+    await ctx().jobs.idle();
+    for (const spaceId of spaces) expect(await scene.spaceLog(spaceId)).toEqual(await scene.hostLog('mono'));
+    const blog = await scene.t.request('GET', `/v1/spaces/${spaces[2]}/content/path/start`, { token: scene.admin(), query: { format: 'markdown' } });
+    expect(JSON.stringify(blog.body)).toContain('Only in blog/.');
+    await writer.dispose();
+    await user.dispose();
+  }, 120_000);
+
   it('keeps trying while the host is down, waiting longer each time, and carries everything once it is back', async () => {
     const { spaceId, user } = await connectedSpace('flaky');
     const from = logged.length;

@@ -22,6 +22,8 @@ import { normalizeProjectDirectory } from '../../content/project-directory.js';
 import { deleteGitSyncConnection, findGitSyncConnection, saveGitSyncConnection, type NewGitSyncConnection } from '../../store/sql/git-sync.js';
 import { FetchFailure } from '../../store/net/guarded-fetch.js';
 import { normalizedPrivateKey, SshKeyRefused, sshPublicKeyOf } from '../../store/keys/ssh-private-key.js';
+import { updateSpaceRow } from '../../store/sql/spaces.js';
+import { enqueueIndexingAfterPush } from '../content/indexing.js';
 import { gitSyncState, type GitSyncState } from './state.js';
 import { looksLikeSsh, sshRemote, type SshRemote } from './ssh-url.js';
 
@@ -162,6 +164,12 @@ export async function connectGitSync(ctx: Context, caller: Caller, spaceId: stri
   };
   await saveGitSyncConnection(ctx.db, row);
   const main = await ctx.reader.resolveRef(spaceId, MAIN_REF);
+  if (directory !== (space.project_directory ?? '')) {
+    // The space shows the connection's folder of the repository from now on (a monorepo's project), as an import does.
+    await updateSpaceRow(ctx.db, spaceId, { project_directory: directory, updated_at: now });
+    ctx.cache.invalidate();
+    if (main) await enqueueIndexingAfterPush(ctx, { spaceId, revision: main });
+  }
   if (main) await ctx.jobs.enqueueWhenReachable({ name: 'git-sync', payload: { spaceId, commit: main } });
   return gitSyncState({ ...row, failures: 0 });
 }
