@@ -6,6 +6,7 @@
  * never shown. On both databases.
  */
 import { execFile } from 'node:child_process';
+import fs from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -231,6 +232,30 @@ describe.each(DATABASE_KINDS)('Git Sync (%s)', (kind) => {
     expect((await exportTo({ ref: 'refs/tags/v1' })).body.error.message).toMatch(/^ref: /);
     await writer.dispose();
     await user.dispose();
+  });
+
+  it('reports a push the host refuses (branch protection, its pre-receive hook), drops nothing, and carries everything once allowed', async () => {
+    await hostRepository('protected', ['rules']);
+    const spaceId = await newSpace('Protected');
+    expect((await connect(spaceId, { url: `${scene.host.url}/protected.git`, firstSync: 'import' })).status).toBe(200);
+    expect(await run(spaceId)).toMatchObject({ status: 'synced' });
+    await t().container.ctx.jobs.idle();
+    const hook = path.join(scene.hostRoot, 'protected.git', 'hooks', 'pre-receive');
+    await fs.writeFile(hook, '#!/bin/sh\necho "GH006: Protected branch update failed for refs/heads/main."\nexit 1\n', { mode: 0o755 });
+    const writer = await Checkout.clone(spaceRemote(scene.api, admin(), spaceId), scene.env);
+    await writer.write('rules.md', '# rules\n\nFirst edit in Quire.\n');
+    const first = await writer.commitAndPush('First edit');
+    await writer.write('rules.md', '# rules\n\nSecond edit in Quire.\n');
+    const second = await writer.commitAndPush('Second edit');
+    await t().container.ctx.jobs.idle();
+    const refused = await run(spaceId);
+    expect(refused).toMatchObject({ status: 'error', error: expect.stringContaining('GH006: Protected branch update failed') });
+    expect(await hostLog('protected')).not.toContain(first);
+    expect((await spaceLog(spaceId)).slice(0, 2)).toEqual([second, first]);
+    await fs.rm(hook);
+    expect(await run(spaceId)).toMatchObject({ status: 'synced', localCommit: second });
+    expect(await hostLog('protected')).toEqual(await spaceLog(spaceId));
+    await writer.dispose();
   });
 
   it('says when the host refuses the token, never showing it, and changes nothing', async () => {
