@@ -6,12 +6,14 @@
  * databases.
  */
 import crypto from 'node:crypto';
+import fs from 'node:fs/promises';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pollGitSync } from '../../src/domain/git-sync/poll.js';
 import { findGitSyncConnection } from '../../src/store/sql/git-sync.js';
 import { DATABASE_KINDS } from '../helpers/databases.js';
 import { Checkout, spaceRemote } from '../helpers/git.js';
-import { startGitSyncScene, type GitSyncScene } from '../helpers/git-sync.js';
+import { HOST_TOKEN, HOST_USER, startGitSyncScene, type GitSyncScene } from '../helpers/git-sync.js';
 import { waitFor } from '../helpers/wait.js';
 
 const SECRET = 'whsec-quire-test-4f1c2a';
@@ -187,6 +189,24 @@ describe.each(DATABASE_KINDS)('Git Sync: webhooks, polling and retries (%s)', (k
     await writer.dispose();
     await user.dispose();
   }, 120_000);
+
+  it('keeps the host\'s token and the webhook secret out of every log line and every file of the data dir', async () => {
+    // By now this scene's connections have fetched, pushed, failed and taken webhooks (the tests above).
+    expect(logged.length).toBeGreaterThan(0);
+    for (const secret of [HOST_TOKEN, SECRET, Buffer.from(`${HOST_USER}:${HOST_TOKEN}`).toString('base64')]) {
+      expect(logged.filter((line) => line.includes(secret))).toEqual([]);
+      const found: string[] = [];
+      const walk = async (dir: string): Promise<void> => {
+        for (const entry of await fs.readdir(dir, { withFileTypes: true })) {
+          const file = path.join(dir, entry.name);
+          if (entry.isDirectory()) await walk(file);
+          else if (entry.isFile() && (await fs.readFile(file)).includes(secret)) found.push(file);
+        }
+      };
+      await walk(scene.t.config.dataDir);
+      expect(found).toEqual([]);
+    }
+  });
 
   it('keeps trying while the host is down, waiting longer each time, and carries everything once it is back', async () => {
     const { spaceId, user } = await connectedSpace('flaky');
