@@ -28,7 +28,7 @@
  *
  * Run: `npx tsx bench/git-sync.ts` (all three); `CASE=propagation|poll|export`, and PAGES, SPACES, COMMITS,
  * HISTORY_PAGES, ROUNDS, POLL_ROUNDS, EXPORT_ROUNDS, POLL_MS change the sizes. No build needed. The host runs in a process
- * of its own (bench/bare-git-http.ts); the app, its jobs and the poll run in this one.
+ * of its own (scripts/git-http-host.ts); the app, its jobs and the poll run in this one.
  */
 import { execFile } from 'node:child_process';
 import crypto from 'node:crypto';
@@ -93,14 +93,14 @@ interface Host {
 }
 
 /**
- * The git host: bench/bare-git-http.ts (test/helpers/git-http-server.ts with HTTP Basic auth) in a process of its own,
+ * The git host: scripts/git-http-host.ts (test/helpers/git-http-server.ts with HTTP Basic auth) in a process of its own,
  * as a real host is: in this process each `git http-backend` it starts would be forked from the app's heap.
  */
 async function startHost(): Promise<Host> {
   const root = await fs.mkdtemp(path.join(os.tmpdir(), 'quire-bench-sync-host-'));
   const log = path.join(root, 'requests.log');
   await fs.writeFile(log, '');
-  const server = await baselineServer('bench/bare-git-http.ts', { args: [root, `${HOST_USER}:${HOST_TOKEN}`, log] });
+  const server = await baselineServer('scripts/git-http-host.ts', { args: [root, `${HOST_USER}:${HOST_TOKEN}`, log] });
   return {
     root,
     base: server.url,

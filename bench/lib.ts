@@ -186,7 +186,7 @@ export async function checkoutWithBareRemote(server: BenchServer, spaceId: strin
   const bareRoot = await fs.mkdtemp(path.join(os.tmpdir(), 'quire-bare-http-'));
   await exec('git', ['clone', '--quiet', '--bare', server.container.git.repositoryPath(spaceId), path.join(bareRoot, 'space.git')]);
   await exec('git', ['--git-dir', path.join(bareRoot, 'space.git'), 'config', 'http.receivepack', 'true']);
-  const bare = await baselineServer('bench/bare-git-http.ts', { args: [bareRoot] });
+  const bare = await baselineServer('scripts/git-http-host.ts', { args: [bareRoot] });
   const checkout = await Checkout.clone(`${server.url.replace('://', `://bench:${server.token}@`)}/git/${spaceId}.git`);
   await checkout.git('remote', 'add', 'bare', `${bare.url}/space.git`);
   await checkout.git('fetch', '--quiet', 'bare');

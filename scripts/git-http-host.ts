@@ -1,24 +1,25 @@
 /**
- * `npx tsx scripts/git-http-host.ts ROOT [PORT]`: a git host on 127.0.0.1 for trying Git Sync on one machine (the
- * README's "Git Sync"): every bare repository under ROOT served over smart HTTP by git's own `git http-backend`, pushes
- * included, as the tests' host is (test/helpers/git-http-server.ts). With GIT_HOST_USER and GIT_HOST_PASSWORD set, it
- * takes only those HTTP Basic credentials, as a real host takes a token. Prints its URL; stops on SIGINT or SIGTERM.
- */
-import path from 'node:path';
+ * `npx tsx scripts/git-http-host.ts DIR [USER:PASSWORD] [REQUESTS_FILE]`: a plain git host on 127.0.0.1, git's own
+ * `git http-backend` behind node:http (test/helpers/git-http-server.ts, the tests' host), serving every bare
+ * repository under DIR over smart HTTP, pushes included, with no checks. Prints its URL, then serves until stopped.
+ *
+ * Used to try Git Sync on one machine (the README's "Git Sync"), and by the benchmarks as their baseline git server and
+ * Git Sync host (bench/lib.ts, bench/git-sync.ts), in a process of its own: in the benchmark's process it would pay
+ * for that process's memory at every fork (see src/store/git/launcher.ts), which a plain server does not.
+ * `USER:PASSWORD`: the only HTTP Basic credentials it takes, as a host takes a token (pushes are that user's).
+ * `REQUESTS_FILE`: each request's method and path is appended to it, a line each.
+ */import fs from 'node:fs';
 import { startGitHttpServer } from '../test/helpers/git-http-server.js';
 
-const [root, port] = process.argv.slice(2);
-if (!root) {
-  process.stderr.write('usage: npx tsx scripts/git-http-host.ts ROOT [PORT]\n');
-  process.exit(2);
+const [root, auth, requestsFile] = process.argv.slice(2);
+const at = auth?.indexOf(':') ?? -1;
+const server = await startGitHttpServer(root, at > 0 ? { auth: { username: auth!.slice(0, at), password: auth!.slice(at + 1) } } : {});
+if (requestsFile) {
+  const push = server.requests.push.bind(server.requests);
+  server.requests.push = (...lines: string[]) => {
+    fs.appendFileSync(requestsFile, lines.map((line) => `${line}\n`).join(''));
+    return push(...lines);
+  };
 }
-const user = process.env.GIT_HOST_USER;
-const password = process.env.GIT_HOST_PASSWORD;
-const host = await startGitHttpServer(path.resolve(root), {
-  port: port === undefined ? 0 : Number(port),
-  ...(user && password ? { auth: { username: user, password } } : {}),
-});
-process.stdout.write(`git host ${host.url}: the bare repositories under ${path.resolve(root)}\n`);
-const stop = () => void host.close().then(() => process.exit(0));
-process.on('SIGINT', stop);
-process.on('SIGTERM', stop);
+console.log(server.url);
+process.on('SIGTERM', () => void server.close().then(() => process.exit(0)));
