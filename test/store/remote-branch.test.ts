@@ -11,7 +11,18 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GitStore } from '../../src/store/git/repositories.js';
-import { basicAuthorization, fetchRemoteBranch, pushToRemoteBranch, remoteHead, RemoteFailure, type RemoteBranch } from '../../src/store/git/remote-branch.js';
+import {
+  advertisedRemoteBranches,
+  basicAuthorization,
+  fetchRemoteBranch,
+  pushToRemoteBranch,
+  remoteBranches,
+  remoteHead,
+  RemoteFailure,
+  type RemoteBranch,
+} from '../../src/store/git/remote-branch.js';
+import { advertisedBranches } from '../../src/store/git/advertisement.js';
+import { GuardedFetcher } from '../../src/store/net/guarded-fetch.js';
 import { startGitHttpServer, type GitHttpServer } from '../helpers/git-http-server.js';
 import { Checkout, isolatedGitEnv } from '../helpers/git.js';
 
@@ -76,6 +87,37 @@ describe('a branch on another git host', () => {
     // The user's clone pulls it as an ordinary fast-forward.
     await user.git('pull', '--quiet', '--ff-only', 'origin', 'main');
     expect((await user.git('rev-parse', 'HEAD')).trim()).toBe(commit);
+  });
+
+  it('reads the branches from the host\'s ref advertisement without git, as git ls-remote lists them, and refuses what is not one', async () => {
+    const user = await hostRepository('listed', 2);
+    await user.git('push', '--quiet', 'origin', 'HEAD:refs/heads/docs/next', 'HEAD~1:refs/heads/release');
+    await user.git('tag', 'v1');
+    await user.push('v1');
+    await store.createRepository('space-listed', [{ path: 'README.md', content: '# Space\n' }], 'First', AUTHOR);
+    const fetcher = new GuardedFetcher({ allow: ['127.0.0.1'], timeoutMs: 10_000 });
+    try {
+      const before = host.requests.length;
+      const read = await advertisedRemoteBranches(fetcher, store, 'space-listed', remote('listed'));
+      // One request, no git process (git's ls-remote asks twice: the advertisement, then its v2 ref listing).
+      expect(host.requests.slice(before)).toEqual(['GET /listed.git/info/refs']);
+      expect([...read.keys()].sort()).toEqual(['refs/heads/docs/next', 'refs/heads/main', 'refs/heads/release']);
+      expect(read).toEqual(await remoteBranches(store, 'space-listed', remote('listed')));
+      const refused = await advertisedRemoteBranches(fetcher, store, 'space-listed', remote('listed', 'not-the-token')).catch((error: unknown) => error);
+      expect(refused).toBeInstanceOf(RemoteFailure);
+      expect((refused as RemoteFailure).reason).toBe('auth');
+      const absent = await advertisedRemoteBranches(fetcher, store, 'space-listed', remote('no-such-repository')).catch((error: unknown) => error);
+      expect((absent as RemoteFailure).reason).toBe('unreachable');
+    } finally {
+      await fetcher.close();
+    }
+    // Not an advertisement: another service's, a cut one, lengths that lie, a dumb server's list.
+    const line = (text: string) => `${(text.length + 4).toString(16).padStart(4, '0')}${text}`;
+    const ref = `${'a'.repeat(40)} refs/heads/main\0multi_ack\n`;
+    expect(advertisedBranches(Buffer.from(`${line('# service=git-upload-pack\n')}0000${line(ref)}0000`))).toEqual(new Map([['refs/heads/main', 'a'.repeat(40)]]));
+    for (const bad of [`${line('# service=git-receive-pack\n')}0000${line(ref)}0000`, `${line('# service=git-upload-pack\n')}0000${line(ref)}`, `${line('# service=git-upload-pack\n')}0000ffff${ref}0000`, `${'a'.repeat(40)}\trefs/heads/main\n`, '0003']) {
+      expect(advertisedBranches(Buffer.from(bad)), bad).toBeUndefined();
+    }
   });
 
   it('pushes to an absent branch only while it is absent, and never over commits it has not seen', async () => {

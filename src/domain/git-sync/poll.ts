@@ -13,7 +13,7 @@ import type { Context } from '../context.js';
 import { MAIN_REF } from '../content/refs.js';
 import { findChangeRequest } from '../../store/sql/change-requests.js';
 import { activeGitSyncConnections, type GitSyncConnectionRow } from '../../store/sql/git-sync.js';
-import { remoteBranches, RemoteFailure } from '../../store/git/remote-branch.js';
+import { advertisedRemoteBranches, RemoteFailure } from '../../store/git/remote-branch.js';
 import { FetchFailure } from '../../store/net/guarded-fetch.js';
 import { remoteOf } from './run.js';
 import { shouldRunOnPoll, type PollFacts } from './poll-rule.js';
@@ -42,7 +42,7 @@ export async function pollGitSync(ctx: Context): Promise<PollCycle> {
       reads.add(async () => {
         // One connection's credentials read the repository for all; a connection whose own are wrong finds out in its run.
         try {
-          branches.set(url, await remoteBranches(ctx.git, group[0].space_id, await remoteOf(ctx, group[0])));
+          branches.set(url, await advertisedRemoteBranches(ctx.fetcher, ctx.git, group[0].space_id, await remoteOf(ctx, group[0])));
         } catch (error) {
           if (!(error instanceof RemoteFailure || error instanceof FetchFailure)) throw error;
           branches.set(url, 'unreadable');

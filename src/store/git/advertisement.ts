@@ -45,3 +45,39 @@ export function receivePackAdvertisement(refs: ReadonlyArray<{ ref: string; oid:
     FLUSH,
   ]);
 }
+
+/**
+ * The branches of an upload-pack advertisement in protocol v0 (what a smart-HTTP server answers to `GET
+ * info/refs?service=git-upload-pack` without a `Git-Protocol` header): `refs/heads/*` and their commits, or undefined
+ * when the bytes are not such an advertisement (a dumb server's ref list, a login page). Linear in the bytes; every
+ * length is checked against them.
+ */
+export function advertisedBranches(advertisement: Buffer): Map<string, string> | undefined {
+  const branches = new Map<string, string>();
+  let at = 0;
+  let flushes = 0;
+  let first = true;
+  while (at + 4 <= advertisement.length) {
+    const length = Number.parseInt(advertisement.subarray(at, at + 4).toString('ascii'), 16);
+    if (!Number.isInteger(length) || (length !== 0 && length < 4) || at + length > advertisement.length) return undefined;
+    if (length === 0) {
+      at += 4;
+      flushes += 1;
+      // The service line and its flush, then the refs and theirs: the second flush ends the advertisement.
+      if (flushes === 2) return branches;
+      continue;
+    }
+    const line = advertisement.subarray(at + 4, at + length).toString('utf8').replace(/\n$/, '');
+    at += length;
+    if (first) {
+      first = false;
+      if (line !== '# service=git-upload-pack') return undefined;
+      continue;
+    }
+    const nul = line.indexOf('\0');
+    const [oid, ref] = (nul < 0 ? line : line.slice(0, nul)).split(' ');
+    if (!/^[0-9a-f]{40}$/.test(oid ?? '') || ref === undefined) return undefined;
+    if (ref.startsWith('refs/heads/')) branches.set(ref, oid);
+  }
+  return undefined;
+}

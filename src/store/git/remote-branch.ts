@@ -13,6 +13,7 @@
  */
 import type { GitStore } from './repositories.js';
 import { GitCommandError, runGit } from './run.js';
+import { advertisedBranches } from './advertisement.js';
 import { pinnedHttpGit, type PinnedAddress } from './pinned-http.js';
 import { withPinnedSsh, type SshTransport } from './pinned-ssh.js';
 
@@ -131,6 +132,35 @@ export async function remoteHead(store: GitStore, spaceId: string, remote: Remot
 export async function remoteBranches(store: GitStore, spaceId: string, remote: RemoteBranch): Promise<Map<string, string>> {
   const out = (await runRemote(store, spaceId, remote, ['ls-remote', '--heads', '--', remote.url], `reading the branches of ${remote.url}`)).toString('utf8');
   return parseRefList(out);
+}
+
+/** What reads a URL over HTTP(S) for the ref reads that need no git process (the guarded fetcher). */
+export interface AdvertisementReader {
+  fetch(url: string, headers?: Record<string, string>): Promise<{ status: number; contentType: string; body: Buffer }>;
+}
+
+/**
+ * `remoteBranches` without a git process, for a host reached over HTTP(S): its ref advertisement read with one GET
+ * (`info/refs?service=git-upload-pack`, protocol v0) and parsed. A poll reads hundreds of repositories; a git process
+ * each costs more than the answer. A host that does not answer as a smart-HTTP git server (a dumb one) is read by
+ * git after all; one that refuses the credentials or cannot be reached fails as git would.
+ */
+export async function advertisedRemoteBranches(reader: AdvertisementReader, store: GitStore, spaceId: string, remote: RemoteBranch): Promise<Map<string, string>> {
+  if (remote.transport.kind !== 'http') return remoteBranches(store, spaceId, remote);
+  const what = `reading the branches of ${remote.url}`;
+  let answer;
+  try {
+    answer = await reader.fetch(`${remote.url.replace(/\/+$/, '')}/info/refs?service=git-upload-pack`, {
+      ...(remote.transport.authorization ? { authorization: remote.transport.authorization } : {}),
+      'user-agent': 'git/quire',
+    });
+  } catch (error) {
+    throw new RemoteFailure('unreachable', `${what}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  if (answer.status === 401 || answer.status === 403) throw new RemoteFailure('auth', `${what}: the host refused the credentials (HTTP ${answer.status})`);
+  if (answer.status !== 200) throw new RemoteFailure('unreachable', `${what}: the host answered HTTP ${answer.status}`);
+  const branches = answer.contentType.startsWith('application/x-git-upload-pack-advertisement') ? advertisedBranches(answer.body) : undefined;
+  return branches ?? remoteBranches(store, spaceId, remote);
 }
 
 /**
