@@ -76,9 +76,14 @@ describe.each(DATABASE_KINDS)('Git Sync: kill -9 in the middle of a run (%s)', (
 
     server = await startServer(env);
     await waitFor(async () => (await hostMain()) === pushed, { what: 'the restarted server to finish the run', timeoutMs: 60_000 });
-    await waitFor(async () => (await api('GET', `/v1/spaces/${spaceId}/git/sync`)).body.status === 'synced', { what: 'the state to say synced', timeoutMs: 30_000 });
-    const state = (await api('GET', `/v1/spaces/${spaceId}/git/sync`)).body;
-    expect(state).toMatchObject({ localCommit: pushed, remoteCommit: pushed });
+    // The state said synced before the crash too (the killed run recorded nothing): wait for the run's own record.
+    await waitFor(
+      async () => {
+        const state = (await api('GET', `/v1/spaces/${spaceId}/git/sync`)).body;
+        return state.status === 'synced' && state.localCommit === pushed && state.remoteCommit === pushed;
+      },
+      { what: 'the state to say synced at the pushed commit', timeoutMs: 30_000 },
+    );
     const spaceLog = (await writer.git('log', '--format=%H', 'HEAD')).trim();
     const hostLog = (await exec('git', ['--git-dir', hostGit, 'log', '--format=%H', 'main'], { env: gitEnv })).stdout.trim();
     expect(hostLog).toBe(spaceLog);
