@@ -75,3 +75,15 @@ export const ErrorResponses = {
 
 /** Body-less answers (204, 205) of deletions and membership changes. */
 export const NoContent = Type.Unsafe<undefined>({ type: 'null', description: 'No content' });
+
+/**
+ * Fields the reference's import and export take for its hosted Git Sync's bookkeeping (a cache id, URL prefixes, the
+ * triggering event's time, the provider): accepted, so its clients' bodies pass, and not used.
+ */
+export const ReferenceGitBookkeeping = {
+  repoCacheID: Type.Optional(Type.String()),
+  repoTreeURL: Type.Optional(Type.String()),
+  repoCommitURL: Type.Optional(Type.String()),
+  timestamp: Type.Optional(Type.String()),
+  gitInfo: Type.Optional(Type.Object({ provider: Type.Optional(Type.String()), url: Type.Optional(Type.String()) })),
+};

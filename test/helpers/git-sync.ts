@@ -47,6 +47,35 @@ export interface GitSyncScene {
   close(): Promise<void>;
 }
 
+/** The `git log` of `ref` in the bare repository `gitDir`: oids, newest first. */
+export async function logOf(gitDir: string, ref: string, env: NodeJS.ProcessEnv): Promise<string[]> {
+  return (await exec('git', ['--git-dir', gitDir, 'log', '--format=%H', ref], { env })).stdout.trim().split('\n');
+}
+
+/** The space's main, newest first, as a clone of it gives it. */
+export async function spaceLogOf(api: string, token: string, spaceId: string, env: NodeJS.ProcessEnv): Promise<string[]> {
+  const clone = await Checkout.clone(spaceRemote(api, token, spaceId), env);
+  try {
+    return (await clone.git('log', '--format=%H', 'HEAD')).trim().split('\n');
+  } finally {
+    await clone.dispose();
+  }
+}
+
+/** A bare repository at `gitDir`, and a user's clone of it with a page per name pushed (none: an empty repository). */
+export async function hostRepositoryAt(gitDir: string, pages: string[], env: NodeJS.ProcessEnv): Promise<Checkout> {
+  await exec('git', ['init', '--bare', '--quiet', '--initial-branch=main', gitDir], { env });
+  const user = await Checkout.clone(gitDir, env);
+  if (pages.length > 0) {
+    await user.write('README.md', '# Handbook\n');
+    for (const page of pages) await user.write(`${page}.md`, `# ${page}\n\nWritten on the host.\n`);
+    await user.write('SUMMARY.md', `# Summary\n\n* [Handbook](README.md)\n${pages.map((page) => `* [${page}](${page}.md)\n`).join('')}`);
+    await user.commit('Pages on the host');
+    await user.push('HEAD:refs/heads/main');
+  }
+  return user;
+}
+
 export async function startGitSyncScene(kind: DatabaseKind, overrides: Partial<Config> = {}, options: TestAppOptions = {}): Promise<GitSyncScene> {
   const t = await startTestApp(kind, { fetchAllow: ['127.0.0.1'], ...overrides }, options);
   const org = await t.organization();
@@ -68,32 +97,18 @@ export async function startGitSyncScene(kind: DatabaseKind, overrides: Partial<C
       return host;
     },
     admin,
-    async hostLog(name, ref = 'main') {
-      return (await exec('git', ['--git-dir', path.join(hostRoot, `${name}.git`), 'log', '--format=%H', ref], { env })).stdout.trim().split('\n');
+    hostLog(name, ref = 'main') {
+      return logOf(path.join(hostRoot, `${name}.git`), ref, env);
     },
-    async spaceLog(spaceId) {
-      const clone = await Checkout.clone(spaceRemote(api, admin(), spaceId), env);
-      try {
-        return (await clone.git('log', '--format=%H', 'HEAD')).trim().split('\n');
-      } finally {
-        await clone.dispose();
-      }
+    spaceLog(spaceId) {
+      return spaceLogOf(api, admin(), spaceId, env);
     },
     async newSpace(title) {
       const res = await t.request('POST', `/v1/orgs/${org.id}/spaces`, { token: admin(), body: { title } });
       return res.body.id;
     },
-    async hostRepository(name, pages) {
-      await exec('git', ['init', '--bare', '--quiet', '--initial-branch=main', path.join(hostRoot, `${name}.git`)], { env });
-      const user = await Checkout.clone(path.join(hostRoot, `${name}.git`), env);
-      if (pages.length > 0) {
-        await user.write('README.md', '# Handbook\n');
-        for (const page of pages) await user.write(`${page}.md`, `# ${page}\n\nWritten on the host.\n`);
-        await user.write('SUMMARY.md', `# Summary\n\n* [Handbook](README.md)\n${pages.map((page) => `* [${page}](${page}.md)\n`).join('')}`);
-        await user.commit('Pages on the host');
-        await user.push('HEAD:refs/heads/main');
-      }
-      return user;
+    hostRepository(name, pages) {
+      return hostRepositoryAt(path.join(hostRoot, `${name}.git`), pages, env);
     },
     connect(spaceId, body, token = admin()) {
       return t.request('PUT', `/v1/spaces/${spaceId}/git/sync`, { token, body: { auth: { username: HOST_USER, token: HOST_TOKEN }, ...body }, unchecked: true });

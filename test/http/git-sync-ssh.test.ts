@@ -16,6 +16,7 @@ import { DATABASE_KINDS } from '../helpers/databases.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { sshKeyPair, startSshGitServer, type SshGitServer } from '../helpers/ssh-git-server.js';
 import { Checkout, isolatedGitEnv, spaceRemote } from '../helpers/git.js';
+import { hostRepositoryAt, logOf, spaceLogOf } from '../helpers/git-sync.js';
 import { findGitSyncConnection } from '../../src/store/sql/git-sync.js';
 
 const exec = promisify(execFile);
@@ -57,33 +58,14 @@ describe.each(DATABASE_KINDS)('Git Sync over SSH with a deploy key (SSH, %s)', (
 
   const admin = () => org.admin.token;
   const repository = (name: string) => path.join(hostRoot, `${name}.git`);
-  const hostLog = async (name: string) => (await exec('git', ['--git-dir', repository(name), 'log', '--format=%H', 'main'], { env })).stdout.trim().split('\n');
-  /** main's log as a clone of the space gives it. */
-  async function spaceLog(spaceId: string): Promise<string[]> {
-    const clone = await Checkout.clone(spaceRemote(api, admin(), spaceId), env);
-    try {
-      return (await clone.git('log', '--format=%H', 'HEAD')).trim().split('\n');
-    } finally {
-      await clone.dispose();
-    }
-  }
+  const hostLog = (name: string) => logOf(repository(name), 'main', env);
+  const spaceLog = (spaceId: string) => spaceLogOf(api, admin(), spaceId, env);
   async function newSpace(title: string): Promise<string> {
     const res = await t.request('POST', `/v1/orgs/${org.id}/spaces`, { token: admin(), body: { title } });
     return res.body.id;
   }
   /** A repository on the host, and a user's clone of it with `pages` pages pushed. */
-  async function hostRepository(name: string, pages: string[]): Promise<Checkout> {
-    await exec('git', ['init', '--bare', '--quiet', '--initial-branch=main', repository(name)], { env });
-    const user = await Checkout.clone(repository(name), env);
-    if (pages.length > 0) {
-      await user.write('README.md', '# Handbook\n');
-      for (const page of pages) await user.write(`${page}.md`, `# ${page}\n\nWritten on the host.\n`);
-      await user.write('SUMMARY.md', `# Summary\n\n* [Handbook](README.md)\n${pages.map((page) => `* [${page}](${page}.md)\n`).join('')}`);
-      await user.commit('Pages on the host');
-      await user.push('HEAD:refs/heads/main');
-    }
-    return user;
-  }
+  const hostRepository = (name: string, pages: string[]) => hostRepositoryAt(repository(name), pages, env);
   const connect = async (spaceId: string, body: Record<string, unknown>) => {
     const res = await t.request('PUT', `/v1/spaces/${spaceId}/git/sync`, { token: admin(), body: { auth: { sshPrivateKey: deploy.privateKey }, ...body }, unchecked: true });
     answers.push(JSON.stringify(res.body));

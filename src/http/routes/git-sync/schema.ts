@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { ReferenceGitBookkeeping } from '../../schemas.js';
 
 /** PUT /v1/spaces/{spaceId}/git/sync (a Quire extension): connect the space to a branch of a repository. */
 export const ConnectGitSyncBody = Type.Object(
@@ -57,10 +58,6 @@ export const ExportToGitRepositoryBody = Type.Object({
   ref: Type.String({ minLength: 1, maxLength: 255, description: 'The branch to push to, "refs/heads/main"' }),
   commitMessage: Type.String({ maxLength: 10_000, description: "Not used: the space's commits are pushed as they are, with their own messages" }),
   force: Type.Optional(Type.Boolean({ description: 'Replace a branch that holds commits the space does not have' })),
-  repoCacheID: Type.Optional(Type.String()),
-  repoTreeURL: Type.Optional(Type.String()),
-  repoCommitURL: Type.Optional(Type.String()),
-  repoProjectDirectory: Type.Optional(Type.String()),
-  timestamp: Type.Optional(Type.String()),
-  gitInfo: Type.Optional(Type.Object({ provider: Type.Optional(Type.String()), url: Type.Optional(Type.String()) })),
+  repoProjectDirectory: Type.Optional(Type.String({ description: "Not used: main's whole tree is pushed, the space's project directory in it" })),
+  ...ReferenceGitBookkeeping,
 });

@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { ReferenceGitBookkeeping } from '../../schemas.js';
 import { SpaceSchema } from '../spaces/schema.js';
 import { SiteSchema } from '../sites/schema.js';
 
@@ -33,10 +34,6 @@ export const ImportGitRepositoryBody = Type.Object({
   ref: Type.String({ minLength: 1, maxLength: 255, description: 'Git ref to import in the format "refs/heads/main"' }),
   repoProjectDirectory: Type.Optional(Type.String({ maxLength: 1000, description: 'Path to a root directory for the project in the repository' })),
   force: Type.Optional(Type.Boolean({ description: "Replace main even when it has commits the repository's ref does not contain (admin)" })),
-  repoCacheID: Type.Optional(Type.String()),
-  repoTreeURL: Type.Optional(Type.String()),
-  repoCommitURL: Type.Optional(Type.String()),
-  timestamp: Type.Optional(Type.String()),
   standalone: Type.Optional(Type.Boolean()),
-  gitInfo: Type.Optional(Type.Object({ provider: Type.Optional(Type.String()), url: Type.Optional(Type.String()) })),
+  ...ReferenceGitBookkeeping,
 });
