@@ -6,7 +6,7 @@
  */
 
 /** The commands of src/main.ts, as typed after `quire`. */
-export const COMMANDS = ['serve', 'worker', 'admin bootstrap', 'admin create-user', 'admin create-token', 'admin purge', 'sync', 'site export', 'migrate', 'git-sync status'] as const;
+export const COMMANDS = ['serve', 'worker', 'admin bootstrap', 'admin create-user', 'admin create-token', 'admin reset-password', 'admin purge', 'sync', 'site export', 'migrate', 'git-sync status'] as const;
 export type CommandName = (typeof COMMANDS)[number];
 
 export interface Setting {
@@ -23,7 +23,7 @@ const SERVERS = ['serve', 'worker'] as const satisfies readonly CommandName[];
 /** The commands that run jobs or queue them (`migrate` indexes what it copied). */
 const JOBS = ['serve', 'worker', 'migrate'] as const satisfies readonly CommandName[];
 /** The commands that open the store `quire serve` uses. */
-const STORE = ['serve', 'worker', 'admin bootstrap', 'admin create-user', 'admin create-token', 'admin purge', 'site export', 'migrate', 'git-sync status'] as const satisfies readonly CommandName[];
+const STORE = ['serve', 'worker', 'admin bootstrap', 'admin create-user', 'admin create-token', 'admin reset-password', 'admin purge', 'site export', 'migrate', 'git-sync status'] as const satisfies readonly CommandName[];
 /** The commands that log through the process's logger (`sync` prints its own lines). */
 const LOGGING = STORE;
 

@@ -26,6 +26,7 @@ import { CpuPool } from './cpu/pool.js';
 import { prepareDataDir, sqliteFile } from './store/instance-files.js';
 import type { DestinationStream } from 'pino';
 import { createLogger, errorField, type Logger } from './log.js';
+import { SignInLimits } from './domain/identity/sign-in-limits.js';
 
 export interface Container {
   config: Config;
@@ -135,6 +136,7 @@ export async function createContainer(config: Config, options: ContainerOptions 
     gitSyncPollMs: config.gitSyncPollMs,
     gitMaxFileBytes: config.gitMaxFileBytes,
     importLimits: config.importLimits,
+    signInLimits: new SignInLimits(),
     log,
   };
   return {

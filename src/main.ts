@@ -26,7 +26,7 @@ function withSettings(command: Command, commands: readonly CommandName[]): Comma
 }
 
 /** The commands that write the store: what they (and the git they run) create is for this user only. */
-const WRITING_THE_STORE = new Set(['serve', 'worker', 'bootstrap', 'create-user', 'purge', 'create-token', 'migrate']);
+const WRITING_THE_STORE = new Set(['serve', 'worker', 'bootstrap', 'create-user', 'purge', 'create-token', 'reset-password', 'migrate']);
 program.hook('preAction', (_program, command) => {
   if (WRITING_THE_STORE.has(command.name())) process.umask(STORE_UMASK);
 });
@@ -39,7 +39,7 @@ withSettings(program.command('worker'), ['worker'])
   .description('BullMQ workers for every job queue (needs REDIS_URL); several may run at once')
   .action(async () => (await import('./cli/serve.js')).worker(loadConfig()));
 
-const admin = withSettings(program.command('admin'), ['admin bootstrap', 'admin create-user', 'admin purge', 'admin create-token']).description(
+const admin = withSettings(program.command('admin'), ['admin bootstrap', 'admin create-user', 'admin purge', 'admin create-token', 'admin reset-password']).description(
   'administration from the command line',
 );
 
@@ -67,6 +67,11 @@ withSettings(admin.command('create-token'), ['admin create-token'])
   .description('a new API token for a user')
   .requiredOption('--user <userId>', 'id of the user')
   .action(async (options: { user: string }) => (await import('./cli/admin.js')).createToken(options));
+
+withSettings(admin.command('reset-password'), ['admin reset-password'])
+  .description('a one-time link (valid 24 hours) with which the user sets a password in the app; signs out their sessions once used')
+  .argument('<USER>', 'e-mail or id of the user')
+  .action(async (user: string) => (await import('./cli/admin.js')).resetPassword(user));
 
 const gitSync = withSettings(program.command('git-sync'), ['git-sync status']).description('Git Sync: spaces kept in step with a branch of a repository on a git host');
 

@@ -8,6 +8,8 @@ import { addMember } from '../domain/members/members.js';
 import { isRole, loadOrgAccess, type Role } from '../domain/permissions.js';
 import { purgeDeletedSpaces } from '../domain/content/spaces.js';
 import { findUserByEmail } from '../store/sql/users.js';
+import { createPasswordLink } from '../domain/identity/sessions.js';
+import { appPaths } from '../http/app-paths.js';
 import { emailDomainsOf } from '../store/sql/organizations.js';
 import { CommandError, print, withContainer, type StoreOptions } from './common.js';
 
@@ -53,5 +55,14 @@ export async function purge(): Promise<void> {
 export async function createToken(options: { user: string }): Promise<void> {
   await withContainer('admin create-token', {}, async ({ ctx }) => {
     print({ token: await createApiToken(ctx, options.user) });
+  });
+}
+
+/** Prints a one-time link that sets the user's password (their first, or a forgotten one) in the app. */
+export async function resetPassword(user: string): Promise<void> {
+  await withContainer('admin reset-password', {}, async ({ ctx, config }) => {
+    const link = await createPasswordLink(ctx, user);
+    // The token rides in the fragment: browsers never send it, so no access log or proxy sees it.
+    print({ user: link.user.email, link: new Urls(config.publicUrl).app(`${appPaths.setPassword}#token=${link.token}`), expiresAt: link.expiresAt });
   });
 }

@@ -17,6 +17,7 @@ import type { SharedWork } from './shared-work.js';
 import type { SpaceRankings } from './search/rankings.js';
 import type { Logger } from '../log.js';
 import type { ImportLimits } from '../../config/index.js';
+import type { SignInLimits } from './identity/sign-in-limits.js';
 
 /** What domain functions work with; built once by the container and passed down explicitly. */
 export interface Context {
@@ -67,6 +68,8 @@ export interface Context {
   gitMaxFileBytes: number;
   /** What one content import may take: archive sizes, and the memory and time of its conversion thread. */
   importLimits: ImportLimits;
+  /** Failed sign-ins counted per e-mail and client address, to refuse guessing (./identity/sign-in-limits.ts). */
+  signInLimits: SignInLimits;
   /** The process's logger: the HTTP server's, the job runners' and the command's (long work says how far it got). */
   log: Logger;
 }
@@ -74,4 +77,6 @@ export interface Context {
 /** The authenticated user a request acts for. */
 export interface Caller {
   user: UserRow;
+  /** The browser session the request came with (a cookie), when it came with no API token. */
+  sessionId?: string;
 }

@@ -11,6 +11,7 @@ export type DomainErrorCode =
   | 'Conflict'
   | 'PreconditionFailed'
   | 'ServiceUnavailable'
+  | 'TooManyRequests'
   | 'NotImplemented';
 
 export class DomainError extends Error {
@@ -26,7 +27,7 @@ export class DomainError extends Error {
 }
 
 /** Codes that refuse the request itself (wrong, not allowed, not there, in conflict): the same request fails again. */
-const REFUSALS: ReadonlySet<DomainErrorCode> = new Set(['InvalidArgument', 'Unauthenticated', 'PermissionDenied', 'NotFound', 'Conflict', 'PreconditionFailed']);
+const REFUSALS: ReadonlySet<DomainErrorCode> = new Set(['InvalidArgument', 'Unauthenticated', 'PermissionDenied', 'NotFound', 'Conflict', 'PreconditionFailed', 'TooManyRequests']);
 
 /** Whether `error` refuses the request itself, so that trying it again is pointless (jobs, imports). */
 export function refusesRequest(error: unknown): error is DomainError {
@@ -79,6 +80,13 @@ export class PreconditionFailed extends DomainError {
 export class ServiceUnavailable extends DomainError {
   constructor(message: string, data?: Readonly<Record<string, unknown>>) {
     super('ServiceUnavailable', message, data);
+  }
+}
+
+/** Too many attempts of something guarded (sign-in): `data.retryAfterSeconds` says when to try again. */
+export class TooManyRequests extends DomainError {
+  constructor(message: string, data: Readonly<{ retryAfterSeconds: number }>) {
+    super('TooManyRequests', message, data);
   }
 }
 

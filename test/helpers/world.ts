@@ -139,6 +139,9 @@ export async function buildWorld(t: TestApp, base: string): Promise<World> {
       oid,
       name,
       userId: member.user.id,
+      // A caller's own sessions and tokens are theirs alone: these name none of anyone's (every caller finds nothing).
+      sessionId: 'no-such-session',
+      tokenId: 'no-such-token',
       teamId: team.id,
       inviteId: invite.id,
       importId: importRow.id,
@@ -165,6 +168,8 @@ export interface Operation {
   path: string;
   parameters: Array<{ in: string; name: string; required?: boolean; schema?: any }>;
   body?: any;
+  /** Needs no credentials (`security: []`: signing in). */
+  public: boolean;
 }
 
 export async function publishedOperations(t: TestApp): Promise<Operation[]> {
@@ -176,6 +181,7 @@ export async function publishedOperations(t: TestApp): Promise<Operation[]> {
       path,
       parameters: op.parameters ?? [],
       body: op.requestBody?.content?.['application/json']?.schema,
+      public: Array.isArray(op.security) && op.security.length === 0,
     })),
   );
 }

@@ -20,7 +20,7 @@ import { loadRevision, type IndexedRevision } from '../content/revisions.js';
 import { loadTree, openSite, siteSpacesIn, type SiteTree } from './tree.js';
 import { evaluateCondition, type VisitorClaims } from './conditions.js';
 import { verifyVisitorToken } from './visitor-auth.js';
-import { findSiteByName, openSitesOfSpace, type SiteRow, type SiteSectionRow, type SiteSpaceRow } from '../../store/sql/sites.js';
+import { findSiteByName, type SiteRow, type SiteSectionRow, type SiteSpaceRow } from '../../store/sql/sites.js';
 import type { DocumentPage, Page } from '../../content/model.js';
 import { MAIN_REF } from '../content/refs.js';
 
@@ -183,18 +183,3 @@ export function documentPages(pages: Page[]): DocumentPage[] {
   return pages.flatMap((page) => [...(page.type === 'document' ? [page] : []), ...documentPages(page.pages)]);
 }
 
-/**
- * Where anyone can read a space: the first public or unlisted site publishing it, its tree and that space's place
- * in it (for the `urls.app` of a space or page, which lead there when they can).
- */
-export async function openPlaceOfSpace(ctx: Context, spaceId: string): Promise<PublishedSpace | undefined> {
-  for (const site of await openSitesOfSpace(ctx.db, spaceId)) {
-    const tree = await readPublishedSite(ctx, {}, site.organization_id, site.id).catch((error: unknown) => {
-      if (error instanceof NotFound) return undefined;
-      throw error;
-    });
-    const place = tree ? (await publishedSpaces(ctx, tree)).find((space) => space.siteSpace.space_id === spaceId) : undefined;
-    if (place) return place;
-  }
-  return undefined;
-}

@@ -1,11 +1,16 @@
 /**
- * Authentication: `Authorization: Bearer <token>` on every /v1 route except the OpenAPI document.
- * Sets `request.caller`; 401 for a missing, malformed or unknown token.
+ * Authentication on every /v1 route except the OpenAPI document and signing in: `Authorization: Bearer <token>`, or,
+ * without that header, a browser's session cookie. Sets `request.caller`; 401 for a missing, malformed or unknown
+ * token or session. A write with a session cookie must also carry the session's CSRF token in `X-CSRF-Token` (403
+ * otherwise): a page of another origin can make the browser send the cookie, but cannot read the token.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Caller, Context } from '../../domain/context.js';
-import { Unauthenticated } from '../../domain/errors.js';
+import { PermissionDenied, Unauthenticated } from '../../domain/errors.js';
 import { authenticateToken, cachedTokenUser } from '../../domain/identity/users.js';
+import { authenticateSession, csrfTokenMatches } from '../../domain/identity/sessions.js';
+import type { UserRow } from '../../store/sql/users.js';
+import { CSRF_HEADER, SESSION_COOKIE, cookieValue } from '../cookies.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -41,7 +46,18 @@ export function registerAuth(scope: FastifyInstance, ctx: Context): void {
       request.caller = known;
       return done();
     }
-    if (!header) return done(new Unauthenticated());
+    if (!header) {
+      const secret = cookieValue(request.headers.cookie, SESSION_COOKIE);
+      if (!secret) return done(new Unauthenticated());
+      authenticateSession(ctx, secret).then(({ user, session }) => {
+        if (!SAFE_METHODS.has(request.method) && !csrfTokenMatches(secret, headerValue(request.headers[CSRF_HEADER]))) {
+          return done(new PermissionDenied(`${CSRF_HEADER}: a write with a session cookie must carry the session's CSRF token (from signing in, or GET /v1/user/session)`));
+        }
+        request.caller = { user, sessionId: session.id };
+        done();
+      }, done);
+      return;
+    }
     const token = bearerToken(header);
     if (!token) return done(new Unauthenticated('authorization: must be "Bearer <token>"'));
     authenticateToken(ctx, token).then((user) => {
@@ -49,6 +65,21 @@ export function registerAuth(scope: FastifyInstance, ctx: Context): void {
       done();
     }, done);
   });
+}
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+const headerValue = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
+
+/**
+ * The user of a request's credentials where signing in is optional (published sites): a bearer token's, else the
+ * session cookie's; undefined when neither is there or valid.
+ */
+export async function optionalUserOf(ctx: Context, request: FastifyRequest): Promise<UserRow | undefined> {
+  const token = bearerToken(request.headers.authorization);
+  if (token) return authenticateToken(ctx, token).catch(() => undefined);
+  const secret = cookieValue(request.headers.cookie, SESSION_COOKIE);
+  return secret ? (await authenticateSession(ctx, secret).catch(() => undefined))?.user : undefined;
 }
 
 /** The authenticated caller of a route that requires one. */

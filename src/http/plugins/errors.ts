@@ -19,6 +19,7 @@ export const STATUS: Readonly<Record<DomainErrorCode, number>> = {
   Conflict: 409,
   PreconditionFailed: 412,
   ServiceUnavailable: 503,
+  TooManyRequests: 429,
   NotImplemented: 501,
 };
 
@@ -63,6 +64,8 @@ function sendError(error: FastifyError, request: FastifyRequest, reply: FastifyR
   const routeLimits = error.code === 'FST_ERR_CTP_BODY_TOO_LARGE' ? { ...limits, bodyLimit: request.routeOptions.bodyLimit } : limits;
   const { status, message } = translate(error, routeLimits);
   if (status >= 500) request.log.error({ err: error }, 'request failed');
+  const retryAfter = error instanceof DomainError ? error.data.retryAfterSeconds : undefined;
+  if (typeof retryAfter === 'number') void reply.header('retry-after', String(retryAfter));
   void reply.status(status).type('application/json').send(errorBody(status, message));
 }
 

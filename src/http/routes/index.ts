@@ -34,11 +34,17 @@ import { userRoutes } from './users/index.js';
 import { publishedRoutes } from './published/index.js';
 
 
+import { sessionRoutes, signInRoutes } from './sessions/index.js';
+import { userTokenRoutes } from './user-tokens/index.js';
+import { appRoutes } from './app/index.js';
+
 export async function registerRoutes(app: FastifyInstance, deps: RouteDeps): Promise<void> {
   await app.register(
     async (v1) => {
       registerAuth(v1, deps.ctx);
       await v1.register(userRoutes, deps);
+      await v1.register(sessionRoutes, deps);
+      await v1.register(userTokenRoutes, deps);
       await v1.register(organizationRoutes, deps);
       await v1.register(inviteRoutes, deps);
       await v1.register(memberRoutes, deps);
@@ -65,12 +71,16 @@ export async function registerRoutes(app: FastifyInstance, deps: RouteDeps): Pro
     },
     { prefix: '/v1' },
   );
+  // Signing in: under /v1 but outside its authentication (it is how a browser gets its credentials).
+  await app.register(signInRoutes, { ...deps, prefix: '/v1' });
   // Git hosts' webhook deliveries: under /v1 but outside its bearer authentication (a delivery's signature is its own).
   await app.register(gitSyncWebhookRoutes, { ...deps, prefix: '/v1' });
   // Git over HTTP at /git/SPACE_ID.git: outside /v1, with its own authentication (HTTP Basic or bearer).
   await app.register(gitRoutes, deps);
   await app.register(downloadRoutes, deps);
   await app.register(samlServiceProviderRoutes, deps);
+  // The app for members in the browser, at /app (and / leading there).
+  await app.register(appRoutes, deps);
   // Published sites, as readers see them: HTML outside /v1, anonymous by default.
   await app.register(publishedRoutes, deps);
 }

@@ -22,6 +22,36 @@ export interface ApiTokensTable {
   token_hash: string;
   created_at: string;
   last_used_at: string | null;
+  /** What its owner called a personal token; null for tokens made otherwise (bootstrap, admin). */
+  label: string | null;
+}
+
+export interface UserPasswordsTable {
+  user_id: string;
+  /** argon2id, as a PHC string. */
+  hash: string;
+  updated_at: string;
+}
+
+export interface SessionsTable {
+  id: string;
+  user_id: string;
+  /** SHA-256 of the cookie's secret, hex. */
+  secret_hash: string;
+  method: string;
+  user_agent: string | null;
+  ip: string | null;
+  created_at: string;
+  last_seen_at: string;
+  expires_at: string;
+}
+
+export interface PasswordResetsTable {
+  /** SHA-256 of the link's token. */
+  token_hash: string;
+  user_id: string;
+  created_at: string;
+  expires_at: string;
 }
 
 export interface OrganizationsTable {
@@ -584,6 +614,9 @@ export interface InstanceSecretsTable {
 export interface Database {
   users: UsersTable;
   api_tokens: ApiTokensTable;
+  user_passwords: UserPasswordsTable;
+  sessions: SessionsTable;
+  password_resets: PasswordResetsTable;
   organizations: OrganizationsTable;
   organization_email_domains: OrganizationEmailDomainsTable;
   members: MembersTable;

@@ -241,14 +241,3 @@ export async function findSiteByName(db: Kysely<Database>, organizationId: strin
   return byBasename ?? findSite(db, organizationId, name);
 }
 
-/** Public and unlisted sites that publish the space (anyone may read them), oldest first. */
-export async function openSitesOfSpace(db: Kysely<Database>, spaceId: string): Promise<SiteRow[]> {
-  return db
-    .selectFrom('sites')
-    .selectAll('sites')
-    .where('visibility', 'in', ['public', 'unlisted'])
-    .where((eb) => eb.exists(eb.selectFrom('site_spaces').select('site_spaces.id').whereRef('site_spaces.site_id', '=', 'sites.id').where('site_spaces.space_id', '=', spaceId)))
-    .orderBy('created_at')
-    .orderBy('id')
-    .execute();
-}

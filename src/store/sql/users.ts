@@ -31,9 +31,20 @@ export async function findUsersByEmails(db: Kysely<Database>, emails: readonly s
 
 export async function insertApiToken(
   db: Kysely<Database>,
-  token: { id: string; user_id: string; token_hash: string; created_at: string },
+  token: { id: string; user_id: string; token_hash: string; created_at: string; label?: string },
 ): Promise<void> {
-  await db.insertInto('api_tokens').values({ ...token, last_used_at: null }).execute();
+  await db.insertInto('api_tokens').values({ ...token, label: token.label ?? null, last_used_at: null }).execute();
+}
+
+/** The user's API tokens (never their hashes), newest first. */
+export async function listApiTokens(db: Kysely<Database>, userId: string): Promise<Array<{ id: string; label: string | null; created_at: string }>> {
+  return db.selectFrom('api_tokens').select(['id', 'label', 'created_at']).where('user_id', '=', userId).orderBy('created_at', 'desc').orderBy('id').execute();
+}
+
+/** Deletes one of the user's API tokens; whether there was one. */
+export async function deleteApiToken(db: Kysely<Database>, userId: string, id: string): Promise<boolean> {
+  const result = await db.deleteFrom('api_tokens').where('id', '=', id).where('user_id', '=', userId).executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
 }
 
 /** The user owning the token with this hash. */

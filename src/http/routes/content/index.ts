@@ -33,14 +33,18 @@ import {
   PageQuery,
   PageSchema,
   PagesSchema,
+  PageHtmlSchema,
+  RevisionPageParams,
   RevisionParams,
   RevisionSchema,
   SpaceContentParams,
 } from './schema.js';
+import { renderedPageJson } from './page-html.js';
+import { NotFound } from '../../../domain/errors.js';
 import { ContentPresenter, DEFAULT_OPTIONS, presentContentImport, type PresentOptions } from './presenter.js';
 import { cachedBytes, cachedJsonBytes, replayCachedAnswer, sendCachedAnswer } from '../../present.js';
 import type { IndexedRevision } from '../../../domain/content/revisions.js';
-import type { Page } from '../../../content/model.js';
+import type { DocumentPage, Page } from '../../../content/model.js';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
@@ -66,7 +70,7 @@ const VARIANTS = [
     // Main's content: its kept answers are replayed to callers whose read of the space is current (the replay lane,
     // src/http/replay-lane.ts, and replayCachedAnswer for what the lane leaves).
     replayable: true,
-    ids: { revision: 'getCurrentRevision', pages: 'listPages', files: 'listFiles', file: 'getFileById', page: 'getPageById', import: 'importContent' },
+    ids: { revision: 'getCurrentRevision', pages: 'listPages', files: 'listFiles', file: 'getFileById', page: 'getPageById', html: 'getPageHtml', import: 'importContent' },
   },
   {
     prefix: '/spaces/:spaceId/change-requests/:changeRequestId',
@@ -77,10 +81,20 @@ const VARIANTS = [
       files: 'listFilesInChangeRequestById',
       file: 'getFileInChangeRequestById',
       page: 'getPageInChangeRequestById',
+      html: 'getPageHtmlInChangeRequest',
       import: 'importContentInChangeRequest',
     },
   },
 ] as const;
+
+const PAGE_HTML_EXTENSION = 'Quire extension: the page rendered as published sites render it (sanitized HTML and its outline), its links leading to the app.';
+
+/** A document page of the revision (a group or a link has no content to render). */
+function findDocumentPage(content: IndexedRevision, pageId: string): DocumentPage {
+  const page = findPage(content, pageId);
+  if (page.type !== 'document') throw new NotFound(`pageId: page "${pageId}" is a ${page.type}, which has no content to render`);
+  return page;
+}
 
 const IMPORTS_EXTENSION = 'Quire extension: imports as they stand, to watch one while its request waits (the reference answers only when it is done).';
 
@@ -192,7 +206,31 @@ export const contentRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, {
         return sendCachedAnswer(request, reply, content, key, json, JSON_TYPE, { replayable });
       },
     );
+
+    app.get(
+      `${prefix}/content/page/:pageId/html`,
+      { schema: { operationId: ids.html, tags, description: PAGE_HTML_EXTENSION, params: PageParams, response: { 200: PageHtmlSchema, ...ErrorResponses } } },
+      async (request, reply) => {
+        const { content } = await read(request);
+        const { spaceId, changeRequestId } = request.params as { spaceId: string; changeRequestId?: string };
+        const pagesAt = changeRequestId ? `/s/${spaceId}/~/changes/${changeRequestId}` : `/s/${spaceId}`;
+        return reply.type(JSON_TYPE).send(await renderedPageJson(ctx, urls, content, findDocumentPage(content, request.params.pageId), pagesAt) as never);
+      },
+    );
   }
+
+  app.get(
+    '/spaces/:spaceId/revisions/:revisionId/page/:pageId/html',
+    {
+      schema: { operationId: 'getPageHtmlInRevision', tags, description: PAGE_HTML_EXTENSION, params: RevisionPageParams, response: { 200: PageHtmlSchema, ...ErrorResponses } },
+    },
+    async (request, reply) => {
+      const { spaceId, revisionId, pageId } = request.params;
+      const { content } = await readRevisionById(ctx, callerOf(request), spaceId, revisionId);
+      const json = await renderedPageJson(ctx, urls, content, findDocumentPage(content, pageId), `/s/${spaceId}/~/revisions/${revisionId}`);
+      return reply.type(JSON_TYPE).send(json as never);
+    },
+  );
 
   app.get(
     '/spaces/:spaceId/revisions/:revisionId',
@@ -229,6 +267,9 @@ export const contentRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, {
       return reply
         .header('content-type', contentTypeOf(request.params.name))
         .header('x-content-type-options', 'nosniff')
+        // Opened on Quire's own origin, where a browser holds the session cookie: an SVG or HTML file of the space
+        // must never run script there.
+        .header('content-security-policy', "default-src 'none'; img-src 'self' data:; style-src 'unsafe-inline'; sandbox")
         .header('content-disposition', `inline; filename*=UTF-8''${encodeURIComponent(request.params.name)}`)
         .header('cache-control', 'private, max-age=31536000, immutable')
         .send(bytes as never);

@@ -134,3 +134,15 @@ export const ContentImportSchema = Type.Object({
   updatedAt: Timestamp,
   urls: Type.Object({ location: Type.String() }),
 });
+
+export const RevisionPageParams = Type.Object({ spaceId: Type.String(), revisionId: Type.String(), pageId: Type.String() });
+
+/** A page rendered as the published sites render it (a Quire extension, for the app's views). */
+export const PageHtmlSchema = Type.Object({
+  object: Type.Literal('page-html'),
+  id: Type.String(),
+  title: Type.String(),
+  path: Type.String(),
+  html: Type.String({ description: 'The page\'s content as sanitized HTML, by the published sites\' renderer; links lead to the app.' }),
+  outline: Type.Array(Type.Object({ depth: Type.Number(), text: Type.String(), id: Type.String() })),
+});

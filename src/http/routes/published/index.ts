@@ -17,14 +17,11 @@ import { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { RouteDeps } from '../deps.js';
-import { bearerToken } from '../../plugins/auth.js';
+import { bearerToken, optionalUserOf } from '../../plugins/auth.js';
 import { cachedBytes, sendCachedAnswer } from '../../present.js';
-import { authenticateToken } from '../../../domain/identity/users.js';
 import { DomainError, NotFound } from '../../../domain/errors.js';
 import {
-  firstDocument,
   NothingPublishedYet,
-  openPlaceOfSpace,
   publishedSpaces,
   readPublishedPage,
   readPublishedSite,
@@ -34,7 +31,7 @@ import {
   type PublishedTree,
   type SiteVisitor,
 } from '../../../domain/sites/published.js';
-import { renderAppPage, renderNotFound, renderNothingYet } from './layout.js';
+import { renderNotFound, renderNothingYet } from './layout.js';
 import { renderSearch } from './search-page.js';
 import { nearestPages, renderSiteNotFound } from './not-found.js';
 import { ASSETS, assetAt, ASSETS_PREFIX, type Asset } from './site-assets.js';
@@ -45,6 +42,7 @@ import { siteMcpServer } from './mcp.js';
 import { pageFeedbackRoutes } from './feedback.js';
 import { answerMcpExchange, SESSION_METHODS } from '../../mcp.js';
 import { contentTypeOf, DEFAULT_CONTENT_TYPE, runsScript } from '../../../content/files.js';
+import { cookieValue, secureAttribute } from '../../cookies.js';
 
 const SHARE_COOKIE = 'quire_share';
 const VISITOR_TOKEN_COOKIE = 'quire_visitor';
@@ -69,16 +67,6 @@ const SECURITY_HEADERS = {
   'x-content-type-options': 'nosniff',
   'referrer-policy': 'same-origin',
 };
-
-function cookieValue(header: string | undefined, name: string): string | undefined {
-  for (const part of (header ?? '').split(';')) {
-    const [key, ...value] = part.trim().split('=');
-    if (key === name) return decodeURIComponent(value.join('='));
-  }
-  return undefined;
-}
-
-
 
 /**
  * The unsigned claims of the query (`visitor.NAME=value`, as GitBook takes them), or undefined when it names none.
@@ -130,7 +118,7 @@ const xml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').
 
 export const publishedRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { ctx, urls }) => {
   // Served over https (QUIRE_PUBLIC_URL): the browser must never send the site's cookies (keys, tokens) over http.
-  const secure = urls.base('').startsWith('https:') ? '; Secure' : '';
+  const secure = secureAttribute(urls);
   /** An HttpOnly cookie for the site's pages only. */
   const siteCookie = (name: string, value: string, siteBase: string) => `${name}=${encodeURIComponent(value)}; Path=${siteBase}; HttpOnly; SameSite=Lax${secure}`;
 
@@ -140,8 +128,7 @@ export const publishedRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app,
    * once it is known valid (rememberVisitorToken), so that a bad one never replaces a good one.
    */
   async function visitorOf(request: FastifyRequest, reply: FastifyReply, siteBase: string): Promise<SiteVisitor> {
-    const token = bearerToken(request.headers.authorization);
-    const user = token ? await authenticateToken(ctx, token).catch(() => undefined) : undefined;
+    const user = await optionalUserOf(ctx, request);
     const query = (request.query ?? {}) as Record<string, unknown> & { share?: string; jwt_token?: string };
     const cookies = request.headers.cookie;
     const remembered = (value: unknown, cookie: string): string | undefined => {
@@ -385,33 +372,6 @@ export const publishedRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app,
     if (tree.claims && !mayKeepVariant(published.content, page, key)) return { key, html: await render() };
     return { key, html: await cachedBytes(published.content, key, render) };
   }
-
-  /**
-   * `urls.app` addresses (`/app/s/SPACE/page/path`, `/app/o/ORG/sites/SITE`, ...): to the published page when a
-   * public or unlisted site shows it, else a plain page that says how to reach the content.
-   */
-  app.get('/app/*', { schema: { hide: true, params: Type.Object({ '*': Type.String({ maxLength: 4096 }) }) } }, async (request, reply) => {
-    const segments = request.params['*'].split('/').filter((s) => s !== '');
-    const spaceId = segments[0] === 's' ? segments[1] : undefined;
-    if (spaceId) {
-      const place = await openPlaceOfSpace(ctx, spaceId);
-      if (place) {
-        const site = place.tree.site;
-        const rest = segments.slice(2);
-        const page = (rest[0] !== '~' && rest.length > 0 ? place.content.pagesByPath.get(rest.join('/')) : undefined) ?? firstDocument(place.content.revision.pages);
-        const siteBase = `/sites/${encodeURIComponent(site.organization_id)}/${encodeURIComponent(site.basename ?? site.id)}`;
-        if (page?.type === 'document') return reply.redirect(urls.base(pageUrl(siteBase, place, page)), 302);
-      }
-    }
-    if (segments[0] === 'o' && segments[2] === 'sites' && segments[3]) {
-      const tree = await readPublishedSite(ctx, {}, segments[1], segments[3]).catch(() => undefined);
-      if (tree && (tree.site.visibility === 'public' || tree.site.visibility === 'unlisted')) {
-        return reply.redirect(urls.base(`/sites/${encodeURIComponent(tree.site.organization_id)}/${encodeURIComponent(tree.site.basename ?? tree.site.id)}`), 302);
-      }
-    }
-    const html = renderAppPage({ api: urls.api(''), ...(spaceId ? { spaceId, git: urls.base(`/git/${encodeURIComponent(spaceId)}.git`) } : {}) });
-    return reply.headers(SECURITY_HEADERS).header('content-type', 'text/html; charset=utf-8').send(html);
-  });
 
   // Quire's scripts and icon for published pages (site-assets.ts), and the server's own favicon.
   app.get(`${ASSETS_PREFIX}:asset`, { schema: { hide: true, params: Type.Object({ asset: Type.String({ maxLength: 100 }) }) } }, async (request, reply) => {

@@ -205,19 +205,3 @@ export function renderNothingYet(siteTitle: string): string {
   return plainPage(siteTitle, `<h1>${escapeHtml(siteTitle)}</h1><p>Nothing is published here yet.</p>`);
 }
 
-/**
- * What an `urls.app` address shows when no published page answers it: Quire has no editor in the browser; the page
- * says how to reach the content (the API, a git clone), whether or not it exists (nothing is revealed).
- */
-export function renderAppPage(input: { api: string; spaceId?: string; git?: string }): string {
-  const space = input.spaceId
-    ? `<p>With an API token of yours: <code>curl -H "Authorization: Bearer $TOKEN" ${escapeHtml(input.api)}/spaces/${escapeHtml(input.spaceId)}</code>, or clone it and edit the markdown:
-<code>git clone ${escapeHtml(input.git ?? '')}</code> (the token as password).</p>`
-    : `<p>Everything here is reachable through the API (<code>${escapeHtml(input.api)}</code>, its OpenAPI document at <code>${escapeHtml(input.api)}/openapi.json</code>) with an API token of yours.</p>`;
-  return plainPage(
-    'Quire',
-    `<h1>This content lives in Quire</h1>
-<p>Quire has no editor in the browser: its content is edited through its API or in a git checkout, and read on published sites.</p>
-${space}`,
-  );
-}

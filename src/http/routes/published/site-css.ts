@@ -237,6 +237,12 @@ form.page-feedback textarea{display:block;width:100%;max-width:32rem;font:inheri
 .page-feedback-thanks{display:none;margin:.75rem 0 0}.page-feedback-thanks:target{display:block;font-weight:600}
 `;
 
+/**
+ * The palette, the base rules and the content's blocks without the site's frame: what the app (app/) shows content
+ * with, so that a page reads there as on its site.
+ */
+export const CONTENT_CSS = [BASE, CONTENT, CODE].join('').trim();
+
 export const SITE_CSS = [
   BASE,
   HEADER,

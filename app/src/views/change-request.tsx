@@ -1,0 +1,278 @@
+import { useState } from 'preact/hooks';
+import { api, appHref, ApiError, encodePath } from '../api.js';
+import { useApi } from '../use-api.js';
+import { Layout } from '../components/layout.js';
+import { Failure, Show } from '../components/status.js';
+import { Time } from '../components/time.js';
+import { SpaceReader, spaceCrumbs, useSpace } from './space.js';
+import { StatusBadge } from './change-requests.js';
+import type { ChangeRequest, List, User } from '../types.js';
+
+interface Comment {
+  id: string;
+  status: 'open' | 'resolved';
+  postedBy: User;
+  postedAt: string;
+  replies: number;
+  body: { markdown?: string };
+  target: { page?: { id: string } };
+}
+
+interface Review {
+  id: string;
+  reviewer: User;
+  status: 'approved' | 'changes-requested';
+  createdAt: string;
+}
+
+interface SemanticChange {
+  type: string;
+  page?: { id: string; title: string; path?: string };
+  file?: { id: string; name: string };
+}
+
+const CHANGE_LABELS: Record<string, string> = {
+  page_created: 'Added',
+  page_edited: 'Changed',
+  page_deleted: 'Removed',
+  page_moved: 'Moved',
+  file_created: 'File added',
+  file_edited: 'File changed',
+  file_deleted: 'File removed',
+  variables_edited: 'Variables changed',
+  reusable_content_created: 'Reusable content added',
+  reusable_content_edited: 'Reusable content changed',
+  reusable_content_deleted: 'Reusable content removed',
+};
+
+function Changes({ spaceId, number }: { spaceId: string; number: string }) {
+  const [changes] = useApi(`${spaceId}:${number}:changes`, (signal) => api<{ changes: SemanticChange[]; more?: number }>(`/spaces/${spaceId}/change-requests/${number}/changes`, { signal }));
+  return (
+    <section aria-labelledby="changes-title">
+      <h2 id="changes-title">Changes</h2>
+      <Show loaded={changes} what="the changes">
+        {(value) =>
+          value.changes.length === 0 ? (
+            <p>This change request changes nothing yet.</p>
+          ) : (
+            <ul class="changes">
+              {value.changes.map((change, i) => (
+                <li key={i}>
+                  <span class={`change change-${change.type}`}>{CHANGE_LABELS[change.type] ?? change.type}</span>{' '}
+                  {change.page ? (
+                    change.type === 'page_deleted' ? (
+                      change.page.title
+                    ) : (
+                      <a href={appHref(`/s/${spaceId}/~/changes/${number}/${encodePath(change.page.path ?? '')}`)}>{change.page.title}</a>
+                    )
+                  ) : (
+                    change.file?.name
+                  )}
+                </li>
+              ))}
+              {value.more ? <li>…and {value.more} more</li> : null}
+            </ul>
+          )
+        }
+      </Show>
+    </section>
+  );
+}
+
+function Reviews({ spaceId, number, onChange }: { spaceId: string; number: string; onChange: () => void }) {
+  const [reviews, reload] = useApi(`${spaceId}:${number}:reviews`, (signal) => api<List<Review>>(`/spaces/${spaceId}/change-requests/${number}/reviews`, { signal }));
+  const [error, setError] = useState<string>();
+  const submit = async (status: Review['status']) => {
+    setError(undefined);
+    try {
+      await api(`/spaces/${spaceId}/change-requests/${number}/reviews`, { method: 'POST', body: { status } });
+      reload();
+      onChange();
+    } catch (failure) {
+      setError((failure as Error).message);
+    }
+  };
+  return (
+    <section aria-labelledby="reviews-title">
+      <h2 id="reviews-title">Reviews</h2>
+      <Show loaded={reviews} what="the reviews">
+        {(value) =>
+          value.items.length === 0 ? (
+            <p>No reviews yet.</p>
+          ) : (
+            <ul class="reviews">
+              {value.items.map((review) => (
+                <li key={review.id}>
+                  <strong>{review.reviewer.displayName}</strong> {review.status === 'approved' ? 'approved' : 'requested changes'} <Time at={review.createdAt} />
+                </li>
+              ))}
+            </ul>
+          )
+        }
+      </Show>
+      <div class="actions">
+        <button type="button" class="button" onClick={() => submit('approved')}>
+          Approve
+        </button>
+        <button type="button" class="button" onClick={() => submit('changes-requested')}>
+          Request changes
+        </button>
+      </div>
+      {error && (
+        <p class="notice notice-error" role="alert">
+          {error}
+        </p>
+      )}
+    </section>
+  );
+}
+
+function Comments({ spaceId, number }: { spaceId: string; number: string }) {
+  const [comments, reload] = useApi(`${spaceId}:${number}:comments`, (signal) => api<List<Comment>>(`/spaces/${spaceId}/change-requests/${number}/comments`, { signal, query: { limit: 100 } }));
+  const [error, setError] = useState<string>();
+  const post = async (event: Event) => {
+    event.preventDefault();
+    const form = event.currentTarget as HTMLFormElement;
+    const markdown = String(new FormData(form).get('comment') ?? '').trim();
+    if (!markdown) return;
+    try {
+      await api(`/spaces/${spaceId}/change-requests/${number}/comments`, { method: 'POST', body: { body: { markdown } } });
+      form.reset();
+      reload();
+    } catch (failure) {
+      setError((failure as Error).message);
+    }
+  };
+  return (
+    <section aria-labelledby="comments-title">
+      <h2 id="comments-title">Comments</h2>
+      <Show loaded={comments} what="the comments">
+        {(value) => (
+          <ol class="comments">
+            {value.items.map((comment) => (
+              <li key={comment.id} class={comment.status === 'resolved' ? 'comment resolved' : 'comment'}>
+                <p class="comment-meta">
+                  <strong>{comment.postedBy.displayName}</strong> <Time at={comment.postedAt} />
+                  {comment.status === 'resolved' && <span class="badge">Resolved</span>}
+                </p>
+                <p class="comment-body">{comment.body.markdown}</p>
+              </li>
+            ))}
+          </ol>
+        )}
+      </Show>
+      <form class="form" onSubmit={post}>
+        <label for="new-comment">Add a comment</label>
+        <textarea id="new-comment" name="comment" rows={3} required maxLength={20000} />
+        {error && (
+          <p class="notice notice-error" role="alert">
+            {error}
+          </p>
+        )}
+        <button type="submit" class="button">
+          Comment
+        </button>
+      </form>
+    </section>
+  );
+}
+
+interface MergeResult {
+  result: 'merge' | 'update' | 'conflicts';
+  conflicts?: Array<{ path: string }>;
+}
+
+function Actions({ spaceId, cr, onChange }: { spaceId: string; cr: ChangeRequest; onChange: () => void }) {
+  const [message, setMessage] = useState<{ error?: string; conflicts?: string[] }>({});
+  const run = async (action: () => Promise<MergeResult | unknown>) => {
+    setMessage({});
+    try {
+      const result = (await action()) as MergeResult | undefined;
+      if (result && result.result === 'conflicts') setMessage({ conflicts: (result.conflicts ?? []).map((c) => c.path) });
+      onChange();
+    } catch (failure) {
+      setMessage({ error: failure instanceof ApiError ? failure.message : String(failure) });
+    }
+  };
+  const base = `/spaces/${spaceId}/change-requests/${cr.number}`;
+  const open = cr.status === 'open' || cr.status === 'draft';
+  return (
+    <div class="cr-actions">
+      {open && (
+        <>
+          <button type="button" class="button button-primary" onClick={() => run(() => api(`${base}/merge`, { method: 'POST' }))}>
+            Merge
+          </button>
+          <button type="button" class="button" onClick={() => run(() => api(`${base}/update`, { method: 'POST' }))}>
+            Update from main
+          </button>
+          <button type="button" class="button" onClick={() => run(() => api(base, { method: 'PATCH', body: { status: 'archived' } }))}>
+            Close
+          </button>
+        </>
+      )}
+      {cr.status === 'archived' && (
+        <button type="button" class="button" onClick={() => run(() => api(base, { method: 'PATCH', body: { status: 'open' } }))}>
+          Reopen
+        </button>
+      )}
+      {message.error && (
+        <p class="notice notice-error" role="alert">
+          {message.error}
+        </p>
+      )}
+      {message.conflicts && (
+        <div class="notice notice-error" role="alert">
+          <p>These files conflict with main: {message.conflicts.join(', ')}.</p>
+          <p>
+            Resolve them in git: <code>git fetch origin && git checkout change-requests/{cr.number} && git merge origin/main</code>, fix the files, commit and push.
+          </p>
+        </div>
+      )}
+    </div>
+  );
+}
+
+/** A change request: what it changes, its reviews and comments, and what can be done with it. */
+export function ChangeRequestView({ spaceId, number, pagePath }: { spaceId: string; number: string; pagePath?: string }) {
+  const space = useSpace(spaceId);
+  const [cr, reload] = useApi(`${spaceId}:${number}`, (signal) => api<ChangeRequest>(`/spaces/${spaceId}/change-requests/${number}`, { signal }));
+  const title = cr.state === 'done' ? `#${cr.value.number} ${cr.value.subject || 'Untitled change request'}` : `Change request #${number}`;
+  const crumbs = [...spaceCrumbs(space, spaceId), { label: 'Change requests', href: appHref(`/s/${spaceId}/~/changes`) }, { label: `#${number}` }];
+  if (pagePath) {
+    return (
+      <Layout title={title} crumbs={crumbs} wide>
+        <SpaceReader
+          spaceId={spaceId}
+          source={{ kind: 'change-request', number }}
+          path={pagePath}
+          banner={
+            <p class="notice">
+              Reading this page as change request <a href={appHref(`/s/${spaceId}/~/changes/${number}`)}>#{number}</a> has it.
+            </p>
+          }
+        />
+      </Layout>
+    );
+  }
+  return (
+    <Layout title={title} crumbs={crumbs}>
+      <Show loaded={cr} what="the change request">
+        {(value) => (
+          <>
+            <h1>{title}</h1>
+            <p class="cr-meta">
+              <StatusBadge status={value.status} /> opened by {value.createdBy.displayName} <Time at={value.createdAt} />, updated <Time at={value.updatedAt} />
+              {value.outdated && <span class="badge">Behind main</span>}
+            </p>
+            <Actions spaceId={spaceId} cr={value} onChange={reload} />
+            <Changes spaceId={spaceId} number={number} />
+            <Reviews spaceId={spaceId} number={number} onChange={reload} />
+            <Comments spaceId={spaceId} number={number} />
+          </>
+        )}
+      </Show>
+      {cr.state === 'failed' && <Failure error={cr.error} />}
+    </Layout>
+  );
+}

@@ -1,0 +1,112 @@
+import { useState } from 'preact/hooks';
+import { useLocation } from 'preact-iso';
+import { api, appHref, ApiError, setCsrfToken } from '../api.js';
+import { useSession } from '../session.js';
+import type { SessionInfo } from '../types.js';
+import { Layout } from '../components/layout.js';
+
+/** Only a path of this app is a place to go back to after signing in (never another origin). */
+export function safeNext(next: string | undefined): string {
+  return next && next.startsWith(appHref('/')) && !next.startsWith('//') ? next : appHref('/');
+}
+
+export function SignIn() {
+  const { query, route } = useLocation();
+  const session = useSession();
+  const [error, setError] = useState<string>();
+  const [busy, setBusy] = useState(false);
+
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget as HTMLFormElement);
+    setBusy(true);
+    setError(undefined);
+    try {
+      const info = await api<SessionInfo>('/auth/sign-in', { method: 'POST', body: { email: String(form.get('email')), password: String(form.get('password')) } });
+      setCsrfToken(info.csrfToken);
+      session.signedIn(info);
+      route(safeNext(query.next), true);
+    } catch (failure) {
+      setError(failure instanceof ApiError && failure.status === 401 ? 'No account has this e-mail address and password.' : (failure as Error).message);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Layout title="Sign in">
+      <section class="card narrow" aria-labelledby="sign-in-title">
+        <h1 id="sign-in-title">Sign in to Quire</h1>
+        <form onSubmit={submit} class="form">
+          <label for="email">E-mail</label>
+          <input id="email" name="email" type="email" autoComplete="username" required />
+          <label for="password">Password</label>
+          <input id="password" name="password" type="password" autoComplete="current-password" required />
+          {error && (
+            <p class="notice notice-error" role="alert">
+              {error}
+            </p>
+          )}
+          <button type="submit" class="button button-primary" disabled={busy}>
+            {busy ? 'Signing in…' : 'Sign in'}
+          </button>
+        </form>
+        <p class="aside-note">No password yet, or forgot it? An administrator gives you a link: <code>quire admin reset-password YOUR_EMAIL</code>.</p>
+      </section>
+    </Layout>
+  );
+}
+
+export function SetPassword() {
+  const { route } = useLocation();
+  const session = useSession();
+  const [error, setError] = useState<string>();
+  const token = new URLSearchParams(location.hash.slice(1)).get('token') ?? '';
+
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget as HTMLFormElement);
+    const password = String(form.get('password'));
+    if (password !== String(form.get('confirm'))) {
+      setError('The two passwords differ.');
+      return;
+    }
+    try {
+      const info = await api<SessionInfo>('/auth/password', { method: 'POST', body: { token, password } });
+      setCsrfToken(info.csrfToken);
+      session.signedIn(info);
+      history.replaceState(null, '', location.pathname);
+      route(appHref('/'), true);
+    } catch (failure) {
+      setError((failure as Error).message);
+    }
+  };
+
+  return (
+    <Layout title="Set your password">
+      <section class="card narrow" aria-labelledby="password-title">
+        <h1 id="password-title">Set your password</h1>
+        {!token ? (
+          <p class="notice notice-error" role="alert">
+            This link has no token. Ask an administrator for a new one.
+          </p>
+        ) : (
+          <form onSubmit={submit} class="form">
+            <label for="new-password">New password (at least 10 characters)</label>
+            <input id="new-password" name="password" type="password" autoComplete="new-password" minLength={10} maxLength={256} required />
+            <label for="confirm-password">The same again</label>
+            <input id="confirm-password" name="confirm" type="password" autoComplete="new-password" minLength={10} maxLength={256} required />
+            {error && (
+              <p class="notice notice-error" role="alert">
+                {error}
+              </p>
+            )}
+            <button type="submit" class="button button-primary">
+              Set password and sign in
+            </button>
+          </form>
+        )}
+      </section>
+    </Layout>
+  );
+}

@@ -1,0 +1,219 @@
+/**
+ * The app in a real headless Chromium, as its users go: a reader sent to sign in and back to the page they asked for,
+ * reading a space (pages rendered as on published sites, search as they type, back and forward), a reviewer and an
+ * author on a change request pushed with git (its changes, a comment, an approval from a second browser, the merge),
+ * their account (a token made and revoked, signing out). No script breaks the CSP, axe-core finds no serious
+ * violation on any view in light and dark, and every view is screenshot (light, dark, phone) in test-artifacts/.
+ */
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DATABASE_KINDS } from '../helpers/databases.js';
+import { startTestApp, type TestApp, type TestUser } from '../helpers/app.js';
+import { launchBrowser, screenshot, seriousAccessibilityViolations } from '../helpers/browser.js';
+import { Checkout, spaceRemote } from '../helpers/git.js';
+import { createPasswordLink, setPasswordWithLink } from '../../src/domain/identity/sessions.js';
+
+const DESKTOP = { width: 1280, height: 900 };
+const PHONE = { width: 390, height: 844 };
+const PASSWORD = 'a long enough password';
+
+describe.each(DATABASE_KINDS)('the app in Chromium (%s)', (kind) => {
+  let t: TestApp;
+  let browser: Browser;
+  let server: string;
+  let org: Awaited<ReturnType<TestApp['organization']>>;
+  let reviewer: TestUser;
+  let spaceId: string;
+  const contexts: BrowserContext[] = [];
+  /** What the pages reported that must never happen: CSP violations, script errors. */
+  const problems: string[] = [];
+
+  async function withPassword(user: TestUser): Promise<void> {
+    const { token } = await createPasswordLink(t.container.ctx, user.user.email);
+    await setPasswordWithLink(t.container.ctx, { token, password: PASSWORD }, { address: '127.0.0.1' });
+  }
+
+  async function newPage(options: Parameters<Browser['newContext']>[0] = {}): Promise<Page> {
+    const context = await browser.newContext({ viewport: DESKTOP, ...options });
+    contexts.push(context);
+    const page = await context.newPage();
+    page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+    page.on('console', (message) => {
+      if (message.type() === 'error' && !/status of 40[134]/.test(message.text())) problems.push(`console: ${message.text()}`);
+    });
+    return page;
+  }
+
+  async function signIn(page: Page, user: TestUser): Promise<void> {
+    await page.getByLabel('E-mail').fill(user.user.email);
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+  }
+
+  /** A page of the app, signed in as `user` in a fresh browser. */
+  async function signedIn(user: TestUser, path: string, options: Parameters<Browser['newContext']>[0] = {}): Promise<Page> {
+    const page = await newPage(options);
+    await page.goto(`${server}/app${path}`);
+    await signIn(page, user);
+    await page.waitForURL(`${server}/app${path}`);
+    return page;
+  }
+
+  /** Screenshots of the view in light, dark and at phone width, with no serious accessibility violation in either theme. */
+  async function lookAt(user: TestUser, path: string, name: string, ready: (page: Page) => Promise<unknown>): Promise<void> {
+    for (const [variant, options] of [
+      ['light', { colorScheme: 'light' }],
+      ['dark', { colorScheme: 'dark' }],
+      ['phone', { colorScheme: 'light', viewport: PHONE }],
+    ] as const) {
+      const page = await signedIn(user, path, options);
+      await ready(page);
+      await screenshot(page, `app-${name}-${variant}-${kind}`);
+      if (variant !== 'phone') expect(await seriousAccessibilityViolations(page), `${name} (${variant})`).toEqual([]);
+      await page.context().close();
+    }
+  }
+
+  beforeAll(async () => {
+    browser = await launchBrowser();
+    t = await startTestApp(kind);
+    server = await t.listen();
+    org = await t.organization('Handbook Co');
+    reviewer = await t.member(org.id, 'review');
+    await withPassword(org.admin);
+    await withPassword(reviewer);
+    spaceId = (await t.request('POST', `/v1/orgs/${org.id}/spaces`, { token: org.admin.token, body: { title: 'Handbook' } })).body.id;
+    const checkout = await Checkout.clone(spaceRemote(server, org.admin.token, spaceId));
+    await checkout.write('README.md', '# Welcome\n\nStart with [installing](guide/install.md).\n');
+    await checkout.write(
+      'guide/install.md',
+      '# Install\n\nRun the installer.\n\n{% hint style="warning" %}\nBack up your data first.\n{% endhint %}\n\n## Check\n\nOpen the dashboard.\n\n## Upgrade\n\nRun it again.\n',
+    );
+    await checkout.write('guide/configure.md', '# Configure\n\nSet the options.\n');
+    await checkout.write('SUMMARY.md', '# Summary\n\n* [Welcome](README.md)\n\n## Guide\n\n* [Install](guide/install.md)\n* [Configure](guide/configure.md)\n');
+    await checkout.commitAndPush('Handbook');
+    // A change request, its branch pushed with git as writers do.
+    await t.request('POST', `/v1/spaces/${spaceId}/change-requests`, { token: org.admin.token, body: { subject: 'Explain upgrades' } });
+    await checkout.git('fetch', '--quiet', 'origin');
+    await checkout.git('checkout', '--quiet', '-b', 'change-requests/1', 'origin/change-requests/1');
+    await checkout.write('guide/install.md', (await checkout.read('guide/install.md')).replace('Run it again.', 'Run it again, then restart.'));
+    await checkout.write('guide/upgrade.md', '# Upgrade\n\nRead the release notes.\n');
+    await checkout.write('SUMMARY.md', (await checkout.read('SUMMARY.md')).replace('* [Configure]', '* [Upgrade](guide/upgrade.md)\n* [Configure]'));
+    await checkout.commitAndPush('Explain upgrades');
+    await checkout.dispose();
+  });
+
+  afterAll(async () => {
+    for (const context of contexts) await context.close().catch(() => undefined);
+    await browser?.close();
+    await t?.close();
+  });
+
+  it('leads / to the app, sends a reader to sign in and back to the page asked for, rendered as on published sites', async () => {
+    const page = await newPage();
+    await page.goto(`${server}/`);
+    await page.waitForURL(/\/app\/sign-in\?next=/);
+    await page.goto(`${server}/app/s/${spaceId}/guide/install`);
+    await page.waitForURL(/\/app\/sign-in\?next=/);
+    await signIn(page, org.admin);
+    await page.waitForURL(`${server}/app/s/${spaceId}/guide/install`);
+    const article = page.locator('article.page-article');
+    await article.getByRole('heading', { name: 'Install', level: 1 }).waitFor();
+    // The published sites' block renderer: the hint is theirs, and the outline lists the headings.
+    expect(await article.locator('.hint.hint-warning').textContent()).toContain('Back up your data first.');
+    expect(await page.getByRole('navigation', { name: 'On this page' }).getByRole('link').allTextContents()).toEqual(['Check', 'Upgrade']);
+    expect(await page.getByRole('navigation', { name: 'Pages of this space' }).getByRole('link', { name: 'Install' }).getAttribute('aria-current')).toBe('page');
+  });
+
+  it('reads a space: follows a link in a page, goes back and forward, and searches as the reader types', { timeout: 60_000 }, async () => {
+    const page = await signedIn(org.admin, `/s/${spaceId}`);
+    await page.getByRole('heading', { name: 'Welcome', level: 1 }).waitFor();
+    await page.locator('article.page-article').getByRole('link', { name: 'installing' }).click();
+    await page.waitForURL(`${server}/app/s/${spaceId}/guide/install`);
+    await page.getByRole('heading', { name: 'Install', level: 1 }).waitFor();
+    await page.getByRole('navigation', { name: 'Pages of this space' }).getByRole('link', { name: 'Configure' }).click();
+    await page.getByRole('heading', { name: 'Configure', level: 1 }).waitFor();
+    await page.goBack();
+    await page.getByRole('heading', { name: 'Install', level: 1 }).waitFor();
+    await page.goForward();
+    await page.getByRole('heading', { name: 'Configure', level: 1 }).waitFor();
+    await page.getByRole('searchbox', { name: 'Search this space' }).fill('dashboard');
+    const hit = page.locator('.hits a', { hasText: 'Install' });
+    await hit.waitFor();
+    await hit.click();
+    await page.getByRole('heading', { name: 'Install', level: 1 }).waitFor();
+  });
+
+  it('reviews a change request: its changes, a comment, an approval from a second browser, the merge', { timeout: 120_000 }, async () => {
+    const author = await signedIn(org.admin, `/s/${spaceId}/~/changes`);
+    await author.getByRole('link', { name: '#1 Explain upgrades' }).click();
+    await author.getByRole('heading', { name: '#1 Explain upgrades' }).waitFor();
+    const changes = author.getByRole('region', { name: 'Changes' });
+    await changes.getByText('Upgrade').waitFor();
+    expect(await changes.locator('li').allTextContents()).toEqual(expect.arrayContaining([expect.stringMatching(/^Added\s+Upgrade/), expect.stringMatching(/^Changed\s+Install/)]));
+    await author.getByLabel('Add a comment').fill('Ready for review.');
+    await author.getByRole('button', { name: 'Comment' }).click();
+    await author.locator('.comment-body', { hasText: 'Ready for review.' }).waitFor();
+    // The author may not approve their own change request: the app says why.
+    await author.getByRole('button', { name: 'Approve' }).click();
+    await author.getByRole('alert').getByText(/its author cannot approve it/).waitFor();
+
+    const review = await signedIn(reviewer, `/s/${spaceId}/~/changes/1`);
+    await review.locator('.comment-body', { hasText: 'Ready for review.' }).waitFor();
+    await review.getByRole('button', { name: 'Approve' }).click();
+    await review.getByRole('region', { name: 'Reviews' }).getByText(/approved/).waitFor();
+
+    await author.reload();
+    await author.getByRole('region', { name: 'Reviews' }).getByText(/approved/).waitFor();
+    await author.getByRole('button', { name: 'Merge' }).click();
+    await author.locator('.badge-merged').waitFor();
+    const main = await t.request('GET', `/v1/spaces/${spaceId}/content/path/guide/upgrade`, { token: org.admin.token });
+    expect(main.status).toBe(200);
+  });
+
+  it('makes and revokes a token, and signs out', { timeout: 60_000 }, async () => {
+    const page = await signedIn(org.admin, '/settings');
+    await page.getByLabel('What is it for?').fill('CI deploys');
+    await page.getByRole('button', { name: 'Make a token' }).click();
+    const token = (await page.locator('code.token').textContent())!;
+    expect(token).toMatch(/^qt_/);
+    expect((await t.request('GET', '/v1/user', { token })).status).toBe(200);
+    await page.getByRole('button', { name: 'Revoke CI deploys' }).click();
+    await page.locator('.rows li', { hasText: 'CI deploys' }).waitFor({ state: 'detached' });
+    expect((await t.request('GET', '/v1/user', { token })).status).toBe(401);
+    await page.getByRole('button', { name: 'Sign out', exact: true }).click();
+    await page.waitForURL(/\/app\/sign-in/);
+    await page.goto(`${server}/app/settings`);
+    await page.waitForURL(/\/app\/sign-in\?next=/);
+  });
+
+  it('opens the view of every urls.app the API hands out', { timeout: 60_000 }, async () => {
+    const space = (await t.request('GET', `/v1/spaces/${spaceId}`, { token: org.admin.token })).body;
+    const organization = (await t.request('GET', `/v1/orgs/${org.id}`, { token: org.admin.token })).body;
+    const changeRequest = (await t.request('GET', `/v1/spaces/${spaceId}/change-requests/1`, { token: org.admin.token })).body;
+    const page = await signedIn(org.admin, '/');
+    for (const [url, heading] of [
+      [organization.urls.app, 'Handbook Co'],
+      [space.urls.app, 'Welcome'],
+      [changeRequest.urls.app, '#1 Explain upgrades'],
+    ]) {
+      await page.goto(url.replace('http://quire.test', server));
+      await page.getByRole('heading', { name: heading, level: 1 }).waitFor();
+    }
+  });
+
+  it('has no serious accessibility violations on any view, light and dark, and leaves screenshots of each', { timeout: 240_000 }, async () => {
+    const signInPage = await newPage();
+    await signInPage.goto(`${server}/app/sign-in`);
+    await signInPage.getByRole('heading', { name: 'Sign in to Quire' }).waitFor();
+    expect(await seriousAccessibilityViolations(signInPage)).toEqual([]);
+    await screenshot(signInPage, `app-sign-in-${kind}`);
+    await lookAt(org.admin, '/', 'organizations', (page) => page.getByRole('link', { name: 'Handbook Co' }).waitFor());
+    await lookAt(org.admin, `/o/${org.id}`, 'organization', (page) => page.getByRole('link', { name: 'Handbook' }).waitFor());
+    await lookAt(org.admin, `/s/${spaceId}/guide/install`, 'page', (page) => page.locator('.hint').waitFor());
+    await lookAt(org.admin, `/s/${spaceId}/~/changes?status=merged`, 'change-requests', (page) => page.getByRole('link', { name: '#1 Explain upgrades' }).waitFor());
+    await lookAt(org.admin, `/s/${spaceId}/~/changes/1`, 'change-request', (page) => page.locator('.comment-body').first().waitFor());
+    await lookAt(org.admin, '/settings', 'account', (page) => page.getByRole('heading', { name: 'API tokens' }).waitFor());
+    expect(problems).toEqual([]);
+  });
+});
