@@ -213,6 +213,33 @@ export function spacePermissions(role: Role | null): SpacePermissions {
   };
 }
 
+/** What a caller may do with the reviews of one change request (no `permissions` member in the reference). */
+export interface ChangeRequestReviewPermissions {
+  /** See its reviews and requested reviewers. */
+  view: boolean;
+  /** Submit a review: approve or request changes. */
+  review: boolean;
+  /** Approve: a reviewer who is not the change request's author. */
+  approve: boolean;
+  /** Request reviewers (and change the subject while at it) and take requests back: editors, and the author. */
+  requestReviewers: boolean;
+}
+
+export function changeRequestReviewPermissions(role: Role | null, isAuthor: boolean): ChangeRequestReviewPermissions {
+  const space = spacePermissions(role);
+  return {
+    view: space.view,
+    review: space.review,
+    approve: space.review && !isAuthor,
+    requestReviewers: space.edit || (isAuthor && space.view),
+  };
+}
+
+/** Who may be asked to review a change request of a space: a member of its organization (a guest too) who reads it. */
+export function mayBeRequestedToReview(access: OrgAccess, space: SpaceForAccess): boolean {
+  return isMember(access) && atLeast(spaceRole(access, space), 'read');
+}
+
 export interface TeamPermissions {
   admin: boolean;
   view: boolean;
@@ -283,6 +310,21 @@ export function requireCollectionPermission(role: Role | null, id: string, flag:
 export function requireSpacePermission(role: Role | null, id: string, flag: keyof SpacePermissions, action: string): void {
   if (!atLeast(role, 'read')) throw new NotFound(`spaceId: no space "${id}" is visible to you`);
   if (!spacePermissions(role)[flag]) throw new PermissionDenied(`you need the "${flag}" permission on this space to ${action}`);
+}
+
+/** `approve` is not checked here: the domain answers an author's approval as a conflict with the change request. */
+export function requireChangeRequestReviewPermission(
+  role: Role | null,
+  spaceId: string,
+  isAuthor: boolean,
+  flag: Exclude<keyof ChangeRequestReviewPermissions, 'approve'>,
+  action: string,
+): void {
+  if (!atLeast(role, 'read')) throw new NotFound(`spaceId: no space "${spaceId}" is visible to you`);
+  if (!changeRequestReviewPermissions(role, isAuthor)[flag]) {
+    const needed = flag === 'requestReviewers' ? 'the "edit" permission on this space, or to be the change request\'s author,' : `the "${flag}" permission on this space`;
+    throw new PermissionDenied(`you need ${needed} to ${action}`);
+  }
 }
 
 export function requireTeamPermission(access: OrgAccess, teamId: string, flag: keyof TeamPermissions, action: string): void {

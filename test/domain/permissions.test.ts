@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import {
   atLeast,
+  changeRequestReviewPermissions,
   collectionPermissions,
   collectionRole,
+  mayBeRequestedToReview,
   organizationPermissions,
   spacePermissions,
   spaceRole,
@@ -135,5 +137,27 @@ describe('permissions objects', () => {
     expect(teamPermissions(owner, 'other')).toEqual({ admin: false, view: false });
     expect(teamPermissions(access('read'), 't')).toEqual({ admin: false, view: true });
     expect(teamPermissions(access('admin'), 't')).toEqual({ admin: true, view: true });
+  });
+});
+
+describe('change-request reviews', () => {
+  it('read sees, review reviews, the author may not approve, edit or authorship requests reviewers', () => {
+    const of = (role: Role | null, author = false) => changeRequestReviewPermissions(role, author);
+    expect(of(null)).toEqual({ view: false, review: false, approve: false, requestReviewers: false });
+    expect(of('read')).toEqual({ view: true, review: false, approve: false, requestReviewers: false });
+    expect(of('edit')).toEqual({ view: true, review: false, approve: false, requestReviewers: true });
+    expect(of('review')).toEqual({ view: true, review: true, approve: true, requestReviewers: true });
+    expect(of('admin', true)).toEqual({ view: true, review: true, approve: false, requestReviewers: true });
+    // An author who can still read may ask for reviews, and no more.
+    expect(of('read', true)).toEqual({ view: true, review: false, approve: false, requestReviewers: true });
+    expect(of(null, true).requestReviewers).toBe(false);
+  });
+
+  it('asks members who read the space, guests with a grant included, and no one else', () => {
+    expect(mayBeRequestedToReview(access('read'), space())).toBe(true);
+    expect(mayBeRequestedToReview(access(null), space())).toBe(false);
+    expect(mayBeRequestedToReview(access(null, { spaceGrants: new Map([['s', 'read']]) }), space())).toBe(true);
+    // Public spaces are read by anyone, but only members are asked.
+    expect(mayBeRequestedToReview(access('none'), space({ visibility: 'public' }))).toBe(false);
   });
 });

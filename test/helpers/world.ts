@@ -1,9 +1,10 @@
 /**
  * One organization with one of everything the API serves, made through the API as its admin, so that every
  * operation of `/v1/openapi.json` can be called with ids that exist: a space with pages, a file and an image, a change
- * request, comments and replies on both, a collection, a team, an invite link, a SAML provider, translation settings,
- * an OpenAPI spec with a version, a site with a section, a section group, site spaces and a share link (and, written
- * to the store, a failed import and a Git Sync connection). The fuzz and authorization-matrix suites use it.
+ * request, comments and replies on both, a review of the change request and a requested reviewer, a collection, a
+ * team, an invite link, a SAML provider, translation settings, an OpenAPI spec with a version, a site with a section,
+ * a section group, site spaces and a share link (and, written to the store, a failed import and a Git Sync
+ * connection). The fuzz and authorization-matrix suites use it.
  */
 import { expect } from 'vitest';
 import type { TestApp, TestUser } from './app.js';
@@ -78,6 +79,8 @@ export async function buildWorld(t: TestApp, base: string): Promise<World> {
   const reply = await created('POST', `/v1/spaces/${space.id}/comments/${comment.id}/replies`, { body: { markdown: 'A reply' } });
   const crComment = await created('POST', `${crUrl}/comments`, { body: { markdown: 'On the change' } });
   const crReply = await created('POST', `${crUrl}/comments/${crComment.id}/replies`, { body: { markdown: 'A reply' } });
+  const review = await created('POST', `${crUrl}/reviews`, { status: 'changes-requested', comment: { markdown: 'Needs work' } });
+  await created('POST', `${crUrl}/requested-reviewers`, { users: [member.user.id] });
 
   const team = await created('PUT', `/v1/orgs/${org.id}/teams`, { title: 'Writers', members: [member.user.id] });
   const invite = await created('POST', `/v1/orgs/${org.id}/link-invites`, { role: 'read' });
@@ -130,6 +133,7 @@ export async function buildWorld(t: TestApp, base: string): Promise<World> {
       spaceId: space.id,
       collectionId: collection.id,
       changeRequestId: String(changeRequest.number),
+      reviewId: review.id,
       commentId: comment.id,
       commentReplyId: reply.id,
       pageId: pages[1].id,

@@ -60,6 +60,9 @@ describe('authentication on every operation', () => {
         'listChangeRequestsForSpace', 'createChangeRequest', 'getChangeRequestById', 'updateChangeRequestById',
         'getRevisionOfChangeRequestById', 'listPagesInChangeRequest', 'listFilesInChangeRequestById', 'getFileInChangeRequestById',
         'getPageInChangeRequestById', 'mergeChangeRequest', 'updateChangeRequest', 'getChangeRequestPDF',
+        // change-request reviews and requested reviewers; the review a submission's Location names (a Quire extension)
+        'getReviewsByChangeRequestId', 'submitChangeRequestReview', 'getChangeRequestReviewById', 'getRequestedReviewersByChangeRequestId',
+        'requestReviewersForChangeRequest', 'removeRequestedReviewerFromChangeRequest',
         // content import
         'importContent', 'importContentInChangeRequest', 'listContentImports', 'getContentImport',
         // repository imports: the reference's importGitRepository, and Quire's organization-level imports

@@ -159,6 +159,14 @@ const RULES: Record<string, (w: Who) => boolean> = {
   mergeChangeRequest: space('review'),
   updateChangeRequest: space('edit'),
   getChangeRequestPDF: space('read'),
+  // reviews: read to see them and the requested reviewers, review to submit one, edit (or being the author) to request
+  // reviewers and take requests back
+  getReviewsByChangeRequestId: space('read'),
+  getChangeRequestReviewById: space('read'),
+  submitChangeRequestReview: space('review'),
+  getRequestedReviewersByChangeRequestId: space('read'),
+  requestReviewersForChangeRequest: space('edit'),
+  removeRequestedReviewerFromChangeRequest: space('edit'),
   // comments: read to see, comment to post, resolve and react; editing or deleting another's needs admin
   listCommentsInSpace: space('read'),
   postCommentInSpace: space('comment'),
@@ -359,6 +367,9 @@ describe.each(DATABASE_KINDS)('authorization matrix (%s)', (kind) => {
       updateCommentReplyInChangeRequest: { addedReactions: ['👍'] },
       createChangeRequest: { subject: `Change ${n}` },
       updateChangeRequestById: { subject: 'A change' },
+      // The world's admin opened the change request: as its author, an approval would be a conflict.
+      submitChangeRequestReview: { status: 'changes-requested' },
+      requestReviewersForChangeRequest: { users: [p.userId] },
       createOpenAPISpec: { slug: `spec-${n}`, source: { text: 'openapi: 3.0.0\ninfo: {title: X, version: "1"}\npaths: {}\n' } },
       createOrUpdateOpenAPISpecBySlug: { source: { text: 'openapi: 3.0.0\ninfo: {title: Pets, version: "2"}\npaths: {}\n' } },
       createSite: { title: `Site ${n}` },

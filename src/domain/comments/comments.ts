@@ -20,6 +20,7 @@ import {
   deleteCommentRow,
   deleteReplyRow,
   findComment,
+  findComments,
   findReply,
   insertComment,
   insertReply,
@@ -40,6 +41,7 @@ import {
   type ReplyRow,
 } from '../../store/sql/comments.js';
 import { findUsersByIds, type UserRow } from '../../store/sql/users.js';
+import { reviewsOfComments } from '../../store/sql/reviews.js';
 import type { SpaceRow } from '../../store/sql/spaces.js';
 import type { SortDirection } from '../../store/sql/keyset.js';
 import { branchOf, MAIN_REF } from '../content/refs.js';
@@ -97,6 +99,8 @@ export interface CommentView {
   replies: number;
   reactions: ReactionView[];
   page?: PageTargetView;
+  /** The change-request review the comment was posted with. */
+  review?: string;
   permissions: CommentPermissions;
 }
 
@@ -216,10 +220,11 @@ async function usersById(ctx: Context, ids: Array<string | null>): Promise<Map<s
 async function commentViews(ctx: Context, caller: Caller, loaded: LoadedScope, comments: CommentRow[]): Promise<CommentView[]> {
   if (comments.length === 0) return [];
   const ids = comments.map((c) => c.id);
-  const [counts, reactions, current] = await Promise.all([
+  const [counts, reactions, current, reviews] = await Promise.all([
     replyCounts(ctx.db, ids),
     reactionsOf(ctx.db, { commentIds: ids, replyIds: [] }),
     comments.some((c) => c.target_page) ? currentContent(ctx, loaded.scope) : Promise.resolve(undefined),
+    reviewsOfComments(ctx.db, comments.filter((c) => c.change_request_id).map((c) => c.id)),
   ]);
   const users = await usersById(ctx, [...comments.flatMap((c) => [c.posted_by, c.resolved_by]), ...reactions.map((r) => r.user_id)]);
   return Promise.all(
@@ -236,6 +241,7 @@ async function commentViews(ctx: Context, caller: Caller, loaded: LoadedScope, c
           users,
         ),
         ...(page ? { page } : {}),
+        ...(reviews.has(comment.id) ? { review: reviews.get(comment.id) } : {}),
         permissions: permissionsOf(loaded, caller, comment.posted_by),
       };
     }),
@@ -304,11 +310,16 @@ export async function listComments(ctx: Context, caller: Caller, scope: CommentS
   return { items: await commentViews(ctx, caller, loaded, page.items), next: page.next };
 }
 
+/**
+ * Posts a comment (comment permission). `alongside` writes what goes with the comment (a review) in the same
+ * transaction as the comment itself, so that neither is left without the other.
+ */
 export async function postComment(
   ctx: Context,
   caller: Caller,
   scope: CommentScope,
   input: { node?: string; page?: string; body: CommentBody },
+  alongside?: (db: Context['db'], comment: CommentRow) => Promise<void>,
 ): Promise<CommentView> {
   const loaded = await loadScope(ctx, caller, scope);
   requireComment(loaded, 'comment on it');
@@ -332,8 +343,23 @@ export async function postComment(
     posted_at: nowIso(),
     edited_at: null,
   };
-  await insertComment(ctx.db, row);
+  if (alongside) {
+    await ctx.db.transaction().execute(async (trx) => {
+      await insertComment(trx, row);
+      await alongside(trx, row);
+    });
+  } else {
+    await insertComment(ctx.db, row);
+  }
   return (await commentViews(ctx, caller, loaded, [row]))[0];
+}
+
+/** Views of the scope's comments with these ids (those that still exist), by id, read together. */
+export async function getCommentsByIds(ctx: Context, caller: Caller, scope: CommentScope, ids: readonly string[]): Promise<Map<string, CommentView>> {
+  if (ids.length === 0) return new Map();
+  const loaded = await loadScope(ctx, caller, scope);
+  const views = await commentViews(ctx, caller, loaded, await findComments(ctx.db, loaded.place, ids));
+  return new Map(views.map((view) => [view.comment.id, view]));
 }
 
 export async function getComment(ctx: Context, caller: Caller, scope: CommentScope, commentId: string): Promise<CommentView> {

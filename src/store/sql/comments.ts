@@ -44,6 +44,18 @@ export async function findComment(db: Kysely<Database>, place: CommentPlace, id:
     .executeTakeFirst();
 }
 
+/** The comments of a place with these ids (those that exist). */
+export async function findComments(db: Kysely<Database>, place: CommentPlace, ids: readonly string[]): Promise<CommentRow[]> {
+  if (ids.length === 0) return [];
+  return db
+    .selectFrom('comments')
+    .selectAll()
+    .where('comments.id', 'in', [...new Set(ids)])
+    .where('comments.space_id', '=', place.spaceId)
+    .where(inPlace(place))
+    .execute();
+}
+
 export async function updateCommentRow(db: Kysely<Database>, id: string, changes: Updateable<CommentsTable>): Promise<void> {
   await db.updateTable('comments').set(changes).where('id', '=', id).execute();
 }

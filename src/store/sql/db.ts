@@ -33,6 +33,7 @@ import * as m0019 from './migrations/0019_site_page_feedback.js';
 import * as m0020 from './migrations/0020_sites_serve_agents.js';
 import * as m0021 from './migrations/0021_git_sync.js';
 import * as m0022 from './migrations/0022_git_sync_runs.js';
+import * as m0023 from './migrations/0023_change_request_reviews.js';
 import * as m0024 from './migrations/0024_sessions.js';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -69,6 +70,7 @@ export const migrations: Record<string, Migration> = {
   '0020_sites_serve_agents': m0020,
   '0021_git_sync': m0021,
   '0022_git_sync_runs': m0022,
+  '0023_change_request_reviews': m0023,
   '0024_sessions': m0024,
 };
 

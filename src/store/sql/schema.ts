@@ -246,6 +246,34 @@ export interface CommentRepliesTable {
   edited_at: string | null;
 }
 
+/** A review of a change request: one row per review submitted (a history; the latest of each reviewer counts). */
+export interface ChangeRequestReviewsTable {
+  id: string;
+  change_request_id: string;
+  /** null once the reviewer's account is gone. */
+  reviewer_id: string | null;
+  /** Who had requested this reviewer's review, when someone had. */
+  requested_by: string | null;
+  /** approved or changes-requested. */
+  status: string;
+  /** The change request's head commit when the review was made. */
+  revision: string;
+  /** The change-request comment posted with the review. */
+  comment_id: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A request that a user review a change request: one per user and change request. */
+export interface ChangeRequestReviewRequestsTable {
+  change_request_id: string;
+  user_id: string;
+  requested_by: string | null;
+  /** The change request's head commit when the review was (last) requested. */
+  revision: string;
+  created_at: string;
+}
+
 /** A reaction of one user with one emoji on a comment or a reply (exactly one of the two ids is set). */
 export interface CommentReactionsTable {
   comment_id: string | null;
@@ -632,6 +660,8 @@ export interface Database {
   comments: CommentsTable;
   comment_replies: CommentRepliesTable;
   comment_reactions: CommentReactionsTable;
+  change_request_reviews: ChangeRequestReviewsTable;
+  change_request_review_requests: ChangeRequestReviewRequestsTable;
   saml_providers: SamlProvidersTable;
   translation_settings: TranslationSettingsTable;
   openapi_specs: OpenApiSpecsTable;

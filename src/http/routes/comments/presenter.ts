@@ -56,6 +56,7 @@ export function presentComment(urls: Urls, view: CommentView, format: BodyFormat
       space: comment.space_id,
       revision: comment.target_revision,
       ...(comment.change_request_id ? { changeRequest: comment.change_request_id } : {}),
+      ...(view.review ? { review: view.review } : {}),
       ...(comment.target_node ? { node: { id: comment.target_node } } : {}),
       ...(view.page ? { page: view.page } : {}),
     },
