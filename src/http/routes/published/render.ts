@@ -3,11 +3,11 @@
  * the page's content rendered once and kept with its revision, the layout around it.
  */
 import { linkLookups, plainLinkLookups } from '../../../content/links.js';
-import { sitePageLinks, type PlainSiteLinks, type SiteLinks } from '../../../content/site-links.js';
+import { resolvePageLinks, sitePageLinks, type PlainSiteLinks, type SiteLinks } from '../../../content/site-links.js';
 import type { IndexedRevision } from '../../../domain/content/revisions.js';
 import { findOperation, openApiRefsOf } from '../../../content/openapi-html.js';
 import { CODE_ON_EVENT_LOOP, fencedCodeLength } from '../../../content/code-highlight.js';
-import { INCLUDE_DEPTH, pageHtml, type PageHtml, type PageHtmlOptions } from '../../../content/page-html.js';
+import { pageHtml, type PageHtml, type PageHtmlOptions } from '../../../content/page-html.js';
 import type { Context } from '../../../domain/context.js';
 import { specDocumentsNamed } from '../../../domain/openapi/specs.js';
 import type { DocumentPage, LinkPage, Page } from '../../../content/model.js';
@@ -227,25 +227,8 @@ export async function renderContent(
   const onLoop = rendersOnEventLoop(page, pooledAbove);
   if (specs || (!variant && (onLoop || keptAnswer(content, contentKey(published, siteBase, specs)) !== undefined))) return renderedContent(published, siteBase, specs, variant);
   const { resolveHref, isBroken, linkTitle, include } = pageLinks(published, siteBase);
-  const hrefs: Record<string, string> = {};
-  const broken: string[] = [];
-  const titles: Record<string, string> = {};
-  const includes: Record<string, string> = {};
-  let bodies = [page.markdown];
-  for (let depth = 0; bodies.length > 0 && depth <= INCLUDE_DEPTH; depth++) {
-    const found = (await ctx.cpu.run('extractLinks', bodies)).flat();
-    bodies = [];
-    for (const { href } of found) {
-      const url = resolveHref(href);
-      if (url !== undefined) hrefs[href] = url;
-      else if (isBroken(href)) broken.push(href);
-      const title = linkTitle(href);
-      if (title !== undefined) titles[href] = title;
-      const included = href in includes ? undefined : include(href);
-      if (included !== undefined) bodies.push((includes[href] = included));
-    }
-  }
-  const html = await ctx.cpu.run('pageHtml', { markdown: page.markdown, hrefs, broken, titles, variables: variablesOf(published), includes, outcomes: [...(variant?.outcomes ?? [])] });
+  const links = await resolvePageLinks(page.markdown, { resolveHref, isBroken, linkTitle, include }, (bodies) => ctx.cpu.run('extractLinks', bodies));
+  const html = await ctx.cpu.run('pageHtml', { markdown: page.markdown, ...links, variables: variablesOf(published), outcomes: [...(variant?.outcomes ?? [])] });
   return variant ? html : (JSON.parse(cachedJson(content, contentKey(published, siteBase, specs), () => html)) as PageHtml);
 }
 
