@@ -52,6 +52,8 @@ describe('authentication on every operation', () => {
         'listChangeRequestsForSpace', 'createChangeRequest', 'getChangeRequestById', 'updateChangeRequestById',
         'getRevisionOfChangeRequestById', 'listPagesInChangeRequest', 'listFilesInChangeRequestById', 'getFileInChangeRequestById',
         'getPageInChangeRequestById', 'mergeChangeRequest', 'updateChangeRequest', 'getChangeRequestPDF',
+        // semantic changes of a change request and of a revision; a change request's page block by block (a Quire extension)
+        'getChangeRequestChanges', 'getRevisionSemanticChanges', 'getChangeRequestPageDiff',
         // content import
         'importContent', 'importContentInChangeRequest', 'listContentImports', 'getContentImport',
         // repository imports: the reference's importGitRepository, and Quire's organization-level imports

@@ -14,6 +14,7 @@ import { downloadRoutes } from './downloads/index.js';
 import { contentRoutes } from './content/index.js';
 import { commentRoutes } from './comments/index.js';
 import { changeRequestRoutes } from './change-requests/index.js';
+import { changeRoutes } from './changes/index.js';
 import { inviteRoutes } from './invites/index.js';
 import { ssoRoutes } from './sso/index.js';
 import { samlServiceProviderRoutes } from './sso/service-provider.js';
@@ -50,6 +51,7 @@ export async function registerRoutes(app: FastifyInstance, deps: RouteDeps): Pro
       await v1.register(contentRoutes, deps);
       await v1.register(commentRoutes, deps);
       await v1.register(changeRequestRoutes, deps);
+      await v1.register(changeRoutes, deps);
       await v1.register(openApiRoutes, deps);
       await v1.register(siteRoutes, deps);
       await v1.register(siteSectionRoutes, deps);
