@@ -480,6 +480,14 @@ function boundedTree(markdown: string): { tree: Root; plain: string[] } {
  * page is paragraphs of plain text (src/content/bounded-markdown.ts).
  */
 export function pageHtml(markdown: string, options: PageHtmlOptions): PageHtml {
+  const { clean, plain, outline } = renderedTree(markdown, options);
+  return { html: toHtml(clean) + plain.map(plainParagraph).join(''), outline };
+}
+
+const plainParagraph = (paragraph: string) => `<p>${escapeHtml(paragraph)}</p>`;
+
+/** The page's sanitized tree (anchors given), and the plain paragraphs past its first megabyte. */
+function renderedTree(markdown: string, options: PageHtmlOptions): { clean: HastRoot; plain: string[]; outline: PageHtml['outline'] } {
   const { tree, plain } = boundedTree(markdown);
   rewriteLinks(tree, options);
   const renderer = new Renderer(options);
@@ -490,5 +498,22 @@ export function pageHtml(markdown: string, options: PageHtmlOptions): PageHtml {
   const clean = sanitize(parsed, SCHEMA) as HastRoot;
   enforceUrlAndStyleRules(clean);
   const outline = anchorHeadings(clean);
-  return { html: toHtml(clean) + plain.map((paragraph) => `<p>${escapeHtml(paragraph)}</p>`).join(''), outline };
+  return { clean, plain, outline };
+}
+
+/**
+ * The page as pageHtml renders it, cut into its top-level blocks (a paragraph, a heading, a list, a hint, a code
+ * block, tabs...), each block's HTML as it is in the page: joined, they are pageHtml's `html` but for the white space
+ * between blocks. For comparing two versions of a page block by block (src/content/block-diff.ts).
+ */
+export function pageHtmlBlocks(markdown: string, options: PageHtmlOptions): string[] {
+  const { clean, plain } = renderedTree(markdown, options);
+  const blocks: string[] = [];
+  for (const child of clean.children) {
+    if (child.type === 'text' && child.value.trim() === '') continue;
+    if (child.type === 'comment' || child.type === 'doctype') continue;
+    blocks.push(toHtml(child));
+  }
+  for (const paragraph of plain) blocks.push(plainParagraph(paragraph));
+  return blocks;
 }

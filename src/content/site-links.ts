@@ -4,9 +4,10 @@
  * loop and the CPU pool's threads: a thread gets the same facts as plain data (PlainSiteLinks) and answers alike, so a
  * page rendered ahead of its readers on a thread is the page a reader's request would render.
  */
-import { documentLinks, linkLookupsFromPlain, type LinkLookups, type PlainLinkLookups } from './links.js';
+import { documentLinks, linkLookupsFromPlain, type LinkLookups, type PlainLinkLookups, type RawLink } from './links.js';
 import { isUrl } from './paths.js';
-import type { PageHtmlOptions } from './page-html.js';
+import { INCLUDE_DEPTH, type PageHtmlOptions } from './page-html.js';
+import { Turns } from './turns.js';
 
 /** What a page's links are answered from: the revision's lookups, and the site's URLs and titles of its targets. */
 export interface SiteLinks {
@@ -69,4 +70,62 @@ export function sitePageLinks(
     return id === undefined ? undefined : links.reusableMarkdown(id);
   };
   return { resolveHref, isBroken, linkTitle, include };
+}
+
+/** What a page's links lead to, as rendering asks (PageHtmlOptions' link answers). */
+export type LinkAnswers = Required<Pick<PageHtmlOptions, 'resolveHref' | 'isBroken' | 'linkTitle' | 'include'>>;
+
+/**
+ * A page's link answers worked out before it is rendered, as plain data: a CPU thread renders the page with them
+ * (functions cannot cross to a thread), and nothing of the rest of the revision is copied there.
+ */
+export interface ResolvedLinks {
+  /** Where the hrefs the page (and its includes) write lead; an href not here stays as written. */
+  hrefs: Record<string, string>;
+  /** The hrefs that lead nowhere (shown as broken links). */
+  broken: string[];
+  /** Titles of the pages those hrefs lead to (content-ref cards show them). */
+  titles: Record<string, string>;
+  /** The markdown of each reusable content the page (or an include) names, by the path written. */
+  includes: Record<string, string>;
+}
+
+/**
+ * The answers to the links `markdown` writes, and those of what it includes (to INCLUDE_DEPTH): the links are found
+ * by `extract` (the CPU pool's extractLinks: finding them parses the markdown), each answered here with `answers`.
+ */
+export async function resolvePageLinks(markdown: string, answers: LinkAnswers, extract: (bodies: string[]) => Promise<RawLink[][]>): Promise<ResolvedLinks> {
+  const resolved: ResolvedLinks = { hrefs: {}, broken: [], titles: {}, includes: {} };
+  // Answering a link takes tens of microseconds: a page of thousands lets other requests run between turns.
+  const turns = new Turns();
+  let bodies = [markdown];
+  for (let depth = 0; bodies.length > 0 && depth <= INCLUDE_DEPTH; depth++) {
+    const found = (await extract(bodies)).flat();
+    bodies = [];
+    for (const { href } of found) {
+      if (turns.due()) await turns.take();
+      const url = answers.resolveHref(href);
+      if (url !== undefined) resolved.hrefs[href] = url;
+      else if (answers.isBroken(href)) resolved.broken.push(href);
+      const title = answers.linkTitle(href);
+      if (title !== undefined) resolved.titles[href] = title;
+      const included = href in resolved.includes ? undefined : answers.include(href);
+      if (included !== undefined) bodies.push((resolved.includes[href] = included));
+    }
+  }
+  return resolved;
+}
+
+/** A record's own value of `key` (never one of Object.prototype's: a page may link to `constructor`). */
+const ownValue = (record: Record<string, string>, key: string): string | undefined => (Object.hasOwn(record, key) ? record[key] : undefined);
+
+/** The link answers of ResolvedLinks, on the thread that renders the page. */
+export function resolvedLinkAnswers(resolved: ResolvedLinks): LinkAnswers {
+  const broken = new Set(resolved.broken);
+  return {
+    resolveHref: (href) => ownValue(resolved.hrefs, href) ?? ownValue(resolved.hrefs, href.trim()),
+    isBroken: (href) => broken.has(href) || broken.has(href.trim()),
+    linkTitle: (href) => ownValue(resolved.titles, href) ?? ownValue(resolved.titles, href.trim()),
+    include: (path) => ownValue(resolved.includes, path),
+  };
 }

@@ -21,11 +21,9 @@ import { conditionsOf } from '../content/adaptive-markdown.js';
 import { markdownToDocument } from '../content/document.js';
 import { jsonWithParts } from './json-parts.js';
 import { documentLinks, linkLookupsFromPlain, type PlainLinkLookups } from '../content/links.js';
-import { siteLinksFromPlain, sitePageLinks, type PlainSiteLinks } from '../content/site-links.js';
+import { resolvedLinkAnswers, siteLinksFromPlain, sitePageLinks, type PlainSiteLinks, type ResolvedLinks } from '../content/site-links.js';
 import { readOnThread, threadDatabase } from '../store/sql/thread-reads.js';
-
-/** A record's own value of `key` (never one of Object.prototype's: a page may link to `constructor`). */
-const ownValue = (record: Record<string, string>, key: string): string | undefined => (Object.hasOwn(record, key) ? record[key] : undefined);
+import { pageBlockDiff } from '../content/block-diff.js';
 
 export const cpuTasks = {
   /** Page files -> their fields (src/content/page.ts), for buildRevision. */
@@ -51,13 +49,9 @@ export const cpuTasks = {
    */
   pageHtml: (input: PooledPageHtml): PageHtml => {
     const outcomes = new Map(input.outcomes);
-    const broken = new Set(input.broken);
     return pageHtml(input.markdown, {
-      resolveHref: (href) => ownValue(input.hrefs, href) ?? ownValue(input.hrefs, href.trim()),
-      isBroken: (href) => broken.has(href) || broken.has(href.trim()),
-      linkTitle: (href) => ownValue(input.titles, href) ?? ownValue(input.titles, href.trim()),
+      ...resolvedLinkAnswers(input),
       variables: input.variables,
-      include: (path) => ownValue(input.includes, path),
       condition: (expression) => decidedCondition(outcomes, expression),
     });
   },
@@ -76,6 +70,11 @@ export const cpuTasks = {
       }),
     );
   },
+  /**
+   * A page's two versions rendered as a published site renders them and compared block by block
+   * (src/content/block-diff.ts): the change-request page diff.
+   */
+  pageBlockDiff,
   /**
    * The conditions of `{% if %}` blocks in markdown bodies (a page and what it may include), each once: what a
    * reader's claims can change of a published page (src/http/routes/published/variants.ts).
@@ -127,17 +126,10 @@ export interface SitePagesHtml {
 
 const NO_OUTCOMES: ReadonlyMap<string, boolean> = new Map();
 
-export interface PooledPageHtml {
+/** A page and its link answers (`hrefs`: site URLs), for the thread that renders it. */
+export interface PooledPageHtml extends ResolvedLinks {
   markdown: string;
-  /** Site URLs of the hrefs the page (and its includes) write; an href not here stays as written. */
-  hrefs: Record<string, string>;
-  /** The hrefs that lead nowhere (shown as broken links). */
-  broken: string[];
-  /** Titles of the pages those hrefs lead to (content-ref cards show them). */
-  titles: Record<string, string>;
   variables: { page?: Record<string, string>; space?: Record<string, string> };
-  /** The markdown of each reusable content the page (or an include) names, by the path written. */
-  includes: Record<string, string>;
   /** The outcomes of the `{% if %}` conditions decided for the reader (any other: as for a reader without claims). */
   outcomes: Array<[string, boolean]>;
 }

@@ -2,8 +2,10 @@
  * Checks answers against the reference OpenAPI document (@gitbook/api 0.130.0, spec/openapi.json), with the
  * adjustments its defects call for: three names removed from `required` that no correct answer can carry (Space.type
  * and Site.defaultSpace have no property definition, `organizaitons` is misspelt), discriminators without a mapping
- * validated as plain oneOf, and the translation-settings operations left out because the spec replaces their
- * resource. A violation throws, failing the test.
+ * validated as plain oneOf, the `attributes` of an edited page (RevisionSemanticChangePageEdited) read as anyOf of
+ * its three schemas (they overlap: any object one accepts, another does too, so no answer can match exactly one), and
+ * the translation-settings operations left out because the spec replaces their resource. A violation throws, failing
+ * the test.
  */
 import { createRequire } from 'node:module';
 import { Ajv, type ValidateFunction } from 'ajv';
@@ -30,6 +32,12 @@ dropRequired(
   (reference.paths['/email-domains/{emailDomain}/orgs'].get.responses['200'].content!['application/json'].schema as { required?: string[] }),
   'organizaitons',
 );
+
+// Document, group and link attributes allow each other's members (no additionalProperties), and the group's are
+// a subset of the document's: oneOf can never hold.
+const editedAttributes = (reference.components.schemas.RevisionSemanticChangePageEdited as { properties: Record<string, { oneOf?: unknown; anyOf?: unknown }> }).properties.attributes;
+editedAttributes.anyOf = editedAttributes.oneOf;
+delete editedAttributes.oneOf;
 
 const EXCLUDED = /^\/orgs\/\{organizationId\}\/translations/;
 

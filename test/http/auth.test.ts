@@ -63,6 +63,8 @@ describe('authentication on every operation', () => {
         // change-request reviews and requested reviewers; the review a submission's Location names (a Quire extension)
         'getReviewsByChangeRequestId', 'submitChangeRequestReview', 'getChangeRequestReviewById', 'getRequestedReviewersByChangeRequestId',
         'requestReviewersForChangeRequest', 'removeRequestedReviewerFromChangeRequest',
+        // semantic changes of a change request and of a revision; a change request's page block by block (a Quire extension)
+        'getChangeRequestChanges', 'getRevisionSemanticChanges', 'getChangeRequestPageDiff',
         // content import
         'importContent', 'importContentInChangeRequest', 'listContentImports', 'getContentImport',
         // repository imports: the reference's importGitRepository, and Quire's organization-level imports

@@ -167,6 +167,10 @@ const RULES: Record<string, (w: Who) => boolean> = {
   getRequestedReviewersByChangeRequestId: space('read'),
   requestReviewersForChangeRequest: space('edit'),
   removeRequestedReviewerFromChangeRequest: space('edit'),
+  // what a change request or a revision changes, and a change request's page block by block: read
+  getChangeRequestChanges: space('read'),
+  getRevisionSemanticChanges: space('read'),
+  getChangeRequestPageDiff: space('read'),
   // comments: read to see, comment to post, resolve and react; editing or deleting another's needs admin
   listCommentsInSpace: space('read'),
   postCommentInSpace: space('comment'),

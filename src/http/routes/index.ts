@@ -15,6 +15,7 @@ import { contentRoutes } from './content/index.js';
 import { commentRoutes } from './comments/index.js';
 import { changeRequestRoutes } from './change-requests/index.js';
 import { reviewRoutes } from './reviews/index.js';
+import { changeRoutes } from './changes/index.js';
 import { inviteRoutes } from './invites/index.js';
 import { ssoRoutes } from './sso/index.js';
 import { samlServiceProviderRoutes } from './sso/service-provider.js';
@@ -58,6 +59,7 @@ export async function registerRoutes(app: FastifyInstance, deps: RouteDeps): Pro
       await v1.register(commentRoutes, deps);
       await v1.register(changeRequestRoutes, deps);
       await v1.register(reviewRoutes, deps);
+      await v1.register(changeRoutes, deps);
       await v1.register(openApiRoutes, deps);
       await v1.register(siteRoutes, deps);
       await v1.register(siteSectionRoutes, deps);

@@ -34,6 +34,17 @@ export async function findChangeRequest(db: Kysely<Database>, spaceId: string, i
   return query.executeTakeFirst();
 }
 
+/** The change request of the space whose merge made the commit `revision`, if one did. */
+export async function findChangeRequestMergedAt(db: Kysely<Database>, spaceId: string, revision: string): Promise<ChangeRequestRow | undefined> {
+  return db
+    .selectFrom('change_requests')
+    .selectAll()
+    .where('space_id', '=', spaceId)
+    .where('status', '=', 'merged')
+    .where('revision_merged', '=', revision)
+    .executeTakeFirst();
+}
+
 export async function updateChangeRequestRow(db: Kysely<Database>, id: string, changes: Updateable<ChangeRequestsTable>): Promise<void> {
   await db.updateTable('change_requests').set(changes).where('id', '=', id).execute();
 }

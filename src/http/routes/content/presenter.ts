@@ -3,7 +3,7 @@
  * always carry `kind: "sheet"`, a full `layout` and `markdown`; groups only at the top level.
  */
 import { randomUUID } from 'node:crypto';
-import type { DocumentPage, LinkPage, Page, ReusableContent, RevisionFile } from '../../../content/model.js';
+import type { DocumentPage, LinkPage, Page, PageCover, ReusableContent, RevisionFile } from '../../../content/model.js';
 import type { IndexedRevision } from '../../../domain/content/revisions.js';
 import type { Urls } from '../../urls.js';
 import { markdownToDocument } from '../../../content/document.js';
@@ -50,11 +50,27 @@ export function pageAppUrl(urls: Urls, spaceId: string, pagePath: string): strin
 }
 
 /** The ContentRef a link page points at: another page of the space (at an anchor), an anchor, or a URL. */
-function linkTarget(page: LinkPage): Record<string, unknown> {
+export function linkTarget(page: LinkPage): Record<string, unknown> {
   if (page.pageId !== undefined) {
     return page.anchor !== undefined ? { kind: 'anchor', page: page.pageId, anchor: page.anchor } : { kind: 'page', page: page.pageId };
   }
   return page.href.startsWith('#') ? { kind: 'anchor', anchor: page.href.slice(1) } : { kind: 'url', url: page.href };
+}
+
+/** A file's `downloadURL`: its blob's bytes under its name (downloadFile). */
+export function fileDownloadUrl(urls: Urls, spaceId: string, file: Pick<RevisionFile, 'blobOid' | 'name'>): string {
+  return urls.api(`/spaces/${spaceId}/files/${file.blobOid}/${encodeURIComponent(file.name)}`);
+}
+
+/** A page's cover as the reference's RevisionPageDocumentCover. */
+export function coverJson(cover: PageCover | undefined): Record<string, unknown> | undefined {
+  return cover
+    ? {
+        ...(cover.file ? { ref: { kind: 'file', file: cover.file } } : {}),
+        ...(cover.fileDark ? { refDark: { kind: 'file', file: cover.fileDark } } : {}),
+        yPos: cover.yPos,
+      }
+    : undefined;
 }
 
 export class ContentPresenter {
@@ -147,13 +163,7 @@ export class ContentPresenter {
     const markdown = this.markdownOf(page);
     if (this.pooled) this.pooled.text += markdown.length;
     const body = options.format !== 'document' ? { markdown } : { document: this.documentOf(page, markdown) };
-    const cover = page.cover
-      ? {
-          ...(page.cover.file ? { ref: { kind: 'file', file: page.cover.file } } : {}),
-          ...(page.cover.fileDark ? { refDark: { kind: 'file', file: page.cover.fileDark } } : {}),
-          yPos: page.cover.yPos,
-        }
-      : undefined;
+    const cover = coverJson(page.cover);
     return {
       id: page.id,
       title: page.title || 'Untitled',
@@ -185,7 +195,7 @@ export class ContentPresenter {
       id: file.id,
       name: file.name,
       contentType: file.contentType,
-      downloadURL: this.urls.api(`/spaces/${this.content.spaceId}/files/${file.blobOid}/${encodeURIComponent(file.name)}`),
+      downloadURL: fileDownloadUrl(this.urls, this.content.spaceId, file),
       size: file.size,
       ...(file.dimensions ? { dimensions: file.dimensions } : {}),
       ...(this.options.metadata ? { git: { oid: file.blobOid, path: file.gitPath } } : {}),

@@ -227,7 +227,8 @@ export async function renderContent(
   if (!variant && !specs) await prerendering(content, contentKey(published, siteBase, specs));
   const onLoop = rendersOnEventLoop(page, pooledAbove);
   if (specs || (!variant && (onLoop || keptAnswer(content, contentKey(published, siteBase, specs)) !== undefined))) return renderedContent(published, siteBase, specs, variant);
-  const html = await pooledPageHtml(ctx, page.markdown, pageLinks(published, siteBase), variablesOf(published), [...(variant?.outcomes ?? [])]);
+  const { resolveHref, isBroken, linkTitle, include } = pageLinks(published, siteBase);
+  const html = await pooledPageHtml(ctx, page.markdown, { resolveHref, isBroken, linkTitle, include }, variablesOf(published), [...(variant?.outcomes ?? [])]);
   return variant ? html : (JSON.parse(cachedJson(content, contentKey(published, siteBase, specs), () => html)) as PageHtml);
 }
 
