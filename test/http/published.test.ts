@@ -297,22 +297,6 @@ describe.each(DATABASE_KINDS)('published sites as HTML (%s)', (kind) => {
     expect((await t.request('GET', '/~quire/search.js', { unchecked: true })).status).toBe(404);
   });
 
-  it('lands the urls.app Quire hands out: on the published page when a public site shows it, else on a page that says how to reach the content', async () => {
-    const pages = (await t.request('GET', `/v1/spaces/${guideId}/content/pages`, { token: org.admin.token })).body.pages;
-    const install = pages.flatMap((p: any) => [p, ...(p.pages ?? [])]).find((p: any) => p.title === 'Install');
-    const toPage = await t.request('GET', new URL(install.urls.app).pathname, { unchecked: true });
-    expect([toPage.status, toPage.headers.location]).toEqual([302, `http://quire.test${base}/setup/install`]);
-    const space = (await t.request('GET', `/v1/spaces/${guideId}`, { token: org.admin.token })).body;
-    expect((await t.request('GET', new URL(space.urls.app).pathname, { unchecked: true })).headers.location).toBe(`http://quire.test${base}`);
-    const site = (await t.request('GET', `/v1/orgs/${org.id}/sites/${siteId}`, { token: org.admin.token })).body;
-    expect((await t.request('GET', new URL(site.urls.app).pathname, { unchecked: true })).headers.location).toBe(`http://quire.test${base}`);
-    const lonely = (await t.request('POST', `/v1/orgs/${org.id}/spaces`, { token: org.admin.token, body: { title: 'Unpublished' } })).body;
-    const plain = await get(new URL(lonely.urls.app).pathname);
-    expect(plain.status).toBe(200);
-    expect(text(all(plain.html, (e) => e.tagName === 'main')[0])).toContain(`git clone http://quire.test/git/${lonely.id}.git`);
-    expect((await get('/app/anything/at/all')).status).toBe(200);
-  });
-
   it('answers 404 pages for what is not there, and for sites the reader may not see', async () => {
     expect((await get(`${base}/no/such/page`)).status).toBe(404);
     expect((await get(`/sites/${org.id}/no-such-site`)).status).toBe(404);

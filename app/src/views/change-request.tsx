@@ -1,4 +1,6 @@
 import { useState } from 'preact/hooks';
+import { useLocation } from 'preact-iso';
+import { PageDiffView } from '../components/page-diff.js';
 import { api, appHref, ApiError, encodePath } from '../api.js';
 import { useApi } from '../use-api.js';
 import { Layout } from '../components/layout.js';
@@ -60,11 +62,14 @@ function Changes({ spaceId, number }: { spaceId: string; number: string }) {
                 <li key={i}>
                   <span class={`change change-${change.type}`}>{CHANGE_LABELS[change.type] ?? change.type}</span>{' '}
                   {change.page ? (
-                    change.type === 'page_deleted' ? (
-                      change.page.title
-                    ) : (
-                      <a href={appHref(`/s/${spaceId}/~/changes/${number}/${encodePath(change.page.path ?? '')}`)}>{change.page.title}</a>
-                    )
+                    <>
+                      <a href={appHref(`/s/${spaceId}/~/changes/${number}?page=${encodeURIComponent(change.page.id)}`)}>{change.page.title}</a>
+                      {change.type !== 'page_deleted' && change.page.path !== undefined && (
+                        <a class="muted" href={appHref(`/s/${spaceId}/~/changes/${number}/${encodePath(change.page.path)}`)}>
+                          read <span class="visually-hidden">{change.page.title} </span>as changed
+                        </a>
+                      )}
+                    </>
                   ) : (
                     change.file?.name
                   )}
@@ -79,7 +84,7 @@ function Changes({ spaceId, number }: { spaceId: string; number: string }) {
   );
 }
 
-function Reviews({ spaceId, number, onChange }: { spaceId: string; number: string; onChange: () => void }) {
+function Reviews({ spaceId, number, open, onChange }: { spaceId: string; number: string; open: boolean; onChange: () => void }) {
   const [reviews, reload] = useApi(`${spaceId}:${number}:reviews`, (signal) => api<List<Review>>(`/spaces/${spaceId}/change-requests/${number}/reviews`, { signal }));
   const [error, setError] = useState<string>();
   const submit = async (status: Review['status']) => {
@@ -103,13 +108,16 @@ function Reviews({ spaceId, number, onChange }: { spaceId: string; number: strin
             <ul class="reviews">
               {value.items.map((review) => (
                 <li key={review.id}>
-                  <strong>{review.reviewer.displayName}</strong> {review.status === 'approved' ? 'approved' : 'requested changes'} <Time at={review.createdAt} />
+                  <strong>{review.reviewer.displayName}</strong>
+                  <span class={`badge badge-${review.status}`}>{review.status === 'approved' ? 'Approved' : 'Changes requested'}</span>
+                  <Time at={review.createdAt} />
                 </li>
               ))}
             </ul>
           )
         }
       </Show>
+      {open && (
       <div class="actions">
         <button type="button" class="button" onClick={() => submit('approved')}>
           Approve
@@ -118,6 +126,7 @@ function Reviews({ spaceId, number, onChange }: { spaceId: string; number: strin
           Request changes
         </button>
       </div>
+      )}
       {error && (
         <p class="notice notice-error" role="alert">
           {error}
@@ -235,6 +244,7 @@ function Actions({ spaceId, cr, onChange }: { spaceId: string; cr: ChangeRequest
 
 /** A change request: what it changes, its reviews and comments, and what can be done with it. */
 export function ChangeRequestView({ spaceId, number, pagePath }: { spaceId: string; number: string; pagePath?: string }) {
+  const { query } = useLocation();
   const space = useSpace(spaceId);
   const [cr, reload] = useApi(`${spaceId}:${number}`, (signal) => api<ChangeRequest>(`/spaces/${spaceId}/change-requests/${number}`, { signal }));
   const title = cr.state === 'done' ? `#${cr.value.number} ${cr.value.subject || 'Untitled change request'}` : `Change request #${number}`;
@@ -255,6 +265,24 @@ export function ChangeRequestView({ spaceId, number, pagePath }: { spaceId: stri
       </Layout>
     );
   }
+  if (query.page) {
+    const layout = query.layout === 'split' ? 'split' : 'inline';
+    const here = `/s/${spaceId}/~/changes/${number}?page=${encodeURIComponent(query.page)}`;
+    return (
+      <Layout title={title} crumbs={[...crumbs.slice(0, -1), { label: `#${number}`, href: appHref(`/s/${spaceId}/~/changes/${number}`) }, { label: 'Page changes' }]} wide>
+        <h1>{title}</h1>
+        <nav class="filters" aria-label="Layout of the changes">
+          <a href={appHref(here)} aria-current={layout === 'inline' ? 'page' : undefined}>
+            Inline
+          </a>
+          <a href={appHref(`${here}&layout=split`)} aria-current={layout === 'split' ? 'page' : undefined}>
+            Side by side
+          </a>
+        </nav>
+        <PageDiffView spaceId={spaceId} number={number} pageId={query.page} layout={layout} />
+      </Layout>
+    );
+  }
   return (
     <Layout title={title} crumbs={crumbs}>
       <Show loaded={cr} what="the change request">
@@ -267,7 +295,7 @@ export function ChangeRequestView({ spaceId, number, pagePath }: { spaceId: stri
             </p>
             <Actions spaceId={spaceId} cr={value} onChange={reload} />
             <Changes spaceId={spaceId} number={number} />
-            <Reviews spaceId={spaceId} number={number} onChange={reload} />
+            <Reviews spaceId={spaceId} number={number} open={value.status === 'open' || value.status === 'draft'} onChange={reload} />
             <Comments spaceId={spaceId} number={number} />
           </>
         )}
