@@ -136,6 +136,8 @@ const RULES: Record<string, (w: Who) => boolean> = {
   listPagesInRevisionById: space('read'),
   getPageInRevisionById: space('read'),
   getPageInRevisionByPath: space('read'),
+  // the history of main's revisions (a Quire extension): read, as the content
+  listSpaceRevisions: space('read'),
   downloadFile: space('read'),
   importContent: space('edit'),
   importContentInChangeRequest: space('edit'),
