@@ -56,6 +56,8 @@ describe('authentication on every operation', () => {
         'getCurrentRevision', 'getRevisionById', 'listPages', 'listFiles', 'getFileById', 'getPageById', 'getPageByPath', 'downloadFile',
         // a page rendered as published sites render it, for the app (Quire extensions)
         'getPageHtml', 'getPageHtmlInChangeRequest', 'getPageHtmlInRevision',
+        // an old revision's pages, and the history of revisions (a Quire extension)
+        'listPagesInRevisionById', 'getPageInRevisionById', 'getPageInRevisionByPath', 'listSpaceRevisions',
         // change requests and their content
         'listChangeRequestsForSpace', 'createChangeRequest', 'getChangeRequestById', 'updateChangeRequestById',
         'getRevisionOfChangeRequestById', 'listPagesInChangeRequest', 'listFilesInChangeRequestById', 'getFileInChangeRequestById',

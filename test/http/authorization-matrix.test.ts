@@ -133,6 +133,11 @@ const RULES: Record<string, (w: Who) => boolean> = {
   getPageHtml: space('read'),
   getPageHtmlInRevision: space('read'),
   getPageByPath: space('read'),
+  listPagesInRevisionById: space('read'),
+  getPageInRevisionById: space('read'),
+  getPageInRevisionByPath: space('read'),
+  // the history of main's revisions (a Quire extension): read, as the content
+  listSpaceRevisions: space('read'),
   downloadFile: space('read'),
   importContent: space('edit'),
   importContentInChangeRequest: space('edit'),

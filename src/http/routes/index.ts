@@ -12,6 +12,7 @@ import { spaceRoutes } from './spaces/index.js';
 import { gitRoutes } from './git/index.js';
 import { downloadRoutes } from './downloads/index.js';
 import { contentRoutes } from './content/index.js';
+import { revisionRoutes } from './revisions/index.js';
 import { commentRoutes } from './comments/index.js';
 import { changeRequestRoutes } from './change-requests/index.js';
 import { reviewRoutes } from './reviews/index.js';
@@ -56,6 +57,7 @@ export async function registerRoutes(app: FastifyInstance, deps: RouteDeps): Pro
       await v1.register(collectionRoutes, deps);
       await v1.register(spaceRoutes, deps);
       await v1.register(contentRoutes, deps);
+      await v1.register(revisionRoutes, deps);
       await v1.register(commentRoutes, deps);
       await v1.register(changeRequestRoutes, deps);
       await v1.register(reviewRoutes, deps);

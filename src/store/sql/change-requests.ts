@@ -106,3 +106,15 @@ export async function changeRequestCounts(
 export async function liveChangeRequests(db: Kysely<Database>, spaceId: string): Promise<ChangeRequestRow[]> {
   return db.selectFrom('change_requests').selectAll().where('space_id', '=', spaceId).where('status', 'in', ['draft', 'open']).execute();
 }
+
+/** The merged change requests of a space whose `revision_merged` is one of `oids` (a page of its history). */
+export async function changeRequestsMergedAt(db: Kysely<Database>, spaceId: string, oids: readonly string[]): Promise<ChangeRequestRow[]> {
+  if (oids.length === 0) return [];
+  return db
+    .selectFrom('change_requests')
+    .selectAll()
+    .where('space_id', '=', spaceId)
+    .where('status', '=', 'merged')
+    .where('revision_merged', 'in', [...oids])
+    .execute();
+}

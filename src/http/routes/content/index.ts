@@ -35,6 +35,7 @@ import {
   PagesSchema,
   PageHtmlSchema,
   RevisionPageParams,
+  RevisionPagePathParams,
   RevisionParams,
   RevisionSchema,
   SpaceContentParams,
@@ -240,6 +241,36 @@ export const contentRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, {
       return new ContentPresenter(urls, content, options(request.query)).revision() as never;
     },
   );
+
+  // An old revision's pages, read by commit id as getRevisionById reads it, answered as main's are (the history of
+  // revisions: GET /spaces/{spaceId}/revisions, ../revisions).
+  app.get(
+    '/spaces/:spaceId/revisions/:revisionId/pages',
+    { schema: { operationId: 'listPagesInRevisionById', tags, params: RevisionParams, querystring: ContentQuery, response: { 200: PagesSchema, ...ErrorResponses } } },
+    async (request) => {
+      const { content } = await readRevisionById(ctx, callerOf(request), request.params.spaceId, request.params.revisionId);
+      return { pages: new ContentPresenter(urls, content, options(request.query)).pages() } as never;
+    },
+  );
+
+  for (const [operationId, route, params] of [
+    ['getPageInRevisionById', '/spaces/:spaceId/revisions/:revisionId/page/:pageId', RevisionPageParams],
+    ['getPageInRevisionByPath', '/spaces/:spaceId/revisions/:revisionId/path/*', RevisionPagePathParams],
+  ] as const) {
+    app.get(
+      route,
+      { schema: { operationId, tags, params, querystring: PageQuery, response: { 200: PageSchema, ...ErrorResponses } } },
+      async (request, reply) => {
+        const { spaceId, revisionId, pageId, '*': pagePath } = request.params as { spaceId: string; revisionId: string; pageId?: string; '*'?: string };
+        const { content } = await readRevisionById(ctx, callerOf(request), spaceId, revisionId);
+        const page = pageId !== undefined ? findPage(content, pageId) : findPageByPathOrRedirect(content, pagePath ?? '');
+        const o = options(request.query);
+        // The same answer as main's page read, kept with the revision by page and options.
+        const key = `page:${page.id}:${optionsKey(o)}`;
+        return sendCachedAnswer(request, reply, content, key, await pageBytes(content, key, page, o), JSON_TYPE);
+      },
+    );
+  }
 
   app.get(
     '/spaces/:spaceId/content/path/*',

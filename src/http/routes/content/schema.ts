@@ -135,7 +135,9 @@ export const ContentImportSchema = Type.Object({
   urls: Type.Object({ location: Type.String() }),
 });
 
+/** An old revision's page, by id or by path (getPageInRevisionById, getPageInRevisionByPath, getPageHtmlInRevision). */
 export const RevisionPageParams = Type.Object({ spaceId: Type.String(), revisionId: Type.String(), pageId: Type.String() });
+export const RevisionPagePathParams = Type.Object({ spaceId: Type.String(), revisionId: Type.String(), '*': Type.String() });
 
 /** A page rendered as the published sites render it (a Quire extension, for the app's views). */
 export const PageHtmlSchema = Type.Object({
