@@ -19,6 +19,7 @@ import { SpaceView } from './views/space.js';
 import { ChangeRequestsView } from './views/change-requests.js';
 import { ChangeRequestView } from './views/change-request.js';
 import { SettingsView } from './views/settings.js';
+import { HistoryView, RevisionView } from './views/history.js';
 import { NotFound } from './views/not-found.js';
 import { Loading } from './components/status.js';
 import './styles.css';
@@ -82,6 +83,8 @@ function App() {
             <Route path={at('/settings')} component={SettingsView} />
             <Route path={at('/o/:organizationId')} component={OrganizationView} />
             <Route path={at('/s/:spaceId/~/changes')} component={ChangeRequestsView} />
+            <Route path={at('/s/:spaceId/~/revisions')} component={HistoryView} />
+            <Route path={at('/s/:spaceId/~/revisions/:oid/:pagePath*')} component={RevisionView} />
             <Route path={at('/s/:spaceId/~/changes/:number/:pagePath*')} component={ChangeRequestView} />
             <Route path={at('/s/:spaceId/:pagePath*')} component={SpaceView} />
             <Route default component={NotFound} />

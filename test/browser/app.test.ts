@@ -182,6 +182,26 @@ describe.each(DATABASE_KINDS)('the app in Chromium (%s)', (kind) => {
     expect(main.status).toBe(200);
   });
 
+  it('shows the history of the space and of a page, and reads an old revision as it was', { timeout: 60_000 }, async () => {
+    const page = await signedIn(org.admin, `/s/${spaceId}/guide/install`);
+    await page.getByRole('link', { name: 'History of this page' }).click();
+    await page.getByRole('heading', { name: 'History of a page' }).waitFor();
+    await page.locator('.history li').first().waitFor();
+    // The commits that wrote the page, as `git log -- <file>` simplifies them: the change request's, then the first push.
+    const messages = await page.locator('.history .history-message').allTextContents();
+    expect(messages).toEqual(['Explain upgrades', 'Handbook']);
+    await page.locator('.history').getByRole('link', { name: 'Handbook', exact: true }).click();
+    await page.getByText(/An old revision/).waitFor();
+    // As it was then: no Upgrade page, and Install without the change request's words.
+    expect(await page.getByRole('navigation', { name: 'Pages of this space' }).getByRole('link').allTextContents()).toEqual(['Welcome', 'Install', 'Configure']);
+    await page.getByRole('navigation', { name: 'Pages of this space' }).getByRole('link', { name: 'Install' }).click();
+    await page.locator('article.page-article', { hasText: 'Run it again.' }).waitFor();
+    expect(await page.locator('article.page-article').textContent()).not.toContain('restart');
+    await page.goBack();
+    await page.goBack();
+    await page.getByRole('heading', { name: 'History of a page' }).waitFor();
+  });
+
   it('makes and revokes a token, and signs out', { timeout: 60_000 }, async () => {
     const page = await signedIn(org.admin, '/settings');
     await page.getByLabel('What is it for?').fill('CI deploys');
@@ -226,6 +246,7 @@ describe.each(DATABASE_KINDS)('the app in Chromium (%s)', (kind) => {
     await lookAt(org.admin, `/s/${spaceId}/~/changes/1`, 'change-request', (page) => page.locator('.comment-body').first().waitFor());
     const install = (await t.request('GET', `/v1/spaces/${spaceId}/content/path/guide/install`, { token: org.admin.token })).body.id;
     await lookAt(org.admin, `/s/${spaceId}/~/changes/1?page=${install}&layout=split`, 'page-changes', (page) => page.locator('.diff-sides .diff-after').first().waitFor());
+    await lookAt(org.admin, `/s/${spaceId}/~/revisions`, 'history', (page) => page.locator('.history li').first().waitFor());
     await lookAt(org.admin, '/settings', 'account', (page) => page.getByRole('heading', { name: 'API tokens' }).waitFor());
     expect(problems).toEqual([]);
   });

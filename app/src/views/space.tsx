@@ -51,9 +51,16 @@ function PageOf({ spaceId, source, pages, path }: { spaceId: string; source: Sou
   const [html] = useApi(page ? `${spaceId}:${JSON.stringify(source)}:${page.id}` : undefined, (signal) => api<PageHtml>(sourceApi(spaceId, source).html(page!.id), { signal }));
   if (!page) return all.length === 0 ? <p>This space has no pages yet.</p> : <Failure error={new Error(`No page at "${path}" here.`)} />;
   return (
-    <Show loaded={html} what="the page">
-      {(value) => <PageContent page={value} />}
-    </Show>
+    <>
+      {source.kind === 'main' && (
+        <p class="page-actions">
+          <a href={appHref(`/s/${spaceId}/~/revisions?page=${encodeURIComponent(page.id)}`)}>History of this page</a>
+        </p>
+      )}
+      <Show loaded={html} what="the page">
+        {(value) => <PageContent page={value} />}
+      </Show>
+    </>
   );
 }
 
