@@ -202,6 +202,28 @@ describe.each(DATABASE_KINDS)('the app in Chromium (%s)', (kind) => {
     await page.getByRole('heading', { name: 'History of a page' }).waitFor();
   });
 
+  it('sends an anonymous reader of a members\' site to sign in and back to the page; a stranger signed in still finds nothing', { timeout: 60_000 }, async () => {
+    const site = (await t.request('POST', `/v1/orgs/${org.id}/sites`, { token: org.admin.token, body: { title: 'Internal docs', spaces: [spaceId] } })).body;
+    expect(site.visibility).toBe('share-link');
+    const pageUrl = `${new URL(site.urls.published).pathname}/guide/install`;
+    // Tools that do not ask for HTML get the plain 404 they always had.
+    expect((await t.request('GET', pageUrl, { unchecked: true })).status).toBe(404);
+    const page = await newPage();
+    await page.goto(`${server}${pageUrl}`);
+    await page.waitForURL(/\/app\/sign-in\?next=/);
+    await signIn(page, reviewer);
+    await page.waitForURL(`${server}${pageUrl}`);
+    await page.getByRole('heading', { name: 'Install', level: 1 }).waitFor();
+    const stranger = await t.user();
+    await withPassword(stranger);
+    const other = await newPage();
+    await other.goto(`${server}${pageUrl}`);
+    await other.waitForURL(/\/app\/sign-in\?next=/);
+    await signIn(other, stranger);
+    await other.waitForURL(`${server}${pageUrl}`);
+    await other.getByRole('heading', { name: 'Page not found' }).waitFor();
+  });
+
   it('makes and revokes a token, and signs out', { timeout: 60_000 }, async () => {
     const page = await signedIn(org.admin, '/settings');
     await page.getByLabel('What is it for?').fill('CI deploys');

@@ -1,13 +1,23 @@
 import { useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
-import { api, appHref, ApiError, setCsrfToken } from '../api.js';
+import { api, appHref, ApiError, BASE, setCsrfToken } from '../api.js';
 import { useSession } from '../session.js';
 import type { SessionInfo } from '../types.js';
 import { Layout } from '../components/layout.js';
 
-/** Only a path of this app is a place to go back to after signing in (never another origin). */
+/**
+ * Where to go after signing in: a path of this app, or of a published site of this server (a private site sent the
+ * reader here); never another origin.
+ */
 export function safeNext(next: string | undefined): string {
-  return next && next.startsWith(appHref('/')) && !next.startsWith('//') ? next : appHref('/');
+  if (!next || next.startsWith('//') || next.includes('\\')) return appHref('/');
+  return next.startsWith(appHref('/')) || next.startsWith(`${BASE}/sites/`) ? next : appHref('/');
+}
+
+/** Goes to `next`: inside the app by its router, to a published site by a full navigation. */
+function goTo(next: string, route: (url: string, replace?: boolean) => void): void {
+  if (next.startsWith(appHref('/'))) route(next, true);
+  else location.assign(next);
 }
 
 export function SignIn() {
@@ -25,7 +35,7 @@ export function SignIn() {
       const info = await api<SessionInfo>('/auth/sign-in', { method: 'POST', body: { email: String(form.get('email')), password: String(form.get('password')) } });
       setCsrfToken(info.csrfToken);
       session.signedIn(info);
-      route(safeNext(query.next), true);
+      goTo(safeNext(query.next), route);
     } catch (failure) {
       setError(failure instanceof ApiError && failure.status === 401 ? 'No account has this e-mail address and password.' : (failure as Error).message);
     } finally {

@@ -69,6 +69,16 @@ export function servesAgents(site: SiteRow): boolean {
   return site.agents_context === 'included';
 }
 
+/**
+ * Whether signing in may open the site to a reader who cannot read it now: a site for its organization's members
+ * (visibility `share-link`: members read it, others need its link's key). Public and unlisted sites need no sign-in,
+ * and visitor-auth sites authenticate their readers themselves.
+ */
+export async function membersMayOpen(ctx: Context, organizationId: string, siteName: string): Promise<boolean> {
+  const site = await ctx.cache.get(`published-site-row:${organizationId}:${siteName}`, () => findSiteByName(ctx.db, organizationId, siteName));
+  return site?.visibility === 'share-link';
+}
+
 /** The site, as `visitor` may read it; 404 when they may not (or there is no such site). */
 export async function readPublishedSite(ctx: Context, visitor: SiteVisitor, organizationId: string, siteName: string): Promise<PublishedTree> {
   // Every read of every page asks this: kept in the read cache, which any write of this process empties (a share

@@ -21,6 +21,7 @@ import { bearerToken, optionalUserOf } from '../../plugins/auth.js';
 import { cachedBytes, sendCachedAnswer } from '../../present.js';
 import { DomainError, NotFound } from '../../../domain/errors.js';
 import {
+  membersMayOpen,
   NothingPublishedYet,
   publishedSpaces,
   readPublishedPage,
@@ -116,7 +117,11 @@ const cacheControl = (tree: PublishedTree) => (tree.claims ? 'private, no-store'
 
 const xml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
+/** Whether the request is a browser's navigation (HTML accepted), not an API client's or an agent's. */
+const acceptsHtml = (accept: string | undefined) => (accept ?? '').toLowerCase().includes('text/html');
+
 export const publishedRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { ctx, urls }) => {
+  const basePath = new URL(urls.base('/')).pathname.replace(/\/$/, '');
   // Served over https (QUIRE_PUBLIC_URL): the browser must never send the site's cookies (keys, tokens) over http.
   const secure = secureAttribute(urls);
   /** An HttpOnly cookie for the site's pages only. */
@@ -171,8 +176,9 @@ export const publishedRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app,
     // so that no browser's request for it ends in a "not found" page.
     if (segments.length === 1 && FAVICONS.has(segments[0])) return sendAsset(reply, ASSETS.icon);
     let tree: PublishedTree | undefined;
+    let visitor: SiteVisitor | undefined;
     try {
-      const visitor = await visitorOf(request, reply, siteBase);
+      visitor = await visitorOf(request, reply, siteBase);
       tree = await readPublishedSite(ctx, visitor, organizationId, siteName);
       const query = request.query as { jwt_token?: string };
       if (tree.visitorTokenValid && query.jwt_token) reply.header('set-cookie', siteCookie(VISITOR_TOKEN_COOKIE, query.jwt_token, siteBase));
@@ -212,7 +218,15 @@ export const publishedRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app,
       if (error instanceof NothingPublishedYet && tree) {
         return reply.headers(SECURITY_HEADERS).header('content-type', 'text/html; charset=utf-8').header('cache-control', cacheControl(tree)).send(renderNothingYet(tree.site.title));
       }
-      if (error instanceof DomainError && error.code === 'NotFound') return tree ? siteNotFound(reply, tree, siteBase, segments) : notFound(reply);
+      if (error instanceof DomainError && error.code === 'NotFound') {
+        if (tree) return siteNotFound(reply, tree, siteBase, segments);
+        // An anonymous reader in a browser at a site for its members: sign in, and come back here.
+        const anonymous = !visitor?.userId && !visitor?.shareKey;
+        if (anonymous && acceptsHtml(request.headers.accept) && (await membersMayOpen(ctx, organizationId, siteName))) {
+          return reply.redirect(`${basePath}/app/sign-in?next=${encodeURIComponent(request.url)}`, 302);
+        }
+        return notFound(reply);
+      }
       throw error;
     }
   }
