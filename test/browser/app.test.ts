@@ -224,6 +224,36 @@ describe.each(DATABASE_KINDS)('the app in Chromium (%s)', (kind) => {
     await other.getByRole('heading', { name: 'Page not found' }).waitFor();
   });
 
+  it('shows each role what the API lets it read, and another organization\'s member nothing', { timeout: 120_000 }, async () => {
+    const other = await t.organization('Elsewhere Inc');
+    const walkers: Array<[string, TestUser, boolean]> = [
+      ['read', await t.member(org.id, 'read'), true],
+      ['comment', await t.member(org.id, 'comment'), true],
+      ['edit', await t.member(org.id, 'edit'), true],
+      ['guest without a grant', await t.member(org.id, null), false],
+      ['another organization\'s admin', other.admin, false],
+    ];
+    for (const [role, user, reads] of walkers) {
+      await withPassword(user);
+      const page = await signedIn(user, `/s/${spaceId}`);
+      if (reads) {
+        await page.getByRole('heading', { name: 'Welcome', level: 1 }).waitFor();
+        await page.goto(`${server}/app/s/${spaceId}/~/changes/1`);
+        await page.getByRole('heading', { name: '#1 Explain upgrades' }).waitFor();
+      } else {
+        await page.getByRole('alert').getByText(/no space/).waitFor();
+        expect(await page.locator('article').count(), role).toBe(0);
+        await page.goto(`${server}/app/s/${spaceId}/~/changes/1`);
+        await page.getByRole('alert').first().waitFor();
+        expect(await page.getByText('Explain upgrades').count(), role).toBe(0);
+        await page.goto(`${server}/app/o/${org.id}`);
+        await page.getByRole('heading', { level: 1 }).waitFor();
+        expect(await page.getByRole('link', { name: 'Handbook' }).count(), role).toBe(0);
+      }
+      await page.context().close();
+    }
+  });
+
   it('makes and revokes a token, and signs out', { timeout: 60_000 }, async () => {
     const page = await signedIn(org.admin, '/settings');
     await page.getByLabel('What is it for?').fill('CI deploys');
