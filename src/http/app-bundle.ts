@@ -4,11 +4,15 @@
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { brotliCompressSync, gzipSync, constants } from 'node:zlib';
 import { projectRoot } from '../project-root.js';
 
 export interface AppAsset {
   body: Buffer;
   type: string;
+  /** The same bytes compressed once at start, for browsers that take them (every one does). */
+  br: Buffer;
+  gzip: Buffer;
 }
 
 export interface AppBundle {
@@ -35,7 +39,9 @@ export async function loadAppBundle(): Promise<AppBundle | undefined> {
   const assets = new Map<string, AppAsset>();
   for (const name of manifest.files) {
     const type = TYPES[path.extname(name)];
-    if (type) assets.set(name, { body: await fs.readFile(path.join(dir, 'assets', name)), type });
+    if (!type) continue;
+    const body = await fs.readFile(path.join(dir, 'assets', name));
+    assets.set(name, { body, type, br: brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }), gzip: gzipSync(body, { level: 9 }) });
   }
   return { script: manifest.script, style: manifest.style, assets };
 }

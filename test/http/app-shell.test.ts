@@ -1,3 +1,4 @@
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { all, parseHtml } from '../helpers/html.js';
@@ -40,6 +41,13 @@ describe('the app as served', () => {
     expect(js.headers['content-type']).toBe('text/javascript; charset=utf-8');
     expect(js.headers['cache-control']).toBe('public, max-age=31536000, immutable');
     expect((await get(style)).headers['content-type']).toBe('text/css; charset=utf-8');
+    // Compressed for browsers that take it: the bytes decode to the same script.
+    const br = await t.app.inject({ method: 'GET', url: script, headers: { 'accept-encoding': 'gzip, deflate, br' } });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(brotliDecompressSync(br.rawPayload).equals(Buffer.from(js.body as string))).toBe(true);
+    expect(br.rawPayload.length).toBeLessThan(Buffer.byteLength(js.body as string) / 2);
+    const gz = await t.app.inject({ method: 'GET', url: script, headers: { 'accept-encoding': 'gzip' } });
+    expect(gunzipSync(gz.rawPayload).equals(Buffer.from(js.body as string))).toBe(true);
     for (const missing of ['/app/assets/app-NOPE.js', '/app/assets/..%2F..%2Fpackage.json', '/app/assets/manifest.json']) expect((await get(missing)).status, missing).toBe(404);
   });
 

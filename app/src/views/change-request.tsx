@@ -48,7 +48,7 @@ const CHANGE_LABELS: Record<string, string> = {
 };
 
 function Changes({ spaceId, number }: { spaceId: string; number: string }) {
-  const [changes] = useApi(`${spaceId}:${number}:changes`, (signal) => api<{ changes: SemanticChange[]; more?: number }>(`/spaces/${spaceId}/change-requests/${number}/changes`, { signal }));
+  const [changes] = useApi(`${spaceId}:${number}:changes`, (signal) => api<{ changes: SemanticChange[]; more?: number }>(`/spaces/${spaceId}/change-requests/${number}/changes`, { signal, query: { limit: 500 } }));
   return (
     <section aria-labelledby="changes-title">
       <h2 id="changes-title">Changes</h2>

@@ -36,10 +36,14 @@ export const appRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { url
   app.get('/app/assets/:name', { schema: { hide: true, params: Type.Object({ name: Type.String({ maxLength: 200 }) }) } }, async (request, reply) => {
     const asset = bundle?.assets.get(request.params.name);
     if (!asset) return reply.status(404).header('content-type', 'text/plain; charset=utf-8').send('Not found\n');
+    const accepted = String(request.headers['accept-encoding'] ?? '');
+    const coding = /\bbr\b/.test(accepted) ? 'br' : /\bgzip\b/.test(accepted) ? 'gzip' : undefined;
+    if (coding) void reply.header('content-encoding', coding);
     return reply
       .header('content-type', asset.type)
       .header('cache-control', 'public, max-age=31536000, immutable')
       .header('x-content-type-options', 'nosniff')
-      .send(asset.body);
+      .header('vary', 'accept-encoding')
+      .send(coding ? asset[coding] : asset.body);
   });
 };
