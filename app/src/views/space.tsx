@@ -66,7 +66,7 @@ function PageOf({ spaceId, source, pages, path }: { spaceId: string; source: Sou
 
 /** Pages of a space (main, a change request or an old revision) with their tree beside them. */
 export function SpaceReader({ spaceId, source, path, banner }: { spaceId: string; source: Source; path: string; banner?: preact.ComponentChildren }) {
-  const [pages] = useApi(`${spaceId}:${JSON.stringify(source)}`, (signal) => api<{ pages: ContentPage[] }>(sourceApi(spaceId, source).pages, { signal }));
+  const [pages] = useApi(`${spaceId}:${JSON.stringify(source)}`, (signal) => api<{ pages: ContentPage[] }>(sourceApi(spaceId, source).pages, { signal, query: { metadata: 'false' } }));
   const base = sourceAppPath(spaceId, source);
   const current = pages.state === 'done' ? documents(pages.value.pages).find((p) => (path ? p.path === path : true))?.id : undefined;
   return (
