@@ -20,6 +20,7 @@ import { ChangeRequestsView } from './views/change-requests.js';
 import { ChangeRequestView } from './views/change-request.js';
 import { SettingsView } from './views/settings.js';
 import { HistoryView, RevisionView } from './views/history.js';
+import { InviteView } from './views/invite.js';
 import { NotFound } from './views/not-found.js';
 import { Loading } from './components/status.js';
 import './styles.css';
@@ -82,6 +83,7 @@ function App() {
             <Route path={at('/')} component={Home} />
             <Route path={at('/settings')} component={SettingsView} />
             <Route path={at('/o/:organizationId')} component={OrganizationView} />
+            <Route path={at('/invite/:organizationId/:inviteId')} component={InviteView} />
             <Route path={at('/s/:spaceId/~/changes')} component={ChangeRequestsView} />
             <Route path={at('/s/:spaceId/~/revisions')} component={HistoryView} />
             <Route path={at('/s/:spaceId/~/revisions/:oid/:pagePath*')} component={RevisionView} />

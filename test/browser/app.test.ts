@@ -254,6 +254,21 @@ describe.each(DATABASE_KINDS)('the app in Chromium (%s)', (kind) => {
     }
   });
 
+  it('opens an invite link after signing in, and joins', { timeout: 60_000 }, async () => {
+    const invite = (await t.request('POST', `/v1/orgs/${org.id}/link-invites`, { token: org.admin.token, body: { role: 'comment' } })).body;
+    const newcomer = await t.user();
+    await withPassword(newcomer);
+    const page = await newPage();
+    await page.goto(invite.urls.app.replace('http://quire.test', server));
+    await page.waitForURL(/\/app\/sign-in\?next=/);
+    await signIn(page, newcomer);
+    await page.getByText('This link makes you a member with the role "comment".').waitFor();
+    await page.getByRole('button', { name: 'Join' }).click();
+    await page.getByRole('heading', { name: 'Handbook Co', level: 1 }).waitFor();
+    const member = await t.request('GET', `/v1/orgs/${org.id}/members/${newcomer.user.id}`, { token: org.admin.token });
+    expect(member.body.role).toBe('comment');
+  });
+
   it('makes and revokes a token, and signs out', { timeout: 60_000 }, async () => {
     const page = await signedIn(org.admin, '/settings');
     await page.getByLabel('What is it for?').fill('CI deploys');
