@@ -165,6 +165,10 @@ describe.each(DATABASE_KINDS)('the app in Chromium (%s)', (kind) => {
     await author.getByLabel('Add a comment').fill('Ready for review.');
     await author.getByRole('button', { name: 'Comment' }).click();
     await author.locator('.comment-body', { hasText: 'Ready for review.' }).waitFor();
+    // Ask the reviewer for a review.
+    await author.getByLabel('Ask for a review from').selectOption({ label: reviewer.user.display_name });
+    await author.getByRole('button', { name: 'Request review' }).click();
+    await author.getByRole('region', { name: 'Requested reviewers' }).getByText(reviewer.user.display_name, { exact: true }).waitFor();
     // The author may not approve their own change request: the app says why.
     await author.getByRole('button', { name: 'Approve' }).click();
     await author.getByRole('alert').getByText(/its author cannot approve it/).waitFor();

@@ -136,6 +136,80 @@ function Reviews({ spaceId, number, open, onChange }: { spaceId: string; number:
   );
 }
 
+interface RequestedReviewer {
+  kind: 'user';
+  user: User;
+  requestedBy: User;
+}
+
+interface Member {
+  id: string;
+  user: User;
+}
+
+/** Who is asked to review, and asking someone (a member of the organization). */
+function RequestedReviewers({ spaceId, number, organizationId, authorId, open }: { spaceId: string; number: string; organizationId?: string; authorId: string; open: boolean }) {
+  const [requested, reload] = useApi(`${spaceId}:${number}:requested`, (signal) => api<List<RequestedReviewer>>(`/spaces/${spaceId}/change-requests/${number}/requested-reviewers`, { signal }));
+  const [members] = useApi(organizationId, (signal) => api<List<Member>>(`/orgs/${organizationId}/members`, { signal, query: { limit: 100 } }));
+  const [error, setError] = useState<string>();
+  const request = async (event: Event) => {
+    event.preventDefault();
+    const user = String(new FormData(event.currentTarget as HTMLFormElement).get('reviewer') ?? '');
+    if (!user) return;
+    setError(undefined);
+    try {
+      await api(`/spaces/${spaceId}/change-requests/${number}/requested-reviewers`, { method: 'POST', body: { users: [user] } });
+      reload();
+    } catch (failure) {
+      setError((failure as Error).message);
+    }
+  };
+  const asked = requested.state === 'done' ? new Set(requested.value.items.map((r) => r.user.id)) : new Set<string>();
+  return (
+    <section aria-labelledby="requested-title">
+      <h2 id="requested-title">Requested reviewers</h2>
+      <Show loaded={requested} what="the requested reviewers">
+        {(value) =>
+          value.items.length === 0 ? (
+            <p>Nobody is asked to review yet.</p>
+          ) : (
+            <ul class="reviews">
+              {value.items.map((r) => (
+                <li key={r.user.id}>
+                  <strong>{r.user.displayName}</strong> <span class="muted">asked by {r.requestedBy.displayName}</span>
+                </li>
+              ))}
+            </ul>
+          )
+        }
+      </Show>
+      {open && members.state === 'done' && (
+        <form class="form form-inline" onSubmit={request}>
+          <label for="reviewer">Ask for a review from</label>
+          <select id="reviewer" name="reviewer" required>
+            <option value="">Choose a member</option>
+            {members.value.items
+              .filter((m) => m.user.id !== authorId && !asked.has(m.user.id))
+              .map((m) => (
+                <option key={m.user.id} value={m.user.id}>
+                  {m.user.displayName}
+                </option>
+              ))}
+          </select>
+          <button type="submit" class="button">
+            Request review
+          </button>
+        </form>
+      )}
+      {error && (
+        <p class="notice notice-error" role="alert">
+          {error}
+        </p>
+      )}
+    </section>
+  );
+}
+
 function Comments({ spaceId, number }: { spaceId: string; number: string }) {
   const [comments, reload] = useApi(`${spaceId}:${number}:comments`, (signal) => api<List<Comment>>(`/spaces/${spaceId}/change-requests/${number}/comments`, { signal, query: { limit: 100 } }));
   const [error, setError] = useState<string>();
@@ -295,6 +369,13 @@ export function ChangeRequestView({ spaceId, number, pagePath }: { spaceId: stri
             </p>
             <Actions spaceId={spaceId} cr={value} onChange={reload} />
             <Changes spaceId={spaceId} number={number} />
+            <RequestedReviewers
+              spaceId={spaceId}
+              number={number}
+              organizationId={space.state === 'done' ? space.value.space.organization : undefined}
+              authorId={value.createdBy.id}
+              open={value.status === 'open' || value.status === 'draft'}
+            />
             <Reviews spaceId={spaceId} number={number} open={value.status === 'open' || value.status === 'draft'} onChange={reload} />
             <Comments spaceId={spaceId} number={number} />
           </>
