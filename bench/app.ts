@@ -24,14 +24,20 @@ const user = await ctx.db.selectFrom('users').selectAll().executeTakeFirstOrThro
 const { token } = await createPasswordLink(ctx, user.email);
 await setPasswordWithLink(ctx, { token, password: PASSWORD }, { address: '127.0.0.1' });
 
-const api = async (method: string, path: string, body?: unknown) => {
+/** What the bench reads of the API's answers. */
+interface Answer {
+  id: string;
+  urls: { published: string };
+}
+
+const api = async (method: string, path: string, body?: unknown): Promise<Answer> => {
   const res = await fetch(`${server.url}/v1${path}`, {
     method,
     headers: { authorization: `Bearer ${server.token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
     ...(body ? { body: JSON.stringify(body) } : {}),
   });
   if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
-  return res.json() as Promise<any>;
+  return res.json() as Promise<Answer>;
 };
 const site = await api('POST', `/orgs/${server.organizationId}/sites`, { title: 'Bench docs', spaces: [spaceId] });
 await api('PATCH', `/orgs/${server.organizationId}/sites/${site.id}`, { visibility: 'public' });
@@ -43,7 +49,7 @@ await checkout.git('fetch', '--quiet', 'origin');
 await checkout.git('checkout', '--quiet', '-b', 'change-requests/1', 'origin/change-requests/1');
 for (let i = 0; i < CHANGED; i++) await checkout.write(pageFile(i), `# Page ${i}\n\nRewritten paragraph ${i}.\n\nAnother new paragraph.\n`);
 await checkout.commitAndPush('Bench changes');
-const firstChanged = (await api('GET', `/spaces/${spaceId}/content/path/${pageFile(0).replace(/\.md$/, '')}`)).id as string;
+const firstChanged = (await api('GET', `/spaces/${spaceId}/content/path/${pageFile(0).replace(/\.md$/, '')}`)).id;
 
 const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ['--no-sandbox'] });
 const signIn = await fetch(`${server.url}/v1/auth/sign-in`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: user.email, password: PASSWORD }) });
