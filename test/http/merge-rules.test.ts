@@ -215,6 +215,24 @@ describe.each(DATABASE_KINDS)('merge rules (%s)', (kind) => {
     expect((await merge(broken)).status).toBe(200);
   });
 
+  it('blocks a change request whose head has content problems (what the push checks warn of)', async () => {
+    const spaceId = await space({ 'README.md': '# Home\n' });
+    await api('PUT', `/v1/spaces/${spaceId}/merge-rules`, admin(), { noContentProblems: true });
+    const clean = await changeRequest(spaceId, { 'a.md': '# A\n' });
+    expect((await mergeability(clean)).body).toMatchObject({ mergeable: true, blocking: [] });
+    // A cover naming no file of the content: the push takes it with a warning.
+    const warned = await changeRequest(spaceId, { 'b.md': '---\ncover: missing.png\n---\n\n# B\n' });
+    const blocked = await mergeability(warned);
+    expect(blocked.body.mergeable).toBe(false);
+    expect(blocked.body.blocking).toEqual([
+      { rule: 'noContentProblems', message: "the change request's content has 1 problem: fix it before merging.", data: { count: 1, problems: [expect.stringMatching(/^b\.md:2: front matter `cover` names missing\.png/)] } },
+    ]);
+    const refused = await merge(warned);
+    expect(refused.status).toBe(409);
+    expect(refused.body.error.message).toMatch(/^noContentProblems: /);
+    expect((await merge(clean)).status).toBe(200);
+  });
+
   it('follows the organization default until the space sets its own', async () => {
     const spaceId = await space({ 'README.md': '# Home\n' });
     const url = await changeRequest(spaceId, { 'a.md': '# A\n' });
