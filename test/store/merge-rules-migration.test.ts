@@ -1,6 +1,7 @@
 /**
  * Migration 0026 makes merge_rules (src/store/sql/merge-rules.ts): one row per organization or space, set again in
- * place, within the range of required approvals, gone with its organization or space. The down migration removes the
+ * place, within the range of required approvals, an organization's or a space's (a space's names no organization, so
+ * that it moves with the space), gone with its organization or space. The down migration removes the
  * table. On a real database of each kind, migrated to 0024 first.
  */
 import { afterEach, describe, expect, it } from 'vitest';
@@ -29,10 +30,13 @@ describe.each(DATABASE_KINDS)('migration 0026, merge rules (%s)', (kind) => {
     await upsertMergeRules(db, row({}));
     await upsertMergeRules(db, row({ required_approvals: 3, no_new_broken_links: 1 }));
     expect(await findMergeRules(db, 'org1')).toEqual(row({ required_approvals: 3, no_new_broken_links: 1 }));
-    await upsertMergeRules(db, row({ owner_id: 'space1', space_id: 'space1', no_content_problems: 1 }));
+    await upsertMergeRules(db, row({ owner_id: 'space1', organization_id: null, space_id: 'space1', no_content_problems: 1 }));
     expect((await findMergeRules(db, 'space1'))?.no_content_problems).toBe(1);
     await expect(any.insertInto('merge_rules').values(row({ owner_id: 'x', required_approvals: 11 })).execute()).rejects.toThrow();
     await expect(any.insertInto('merge_rules').values(row({ owner_id: 'y', organization_id: 'nope' })).execute()).rejects.toThrow();
+    // A row is an organization's or a space's, never both nor neither.
+    await expect(any.insertInto('merge_rules').values(row({ owner_id: 'z', space_id: 'space1' })).execute()).rejects.toThrow();
+    await expect(any.insertInto('merge_rules').values(row({ owner_id: 'z', organization_id: null })).execute()).rejects.toThrow();
 
     await deleteMergeRules(db, 'org1');
     expect(await findMergeRules(db, 'org1')).toBeUndefined();

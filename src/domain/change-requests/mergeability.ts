@@ -63,9 +63,11 @@ function validRules(input: MergeRulesInput): MergeRules {
   return rules;
 }
 
-function rowOf(ownerId: string, organizationId: string, spaceId: string | null, rules: MergeRules, caller: Caller): MergeRulesRow {
+function rowOf(owner: { organizationId: string } | { spaceId: string }, rules: MergeRules, caller: Caller): MergeRulesRow {
+  const organizationId = 'organizationId' in owner ? owner.organizationId : null;
+  const spaceId = 'spaceId' in owner ? owner.spaceId : null;
   return {
-    owner_id: ownerId,
+    owner_id: organizationId ?? spaceId!,
     organization_id: organizationId,
     space_id: spaceId,
     required_approvals: rules.requiredApprovals,
@@ -88,7 +90,7 @@ export async function setOrganizationMergeRules(ctx: Context, caller: Caller, or
   requireOrgPermission(access, 'admin', 'set its merge rules');
   if (input.inherit !== undefined) throw new InvalidArgument('inherit: only a space inherits merge rules (from its organization)', { field: 'inherit' });
   const rules = validRules(input);
-  await upsertMergeRules(ctx.db, rowOf(organizationId, organizationId, null, rules, caller));
+  await upsertMergeRules(ctx.db, rowOf({ organizationId }, rules, caller));
   return { ...rules, source: 'organization' };
 }
 
@@ -111,7 +113,7 @@ export async function setSpaceMergeRules(ctx: Context, caller: Caller, spaceId: 
     return organizationRules(ctx, space.organization_id);
   }
   const rules = validRules(rest);
-  await upsertMergeRules(ctx.db, rowOf(space.id, space.organization_id, space.id, rules, caller));
+  await upsertMergeRules(ctx.db, rowOf({ spaceId: space.id }, rules, caller));
   return { ...rules, source: 'space' };
 }
 

@@ -250,7 +250,8 @@ export interface CommentRepliesTable {
 export interface MergeRulesTable {
   /** The organization's id, or the space's. */
   owner_id: string;
-  organization_id: string;
+  /** Set on an organization's row only (one of organization_id and space_id is set). */
+  organization_id: string | null;
   space_id: string | null;
   required_approvals: number;
   /** 0 or 1. */
