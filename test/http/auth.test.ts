@@ -65,6 +65,8 @@ describe('authentication on every operation', () => {
         // change-request reviews and requested reviewers; the review a submission's Location names (a Quire extension)
         'getReviewsByChangeRequestId', 'submitChangeRequestReview', 'getChangeRequestReviewById', 'getRequestedReviewersByChangeRequestId',
         'requestReviewersForChangeRequest', 'removeRequestedReviewerFromChangeRequest',
+        // merge rules: an organization's default, a space's, a change request's mergeability (a Quire extension)
+        'getOrganizationMergeRules', 'setOrganizationMergeRules', 'getSpaceMergeRules', 'setSpaceMergeRules', 'getChangeRequestMergeability',
         // semantic changes of a change request and of a revision; a change request's page block by block (a Quire extension)
         'getChangeRequestChanges', 'getRevisionSemanticChanges', 'getChangeRequestPageDiff',
         // content import

@@ -172,6 +172,13 @@ const RULES: Record<string, (w: Who) => boolean> = {
   getRequestedReviewersByChangeRequestId: space('read'),
   requestReviewersForChangeRequest: space('edit'),
   removeRequestedReviewerFromChangeRequest: space('edit'),
+  // merge rules (a Quire extension): members read the organization's default, its admins set it; read on a space to
+  // see its effective rules and a change request's mergeability, the space's admin to set them
+  getOrganizationMergeRules: member,
+  setOrganizationMergeRules: org('admin'),
+  getSpaceMergeRules: space('read'),
+  setSpaceMergeRules: space('admin'),
+  getChangeRequestMergeability: space('read'),
   // what a change request or a revision changes, and a change request's page block by block: read
   getChangeRequestChanges: space('read'),
   getRevisionSemanticChanges: space('read'),
@@ -379,6 +386,9 @@ describe.each(DATABASE_KINDS)('authorization matrix (%s)', (kind) => {
       // The world's admin opened the change request: as its author, an approval would be a conflict.
       submitChangeRequestReview: { status: 'changes-requested' },
       requestReviewersForChangeRequest: { users: [p.userId] },
+      // Rules that block nothing: the matrix's merges stay about permissions.
+      setOrganizationMergeRules: { requiredApprovals: 0 },
+      setSpaceMergeRules: { requiredApprovals: 0 },
       createOpenAPISpec: { slug: `spec-${n}`, source: { text: 'openapi: 3.0.0\ninfo: {title: X, version: "1"}\npaths: {}\n' } },
       createOrUpdateOpenAPISpecBySlug: { source: { text: 'openapi: 3.0.0\ninfo: {title: Pets, version: "2"}\npaths: {}\n' } },
       createSite: { title: `Site ${n}` },

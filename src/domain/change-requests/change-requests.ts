@@ -25,6 +25,8 @@ import { isUniqueViolation } from '../../store/sql/errors.js';
 import { openChangeRequestCommentCounts } from '../../store/sql/comments.js';
 import type { SpaceRow } from '../../store/sql/spaces.js';
 import { branchOf, MAIN_REF } from '../content/refs.js';
+import { mergeBlockers, type EffectiveMergeRules } from './mergeability.js';
+import type { BlockingRule } from './merge-rules.js';
 
 export const CHANGE_REQUEST_STATUSES = ['draft', 'open', 'archived', 'merged'] as const;
 export type ChangeRequestStatus = (typeof CHANGE_REQUEST_STATUSES)[number];
@@ -275,6 +277,12 @@ export async function mergeChangeRequest(ctx: Context, caller: Caller, spaceId: 
   requireSpacePermission(role, spaceId, 'merge', 'merge change requests');
   requireMergeable(changeRequest, 'merged');
   if (space.edit_mode === 'locked') throw new PermissionDenied(`spaceId: space "${spaceId}" is locked: nothing can be merged into it`);
+  // The merge rules, before any git work: a blocked merge writes nothing.
+  const { blocking } = await mergeBlockers(ctx, space, changeRequest);
+  if (blocking.length > 0) {
+    const [first] = blocking;
+    throw new Conflict(`${first.rule}: ${first.message}`, { rule: first.rule, blocking: blocking.map((b) => b.rule), ...first.data });
+  }
   const subject = changeRequest.subject ? `: ${changeRequest.subject}` : '';
   const outcome = await mergeInto(ctx, spaceId, MAIN_REF, branchOf(changeRequest.number), `Merge change request #${changeRequest.number}${subject}`, {
     name: caller.user.display_name,
@@ -287,6 +295,20 @@ export async function mergeChangeRequest(ctx: Context, caller: Caller, spaceId: 
   await updateChangeRequestRow(ctx.db, changeRequest.id, { status: 'merged', revision_merged: outcome.head, updated_at: now });
   await recordMainMoved(ctx, spaceId);
   return { revision: outcome.head, result: 'merge' };
+}
+
+export interface Mergeability {
+  mergeable: boolean;
+  /** The rules that block the merge now, in the order they are checked. */
+  blocking: BlockingRule[];
+  rules: EffectiveMergeRules;
+}
+
+/** Whether the space's merge rules let the change request be merged now, and what blocks it (read on the space). */
+export async function getChangeRequestMergeability(ctx: Context, caller: Caller, spaceId: string, idOrNumber: string): Promise<Mergeability> {
+  const { space, changeRequest } = await loadChangeRequest(ctx, caller, spaceId, idOrNumber);
+  const { rules, blocking } = await mergeBlockers(ctx, space, changeRequest);
+  return { mergeable: blocking.length === 0, blocking, rules };
 }
 
 /**

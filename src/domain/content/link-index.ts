@@ -22,6 +22,8 @@
  */
 import type { Context } from '../context.js';
 import { newId, nowIso } from '../ids.js';
+import { NotFound } from '../errors.js';
+import { brokenTargets } from '../../store/sql/link-reads.js';
 import { cachedRevision, loadRevision } from './revisions.js';
 import { branchOf, LINKS_VERSION, MAIN_REF } from './refs.js';
 import {
@@ -401,4 +403,23 @@ async function pruneUnreadLinks(ctx: Context, spaceId: string, commit: string): 
   keep.add(commit);
   await pruneLinks(ctx.db, spaceId, [...keep]);
   await removeUnindexedLinkRows(ctx, spaceId);
+}
+
+/**
+ * The broken links of `head` that `base` does not have broken, as `relation target` keys (sorted); both revisions
+ * are indexed first. A base gone from the repository counts every broken link of the head as added.
+ */
+export async function brokenLinksAdded(ctx: Context, spaceId: string, head: string, base: string): Promise<string[]> {
+  await ensureLinksIndexed(ctx, spaceId, head);
+  // The app's URL only tells `in-app` links apart, which are never broken.
+  const broken = await brokenTargets(ctx.db, { spaceId, commit: head, appUrl: '' });
+  if (broken.size === 0 || head === base) return [];
+  try {
+    await ensureLinksIndexed(ctx, spaceId, base);
+  } catch (error) {
+    if (error instanceof NotFound) return [...broken].sort();
+    throw error;
+  }
+  const before = await brokenTargets(ctx.db, { spaceId, commit: base, appUrl: '' });
+  return [...broken].filter((key) => !before.has(key)).sort();
 }

@@ -17,7 +17,7 @@ import type { ReadFacts } from './history.js';
 import { derivedId, pathId } from './path-facts.js';
 import { inProjectDirectory } from '../../content/project-directory.js';
 import { trimSlashes } from '../../content/paths.js';
-import type { CommitInfo, HistoryFacts, Page, Revision, RevisionFile } from '../../content/model.js';
+import type { CommitInfo, ContentProblem, HistoryFacts, Page, Revision, RevisionFile } from '../../content/model.js';
 import type { TreeSource } from '../../content/tree-source.js';
 import type { TreeAnalysis } from '../../content/revision.js';
 import { QUIRE_SIGNATURE } from '../../store/git/repositories.js';
@@ -296,4 +296,25 @@ export async function cachedRevision(ctx: Context, spaceId: string, commitOid: s
   const directory = await projectDirectoryOf(ctx, spaceId);
   const cached = ctx.revisions.get(revisionKey(spaceId, directory, commitOid));
   return cached?.final ? cached.revision.catch(() => undefined) : undefined;
+}
+
+/**
+ * The content problems of a space's revision (errors and warnings, sorted by path and line): what the push checks
+ * would report of its tree (src/content/validate-content.ts). Pages parsed before are not parsed again.
+ */
+export async function revisionProblems(ctx: Context, spaceId: string, commitOid: string): Promise<ContentProblem[]> {
+  const commit = await ctx.reader.readCommit(spaceId, commitOid);
+  if (!commit) throw new NotFound(`revisionId: no revision "${commitOid}" in this space`);
+  const directory = await projectDirectoryOf(ctx, spaceId);
+  const blobs = await ctx.reader.listBlobs(spaceId, commit.tree);
+  // The content code is loaded by the first check, as by the first build.
+  const { validateContent } = await import('../../content/validate-content.js');
+  return validateContent({
+    entries: inProjectDirectory(blobs, directory),
+    readBlob: (oid) => ctx.reader.readBlob(spaceId, oid),
+    parsePages: (input) => ctx.cpu.run('parsePages', input),
+    parseSummary: (input) => ctx.cpu.run('parseSummary', input),
+    parsedPages: ctx.revisions.parsedPages,
+    parsedSummaries: ctx.revisions.parsedSummaries,
+  });
 }

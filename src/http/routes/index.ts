@@ -16,6 +16,7 @@ import { revisionRoutes } from './revisions/index.js';
 import { commentRoutes } from './comments/index.js';
 import { changeRequestRoutes } from './change-requests/index.js';
 import { reviewRoutes } from './reviews/index.js';
+import { mergeRuleRoutes } from './merge-rules/index.js';
 import { changeRoutes } from './changes/index.js';
 import { inviteRoutes } from './invites/index.js';
 import { ssoRoutes } from './sso/index.js';
@@ -61,6 +62,7 @@ export async function registerRoutes(app: FastifyInstance, deps: RouteDeps): Pro
       await v1.register(commentRoutes, deps);
       await v1.register(changeRequestRoutes, deps);
       await v1.register(reviewRoutes, deps);
+      await v1.register(mergeRuleRoutes, deps);
       await v1.register(changeRoutes, deps);
       await v1.register(openApiRoutes, deps);
       await v1.register(siteRoutes, deps);

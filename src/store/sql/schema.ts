@@ -246,6 +246,22 @@ export interface CommentRepliesTable {
   edited_at: string | null;
 }
 
+/** The merge rules of an organization (`space_id` null: its default) or of one of its spaces. */
+export interface MergeRulesTable {
+  /** The organization's id, or the space's. */
+  owner_id: string;
+  /** Set on an organization's row only (one of organization_id and space_id is set). */
+  organization_id: string | null;
+  space_id: string | null;
+  required_approvals: number;
+  /** 0 or 1. */
+  no_new_broken_links: number;
+  /** 0 or 1. */
+  no_content_problems: number;
+  updated_by: string | null;
+  updated_at: string;
+}
+
 /** A review of a change request: one row per review submitted (a history; the latest of each reviewer counts). */
 export interface ChangeRequestReviewsTable {
   id: string;
@@ -662,6 +678,7 @@ export interface Database {
   comment_reactions: CommentReactionsTable;
   change_request_reviews: ChangeRequestReviewsTable;
   change_request_review_requests: ChangeRequestReviewRequestsTable;
+  merge_rules: MergeRulesTable;
   saml_providers: SamlProvidersTable;
   translation_settings: TranslationSettingsTable;
   openapi_specs: OpenApiSpecsTable;
