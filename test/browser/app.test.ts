@@ -173,6 +173,13 @@ describe.each(DATABASE_KINDS)('the app in Chromium (%s)', (kind) => {
     await author.getByRole('button', { name: 'Approve' }).click();
     await author.getByRole('alert').getByText(/its author cannot approve it/).waitFor();
 
+    // A merge rule of one approval: the Merge button is off and says which rule blocks it.
+    const rules = await t.request('PUT', `/v1/spaces/${spaceId}/merge-rules`, { token: org.admin.token, body: { requiredApprovals: 1 } });
+    expect(rules.status).toBe(200);
+    await author.reload();
+    await author.locator('#merge-blocked').getByText(/^1 approval is required, 0 given/).waitFor();
+    expect(await author.getByRole('button', { name: 'Merge' }).isDisabled()).toBe(true);
+
     const review = await signedIn(reviewer, `/s/${spaceId}/~/changes/1`);
     await review.locator('.comment-body', { hasText: 'Ready for review.' }).waitFor();
     await review.getByRole('button', { name: 'Approve' }).click();
@@ -180,6 +187,7 @@ describe.each(DATABASE_KINDS)('the app in Chromium (%s)', (kind) => {
 
     await author.reload();
     await author.getByRole('region', { name: 'Reviews' }).getByText('Approved', { exact: true }).waitFor();
+    await author.locator('#merge-blocked').waitFor({ state: 'detached' });
     await author.getByRole('button', { name: 'Merge' }).click();
     await author.locator('.badge-merged').waitFor();
     const main = await t.request('GET', `/v1/spaces/${spaceId}/content/path/guide/upgrade`, { token: org.admin.token });

@@ -265,8 +265,18 @@ interface MergeResult {
   conflicts?: Array<{ path: string }>;
 }
 
+interface Mergeability {
+  mergeable: boolean;
+  blocking: Array<{ rule: string; message: string }>;
+}
+
 function Actions({ spaceId, cr, onChange }: { spaceId: string; cr: ChangeRequest; onChange: () => void }) {
   const [message, setMessage] = useState<{ error?: string; conflicts?: string[] }>({});
+  // Asked again whenever the change request changes (a review, a push, a merge): its updatedAt says when.
+  const [mergeability] = useApi(`${spaceId}:${cr.number}:mergeable:${cr.updatedAt}:${cr.revision}`, (signal) =>
+    api<Mergeability>(`/spaces/${spaceId}/change-requests/${cr.number}/merge-rules`, { signal }),
+  );
+  const blocking = mergeability.state === 'done' ? mergeability.value.blocking : [];
   const run = async (action: () => Promise<MergeResult | unknown>) => {
     setMessage({});
     try {
@@ -283,7 +293,13 @@ function Actions({ spaceId, cr, onChange }: { spaceId: string; cr: ChangeRequest
     <div class="cr-actions">
       {open && (
         <>
-          <button type="button" class="button button-primary" onClick={() => run(() => api(`${base}/merge`, { method: 'POST' }))}>
+          <button
+            type="button"
+            class="button button-primary"
+            disabled={blocking.length > 0}
+            aria-describedby={blocking.length > 0 ? 'merge-blocked' : undefined}
+            onClick={() => run(() => api(`${base}/merge`, { method: 'POST' }))}
+          >
             Merge
           </button>
           <button type="button" class="button" onClick={() => run(() => api(`${base}/update`, { method: 'POST' }))}>
@@ -298,6 +314,16 @@ function Actions({ spaceId, cr, onChange }: { spaceId: string; cr: ChangeRequest
         <button type="button" class="button" onClick={() => run(() => api(base, { method: 'PATCH', body: { status: 'open' } }))}>
           Reopen
         </button>
+      )}
+      {open && blocking.length > 0 && (
+        <div id="merge-blocked" class="notice merge-blocked">
+          <p>The merge rules block merging:</p>
+          <ul>
+            {blocking.map((rule) => (
+              <li key={rule.rule}>{rule.message}</li>
+            ))}
+          </ul>
+        </div>
       )}
       {message.error && (
         <p class="notice notice-error" role="alert">
