@@ -37,6 +37,8 @@ describe('authentication on every operation', () => {
         // SAML providers and SSO login infos
         'listSAMLProvidersInOrganizationById', 'createOrganizationSAMLProvider', 'getOrganizationSAMLProviderById',
         'deleteOrganizationSAMLProvider', 'updateOrganizationSAMLProvider', 'listSSOProviderLoginsInOrganization',
+        // an organization's OpenID Connect provider (a Quire extension)
+        'getOrganizationOIDCProvider', 'setOrganizationOIDCProvider', 'deleteOrganizationOIDCProvider',
         // translation settings
         'listTranslations', 'createTranslation', 'getTranslation', 'updateTranslation', 'deleteTranslation',
         // members

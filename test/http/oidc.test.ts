@@ -170,6 +170,95 @@ describe.each(DATABASE_KINDS)('signing in with OpenID Connect (%s)', (kind) => {
     expectRefused(await get('/sso/oidc/start?provider=nope'), 'unknown_provider');
   });
 
+  describe("an organization's provider", () => {
+    let organization: { id: string; admin: { token: string } };
+    /** The provider's one client, also the organization's (its secret must never show). */
+    const orgSecret = () => op.clientSecret;
+
+    beforeAll(async () => {
+      organization = await t.organization('OIDC Org');
+    });
+
+    it('is set, read and removed by admins; bad inputs answer 400 naming the field; the secret is never returned', async () => {
+      const path = `/v1/orgs/${organization.id}/oidc`;
+      const token = organization.admin.token;
+      const member = await t.member(organization.id, 'create');
+      expect((await t.request('GET', path, { token })).status).toBe(404);
+      const good = { issuer: op.issuer, clientId: op.clientId, clientSecret: orgSecret(), label: 'OIDC Org SSO', allowedDomains: ['Acme.Example'], defaultRole: 'comment' };
+      expect((await t.request('PUT', path, { token: member.token, body: good })).status).toBe(403);
+      for (const [field, body] of [
+        ['issuer', { ...good, issuer: 'not a url' }],
+        ['issuer', { ...good, issuer: 'http://idp.example.com' }],
+        ['issuer', { ...good, issuer: 'ftp://idp.example.com' }],
+        ['clientId', { ...good, clientId: '' }],
+        ['clientSecret', { ...good, clientSecret: undefined }],
+        ['allowedDomains', { ...good, allowedDomains: ['not a domain'] }],
+        ['defaultRole', { ...good, defaultRole: 'owner' }],
+      ] as const) {
+        const answer = await t.request('PUT', path, { token, body });
+        expect(answer.status, JSON.stringify(body)).toBe(400);
+        expect(answer.body.error.message, JSON.stringify(body)).toContain(field);
+      }
+      const set = await t.request('PUT', path, { token, body: good });
+      expect(set.status).toBe(200);
+      expect(set.body).toMatchObject({
+        object: 'oidc-provider',
+        organizationId: organization.id,
+        issuer: op.issuer,
+        clientId: op.clientId,
+        label: 'OIDC Org SSO',
+        allowedDomains: ['acme.example'],
+        defaultRole: 'comment',
+        callbackUrl: `${t.config.publicUrl}/sso/oidc/callback`,
+      });
+      const read = await t.request('GET', path, { token });
+      expect(read.body).toEqual(set.body);
+      for (const answer of [set, read]) expect(JSON.stringify(answer.body)).not.toContain(orgSecret());
+      const stored = await t.container.ctx.db.selectFrom('oidc_providers').selectAll().where('organization_id', '=', organization.id).executeTakeFirstOrThrow();
+      expect(stored.client_secret).not.toContain(orgSecret());
+      const listed = await t.request('GET', '/v1/auth/providers', { token: null });
+      expect(listed.body.items).toContainEqual({ id: organization.id, kind: 'oidc', label: 'OIDC Org SSO', startUrl: `${t.config.publicUrl}/sso/oidc/start?provider=${organization.id}` });
+      expect(JSON.stringify(listed.body)).not.toContain(orgSecret());
+    });
+
+    async function signInWith(accountId: string) {
+      const started = await get(`/sso/oidc/start?provider=${organization.id}`);
+      expect(started.statusCode).toBe(303);
+      const back = await op.authorize(String(started.headers.location), accountId);
+      return get(callbackPath(back), cookieSet(started.headers, 'quire_oidc'));
+    }
+
+    it('lets a person of an allowed domain join with the default role on the first sign-in, and members in', async () => {
+      const email = `newcomer-${kind}@acme.example`;
+      const answer = await signInWith(account({ email, email_verified: true, name: 'New Comer' }));
+      expect(answer.statusCode).toBe(303);
+      expect(answer.headers.location).toBe(`${t.config.publicUrl}/app/`);
+      const session = cookieSet(answer.headers, 'quire_session')!;
+      const me = await t.request('GET', '/v1/user', { token: null, headers: { cookie: session } });
+      const membership = await t.request('GET', `/v1/orgs/${organization.id}/members/${me.body.id}`, { token: organization.admin.token });
+      expect(membership.status).toBe(200);
+      expect(membership.body.role).toBe('comment');
+
+      // A member of another domain signs in; again, the newcomer too (no second join).
+      const existing = await t.member(organization.id, 'edit');
+      expect((await signInWith(account({ email: existing.user.email, email_verified: true }))).headers.location).toBe(`${t.config.publicUrl}/app/`);
+      expect((await signInWith(account({ email, email_verified: true }))).headers.location).toBe(`${t.config.publicUrl}/app/`);
+    });
+
+    it('refuses a non-member of a domain not allowed, and creates no user for them', async () => {
+      const email = `stranger-${kind}@elsewhere.example`;
+      expectRefused(await signInWith(account({ email, email_verified: true })), 'not_allowed');
+      expect(await t.container.ctx.db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst()).toBeUndefined();
+    });
+
+    it('is gone once removed', async () => {
+      const path = `/v1/orgs/${organization.id}/oidc`;
+      expect((await t.request('DELETE', path, { token: organization.admin.token })).status).toBe(204);
+      expect((await t.request('GET', path, { token: organization.admin.token })).status).toBe(404);
+      expectRefused(await get(`/sso/oidc/start?provider=${organization.id}`), 'unknown_provider');
+    });
+  });
+
   it('never logs the client secret', () => {
     expect(logLines.length).toBeGreaterThan(0);
     expect(logLines.join('\n')).not.toContain(op.clientSecret);

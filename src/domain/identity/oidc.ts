@@ -13,9 +13,14 @@
 import * as oidc from 'openid-client';
 import type { OidcProviderSettings } from '../../../config/index.js';
 import type { Context } from '../context.js';
+import type { Role } from '../roles.js';
 import { findUserByEmail } from '../../store/sql/users.js';
 import { startSession, type SessionClient, type StartedSession } from './sessions.js';
 import { createUser, isEmail } from './users.js';
+import { oidcProviderView, oidcSecretContext, plainHttpAllowed } from './oidc-providers.js';
+import { addMember } from '../members/members.js';
+import { findMember } from '../../store/sql/members.js';
+import { findOidcProvider, listOidcProviderLabels } from '../../store/sql/oidc-providers.js';
 
 /** The id of the instance's provider (QUIRE_OIDC_*) in `provider=` and in the providers list. */
 export const INSTANCE_PROVIDER = 'instance';
@@ -53,13 +58,37 @@ interface Attempt {
   expires: number;
 }
 
-/** The providers the sign-in page offers. */
-export function listSignInProviders(ctx: Context): SignInProvider[] {
-  return ctx.oidc ? [{ id: INSTANCE_PROVIDER, kind: 'oidc', label: ctx.oidc.label }] : [];
+/** The providers the sign-in page offers: the instance's, then every organization's (their labels are public). */
+export async function listSignInProviders(ctx: Context): Promise<SignInProvider[]> {
+  const organizations = (await listOidcProviderLabels(ctx.db)).map((row): SignInProvider => ({ id: row.organization_id, kind: 'oidc', label: row.label }));
+  return [...(ctx.oidc ? [{ id: INSTANCE_PROVIDER, kind: 'oidc' as const, label: ctx.oidc.label }] : []), ...organizations];
 }
 
-function providerSettings(ctx: Context, providerId: string): OidcProviderSettings {
-  if (providerId === INSTANCE_PROVIDER && ctx.oidc) return ctx.oidc;
+/** A provider's settings, and for an organization's, who may sign in with it. */
+interface ProviderOf {
+  settings: OidcProviderSettings;
+  organization?: { id: string; allowedDomains: string[]; defaultRole: Role | null };
+}
+
+async function providerOf(ctx: Context, providerId: string): Promise<ProviderOf> {
+  if (providerId === INSTANCE_PROVIDER) {
+    if (ctx.oidc) return { settings: ctx.oidc };
+  } else {
+    const row = await findOidcProvider(ctx.db, providerId);
+    if (row) {
+      const view = oidcProviderView(row);
+      let clientSecret: string;
+      try {
+        clientSecret = ctx.secrets.open(row.client_secret, oidcSecretContext(row.organization_id));
+      } catch (error) {
+        throw new OidcRefusal('provider_unavailable', `provider: the client secret of organization ${row.organization_id}'s provider does not open`, { cause: error });
+      }
+      return {
+        settings: { issuer: view.issuer, clientId: view.clientId, clientSecret, label: view.label },
+        organization: { id: row.organization_id, allowedDomains: view.allowedDomains, defaultRole: view.defaultRole },
+      };
+    }
+  }
   throw new OidcRefusal('unknown_provider', `provider: no OpenID Connect provider "${providerId.slice(0, 100)}"`);
 }
 
@@ -73,11 +102,11 @@ async function discover(ctx: Context, settings: OidcProviderSettings): Promise<o
   }
   const customFetch: oidc.CustomFetch = (url, options) => ctx.fetcher.request(url, options);
   // Plain http only to a host the operator vouched for (QUIRE_FETCH_ALLOW), as for Git Sync.
-  const plainHttpAllowed = issuer.protocol === 'http:' && ctx.fetcher.allowedByConfiguration(issuer.hostname.replace(/^\[|\]$/g, ''), issuer.hostname);
+  const insecure = issuer.protocol === 'http:' && (await plainHttpAllowed(ctx, issuer));
   try {
     return await oidc.discovery(issuer, settings.clientId, undefined, oidc.ClientSecretPost(settings.clientSecret), {
       [oidc.customFetch]: customFetch,
-      ...(plainHttpAllowed ? { execute: [oidc.allowInsecureRequests] } : {}),
+      ...(insecure ? { execute: [oidc.allowInsecureRequests] } : {}),
     });
   } catch (error) {
     throw new OidcRefusal('provider_unavailable', `issuer: discovery of ${issuer.origin} failed: ${(error as Error).message}`, { cause: error });
@@ -97,7 +126,7 @@ export function safeNext(next: string | undefined): string {
 
 /** Starts a sign-in: the provider's authorization URL to send the browser to, and the sealed attempt to keep. */
 export async function startOidcSignIn(ctx: Context, input: { provider: string; next?: string; redirectUri: string }): Promise<{ location: string; attempt: string }> {
-  const settings = providerSettings(ctx, input.provider);
+  const { settings } = await providerOf(ctx, input.provider);
   const config = await discover(ctx, settings);
   const verifier = oidc.randomPKCECodeVerifier();
   const attempt: Attempt = {
@@ -142,7 +171,8 @@ export async function finishOidcSignIn(
 ): Promise<{ started: StartedSession; next: string }> {
   const attempt = openAttempt(ctx, input.sealedAttempt);
   if (input.callbackUrl.searchParams.get('state') !== attempt.state) throw new OidcRefusal('invalid_state', 'state: does not match the sign-in this browser started');
-  const config = await discover(ctx, providerSettings(ctx, attempt.provider));
+  const provider = await providerOf(ctx, attempt.provider);
+  const config = await discover(ctx, provider.settings);
   let claims: Record<string, unknown>;
   try {
     const tokens = await oidc.authorizationCodeGrant(config, input.callbackUrl, {
@@ -163,7 +193,22 @@ export async function finishOidcSignIn(
   if (!isEmail(email)) throw new OidcRefusal('email_missing', 'email: the ID token carries no e-mail address (scope "email")');
   if (claims.email_verified === false || claims.email_verified === 'false') throw new OidcRefusal('email_unverified', `email: the provider has not verified ${email}`);
   const name = typeof claims.name === 'string' ? claims.name : undefined;
+  const existing = await findUserByEmail(ctx.db, email);
+  const organization = provider.organization;
+  let joins = false;
+  if (organization) {
+    // An organization's provider: its members, and people of its allowed domains (who then join).
+    const member = existing ? await findMember(ctx.db, organization.id, existing.id) : undefined;
+    if (member?.disabled) throw new OidcRefusal('not_allowed', `email: ${email} is a disabled member of organization ${organization.id}`);
+    if (!member) {
+      if (!organization.allowedDomains.includes(email.slice(email.lastIndexOf('@') + 1))) {
+        throw new OidcRefusal('not_allowed', `email: ${email} is neither a member of organization ${organization.id} nor of one of its allowed domains`);
+      }
+      joins = true;
+    }
+  }
   // The instance's provider: any verified e-mail signs in, and joins no organization.
-  const user = (await findUserByEmail(ctx.db, email)) ?? (await createUser(ctx, { email, ...(name ? { name } : {}) }));
+  const user = existing ?? (await createUser(ctx, { email, ...(name ? { name } : {}) }));
+  if (organization && joins) await addMember(ctx, organization.id, user.id, organization.defaultRole);
   return { started: await startSession(ctx, user, 'oidc', input.client), next: attempt.next };
 }

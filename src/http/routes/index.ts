@@ -20,7 +20,7 @@ import { changeRoutes } from './changes/index.js';
 import { inviteRoutes } from './invites/index.js';
 import { ssoRoutes } from './sso/index.js';
 import { samlServiceProviderRoutes } from './sso/service-provider.js';
-import { oidcSignInRoutes, signInProviderRoutes } from './oidc/index.js';
+import { oidcSignInRoutes, organizationOidcRoutes, signInProviderRoutes } from './oidc/index.js';
 import { translationRoutes } from './translations/index.js';
 import { openApiRoutes } from './openapi/index.js';
 import { siteRoutes } from './sites/index.js';
@@ -54,6 +54,7 @@ export async function registerRoutes(app: FastifyInstance, deps: RouteDeps): Pro
       await v1.register(memberRoutes, deps);
       await v1.register(teamRoutes, deps);
       await v1.register(ssoRoutes, deps);
+      await v1.register(organizationOidcRoutes, deps);
       await v1.register(translationRoutes, deps);
       await v1.register(collectionRoutes, deps);
       await v1.register(spaceRoutes, deps);

@@ -2,11 +2,14 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { RouteDeps } from '../deps.js';
 import type { Urls } from '../../urls.js';
-import { ErrorResponses } from '../../schemas.js';
 import { cookieValue, secureAttribute, sessionCookie } from '../../cookies.js';
 import { OIDC_ATTEMPT_MS, OidcRefusal, finishOidcSignIn, listSignInProviders, startOidcSignIn } from '../../../domain/identity/oidc.js';
-import { SignInProvidersSchema, StartQuery } from './schema.js';
-import { presentSignInProvider } from './presenter.js';
+import { getOidcProvider, removeOidcProvider, setOidcProvider } from '../../../domain/identity/oidc-providers.js';
+import { callerOf } from '../../plugins/auth.js';
+import { noContent } from '../../present.js';
+import { ErrorResponses, NoContent } from '../../schemas.js';
+import { OidcProviderSchema, OrganizationParams, SetOidcProviderBody, SignInProvidersSchema, StartQuery } from './schema.js';
+import { presentOidcProvider, presentSignInProvider } from './presenter.js';
 
 /** The cookie holding a started sign-in (sealed: PKCE verifier, state, nonce), sent back to the callback only. */
 const ATTEMPT_COOKIE = 'quire_oidc';
@@ -39,7 +42,7 @@ export const signInProviderRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async 
         response: { 200: SignInProvidersSchema, ...ErrorResponses },
       },
     },
-    async () => ({ items: listSignInProviders(ctx).map((provider) => presentSignInProvider(urls, provider)) }),
+    async () => ({ items: (await listSignInProviders(ctx)).map((provider) => presentSignInProvider(urls, provider)) }),
   );
 };
 
@@ -75,4 +78,38 @@ export const oidcSignInRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app
       return refuse(urls, request, reply, error);
     }
   });
+};
+
+/** An organization's OpenID Connect provider (a Quire extension), for its admins; the client secret is never returned. */
+export const organizationOidcRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { ctx, urls }) => {
+  const tags = ['sso'];
+  app.get(
+    '/orgs/:organizationId/oidc',
+    { schema: { operationId: 'getOrganizationOIDCProvider', tags, params: OrganizationParams, response: { 200: OidcProviderSchema, ...ErrorResponses } } },
+    async (request) => presentOidcProvider(urls, await getOidcProvider(ctx, callerOf(request), request.params.organizationId)),
+  );
+
+  app.put(
+    '/orgs/:organizationId/oidc',
+    {
+      schema: {
+        operationId: 'setOrganizationOIDCProvider',
+        summary: 'Set (make or replace) the organization\'s OpenID Connect provider.',
+        tags,
+        params: OrganizationParams,
+        body: SetOidcProviderBody,
+        response: { 200: OidcProviderSchema, ...ErrorResponses },
+      },
+    },
+    async (request) => presentOidcProvider(urls, await setOidcProvider(ctx, callerOf(request), request.params.organizationId, request.body)),
+  );
+
+  app.delete(
+    '/orgs/:organizationId/oidc',
+    { schema: { operationId: 'deleteOrganizationOIDCProvider', tags, params: OrganizationParams, response: { 204: NoContent, ...ErrorResponses } } },
+    async (request, reply) => {
+      await removeOidcProvider(ctx, callerOf(request), request.params.organizationId);
+      return noContent(reply, 204);
+    },
+  );
 };
