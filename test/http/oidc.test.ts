@@ -135,6 +135,12 @@ describe.each(DATABASE_KINDS)('signing in with OpenID Connect (%s)', (kind) => {
     expectRefused(await get(callbackPath(backA), `quire_oidc=${forged}`), 'provider_refused');
   });
 
+  it("refuses the provider's error answer", async () => {
+    const { location, attempt } = await start();
+    const state = new URL(location).searchParams.get('state')!;
+    expectRefused(await get(`/sso/oidc/callback?error=access_denied&error_description=no&state=${state}`, attempt), 'provider_refused');
+  });
+
   it('refuses an unverified e-mail and a token without one', async () => {
     const unverified = account({ email: `unverified-${kind}@oidc.example`, email_verified: false });
     const u = await start();

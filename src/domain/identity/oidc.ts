@@ -14,6 +14,7 @@ import * as oidc from 'openid-client';
 import type { OidcProviderSettings } from '../../../config/index.js';
 import type { Context } from '../context.js';
 import type { Role } from '../roles.js';
+import { Conflict } from '../errors.js';
 import { findUserByEmail } from '../../store/sql/users.js';
 import { startSession, type SessionClient, type StartedSession } from './sessions.js';
 import { createUser, isEmail } from './users.js';
@@ -208,7 +209,14 @@ export async function finishOidcSignIn(
     }
   }
   // The instance's provider: any verified e-mail signs in, and joins no organization.
-  const user = existing ?? (await createUser(ctx, { email, ...(name ? { name } : {}) }));
+  // Two first sign-ins at once: the one that lost the insert takes the other's user.
+  const user =
+    existing ??
+    (await createUser(ctx, { email, ...(name ? { name } : {}) }).catch(async (error: unknown) => {
+      const made = error instanceof Conflict ? await findUserByEmail(ctx.db, email) : undefined;
+      if (!made) throw error;
+      return made;
+    }));
   if (organization && joins) await addMember(ctx, organization.id, user.id, organization.defaultRole);
   return { started: await startSession(ctx, user, 'oidc', input.client), next: attempt.next };
 }
