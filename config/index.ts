@@ -2,6 +2,7 @@
  * Typed settings. This is the only module that reads `process.env` (the variables and defaults of ./settings.ts, and
  * npm's markers); everything else receives a `Config`.
  */
+import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { SETTINGS, type SettingName } from './settings.js';
@@ -88,6 +89,8 @@ export interface Config {
    * token; unset, there is no such route.
    */
   metricsToken?: string;
+  /** The instance's OpenID Connect provider (QUIRE_OIDC_*), when configured: anyone it vouches for may sign in. */
+  oidc?: OidcProviderSettings;
   /** `quire sync`: base URL of the Quire server it syncs with (`QUIRE_URL`; default: `publicUrl`), no trailing slash. */
   syncUrl: string;
   /** `quire sync`: the API token it authenticates with (`QUIRE_TOKEN`); only that command needs it. */
@@ -124,6 +127,35 @@ export interface ImportLimits {
 }
 
 export class ConfigError extends Error {}
+
+/** An OpenID Connect provider Quire signs people in with (the instance's, from QUIRE_OIDC_*). */
+export interface OidcProviderSettings {
+  issuer: string;
+  clientId: string;
+  clientSecret: string;
+  /** The sign-in button's text. */
+  label: string;
+}
+
+/** QUIRE_OIDC_*: all unset, or an issuer with a client id and a secret (the file preferred). */
+function parseOidc(value: (name: SettingName) => string | undefined): OidcProviderSettings | undefined {
+  const [issuer, clientId, file, secret, label] = (
+    ['QUIRE_OIDC_ISSUER', 'QUIRE_OIDC_CLIENT_ID', 'QUIRE_OIDC_CLIENT_SECRET_FILE', 'QUIRE_OIDC_CLIENT_SECRET', 'QUIRE_OIDC_LABEL'] as const
+  ).map((name) => value(name));
+  if (!issuer) return undefined;
+  if (!URL.canParse(issuer) || !/^https?:$/.test(new URL(issuer).protocol)) throw new ConfigError('QUIRE_OIDC_ISSUER: must be an http(s) URL');
+  if (!clientId) throw new ConfigError('QUIRE_OIDC_CLIENT_ID: required with QUIRE_OIDC_ISSUER');
+  let clientSecret = secret;
+  if (file) {
+    try {
+      clientSecret = fs.readFileSync(file, 'utf8').trim();
+    } catch (error) {
+      throw new ConfigError(`QUIRE_OIDC_CLIENT_SECRET_FILE: cannot read ${file}: ${(error as Error).message}`);
+    }
+  }
+  if (!clientSecret) throw new ConfigError('QUIRE_OIDC_CLIENT_SECRET_FILE: required with QUIRE_OIDC_ISSUER (or QUIRE_OIDC_CLIENT_SECRET)');
+  return { issuer, clientId, clientSecret, label: label || SETTINGS.QUIRE_OIDC_LABEL.default };
+}
 
 function parsePort(raw: string | undefined, fallback: number): number {
   if (raw === undefined || raw === '') return fallback;
@@ -179,7 +211,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     throw new ConfigError('DATABASE_URL: must start with postgres:// or postgresql://');
   }
   const publicUrl = (value('QUIRE_PUBLIC_URL') || `http://${host.includes(':') ? `[${host}]` : host}:${port}`).replace(/\/+$/, '');
-  const { QUIRE_TOKEN: _token, QUIRE_MIGRATE_TOKEN: _migrateToken, QUIRE_METRICS_TOKEN: _metricsToken, ...childEnv } = env;
+  const { QUIRE_TOKEN: _token, QUIRE_MIGRATE_TOKEN: _migrateToken, QUIRE_METRICS_TOKEN: _metricsToken, QUIRE_OIDC_CLIENT_SECRET: _oidcSecret, ...childEnv } = env;
   const cacheTtl = value('QUIRE_CACHE_TTL_MS');
   const config: Config = {
     dataDir: path.resolve(value('QUIRE_DATA_DIR') || SETTINGS.QUIRE_DATA_DIR.default),
@@ -218,6 +250,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     syncToken: value('QUIRE_TOKEN') || undefined,
     migrateToken: value('QUIRE_MIGRATE_TOKEN') || undefined,
     metricsToken: value('QUIRE_METRICS_TOKEN') || undefined,
+    oidc: parseOidc(value),
     childEnv,
     // Set by npm itself, not settings.
     startedByNpm: Boolean(env.npm_lifecycle_event || env.npm_command),

@@ -136,6 +136,7 @@ export async function createContainer(config: Config, options: ContainerOptions 
     gitSyncPollMs: config.gitSyncPollMs,
     gitMaxFileBytes: config.gitMaxFileBytes,
     importLimits: config.importLimits,
+    oidc: config.oidc,
     signInLimits: new SignInLimits(),
     log,
   };

@@ -16,7 +16,7 @@ import type { CpuPool } from '../cpu/pool.js';
 import type { SharedWork } from './shared-work.js';
 import type { SpaceRankings } from './search/rankings.js';
 import type { Logger } from '../log.js';
-import type { ImportLimits } from '../../config/index.js';
+import type { ImportLimits, OidcProviderSettings } from '../../config/index.js';
 import type { SignInLimits } from './identity/sign-in-limits.js';
 
 /** What domain functions work with; built once by the container and passed down explicitly. */
@@ -68,6 +68,8 @@ export interface Context {
   gitMaxFileBytes: number;
   /** What one content import may take: archive sizes, and the memory and time of its conversion thread. */
   importLimits: ImportLimits;
+  /** The instance's OpenID Connect provider (QUIRE_OIDC_*), when configured (./identity/oidc.ts). */
+  oidc: OidcProviderSettings | undefined;
   /** Failed sign-ins counted per e-mail and client address, to refuse guessing (./identity/sign-in-limits.ts). */
   signInLimits: SignInLimits;
   /** The process's logger: the HTTP server's, the job runners' and the command's (long work says how far it got). */

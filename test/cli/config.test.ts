@@ -1,4 +1,7 @@
 /** Settings read from the environment (config/index.ts): defaults, and values refused with the variable's name. */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../config/index.js';
 
@@ -24,5 +27,36 @@ describe('QUIRE_HEAP_GROWTH_PERCENT', () => {
   it.each(['-5', '1.5', 'fast'])('refuses %s, naming the variable', (raw) => {
     expect(() => loadConfig({ QUIRE_HEAP_GROWTH_PERCENT: raw })).toThrow(ConfigError);
     expect(() => loadConfig({ QUIRE_HEAP_GROWTH_PERCENT: raw })).toThrow(/^QUIRE_HEAP_GROWTH_PERCENT: must be an integer of 0 or more/);
+  });
+});
+
+describe('QUIRE_OIDC_*', () => {
+  const base = { QUIRE_OIDC_ISSUER: 'https://idp.example.com', QUIRE_OIDC_CLIENT_ID: 'quire' };
+
+  it('is unset by default; the secret comes from its file (preferred, winning) or the variable, kept from child processes', () => {
+    expect(loadConfig({}).oidc).toBeUndefined();
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-oidc-'));
+    const file = path.join(dir, 'secret');
+    fs.writeFileSync(file, 'from-the-file\n');
+    try {
+      expect(loadConfig({ ...base, QUIRE_OIDC_CLIENT_SECRET_FILE: file, QUIRE_OIDC_CLIENT_SECRET: 'from-the-env' }).oidc).toEqual({
+        issuer: 'https://idp.example.com',
+        clientId: 'quire',
+        clientSecret: 'from-the-file',
+        label: 'Single sign-on',
+      });
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+    const config = loadConfig({ ...base, QUIRE_OIDC_CLIENT_SECRET: 'from-the-env', QUIRE_OIDC_LABEL: 'Acme' });
+    expect(config.oidc).toMatchObject({ clientSecret: 'from-the-env', label: 'Acme' });
+    expect(config.childEnv.QUIRE_OIDC_CLIENT_SECRET).toBeUndefined();
+  });
+
+  it('refuses an incomplete or unreadable configuration, naming the variable', () => {
+    expect(() => loadConfig({ QUIRE_OIDC_ISSUER: 'idp.example.com' })).toThrow(/^QUIRE_OIDC_ISSUER: /);
+    expect(() => loadConfig({ QUIRE_OIDC_ISSUER: 'https://idp.example.com', QUIRE_OIDC_CLIENT_SECRET: 's' })).toThrow(/^QUIRE_OIDC_CLIENT_ID: /);
+    expect(() => loadConfig(base)).toThrow(/^QUIRE_OIDC_CLIENT_SECRET_FILE: /);
+    expect(() => loadConfig({ ...base, QUIRE_OIDC_CLIENT_SECRET_FILE: '/nonexistent/secret' })).toThrow(/^QUIRE_OIDC_CLIENT_SECRET_FILE: cannot read/);
   });
 });

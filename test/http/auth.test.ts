@@ -26,7 +26,7 @@ describe('authentication on every operation', () => {
         // users: the reference's own reads (its client's getAuthenticatedUser, and every user object's location)
         'getAuthenticatedUser', 'getUserById',
         // signing in, sessions and personal tokens (Quire extensions)
-        'signIn', 'setPasswordWithLink', 'getCurrentSession', 'signOut', 'listUserSessions', 'revokeUserSession', 'signOutEverywhere',
+        'signIn', 'setPasswordWithLink', 'listSignInProviders', 'getCurrentSession', 'signOut', 'listUserSessions', 'revokeUserSession', 'signOutEverywhere',
         'changeUserPassword', 'listUserTokens', 'createUserToken', 'revokeUserToken',
         // organizations
         'listOrganizationsForAuthenticatedUser', 'getOrganizationById', 'updateOrganizationById', 'deleteOrganizationInviteById',
@@ -37,6 +37,8 @@ describe('authentication on every operation', () => {
         // SAML providers and SSO login infos
         'listSAMLProvidersInOrganizationById', 'createOrganizationSAMLProvider', 'getOrganizationSAMLProviderById',
         'deleteOrganizationSAMLProvider', 'updateOrganizationSAMLProvider', 'listSSOProviderLoginsInOrganization',
+        // an organization's OpenID Connect provider (a Quire extension)
+        'getOrganizationOIDCProvider', 'setOrganizationOIDCProvider', 'deleteOrganizationOIDCProvider',
         // translation settings
         'listTranslations', 'createTranslation', 'getTranslation', 'updateTranslation', 'deleteTranslation',
         // members

@@ -97,6 +97,10 @@ const RULES: Record<string, (w: Who) => boolean> = {
   deleteOrganizationSAMLProvider: org('admin'),
   updateOrganizationSAMLProvider: org('admin'),
   listSSOProviderLoginsInOrganization: member,
+  // the organization's OpenID Connect provider: admins only (its client secret is never returned)
+  getOrganizationOIDCProvider: org('admin'),
+  setOrganizationOIDCProvider: org('admin'),
+  deleteOrganizationOIDCProvider: org('admin'),
   // translation settings: non-guests see them, admins change them
   listTranslations: nonGuest,
   createTranslation: org('admin'),
@@ -330,6 +334,9 @@ describe.each(DATABASE_KINDS)('authorization matrix (%s)', (kind) => {
     const destination = await t.organization('Destination');
     await addMember(t.container.ctx, destination.id, world.admin.user.id, 'admin');
     target = destination.id;
+    // An OpenID Connect provider, so that reading it finds one (whatever the order of the operations).
+    const oidc = { issuer: 'https://idp.example.com', clientId: 'quire', clientSecret: 'a secret' };
+    expect((await t.request('PUT', `/v1/orgs/${world.organizationId}/oidc`, { token: world.admin.token, body: oidc })).status).toBe(200);
     joinInvite = (await t.request('POST', `/v1/orgs/${world.organizationId}/link-invites`, { token: world.admin.token, body: { role: 'read' } })).body.id;
   });
   afterAll(async () => t?.close());
@@ -361,6 +368,7 @@ describe.each(DATABASE_KINDS)('authorization matrix (%s)', (kind) => {
       addMemberToOrganizationTeamById: { role: 'member' },
       createOrganizationSAMLProvider: { label: `Provider ${n}` },
       updateOrganizationSAMLProvider: { label: 'Okta' },
+      setOrganizationOIDCProvider: { issuer: 'https://idp.example.com', clientId: 'quire', clientSecret: `secret-${n}` },
       createTranslation: { title: `Translation ${n}` },
       updateTranslation: { title: 'French' },
       updateCollectionById: { title: 'Guides' },

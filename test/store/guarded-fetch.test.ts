@@ -23,7 +23,11 @@ describe('guarded outbound fetches', () => {
       else if (req.url === '/echo') res.end(JSON.stringify({ authorization: req.headers.authorization ?? null, cookie: req.headers.cookie ?? null, accept: req.headers.accept ?? null }));
       else if (req.url === '/to-echo') res.writeHead(302, { location: '/echo' }).end();
       else if (req.url?.startsWith('/to-other-origin/')) res.writeHead(307, { location: decodeURIComponent(req.url.slice('/to-other-origin/'.length)) }).end();
-      else if (req.url === '/big') res.end(Buffer.alloc(64 * 1024, 'x'));
+      else if (req.url === '/post' && req.method === 'POST') {
+        let body = '';
+        req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+        req.on('end', () => res.writeHead(201, { 'content-type': 'application/json', 'x-seen': 'yes' }).end(JSON.stringify({ body, type: req.headers['content-type'] })));
+      } else if (req.url === '/big') res.end(Buffer.alloc(64 * 1024, 'x'));
       else if (req.url === '/slow') setTimeout(() => res.end('late'), 5000).unref();
       else res.writeHead(404).end();
     });
@@ -113,6 +117,20 @@ describe('guarded outbound fetches', () => {
     expect(ok.body.toString()).toBe('hello');
     expect((await f.fetch(`${base}/to-ok`)).url).toBe(`${base}/ok`);
     for (const path of ['/to-private', '/to-metadata']) expect((await failure(f.fetch(`${base}${path}`))).code).toBe('FETCH_REFUSED');
+  });
+
+  it('answers a Fetch API request (for openid-client): a POST with its body, no redirect followed, the same refusals', async () => {
+    const allowed = fetcher({ allow: ['127.0.0.1'], maxBytes: 1024 });
+    const posted = await allowed.request(`${base}/post`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ a: '1' }) });
+    expect(posted.status).toBe(201);
+    expect(posted.headers.get('x-seen')).toBe('yes');
+    expect(await posted.json()).toEqual({ body: 'a=1', type: 'application/x-www-form-urlencoded' });
+    const redirect = await allowed.request(`${base}/to-private`);
+    expect(redirect.status).toBe(302);
+    expect(redirect.headers.get('location')).toBe('http://10.0.0.1/secret');
+    expect((await failure(allowed.request(`${base}/big`))).code).toBe('FETCH_TOO_LARGE');
+    expect((await failure(fetcher({ allow: [] }).request(`${base}/ok`))).code).toBe('FETCH_REFUSED');
+    expect((await failure(allowed.request('file:///etc/passwd'))).code).toBe('FETCH_REFUSED');
   });
 
   it('gives up after the time limit and past the size cap', async () => {

@@ -121,7 +121,8 @@ export interface OrganizationPatch {
   inviteLinks?: boolean;
 }
 
-const DOMAIN = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
+/** A domain name, lower case (e-mail domains). */
+export const DOMAIN = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
 
 /** Updates an organization (admin). */
 export async function updateOrganization(

@@ -21,6 +21,7 @@ import { changeRoutes } from './changes/index.js';
 import { inviteRoutes } from './invites/index.js';
 import { ssoRoutes } from './sso/index.js';
 import { samlServiceProviderRoutes } from './sso/service-provider.js';
+import { oidcSignInRoutes, organizationOidcRoutes, signInProviderRoutes } from './oidc/index.js';
 import { translationRoutes } from './translations/index.js';
 import { openApiRoutes } from './openapi/index.js';
 import { siteRoutes } from './sites/index.js';
@@ -54,6 +55,7 @@ export async function registerRoutes(app: FastifyInstance, deps: RouteDeps): Pro
       await v1.register(memberRoutes, deps);
       await v1.register(teamRoutes, deps);
       await v1.register(ssoRoutes, deps);
+      await v1.register(organizationOidcRoutes, deps);
       await v1.register(translationRoutes, deps);
       await v1.register(collectionRoutes, deps);
       await v1.register(spaceRoutes, deps);
@@ -81,12 +83,15 @@ export async function registerRoutes(app: FastifyInstance, deps: RouteDeps): Pro
   );
   // Signing in: under /v1 but outside its authentication (it is how a browser gets its credentials).
   await app.register(signInRoutes, { ...deps, prefix: '/v1' });
+  await app.register(signInProviderRoutes, { ...deps, prefix: '/v1' });
   // Git hosts' webhook deliveries: under /v1 but outside its bearer authentication (a delivery's signature is its own).
   await app.register(gitSyncWebhookRoutes, { ...deps, prefix: '/v1' });
   // Git over HTTP at /git/SPACE_ID.git: outside /v1, with its own authentication (HTTP Basic or bearer).
   await app.register(gitRoutes, deps);
   await app.register(downloadRoutes, deps);
   await app.register(samlServiceProviderRoutes, deps);
+  // Signing in with OpenID Connect: the browser's round trip to the provider.
+  await app.register(oidcSignInRoutes, deps);
   // The app for members in the browser, at /app (and / leading there).
   await app.register(appRoutes, deps);
   // Published sites, as readers see them: HTML outside /v1, anonymous by default.

@@ -184,6 +184,36 @@ export class GuardedFetcher {
     throw new FetchFailure('FETCH_ERROR', `url: more than ${this.options.maxRedirects ?? 5} redirects`);
   }
 
+  /**
+   * One request as the Fetch API makes it (for a library that takes a `fetch`: openid-client), with this fetcher's
+   * address checks, time limit and size cap. Redirects are not followed: the answer is returned as it came.
+   */
+  async request(url: string | URL, init: { method?: string; headers?: HeadersInit; body?: unknown; signal?: AbortSignal | null } = {}): Promise<Response> {
+    const target = new URL(url);
+    if (target.protocol !== 'http:' && target.protocol !== 'https:') {
+      throw new FetchFailure('FETCH_REFUSED', `url: only http and https can be fetched, not ${target.protocol}`);
+    }
+    const host = target.hostname.replace(/^\[|\]$/g, '');
+    if (net.isIP(host) && !this.addressAllowed(host, host)) throw refusal(host, host);
+    const timeout = AbortSignal.timeout(this.options.timeoutMs ?? 15_000);
+    const signal = init.signal ? AbortSignal.any([init.signal, timeout]) : timeout;
+    const headers = Object.fromEntries(new Headers(init.headers).entries());
+    const body = init.body === undefined || init.body === null ? undefined : typeof init.body === 'string' ? init.body : String(init.body as URLSearchParams);
+    try {
+      const { agent, request } = await this.connector();
+      const response = await request(target, { method: (init.method ?? 'GET') as 'GET', headers, body, dispatcher: agent, signal, maxRedirections: 0 } as never);
+      const bytes = await readCapped(response.body, this.options.maxBytes ?? 20 * 1024 * 1024, target);
+      const answerHeaders = new Headers();
+      for (const [name, value] of Object.entries(response.headers)) {
+        for (const item of Array.isArray(value) ? value : [value]) if (item !== undefined) answerHeaders.append(name, String(item));
+      }
+      const empty = response.statusCode === 204 || response.statusCode === 304 || (init.method ?? 'GET') === 'HEAD';
+      return new Response(empty ? null : new Uint8Array(bytes), { status: response.statusCode, headers: answerHeaders });
+    } catch (error) {
+      throw translate(error, target);
+    }
+  }
+
   async close(): Promise<void> {
     await this.agent?.close();
   }

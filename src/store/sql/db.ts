@@ -35,6 +35,7 @@ import * as m0021 from './migrations/0021_git_sync.js';
 import * as m0022 from './migrations/0022_git_sync_runs.js';
 import * as m0023 from './migrations/0023_change_request_reviews.js';
 import * as m0024 from './migrations/0024_sessions.js';
+import * as m0025 from './migrations/0025_oidc_providers.js';
 import * as m0026 from './migrations/0026_merge_rules.js';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -73,6 +74,7 @@ export const migrations: Record<string, Migration> = {
   '0022_git_sync_runs': m0022,
   '0023_change_request_reviews': m0023,
   '0024_sessions': m0024,
+  '0025_oidc_providers': m0025,
   '0026_merge_rules': m0026,
 };
 

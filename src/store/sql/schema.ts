@@ -46,6 +46,21 @@ export interface SessionsTable {
   expires_at: string;
 }
 
+/** An organization's OpenID Connect provider (migration 0025). */
+export interface OidcProvidersTable {
+  organization_id: string;
+  issuer: string;
+  client_id: string;
+  /** Sealed (SecretBox), never in clear. */
+  client_secret: string;
+  label: string;
+  /** JSON array of e-mail domains. */
+  allowed_domains: string;
+  default_role: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface PasswordResetsTable {
   /** SHA-256 of the link's token. */
   token_hash: string;
@@ -661,6 +676,7 @@ export interface Database {
   user_passwords: UserPasswordsTable;
   sessions: SessionsTable;
   password_resets: PasswordResetsTable;
+  oidc_providers: OidcProvidersTable;
   organizations: OrganizationsTable;
   organization_email_domains: OrganizationEmailDomainsTable;
   members: MembersTable;
