@@ -4,6 +4,7 @@ import { api, appHref, ApiError, BASE, setCsrfToken } from '../api.js';
 import { useSession } from '../session.js';
 import type { SessionInfo } from '../types.js';
 import { Layout } from '../components/layout.js';
+import { useApi } from '../use-api.js';
 
 /**
  * Where to go after signing in: a path of this app, or of a published site of this server (a private site sent the
@@ -20,10 +21,48 @@ function goTo(next: string, route: (url: string, replace?: boolean) => void): vo
   else location.assign(next);
 }
 
+interface Provider {
+  id: string;
+  label: string;
+  startUrl: string;
+}
+
+/** Why an identity provider's sign-in came back without a session (the reasons /sso/oidc/callback gives). */
+const PROVIDER_ERRORS: Record<string, string> = {
+  unknown_provider: 'That sign-in provider is not configured.',
+  provider_unavailable: 'The sign-in provider did not answer. Try again later.',
+  invalid_state: 'The sign-in took too long or was started elsewhere. Try again.',
+  provider_refused: 'The sign-in provider refused the sign-in.',
+  email_missing: 'The sign-in provider gave no e-mail address.',
+  email_unverified: 'The sign-in provider has not verified your e-mail address.',
+  not_allowed: 'This account may not sign in to that organization. Ask an administrator for an invite.',
+};
+
+/** The identity providers this server signs in with, as links that come back to `next`. */
+function Providers({ next }: { next: string }) {
+  const [providers] = useApi('providers', (signal) => api<{ items: Provider[] }>('/auth/providers', { signal }));
+  if (providers.state !== 'done' || providers.value.items.length === 0) return null;
+  const back = next.startsWith(BASE) ? next.slice(BASE.length) : next;
+  return (
+    <div class="providers">
+      <p class="aside-note">Or sign in with:</p>
+      {providers.value.items.map((provider) => {
+        const start = new URL(provider.startUrl, location.href);
+        start.searchParams.set('next', back);
+        return (
+          <a key={provider.id} class="button" href={`${start.pathname}${start.search}`}>
+            {provider.label}
+          </a>
+        );
+      })}
+    </div>
+  );
+}
+
 export function SignIn() {
   const { query, route } = useLocation();
   const session = useSession();
-  const [error, setError] = useState<string>();
+  const [error, setError] = useState<string | undefined>(query.error ? (PROVIDER_ERRORS[query.error] ?? 'The sign-in did not complete. Try again.') : undefined);
   const [busy, setBusy] = useState(false);
 
   const submit = async (event: Event) => {
@@ -61,6 +100,7 @@ export function SignIn() {
             {busy ? 'Signing in…' : 'Sign in'}
           </button>
         </form>
+        <Providers next={safeNext(query.next)} />
         <p class="aside-note">No password yet, or forgot it? An administrator gives you a link: <code>quire admin reset-password YOUR_EMAIL</code>.</p>
       </section>
     </Layout>
