@@ -9,6 +9,16 @@ export function Failure({ error }: { error: Error }) {
   );
 }
 
+/** What went wrong with something the reader just did, said where screen readers hear it at once; nothing when fine. */
+export function ErrorNotice({ message }: { message: string | undefined }) {
+  if (!message) return null;
+  return (
+    <p class="notice notice-error" role="alert">
+      {message}
+    </p>
+  );
+}
+
 export function Loading({ what }: { what: string }) {
   return (
     <p class="loading" role="status" aria-live="polite">

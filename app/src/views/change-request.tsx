@@ -4,7 +4,7 @@ import { PageDiffView } from '../components/page-diff.js';
 import { api, appHref, ApiError, encodePath } from '../api.js';
 import { useApi } from '../use-api.js';
 import { Layout } from '../components/layout.js';
-import { Failure, Show } from '../components/status.js';
+import { Failure, Show, ErrorNotice } from '../components/status.js';
 import { Time } from '../components/time.js';
 import { SpaceReader, spaceCrumbs, useSpace } from './space.js';
 import { StatusBadge } from './change-requests.js';
@@ -127,11 +127,7 @@ function Reviews({ spaceId, number, open, onChange }: { spaceId: string; number:
         </button>
       </div>
       )}
-      {error && (
-        <p class="notice notice-error" role="alert">
-          {error}
-        </p>
-      )}
+      <ErrorNotice message={error} />
     </section>
   );
 }
@@ -201,11 +197,7 @@ function RequestedReviewers({ spaceId, number, organizationId, authorId, open }:
           </button>
         </form>
       )}
-      {error && (
-        <p class="notice notice-error" role="alert">
-          {error}
-        </p>
-      )}
+      <ErrorNotice message={error} />
     </section>
   );
 }
@@ -247,11 +239,7 @@ function Comments({ spaceId, number }: { spaceId: string; number: string }) {
       <form class="form" onSubmit={post}>
         <label for="new-comment">Add a comment</label>
         <textarea id="new-comment" name="comment" rows={3} required maxLength={20000} />
-        {error && (
-          <p class="notice notice-error" role="alert">
-            {error}
-          </p>
-        )}
+        <ErrorNotice message={error} />
         <button type="submit" class="button">
           Comment
         </button>
@@ -325,11 +313,7 @@ function Actions({ spaceId, cr, onChange }: { spaceId: string; cr: ChangeRequest
           </ul>
         </div>
       )}
-      {message.error && (
-        <p class="notice notice-error" role="alert">
-          {message.error}
-        </p>
-      )}
+      <ErrorNotice message={message.error} />
       {message.conflicts && (
         <div class="notice notice-error" role="alert">
           <p>These files conflict with main: {message.conflicts.join(', ')}.</p>

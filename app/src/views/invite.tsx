@@ -3,7 +3,7 @@ import { useLocation } from 'preact-iso';
 import { api, appHref } from '../api.js';
 import { useApi } from '../use-api.js';
 import { Layout } from '../components/layout.js';
-import { Show } from '../components/status.js';
+import { Show, ErrorNotice } from '../components/status.js';
 
 interface Invite {
   id: string;
@@ -37,11 +37,7 @@ export function InviteView({ organizationId, inviteId }: { organizationId: strin
             </>
           )}
         </Show>
-        {error && (
-          <p class="notice notice-error" role="alert">
-            {error}
-          </p>
-        )}
+        <ErrorNotice message={error} />
       </section>
     </Layout>
   );

@@ -4,7 +4,7 @@ import { api, appHref } from '../api.js';
 import { useApi } from '../use-api.js';
 import { useSession } from '../session.js';
 import { Layout } from '../components/layout.js';
-import { Show } from '../components/status.js';
+import { Show, ErrorNotice } from '../components/status.js';
 import { Time } from '../components/time.js';
 
 interface Session {
@@ -110,11 +110,7 @@ function Tokens() {
           Make a token
         </button>
       </form>
-      {error && (
-        <p class="notice notice-error" role="alert">
-          {error}
-        </p>
-      )}
+      <ErrorNotice message={error} />
     </section>
   );
 }

@@ -1,4 +1,5 @@
 import { useState } from 'preact/hooks';
+import { ErrorNotice } from '../components/status.js';
 import { useLocation } from 'preact-iso';
 import { api, appHref, ApiError, BASE, setCsrfToken } from '../api.js';
 import { useSession } from '../session.js';
@@ -91,11 +92,7 @@ export function SignIn() {
           <input id="email" name="email" type="email" autoComplete="username" required />
           <label for="password">Password</label>
           <input id="password" name="password" type="password" autoComplete="current-password" required />
-          {error && (
-            <p class="notice notice-error" role="alert">
-              {error}
-            </p>
-          )}
+          <ErrorNotice message={error} />
           <button type="submit" class="button button-primary" disabled={busy}>
             {busy ? 'Signing in…' : 'Sign in'}
           </button>
@@ -146,11 +143,7 @@ export function SetPassword() {
             <input id="new-password" name="password" type="password" autoComplete="new-password" minLength={10} maxLength={256} required />
             <label for="confirm-password">The same again</label>
             <input id="confirm-password" name="confirm" type="password" autoComplete="new-password" minLength={10} maxLength={256} required />
-            {error && (
-              <p class="notice notice-error" role="alert">
-                {error}
-              </p>
-            )}
+            <ErrorNotice message={error} />
             <button type="submit" class="button button-primary">
               Set password and sign in
             </button>
