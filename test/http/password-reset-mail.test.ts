@@ -114,6 +114,19 @@ describe.each(DATABASE_KINDS)('password reset by e-mail (%s)', (kind) => {
     }
   });
 
+  it('mails the link from a BullMQ worker as well', { timeout: 60_000 }, async () => {
+    const onRedis = await startTestApp(kind, { mail: { smtpUrl: smtp.url, from: FROM } }, { queue: 'bullmq' });
+    try {
+      const { user } = await onRedis.user();
+      const before = smtp.messages.length;
+      expect((await requestReset(onRedis, { email: user.email })).status).toBe(202);
+      const token = tokenOf((await smtp.nextMessageTo(user.email, before)).text);
+      expect((await onRedis.request('POST', '/v1/auth/password', { body: { token, password: PASSWORD } })).status).toBe(200);
+    } finally {
+      await onRedis.close();
+    }
+  });
+
   it('answers 202 while the SMTP server is down, and logs the failure without the password', async () => {
     const logLines: string[] = [];
     const password = 'smtp-secret-password';
