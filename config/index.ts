@@ -147,8 +147,8 @@ export interface MailSettings {
   from: string;
 }
 
-/** The address inside `Name <address>`, or the whole value. */
-const MAIL_FROM = /^(?:[^<>]*<([^<>\s]+@[^<>\s]+)>|([^<>\s]+@[^<>\s]+))$/;
+/** A sender as mail headers take it: `address`, or `Name <address>`. */
+const MAIL_FROM = /^(?:[^<>]*<[^<>\s]+@[^<>\s]+>|[^<>\s]+@[^<>\s]+)$/;
 
 /** QUIRE_SMTP_URL and QUIRE_MAIL_FROM: both unset, or an SMTP URL with a sender. */
 function parseMail(value: (name: SettingName) => string | undefined): MailSettings | undefined {
