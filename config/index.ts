@@ -91,6 +91,8 @@ export interface Config {
   metricsToken?: string;
   /** The instance's OpenID Connect provider (QUIRE_OIDC_*), when configured: anyone it vouches for may sign in. */
   oidc?: OidcProviderSettings;
+  /** Where password-reset mail is sent through (QUIRE_SMTP_URL, QUIRE_MAIL_FROM), when configured. */
+  mail?: MailSettings;
   /** `quire sync`: base URL of the Quire server it syncs with (`QUIRE_URL`; default: `publicUrl`), no trailing slash. */
   syncUrl: string;
   /** `quire sync`: the API token it authenticates with (`QUIRE_TOKEN`); only that command needs it. */
@@ -135,6 +137,34 @@ export interface OidcProviderSettings {
   clientSecret: string;
   /** The sign-in button's text. */
   label: string;
+}
+
+/** How Quire sends mail: an SMTP server (its URL holds the credentials) and the sender. */
+export interface MailSettings {
+  /** `smtp://` or `smtps://`, with `USER:PASSWORD@` when the server wants them: a secret, as a whole. */
+  smtpUrl: string;
+  /** An address, or `Name <address>`. */
+  from: string;
+}
+
+/** A sender as mail headers take it: `address`, or `Name <address>`. */
+const MAIL_FROM = /^(?:[^<>]*<[^<>\s]+@[^<>\s]+>|[^<>\s]+@[^<>\s]+)$/;
+
+/** QUIRE_SMTP_URL and QUIRE_MAIL_FROM: both unset, or an SMTP URL with a sender. */
+function parseMail(value: (name: SettingName) => string | undefined): MailSettings | undefined {
+  const smtpUrl = value('QUIRE_SMTP_URL');
+  const from = value('QUIRE_MAIL_FROM')?.trim();
+  if (!smtpUrl) {
+    if (from) throw new ConfigError('QUIRE_MAIL_FROM: is set but QUIRE_SMTP_URL is not; set both to send mail');
+    return undefined;
+  }
+  // The URL is never quoted back: it may hold the password.
+  if (!URL.canParse(smtpUrl) || !/^smtps?:$/.test(new URL(smtpUrl).protocol) || !new URL(smtpUrl).hostname) {
+    throw new ConfigError('QUIRE_SMTP_URL: must be an smtp:// or smtps:// URL with a host (smtp://USER:PASSWORD@HOST:PORT)');
+  }
+  if (!from) throw new ConfigError('QUIRE_MAIL_FROM: required with QUIRE_SMTP_URL');
+  if (!MAIL_FROM.test(from)) throw new ConfigError(`QUIRE_MAIL_FROM: must be an address or "Name <address>", got "${from}"`);
+  return { smtpUrl, from };
 }
 
 /** QUIRE_OIDC_*: all unset, or an issuer with a client id and a secret (the file preferred). */
@@ -211,7 +241,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     throw new ConfigError('DATABASE_URL: must start with postgres:// or postgresql://');
   }
   const publicUrl = (value('QUIRE_PUBLIC_URL') || `http://${host.includes(':') ? `[${host}]` : host}:${port}`).replace(/\/+$/, '');
-  const { QUIRE_TOKEN: _token, QUIRE_MIGRATE_TOKEN: _migrateToken, QUIRE_METRICS_TOKEN: _metricsToken, QUIRE_OIDC_CLIENT_SECRET: _oidcSecret, ...childEnv } = env;
+  const { QUIRE_TOKEN: _token, QUIRE_MIGRATE_TOKEN: _migrateToken, QUIRE_METRICS_TOKEN: _metricsToken, QUIRE_OIDC_CLIENT_SECRET: _oidcSecret, QUIRE_SMTP_URL: _smtpUrl, ...childEnv } = env;
   const cacheTtl = value('QUIRE_CACHE_TTL_MS');
   const config: Config = {
     dataDir: path.resolve(value('QUIRE_DATA_DIR') || SETTINGS.QUIRE_DATA_DIR.default),
@@ -251,6 +281,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     migrateToken: value('QUIRE_MIGRATE_TOKEN') || undefined,
     metricsToken: value('QUIRE_METRICS_TOKEN') || undefined,
     oidc: parseOidc(value),
+    mail: parseMail(value),
     childEnv,
     // Set by npm itself, not settings.
     startedByNpm: Boolean(env.npm_lifecycle_event || env.npm_command),

@@ -122,6 +122,12 @@ export const SETTINGS = {
   },
   QUIRE_OIDC_CLIENT_SECRET: { shown: 'unset', description: 'the client secret itself, when no QUIRE_OIDC_CLIENT_SECRET_FILE is given', commands: ['serve'] },
   QUIRE_OIDC_LABEL: { default: 'Single sign-on', description: "the sign-in button's text (public)", commands: ['serve'] },
+  QUIRE_SMTP_URL: {
+    shown: 'unset: no password reset by e-mail',
+    description: 'smtp://USER:PASSWORD@HOST:PORT (STARTTLS when offered) or smtps://... (TLS): the server that sends password-reset mail; the password is never logged',
+    commands: SERVERS,
+  },
+  QUIRE_MAIL_FROM: { shown: 'unset (required with QUIRE_SMTP_URL)', description: 'the From of the mail Quire sends: an address, or "Name <address>"', commands: SERVERS },
   QUIRE_URL: { shown: 'QUIRE_PUBLIC_URL', description: 'the server to sync with', commands: ['sync'] },
   QUIRE_TOKEN: { shown: 'unset (required)', description: 'the API token sync uses (edit permission on the space to push)', commands: ['sync'] },
   QUIRE_MIGRATE_TOKEN: { shown: 'unset: --token-file', description: "the source server's API token", commands: ['migrate'] },

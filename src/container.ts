@@ -27,6 +27,10 @@ import { prepareDataDir, sqliteFile } from './store/instance-files.js';
 import type { DestinationStream } from 'pino';
 import { createLogger, errorField, type Logger } from './log.js';
 import { SignInLimits } from './domain/identity/sign-in-limits.js';
+import { PASSWORD_RESET_LIMITS } from './domain/identity/password-reset.js';
+import { SmtpMailer } from './store/mail/smtp-mailer.js';
+import { Urls } from './http/urls.js';
+import { appPaths } from './http/app-paths.js';
 
 export interface Container {
   config: Config;
@@ -114,6 +118,8 @@ export async function createContainer(config: Config, options: ContainerOptions 
   } else {
     jobs = new InProcessQueue(handle, { ...retries, concurrency: config.jobConcurrency, onFailure });
   }
+  const mailer = config.mail && new SmtpMailer(config.mail);
+  const appUrls = new Urls(config.publicUrl);
   const ctx: Context = {
     db: store.db,
     git,
@@ -138,6 +144,9 @@ export async function createContainer(config: Config, options: ContainerOptions 
     importLimits: config.importLimits,
     oidc: config.oidc,
     signInLimits: new SignInLimits(),
+    passwordResetLimits: new SignInLimits(PASSWORD_RESET_LIMITS),
+    // The token rides in the fragment, as in `quire admin reset-password`'s links: browsers never send it.
+    mail: mailer && { mailer, instanceUrl: config.publicUrl, setPasswordLink: (token) => appUrls.app(`${appPaths.setPassword}#token=${token}`) },
     log,
   };
   return {
@@ -158,6 +167,7 @@ export async function createContainer(config: Config, options: ContainerOptions 
       await git.close();
       launcher.close();
       await fetcher.close();
+      mailer?.close();
       await store.close();
     },
   };

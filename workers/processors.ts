@@ -10,6 +10,7 @@ import { indexLinksJob } from './index-links.js';
 import { indexSearchJob } from './index-search.js';
 import { fetchOpenApiJob, refreshOpenApiSpecsJob } from './openapi.js';
 import { gitSyncJob, pollGitSyncJob } from './git-sync.js';
+import { sendPasswordResetMailJob } from './password-reset-mail.js';
 
 export function jobHandler(ctx: Context): JobHandler {
   return async (job) => {
@@ -30,6 +31,8 @@ export function jobHandler(ctx: Context): JobHandler {
         return gitSyncJob(ctx, job.payload);
       case 'poll-git-sync':
         return pollGitSyncJob(ctx);
+      case 'send-password-reset-mail':
+        return sendPasswordResetMailJob(ctx, job.payload);
     }
   };
 }

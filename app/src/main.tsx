@@ -12,7 +12,7 @@ import { api, appHref, BASE, setCsrfToken, whenSignedOut } from './api.js';
 import { SessionContext, useSession, type SessionState } from './session.js';
 import { applyTheme, storedTheme } from './theme.js';
 import type { SessionInfo } from './types.js';
-import { SignIn, SetPassword } from './views/sign-in.js';
+import { ForgotPassword, SignIn, SetPassword } from './views/sign-in.js';
 import { Home } from './views/home.js';
 import { OrganizationView } from './views/organization.js';
 import { SpaceView } from './views/space.js';
@@ -31,7 +31,7 @@ style.textContent = CONTENT_CSS;
 document.head.prepend(style);
 applyTheme(storedTheme());
 
-const PUBLIC = new Set([appHref(appPaths.signIn), appHref(appPaths.setPassword)]);
+const PUBLIC = new Set([appHref(appPaths.signIn), appHref(appPaths.setPassword), appHref(appPaths.forgotPassword)]);
 
 /** Sends a signed-out reader to sign in, and back here afterwards. */
 function Guard({ children }: { children: preact.ComponentChildren }) {
@@ -80,6 +80,7 @@ function App() {
           <Router>
             <Route path={at(appPaths.signIn)} component={SignIn} />
             <Route path={at(appPaths.setPassword)} component={SetPassword} />
+            <Route path={at(appPaths.forgotPassword)} component={ForgotPassword} />
             <Route path={at('/')} component={Home} />
             <Route path={at('/settings')} component={SettingsView} />
             <Route path={at('/o/:organizationId')} component={OrganizationView} />

@@ -77,6 +77,7 @@ export async function serve(config: Config): Promise<void> {
   app.log.info(`public URL ${config.publicUrl} (listening on ${address})`);
   app.log.info(describeStore(config));
   app.log.info(config.redisUrl ? `jobs on BullMQ, Redis ${withoutPassword(config.redisUrl)}, key prefix ${config.redisPrefix}: run \`quire worker\` beside it` : 'jobs in this process (REDIS_URL is not set)');
+  app.log.info(container.ctx.mail ? `password reset by e-mail, sent through ${container.ctx.mail.mailer.server}` : 'no password reset by e-mail (QUIRE_SMTP_URL is not set)');
   // A CPU pool thread loads now rather than on the first push or search (which splits its work with a thread only
   // once one is running).
   container.ctx.cpu.startThread();

@@ -18,6 +18,7 @@ import type { SpaceRankings } from './search/rankings.js';
 import type { Logger } from '../log.js';
 import type { ImportLimits, OidcProviderSettings } from '../../config/index.js';
 import type { SignInLimits } from './identity/sign-in-limits.js';
+import type { Mailer } from '../store/mail/smtp-mailer.js';
 
 /** What domain functions work with; built once by the container and passed down explicitly. */
 export interface Context {
@@ -72,8 +73,21 @@ export interface Context {
   oidc: OidcProviderSettings | undefined;
   /** Failed sign-ins counted per e-mail and client address, to refuse guessing (./identity/sign-in-limits.ts). */
   signInLimits: SignInLimits;
+  /** Password-reset requests counted per e-mail and client address, every one of them (./identity/password-reset.ts). */
+  passwordResetLimits: SignInLimits;
+  /** Mail this instance sends (password resets), when QUIRE_SMTP_URL is set. */
+  mail: OutgoingMail | undefined;
   /** The process's logger: the HTTP server's, the job runners' and the command's (long work says how far it got). */
   log: Logger;
+}
+
+/** What sending mail needs: the server, and the addresses of this instance that mail links to. */
+export interface OutgoingMail {
+  mailer: Mailer;
+  /** The instance's public URL (QUIRE_PUBLIC_URL), named in the mail. */
+  instanceUrl: string;
+  /** The app's address that sets a password with a one-time link's token. */
+  setPasswordLink(token: string): string;
 }
 
 /** The authenticated user a request acts for. */

@@ -24,11 +24,13 @@ export interface JobPayloads {
   'git-sync': { spaceId: string; commit: string };
   /** Periodic: reads every connected repository's branches and queues the Git Sync runs that have something to do. */
   'poll-git-sync': Record<string, never>;
+  /** Mails a one-time password link to the account of this address, when there is one (the address is the request). */
+  'send-password-reset-mail': { email: string };
 }
 
 export type JobName = keyof JobPayloads;
 
-export const JOB_NAMES: readonly JobName[] = ['import-content', 'import-repository', 'index-links', 'index-search', 'fetch-openapi', 'refresh-openapi-specs', 'git-sync', 'poll-git-sync'];
+export const JOB_NAMES: readonly JobName[] = ['import-content', 'import-repository', 'index-links', 'index-search', 'fetch-openapi', 'refresh-openapi-specs', 'git-sync', 'poll-git-sync', 'send-password-reset-mail'];
 
 export type Job<N extends JobName = JobName> = N extends JobName ? { name: N; payload: JobPayloads[N] } : never;
 

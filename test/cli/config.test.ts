@@ -60,3 +60,25 @@ describe('QUIRE_OIDC_*', () => {
     expect(() => loadConfig({ ...base, QUIRE_OIDC_CLIENT_SECRET_FILE: '/nonexistent/secret' })).toThrow(/^QUIRE_OIDC_CLIENT_SECRET_FILE: cannot read/);
   });
 });
+
+describe('QUIRE_SMTP_URL and QUIRE_MAIL_FROM', () => {
+  const url = 'smtp://quire:s3cret-pass@mail.example.com:587';
+
+  it('are unset by default; set, they give the mail settings, and the URL is kept from child processes', () => {
+    expect(loadConfig({}).mail).toBeUndefined();
+    const config = loadConfig({ QUIRE_SMTP_URL: url, QUIRE_MAIL_FROM: ' Quire <quire@example.com> ' });
+    expect(config.mail).toEqual({ smtpUrl: url, from: 'Quire <quire@example.com>' });
+    expect(config.childEnv.QUIRE_SMTP_URL).toBeUndefined();
+    expect(loadConfig({ QUIRE_SMTP_URL: 'smtps://mail.example.com', QUIRE_MAIL_FROM: 'quire@example.com' }).mail?.from).toBe('quire@example.com');
+  });
+
+  it('refuses a URL that is not SMTP, or a missing or malformed sender, naming the variable and never quoting the URL', () => {
+    for (const bad of ['https://quire:s3cret-pass@mail.example.com', 'mail.example.com', 'smtp://']) {
+      expect(() => loadConfig({ QUIRE_SMTP_URL: bad, QUIRE_MAIL_FROM: 'quire@example.com' })).toThrow(/^QUIRE_SMTP_URL: must be an smtp:\/\/ or smtps:\/\/ URL/);
+      expect(() => loadConfig({ QUIRE_SMTP_URL: bad, QUIRE_MAIL_FROM: 'quire@example.com' })).not.toThrow(/s3cret-pass/);
+    }
+    expect(() => loadConfig({ QUIRE_SMTP_URL: url })).toThrow(/^QUIRE_MAIL_FROM: required with QUIRE_SMTP_URL/);
+    expect(() => loadConfig({ QUIRE_SMTP_URL: url, QUIRE_MAIL_FROM: 'Quire' })).toThrow(/^QUIRE_MAIL_FROM: must be an address/);
+    expect(() => loadConfig({ QUIRE_MAIL_FROM: 'quire@example.com' })).toThrow(/^QUIRE_MAIL_FROM: is set but QUIRE_SMTP_URL is not/);
+  });
+});

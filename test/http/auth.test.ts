@@ -26,7 +26,7 @@ describe('authentication on every operation', () => {
         // users: the reference's own reads (its client's getAuthenticatedUser, and every user object's location)
         'getAuthenticatedUser', 'getUserById',
         // signing in, sessions and personal tokens (Quire extensions)
-        'signIn', 'setPasswordWithLink', 'listSignInProviders', 'getCurrentSession', 'signOut', 'listUserSessions', 'revokeUserSession', 'signOutEverywhere',
+        'signIn', 'setPasswordWithLink', 'requestPasswordReset', 'listSignInProviders', 'getCurrentSession', 'signOut', 'listUserSessions', 'revokeUserSession', 'signOutEverywhere',
         'changeUserPassword', 'listUserTokens', 'createUserToken', 'revokeUserToken',
         // organizations
         'listOrganizationsForAuthenticatedUser', 'getOrganizationById', 'updateOrganizationById', 'deleteOrganizationInviteById',

@@ -71,6 +71,7 @@ describe.each(DATABASE_KINDS)('signing in with OpenID Connect (%s)', (kind) => {
     expect(answer.status).toBe(200);
     expect(answer.body).toEqual({
       items: [{ id: 'instance', kind: 'oidc', label: 'Acme SSO', startUrl: `${t.config.publicUrl}/sso/oidc/start?provider=instance` }],
+      passwordResetByEmail: false,
     });
   });
 

@@ -1,11 +1,12 @@
 import { useState } from 'preact/hooks';
+import { appPaths } from '../../../src/http/app-paths.js';
 import { ErrorNotice } from '../components/status.js';
 import { useLocation } from 'preact-iso';
 import { api, appHref, ApiError, BASE, setCsrfToken } from '../api.js';
 import { useSession } from '../session.js';
 import type { SessionInfo } from '../types.js';
 import { Layout } from '../components/layout.js';
-import { useApi } from '../use-api.js';
+import { useApi, type Loaded } from '../use-api.js';
 
 /**
  * Where to go after signing in: a path of this app, or of a published site of this server (a private site sent the
@@ -28,6 +29,12 @@ interface Provider {
   startUrl: string;
 }
 
+/** How this server signs people in besides passwords, and whether it mails password links. */
+interface SignInOptions {
+  items: Provider[];
+  passwordResetByEmail: boolean;
+}
+
 /** Why an identity provider's sign-in came back without a session (the reasons /sso/oidc/callback gives). */
 const PROVIDER_ERRORS: Record<string, string> = {
   unknown_provider: 'That sign-in provider is not configured.',
@@ -40,8 +47,7 @@ const PROVIDER_ERRORS: Record<string, string> = {
 };
 
 /** The identity providers this server signs in with, as links that come back to `next`. */
-function Providers({ next }: { next: string }) {
-  const [providers] = useApi('providers', (signal) => api<{ items: Provider[] }>('/auth/providers', { signal }));
+function Providers({ providers, next }: { providers: Loaded<SignInOptions>; next: string }) {
   if (providers.state !== 'done' || providers.value.items.length === 0) return null;
   const back = next.startsWith(BASE) ? next.slice(BASE.length) : next;
   return (
@@ -65,6 +71,7 @@ export function SignIn() {
   const session = useSession();
   const [error, setError] = useState<string | undefined>(query.error ? (PROVIDER_ERRORS[query.error] ?? 'The sign-in did not complete. Try again.') : undefined);
   const [busy, setBusy] = useState(false);
+  const [providers] = useApi('providers', (signal) => api<SignInOptions>('/auth/providers', { signal }));
 
   const submit = async (event: Event) => {
     event.preventDefault();
@@ -97,8 +104,62 @@ export function SignIn() {
             {busy ? 'Signing in…' : 'Sign in'}
           </button>
         </form>
-        <Providers next={safeNext(query.next)} />
-        <p class="aside-note">No password yet, or forgot it? An administrator gives you a link: <code>quire admin reset-password YOUR_EMAIL</code>.</p>
+        <Providers providers={providers} next={safeNext(query.next)} />
+        {providers.state === 'done' && providers.value.passwordResetByEmail ? (
+          <p class="aside-note">
+            <a href={appHref(appPaths.forgotPassword)}>Forgot your password?</a>
+          </p>
+        ) : (
+          <p class="aside-note">No password yet, or forgot it? An administrator gives you a link: <code>quire admin reset-password YOUR_EMAIL</code>.</p>
+        )}
+      </section>
+    </Layout>
+  );
+}
+
+/** Asks for a one-time password link by e-mail; the answer does not say whether an account has the address. */
+export function ForgotPassword() {
+  const [error, setError] = useState<string>();
+  const [sentTo, setSentTo] = useState<string>();
+  const [busy, setBusy] = useState(false);
+
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget as HTMLFormElement);
+    setBusy(true);
+    setError(undefined);
+    try {
+      const answer = await api<{ email: string }>('/auth/password-reset', { method: 'POST', body: { email: String(form.get('email')) } });
+      setSentTo(answer.email);
+    } catch (failure) {
+      setError((failure as Error).message);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Layout title="Forgot your password?">
+      <section class="card narrow" aria-labelledby="forgot-title">
+        <h1 id="forgot-title">Forgot your password?</h1>
+        {sentTo ? (
+          <p class="notice" role="status">
+            If an account exists for {sentTo}, we sent it a link to set a new password. The link works once, for 24 hours.
+          </p>
+        ) : (
+          <form onSubmit={submit} class="form">
+            <p>Give the e-mail address of your account: we mail it a link that sets a new password.</p>
+            <label for="email">E-mail</label>
+            <input id="email" name="email" type="email" autoComplete="username" required />
+            <ErrorNotice message={error} />
+            <button type="submit" class="button button-primary" disabled={busy}>
+              {busy ? 'Sending…' : 'Send the link'}
+            </button>
+          </form>
+        )}
+        <p class="aside-note">
+          <a href={appHref(appPaths.signIn)}>Back to sign in</a>
+        </p>
       </section>
     </Layout>
   );

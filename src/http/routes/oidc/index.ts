@@ -4,6 +4,7 @@ import type { RouteDeps } from '../deps.js';
 import type { Urls } from '../../urls.js';
 import { cookieValue, secureAttribute, sessionCookie } from '../../cookies.js';
 import { OIDC_ATTEMPT_MS, OidcRefusal, finishOidcSignIn, listSignInProviders, startOidcSignIn } from '../../../domain/identity/oidc.js';
+import { passwordResetByEmail } from '../../../domain/identity/password-reset.js';
 import { getOidcProvider, removeOidcProvider, setOidcProvider } from '../../../domain/identity/oidc-providers.js';
 import { callerOf } from '../../plugins/auth.js';
 import { noContent } from '../../present.js';
@@ -42,7 +43,10 @@ export const signInProviderRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async 
         response: { 200: SignInProvidersSchema, ...ErrorResponses },
       },
     },
-    async () => ({ items: (await listSignInProviders(ctx)).map((provider) => presentSignInProvider(urls, provider)) }),
+    async () => ({
+      items: (await listSignInProviders(ctx)).map((provider) => presentSignInProvider(urls, provider)),
+      passwordResetByEmail: passwordResetByEmail(ctx),
+    }),
   );
 };
 

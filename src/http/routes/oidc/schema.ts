@@ -11,6 +11,7 @@ export const SignInProvidersSchema = Type.Object(
         startUrl: Type.String({ description: 'Where the browser goes to sign in with this provider (add next=/app/... to come back there)' }),
       }),
     ),
+    passwordResetByEmail: Type.Boolean({ description: 'Whether the server mails password links (requestPasswordReset): it has QUIRE_SMTP_URL' }),
   },
 );
 

@@ -20,7 +20,18 @@ import {
   type StartedSession,
 } from '../../../domain/identity/sessions.js';
 import { NotFound } from '../../../domain/errors.js';
-import { ChangePasswordBody, SessionParams, SessionsSchema, SetPasswordBody, SignInBody, SignedInSchema, SignedOutSchema } from './schema.js';
+import { requestPasswordReset } from '../../../domain/identity/password-reset.js';
+import {
+  ChangePasswordBody,
+  PasswordResetBody,
+  PasswordResetRequestedSchema,
+  SessionParams,
+  SessionsSchema,
+  SetPasswordBody,
+  SignInBody,
+  SignedInSchema,
+  SignedOutSchema,
+} from './schema.js';
 import { presentSession } from './presenter.js';
 
 const tags = ['sessions'];
@@ -66,6 +77,27 @@ export const signInRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { 
       },
     },
     async (request, reply) => sendSignedIn(urls, reply, await setPasswordWithLink(ctx, request.body, clientOf(request))),
+  );
+
+  app.post(
+    '/auth/password-reset',
+    {
+      schema: {
+        operationId: 'requestPasswordReset',
+        summary: 'Mail a one-time link that sets the password to the account of an address, if there is one (when the server sends mail).',
+        tags,
+        security: PUBLIC,
+        body: PasswordResetBody,
+        response: { 202: PasswordResetRequestedSchema, ...ErrorResponses, 429: ErrorSchema },
+      },
+    },
+    async (request, reply) => {
+      const email = await requestPasswordReset(ctx, request.body, clientOf(request));
+      return reply
+        .status(202)
+        .header('cache-control', 'no-store')
+        .send({ email, message: 'If an account has this address, a link to set its password is on its way.' });
+    },
   );
 };
 

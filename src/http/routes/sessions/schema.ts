@@ -20,6 +20,16 @@ export const SetPasswordBody = Type.Object(
   { additionalProperties: false },
 );
 
+export const PasswordResetBody = Type.Object(
+  { email: Type.String({ minLength: 1, maxLength: 320, description: 'The address of the account whose password to set.' }) },
+  { additionalProperties: false },
+);
+
+export const PasswordResetRequestedSchema = Type.Object({
+  email: Type.String({ description: 'The address, as the server reads it (trimmed, lower case).' }),
+  message: Type.String({ description: 'The same whether or not an account has the address.' }),
+});
+
 export const ChangePasswordBody = Type.Object(
   {
     currentPassword: Password('The password the account has now.'),
