@@ -18,7 +18,7 @@ const ACS_BODY_LIMIT = 256 * 1024;
 /** Every refusal and failure ends on the app's sign-in page with a short reason: never a 5xx, never a stack. */
 function refuse(urls: Urls, request: FastifyRequest, reply: FastifyReply, error: unknown) {
   const reason = error instanceof SamlRefusal ? error.reason : 'sign_in_failed';
-  request.log.info({ reason, err: { message: (error as Error).message } }, 'SAML sign-in refused');
+  request.log.info({ reason, err: { message: (error as Error).message } }, 'SAML sign-in refused')
   return reply.header('cache-control', 'no-store').redirect(urls.app(`/sign-in?error=${reason}`), 303);
 }
 
@@ -51,6 +51,11 @@ export const samlServiceProviderRoutes: FastifyPluginAsyncTypebox<RouteDeps> = a
         return refuse(urls, request, reply, error);
       }
     },
+  );
+
+  // Responses come by HTTP-POST only; a browser that opens the ACS (a bookmark, the back button) goes to sign in.
+  app.get('/sso/saml/:providerId/acs', { schema: { hide: true, params: Params, response: { ...ErrorResponses } } }, async (request, reply) =>
+    refuse(urls, request, reply, new SamlRefusal('provider_refused', 'SAMLResponse: the ACS takes responses by HTTP-POST only')),
   );
 
   // No CSRF token: the post comes cross-site from the identity provider, and the signed response is the proof.
