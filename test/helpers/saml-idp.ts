@@ -36,6 +36,8 @@ export interface ResponseOptions {
   inResponseTo?: string;
   audience?: string;
   recipient?: string;
+  /** Another Issuer than the provider's entity id. */
+  issuer?: string;
   notBefore?: Date;
   notOnOrAfter?: Date;
   /** Whose key signs (default the provider's own). */
@@ -125,7 +127,7 @@ export async function startSamlIdp(options: { host?: string } = {}): Promise<Tes
       Destination: sp.entityMeta.getAssertionConsumerService('post') as string,
       Audience: o.audience ?? sp.entityMeta.getEntityID(),
       SubjectRecipient: o.recipient ?? (sp.entityMeta.getAssertionConsumerService('post') as string),
-      Issuer: entityID,
+      Issuer: o.issuer ?? entityID,
       IssueInstant: (o.notBefore ?? now).toISOString(),
       StatusCode: samlify.Constants.StatusCode.Success,
       ConditionsNotBefore: (o.notBefore ?? now).toISOString(),

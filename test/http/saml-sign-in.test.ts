@@ -169,6 +169,7 @@ describe.each(DATABASE_KINDS)('signing in with SAML (%s)', (kind) => {
     expectRefused(await post(providerId, { SAMLResponse: altered }), 'provider_refused');
     expectRefused(await acs(await fresh({ email, audience: 'https://another-service.example/metadata' })), 'provider_refused');
     expectRefused(await acs(await fresh({ email, recipient: 'https://another-service.example/acs' })), 'provider_refused');
+    expectRefused(await acs(await fresh({ email, issuer: 'https://another-idp.example/entity' })), 'provider_refused');
     const hourAgo = new Date(Date.now() - 60 * 60 * 1000);
     expectRefused(await acs(await fresh({ email, notBefore: new Date(hourAgo.getTime() - 60_000), notOnOrAfter: hourAgo })), 'provider_refused');
     expectRefused(await acs(await fresh({ email, notBefore: new Date(Date.now() + 60 * 60 * 1000) })), 'provider_refused');

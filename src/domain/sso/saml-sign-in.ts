@@ -5,9 +5,10 @@
  * `startSamlSignIn` has node-saml build the AuthnRequest and records its id (with `next`) in saml_requests: the
  * identity provider's POST to the ACS is cross-site, so a SameSite cookie would not come back with it.
  * `finishSamlSignIn` lets node-saml check the response: the assertion signed with the provider's certificate (a
- * signed response alone is not enough), its issuer, audience (Quire's entity id for the provider), NotBefore and
- * NotOnOrAfter (with a minute of clock skew) and InResponseTo. node-saml leaves the bearer confirmation's Recipient
- * unchecked, so Quire compares it (from the assertion node-saml verified) with its ACS URL.
+ * signed response alone is not enough), its audience (Quire's entity id for the provider), NotBefore and
+ * NotOnOrAfter (with a minute of clock skew) and InResponseTo. node-saml leaves the assertion's issuer and the bearer
+ * confirmation's Recipient unchecked in a login response, so Quire compares them (read from the assertion node-saml
+ * verified) with the provider's entity id and its own ACS URL.
  *
  * Unsolicited responses (IdP-initiated sign-in, an app tile at the provider) are accepted: node-saml's
  * `validateInResponseTo: 'ifPresent'`. A response InResponseTo a request must answer one Quire sent, once; an
@@ -100,7 +101,6 @@ function samlOf(ctx: Context, provider: SamlProviderRow & { entity_id: string; s
     issuer: urls.entityID,
     audience: urls.entityID,
     callbackUrl: urls.acsURL,
-    idpIssuer: provider.entity_id,
     idpCert: provider.certificate,
     identifierFormat: EMAIL_FORMAT,
     wantAssertionsSigned: true,
@@ -182,6 +182,9 @@ export async function finishSamlSignIn(
     throw new SamlRefusal(reason, `SAMLResponse: ${message}`, { cause: error });
   }
   if (!profile) throw new SamlRefusal('provider_refused', 'SAMLResponse: carries no assertion');
+  if (profile.issuer !== provider.entity_id) {
+    throw new SamlRefusal('provider_refused', `SAMLResponse: the assertion's issuer is not the provider's entity id ${provider.entity_id}`);
+  }
   const facts = assertionFacts(profile);
   if (!facts.recipients.includes(input.urls.acsURL)) {
     throw new SamlRefusal('provider_refused', `SAMLResponse: the assertion's Recipient is not ${input.urls.acsURL}`);
