@@ -240,8 +240,8 @@ export async function listMemberTeams(
 }
 
 /**
- * Makes a user a member with a role (null: guest). Used by `quire admin create-user --org`; the API's invite
- * flows come with the organization administration issue.
+ * Makes a user a member with a role (null: guest). Used by `quire admin create-user --org` and by sign-in through an
+ * organization's identity provider (`sso`: the member arrived through it, as the member's `sso` says).
  */
 export async function addMember(ctx: Context, organizationId: string, userId: string, role: Role | null, options: { sso?: boolean } = {}): Promise<void> {
   if (!(await findOrganizationById(ctx.db, organizationId))) throw new NotFound(`org: no organization "${organizationId}"`);
