@@ -263,7 +263,7 @@ describe.each(DATABASE_KINDS)('SAML providers and SSO login infos (%s)', (kind) 
   });
 
   describe("Quire's side of a provider: the service URLs an answer hands out", () => {
-    it('serves the metadata an identity provider imports; sign-in answers 501 (API tokens only); unknown providers 404', async () => {
+    it('serves the metadata an identity provider imports; sign-in with a pending or unknown provider goes back to the sign-in page; unknown metadata 404', async () => {
       const created = await create({ label: 'Metadata' });
       const { acsURL, startURL, entityID } = created.body.service as Record<string, string>;
       const path = (url: string) => url.slice('http://quire.test'.length);
@@ -272,16 +272,18 @@ describe.each(DATABASE_KINDS)('SAML providers and SSO login infos (%s)', (kind) 
       expect(metadata.headers['content-type']).toMatch(/^application\/samlmetadata\+xml/);
       expect(metadata.body).toContain(`entityID="${entityID}"`);
       expect(metadata.body).toContain(`Binding="urn:oasis:names:tc:SAML:2.0:bindings:HTTP-POST" Location="${acsURL}"`);
-      for (const url of [startURL, acsURL]) {
-        const answer = await t.app.inject({ method: 'GET', url: path(url) });
-        expect(answer.statusCode).toBe(501);
-        expect(answer.json().error.message).toMatch(/^SAML sign-in is not available: .*API tokens/);
-      }
-      for (const endpoint of ['metadata', 'start', 'acs']) {
-        const unknown = await t.app.inject({ method: 'GET', url: `/sso/saml/nope/${endpoint}` });
-        expect(unknown.statusCode).toBe(404);
-        expect(unknown.json().error.message).toBe('providerId: no SAML provider "nope"');
-      }
+      // Sign-in itself: test/http/saml-sign-in.test.ts.
+      const start = await t.app.inject({ method: 'GET', url: path(startURL) });
+      expect(start.statusCode).toBe(303);
+      expect(start.headers.location).toBe('http://quire.test/app/sign-in?error=unknown_provider');
+      const acs = await t.app.inject({ method: 'GET', url: path(acsURL) });
+      expect(acs.statusCode).toBe(303);
+      expect(acs.headers.location).toBe('http://quire.test/app/sign-in?error=provider_refused');
+      const unknown = await t.app.inject({ method: 'GET', url: '/sso/saml/nope/metadata' });
+      expect(unknown.statusCode).toBe(404);
+      expect(unknown.json().error.message).toBe('providerId: no SAML provider "nope"');
+      const unknownStart = await t.app.inject({ method: 'GET', url: '/sso/saml/nope/start' });
+      expect(unknownStart.headers.location).toBe('http://quire.test/app/sign-in?error=unknown_provider');
     });
   });
 

@@ -25,6 +25,7 @@ function goTo(next: string, route: (url: string, replace?: boolean) => void): vo
 
 interface Provider {
   id: string;
+  kind: 'oidc' | 'saml';
   label: string;
   startUrl: string;
 }
@@ -35,7 +36,7 @@ interface SignInOptions {
   passwordResetByEmail: boolean;
 }
 
-/** Why an identity provider's sign-in came back without a session (the reasons /sso/oidc/callback gives). */
+/** Why an identity provider's sign-in came back without a session (the reasons /sso/oidc/callback and the SAML ACS give). */
 const PROVIDER_ERRORS: Record<string, string> = {
   unknown_provider: 'That sign-in provider is not configured.',
   provider_unavailable: 'The sign-in provider did not answer. Try again later.',
@@ -57,7 +58,7 @@ function Providers({ providers, next }: { providers: Loaded<SignInOptions>; next
         const start = new URL(provider.startUrl, location.href);
         start.searchParams.set('next', back);
         return (
-          <a key={provider.id} class="button" href={`${start.pathname}${start.search}`}>
+          <a key={`${provider.kind}:${provider.id}`} class="button" href={`${start.pathname}${start.search}`}>
             {provider.label}
           </a>
         );

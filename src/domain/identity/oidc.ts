@@ -22,6 +22,7 @@ import { oidcProviderView, oidcSecretContext, plainHttpAllowed } from './oidc-pr
 import { addMember } from '../members/members.js';
 import { findMember } from '../../store/sql/members.js';
 import { findOidcProvider, listOidcProviderLabels } from '../../store/sql/oidc-providers.js';
+import { listActiveSamlProviderLabels } from '../../store/sql/saml.js';
 
 /** The id of the instance's provider (QUIRE_OIDC_*) in `provider=` and in the providers list. */
 export const INSTANCE_PROVIDER = 'instance';
@@ -45,7 +46,7 @@ export class OidcRefusal extends Error {
 /** A provider people can sign in with, as the sign-in page lists it (labels are public). */
 export interface SignInProvider {
   id: string;
-  kind: 'oidc';
+  kind: 'oidc' | 'saml';
   label: string;
 }
 
@@ -59,10 +60,14 @@ interface Attempt {
   expires: number;
 }
 
-/** The providers the sign-in page offers: the instance's, then every organization's (their labels are public). */
+/**
+ * The providers the sign-in page offers: the instance's, then every organization's OpenID Connect provider, then
+ * every active SAML provider (their labels are public).
+ */
 export async function listSignInProviders(ctx: Context): Promise<SignInProvider[]> {
   const organizations = (await listOidcProviderLabels(ctx.db)).map((row): SignInProvider => ({ id: row.organization_id, kind: 'oidc', label: row.label }));
-  return [...(ctx.oidc ? [{ id: INSTANCE_PROVIDER, kind: 'oidc' as const, label: ctx.oidc.label }] : []), ...organizations];
+  const saml = (await listActiveSamlProviderLabels(ctx.db)).map((row): SignInProvider => ({ id: row.id, kind: 'saml', label: row.label }));
+  return [...(ctx.oidc ? [{ id: INSTANCE_PROVIDER, kind: 'oidc' as const, label: ctx.oidc.label }] : []), ...organizations, ...saml];
 }
 
 /** A provider's settings, and for an organization's, who may sign in with it. */

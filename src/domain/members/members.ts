@@ -240,13 +240,13 @@ export async function listMemberTeams(
 }
 
 /**
- * Makes a user a member with a role (null: guest). Used by `quire admin create-user --org`; the API's invite
- * flows come with the organization administration issue.
+ * Makes a user a member with a role (null: guest). Used by `quire admin create-user --org` and by sign-in through an
+ * organization's identity provider (`sso`: the member arrived through it, as the member's `sso` says).
  */
-export async function addMember(ctx: Context, organizationId: string, userId: string, role: Role | null): Promise<void> {
+export async function addMember(ctx: Context, organizationId: string, userId: string, role: Role | null, options: { sso?: boolean } = {}): Promise<void> {
   if (!(await findOrganizationById(ctx.db, organizationId))) throw new NotFound(`org: no organization "${organizationId}"`);
   try {
-    await insertMember(ctx.db, { organization_id: organizationId, user_id: userId, role, disabled: 0, sso: 0, joined_at: nowIso(), last_seen_at: null });
+    await insertMember(ctx.db, { organization_id: organizationId, user_id: userId, role, disabled: 0, sso: options.sso ? 1 : 0, joined_at: nowIso(), last_seen_at: null });
   } catch (error) {
     if (isUniqueViolation(error)) throw new Conflict(`user: "${userId}" is already a member of this organization`);
     throw error;

@@ -10,7 +10,7 @@
  */
 import { X509Certificate } from 'node:crypto';
 import type { Context, Caller } from '../context.js';
-import { InvalidArgument, NotFound, NotImplemented } from '../errors.js';
+import { InvalidArgument, NotFound } from '../errors.js';
 import { newId, nowIso } from '../ids.js';
 import { collectPage, type Page, type PageRequest } from '../lists.js';
 import { isRole, requireOrgPermission, type OrgAccess, type Role } from '../permissions.js';
@@ -235,12 +235,4 @@ export async function samlServiceProvider(ctx: Context, providerId: string): Pro
   const provider = await findSamlProviderById(ctx.db, providerId);
   if (!provider) throw new NotFound(`providerId: no SAML provider "${providerId}"`);
   return provider;
-}
-
-/** Sign-in through SAML: the provider's settings are stored and checked, but Quire signs nobody in with them. */
-export async function samlSignIn(ctx: Context, providerId: string): Promise<never> {
-  await samlServiceProvider(ctx, providerId);
-  throw new NotImplemented(
-    'SAML sign-in is not available: Quire has no browser sessions; people use API tokens (`quire admin create-token`), over the API and git',
-  );
 }

@@ -120,6 +120,23 @@ export interface TeamMembersTable {
   added_at: string;
 }
 
+/** An AuthnRequest Quire sent, until its response comes back or it expires. */
+export interface SamlRequestsTable {
+  id: string;
+  provider_id: string;
+  /** Where the browser goes once signed in (a path of the app). */
+  next: string;
+  created_at: string;
+  expires_at: string;
+}
+
+/** An assertion already used to sign in, kept until it expires (replays are refused). */
+export interface SamlUsedAssertionsTable {
+  provider_id: string;
+  assertion_id: string;
+  expires_at: string;
+}
+
 export interface CollectionsTable {
   id: string;
   organization_id: string;
@@ -696,6 +713,8 @@ export interface Database {
   change_request_review_requests: ChangeRequestReviewRequestsTable;
   merge_rules: MergeRulesTable;
   saml_providers: SamlProvidersTable;
+  saml_requests: SamlRequestsTable;
+  saml_used_assertions: SamlUsedAssertionsTable;
   translation_settings: TranslationSettingsTable;
   openapi_specs: OpenApiSpecsTable;
   openapi_spec_versions: OpenApiSpecVersionsTable;

@@ -5,8 +5,8 @@ export const SignInProvidersSchema = Type.Object(
   {
     items: Type.Array(
       Type.Object({
-        id: Type.String({ description: '"instance" for the instance\'s provider (QUIRE_OIDC_*)' }),
-        kind: Type.Literal('oidc'),
+        id: Type.String({ description: '"instance" for the instance\'s provider (QUIRE_OIDC_*); an organization id (OpenID Connect) or a SAML provider id' }),
+        kind: Type.Union([Type.Literal('oidc'), Type.Literal('saml')]),
         label: Type.String({ description: 'The sign-in button\'s text (public)' }),
         startUrl: Type.String({ description: 'Where the browser goes to sign in with this provider (add next=/app/... to come back there)' }),
       }),
