@@ -7,11 +7,12 @@ import type { Organization } from '../../types.js';
 
 export type OrgSettingsSection = 'members' | 'teams' | 'invites' | 'sign-in';
 
-const SECTIONS: Array<[OrgSettingsSection, string, (org: Organization) => boolean]> = [
-  ['members', 'Members', (org) => org.permissions.listMembers],
-  ['teams', 'Teams', (org) => org.permissions.listTeams],
-  ['invites', 'Invite links', (org) => org.permissions.admin],
-  ['sign-in', 'Single sign-on', (org) => org.permissions.admin],
+/** Each section, and who may open it (by the permissions the API gives the caller on the organization). */
+const SECTIONS: Array<[OrgSettingsSection, string, (org: Organization) => boolean, string]> = [
+  ['members', 'Members', (org) => org.permissions.listMembers, 'its members (not guests)'],
+  ['teams', 'Teams', (org) => org.permissions.listTeams, 'its members (not guests)'],
+  ['invites', 'Invite links', (org) => org.permissions.admin, 'its admins'],
+  ['sign-in', 'Single sign-on', (org) => org.permissions.admin, 'its admins'],
 ];
 
 export const orgSettingsHref = (organizationId: string, section: OrgSettingsSection = 'members') => appHref(`/o/${organizationId}/settings/${section}`);
@@ -31,6 +32,7 @@ export function OrgSettingsFrame({ organizationId, section, title, children }: {
 }) {
   const [org, reload] = useApi(organizationId, (signal) => api<Organization>(`/orgs/${organizationId}`, { signal }));
   const orgTitle = org.state === 'done' ? org.value.title : 'Organization';
+  const [, , may, who] = SECTIONS.find(([key]) => key === section)!;
   return (
     <Layout
       title={`${title} · ${orgTitle}`}
@@ -48,7 +50,7 @@ export function OrgSettingsFrame({ organizationId, section, title, children }: {
               </a>
             ))}
           </nav>
-          {children(org.value, reload)}
+          {may(org.value) ? children(org.value, reload) : <Failure error={new Error(`Only ${who} open these settings of ${org.value.title}.`)} />}
         </>
       )}
     </Layout>
