@@ -21,7 +21,7 @@ function TitleForm({ space, changed }: { space: Space; changed: () => void }) {
   const action = useAction();
   const save = (event: Event) => {
     const { title } = formFields(event);
-    return action.run(() => api(`/spaces/${space.id}`, { method: 'PATCH', body: { title } })).then(changed);
+    return action.run(() => api(`/spaces/${space.id}`, { method: 'PATCH', body: { title } }).then(changed));
   };
   return (
     <form class="form form-inline" onSubmit={save}>
@@ -39,7 +39,7 @@ function AccessForm({ space, changed }: { space: Space; changed: () => void }) {
   const action = useAction();
   const save = (event: Event) => {
     const { visibility, defaultLevel } = formFields(event);
-    return action.run(() => api(`/spaces/${space.id}`, { method: 'PATCH', body: { visibility, defaultLevel: roleOf(defaultLevel) } })).then(changed);
+    return action.run(() => api(`/spaces/${space.id}`, { method: 'PATCH', body: { visibility, defaultLevel: roleOf(defaultLevel) } }).then(changed));
   };
   return (
     <section aria-labelledby="access-title">
@@ -107,7 +107,7 @@ function GitSyncStatus({ space, changed }: { space: Space; changed: () => void }
       {sync.error && <p class="notice notice-error">{sync.error}</p>}
       {sync.notice && <p class="notice">{sync.notice}</p>}
       {space.permissions.triggerGitSync && (
-        <button type="button" class="button" disabled={action.busy} onClick={() => action.run(() => api(`/spaces/${space.id}/git/sync/run`, { method: 'POST' })).then(changed)}>
+        <button type="button" class="button" disabled={action.busy} onClick={() => action.run(() => api(`/spaces/${space.id}/git/sync/run`, { method: 'POST' }).then(changed))}>
           {action.busy ? 'Syncing…' : 'Sync now'}
         </button>
       )}

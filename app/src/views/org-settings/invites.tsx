@@ -12,7 +12,7 @@ import { OrgSettingsFrame } from './frame.js';
 /** Invite links are off until an admin turns them on: whoever holds a link may join. */
 function InviteLinksSwitch({ org, changed }: { org: Organization; changed: () => void }) {
   const action = useAction();
-  const toggle = () => action.run(() => api(`/orgs/${org.id}`, { method: 'PATCH', body: { inviteLinks: !org.inviteLinks } })).then(changed);
+  const toggle = () => action.run(() => api(`/orgs/${org.id}`, { method: 'PATCH', body: { inviteLinks: !org.inviteLinks } }).then(changed));
   return (
     <div class="actions">
       <p>{org.inviteLinks ? 'Invite links are on: whoever holds one may join.' : 'Invite links are off.'}</p>
@@ -38,7 +38,7 @@ function InviteRow({ org, invite, reload }: { org: Organization; invite: Invite;
         label={`Revoke the ${roleName(invite.role)} link`}
         question="Revoke this link? Nobody can join with it any more."
         confirmLabel="Yes, revoke"
-        onConfirm={() => action.run(() => api(`/orgs/${org.id}/link-invites/${invite.id}`, { method: 'DELETE' })).then(reload)}
+        onConfirm={() => action.run(() => api(`/orgs/${org.id}/link-invites/${invite.id}`, { method: 'DELETE' }).then(reload))}
       />
       <ErrorNotice message={action.error} />
     </li>
@@ -54,7 +54,7 @@ export function InvitesSettings({ organizationId }: { organizationId: string }) 
       {(org, orgChanged) => {
         const create = (event: Event) => {
           const { role } = formFields(event);
-          return action.run(() => api(`/orgs/${org.id}/link-invites`, { method: 'POST', body: { role: roleOf(role) } })).then(reload);
+          return action.run(() => api(`/orgs/${org.id}/link-invites`, { method: 'POST', body: { role: roleOf(role) } }).then(reload));
         };
         return (
           <section aria-labelledby="invites-title">

@@ -16,7 +16,7 @@ function MemberRow({ org, member, reload }: { org: Organization; member: Member;
   const { current } = useSession();
   const name = member.user.displayName;
   const path = `/orgs/${org.id}/members/${member.id}`;
-  const setRole = (role: Role | null) => action.run(() => api(path, { method: 'PATCH', body: { role } })).then(reload);
+  const setRole = (role: Role | null) => action.run(() => api(path, { method: 'PATCH', body: { role } }).then(reload));
   return (
     <tr>
       <th scope="row">
@@ -39,7 +39,7 @@ function MemberRow({ org, member, reload }: { org: Organization; member: Member;
             label={`Remove ${name}`}
             question={`Remove ${name} from ${org.title}?`}
             confirmLabel="Yes, remove"
-            onConfirm={() => action.run(() => api(path, { method: 'DELETE' })).then(reload)}
+            onConfirm={() => action.run(() => api(path, { method: 'DELETE' }).then(reload))}
           />
         </td>
       )}

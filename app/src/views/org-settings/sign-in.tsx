@@ -69,7 +69,7 @@ function SamlProviderSection({ org, provider, teams, changed }: { org: Organizat
   const path = `/orgs/${org.id}/saml/${provider.id}`;
   const save = (event: Event) => {
     const body = samlBody(formFields(event));
-    return action.run(() => api(path, { method: 'PATCH', body })).then(changed);
+    return action.run(() => api(path, { method: 'PATCH', body }).then(changed));
   };
   const titleId = `saml-${provider.id}-title`;
   return (
@@ -96,7 +96,7 @@ function SamlProviderSection({ org, provider, teams, changed }: { org: Organizat
         label={`Delete ${provider.label}`}
         question={`Delete the SAML provider ${provider.label}? Its members can no longer sign in with it.`}
         confirmLabel="Yes, delete"
-        onConfirm={() => action.run(() => api(path, { method: 'DELETE' })).then(changed)}
+        onConfirm={() => action.run(() => api(path, { method: 'DELETE' }).then(changed))}
       />
       <ErrorNotice message={action.error} />
     </section>
@@ -167,7 +167,7 @@ function OidcProviderSection({ org }: { org: Organization }) {
       allowedDomains: (fields.allowedDomains ?? '').split(/[\s,]+/).filter(Boolean),
       defaultRole: roleOf(fields.defaultRole),
     };
-    return action.run(() => api(`/orgs/${org.id}/oidc`, { method: 'PUT', body })).then(reload);
+    return action.run(() => api(`/orgs/${org.id}/oidc`, { method: 'PUT', body }).then(reload));
   };
   return (
     <section aria-labelledby="oidc-title">
@@ -207,7 +207,7 @@ function OidcProviderSection({ org }: { org: Organization }) {
           label="Remove the OpenID Connect provider"
           question="Remove the OpenID Connect provider? Nobody can sign in with it any more."
           confirmLabel="Yes, remove"
-          onConfirm={() => action.run(() => api(`/orgs/${org.id}/oidc`, { method: 'DELETE' })).then(reload)}
+          onConfirm={() => action.run(() => api(`/orgs/${org.id}/oidc`, { method: 'DELETE' }).then(reload))}
         />
       )}
       <ErrorNotice message={action.error} />

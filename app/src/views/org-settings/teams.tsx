@@ -69,7 +69,7 @@ function RenameTeam({ org, team, done }: { org: Organization; team: Team; done: 
   const action = useAction();
   const rename = (event: Event) => {
     const { title } = formFields(event);
-    return action.run(() => api(`/orgs/${org.id}/teams/${team.id}`, { method: 'PATCH', body: { title } })).then(done);
+    return action.run(() => api(`/orgs/${org.id}/teams/${team.id}`, { method: 'PATCH', body: { title } }).then(done));
   };
   return (
     <form class="form form-inline" onSubmit={rename}>
@@ -89,7 +89,7 @@ function AddTeamMember({ org, team, seated, done }: { org: Organization; team: T
   const action = useAction();
   const add = (event: Event) => {
     const { userId } = formFields(event);
-    return action.run(() => api(`/orgs/${org.id}/teams/${team.id}/members/${userId}`, { method: 'PUT', body: {} })).then(done);
+    return action.run(() => api(`/orgs/${org.id}/teams/${team.id}/members/${userId}`, { method: 'PUT', body: {} }).then(done));
   };
   if (members.state !== 'done') return <Show loaded={members} what="the members">{() => null}</Show>;
   const candidates = members.value.filter((member) => !seated.has(member.id));
@@ -141,7 +141,7 @@ function TeamMembers({ org, team, changed }: { org: Organization; team: Team; ch
                         label={`Remove ${member.user.displayName} from the team`}
                         question={`Remove ${member.user.displayName} from ${team.title}?`}
                         confirmLabel="Yes, remove"
-                        onConfirm={() => action.run(() => api(`/orgs/${org.id}/teams/${team.id}/members/${member.id}`, { method: 'DELETE' })).then(done)}
+                        onConfirm={() => action.run(() => api(`/orgs/${org.id}/teams/${team.id}/members/${member.id}`, { method: 'DELETE' }).then(done))}
                       />
                     )}
                   </li>
