@@ -137,6 +137,12 @@ describe.each(DATABASE_KINDS)('the app\'s settings for admins in Chromium (%s)',
     expect(await role.inputValue()).toBe('comment');
     await role.selectOption('review');
     await waitFor(async () => (await member(newcomer.user.id)).body.role === 'review', { what: 'the newcomer to review' });
+    // The last admin cannot step down: the app says why, and shows their role unchanged.
+    await admin.getByRole('searchbox', { name: 'Search members' }).fill('');
+    await admin.getByLabel('Role of Admin').selectOption('read');
+    await admin.getByRole('alert').getByText(/last admin of the organization/).waitFor();
+    expect(await admin.getByLabel('Role of Admin').inputValue()).toBe('admin');
+    expect((await member(org.admin.user.id)).body.role).toBe('admin');
 
     // A team, made and renamed in the app, with the newcomer in it.
     await admin.getByRole('navigation', { name: 'Settings' }).getByRole('link', { name: 'Teams' }).click();

@@ -16,7 +16,13 @@ function MemberRow({ org, member, reload }: { org: Organization; member: Member;
   const { current } = useSession();
   const name = member.user.displayName;
   const path = `/orgs/${org.id}/members/${member.id}`;
-  const setRole = (role: Role | null) => action.run(() => api(path, { method: 'PATCH', body: { role } }).then(reload));
+  // The select shows the role asked for at once, and the member's own again when the API refuses it.
+  const [shown, setShown] = useState(member.role);
+  const setRole = async (role: Role | null) => {
+    setShown(role);
+    if ((await action.run(() => api(path, { method: 'PATCH', body: { role } }).then(() => true))) === undefined) setShown(member.role);
+    else reload();
+  };
   return (
     <tr>
       <th scope="row">
@@ -27,7 +33,7 @@ function MemberRow({ org, member, reload }: { org: Organization; member: Member;
       <td>{member.user.email}</td>
       <td>
         {org.permissions.admin ? (
-          <RoleSelect id={`role-${member.id}`} label={`Role of ${name}`} value={member.role} onChange={setRole} />
+          <RoleSelect id={`role-${member.id}`} label={`Role of ${name}`} value={shown} onChange={setRole} />
         ) : (
           roleName(member.role)
         )}
