@@ -171,7 +171,7 @@ describe.each(DATABASE_KINDS)('the app\'s settings for admins in Chromium (%s)',
     await waitFor(() => page.evaluate(() => document.activeElement?.textContent === 'Revoke the read link'), { what: 'focus back on the revoke button' });
     await page.getByRole('button', { name: 'Revoke the read link' }).click();
     await page.getByRole('button', { name: 'Yes, revoke' }).click();
-    await page.getByRole('button', { name: 'Revoke the read link' }).waitFor({ state: 'detached' });
+    await page.getByLabel(/^Link for read/).waitFor({ state: 'detached' });
     const links = await t.request('GET', `/v1/orgs/${org.id}/link-invites`, { token: org.admin.token });
     expect(links.body.items.map((invite: any) => invite.role)).toEqual(['comment']);
 
@@ -179,7 +179,7 @@ describe.each(DATABASE_KINDS)('the app\'s settings for admins in Chromium (%s)',
     await page.getByRole('button', { name: `Remove ${leaving.user.display_name}` }).click();
     expect((await member(leaving.user.id)).status).toBe(200);
     await page.getByRole('button', { name: 'Yes, remove' }).click();
-    await page.getByRole('button', { name: `Remove ${leaving.user.display_name}` }).waitFor({ state: 'detached' });
+    await page.getByRole('rowheader', { name: leaving.user.display_name, exact: true }).waitFor({ state: 'detached' });
     expect((await member(leaving.user.id)).status).toBe(404);
   });
 
