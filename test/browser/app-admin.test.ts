@@ -1,10 +1,10 @@
 /**
  * An organization's admin at work in the app, in a real headless Chromium against a real git host on loopback: an
  * invite link made in the app and used by a newcomer after signing in, who then shows up among the members; their
- * role changed, a team made with them in it, an invite link revoked and a member removed after confirming; a space's
- * title, visibility and default level changed, its Git Sync shown (no credentials) and run; a SAML provider made
- * through the form with this server's values to give the identity provider, then edited; an OpenID Connect provider
- * whose secret is never shown. A member who is no admin sees no management control and the API refuses them. Every
+ * role changed, a team made with them in it, an invite link revoked, a member removed and a team deleted after
+ * confirming; a space's title, visibility and default level changed, its Git Sync shown (no credentials) and run; a
+ * SAML provider made through the form with this server's values to give the identity provider, then edited; an
+ * OpenID Connect provider whose secret is never shown. A member who is no admin sees no management control and the API refuses them. Every
  * view is checked by axe-core in light and dark and screenshot (light, dark, phone) in test-artifacts/.
  */
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -161,7 +161,7 @@ describe.each(DATABASE_KINDS)('the app\'s settings for admins in Chromium (%s)',
     expect((await t.request('GET', `/v1/orgs/${org.id}/teams/${teamId}`, { token: org.admin.token })).body.title).toBe('Technical writers');
   });
 
-  it('revokes an invite link and removes a member only once the admin confirms', { timeout: 60_000 }, async () => {
+  it('revokes an invite link, removes a member and deletes a team only once the admin confirms', { timeout: 60_000 }, async () => {
     const leaving = await t.member(org.id, 'read');
     await t.request('POST', `/v1/orgs/${org.id}/link-invites`, { token: org.admin.token, body: { role: 'read' } });
     const page = await signedIn(org.admin, `/o/${org.id}/settings/invites`);
@@ -181,6 +181,15 @@ describe.each(DATABASE_KINDS)('the app\'s settings for admins in Chromium (%s)',
     await page.getByRole('button', { name: 'Yes, remove' }).click();
     await page.getByRole('rowheader', { name: leaving.user.display_name, exact: true }).waitFor({ state: 'detached' });
     expect((await member(leaving.user.id)).status).toBe(404);
+
+    const temporary = (await t.request('PUT', `/v1/orgs/${org.id}/teams`, { token: org.admin.token, body: { title: 'Temporary' } })).body;
+    await page.goto(`${server}/app/o/${org.id}/settings/teams/${temporary.id}`);
+    await page.getByRole('button', { name: 'Delete this team' }).click();
+    await page.getByRole('button', { name: 'Yes, delete' }).click();
+    await page.waitForURL(`${server}/app/o/${org.id}/settings/teams`);
+    await page.getByRole('link', { name: 'Technical writers' }).waitFor();
+    expect(await page.getByRole('link', { name: 'Temporary' }).count()).toBe(0);
+    expect((await t.request('GET', `/v1/orgs/${org.id}/teams/${temporary.id}`, { token: org.admin.token, unchecked: true })).status).toBe(404);
   });
 
   it('changes a space\'s title, visibility and default level, and shows and runs its Git Sync without credentials', { timeout: 60_000 }, async () => {

@@ -46,44 +46,46 @@ function InviteRow({ org, invite, reload }: { org: Organization; invite: Invite;
 }
 
 /** Invite links of the organization (admins): make one with a role, share it, revoke it. */
-export function InvitesSettings({ organizationId }: { organizationId: string }) {
-  const [invites, reload] = useApi(organizationId, (signal) => everything<Invite>(`/orgs/${organizationId}/link-invites`, signal));
+function InviteLinks({ org, orgChanged }: { org: Organization; orgChanged: () => void }) {
+  const [invites, reload] = useApi(org.id, (signal) => everything<Invite>(`/orgs/${org.id}/link-invites`, signal));
   const action = useAction();
+  const create = (event: Event) => {
+    const { role } = formFields(event);
+    return action.run(() => api(`/orgs/${org.id}/link-invites`, { method: 'POST', body: { role: roleOf(role) } }).then(reload));
+  };
+  return (
+    <section aria-labelledby="invites-title">
+      <h2 id="invites-title">Invite links</h2>
+      <InviteLinksSwitch org={org} changed={orgChanged} />
+      <form class="form form-inline" onSubmit={create}>
+        <label for="invite-role">Role of who joins</label>
+        <RoleSelect id="invite-role" value="read" />
+        <button type="submit" class="button" disabled={action.busy || !org.inviteLinks}>
+          Make an invite link
+        </button>
+      </form>
+      <ErrorNotice message={action.error} />
+      <Show loaded={invites} what="the invite links">
+        {(items) =>
+          items.length === 0 ? (
+            <p>No invite links.</p>
+          ) : (
+            <ul class="rows">
+              {items.map((invite) => (
+                <InviteRow key={invite.id} org={org} invite={invite} reload={reload} />
+              ))}
+            </ul>
+          )
+        }
+      </Show>
+    </section>
+  );
+}
+
+export function InvitesSettings({ organizationId }: { organizationId: string }) {
   return (
     <OrgSettingsFrame organizationId={organizationId} section="invites" title="Invite links">
-      {(org, orgChanged) => {
-        const create = (event: Event) => {
-          const { role } = formFields(event);
-          return action.run(() => api(`/orgs/${org.id}/link-invites`, { method: 'POST', body: { role: roleOf(role) } }).then(reload));
-        };
-        return (
-          <section aria-labelledby="invites-title">
-            <h2 id="invites-title">Invite links</h2>
-            <InviteLinksSwitch org={org} changed={orgChanged} />
-            <form class="form form-inline" onSubmit={create}>
-              <label for="invite-role">Role of who joins</label>
-              <RoleSelect id="invite-role" value="read" />
-              <button type="submit" class="button" disabled={action.busy || !org.inviteLinks}>
-                Make an invite link
-              </button>
-            </form>
-            <ErrorNotice message={action.error} />
-            <Show loaded={invites} what="the invite links">
-              {(items) =>
-                items.length === 0 ? (
-                  <p>No invite links.</p>
-                ) : (
-                  <ul class="rows">
-                    {items.map((invite) => (
-                      <InviteRow key={invite.id} org={org} invite={invite} reload={reload} />
-                    ))}
-                  </ul>
-                )
-              }
-            </Show>
-          </section>
-        );
-      }}
+      {(org, orgChanged) => <InviteLinks org={org} orgChanged={orgChanged} />}
     </OrgSettingsFrame>
   );
 }

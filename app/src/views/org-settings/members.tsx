@@ -54,43 +54,47 @@ function MemberRow({ org, member, reload }: { org: Organization; member: Member;
 }
 
 /** The organization's members, found as the reader types; admins change roles and remove members. */
-export function MembersSettings({ organizationId }: { organizationId: string }) {
+function MemberList({ org }: { org: Organization }) {
   const [search, setSearch] = useState('');
-  const [members, reload] = useApi(`${organizationId}:${search}`, (signal) => everything<Member>(`/orgs/${organizationId}/members`, signal, { search: search || undefined }));
+  const [members, reload] = useApi(`${org.id}:${search}`, (signal) => everything<Member>(`/orgs/${org.id}/members`, signal, { search: search || undefined }));
+  return (
+    <section aria-labelledby="members-title">
+      <h2 id="members-title">Members</h2>
+      <div class="search">
+        <label for="member-search">Search members</label>
+        <input id="member-search" type="search" value={search} onInput={(event) => setSearch((event.currentTarget as HTMLInputElement).value)} />
+      </div>
+      <Show loaded={members} what="the members">
+        {(items) =>
+          items.length === 0 ? (
+            <p>No member matches.</p>
+          ) : (
+            <table class="settings-table">
+              <thead>
+                <tr>
+                  <th scope="col">Name</th>
+                  <th scope="col">E-mail</th>
+                  <th scope="col">Role</th>
+                  {org.permissions.admin && <th scope="col">Membership</th>}
+                </tr>
+              </thead>
+              <tbody>
+                {items.map((member) => (
+                  <MemberRow key={member.id} org={org} member={member} reload={reload} />
+                ))}
+              </tbody>
+            </table>
+          )
+        }
+      </Show>
+    </section>
+  );
+}
+
+export function MembersSettings({ organizationId }: { organizationId: string }) {
   return (
     <OrgSettingsFrame organizationId={organizationId} section="members" title="Members">
-      {(org) => (
-        <section aria-labelledby="members-title">
-          <h2 id="members-title">Members</h2>
-          <div class="search">
-            <label for="member-search">Search members</label>
-            <input id="member-search" type="search" value={search} onInput={(event) => setSearch((event.currentTarget as HTMLInputElement).value)} />
-          </div>
-          <Show loaded={members} what="the members">
-            {(items) =>
-              items.length === 0 ? (
-                <p>No member matches.</p>
-              ) : (
-                <table class="settings-table">
-                  <thead>
-                    <tr>
-                      <th scope="col">Name</th>
-                      <th scope="col">E-mail</th>
-                      <th scope="col">Role</th>
-                      {org.permissions.admin && <th scope="col">Membership</th>}
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {items.map((member) => (
-                      <MemberRow key={member.id} org={org} member={member} reload={reload} />
-                    ))}
-                  </tbody>
-                </table>
-              )
-            }
-          </Show>
-        </section>
-      )}
+      {(org) => <MemberList org={org} />}
     </OrgSettingsFrame>
   );
 }

@@ -33,34 +33,38 @@ function CreateTeam({ org }: { org: Organization }) {
 }
 
 /** The organization's teams; admins make new ones. */
+function TeamList({ org }: { org: Organization }) {
+  const [teams] = useApi(org.id, (signal) => everything<Team>(`/orgs/${org.id}/teams`, signal));
+  return (
+    <section aria-labelledby="teams-title">
+      <h2 id="teams-title">Teams</h2>
+      <Show loaded={teams} what="the teams">
+        {(items) =>
+          items.length === 0 ? (
+            <p>No teams yet.</p>
+          ) : (
+            <ul class="rows">
+              {items.map((team) => (
+                <li key={team.id}>
+                  <a href={teamHref(org.id, team.id)}>{team.title}</a>
+                  <span class="muted">
+                    {team.members} {team.members === 1 ? 'member' : 'members'}
+                  </span>
+                </li>
+              ))}
+            </ul>
+          )
+        }
+      </Show>
+      {org.permissions.admin && <CreateTeam org={org} />}
+    </section>
+  );
+}
+
 export function TeamsSettings({ organizationId }: { organizationId: string }) {
-  const [teams] = useApi(organizationId, (signal) => everything<Team>(`/orgs/${organizationId}/teams`, signal));
   return (
     <OrgSettingsFrame organizationId={organizationId} section="teams" title="Teams">
-      {(org) => (
-        <section aria-labelledby="teams-title">
-          <h2 id="teams-title">Teams</h2>
-          <Show loaded={teams} what="the teams">
-            {(items) =>
-              items.length === 0 ? (
-                <p>No teams yet.</p>
-              ) : (
-                <ul class="rows">
-                  {items.map((team) => (
-                    <li key={team.id}>
-                      <a href={teamHref(organizationId, team.id)}>{team.title}</a>
-                      <span class="muted">
-                        {team.members} {team.members === 1 ? 'member' : 'members'}
-                      </span>
-                    </li>
-                  ))}
-                </ul>
-              )
-            }
-          </Show>
-          {org.permissions.admin && <CreateTeam org={org} />}
-        </section>
-      )}
+      {(org) => <TeamList org={org} />}
     </OrgSettingsFrame>
   );
 }
