@@ -1,7 +1,8 @@
 /**
  * The Quire app: a client of the /v1 API for members in the browser (sign in, find and read content, review change
- * requests). Preact and its router preact-iso: a few kilobytes for a component model and history-based routing with
- * working back/forward and deep links (see README, "The app").
+ * requests) and for admins (members, teams, invite links, single sign-on, space settings). Preact and its router
+ * preact-iso: a few kilobytes for a component model and history-based routing with working back/forward and deep
+ * links (see README, "The app").
  */
 import { render } from 'preact';
 import { useEffect, useMemo, useState } from 'preact/hooks';
@@ -21,6 +22,11 @@ import { ChangeRequestView } from './views/change-request.js';
 import { SettingsView } from './views/settings.js';
 import { HistoryView, RevisionView } from './views/history.js';
 import { InviteView } from './views/invite.js';
+import { MembersSettings } from './views/org-settings/members.js';
+import { TeamSettings, TeamsSettings } from './views/org-settings/teams.js';
+import { InvitesSettings } from './views/org-settings/invites.js';
+import { SignInSettings } from './views/org-settings/sign-in.js';
+import { SpaceSettingsView } from './views/space-settings.js';
 import { NotFound } from './views/not-found.js';
 import { Loading } from './components/status.js';
 import './styles.css';
@@ -84,8 +90,15 @@ function App() {
             <Route path={at('/')} component={Home} />
             <Route path={at('/settings')} component={SettingsView} />
             <Route path={at('/o/:organizationId')} component={OrganizationView} />
+            <Route path={at('/o/:organizationId/settings')} component={MembersSettings} />
+            <Route path={at('/o/:organizationId/settings/members')} component={MembersSettings} />
+            <Route path={at('/o/:organizationId/settings/teams')} component={TeamsSettings} />
+            <Route path={at('/o/:organizationId/settings/teams/:teamId')} component={TeamSettings} />
+            <Route path={at('/o/:organizationId/settings/invites')} component={InvitesSettings} />
+            <Route path={at('/o/:organizationId/settings/sign-in')} component={SignInSettings} />
             <Route path={at('/invite/:organizationId/:inviteId')} component={InviteView} />
             <Route path={at('/s/:spaceId/~/changes')} component={ChangeRequestsView} />
+            <Route path={at('/s/:spaceId/~/settings')} component={SpaceSettingsView} />
             <Route path={at('/s/:spaceId/~/revisions')} component={HistoryView} />
             <Route path={at('/s/:spaceId/~/revisions/:oid/:pagePath*')} component={RevisionView} />
             <Route path={at('/s/:spaceId/~/changes/:number/:pagePath*')} component={ChangeRequestView} />

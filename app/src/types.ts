@@ -1,4 +1,8 @@
 /** The shapes of the API's answers the app reads (the reference's, and Quire's extensions). */
+import type { Role } from '../../src/domain/roles.js';
+
+export type { Role };
+
 export interface User {
   id: string;
   displayName: string;
@@ -20,6 +24,8 @@ export interface List<T> {
 export interface Organization {
   id: string;
   title: string;
+  inviteLinks: boolean;
+  permissions: { view: boolean; admin: boolean; listMembers: boolean; listTeams: boolean };
 }
 
 export interface Collection {
@@ -35,6 +41,74 @@ export interface Space {
   parent?: string;
   organization: string;
   visibility: string;
+  defaultLevel: Role | null;
+  gitSync?: GitSync;
+  permissions: { view: boolean; admin: boolean; edit: boolean; triggerGitSync: boolean };
+}
+
+/** A space's connection to a branch of a repository on another git host (no credentials in it). */
+export interface GitSync {
+  repoName: string;
+  installationProvider?: string;
+  url: string;
+  ref: string;
+  projectDirectory: string;
+  status: 'syncing' | 'synced' | 'conflict' | 'error' | 'paused';
+  error?: string;
+  lastSyncedAt?: string;
+  notice?: string;
+  updatedAt: string;
+}
+
+export interface Member {
+  id: string;
+  role: Role | null;
+  user: User;
+  disabled: boolean;
+  joinedAt: string;
+  sso: boolean;
+  teams: number;
+}
+
+export interface Team {
+  id: string;
+  title: string;
+  members: number;
+  permissions: { admin: boolean; view: boolean };
+}
+
+export interface TeamMember {
+  organization: Member;
+  team: { role: 'owner' | 'member' };
+}
+
+export interface Invite {
+  id: string;
+  role: Role | null;
+  createdAt: string;
+  urls: { app: string };
+}
+
+export interface SamlProvider {
+  id: string;
+  label: string;
+  ssoURL: string;
+  entityID: string;
+  certificate: string;
+  defaultTeam?: Team;
+  defaultRole: Role | null;
+  status: 'active' | 'pending';
+  service: { acsURL: string; startURL: string; entityID: string };
+}
+
+export interface OidcProvider {
+  issuer: string;
+  clientId: string;
+  label: string;
+  allowedDomains: string[];
+  defaultRole: Role | null;
+  callbackUrl: string;
+  startUrl: string;
 }
 
 export interface ContentPage {

@@ -34,7 +34,7 @@ export function ChangeRequestsView({ spaceId }: { spaceId: string }) {
   }
   return (
     <Layout title="Change requests" crumbs={[...spaceCrumbs(space, spaceId), { label: 'Change requests' }]} wide>
-      <SpaceTabs spaceId={spaceId} current="changes" />
+      <SpaceTabs spaceId={spaceId} current="changes" space={space.state === 'done' ? space.value.space : undefined} />
       <h1>Change requests</h1>
       <nav class="filters" aria-label="Filter by status">
         {STATUSES.map(([value, label]) => (

@@ -37,7 +37,7 @@ export function HistoryView({ spaceId }: { spaceId: string }) {
   const base = `/s/${spaceId}/~/revisions`;
   return (
     <Layout title="History" crumbs={[...spaceCrumbs(space, spaceId), { label: 'History' }]} wide>
-      <SpaceTabs spaceId={spaceId} current="history" />
+      <SpaceTabs spaceId={spaceId} current="history" space={space.state === 'done' ? space.value.space : undefined} />
       <h1>{query.page ? 'History of a page' : 'History'}</h1>
       {query.page && (
         <p>
@@ -83,7 +83,7 @@ export function RevisionView({ spaceId, oid, pagePath }: { spaceId: string; oid:
   const [revision] = useApi(`${spaceId}:${oid}`, (signal) => api<{ id: string; createdAt?: string }>(`/spaces/${spaceId}/revisions/${oid}`, { signal }));
   return (
     <Layout title={`Revision ${oid.slice(0, 8)}`} crumbs={[...spaceCrumbs(space, spaceId), { label: 'History', href: appHref(`/s/${spaceId}/~/revisions`) }, { label: oid.slice(0, 8) }]} wide>
-      <SpaceTabs spaceId={spaceId} current="history" />
+      <SpaceTabs spaceId={spaceId} current="history" space={space.state === 'done' ? space.value.space : undefined} />
       {revision.state === 'failed' ? (
         <Failure error={revision.error} />
       ) : (

@@ -3,23 +3,13 @@ import { useApi } from '../use-api.js';
 import { Layout } from '../components/layout.js';
 import { Show } from '../components/status.js';
 import { Search } from '../components/search.js';
-import type { Collection, List, Organization, Space } from '../types.js';
+import { everything } from '../lists.js';
+import type { Collection, Organization, Space } from '../types.js';
+import { mayOpenOrgSettings, orgSettingsHref } from './org-settings/frame.js';
 
 interface Tree {
   collections: Collection[];
   spaces: Space[];
-}
-
-/** Every page of a list (the API pages by 100 at most). */
-async function everything<T>(path: string, signal: AbortSignal): Promise<T[]> {
-  const items: T[] = [];
-  let page: string | undefined;
-  do {
-    const list: List<T> = await api<List<T>>(path, { signal, query: { limit: 100, page } });
-    items.push(...list.items);
-    page = list.next?.page;
-  } while (page);
-  return items;
 }
 
 function Branch({ tree, parent }: { tree: Tree; parent: string | undefined }) {
@@ -64,6 +54,11 @@ export function OrganizationView({ organizationId }: { organizationId: string })
   return (
     <Layout title={title} crumbs={[{ label: title }]}>
       <h1>{title}</h1>
+      {org.state === 'done' && mayOpenOrgSettings(org.value) && (
+        <p class="page-actions">
+          <a href={orgSettingsHref(organizationId)}>{org.value.permissions.admin ? 'Members and settings' : 'Members and teams'}</a>
+        </p>
+      )}
       <Search scope={{ organization: organizationId }} label="Search this organization" />
       <h2>Spaces</h2>
       <Show loaded={tree} what="the spaces">

@@ -8,14 +8,16 @@ import { Search } from '../components/search.js';
 import { sourceApi, sourceAppPath, type Source } from '../source.js';
 import type { ContentPage, Organization, PageHtml, Space } from '../types.js';
 
-/** The space and its organization, for a view's title and breadcrumbs. */
-export function useSpace(spaceId: string) {
+/** The space and its organization, for a view's title and breadcrumbs, and a way to read them again. */
+export function useSpaceAndReload(spaceId: string) {
   return useApi(spaceId, async (signal) => {
     const space = await api<Space>(`/spaces/${spaceId}`, { signal });
     const organization = await api<Organization>(`/orgs/${space.organization}`, { signal }).catch(() => undefined);
     return { space, organization };
-  })[0];
+  });
 }
+
+export const useSpace = (spaceId: string) => useSpaceAndReload(spaceId)[0];
 
 export function spaceCrumbs(loaded: ReturnType<typeof useSpace>, spaceId: string): Crumb[] {
   if (loaded.state !== 'done') return [];
@@ -26,12 +28,13 @@ export function spaceCrumbs(loaded: ReturnType<typeof useSpace>, spaceId: string
   ];
 }
 
-/** The space's own tabs: its pages, change requests and history. */
-export function SpaceTabs({ spaceId, current }: { spaceId: string; current: 'pages' | 'changes' | 'history' }) {
+/** The space's own tabs: its pages, change requests, history, and its settings for those the API lets change them. */
+export function SpaceTabs({ spaceId, current, space }: { spaceId: string; current: 'pages' | 'changes' | 'history' | 'settings'; space: Space | undefined }) {
   const tabs = [
     ['pages', 'Pages', `/s/${spaceId}`],
     ['changes', 'Change requests', `/s/${spaceId}/~/changes`],
     ['history', 'History', `/s/${spaceId}/~/revisions`],
+    ...(space?.permissions.edit ? [['settings', 'Settings', `/s/${spaceId}/~/settings`] as const] : []),
   ] as const;
   return (
     <nav class="tabs-nav" aria-label="Space">
@@ -103,7 +106,7 @@ export function SpaceView({ spaceId, pagePath }: { spaceId: string; pagePath?: s
   }
   return (
     <Layout title={title} crumbs={spaceCrumbs(loaded, spaceId)} wide>
-      <SpaceTabs spaceId={spaceId} current="pages" />
+      <SpaceTabs spaceId={spaceId} current="pages" space={loaded.state === 'done' ? loaded.value.space : undefined} />
       <SpaceReader spaceId={spaceId} source={{ kind: 'main' }} path={pagePath ?? ''} />
     </Layout>
   );
