@@ -1,6 +1,8 @@
 import { useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
-import { PageDiffView } from '../components/page-diff.js';
+import { PageDiffView, type DiffLayout } from '../components/page-diff.js';
+import { ChangeTree, type PageChangeSummary } from '../components/change-tree.js';
+import { ChangedFiles, type FileChangeSummary } from '../components/changed-files.js';
 import { api, appHref, ApiError, encodePath } from '../api.js';
 import { useApi } from '../use-api.js';
 import { Layout } from '../components/layout.js';
@@ -27,11 +29,7 @@ interface Review {
   createdAt: string;
 }
 
-interface SemanticChange {
-  type: string;
-  page?: { id: string; title: string; path?: string };
-  file?: { id: string; name: string };
-}
+type SemanticChange = PageChangeSummary & FileChangeSummary;
 
 const CHANGE_LABELS: Record<string, string> = {
   page_created: 'Added',
@@ -80,6 +78,12 @@ function Changes({ spaceId, number }: { spaceId: string; number: string }) {
           )
         }
       </Show>
+      {changes.state === 'done' && (
+        <>
+          <ChangeTree spaceId={spaceId} number={number} changes={changes.value.changes} />
+          <ChangedFiles changes={changes.value.changes} />
+        </>
+      )}
     </section>
   );
 }
@@ -350,7 +354,7 @@ export function ChangeRequestView({ spaceId, number, pagePath }: { spaceId: stri
     );
   }
   if (query.page) {
-    const layout = query.layout === 'split' ? 'split' : 'inline';
+    const layout: DiffLayout = query.layout === 'split' || query.layout === 'markdown' ? query.layout : 'inline';
     const here = `/s/${spaceId}/~/changes/${number}?page=${encodeURIComponent(query.page)}`;
     return (
       <Layout title={title} crumbs={[...crumbs.slice(0, -1), { label: `#${number}`, href: appHref(`/s/${spaceId}/~/changes/${number}`) }, { label: 'Page changes' }]} wide>
@@ -361,6 +365,9 @@ export function ChangeRequestView({ spaceId, number, pagePath }: { spaceId: stri
           </a>
           <a href={appHref(`${here}&layout=split`)} aria-current={layout === 'split' ? 'page' : undefined}>
             Side by side
+          </a>
+          <a href={appHref(`${here}&layout=markdown`)} aria-current={layout === 'markdown' ? 'page' : undefined}>
+            Markdown
           </a>
         </nav>
         <PageDiffView spaceId={spaceId} number={number} pageId={query.page} layout={layout} />
