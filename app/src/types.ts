@@ -35,6 +35,8 @@ export interface Space {
   parent?: string;
   organization: string;
   visibility: string;
+  /** What the caller may do in the space (the API decides; the app offers only what it allows). */
+  permissions: { edit: boolean; comment: boolean; review: boolean; merge: boolean; admin: boolean };
 }
 
 export interface ContentPage {

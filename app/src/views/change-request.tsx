@@ -5,12 +5,13 @@ import { ChangeTree, type PageChangeSummary } from '../components/change-tree.js
 import { ChangedFiles, type FileChangeSummary } from '../components/changed-files.js';
 import { api, appHref, ApiError, encodePath } from '../api.js';
 import { useApi } from '../use-api.js';
+import { useSession } from '../session.js';
 import { Layout } from '../components/layout.js';
 import { Failure, Show, ErrorNotice } from '../components/status.js';
 import { Time } from '../components/time.js';
 import { SpaceReader, spaceCrumbs, useSpace } from './space.js';
 import { StatusBadge } from './change-requests.js';
-import type { ChangeRequest, List, User } from '../types.js';
+import type { ChangeRequest, List, Space, User } from '../types.js';
 
 interface Comment {
   id: string;
@@ -88,7 +89,7 @@ function Changes({ spaceId, number }: { spaceId: string; number: string }) {
   );
 }
 
-function Reviews({ spaceId, number, open, onChange }: { spaceId: string; number: string; open: boolean; onChange: () => void }) {
+function Reviews({ spaceId, number, open, mayReview, onChange }: { spaceId: string; number: string; open: boolean; mayReview: boolean; onChange: () => void }) {
   const [reviews, reload] = useApi(`${spaceId}:${number}:reviews`, (signal) => api<List<Review>>(`/spaces/${spaceId}/change-requests/${number}/reviews`, { signal }));
   const [error, setError] = useState<string>();
   const submit = async (status: Review['status']) => {
@@ -121,7 +122,7 @@ function Reviews({ spaceId, number, open, onChange }: { spaceId: string; number:
           )
         }
       </Show>
-      {open && (
+      {open && mayReview && (
       <div class="actions">
         <button type="button" class="button" onClick={() => submit('approved')}>
           Approve
@@ -148,9 +149,9 @@ interface Member {
 }
 
 /** Who is asked to review, and asking someone (a member of the organization). */
-function RequestedReviewers({ spaceId, number, organizationId, authorId, open }: { spaceId: string; number: string; organizationId?: string; authorId: string; open: boolean }) {
+function RequestedReviewers({ spaceId, number, organizationId, authorId, open, mayRequest }: { spaceId: string; number: string; organizationId?: string; authorId: string; open: boolean; mayRequest: boolean }) {
   const [requested, reload] = useApi(`${spaceId}:${number}:requested`, (signal) => api<List<RequestedReviewer>>(`/spaces/${spaceId}/change-requests/${number}/requested-reviewers`, { signal }));
-  const [members] = useApi(organizationId, (signal) => api<List<Member>>(`/orgs/${organizationId}/members`, { signal, query: { limit: 100 } }));
+  const [members] = useApi(mayRequest ? organizationId : undefined, (signal) => api<List<Member>>(`/orgs/${organizationId}/members`, { signal, query: { limit: 100 } }));
   const [error, setError] = useState<string>();
   const request = async (event: Event) => {
     event.preventDefault();
@@ -183,7 +184,7 @@ function RequestedReviewers({ spaceId, number, organizationId, authorId, open }:
           )
         }
       </Show>
-      {open && members.state === 'done' && (
+      {open && mayRequest && members.state === 'done' && (
         <form class="form form-inline" onSubmit={request}>
           <label for="reviewer">Ask for a review from</label>
           <select id="reviewer" name="reviewer" required>
@@ -206,7 +207,7 @@ function RequestedReviewers({ spaceId, number, organizationId, authorId, open }:
   );
 }
 
-function Comments({ spaceId, number }: { spaceId: string; number: string }) {
+function Comments({ spaceId, number, mayComment }: { spaceId: string; number: string; mayComment: boolean }) {
   const [comments, reload] = useApi(`${spaceId}:${number}:comments`, (signal) => api<List<Comment>>(`/spaces/${spaceId}/change-requests/${number}/comments`, { signal, query: { limit: 100 } }));
   const [error, setError] = useState<string>();
   const post = async (event: Event) => {
@@ -240,14 +241,16 @@ function Comments({ spaceId, number }: { spaceId: string; number: string }) {
           </ol>
         )}
       </Show>
-      <form class="form" onSubmit={post}>
-        <label for="new-comment">Add a comment</label>
-        <textarea id="new-comment" name="comment" rows={3} required maxLength={20000} />
-        <ErrorNotice message={error} />
-        <button type="submit" class="button">
-          Comment
-        </button>
-      </form>
+      {mayComment && (
+        <form class="form" onSubmit={post}>
+          <label for="new-comment">Add a comment</label>
+          <textarea id="new-comment" name="comment" rows={3} required maxLength={20000} />
+          <ErrorNotice message={error} />
+          <button type="submit" class="button">
+            Comment
+          </button>
+        </form>
+      )}
     </section>
   );
 }
@@ -262,10 +265,10 @@ interface Mergeability {
   blocking: Array<{ rule: string; message: string }>;
 }
 
-function Actions({ spaceId, cr, onChange }: { spaceId: string; cr: ChangeRequest; onChange: () => void }) {
+function Actions({ spaceId, cr, permissions, onChange }: { spaceId: string; cr: ChangeRequest; permissions: Space['permissions']; onChange: () => void }) {
   const [message, setMessage] = useState<{ error?: string; conflicts?: string[] }>({});
   // Asked again whenever the change request changes (a review, a push, a merge): its updatedAt says when.
-  const [mergeability] = useApi(`${spaceId}:${cr.number}:mergeable:${cr.updatedAt}:${cr.revision}`, (signal) =>
+  const [mergeability] = useApi(permissions.merge ? `${spaceId}:${cr.number}:mergeable:${cr.updatedAt}:${cr.revision}` : undefined, (signal) =>
     api<Mergeability>(`/spaces/${spaceId}/change-requests/${cr.number}/merge-rules`, { signal }),
   );
   const blocking = mergeability.state === 'done' ? mergeability.value.blocking : [];
@@ -283,17 +286,19 @@ function Actions({ spaceId, cr, onChange }: { spaceId: string; cr: ChangeRequest
   const open = cr.status === 'open' || cr.status === 'draft';
   return (
     <div class="cr-actions">
-      {open && (
+      {open && permissions.merge && (
+        <button
+          type="button"
+          class="button button-primary"
+          disabled={blocking.length > 0}
+          aria-describedby={blocking.length > 0 ? 'merge-blocked' : undefined}
+          onClick={() => run(() => api(`${base}/merge`, { method: 'POST' }))}
+        >
+          Merge
+        </button>
+      )}
+      {open && permissions.edit && (
         <>
-          <button
-            type="button"
-            class="button button-primary"
-            disabled={blocking.length > 0}
-            aria-describedby={blocking.length > 0 ? 'merge-blocked' : undefined}
-            onClick={() => run(() => api(`${base}/merge`, { method: 'POST' }))}
-          >
-            Merge
-          </button>
           <button type="button" class="button" onClick={() => run(() => api(`${base}/update`, { method: 'POST' }))}>
             Update from main
           </button>
@@ -302,12 +307,12 @@ function Actions({ spaceId, cr, onChange }: { spaceId: string; cr: ChangeRequest
           </button>
         </>
       )}
-      {cr.status === 'archived' && (
+      {cr.status === 'archived' && permissions.edit && (
         <button type="button" class="button" onClick={() => run(() => api(base, { method: 'PATCH', body: { status: 'open' } }))}>
           Reopen
         </button>
       )}
-      {open && blocking.length > 0 && (
+      {open && permissions.merge && blocking.length > 0 && (
         <div id="merge-blocked" class="notice merge-blocked">
           <p>The merge rules block merging:</p>
           <ul>
@@ -336,6 +341,9 @@ export function ChangeRequestView({ spaceId, number, pagePath }: { spaceId: stri
   const space = useSpace(spaceId);
   const [cr, reload] = useApi(`${spaceId}:${number}`, (signal) => api<ChangeRequest>(`/spaces/${spaceId}/change-requests/${number}`, { signal }));
   const title = cr.state === 'done' ? `#${cr.value.number} ${cr.value.subject || 'Untitled change request'}` : `Change request #${number}`;
+  const me = useSession().current?.user;
+  // Until the space is read, no write control is offered.
+  const permissions: Space['permissions'] = space.state === 'done' ? space.value.space.permissions : { edit: false, comment: false, review: false, merge: false, admin: false };
   const crumbs = [...spaceCrumbs(space, spaceId), { label: 'Change requests', href: appHref(`/s/${spaceId}/~/changes`) }, { label: `#${number}` }];
   if (pagePath) {
     return (
@@ -384,7 +392,7 @@ export function ChangeRequestView({ spaceId, number, pagePath }: { spaceId: stri
               <StatusBadge status={value.status} /> opened by {value.createdBy.displayName} <Time at={value.createdAt} />, updated <Time at={value.updatedAt} />
               {value.outdated && <span class="badge">Behind main</span>}
             </p>
-            <Actions spaceId={spaceId} cr={value} onChange={reload} />
+            <Actions spaceId={spaceId} cr={value} permissions={permissions} onChange={reload} />
             <Changes spaceId={spaceId} number={number} />
             <RequestedReviewers
               spaceId={spaceId}
@@ -392,9 +400,10 @@ export function ChangeRequestView({ spaceId, number, pagePath }: { spaceId: stri
               organizationId={space.state === 'done' ? space.value.space.organization : undefined}
               authorId={value.createdBy.id}
               open={value.status === 'open' || value.status === 'draft'}
+              mayRequest={permissions.edit || value.createdBy.id === me?.id}
             />
-            <Reviews spaceId={spaceId} number={number} open={value.status === 'open' || value.status === 'draft'} onChange={reload} />
-            <Comments spaceId={spaceId} number={number} />
+            <Reviews spaceId={spaceId} number={number} open={value.status === 'open' || value.status === 'draft'} mayReview={permissions.review} onChange={reload} />
+            <Comments spaceId={spaceId} number={number} mayComment={permissions.comment} />
           </>
         )}
       </Show>
