@@ -217,6 +217,9 @@ describe.each(DATABASE_KINDS)('the app in Chromium (%s)', (kind) => {
     await tree.locator('li.tree-removed').waitFor();
     const entries = (await tree.locator('li').evaluateAll((items) => items.map((item) => item.firstChild && item.textContent))).map((text) => text?.replace(/\s+/g, ' ').trim());
     expect(entries).toEqual(expect.arrayContaining(['✎Installing (renamed from “Install”)', '−Configure (removed)']));
+    // The branches it leaves alone are counted, not listed.
+    expect(await tree.locator('li.tree-unchanged').allTextContents()).toEqual(['1 unchanged page']);
+    expect(await tree.getByText('Welcome').count()).toBe(0);
     expect(await tree.locator('li.tree-removed del').allTextContents()).toEqual(['Configure']);
     const files = page.getByRole('region', { name: 'Files' });
     await files.getByText('Changed', { exact: true }).waitFor();

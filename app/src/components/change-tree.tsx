@@ -61,10 +61,21 @@ function withRemoved(pages: TreePage[], changes: PageChangeSummary[]): TreePage[
   return tree;
 }
 
+/** Whether the page or one under it is marked. */
+function holdsMark(page: TreePage, marks: Map<string, Mark[]>): boolean {
+  return marks.has(page.id) || (page.pages ?? []).some((child) => holdsMark(child, marks));
+}
+
+/**
+ * One level of the tree. The pages with no change at or under them are counted, not listed: a change request in a
+ * space of thousands of pages shows the branches it touches.
+ */
 function Branch({ pages, marks }: { pages: TreePage[]; marks: Map<string, Mark[]> }) {
+  const shown = pages.filter((page) => holdsMark(page, marks));
+  const unchanged = pages.length - shown.length;
   return (
     <ul>
-      {pages.map((page) => {
+      {shown.map((page) => {
         const mine = marks.get(page.id) ?? [];
         return (
           <li key={page.id} class={mine.map((mark) => `tree-${mark.kind}`).join(' ')}>
@@ -79,14 +90,20 @@ function Branch({ pages, marks }: { pages: TreePage[]; marks: Map<string, Mark[]
           </li>
         );
       })}
+      {unchanged > 0 && (
+        <li class="tree-unchanged">
+          {unchanged} unchanged {unchanged === 1 ? 'page' : 'pages'}
+        </li>
+      )}
     </ul>
   );
 }
 
 /** The table of contents at the change request's head, its changes marked (see the module's comment). */
 export function ChangeTree({ spaceId, number, changes }: { spaceId: string; number: string; changes: PageChangeSummary[] }) {
-  const [pages] = useApi(`${spaceId}:${number}:tree`, (signal) => api<{ pages: TreePage[] }>(`/spaces/${spaceId}/change-requests/${number}/content/pages`, { signal }));
   const marks = marksOf(changes);
+  // Read only when there is something to mark: a change request that edits pages in place leaves the tree as it was.
+  const [pages] = useApi(marks.size > 0 ? `${spaceId}:${number}:tree` : undefined, (signal) => api<{ pages: TreePage[] }>(`/spaces/${spaceId}/change-requests/${number}/content/pages`, { signal }));
   return (
     <section aria-labelledby="tree-title">
       <h2 id="tree-title">Table of contents</h2>

@@ -4,7 +4,7 @@ import { PageDiffView, type DiffLayout } from '../components/page-diff.js';
 import { ChangeTree, type PageChangeSummary } from '../components/change-tree.js';
 import { ChangedFiles, type FileChangeSummary } from '../components/changed-files.js';
 import { api, appHref, ApiError, encodePath } from '../api.js';
-import { useApi } from '../use-api.js';
+import { useApi, type Loaded } from '../use-api.js';
 import { useSession } from '../session.js';
 import { Layout } from '../components/layout.js';
 import { Failure, Show, ErrorNotice } from '../components/status.js';
@@ -46,8 +46,12 @@ const CHANGE_LABELS: Record<string, string> = {
   reusable_content_deleted: 'Reusable content removed',
 };
 
-function Changes({ spaceId, number }: { spaceId: string; number: string }) {
-  const [changes] = useApi(`${spaceId}:${number}:changes`, (signal) => api<{ changes: SemanticChange[]; more?: number }>(`/spaces/${spaceId}/change-requests/${number}/changes`, { signal, query: { limit: 500 } }));
+interface ChangeList {
+  changes: SemanticChange[];
+  more?: number;
+}
+
+function Changes({ spaceId, number, changes }: { spaceId: string; number: string; changes: Loaded<ChangeList> }) {
   return (
     <section aria-labelledby="changes-title">
       <h2 id="changes-title">Changes</h2>
@@ -340,6 +344,10 @@ export function ChangeRequestView({ spaceId, number, pagePath }: { spaceId: stri
   const { query } = useLocation();
   const space = useSpace(spaceId);
   const [cr, reload] = useApi(`${spaceId}:${number}`, (signal) => api<ChangeRequest>(`/spaces/${spaceId}/change-requests/${number}`, { signal }));
+  // Asked beside the change request, not after it: the view's longest read does not wait for another.
+  const [changes] = useApi(query.page || pagePath ? undefined : `${spaceId}:${number}:changes`, (signal) =>
+    api<ChangeList>(`/spaces/${spaceId}/change-requests/${number}/changes`, { signal, query: { limit: 500 } }),
+  );
   const title = cr.state === 'done' ? `#${cr.value.number} ${cr.value.subject || 'Untitled change request'}` : `Change request #${number}`;
   const me = useSession().current?.user;
   // Until the space is read, no write control is offered.
@@ -393,7 +401,7 @@ export function ChangeRequestView({ spaceId, number, pagePath }: { spaceId: stri
               {value.outdated && <span class="badge">Behind main</span>}
             </p>
             <Actions spaceId={spaceId} cr={value} permissions={permissions} onChange={reload} />
-            <Changes spaceId={spaceId} number={number} />
+            <Changes spaceId={spaceId} number={number} changes={changes} />
             <RequestedReviewers
               spaceId={spaceId}
               number={number}
