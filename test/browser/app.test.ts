@@ -103,13 +103,15 @@ describe.each(DATABASE_KINDS)('the app in Chromium (%s)', (kind) => {
     await checkout.write('guide/upgrade.md', '# Upgrade\n\nRead the release notes.\n');
     await checkout.write('SUMMARY.md', (await checkout.read('SUMMARY.md')).replace('* [Configure]', '* [Upgrade](guide/upgrade.md)\n* [Configure]'));
     await checkout.commitAndPush('Explain upgrades');
-    // A second change request, never merged: a page renamed, one removed, an image replaced.
+    // A second change request, never merged: a page renamed, one removed, one added, an image replaced.
     await t.request('POST', `/v1/spaces/${spaceId}/change-requests`, { token: org.admin.token, body: { subject: 'Tidy the guide' } });
     await checkout.git('fetch', '--quiet', 'origin');
     await checkout.git('checkout', '--quiet', '-b', 'change-requests/2', 'origin/change-requests/2');
     await checkout.write('guide/install.md', (await checkout.read('guide/install.md')).replace('# Install', '# Installing'));
     await checkout.write('SUMMARY.md', (await checkout.read('SUMMARY.md')).replace('* [Install]', '* [Installing]').replace('* [Configure](guide/configure.md)\n', ''));
     await checkout.remove('guide/configure.md');
+    await checkout.write('guide/faq.md', '# FAQ\n\nAsk away.\n');
+    await checkout.write('SUMMARY.md', (await checkout.read('SUMMARY.md')).replace('* [Installing](guide/install.md)\n', '* [Installing](guide/install.md)\n* [FAQ](guide/faq.md)\n'));
     await checkout.write('guide/diagram.png', tinyPng(40, 30));
     await checkout.commitAndPush('Tidy the guide');
     await checkout.dispose();
@@ -216,7 +218,7 @@ describe.each(DATABASE_KINDS)('the app in Chromium (%s)', (kind) => {
     const tree = page.getByRole('region', { name: 'Table of contents' });
     await tree.locator('li.tree-removed').waitFor();
     const entries = (await tree.locator('li').evaluateAll((items) => items.map((item) => item.firstChild && item.textContent))).map((text) => text?.replace(/\s+/g, ' ').trim());
-    expect(entries).toEqual(expect.arrayContaining(['✎Installing (renamed from “Install”)', '−Configure (removed)']));
+    expect(entries).toEqual(expect.arrayContaining(['✎Installing (renamed from “Install”)', '+FAQ (added)', '−Configure (removed)']));
     // The branches it leaves alone are counted, not listed.
     expect(await tree.locator('li.tree-unchanged').allTextContents()).toEqual(['1 unchanged page']);
     expect(await tree.getByText('Welcome').count()).toBe(0);
