@@ -43,7 +43,8 @@ export interface Space {
   visibility: string;
   defaultLevel: Role | null;
   gitSync?: GitSync;
-  permissions: { view: boolean; admin: boolean; edit: boolean; triggerGitSync: boolean };
+  /** What the caller may do in the space (the API decides; the app offers only what it allows). */
+  permissions: { view: boolean; admin: boolean; edit: boolean; triggerGitSync: boolean; comment: boolean; review: boolean; merge: boolean };
 }
 
 /** A space's connection to a branch of a repository on another git host (no credentials in it). */

@@ -24,6 +24,7 @@ import { documentLinks, linkLookupsFromPlain, type PlainLinkLookups } from '../c
 import { resolvedLinkAnswers, siteLinksFromPlain, sitePageLinks, type PlainSiteLinks, type ResolvedLinks } from '../content/site-links.js';
 import { readOnThread, threadDatabase } from '../store/sql/thread-reads.js';
 import { pageBlockDiff } from '../content/block-diff.js';
+import { markdownLineDiff } from '../content/line-diff.js';
 
 export const cpuTasks = {
   /** Page files -> their fields (src/content/page.ts), for buildRevision. */
@@ -75,6 +76,8 @@ export const cpuTasks = {
    * (src/content/block-diff.ts): the change-request page diff.
    */
   pageBlockDiff,
+  /** A page's two markdown versions compared line by line, in hunks (src/content/line-diff.ts): the raw page diff. */
+  markdownLineDiff,
   /**
    * The conditions of `{% if %}` blocks in markdown bodies (a page and what it may include), each once: what a
    * reader's claims can change of a published page (src/http/routes/published/variants.ts).

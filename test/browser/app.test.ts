@@ -11,6 +11,7 @@ import { DATABASE_KINDS } from '../helpers/databases.js';
 import { startTestApp, type TestApp, type TestUser } from '../helpers/app.js';
 import { launchBrowser, screenshot, seriousAccessibilityViolations } from '../helpers/browser.js';
 import { Checkout, spaceRemote } from '../helpers/git.js';
+import { tinyPng } from '../helpers/content.js';
 import { createPasswordLink, setPasswordWithLink } from '../../src/domain/identity/sessions.js';
 
 const DESKTOP = { width: 1280, height: 900 };
@@ -92,6 +93,7 @@ describe.each(DATABASE_KINDS)('the app in Chromium (%s)', (kind) => {
     );
     await checkout.write('guide/configure.md', '# Configure\n\nSet the options.\n');
     await checkout.write('SUMMARY.md', '# Summary\n\n* [Welcome](README.md)\n\n## Guide\n\n* [Install](guide/install.md)\n* [Configure](guide/configure.md)\n');
+    await checkout.write('guide/diagram.png', tinyPng(4, 3));
     await checkout.commitAndPush('Handbook');
     // A change request, its branch pushed with git as writers do.
     await t.request('POST', `/v1/spaces/${spaceId}/change-requests`, { token: org.admin.token, body: { subject: 'Explain upgrades' } });
@@ -101,6 +103,17 @@ describe.each(DATABASE_KINDS)('the app in Chromium (%s)', (kind) => {
     await checkout.write('guide/upgrade.md', '# Upgrade\n\nRead the release notes.\n');
     await checkout.write('SUMMARY.md', (await checkout.read('SUMMARY.md')).replace('* [Configure]', '* [Upgrade](guide/upgrade.md)\n* [Configure]'));
     await checkout.commitAndPush('Explain upgrades');
+    // A second change request, never merged: a page renamed, one removed, one added, an image replaced.
+    await t.request('POST', `/v1/spaces/${spaceId}/change-requests`, { token: org.admin.token, body: { subject: 'Tidy the guide' } });
+    await checkout.git('fetch', '--quiet', 'origin');
+    await checkout.git('checkout', '--quiet', '-b', 'change-requests/2', 'origin/change-requests/2');
+    await checkout.write('guide/install.md', (await checkout.read('guide/install.md')).replace('# Install', '# Installing'));
+    await checkout.write('SUMMARY.md', (await checkout.read('SUMMARY.md')).replace('* [Install]', '* [Installing]').replace('* [Configure](guide/configure.md)\n', ''));
+    await checkout.remove('guide/configure.md');
+    await checkout.write('guide/faq.md', '# FAQ\n\nAsk away.\n');
+    await checkout.write('SUMMARY.md', (await checkout.read('SUMMARY.md')).replace('* [Installing](guide/install.md)\n', '* [Installing](guide/install.md)\n* [FAQ](guide/faq.md)\n'));
+    await checkout.write('guide/diagram.png', tinyPng(40, 30));
+    await checkout.commitAndPush('Tidy the guide');
     await checkout.dispose();
   });
 
@@ -159,6 +172,12 @@ describe.each(DATABASE_KINDS)('the app in Chromium (%s)', (kind) => {
     expect(await author.locator('.diff-block.diff-unchanged .hint').count()).toBe(1);
     await author.getByRole('link', { name: 'Side by side' }).click();
     await author.locator('.diff-sides .diff-after', { hasText: 'then restart' }).waitFor();
+    // The markdown, line by line, one click away.
+    await author.getByRole('link', { name: 'Markdown' }).click();
+    const markdown = author.getByRole('article', { name: 'Changed lines of the markdown' });
+    await markdown.locator('.line-added', { hasText: 'Run it again, then restart.' }).waitFor();
+    expect((await markdown.locator('.line-removed').allTextContents()).map((text) => text.trim())).toEqual(['− removed: Run it again.']);
+    await author.goBack();
     await author.goBack();
     await author.goBack();
     await author.getByRole('heading', { name: '#1 Explain upgrades' }).waitFor();
@@ -192,6 +211,26 @@ describe.each(DATABASE_KINDS)('the app in Chromium (%s)', (kind) => {
     await author.locator('.badge-merged').waitFor();
     const main = await t.request('GET', `/v1/spaces/${spaceId}/content/path/guide/upgrade`, { token: org.admin.token });
     expect(main.status).toBe(200);
+  });
+
+  it("shows a change request's table of contents as one tree, its marks in words, and its images before and after", { timeout: 60_000 }, async () => {
+    const page = await signedIn(org.admin, `/s/${spaceId}/~/changes/2`);
+    const tree = page.getByRole('region', { name: 'Table of contents' });
+    await tree.locator('li.tree-removed').waitFor();
+    const entries = (await tree.locator('li').evaluateAll((items) => items.map((item) => item.firstChild && item.textContent))).map((text) => text?.replace(/\s+/g, ' ').trim());
+    expect(entries).toEqual(expect.arrayContaining(['✎Installing (renamed from “Install”)', '+FAQ (added)', '−Configure (removed)']));
+    // The branches it leaves alone are counted, not listed.
+    expect(await tree.locator('li.tree-unchanged').allTextContents()).toEqual(['1 unchanged page']);
+    expect(await tree.getByText('Welcome').count()).toBe(0);
+    expect(await tree.locator('li.tree-removed del').allTextContents()).toEqual(['Configure']);
+    const files = page.getByRole('region', { name: 'Files' });
+    await files.getByText('Changed', { exact: true }).waitFor();
+    const before = files.getByRole('img', { name: 'diagram.png, before' });
+    const after = files.getByRole('img', { name: 'diagram.png, after' });
+    // Both versions load through the API's downloads, with the session's cookie.
+    await page.waitForFunction(() => [...document.querySelectorAll<HTMLImageElement>('.changed-files img')].every((img) => img.complete && img.naturalWidth > 0));
+    expect([await before.evaluate((img: HTMLImageElement) => img.naturalWidth), await after.evaluate((img: HTMLImageElement) => img.naturalWidth)]).toEqual([4, 40]);
+    await page.context().close();
   });
 
   it('shows the history of the space and of a page, and reads an old revision as it was', { timeout: 60_000 }, async () => {
@@ -325,6 +364,8 @@ describe.each(DATABASE_KINDS)('the app in Chromium (%s)', (kind) => {
     await lookAt(org.admin, `/s/${spaceId}/~/changes/1`, 'change-request', (page) => page.locator('.comment-body').first().waitFor());
     const install = (await t.request('GET', `/v1/spaces/${spaceId}/content/path/guide/install`, { token: org.admin.token })).body.id;
     await lookAt(org.admin, `/s/${spaceId}/~/changes/1?page=${install}&layout=split`, 'page-changes', (page) => page.locator('.diff-sides .diff-after').first().waitFor());
+    await lookAt(org.admin, `/s/${spaceId}/~/changes/1?page=${install}&layout=markdown`, 'page-markdown-changes', (page) => page.locator('.line-added').first().waitFor());
+    await lookAt(org.admin, `/s/${spaceId}/~/changes/2`, 'change-request-tree-files', (page) => page.locator('.changed-files img').first().waitFor());
     await lookAt(org.admin, `/s/${spaceId}/~/revisions`, 'history', (page) => page.locator('.history li').first().waitFor());
     await lookAt(org.admin, '/settings', 'account', (page) => page.getByRole('heading', { name: 'API tokens' }).waitFor());
     expect(problems).toEqual([]);

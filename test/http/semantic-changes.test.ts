@@ -193,11 +193,38 @@ describe.each(DATABASE_KINDS)('semantic changes (%s)', (kind) => {
       { change: 'added', after: `<p>Or <a href="http://quire.test/app/s/${spaceId}/guide/configuration">configure</a> it.</p>` },
     ]);
     expect(configuration.id).toBeDefined();
+    // The markdown one click away, line by line.
+    const lines = await get(`${crUrl()}/changes/pages/${install.id}`, { format: 'markdown' });
+    expect(lines.status).toBe(200);
+    expect(lines.body).toMatchObject({ page: diff.body.page, base: diff.body.base, head: crHead, blocks: [], markdown: diff.body.markdown });
+    expect(lines.body.hunks).toEqual([
+      {
+        beforeStart: 1,
+        beforeLines: 3,
+        afterStart: 1,
+        afterLines: 5,
+        lines: [
+          { change: 'removed', text: 'Run it.' },
+          { change: 'added', text: 'Run it twice.' },
+          { change: 'unchanged', text: '' },
+          { change: 'unchanged', text: 'Then relax.' },
+          { change: 'added', text: '' },
+          { change: 'added', text: 'Or [configure](configuration.md) it.' },
+        ],
+      },
+    ]);
+    expect((await get(`${crUrl()}/changes/pages/${install.id}`, { format: 'blocks' })).body).toEqual(diff.body);
+    const badFormat = await get(`${crUrl()}/changes/pages/${install.id}`, { format: 'html' });
+    expect(badFormat.status).toBe(400);
+    expect(badFormat.body.error.message).toMatch(/^format: /);
 
     const created = (await get(`${crUrl()}/content/pages`)).body.pages.flatMap((page: any) => [page, ...(page.pages ?? [])]).find((page: any) => page.title === 'New');
     const added = await get(`/v1/spaces/${spaceId}/change-requests/${cr.id}/changes/pages/${created.id}`);
     expect(added.body).toEqual({ page: { id: created.id, title: 'New', path: 'guide/new' }, head: crHead, blocks: [{ change: 'added', after: '<p>Fresh.</p>' }], markdown: { after: 'Fresh.\n' } });
     const old = pagesBefore.find((page) => page.title === 'Old')!;
+    expect((await get(`/v1/spaces/${spaceId}/change-requests/${cr.id}/changes/pages/${created.id}`, { format: 'markdown' })).body.hunks).toEqual([
+      { beforeStart: 1, beforeLines: 0, afterStart: 1, afterLines: 1, lines: [{ change: 'added', text: 'Fresh.' }] },
+    ]);
     const removed = await get(`${crUrl()}/changes/pages/${old.id}`);
     expect(removed.body.head).toBeUndefined();
     expect(removed.body.blocks).toEqual([{ change: 'removed', before: '<p>Gone soon.</p>' }]);
@@ -322,6 +349,7 @@ describe('semantic changes of a big change request', () => {
       revision: `/v1/spaces/${spaceId}/revisions/${head}/changes?limit=1000`,
       diff: `${crUrl}/changes/pages/${bigId}`,
       hugeDiff: `${crUrl}/changes/pages/${hugeId}`,
+      bigLines: `${crUrl}/changes/pages/${bigId}?format=markdown`,
     };
     // Over real HTTP, the answers kept as text: what is measured is the server's work, not the test's checks of it.
     const { result: texts, report } = await localEventLoop.measure(async () => {
@@ -354,6 +382,14 @@ describe('semantic changes of a big change request', () => {
     expect(hugeKinds).toHaveLength(10_000);
     expect(hugeKinds.filter((change: string) => change !== 'unchanged')).toEqual(['changed']);
     expect(result.hugeDiff.blocks[5000]).toEqual({ change: 'changed', before: '<p>In the middle.</p>', after: '<p>In the edited middle.</p>' });
+    // The big page's markdown line by line: what differs spans 3,997 lines (paragraphs 1 to 1,999 and the blank lines
+    // between), past the bound on the lines aligned: one hunk, all of it removed, then all of it added.
+    expect(result.bigLines.blocks).toEqual([]);
+    expect(result.bigLines.hunks).toHaveLength(1);
+    const bigLines = result.bigLines.hunks[0].lines.map((line: any) => line.change);
+    expect(bigLines.filter((change: string) => change === 'removed')).toHaveLength(3997);
+    expect(bigLines.indexOf('added')).toBe(bigLines.lastIndexOf('removed') + 1);
+    assertMatchesReference('GET', urls.bigLines, 200, result.bigLines);
     process.stdout.write(`semantic changes of 2,000 pages: event loop held p99 ${report.held.p99Ms.toFixed(0)} ms, at most ${report.held.maxMs.toFixed(0)} ms\n`);
     expectEventLoopFree(report, 'semantic changes of 2,000 pages');
   });

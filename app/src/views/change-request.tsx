@@ -1,14 +1,17 @@
 import { useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
-import { PageDiffView } from '../components/page-diff.js';
+import { PageDiffView, type DiffLayout } from '../components/page-diff.js';
+import { ChangeTree, type PageChangeSummary } from '../components/change-tree.js';
+import { ChangedFiles, type FileChangeSummary } from '../components/changed-files.js';
 import { api, appHref, ApiError, encodePath } from '../api.js';
-import { useApi } from '../use-api.js';
+import { useApi, type Loaded } from '../use-api.js';
+import { useSession } from '../session.js';
 import { Layout } from '../components/layout.js';
 import { Failure, Show, ErrorNotice } from '../components/status.js';
 import { Time } from '../components/time.js';
 import { SpaceReader, spaceCrumbs, useSpace } from './space.js';
 import { StatusBadge } from './change-requests.js';
-import type { ChangeRequest, List, User } from '../types.js';
+import type { ChangeRequest, List, Space, User } from '../types.js';
 
 interface Comment {
   id: string;
@@ -27,11 +30,7 @@ interface Review {
   createdAt: string;
 }
 
-interface SemanticChange {
-  type: string;
-  page?: { id: string; title: string; path?: string };
-  file?: { id: string; name: string };
-}
+type SemanticChange = PageChangeSummary & FileChangeSummary;
 
 const CHANGE_LABELS: Record<string, string> = {
   page_created: 'Added',
@@ -47,8 +46,12 @@ const CHANGE_LABELS: Record<string, string> = {
   reusable_content_deleted: 'Reusable content removed',
 };
 
-function Changes({ spaceId, number }: { spaceId: string; number: string }) {
-  const [changes] = useApi(`${spaceId}:${number}:changes`, (signal) => api<{ changes: SemanticChange[]; more?: number }>(`/spaces/${spaceId}/change-requests/${number}/changes`, { signal, query: { limit: 500 } }));
+interface ChangeList {
+  changes: SemanticChange[];
+  more?: number;
+}
+
+function Changes({ spaceId, number, changes }: { spaceId: string; number: string; changes: Loaded<ChangeList> }) {
   return (
     <section aria-labelledby="changes-title">
       <h2 id="changes-title">Changes</h2>
@@ -80,11 +83,17 @@ function Changes({ spaceId, number }: { spaceId: string; number: string }) {
           )
         }
       </Show>
+      {changes.state === 'done' && (
+        <>
+          <ChangeTree spaceId={spaceId} number={number} changes={changes.value.changes} />
+          <ChangedFiles changes={changes.value.changes} />
+        </>
+      )}
     </section>
   );
 }
 
-function Reviews({ spaceId, number, open, onChange }: { spaceId: string; number: string; open: boolean; onChange: () => void }) {
+function Reviews({ spaceId, number, open, mayReview, onChange }: { spaceId: string; number: string; open: boolean; mayReview: boolean; onChange: () => void }) {
   const [reviews, reload] = useApi(`${spaceId}:${number}:reviews`, (signal) => api<List<Review>>(`/spaces/${spaceId}/change-requests/${number}/reviews`, { signal }));
   const [error, setError] = useState<string>();
   const submit = async (status: Review['status']) => {
@@ -117,7 +126,7 @@ function Reviews({ spaceId, number, open, onChange }: { spaceId: string; number:
           )
         }
       </Show>
-      {open && (
+      {open && mayReview && (
       <div class="actions">
         <button type="button" class="button" onClick={() => submit('approved')}>
           Approve
@@ -144,9 +153,9 @@ interface Member {
 }
 
 /** Who is asked to review, and asking someone (a member of the organization). */
-function RequestedReviewers({ spaceId, number, organizationId, authorId, open }: { spaceId: string; number: string; organizationId?: string; authorId: string; open: boolean }) {
+function RequestedReviewers({ spaceId, number, organizationId, authorId, open, mayRequest }: { spaceId: string; number: string; organizationId?: string; authorId: string; open: boolean; mayRequest: boolean }) {
   const [requested, reload] = useApi(`${spaceId}:${number}:requested`, (signal) => api<List<RequestedReviewer>>(`/spaces/${spaceId}/change-requests/${number}/requested-reviewers`, { signal }));
-  const [members] = useApi(organizationId, (signal) => api<List<Member>>(`/orgs/${organizationId}/members`, { signal, query: { limit: 100 } }));
+  const [members] = useApi(mayRequest ? organizationId : undefined, (signal) => api<List<Member>>(`/orgs/${organizationId}/members`, { signal, query: { limit: 100 } }));
   const [error, setError] = useState<string>();
   const request = async (event: Event) => {
     event.preventDefault();
@@ -179,7 +188,7 @@ function RequestedReviewers({ spaceId, number, organizationId, authorId, open }:
           )
         }
       </Show>
-      {open && members.state === 'done' && (
+      {open && mayRequest && members.state === 'done' && (
         <form class="form form-inline" onSubmit={request}>
           <label for="reviewer">Ask for a review from</label>
           <select id="reviewer" name="reviewer" required>
@@ -202,7 +211,7 @@ function RequestedReviewers({ spaceId, number, organizationId, authorId, open }:
   );
 }
 
-function Comments({ spaceId, number }: { spaceId: string; number: string }) {
+function Comments({ spaceId, number, mayComment }: { spaceId: string; number: string; mayComment: boolean }) {
   const [comments, reload] = useApi(`${spaceId}:${number}:comments`, (signal) => api<List<Comment>>(`/spaces/${spaceId}/change-requests/${number}/comments`, { signal, query: { limit: 100 } }));
   const [error, setError] = useState<string>();
   const post = async (event: Event) => {
@@ -236,14 +245,16 @@ function Comments({ spaceId, number }: { spaceId: string; number: string }) {
           </ol>
         )}
       </Show>
-      <form class="form" onSubmit={post}>
-        <label for="new-comment">Add a comment</label>
-        <textarea id="new-comment" name="comment" rows={3} required maxLength={20000} />
-        <ErrorNotice message={error} />
-        <button type="submit" class="button">
-          Comment
-        </button>
-      </form>
+      {mayComment && (
+        <form class="form" onSubmit={post}>
+          <label for="new-comment">Add a comment</label>
+          <textarea id="new-comment" name="comment" rows={3} required maxLength={20000} />
+          <ErrorNotice message={error} />
+          <button type="submit" class="button">
+            Comment
+          </button>
+        </form>
+      )}
     </section>
   );
 }
@@ -258,10 +269,10 @@ interface Mergeability {
   blocking: Array<{ rule: string; message: string }>;
 }
 
-function Actions({ spaceId, cr, onChange }: { spaceId: string; cr: ChangeRequest; onChange: () => void }) {
+function Actions({ spaceId, cr, permissions, onChange }: { spaceId: string; cr: ChangeRequest; permissions: Space['permissions']; onChange: () => void }) {
   const [message, setMessage] = useState<{ error?: string; conflicts?: string[] }>({});
   // Asked again whenever the change request changes (a review, a push, a merge): its updatedAt says when.
-  const [mergeability] = useApi(`${spaceId}:${cr.number}:mergeable:${cr.updatedAt}:${cr.revision}`, (signal) =>
+  const [mergeability] = useApi(permissions.merge ? `${spaceId}:${cr.number}:mergeable:${cr.updatedAt}:${cr.revision}` : undefined, (signal) =>
     api<Mergeability>(`/spaces/${spaceId}/change-requests/${cr.number}/merge-rules`, { signal }),
   );
   const blocking = mergeability.state === 'done' ? mergeability.value.blocking : [];
@@ -279,17 +290,19 @@ function Actions({ spaceId, cr, onChange }: { spaceId: string; cr: ChangeRequest
   const open = cr.status === 'open' || cr.status === 'draft';
   return (
     <div class="cr-actions">
-      {open && (
+      {open && permissions.merge && (
+        <button
+          type="button"
+          class="button button-primary"
+          disabled={blocking.length > 0}
+          aria-describedby={blocking.length > 0 ? 'merge-blocked' : undefined}
+          onClick={() => run(() => api(`${base}/merge`, { method: 'POST' }))}
+        >
+          Merge
+        </button>
+      )}
+      {open && permissions.edit && (
         <>
-          <button
-            type="button"
-            class="button button-primary"
-            disabled={blocking.length > 0}
-            aria-describedby={blocking.length > 0 ? 'merge-blocked' : undefined}
-            onClick={() => run(() => api(`${base}/merge`, { method: 'POST' }))}
-          >
-            Merge
-          </button>
           <button type="button" class="button" onClick={() => run(() => api(`${base}/update`, { method: 'POST' }))}>
             Update from main
           </button>
@@ -298,12 +311,12 @@ function Actions({ spaceId, cr, onChange }: { spaceId: string; cr: ChangeRequest
           </button>
         </>
       )}
-      {cr.status === 'archived' && (
+      {cr.status === 'archived' && permissions.edit && (
         <button type="button" class="button" onClick={() => run(() => api(base, { method: 'PATCH', body: { status: 'open' } }))}>
           Reopen
         </button>
       )}
-      {open && blocking.length > 0 && (
+      {open && permissions.merge && blocking.length > 0 && (
         <div id="merge-blocked" class="notice merge-blocked">
           <p>The merge rules block merging:</p>
           <ul>
@@ -331,7 +344,14 @@ export function ChangeRequestView({ spaceId, number, pagePath }: { spaceId: stri
   const { query } = useLocation();
   const space = useSpace(spaceId);
   const [cr, reload] = useApi(`${spaceId}:${number}`, (signal) => api<ChangeRequest>(`/spaces/${spaceId}/change-requests/${number}`, { signal }));
+  // Asked beside the change request, not after it: the view's longest read does not wait for another.
+  const [changes] = useApi(query.page || pagePath ? undefined : `${spaceId}:${number}:changes`, (signal) =>
+    api<ChangeList>(`/spaces/${spaceId}/change-requests/${number}/changes`, { signal, query: { limit: 500 } }),
+  );
   const title = cr.state === 'done' ? `#${cr.value.number} ${cr.value.subject || 'Untitled change request'}` : `Change request #${number}`;
+  const me = useSession().current?.user;
+  // Until the space is read, no write control is offered.
+  const permissions: Space['permissions'] = space.state === 'done' ? space.value.space.permissions : { view: false, edit: false, comment: false, review: false, merge: false, admin: false, triggerGitSync: false };
   const crumbs = [...spaceCrumbs(space, spaceId), { label: 'Change requests', href: appHref(`/s/${spaceId}/~/changes`) }, { label: `#${number}` }];
   if (pagePath) {
     return (
@@ -350,7 +370,7 @@ export function ChangeRequestView({ spaceId, number, pagePath }: { spaceId: stri
     );
   }
   if (query.page) {
-    const layout = query.layout === 'split' ? 'split' : 'inline';
+    const layout: DiffLayout = query.layout === 'split' || query.layout === 'markdown' ? query.layout : 'inline';
     const here = `/s/${spaceId}/~/changes/${number}?page=${encodeURIComponent(query.page)}`;
     return (
       <Layout title={title} crumbs={[...crumbs.slice(0, -1), { label: `#${number}`, href: appHref(`/s/${spaceId}/~/changes/${number}`) }, { label: 'Page changes' }]} wide>
@@ -361,6 +381,9 @@ export function ChangeRequestView({ spaceId, number, pagePath }: { spaceId: stri
           </a>
           <a href={appHref(`${here}&layout=split`)} aria-current={layout === 'split' ? 'page' : undefined}>
             Side by side
+          </a>
+          <a href={appHref(`${here}&layout=markdown`)} aria-current={layout === 'markdown' ? 'page' : undefined}>
+            Markdown
           </a>
         </nav>
         <PageDiffView spaceId={spaceId} number={number} pageId={query.page} layout={layout} />
@@ -377,17 +400,18 @@ export function ChangeRequestView({ spaceId, number, pagePath }: { spaceId: stri
               <StatusBadge status={value.status} /> opened by {value.createdBy.displayName} <Time at={value.createdAt} />, updated <Time at={value.updatedAt} />
               {value.outdated && <span class="badge">Behind main</span>}
             </p>
-            <Actions spaceId={spaceId} cr={value} onChange={reload} />
-            <Changes spaceId={spaceId} number={number} />
+            <Actions spaceId={spaceId} cr={value} permissions={permissions} onChange={reload} />
+            <Changes spaceId={spaceId} number={number} changes={changes} />
             <RequestedReviewers
               spaceId={spaceId}
               number={number}
               organizationId={space.state === 'done' ? space.value.space.organization : undefined}
               authorId={value.createdBy.id}
               open={value.status === 'open' || value.status === 'draft'}
+              mayRequest={permissions.edit || value.createdBy.id === me?.id}
             />
-            <Reviews spaceId={spaceId} number={number} open={value.status === 'open' || value.status === 'draft'} onChange={reload} />
-            <Comments spaceId={spaceId} number={number} />
+            <Reviews spaceId={spaceId} number={number} open={value.status === 'open' || value.status === 'draft'} mayReview={permissions.review} onChange={reload} />
+            <Comments spaceId={spaceId} number={number} mayComment={permissions.comment} />
           </>
         )}
       </Show>

@@ -19,6 +19,7 @@ import { limitChanges, semanticChanges, type SemanticChange } from '../../conten
 import { resolvePageLinks, sitePageLinks, type LinkAnswers, type SiteLinks } from '../../content/site-links.js';
 import { linkLookups } from '../../content/links.js';
 import type { BlockChange, PageVersion } from '../../content/block-diff.js';
+import type { LineHunk } from '../../content/line-diff.js';
 import type { DocumentPage, Page, RevisionFile } from '../../content/model.js';
 import { findChangeRequestMergedAt, type ChangeRequestRow } from '../../store/sql/change-requests.js';
 
@@ -104,9 +105,15 @@ export interface PageDiff {
   /** The base revision, when the page is in it; the head revision, when the page is in it. */
   base?: string;
   head?: string;
+  /** The rendered blocks aligned (none when the markdown lines were asked for instead). */
   blocks: BlockChange[];
   markdown: { before?: string; after?: string };
+  /** The markdown compared line by line, when asked for (`format: 'markdown'`). */
+  hunks?: LineHunk[];
 }
+
+/** What a page diff compares: the rendered blocks, or the markdown's lines. */
+export type PageDiffFormat = 'blocks' | 'markdown';
 
 const asDocument = (page: Page | undefined): DocumentPage | undefined => (page && (page.type === 'document' || page.type === 'computed') ? page : undefined);
 
@@ -141,22 +148,28 @@ async function pageVersion(ctx: Context, content: IndexedRevision, page: Documen
  * rendered as published sites render them, their top-level blocks aligned (src/content/block-diff.ts), on the CPU
  * pool. A page that is in neither revision is a 404; a page that is no document (a group, a link) has no blocks.
  */
-export async function changeRequestPageDiff(ctx: Context, caller: Caller, spaceId: string, idOrNumber: string, pageId: string, urls: LinkUrls): Promise<PageDiff> {
+export async function changeRequestPageDiff(
+  ctx: Context,
+  caller: Caller,
+  spaceId: string,
+  idOrNumber: string,
+  pageId: string,
+  urls: LinkUrls,
+  format: PageDiffFormat = 'blocks',
+): Promise<PageDiff> {
   const { changeRequest, base, head, before, after } = await changeRequestRevisions(ctx, caller, spaceId, idOrNumber);
   const was = before.pagesById.get(pageId);
   const now = after.pagesById.get(pageId);
   const page = now ?? was;
   if (!page) throw new NotFound(`pageId: no page "${pageId}" in change request ${changeRequest.number}`);
   const [from, to] = [asDocument(was), asDocument(now)];
+  const markdown = { ...(from ? { before: from.markdown } : {}), ...(to ? { after: to.markdown } : {}) };
+  const revisions = { ...(was ? { base } : {}), ...(now ? { head } : {}) };
+  // The raw lines need no rendering (nor the links answered): only the two texts go to the pool.
+  if (format === 'markdown') return { page, ...revisions, blocks: [], markdown, hunks: await ctx.cpu.run('markdownLineDiff', markdown) };
   const [earlier, later] = await Promise.all([from && pageVersion(ctx, before, from, urls), to && pageVersion(ctx, after, to, urls)]);
   const blocks = earlier || later ? await ctx.cpu.run('pageBlockDiff', { ...(earlier ? { before: earlier } : {}), ...(later ? { after: later } : {}) }) : [];
-  return {
-    page,
-    ...(was ? { base } : {}),
-    ...(now ? { head } : {}),
-    blocks,
-    markdown: { ...(from ? { before: from.markdown } : {}), ...(to ? { after: to.markdown } : {}) },
-  };
+  return { page, ...revisions, blocks, markdown };
 }
 
 export interface PageChange {

@@ -9,6 +9,7 @@ import {
   ChangeRequestChangesParams,
   ChangesQuery,
   PageDiffParams,
+  PageDiffQuery,
   PageDiffSchema,
   RevisionChangesParams,
   RevisionChangesQuery,
@@ -19,7 +20,7 @@ import { ChangesPresenter, pageDiffJson } from './presenter.js';
 const JSON_TYPE = 'application/json; charset=utf-8';
 
 const PAGE_DIFF_EXTENSION =
-  "Quire extension: one page of a change request compared block by block from its base to its head. Each version's top-level blocks are rendered to sanitized HTML as the published sites render them and aligned (longest common subsequence); `markdown` holds both versions as written.";
+  "Quire extension: one page of a change request compared block by block from its base to its head. Each version's top-level blocks are rendered to sanitized HTML as the published sites render them and aligned (longest common subsequence); `markdown` holds both versions as written. With `format=markdown`, the markdown compared line by line instead, in `hunks`.";
 
 /** What a change request or a revision changes (getChangeRequestChanges, getRevisionSemanticChanges), and a page's block diff. */
 export const changeRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { ctx, urls }) => {
@@ -71,13 +72,14 @@ export const changeRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { 
         tags: ['change-requests'],
         description: PAGE_DIFF_EXTENSION,
         params: PageDiffParams,
+        querystring: PageDiffQuery,
         response: { 200: PageDiffSchema, ...ErrorResponses },
       },
       serializerCompiler: serializeNatively,
     },
     async (request, reply) => {
       const { spaceId, changeRequestId, pageId } = request.params;
-      const json = await pageDiffJson(await changeRequestPageDiff(ctx, callerOf(request), spaceId, changeRequestId, pageId, links), ctx.cpu);
+      const json = await pageDiffJson(await changeRequestPageDiff(ctx, callerOf(request), spaceId, changeRequestId, pageId, links, request.query.format), ctx.cpu);
       // Already JSON: sent as it is.
       return reply.type(JSON_TYPE).send((typeof json === 'string' ? json : Buffer.from(json.buffer, json.byteOffset, json.byteLength)) as never);
     },

@@ -137,6 +137,7 @@ export function presentPageDiff(diff: PageDiff) {
     ...(diff.head ? { head: diff.head } : {}),
     blocks: diff.blocks,
     markdown: diff.markdown,
+    ...(diff.hunks ? { hunks: diff.hunks } : {}),
   };
 }
 
@@ -148,5 +149,6 @@ export async function pageDiffJson(diff: PageDiff, cpu: CpuPool): Promise<string
   const value = presentPageDiff(diff);
   let text = (diff.markdown.before?.length ?? 0) + (diff.markdown.after?.length ?? 0);
   for (const block of diff.blocks) text += (block.before?.length ?? 0) + (block.after?.length ?? 0);
+  for (const hunk of diff.hunks ?? []) for (const line of hunk.lines) text += line.text.length;
   return text <= POOLED_ANSWER ? JSON.stringify(value) : cpu.run('answerBytes', { value, prefix: '', parts: [] });
 }

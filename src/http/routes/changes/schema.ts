@@ -8,6 +8,14 @@ import { DEFAULT_CHANGES_LIMIT } from '../../../domain/change-requests/changes.j
 export const ChangeRequestChangesParams = Type.Object({ spaceId: Type.String(), changeRequestId: Type.String({ description: 'The id or the number' }) });
 export const RevisionChangesParams = Type.Object({ spaceId: Type.String(), revisionId: Type.String() });
 export const PageDiffParams = Type.Object({ ...ChangeRequestChangesParams.properties, pageId: Type.String() });
+export const PageDiffQuery = Type.Object({
+  format: Type.Optional(
+    StringEnum(['blocks', 'markdown'] as const, {
+      default: 'blocks',
+      description: '`blocks`: the rendered blocks aligned; `markdown`: the markdown compared line by line, in `hunks` (`blocks` is then empty)',
+    }),
+  ),
+});
 
 const Limit = Type.Optional(
   Type.Number({ minimum: 0, maximum: MAX_LIMIT, default: DEFAULT_CHANGES_LIMIT, description: `Changes to answer at most (fractions truncated); \`more\` counts the others` }),
@@ -95,4 +103,16 @@ export const PageDiffSchema = Type.Object({
     }),
   ),
   markdown: Type.Object({ before: Type.Optional(Type.String()), after: Type.Optional(Type.String()) }),
+  hunks: Type.Optional(
+    Type.Array(
+      Type.Object({
+        beforeStart: Type.Number({ description: 'The first line of the hunk at the base (1-based; the line before it when the hunk holds none)' }),
+        beforeLines: Type.Number(),
+        afterStart: Type.Number({ description: 'The first line of the hunk at the head (likewise)' }),
+        afterLines: Type.Number(),
+        lines: Type.Array(Type.Object({ change: StringEnum(['added', 'removed', 'unchanged'] as const), text: Type.String() })),
+      }),
+      { description: 'With `format=markdown`: the markdown compared line by line, each change with 3 lines of context' },
+    ),
+  ),
 });
