@@ -1,7 +1,7 @@
 /**
  * A change request's preview: a site that publishes its space, as it would read with the change request merged (the
  * space's pages from the change request's branch head instead of main), at
- * `/sites/ORG/SITE/~changes/CHANGE_REQUEST_ID/[page path]`. Members who may read the change request read it (signed
+ * `/preview/ORG/SITE/CHANGE_REQUEST_ID/[page path]`. Members who may read the change request read it (signed
  * in); anyone else needs a preview link (a Quire extension): a token signed with the instance's link secret, naming
  * the change request, that works for PREVIEW_LINK_MS while the change request is open or a draft (merging or
  * archiving it ends every link).
@@ -17,10 +17,10 @@ import { findSpace } from '../../store/sql/spaces.js';
 import { loadPublishedSite, shownFor, type PublishedTree, type SiteVisitor } from './published.js';
 
 /**
- * Below a site, where a change request's preview is: `~changes/CHANGE_REQUEST_ID/[page path]`. No page path begins
- * with `~` (page paths are slugs of titles), so no page is ever hidden by it, as with `~files` and `~search`.
+ * Where change requests' previews are: `/preview/ORG/SITE/CHANGE_REQUEST_ID/[page path]`, outside the site's own
+ * addresses (`/sites/ORG/SITE/...`), so that no page path, whatever its name, can be hidden by a preview's or hide one.
  */
-export const CHANGES_SEGMENT = '~changes';
+export const CHANGE_REQUEST_PREVIEWS = '/preview';
 
 /** How long a change request's preview link works (it also ends when the change request is merged or archived). */
 export const PREVIEW_LINK_MS = 7 * 24 * 3600 * 1000;

@@ -9,7 +9,7 @@ import { ErrorResponses } from '../../schemas.js';
 import { SiteParams } from '../sites/schema.js';
 import { servedAt } from '../sites/presenter.js';
 import { createSitePreviewLink } from '../../../domain/sites/site-previews.js';
-import { CHANGES_SEGMENT, createChangeRequestPreviewLink } from '../../../domain/sites/change-request-previews.js';
+import { CHANGE_REQUEST_PREVIEWS, createChangeRequestPreviewLink } from '../../../domain/sites/change-request-previews.js';
 import { ChangeRequestPreviewLinkSchema, ChangeRequestPreviewParams, SitePreviewQuery, SitePreviewSchema } from './schema.js';
 
 const EXTENSION = 'Quire extension: not in the spec nor in the reference.';
@@ -54,7 +54,9 @@ export const previewRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, {
     async (request) => {
       const link = await createChangeRequestPreviewLink(ctx, callerOf(request), request.params.spaceId, request.params.changeRequestId);
       return {
-        url: `${servedAt(urls, link.site)}/${CHANGES_SEGMENT}/${encodeURIComponent(link.changeRequest.id)}?preview=${encodeURIComponent(link.token)}`,
+        url: urls.base(
+          `${CHANGE_REQUEST_PREVIEWS}/${link.site.organization_id}/${encodeURIComponent(link.site.basename ?? link.site.id)}/${encodeURIComponent(link.changeRequest.id)}?preview=${encodeURIComponent(link.token)}`,
+        ),
         expiresAt: new Date(link.expiresAt).toISOString(),
       };
     },

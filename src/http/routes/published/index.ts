@@ -44,7 +44,7 @@ import { pageFeedbackRoutes } from './feedback.js';
 import { answerMcpExchange, SESSION_METHODS } from '../../mcp.js';
 import { contentTypeOf, DEFAULT_CONTENT_TYPE, runsScript } from '../../../content/files.js';
 import { cookieValue, secureAttribute } from '../../cookies.js';
-import { CHANGES_SEGMENT, readChangeRequestPreview } from '../../../domain/sites/change-request-previews.js';
+import { CHANGE_REQUEST_PREVIEWS, readChangeRequestPreview } from '../../../domain/sites/change-request-previews.js';
 
 const SHARE_COOKIE = 'quire_share';
 const VISITOR_TOKEN_COOKIE = 'quire_visitor';
@@ -184,19 +184,30 @@ export const publishedRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app,
     // Sites have no icon of their own yet (Quire stores no site customization): each answers Quire's, whoever asks,
     // so that no browser's request for it ends in a "not found" page.
     if (segments.length === 1 && FAVICONS.has(segments[0])) return sendAsset(reply, ASSETS.icon);
-    if (segments[0] === CHANGES_SEGMENT && segments.length >= 2) {
-      const changeRequestId = segments[1];
-      // Members who may read the change request see its preview: an anonymous browser signs in and comes back.
-      return serve(request, reply, `${siteBase}/${CHANGES_SEGMENT}/${encodeURIComponent(changeRequestId)}`, segments.slice(2), {
-        previewCookie: CHANGE_REQUEST_PREVIEW_COOKIE,
-        read: (visitor) => readChangeRequestPreview(ctx, visitor, organizationId, siteName, changeRequestId),
-        signingInMayOpen: async () => true,
-      });
-    }
     return serve(request, reply, siteBase, segments, {
       previewCookie: SITE_PREVIEW_COOKIE,
       read: (visitor) => readPublishedSite(ctx, visitor, organizationId, siteName),
       signingInMayOpen: () => membersMayOpen(ctx, organizationId, siteName),
+    });
+  }
+
+  /**
+   * A change request's preview (change-request-previews.ts), at CHANGE_REQUEST_PREVIEWS/ORG/SITE/CHANGE_REQUEST_ID/[page
+   * path]: the site's pages as they would read with the change request merged. Members who may read the change
+   * request see it (an anonymous browser signs in and comes back); others need its preview link.
+   */
+  async function changeRequestPage(
+    request: FastifyRequest<{ Params: { organizationId: string; siteName: string; changeRequestId: string; '*'?: string } }>,
+    reply: FastifyReply,
+  ) {
+    const { organizationId, siteName, changeRequestId } = request.params;
+    const base = `${CHANGE_REQUEST_PREVIEWS}/${encodeURIComponent(organizationId)}/${encodeURIComponent(siteName)}/${encodeURIComponent(changeRequestId)}`;
+    const segments = (request.params['*'] ?? '').split('/').filter((s) => s !== '');
+    if (segments.length === 1 && FAVICONS.has(segments[0])) return sendAsset(reply, ASSETS.icon);
+    return serve(request, reply, base, segments, {
+      previewCookie: CHANGE_REQUEST_PREVIEW_COOKIE,
+      read: (visitor) => readChangeRequestPreview(ctx, visitor, organizationId, siteName, changeRequestId),
+      signingInMayOpen: async () => true,
     });
   }
 
@@ -467,6 +478,10 @@ export const publishedRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app,
   app.route({ method: [...SESSION_METHODS], url: `/sites/:organizationId/:siteName/${MCP_PATH}`, schema: mcpSchema, handler: async (_request, reply) => reply.status(405).header('allow', 'POST').send() });
   app.get('/sites/:organizationId/:siteName', { schema }, page as never);
   app.get('/sites/:organizationId/:siteName/*', { schema }, page as never);
+  const previewParams = Type.Object({ ...params.properties, changeRequestId: Type.String({ maxLength: 100 }) });
+  const previewSchema = { hide: true, params: previewParams, querystring };
+  app.get(`${CHANGE_REQUEST_PREVIEWS}/:organizationId/:siteName/:changeRequestId`, { schema: previewSchema }, changeRequestPage as never);
+  app.get(`${CHANGE_REQUEST_PREVIEWS}/:organizationId/:siteName/:changeRequestId/*`, { schema: previewSchema }, changeRequestPage as never);
   // Readers' "Was this page helpful?" answers (feedback.ts), from whoever reads the site as its pages find them.
   await app.register(pageFeedbackRoutes, { ctx, urls, visitorOf });
 };
