@@ -183,6 +183,9 @@ const RULES: Record<string, (w: Who) => boolean> = {
   getSpaceMergeRules: space('read'),
   setSpaceMergeRules: space('admin'),
   getChangeRequestMergeability: space('read'),
+  // a change request's preview (a Quire extension): read to find it; edit to share it with a link
+  getChangeRequestPreview: space('read'),
+  createChangeRequestPreviewLink: space('edit'),
   // what a change request or a revision changes, and a change request's page block by block: read
   getChangeRequestChanges: space('read'),
   getRevisionSemanticChanges: space('read'),
@@ -233,6 +236,8 @@ const RULES: Record<string, (w: Who) => boolean> = {
   // the visitor signing key (a Quire extension) opens a visitor-auth site to anyone: admins only
   getSiteVisitorKey: org('admin'),
   rotateSiteVisitorKey: org('admin'),
+  // a preview URL opens the site to anyone for an hour: those who may edit it
+  getSitePublishingPreviewById: org('create'),
   // readers' feedback on the site's pages (a Quire extension): those who manage the site
   listSitePageFeedback: org('create'),
   listSitePageFeedbackSummary: org('create'),

@@ -27,6 +27,8 @@ export const PREVIEW_LINK_MS = 7 * 24 * 3600 * 1000;
 
 const KIND = 'change-request-preview';
 
+const NO_SITE = 'spaceId: no site publishes this space; add it to a site to preview its change requests';
+
 /** The change request's states in which its preview links work. */
 const PREVIEWED = new Set(['open', 'draft']);
 
@@ -43,6 +45,17 @@ export async function previewSiteOf(ctx: Context, organizationId: string, spaceI
 }
 
 /**
+ * The site the change request is previewed on, for members who may read it (they open its preview signed in, with no
+ * link). 409 when no site publishes the space.
+ */
+export async function changeRequestPreviewSite(ctx: Context, caller: Caller, spaceId: string, idOrNumber: string): Promise<{ site: SiteRow; changeRequest: ChangeRequestRow }> {
+  const { space, changeRequest } = await loadChangeRequest(ctx, caller, spaceId, idOrNumber);
+  const site = await previewSiteOf(ctx, space.organization_id, spaceId);
+  if (!site) throw new Conflict(NO_SITE);
+  return { site, changeRequest };
+}
+
+/**
  * A preview link of the change request, for those who may edit the space (it shows the change request to anyone who
  * holds it). 409 when no site publishes the space: there is nothing to preview it on.
  */
@@ -51,7 +64,7 @@ export async function createChangeRequestPreviewLink(ctx: Context, caller: Calle
   requireSpacePermission(role, spaceId, 'edit', 'share a preview of its change requests');
   if (!PREVIEWED.has(changeRequest.status)) throw new Conflict(`changeRequestId: change request ${changeRequest.number} is ${changeRequest.status}; only open ones are previewed`);
   const site = await previewSiteOf(ctx, space.organization_id, spaceId);
-  if (!site) throw new Conflict('spaceId: no site publishes this space; add it to a site to preview its change requests');
+  if (!site) throw new Conflict(NO_SITE);
   const expiresAt = Date.now() + PREVIEW_LINK_MS;
   const token = ctx.downloadLinks.create({ kind: KIND, changeRequest: changeRequest.id }, expiresAt);
   return { site, changeRequest, token, expiresAt };

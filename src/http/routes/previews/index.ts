@@ -9,12 +9,16 @@ import { ErrorResponses } from '../../schemas.js';
 import { SiteParams } from '../sites/schema.js';
 import { servedAt } from '../sites/presenter.js';
 import { createSitePreviewLink } from '../../../domain/sites/site-previews.js';
-import { CHANGE_REQUEST_PREVIEWS, createChangeRequestPreviewLink } from '../../../domain/sites/change-request-previews.js';
+import { CHANGE_REQUEST_PREVIEWS, changeRequestPreviewSite, createChangeRequestPreviewLink } from '../../../domain/sites/change-request-previews.js';
+import type { SiteRow } from '../../../store/sql/sites.js';
 import { ChangeRequestPreviewLinkSchema, ChangeRequestPreviewParams, SitePreviewQuery, SitePreviewSchema } from './schema.js';
 
 const EXTENSION = 'Quire extension: not in the spec nor in the reference.';
 
 export const previewRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { ctx, urls }) => {
+  const changeRequestPreviewUrl = (site: SiteRow, changeRequestId: string) =>
+    urls.base(`${CHANGE_REQUEST_PREVIEWS}/${site.organization_id}/${encodeURIComponent(site.basename ?? site.id)}/${encodeURIComponent(changeRequestId)}`);
+
   app.get(
     '/orgs/:organizationId/sites/:siteId/publishing/preview',
     {
@@ -38,6 +42,25 @@ export const previewRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, {
     },
   );
 
+  app.get(
+    '/spaces/:spaceId/change-requests/:changeRequestId/preview',
+    {
+      schema: {
+        operationId: 'getChangeRequestPreview',
+        description:
+          `${EXTENSION} Where the change request's preview is: the site that publishes its space, as it would read with the change ` +
+          'request merged, for members who may read the change request (signed in). 409 when no site publishes the space.',
+        tags: ['change-requests'],
+        params: ChangeRequestPreviewParams,
+        response: { 200: SitePreviewSchema, ...ErrorResponses },
+      },
+    },
+    async (request) => {
+      const { site, changeRequest } = await changeRequestPreviewSite(ctx, callerOf(request), request.params.spaceId, request.params.changeRequestId);
+      return { url: changeRequestPreviewUrl(site, changeRequest.id) };
+    },
+  );
+
   app.post(
     '/spaces/:spaceId/change-requests/:changeRequestId/preview-link',
     {
@@ -54,9 +77,7 @@ export const previewRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, {
     async (request) => {
       const link = await createChangeRequestPreviewLink(ctx, callerOf(request), request.params.spaceId, request.params.changeRequestId);
       return {
-        url: urls.base(
-          `${CHANGE_REQUEST_PREVIEWS}/${link.site.organization_id}/${encodeURIComponent(link.site.basename ?? link.site.id)}/${encodeURIComponent(link.changeRequest.id)}?preview=${encodeURIComponent(link.token)}`,
-        ),
+        url: `${changeRequestPreviewUrl(link.site, link.changeRequest.id)}?preview=${encodeURIComponent(link.token)}`,
         expiresAt: new Date(link.expiresAt).toISOString(),
       };
     },
