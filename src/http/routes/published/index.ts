@@ -432,7 +432,8 @@ export const publishedRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app,
       // A page read cold: the space's other pages are rendered ahead of their readers.
       if (!variant) void prerenderSiblings(ctx, published, siteBase, ctx.cpu.size);
       const content = await renderContent(ctx, published, siteBase, specs, variant ? { variant } : {});
-      return renderPage(published, siteBase, { liveSearch: ASSETS.search.path, content, feedback: true, ...(specs ? { specs } : {}) });
+      // Readers' feedback is about the published pages: a preview asks for none.
+      return renderPage(published, siteBase, { liveSearch: ASSETS.search.path, content, feedback: !tree.preview, ...(specs ? { specs } : {}) });
     };
     if (tree.claims && !mayKeepVariant(published.content, page, key)) return { key, html: await render() };
     return { key, html: await cachedBytes(published.content, key, render) };
