@@ -99,6 +99,8 @@ describe('authentication on every operation', () => {
         'getSiteVisitorKey', 'rotateSiteVisitorKey',
         // a preview URL of the site, for chosen visitor claims
         'getSitePublishingPreviewById',
+        // the OpenID Connect provider a visitor-auth site's visitors sign in with (a Quire extension)
+        'getSiteVisitorOIDCProvider', 'setSiteVisitorOIDCProvider', 'deleteSiteVisitorOIDCProvider',
         // readers' feedback on a site's pages, and its counts per page (a Quire extension)
         'listSitePageFeedback', 'listSitePageFeedbackSummary',
         // reads behind the locations the API hands out (Quire extensions: every URL in an answer answers GET)

@@ -21,6 +21,7 @@ import { loadTree, openSite, siteSpacesIn, type SiteTree } from './tree.js';
 import { evaluateCondition, type VisitorClaims } from './conditions.js';
 import { verifyVisitorToken } from './visitor-auth.js';
 import { openSitePreview } from './site-previews.js';
+import { openVisitorSession } from './visitor-oidc.js';
 import { findSiteByName, type SiteRow, type SiteSectionRow, type SiteSpaceRow } from '../../store/sql/sites.js';
 import type { DocumentPage, Page } from '../../content/model.js';
 import { MAIN_REF } from '../content/refs.js';
@@ -31,6 +32,8 @@ export interface SiteVisitor {
   shareKey?: string;
   /** A visitor token (JWT): opens a visitor-auth site when signed with its key; its payload is the signed claims. */
   visitorToken?: string;
+  /** A visitor's sealed sign-in through the site's OpenID Connect provider (visitor-oidc.ts): its claims are signed ones. */
+  visitorSession?: string;
   /** A preview link's token (site-previews.ts, change-request-previews.ts): opens what it names, whatever the visibility. */
   previewToken?: string;
   /** Claims the visitor sent unsigned (`visitor.claims.unsigned.*`): untrusted, they only choose what is shown. */
@@ -96,7 +99,9 @@ export async function readPublishedSite(ctx: Context, visitor: SiteVisitor, orga
   const site = await ctx.cache.get(`published-site-row:${organizationId}:${siteName}`, () => findSiteByName(ctx.db, organizationId, siteName));
   if (!site) throw new NotFound(`site: no published site "${siteName}"`);
   // The token is checked on every request (its expiry is); only the tree of "a valid token" is shared.
-  const signed = visitor.visitorToken && site.visibility === 'visitor-auth' ? await verifyVisitorToken(ctx, site.id, visitor.visitorToken) : undefined;
+  const token = visitor.visitorToken && site.visibility === 'visitor-auth' ? await verifyVisitorToken(ctx, site.id, visitor.visitorToken) : undefined;
+  const signedIn = !token && visitor.visitorSession && site.visibility === 'visitor-auth' ? openVisitorSession(ctx, site.id, visitor.visitorSession) : undefined;
+  const signed = token ?? signedIn;
   const preview = visitor.previewToken ? openSitePreview(ctx, site.id, visitor.previewToken) : undefined;
   const opens = { authenticated: signed !== undefined, preview: preview !== undefined };
   const tree = await loadPublishedSite(ctx, visitor, site, opens);
@@ -106,7 +111,7 @@ export async function readPublishedSite(ctx: Context, visitor: SiteVisitor, orga
   // A token's own `unsigned` member is not a signed claim: `visitor.claims.unsigned.*` are what the visitor sends. A
   // preview's claims are the editor's choice, as if the visitor's token carried them.
   const claims: VisitorClaims = { ...preview?.claims, ...signed, unsigned };
-  return { ...shownFor(tree, claims, claims), ...(signed ? { visitorTokenValid: true as const } : {}), ...marks };
+  return { ...shownFor(tree, claims, claims), ...(token ? { visitorTokenValid: true as const } : {}), ...marks };
 }
 
 /** The site's tree for `visitor`, kept in the read cache per way in (the tokens are checked on every request). */

@@ -46,6 +46,17 @@ export interface SessionsTable {
   expires_at: string;
 }
 
+/** A visitor-auth site's OpenID Connect provider (migration 0028). */
+export interface SiteOidcProvidersTable {
+  site_id: string;
+  issuer: string;
+  client_id: string;
+  /** Sealed (SecretBox), never in clear. */
+  client_secret: string;
+  created_at: string;
+  updated_at: string;
+}
+
 /** An organization's OpenID Connect provider (migration 0025). */
 export interface OidcProvidersTable {
   organization_id: string;
@@ -677,6 +688,7 @@ export interface Database {
   sessions: SessionsTable;
   password_resets: PasswordResetsTable;
   oidc_providers: OidcProvidersTable;
+  site_oidc_providers: SiteOidcProvidersTable;
   organizations: OrganizationsTable;
   organization_email_domains: OrganizationEmailDomainsTable;
   members: MembersTable;

@@ -44,6 +44,8 @@ import { pageFeedbackRoutes } from './feedback.js';
 import { answerMcpExchange, SESSION_METHODS } from '../../mcp.js';
 import { contentTypeOf, DEFAULT_CONTENT_TYPE, runsScript } from '../../../content/files.js';
 import { cookieValue, secureAttribute } from '../../cookies.js';
+import { siteOfferingSignIn } from '../../../domain/sites/visitor-oidc.js';
+import { VISITOR_SESSION_COOKIE, VISITOR_SIGN_IN_PATH, visitorSignInRoutes } from './visitor-sign-in.js';
 import { CHANGE_REQUEST_PREVIEWS, readChangeRequestPreview } from '../../../domain/sites/change-request-previews.js';
 
 const SHARE_COOKIE = 'quire_share';
@@ -148,6 +150,7 @@ export const publishedRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app,
     };
     const shareKey = remembered(query.share, SHARE_COOKIE);
     const previewToken = remembered(query.preview, previewCookie);
+    const visitorSession = cookieValue(cookies, VISITOR_SESSION_COOKIE);
     const visitorToken = typeof query.jwt_token === 'string' && query.jwt_token !== '' ? query.jwt_token : cookieValue(cookies, VISITOR_TOKEN_COOKIE);
     let unsignedClaims = unsignedClaimsOf(query);
     if (unsignedClaims) reply.header('set-cookie', siteCookie(UNSIGNED_CLAIMS_COOKIE, JSON.stringify(unsignedClaims), siteBase));
@@ -157,6 +160,7 @@ export const publishedRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app,
       ...(shareKey ? { shareKey } : {}),
       ...(previewToken ? { previewToken } : {}),
       ...(visitorToken ? { visitorToken } : {}),
+      ...(visitorSession ? { visitorSession } : {}),
       ...(unsignedClaims ? { unsignedClaims } : {}),
     };
   }
@@ -188,6 +192,7 @@ export const publishedRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app,
       previewCookie: SITE_PREVIEW_COOKIE,
       read: (visitor) => readPublishedSite(ctx, visitor, organizationId, siteName),
       signingInMayOpen: () => membersMayOpen(ctx, organizationId, siteName),
+      visitorSignIn: async () => ((await siteOfferingSignIn(ctx, organizationId, siteName)) ? `${basePath}${siteBase}/${VISITOR_SIGN_IN_PATH}` : undefined),
     });
   }
 
@@ -220,7 +225,13 @@ export const publishedRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app,
     reply: FastifyReply,
     siteBase: string,
     segments: string[],
-    how: { previewCookie: string; read: (visitor: SiteVisitor) => Promise<PublishedTree>; signingInMayOpen: () => Promise<boolean> },
+    how: {
+      previewCookie: string;
+      read: (visitor: SiteVisitor) => Promise<PublishedTree>;
+      signingInMayOpen: () => Promise<boolean>;
+      /** Where the site's visitors sign in through its OpenID Connect provider, when it offers that. */
+      visitorSignIn?: () => Promise<string | undefined>;
+    },
   ) {
     let tree: PublishedTree | undefined;
     let visitor: SiteVisitor | undefined;
@@ -274,6 +285,9 @@ export const publishedRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app,
         if (anonymous && acceptsHtml(request.headers.accept) && (await how.signingInMayOpen())) {
           return reply.redirect(`${basePath}/app/sign-in?next=${encodeURIComponent(request.url)}`, 302);
         }
+        // A visitor-auth site with its own OpenID Connect provider: its visitors sign in there, and come back here.
+        const signIn = anonymous && !visitor?.visitorToken && acceptsHtml(request.headers.accept) ? await how.visitorSignIn?.() : undefined;
+        if (signIn) return reply.redirect(`${signIn}?next=${encodeURIComponent(request.url)}`, 302);
         return notFound(reply);
       }
       throw error;
@@ -485,5 +499,6 @@ export const publishedRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app,
   app.get(`${CHANGE_REQUEST_PREVIEWS}/:organizationId/:siteName/:changeRequestId/*`, { schema: previewSchema }, changeRequestPage as never);
   // Readers' "Was this page helpful?" answers (feedback.ts), from whoever reads the site as its pages find them.
   await app.register(pageFeedbackRoutes, { ctx, urls, visitorOf });
+  await app.register(visitorSignInRoutes, { ctx, urls });
 };
 
