@@ -70,7 +70,7 @@ describe('authentication on every operation', () => {
         // merge rules: an organization's default, a space's, a change request's mergeability (a Quire extension)
         'getOrganizationMergeRules', 'setOrganizationMergeRules', 'getSpaceMergeRules', 'setSpaceMergeRules', 'getChangeRequestMergeability',
         // a change request's preview: where it is for members, and a share link (Quire extensions)
-        'getChangeRequestPreview', 'createChangeRequestPreviewLink',
+        'getChangeRequestPreview', 'createChangeRequestPreviewLink', 'revokeChangeRequestPreviewLinks',
         // semantic changes of a change request and of a revision; a change request's page block by block (a Quire extension)
         'getChangeRequestChanges', 'getRevisionSemanticChanges', 'getChangeRequestPageDiff',
         // content import

@@ -186,6 +186,7 @@ const RULES: Record<string, (w: Who) => boolean> = {
   // a change request's preview (a Quire extension): read to find it; edit to share it with a link
   getChangeRequestPreview: space('read'),
   createChangeRequestPreviewLink: space('edit'),
+  revokeChangeRequestPreviewLinks: space('edit'),
   // what a change request or a revision changes, and a change request's page block by block: read
   getChangeRequestChanges: space('read'),
   getRevisionSemanticChanges: space('read'),

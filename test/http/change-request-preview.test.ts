@@ -122,6 +122,17 @@ describe.each(DATABASE_KINDS)('change-request previews (%s)', (kind) => {
     expect((await read(`${otherPath}?preview=${encodeURIComponent(new URL(link.url).searchParams.get('preview')!)}`)).status).toBe(404);
   });
 
+  it("stops opening when the space's editors revoke the links made so far; a new link works", async () => {
+    const cr = await changeRequest('Revoked', { 'setup.md': '# Setup\n\nRevoked text.\n' });
+    const before = await api('POST', `/v1/spaces/${spaceId}/change-requests/${cr.id}/preview-link`);
+    expect((await read(pathOf(before.url))).status).toBe(200);
+    expect((await t.request('DELETE', `/v1/spaces/${spaceId}/change-requests/${cr.id}/preview-link`, { token: reader.token })).status).toBe(403);
+    expect((await t.request('DELETE', `/v1/spaces/${spaceId}/change-requests/${cr.id}/preview-link`, { token: editor.token })).status).toBe(204);
+    expect((await read(pathOf(before.url))).status).toBe(404);
+    const after = await api('POST', `/v1/spaces/${spaceId}/change-requests/${cr.id}/preview-link`, undefined, editor.token);
+    expect((await read(pathOf(after.url))).status).toBe(200);
+  });
+
   it('stops opening once the change request is archived or merged', async () => {
     const archived = await changeRequest('To archive', { 'setup.md': '# Setup\n\nArchived text.\n' });
     const archivedLink = await api('POST', `/v1/spaces/${spaceId}/change-requests/${archived.id}/preview-link`);

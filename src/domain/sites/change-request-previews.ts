@@ -3,8 +3,8 @@
  * space's pages from the change request's branch head instead of main), at
  * `/preview/ORG/SITE/CHANGE_REQUEST_ID/[page path]`. Members who may read the change request read it (signed
  * in); anyone else needs a preview link (a Quire extension): a token signed with the instance's link secret, naming
- * the change request, that works for PREVIEW_LINK_MS while the change request is open or a draft (merging or
- * archiving it ends every link).
+ * the change request and when it was made, that works for PREVIEW_LINK_MS while the change request is open or a
+ * draft (merging or archiving it ends every link) and until the space's editors revoke the links made so far.
  */
 import type { Caller, Context } from '../context.js';
 import { Conflict, DomainError, NotFound } from '../errors.js';
@@ -12,6 +12,7 @@ import { loadOrgAccess, requireSpacePermission, spacePermissions, spaceRole } fr
 import { branchOf } from '../content/refs.js';
 import { loadChangeRequest } from '../change-requests/change-requests.js';
 import { findChangeRequestById, type ChangeRequestRow } from '../../store/sql/change-requests.js';
+import { changeRequestPreviewLinksRevokedAt, revokeChangeRequestPreviewLinks } from '../../store/sql/change-request-preview-revocations.js';
 import { findSiteByName, sitesPublishingSpace, type SiteRow } from '../../store/sql/sites.js';
 import { findSpace } from '../../store/sql/spaces.js';
 import { loadPublishedSite, shownFor, type PublishedTree, type SiteVisitor } from './published.js';
@@ -66,19 +67,29 @@ export async function createChangeRequestPreviewLink(ctx: Context, caller: Calle
   const site = await previewSiteOf(ctx, space.organization_id, spaceId);
   if (!site) throw new Conflict(NO_SITE);
   const expiresAt = Date.now() + PREVIEW_LINK_MS;
-  const token = ctx.downloadLinks.create({ kind: KIND, changeRequest: changeRequest.id }, expiresAt);
+  const token = ctx.downloadLinks.create({ kind: KIND, changeRequest: changeRequest.id, iat: Date.now() }, expiresAt);
   return { site, changeRequest, token, expiresAt };
 }
 
-/** Whether `token` is a valid, unexpired preview link of the change request `changeRequestId`. */
-function linkOpens(ctx: Context, token: string, changeRequestId: string): boolean {
+/** Every preview link of the change request made until now stops working (edit on the space). */
+export async function revokeChangeRequestPreviewLinksOf(ctx: Context, caller: Caller, spaceId: string, idOrNumber: string): Promise<void> {
+  const { role, changeRequest } = await loadChangeRequest(ctx, caller, spaceId, idOrNumber);
+  requireSpacePermission(role, spaceId, 'edit', 'revoke the preview links of its change requests');
+  await revokeChangeRequestPreviewLinks(ctx.db, changeRequest.id, new Date().toISOString());
+}
+
+/** Whether `token` is a valid, unexpired preview link of the change request `changeRequestId`, made after any revocation. */
+async function linkOpens(ctx: Context, token: string, changeRequestId: string): Promise<boolean> {
+  let data: Record<string, unknown>;
   try {
-    const data = ctx.downloadLinks.open(token);
-    return data.kind === KIND && data.changeRequest === changeRequestId;
+    data = ctx.downloadLinks.open(token);
   } catch (error) {
     if (error instanceof DomainError) return false;
     throw error;
   }
+  if (data.kind !== KIND || data.changeRequest !== changeRequestId || typeof data.iat !== 'number') return false;
+  const revokedAt = await changeRequestPreviewLinksRevokedAt(ctx.db, changeRequestId);
+  return revokedAt === undefined || data.iat > Date.parse(revokedAt);
 }
 
 /**
@@ -95,7 +106,7 @@ export async function readChangeRequestPreview(ctx: Context, visitor: SiteVisito
   const space = changeRequest ? await findSpace(ctx.db, changeRequest.space_id) : undefined;
   if (!changeRequest || !space || space.deleted_at || space.organization_id !== organizationId) throw hidden;
   const member = visitor.userId ? spacePermissions(spaceRole(await loadOrgAccess(ctx, organizationId, visitor.userId), space)).view : false;
-  const linked = !member && visitor.previewToken !== undefined && PREVIEWED.has(changeRequest.status) && linkOpens(ctx, visitor.previewToken, changeRequest.id);
+  const linked = !member && visitor.previewToken !== undefined && PREVIEWED.has(changeRequest.status) && (await linkOpens(ctx, visitor.previewToken, changeRequest.id));
   if (!member && !linked) throw hidden;
   // The tree as an anonymous reader with a preview sees it: the same for every reader of the preview.
   const tree = await loadPublishedSite(ctx, {}, site, { preview: true });

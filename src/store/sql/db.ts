@@ -37,7 +37,7 @@ import * as m0023 from './migrations/0023_change_request_reviews.js';
 import * as m0024 from './migrations/0024_sessions.js';
 import * as m0025 from './migrations/0025_oidc_providers.js';
 import * as m0026 from './migrations/0026_merge_rules.js';
-import * as m0028 from './migrations/0028_site_oidc_providers.js';
+import * as m0028 from './migrations/0028_site_visitor_oidc_and_preview_revocations.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -77,7 +77,7 @@ export const migrations: Record<string, Migration> = {
   '0024_sessions': m0024,
   '0025_oidc_providers': m0025,
   '0026_merge_rules': m0026,
-  '0028_site_oidc_providers': m0028,
+  '0028_site_visitor_oidc_and_preview_revocations': m0028,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

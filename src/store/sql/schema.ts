@@ -46,6 +46,13 @@ export interface SessionsTable {
   expires_at: string;
 }
 
+/** When a change request's preview links were last revoked (migration 0028). */
+export interface ChangeRequestPreviewRevocationsTable {
+  change_request_id: string;
+  /** ISO time: preview links made before it no longer open the preview. */
+  revoked_at: string;
+}
+
 /** A visitor-auth site's OpenID Connect provider (migration 0028). */
 export interface SiteOidcProvidersTable {
   site_id: string;
@@ -689,6 +696,7 @@ export interface Database {
   password_resets: PasswordResetsTable;
   oidc_providers: OidcProvidersTable;
   site_oidc_providers: SiteOidcProvidersTable;
+  change_request_preview_revocations: ChangeRequestPreviewRevocationsTable;
   organizations: OrganizationsTable;
   organization_email_domains: OrganizationEmailDomainsTable;
   members: MembersTable;

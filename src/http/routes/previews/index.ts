@@ -5,11 +5,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { RouteDeps } from '../deps.js';
 import { callerOf } from '../../plugins/auth.js';
-import { ErrorResponses } from '../../schemas.js';
+import { ErrorResponses, NoContent } from '../../schemas.js';
+import { noContent } from '../../present.js';
 import { SiteParams } from '../sites/schema.js';
 import { servedAt } from '../sites/presenter.js';
 import { createSitePreviewLink } from '../../../domain/sites/site-previews.js';
-import { CHANGE_REQUEST_PREVIEWS, changeRequestPreviewSite, createChangeRequestPreviewLink } from '../../../domain/sites/change-request-previews.js';
+import { CHANGE_REQUEST_PREVIEWS, changeRequestPreviewSite, createChangeRequestPreviewLink, revokeChangeRequestPreviewLinksOf } from '../../../domain/sites/change-request-previews.js';
 import type { SiteRow } from '../../../store/sql/sites.js';
 import { ChangeRequestPreviewLinkSchema, ChangeRequestPreviewParams, SitePreviewQuery, SitePreviewSchema } from './schema.js';
 
@@ -80,6 +81,23 @@ export const previewRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, {
         url: `${changeRequestPreviewUrl(link.site, link.changeRequest.id)}?preview=${encodeURIComponent(link.token)}`,
         expiresAt: new Date(link.expiresAt).toISOString(),
       };
+    },
+  );
+
+  app.delete(
+    '/spaces/:spaceId/change-requests/:changeRequestId/preview-link',
+    {
+      schema: {
+        operationId: 'revokeChangeRequestPreviewLinks',
+        description: `${EXTENSION} Every preview link of the change request made so far stops working (edit on the space); new ones may be made.`,
+        tags: ['change-requests'],
+        params: ChangeRequestPreviewParams,
+        response: { 204: NoContent, ...ErrorResponses },
+      },
+    },
+    async (request, reply) => {
+      await revokeChangeRequestPreviewLinksOf(ctx, callerOf(request), request.params.spaceId, request.params.changeRequestId);
+      return noContent(reply, 204);
     },
   );
 };

@@ -13,8 +13,15 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('created_at', 'text', (c) => c.notNull())
     .addColumn('updated_at', 'text', (c) => c.notNull())
     .execute();
+  // When a change request's preview links were last revoked by its space's editors: links made before it are void.
+  await db.schema
+    .createTable('change_request_preview_revocations')
+    .addColumn('change_request_id', 'text', (c) => c.primaryKey().references('change_requests.id').onDelete('cascade'))
+    .addColumn('revoked_at', 'text', (c) => c.notNull())
+    .execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
+  await db.schema.dropTable('change_request_preview_revocations').execute();
   await db.schema.dropTable('site_oidc_providers').execute();
 }
