@@ -69,6 +69,8 @@ describe('authentication on every operation', () => {
         'requestReviewersForChangeRequest', 'removeRequestedReviewerFromChangeRequest',
         // merge rules: an organization's default, a space's, a change request's mergeability (a Quire extension)
         'getOrganizationMergeRules', 'setOrganizationMergeRules', 'getSpaceMergeRules', 'setSpaceMergeRules', 'getChangeRequestMergeability',
+        // a change request's preview: where it is for members, and a share link (Quire extensions)
+        'getChangeRequestPreview', 'createChangeRequestPreviewLink', 'revokeChangeRequestPreviewLinks',
         // semantic changes of a change request and of a revision; a change request's page block by block (a Quire extension)
         'getChangeRequestChanges', 'getRevisionSemanticChanges', 'getChangeRequestPageDiff',
         // content import
@@ -95,6 +97,10 @@ describe('authentication on every operation', () => {
         'listSiteAdaptiveTemplateConditions', 'getPublishedContentSite', 'getSiteStructure', 'sortSiteStructure',
         // the visitor signing key of a site (a Quire extension)
         'getSiteVisitorKey', 'rotateSiteVisitorKey',
+        // a preview URL of the site, for chosen visitor claims
+        'getSitePublishingPreviewById',
+        // the OpenID Connect provider a visitor-auth site's visitors sign in with (a Quire extension)
+        'getSiteVisitorOIDCProvider', 'setSiteVisitorOIDCProvider', 'deleteSiteVisitorOIDCProvider',
         // readers' feedback on a site's pages, and its counts per page (a Quire extension)
         'listSitePageFeedback', 'listSitePageFeedbackSummary',
         // reads behind the locations the API hands out (Quire extensions: every URL in an answer answers GET)

@@ -183,6 +183,10 @@ const RULES: Record<string, (w: Who) => boolean> = {
   getSpaceMergeRules: space('read'),
   setSpaceMergeRules: space('admin'),
   getChangeRequestMergeability: space('read'),
+  // a change request's preview (a Quire extension): read to find it; edit to share it with a link
+  getChangeRequestPreview: space('read'),
+  createChangeRequestPreviewLink: space('edit'),
+  revokeChangeRequestPreviewLinks: space('edit'),
   // what a change request or a revision changes, and a change request's page block by block: read
   getChangeRequestChanges: space('read'),
   getRevisionSemanticChanges: space('read'),
@@ -233,6 +237,12 @@ const RULES: Record<string, (w: Who) => boolean> = {
   // the visitor signing key (a Quire extension) opens a visitor-auth site to anyone: admins only
   getSiteVisitorKey: org('admin'),
   rotateSiteVisitorKey: org('admin'),
+  // a preview URL opens the site to anyone for an hour: those who may edit it
+  getSitePublishingPreviewById: org('create'),
+  // the site's visitors' OpenID Connect provider (a Quire extension): admins only, as the visitor key
+  getSiteVisitorOIDCProvider: org('admin'),
+  setSiteVisitorOIDCProvider: org('admin'),
+  deleteSiteVisitorOIDCProvider: org('admin'),
   // readers' feedback on the site's pages (a Quire extension): those who manage the site
   listSitePageFeedback: org('create'),
   listSitePageFeedbackSummary: org('create'),
@@ -337,6 +347,8 @@ describe.each(DATABASE_KINDS)('authorization matrix (%s)', (kind) => {
     // An OpenID Connect provider, so that reading it finds one (whatever the order of the operations).
     const oidc = { issuer: 'https://idp.example.com', clientId: 'quire', clientSecret: 'a secret' };
     expect((await t.request('PUT', `/v1/orgs/${world.organizationId}/oidc`, { token: world.admin.token, body: oidc })).status).toBe(200);
+    const siteOidc = `/v1/orgs/${world.organizationId}/sites/${world.params.siteId}/visitor-oidc`;
+    expect((await t.request('PUT', siteOidc, { token: world.admin.token, body: oidc })).status).toBe(200);
     joinInvite = (await t.request('POST', `/v1/orgs/${world.organizationId}/link-invites`, { token: world.admin.token, body: { role: 'read' } })).body.id;
   });
   afterAll(async () => t?.close());
@@ -402,6 +414,7 @@ describe.each(DATABASE_KINDS)('authorization matrix (%s)', (kind) => {
       createSite: { title: `Site ${n}` },
       updateSiteById: { title: 'Docs' },
       updateSiteAdaptiveSchema: { jsonSchema: ADAPTIVE_SCHEMA },
+      setSiteVisitorOIDCProvider: { issuer: 'https://login.example.com', clientId: 'quire', clientSecret: 'a client secret' },
       sortSiteStructure: { item: { type: 'site-section', id: p.siteSectionId }, position: {} },
       addSectionToSite: { spaceId: p.spaceId, title: `Section ${n}` },
       updateSiteSectionById: { title: 'Handbook' },

@@ -339,6 +339,55 @@ function Actions({ spaceId, cr, permissions, onChange }: { spaceId: string; cr: 
   );
 }
 
+/**
+ * The change request's preview (the site that publishes its space, as it would read merged): a link for the member,
+ * and, while it is open, a link to share with people without an account (copied, and shown to be copied by hand).
+ * Nothing when no site publishes the space (the API answers 409).
+ */
+function Preview({ spaceId, cr }: { spaceId: string; cr: ChangeRequest }) {
+  const [preview] = useApi(`${spaceId}:${cr.number}:preview`, (signal) => api<{ url: string }>(`/spaces/${spaceId}/change-requests/${cr.number}/preview`, { signal }));
+  const [shared, setShared] = useState<{ url: string; expiresAt: string; copied: boolean }>();
+  const [error, setError] = useState<string>();
+  if (preview.state !== 'done') return null;
+  const open = cr.status === 'open' || cr.status === 'draft';
+  const share = async () => {
+    setError(undefined);
+    try {
+      const link = await api<{ url: string; expiresAt: string }>(`/spaces/${spaceId}/change-requests/${cr.number}/preview-link`, { method: 'POST' });
+      // The clipboard may be refused (permissions, an insecure origin): the link is shown to copy by hand then.
+      const copied = await navigator.clipboard?.writeText(link.url).then(
+        () => true,
+        () => false,
+      );
+      setShared({ ...link, copied: copied === true });
+    } catch (failure) {
+      setError(failure instanceof ApiError ? failure.message : String(failure));
+    }
+  };
+  return (
+    <div class="cr-preview">
+      <a class="button" href={preview.value.url}>
+        Preview
+      </a>
+      {open && (
+        <button type="button" class="button" onClick={share}>
+          Copy preview link
+        </button>
+      )}
+      {shared && (
+        <div class="notice" role="status">
+          <p>
+            {shared.copied ? 'Preview link copied. ' : ''}Anyone with it can read this preview until <Time at={shared.expiresAt} />, or until the change request is merged or closed.
+          </p>
+          <label for="preview-link">Preview link</label>
+          <input id="preview-link" type="text" readOnly value={shared.url} onFocus={(event) => (event.currentTarget as HTMLInputElement).select()} />
+        </div>
+      )}
+      <ErrorNotice message={error} />
+    </div>
+  );
+}
+
 /** A change request: what it changes, its reviews and comments, and what can be done with it. */
 export function ChangeRequestView({ spaceId, number, pagePath }: { spaceId: string; number: string; pagePath?: string }) {
   const { query } = useLocation();
@@ -401,6 +450,7 @@ export function ChangeRequestView({ spaceId, number, pagePath }: { spaceId: stri
               {value.outdated && <span class="badge">Behind main</span>}
             </p>
             <Actions spaceId={spaceId} cr={value} permissions={permissions} onChange={reload} />
+            <Preview spaceId={spaceId} cr={value} />
             <Changes spaceId={spaceId} number={number} changes={changes} />
             <RequestedReviewers
               spaceId={spaceId}

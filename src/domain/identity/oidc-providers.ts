@@ -65,7 +65,7 @@ async function requireAdmin(ctx: Context, caller: Caller, organizationId: string
   requireOrgPermission(access, 'admin', action);
 }
 
-async function checkIssuer(ctx: Context, issuer: string): Promise<string> {
+export async function checkIssuer(ctx: Context, issuer: string): Promise<string> {
   let url: URL;
   try {
     url = new URL(issuer);

@@ -99,7 +99,7 @@ async function providerOf(ctx: Context, providerId: string): Promise<ProviderOf>
 }
 
 /** The provider's configuration (its discovery document), every request through the guarded fetcher. */
-async function discover(ctx: Context, settings: OidcProviderSettings): Promise<oidc.Configuration> {
+export async function discover(ctx: Context, settings: OidcProviderSettings): Promise<oidc.Configuration> {
   let issuer: URL;
   try {
     issuer = new URL(settings.issuer);

@@ -20,6 +20,8 @@ import { loadRevision, type IndexedRevision } from '../content/revisions.js';
 import { loadTree, openSite, siteSpacesIn, type SiteTree } from './tree.js';
 import { evaluateCondition, type VisitorClaims } from './conditions.js';
 import { verifyVisitorToken } from './visitor-auth.js';
+import { openSitePreview } from './site-previews.js';
+import { openVisitorSession } from './visitor-oidc.js';
 import { findSiteByName, type SiteRow, type SiteSectionRow, type SiteSpaceRow } from '../../store/sql/sites.js';
 import type { DocumentPage, Page } from '../../content/model.js';
 import { MAIN_REF } from '../content/refs.js';
@@ -30,6 +32,10 @@ export interface SiteVisitor {
   shareKey?: string;
   /** A visitor token (JWT): opens a visitor-auth site when signed with its key; its payload is the signed claims. */
   visitorToken?: string;
+  /** A visitor's sealed sign-in through the site's OpenID Connect provider (visitor-oidc.ts): its claims are signed ones. */
+  visitorSession?: string;
+  /** A preview link's token (site-previews.ts, change-request-previews.ts): opens what it names, whatever the visibility. */
+  previewToken?: string;
   /** Claims the visitor sent unsigned (`visitor.claims.unsigned.*`): untrusted, they only choose what is shown. */
   unsignedClaims?: Record<string, unknown>;
 }
@@ -43,6 +49,13 @@ export interface PublishedTree extends SiteTree {
   claims?: VisitorClaims;
   /** The reader's visitor token was signed with the site's key and holds (it may be remembered for them). */
   visitorTokenValid?: true;
+  /**
+   * Read through a preview: of the site (a valid preview link, site-previews.ts), or of a change request
+   * (change-request-previews.ts). Never indexed, never kept by a browser or a proxy.
+   */
+  preview?: { kind: 'site' } | { kind: 'change-request'; number: number; subject: string };
+  /** The ref read in a space instead of main (a change request's branch in its preview). */
+  refs?: ReadonlyMap<string, string>;
 }
 
 export interface PublishedSpace {
@@ -86,20 +99,29 @@ export async function readPublishedSite(ctx: Context, visitor: SiteVisitor, orga
   const site = await ctx.cache.get(`published-site-row:${organizationId}:${siteName}`, () => findSiteByName(ctx.db, organizationId, siteName));
   if (!site) throw new NotFound(`site: no published site "${siteName}"`);
   // The token is checked on every request (its expiry is); only the tree of "a valid token" is shared.
-  const signed = visitor.visitorToken && site.visibility === 'visitor-auth' ? await verifyVisitorToken(ctx, site.id, visitor.visitorToken) : undefined;
-  const key = `published-site:${organizationId}:${site.id}:${visitor.userId ?? ''}:${visitor.shareKey ?? ''}:${signed ? 'visitor' : ''}`;
-  const tree = await ctx.cache.get(key, () => loadPublishedSite(ctx, visitor, site, signed !== undefined));
+  const token = visitor.visitorToken && site.visibility === 'visitor-auth' ? await verifyVisitorToken(ctx, site.id, visitor.visitorToken) : undefined;
+  const signedIn = !token && visitor.visitorSession && site.visibility === 'visitor-auth' ? openVisitorSession(ctx, site.id, visitor.visitorSession) : undefined;
+  const signed = token ?? signedIn;
+  const preview = visitor.previewToken ? openSitePreview(ctx, site.id, visitor.previewToken) : undefined;
+  const opens = { authenticated: signed !== undefined, preview: preview !== undefined };
+  const tree = await loadPublishedSite(ctx, visitor, site, opens);
+  const marks = preview ? { preview: { kind: 'site' as const } } : {};
   const unsigned = visitor.unsignedClaims ?? {};
-  if (!signed && Object.keys(unsigned).length === 0) return shownFor(tree, {}, undefined);
-  // A token's own `unsigned` member is not a signed claim: `visitor.claims.unsigned.*` are what the visitor sends.
-  const claims: VisitorClaims = { ...signed, unsigned };
-  return { ...shownFor(tree, claims, claims), ...(signed ? { visitorTokenValid: true as const } : {}) };
+  if (!signed && !preview && Object.keys(unsigned).length === 0) return shownFor(tree, {}, undefined);
+  // A token's own `unsigned` member is not a signed claim: `visitor.claims.unsigned.*` are what the visitor sends. A
+  // preview's claims are the editor's choice, as if the visitor's token carried them.
+  const claims: VisitorClaims = { ...preview?.claims, ...signed, unsigned };
+  return { ...shownFor(tree, claims, claims), ...(token ? { visitorTokenValid: true as const } : {}), ...marks };
 }
 
-async function loadPublishedSite(ctx: Context, visitor: SiteVisitor, site: SiteRow, visitorAuthenticated: boolean): Promise<SiteTree> {
-  const access = await loadOrgAccess(ctx, site.organization_id, visitor.userId ?? '');
-  const reader = await openSite(ctx, access, site.organization_id, site.id, { visitor: { shareKey: visitor.shareKey, authenticated: visitorAuthenticated } });
-  return loadTree(ctx, reader, { counters: false, published: true });
+/** The site's tree for `visitor`, kept in the read cache per way in (the tokens are checked on every request). */
+export async function loadPublishedSite(ctx: Context, visitor: Pick<SiteVisitor, 'userId' | 'shareKey'>, site: SiteRow, opens: { authenticated?: boolean; preview?: boolean }): Promise<SiteTree> {
+  const key = `published-site:${site.organization_id}:${site.id}:${visitor.userId ?? ''}:${visitor.shareKey ?? ''}:${opens.authenticated ? 'visitor' : ''}:${opens.preview ? 'preview' : ''}`;
+  return ctx.cache.get(key, async () => {
+    const access = await loadOrgAccess(ctx, site.organization_id, visitor.userId ?? '');
+    const reader = await openSite(ctx, access, site.organization_id, site.id, { visitor: { shareKey: visitor.shareKey, ...opens } });
+    return loadTree(ctx, reader, { counters: false, published: true });
+  });
 }
 
 /**
@@ -107,7 +129,7 @@ async function loadPublishedSite(ctx: Context, visitor: SiteVisitor, site: SiteR
  * section). The default section or site space may be among them: the reader's root then shows the first one left
  * (readPublishedSpace), while the others keep their own paths.
  */
-function shownFor(tree: SiteTree, claims: VisitorClaims, kept: VisitorClaims | undefined): PublishedTree {
+export function shownFor(tree: SiteTree, claims: VisitorClaims, kept: VisitorClaims | undefined): PublishedTree {
   const shown = (condition: string | null) => condition === null || evaluateCondition(condition, claims);
   const sections = tree.sections.filter((section) => shown(section.condition));
   const sectionIds = new Set(sections.map((section) => section.id));
@@ -148,7 +170,7 @@ export async function readPublishedSpace(ctx: Context, tree: PublishedTree, segm
     prefix.push(siteSpace.path);
     rest = rest.slice(1);
   } else siteSpace = container.find((s) => tree.defaultSiteSpaces.has(s.id)) ?? container[0];
-  const main = siteSpace ? await ctx.reader.resolveRef(siteSpace.space_id, MAIN_REF) : undefined;
+  const main = siteSpace ? await ctx.reader.resolveRef(siteSpace.space_id, tree.refs?.get(siteSpace.space_id) ?? MAIN_REF) : undefined;
   if (!siteSpace || !main) throw rest.length === 0 ? new NothingPublishedYet() : new NotFound('path: nothing is published here');
   const content = await loadRevision(ctx, siteSpace.space_id, main);
   return { space: { tree, ...(section ? { section } : {}), siteSpace, prefix, content }, rest };
@@ -181,7 +203,7 @@ export async function publishedSpaces(ctx: Context, tree: PublishedTree): Promis
       ...(section && section.id !== tree.defaultSection ? [section.path] : []),
       ...(tree.defaultSiteSpaces.has(siteSpace.id) ? [] : [siteSpace.path]),
     ];
-    const main = await ctx.reader.resolveRef(siteSpace.space_id, MAIN_REF);
+    const main = await ctx.reader.resolveRef(siteSpace.space_id, tree.refs?.get(siteSpace.space_id) ?? MAIN_REF);
     if (!main) continue;
     out.push({ tree, ...(section ? { section } : {}), siteSpace, prefix, content: await loadRevision(ctx, siteSpace.space_id, main) });
   }

@@ -45,6 +45,11 @@ export interface SiteVisitorKeys {
   shareKey?: string;
   /** True when the reader brought a visitor token signed with this site's key (visitor-auth sites; visitor-auth.ts). */
   authenticated?: boolean;
+  /**
+   * True when the reader brought a valid preview link of this site (site-previews.ts) or of a change request of one
+   * of its spaces: it opens the site whatever its visibility, published or not.
+   */
+  preview?: boolean;
 }
 
 /** True when the site has something to show: at least one site space (Site.published). */
@@ -85,6 +90,7 @@ export async function openSite(
   }
   if (options.visitor) {
     const site = await findSite(ctx.db, organizationId, siteId);
+    if (site && options.visitor.preview === true) return { site, access, via: 'visitor' };
     if (!site || !(await isPublished(ctx, site.id))) throw hidden;
     const open =
       site.visibility === 'public' || site.visibility === 'unlisted' || (site.visibility === 'visitor-auth' && options.visitor.authenticated === true);

@@ -25,6 +25,8 @@ import { oidcSignInRoutes, organizationOidcRoutes, signInProviderRoutes } from '
 import { translationRoutes } from './translations/index.js';
 import { openApiRoutes } from './openapi/index.js';
 import { siteRoutes } from './sites/index.js';
+import { previewRoutes } from './previews/index.js';
+import { siteVisitorOidcRoutes } from './site-visitor-oidc/index.js';
 import { siteSectionRoutes } from './site-sections/index.js';
 import { siteSpaceRoutes } from './site-spaces/index.js';
 import { shareLinkRoutes } from './share-links/index.js';
@@ -68,6 +70,8 @@ export async function registerRoutes(app: FastifyInstance, deps: RouteDeps): Pro
       await v1.register(changeRoutes, deps);
       await v1.register(openApiRoutes, deps);
       await v1.register(siteRoutes, deps);
+      await v1.register(previewRoutes, deps);
+      await v1.register(siteVisitorOidcRoutes, deps);
       await v1.register(siteSectionRoutes, deps);
       await v1.register(siteSpaceRoutes, deps);
       await v1.register(shareLinkRoutes, deps);

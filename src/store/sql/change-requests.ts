@@ -34,6 +34,11 @@ export async function findChangeRequest(db: Kysely<Database>, spaceId: string, i
   return query.executeTakeFirst();
 }
 
+/** A change request by its id alone (a preview's address names no space). */
+export async function findChangeRequestById(db: Kysely<Database>, id: string): Promise<ChangeRequestRow | undefined> {
+  return db.selectFrom('change_requests').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
 /** The change request of the space whose merge made the commit `revision`, if one did. */
 export async function findChangeRequestMergedAt(db: Kysely<Database>, spaceId: string, revision: string): Promise<ChangeRequestRow | undefined> {
   return db

@@ -38,6 +38,7 @@ import * as m0024 from './migrations/0024_sessions.js';
 import * as m0025 from './migrations/0025_oidc_providers.js';
 import * as m0026 from './migrations/0026_merge_rules.js';
 import * as m0027 from './migrations/0027_saml_sign_in.js';
+import * as m0028 from './migrations/0028_site_visitor_oidc_and_preview_revocations.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -78,6 +79,7 @@ export const migrations: Record<string, Migration> = {
   '0025_oidc_providers': m0025,
   '0026_merge_rules': m0026,
   '0027_saml_sign_in': m0027,
+  '0028_site_visitor_oidc_and_preview_revocations': m0028,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

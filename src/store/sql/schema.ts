@@ -46,6 +46,24 @@ export interface SessionsTable {
   expires_at: string;
 }
 
+/** When a change request's preview links were last revoked (migration 0028). */
+export interface ChangeRequestPreviewRevocationsTable {
+  change_request_id: string;
+  /** ISO time: preview links made before it no longer open the preview. */
+  revoked_at: string;
+}
+
+/** A visitor-auth site's OpenID Connect provider (migration 0028). */
+export interface SiteOidcProvidersTable {
+  site_id: string;
+  issuer: string;
+  client_id: string;
+  /** Sealed (SecretBox), never in clear. */
+  client_secret: string;
+  created_at: string;
+  updated_at: string;
+}
+
 /** An organization's OpenID Connect provider (migration 0025). */
 export interface OidcProvidersTable {
   organization_id: string;
@@ -694,6 +712,8 @@ export interface Database {
   sessions: SessionsTable;
   password_resets: PasswordResetsTable;
   oidc_providers: OidcProvidersTable;
+  site_oidc_providers: SiteOidcProvidersTable;
+  change_request_preview_revocations: ChangeRequestPreviewRevocationsTable;
   organizations: OrganizationsTable;
   organization_email_domains: OrganizationEmailDomainsTable;
   members: MembersTable;

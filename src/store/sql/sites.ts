@@ -202,6 +202,18 @@ export async function sitePublishesSpace(db: Kysely<Database>, siteId: string, s
   return row !== undefined;
 }
 
+/** The sites of the organization that publish the space, oldest first. */
+export async function sitesPublishingSpace(db: Kysely<Database>, organizationId: string, spaceId: string): Promise<SiteRow[]> {
+  return db
+    .selectFrom('sites')
+    .selectAll('sites')
+    .where('sites.organization_id', '=', organizationId)
+    .where((eb) => eb.exists(eb.selectFrom('site_spaces').select('site_spaces.id').whereRef('site_spaces.site_id', '=', 'sites.id').where('site_spaces.space_id', '=', spaceId)))
+    .orderBy('sites.created_at')
+    .orderBy('sites.id')
+    .execute();
+}
+
 // ---- share links
 
 export async function insertShareLink(db: Kysely<Database>, row: ShareLinkRow): Promise<void> {

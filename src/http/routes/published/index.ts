@@ -44,10 +44,17 @@ import { pageFeedbackRoutes } from './feedback.js';
 import { answerMcpExchange, SESSION_METHODS } from '../../mcp.js';
 import { contentTypeOf, DEFAULT_CONTENT_TYPE, runsScript } from '../../../content/files.js';
 import { cookieValue, secureAttribute } from '../../cookies.js';
+import { siteOfferingSignIn } from '../../../domain/sites/visitor-oidc.js';
+import { VISITOR_SESSION_COOKIE, VISITOR_SIGN_IN_PATH, visitorSignInRoutes } from './visitor-sign-in.js';
+import { CHANGE_REQUEST_PREVIEWS, readChangeRequestPreview } from '../../../domain/sites/change-request-previews.js';
 
 const SHARE_COOKIE = 'quire_share';
 const VISITOR_TOKEN_COOKIE = 'quire_visitor';
 const UNSIGNED_CLAIMS_COOKIE = 'quire_visitor_claims';
+/** A site's preview link (`?preview=`), and a change request's (its own name: its path is below the site's). */
+const SITE_PREVIEW_COOKIE = 'quire_preview';
+const CHANGE_REQUEST_PREVIEW_COOKIE = 'quire_change_preview';
+
 /** Unsigned claims: `?visitor.NAME=value`, at most this many, each value at most this long (they ride in a cookie). */
 const MAX_UNSIGNED_CLAIMS = 20;
 const MAX_UNSIGNED_VALUE = 256;
@@ -113,7 +120,7 @@ function prefersMarkdown(accept: string | undefined): boolean {
 }
 
 /** Answers shown for a reader's claims are theirs alone; others are the same for every reader of the site. */
-const cacheControl = (tree: PublishedTree) => (tree.claims ? 'private, no-store' : 'private, no-cache');
+const cacheControl = (tree: PublishedTree) => (tree.claims || tree.preview ? 'private, no-store' : 'private, no-cache');
 
 const xml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
@@ -132,9 +139,9 @@ export const publishedRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app,
    * else of the site's cookies. What the query brings is remembered in the cookies, but for the visitor token: only
    * once it is known valid (rememberVisitorToken), so that a bad one never replaces a good one.
    */
-  async function visitorOf(request: FastifyRequest, reply: FastifyReply, siteBase: string): Promise<SiteVisitor> {
+  async function visitorOf(request: FastifyRequest, reply: FastifyReply, siteBase: string, previewCookie = SITE_PREVIEW_COOKIE): Promise<SiteVisitor> {
     const user = await optionalUserOf(ctx, request);
-    const query = (request.query ?? {}) as Record<string, unknown> & { share?: string; jwt_token?: string };
+    const query = (request.query ?? {}) as Record<string, unknown> & { share?: string; jwt_token?: string; preview?: string };
     const cookies = request.headers.cookie;
     const remembered = (value: unknown, cookie: string): string | undefined => {
       if (typeof value !== 'string' || value === '') return cookieValue(cookies, cookie);
@@ -142,6 +149,8 @@ export const publishedRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app,
       return value;
     };
     const shareKey = remembered(query.share, SHARE_COOKIE);
+    const previewToken = remembered(query.preview, previewCookie);
+    const visitorSession = cookieValue(cookies, VISITOR_SESSION_COOKIE);
     const visitorToken = typeof query.jwt_token === 'string' && query.jwt_token !== '' ? query.jwt_token : cookieValue(cookies, VISITOR_TOKEN_COOKIE);
     let unsignedClaims = unsignedClaimsOf(query);
     if (unsignedClaims) reply.header('set-cookie', siteCookie(UNSIGNED_CLAIMS_COOKIE, JSON.stringify(unsignedClaims), siteBase));
@@ -149,7 +158,9 @@ export const publishedRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app,
     return {
       ...(user ? { userId: user.id } : {}),
       ...(shareKey ? { shareKey } : {}),
+      ...(previewToken ? { previewToken } : {}),
       ...(visitorToken ? { visitorToken } : {}),
+      ...(visitorSession ? { visitorSession } : {}),
       ...(unsignedClaims ? { unsignedClaims } : {}),
     };
   }
@@ -163,6 +174,8 @@ export const publishedRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app,
   const querystring = Type.Object({
     share: Type.Optional(Type.String({ maxLength: 200 })),
     jwt_token: Type.Optional(Type.String({ maxLength: 8192 })),
+    /** A preview link's token (site-previews.ts, change-request-previews.ts). */
+    preview: Type.Optional(Type.String({ maxLength: 8192 })),
     q: Type.Optional(Type.String({ maxLength: 512 })),
     /** The search page's section filter: a section's id. */
     section: Type.Optional(Type.String({ maxLength: 100 })),
@@ -175,11 +188,58 @@ export const publishedRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app,
     // Sites have no icon of their own yet (Quire stores no site customization): each answers Quire's, whoever asks,
     // so that no browser's request for it ends in a "not found" page.
     if (segments.length === 1 && FAVICONS.has(segments[0])) return sendAsset(reply, ASSETS.icon);
+    return serve(request, reply, siteBase, segments, {
+      previewCookie: SITE_PREVIEW_COOKIE,
+      read: (visitor) => readPublishedSite(ctx, visitor, organizationId, siteName),
+      signingInMayOpen: () => membersMayOpen(ctx, organizationId, siteName),
+      visitorSignIn: async () => ((await siteOfferingSignIn(ctx, organizationId, siteName)) ? `${basePath}${siteBase}/${VISITOR_SIGN_IN_PATH}` : undefined),
+    });
+  }
+
+  /**
+   * A change request's preview (change-request-previews.ts), at CHANGE_REQUEST_PREVIEWS/ORG/SITE/CHANGE_REQUEST_ID/[page
+   * path]: the site's pages as they would read with the change request merged. Members who may read the change
+   * request see it (an anonymous browser signs in and comes back); others need its preview link.
+   */
+  async function changeRequestPage(
+    request: FastifyRequest<{ Params: { organizationId: string; siteName: string; changeRequestId: string; '*'?: string } }>,
+    reply: FastifyReply,
+  ) {
+    const { organizationId, siteName, changeRequestId } = request.params;
+    const base = `${CHANGE_REQUEST_PREVIEWS}/${encodeURIComponent(organizationId)}/${encodeURIComponent(siteName)}/${encodeURIComponent(changeRequestId)}`;
+    const segments = (request.params['*'] ?? '').split('/').filter((s) => s !== '');
+    if (segments.length === 1 && FAVICONS.has(segments[0])) return sendAsset(reply, ASSETS.icon);
+    return serve(request, reply, base, segments, {
+      previewCookie: CHANGE_REQUEST_PREVIEW_COOKIE,
+      read: (visitor) => readChangeRequestPreview(ctx, visitor, organizationId, siteName, changeRequestId),
+      signingInMayOpen: async () => true,
+    });
+  }
+
+  /**
+   * The answer at `segments` below `siteBase`: of the site as `read` gives it to the reader (the published site, or a
+   * change request's preview of it). `signingInMayOpen`: whether an anonymous browser refused is sent to sign in.
+   */
+  async function serve(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    siteBase: string,
+    segments: string[],
+    how: {
+      previewCookie: string;
+      read: (visitor: SiteVisitor) => Promise<PublishedTree>;
+      signingInMayOpen: () => Promise<boolean>;
+      /** Where the site's visitors sign in through its OpenID Connect provider, when it offers that. */
+      visitorSignIn?: () => Promise<string | undefined>;
+    },
+  ) {
     let tree: PublishedTree | undefined;
     let visitor: SiteVisitor | undefined;
     try {
-      visitor = await visitorOf(request, reply, siteBase);
-      tree = await readPublishedSite(ctx, visitor, organizationId, siteName);
+      visitor = await visitorOf(request, reply, siteBase, how.previewCookie);
+      tree = await how.read(visitor);
+      // A preview is never indexed (nor its files, nor its machine files).
+      if (tree.preview) reply.header('x-robots-tag', 'noindex');
       const query = request.query as { jwt_token?: string };
       if (tree.visitorTokenValid && query.jwt_token) reply.header('set-cookie', siteCookie(VISITOR_TOKEN_COOKIE, query.jwt_token, siteBase));
       if (segments[0] === '~files') return await file(reply, tree, segments.slice(1));
@@ -222,9 +282,12 @@ export const publishedRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app,
         if (tree) return siteNotFound(reply, tree, siteBase, segments);
         // An anonymous reader in a browser at a site for its members: sign in, and come back here.
         const anonymous = !visitor?.userId && !visitor?.shareKey;
-        if (anonymous && acceptsHtml(request.headers.accept) && (await membersMayOpen(ctx, organizationId, siteName))) {
+        if (anonymous && acceptsHtml(request.headers.accept) && (await how.signingInMayOpen())) {
           return reply.redirect(`${basePath}/app/sign-in?next=${encodeURIComponent(request.url)}`, 302);
         }
+        // A visitor-auth site with its own OpenID Connect provider: its visitors sign in there, and come back here.
+        const signIn = anonymous && !visitor?.visitorToken && acceptsHtml(request.headers.accept) ? await how.visitorSignIn?.() : undefined;
+        if (signIn) return reply.redirect(`${signIn}?next=${encodeURIComponent(request.url)}`, 302);
         return notFound(reply);
       }
       throw error;
@@ -278,7 +341,8 @@ export const publishedRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app,
   async function file(reply: FastifyReply, tree: PublishedTree, segments: string[]) {
     const [spaceId, oid, name = ''] = segments;
     if (!spaceId || !oid || !/^[0-9a-f]{40}$/.test(oid)) throw new NotFound('file: no such file');
-    // Only a file of what the site publishes (main as it is now): not a blob of a change request or of old history.
+    // Only a file of what the site publishes (main as it is now, or the change request's head in its preview): not a
+    // blob of another change request or of old history.
     const published = (await publishedSpaces(ctx, tree)).find((space) => space.siteSpace.space_id === spaceId);
     if (!published?.content.files.some((f) => f.blobOid === oid)) throw new NotFound('file: no such file');
     const object = await ctx.reader.readObject(spaceId, oid);
@@ -367,6 +431,7 @@ export const publishedRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app,
   async function cachedPage(published: PublishedPage, siteBase: string, specs: PageSpecs | undefined, variant: PageVariant | undefined): Promise<{ key: string; html: Buffer | string }> {
     const { tree } = published;
     const shape = JSON.stringify([
+      tree.preview ?? null,
       tree.site.title,
       tree.site.visibility,
       tree.defaultSection,
@@ -381,7 +446,8 @@ export const publishedRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app,
       // A page read cold: the space's other pages are rendered ahead of their readers.
       if (!variant) void prerenderSiblings(ctx, published, siteBase, ctx.cpu.size);
       const content = await renderContent(ctx, published, siteBase, specs, variant ? { variant } : {});
-      return renderPage(published, siteBase, { liveSearch: ASSETS.search.path, content, feedback: true, ...(specs ? { specs } : {}) });
+      // Readers' feedback is about the published pages: a preview asks for none.
+      return renderPage(published, siteBase, { liveSearch: ASSETS.search.path, content, feedback: !tree.preview, ...(specs ? { specs } : {}) });
     };
     if (tree.claims && !mayKeepVariant(published.content, page, key)) return { key, html: await render() };
     return { key, html: await cachedBytes(published.content, key, render) };
@@ -427,7 +493,12 @@ export const publishedRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app,
   app.route({ method: [...SESSION_METHODS], url: `/sites/:organizationId/:siteName/${MCP_PATH}`, schema: mcpSchema, handler: async (_request, reply) => reply.status(405).header('allow', 'POST').send() });
   app.get('/sites/:organizationId/:siteName', { schema }, page as never);
   app.get('/sites/:organizationId/:siteName/*', { schema }, page as never);
+  const previewParams = Type.Object({ ...params.properties, changeRequestId: Type.String({ maxLength: 100 }) });
+  const previewSchema = { hide: true, params: previewParams, querystring };
+  app.get(`${CHANGE_REQUEST_PREVIEWS}/:organizationId/:siteName/:changeRequestId`, { schema: previewSchema }, changeRequestPage as never);
+  app.get(`${CHANGE_REQUEST_PREVIEWS}/:organizationId/:siteName/:changeRequestId/*`, { schema: previewSchema }, changeRequestPage as never);
   // Readers' "Was this page helpful?" answers (feedback.ts), from whoever reads the site as its pages find them.
   await app.register(pageFeedbackRoutes, { ctx, urls, visitorOf });
+  await app.register(visitorSignInRoutes, { ctx, urls });
 };
 

@@ -38,6 +38,8 @@ export interface SiteFrame {
   /** The favicon's URL (the site's `favicon.svg`). */
   faviconHref: string;
   sections: NavLink[];
+  /** What the reader is previewing (a change request), said above the header of every page; absent on the site itself. */
+  previewOf?: string;
 }
 
 export interface LayoutInput extends SiteFrame {
@@ -114,6 +116,10 @@ export function siteHeader(frame: SiteFrame, options: { query?: string; sidebar?
   return `<header class="site"><div class="bar">${menu}<a class="brand" href="${escapeHtml(frame.siteHref || '/')}">${iconHtml(frame.icon)}<span>${escapeHtml(frame.siteTitle)}</span></a>${search}${theme}</div>${sectionsNav(frame)}</header>`;
 }
 
+function previewBanner(frame: SiteFrame): string {
+  return frame.previewOf ? `<aside class="preview-banner" aria-label="Preview"><p>${escapeHtml(frame.previewOf)}</p></aside>` : '';
+}
+
 /**
  * A whole page of a site: its head (title, the theme script before anything is painted, the stylesheet, the deferred
  * scripts) and body (skip link, header, then `body`).
@@ -127,7 +133,7 @@ export function siteShell(frame: SiteFrame, input: { title: string; head?: strin
 <style>${SITE_CSS}</style>
 <script src="${ASSETS.site.path}" defer></script>${frame.liveSearch ? `\n<script src="${escapeHtml(frame.liveSearch)}" defer></script>` : ''}
 </head>
-<body><a class="skip" href="#content">Skip to content</a>${siteHeader(frame, input)}
+<body><a class="skip" href="#content">Skip to content</a>${previewBanner(frame)}${siteHeader(frame, input)}
 ${input.body}
 </body></html>
 `;

@@ -316,6 +316,7 @@ export function siteFrame(tree: PublishedTree, siteBase: string, options: { curr
     searchHref: `${siteBase}/~search`,
     faviconHref: `${siteBase}/favicon.svg`,
     ...(options.liveSearch ? { liveSearch: options.liveSearch } : {}),
+    ...(tree.preview?.kind === 'change-request' ? { previewOf: `Preview of change request #${tree.preview.number}${tree.preview.subject ? `: ${tree.preview.subject}` : ''}` } : {}),
     sections: tree.sections.map((section) => ({ title: sectionTabTitle(tree, section), href: sectionHref(tree, siteBase, section), current: section.id === current })),
   };
 }
@@ -386,7 +387,7 @@ export function renderPage(published: PublishedPage, siteBase: string, options: 
     previous: nav(order[at - 1]),
     next: nav(order[at + 1]),
     cover: coverOf(page, fileUrl),
-    noIndex: tree.site.visibility !== 'public' || page.noIndex === true,
+    noIndex: tree.site.visibility !== 'public' || tree.preview !== undefined || page.noIndex === true,
     ...(options.feedback ? { feedbackAction: feedbackAction(siteBase) } : {}),
   });
 }

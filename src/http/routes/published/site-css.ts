@@ -106,6 +106,7 @@ a{color:var(--accent);text-underline-offset:2px}:focus-visible{outline:2px solid
 a.broken-link{color:var(--muted);text-decoration:underline wavy var(--danger);text-underline-offset:3px}img.broken-image{outline:2px dashed var(--danger);outline-offset:2px;min-width:2rem;min-height:2rem}
 .sr-only{position:absolute;width:1px;height:1px;padding:0;margin:-1px;overflow:hidden;clip:rect(0,0,0,0);white-space:nowrap;border:0}
 .skip{position:absolute;left:.5rem;top:-3rem;z-index:50;background:var(--bg);padding:.4rem .8rem;border:1px solid var(--line);border-radius:6px}.skip:focus{top:.5rem}
+.preview-banner{background:var(--hint-warning);color:var(--fg);border-bottom:1px solid var(--line);padding:.45rem 1rem;text-align:center;font-size:.9rem}.preview-banner p{margin:0}
 `;
 
 const HEADER = `

@@ -11,7 +11,7 @@ function siteApi(urls: Urls, site: SiteRow, path = ''): string {
 }
 
 /** Where Quire itself serves the site: /sites/<organization>/<basename or id>. */
-function servedAt(urls: Urls, site: SiteRow): string {
+export function servedAt(urls: Urls, site: SiteRow): string {
   return urls.base(`/sites/${site.organization_id}/${encodeURIComponent(site.basename ?? site.id)}`);
 }
 

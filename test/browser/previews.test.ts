@@ -1,0 +1,115 @@
+/**
+ * A change request's preview in a real headless Chromium: its author copies a preview link from the change request's
+ * view, and someone without an account opens it in a fresh browser, reads the banner and the changed page, and follows
+ * the table of contents inside the preview. No script breaks the CSP, axe-core finds no serious violation (light and
+ * dark), and each view is screenshot (light, dark, phone) in test-artifacts/.
+ */
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DATABASE_KINDS } from '../helpers/databases.js';
+import { startTestApp, type TestApp } from '../helpers/app.js';
+import { launchBrowser, screenshot, seriousAccessibilityViolations } from '../helpers/browser.js';
+import { Checkout, spaceRemote } from '../helpers/git.js';
+import { createPasswordLink, setPasswordWithLink } from '../../src/domain/identity/sessions.js';
+
+const DESKTOP = { width: 1280, height: 900 };
+const PHONE = { width: 390, height: 844 };
+const PASSWORD = 'a long enough password';
+
+describe.each(DATABASE_KINDS)('change-request previews in Chromium (%s)', (kind) => {
+  let t: TestApp;
+  let browser: Browser;
+  let server: string;
+  let org: Awaited<ReturnType<TestApp['organization']>>;
+  let spaceId: string;
+  let number: number;
+  const contexts: BrowserContext[] = [];
+  const problems: string[] = [];
+
+  async function newPage(options: Parameters<Browser['newContext']>[0] = {}): Promise<Page> {
+    const context = await browser.newContext({ viewport: DESKTOP, ...options });
+    contexts.push(context);
+    const page = await context.newPage();
+    page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+    page.on('console', (message) => {
+      if (message.type() === 'error' && !/Failed to load resource: the server responded with a status of 4\d\d/.test(message.text())) problems.push(`console: ${message.text()}`);
+    });
+    return page;
+  }
+
+  beforeAll(async () => {
+    browser = await launchBrowser();
+    t = await startTestApp(kind);
+    server = await t.listen();
+    org = await t.organization('Preview Co');
+    const { token } = await createPasswordLink(t.container.ctx, org.admin.user.email);
+    await setPasswordWithLink(t.container.ctx, { token, password: PASSWORD }, { address: '127.0.0.1' });
+    const api = async (method: string, url: string, body?: unknown) => {
+      const res = await t.request(method, url, { token: org.admin.token, body });
+      expect(res.status, `${method} ${url}: ${JSON.stringify(res.body)}`).toBeLessThan(300);
+      return res.body;
+    };
+    spaceId = (await api('POST', `/v1/orgs/${org.id}/spaces`, { title: 'Guide' })).id;
+    const main = await Checkout.clone(spaceRemote(server, org.admin.token, spaceId));
+    await main.write('README.md', '# Welcome\n\nThe published intro.\n');
+    await main.write('setup.md', '# Setup\n\nInstall it.\n');
+    await main.write('SUMMARY.md', '# Summary\n\n* [Welcome](README.md)\n* [Setup](setup.md)\n');
+    await main.commitAndPush('Guide');
+    await main.dispose();
+    const site = await api('POST', `/v1/orgs/${org.id}/sites`, { title: 'Handbook', visibility: 'share-link' });
+    await api('POST', `/v1/orgs/${org.id}/sites/${site.id}/site-spaces`, { spaceId });
+    number = (await api('POST', `/v1/spaces/${spaceId}/change-requests`, { subject: 'Simpler setup' })).number;
+    const branch = await Checkout.clone(spaceRemote(server, org.admin.token, spaceId));
+    await branch.git('checkout', '--quiet', '-b', `change-requests/${number}`, `origin/change-requests/${number}`);
+    await branch.write('setup.md', '# Setup\n\nInstall it with one command.\n');
+    await branch.commit('Simpler setup');
+    await branch.push(`HEAD:refs/heads/change-requests/${number}`);
+    await branch.dispose();
+  }, 120_000);
+
+  afterAll(async () => {
+    for (const context of contexts) await context.close().catch(() => undefined);
+    await browser?.close();
+    await t?.close();
+  });
+
+  it('copies a preview link from the change request, and opens it in a fresh browser without an account', async () => {
+    const app = await newPage();
+    await app.goto(`${server}/app/s/${spaceId}/~/changes/${number}`);
+    await app.getByLabel('E-mail').fill(org.admin.user.email);
+    await app.getByLabel('Password').fill(PASSWORD);
+    await app.getByRole('button', { name: 'Sign in' }).click();
+    await app.waitForURL(`${server}/app/s/${spaceId}/~/changes/${number}`);
+    await expect.poll(() => app.getByRole('link', { name: 'Preview', exact: true }).count()).toBe(1);
+    await app.getByRole('button', { name: 'Copy preview link' }).click();
+    const field = app.getByLabel('Preview link');
+    await field.waitFor();
+    const shared = new URL(await field.inputValue());
+    // The API's public address (QUIRE_PUBLIC_URL) is the test server's here.
+    const link = `${server}${shared.pathname}${shared.search}`;
+    expect(shared.pathname).toMatch(new RegExp(`^/preview/${org.id}/`));
+    await screenshot(app, `preview-link-${kind}`);
+    expect(await seriousAccessibilityViolations(app)).toEqual([]);
+
+    for (const [variant, options] of [
+      ['light', { colorScheme: 'light' }],
+      ['dark', { colorScheme: 'dark' }],
+      ['phone', { colorScheme: 'light', viewport: PHONE }],
+    ] as const) {
+      const page = await newPage(options);
+      await page.goto(link);
+      await expect.poll(() => page.locator('aside.preview-banner').textContent()).toBe(`Preview of change request #${number}: Simpler setup`);
+      await expect.poll(() => page.locator('article h1').textContent()).toBe('Welcome');
+      if (variant !== 'phone') {
+        // The table of contents leads inside the preview, to the changed page (the cookie carries the link on).
+        await page.locator('nav.toc').getByRole('link', { name: 'Setup' }).click();
+        await expect.poll(() => page.locator('article p').first().textContent()).toBe('Install it with one command.');
+        expect(new URL(page.url()).pathname).toBe(`${new URL(link).pathname}/setup`);
+        expect(await seriousAccessibilityViolations(page), variant).toEqual([]);
+      }
+      await screenshot(page, `preview-change-request-${variant}-${kind}`);
+      await page.context().close();
+    }
+    expect(problems).toEqual([]);
+  }, 180_000);
+});
