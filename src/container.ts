@@ -27,12 +27,15 @@ import { prepareDataDir, sqliteFile } from './store/instance-files.js';
 import type { DestinationStream } from 'pino';
 import { createLogger, errorField, type Logger } from './log.js';
 import { SignInLimits } from './domain/identity/sign-in-limits.js';
+import { InProcessEventBus, type EventBus } from './events/bus.js';
 
 export interface Container {
   config: Config;
   store: Store;
   git: GitStore;
   ctx: Context;
+  /** Change request events: published by the domain, heard by the streams of the events route. */
+  events: EventBus;
   close(): Promise<void>;
 }
 
@@ -114,6 +117,14 @@ export async function createContainer(config: Config, options: ContainerOptions 
   } else {
     jobs = new InProcessQueue(handle, { ...retries, concurrency: config.jobConcurrency, onFailure });
   }
+  // Like the queue: across processes through Redis when there is one, within this process otherwise.
+  let events: EventBus;
+  if (config.redisUrl) {
+    const { RedisEventBus } = await import('./events/redis-bus.js');
+    events = new RedisEventBus({ redisUrl: config.redisUrl, prefix: config.redisPrefix, warn: (message) => log.warn(message) });
+  } else {
+    events = new InProcessEventBus();
+  }
   const ctx: Context = {
     db: store.db,
     git,
@@ -138,6 +149,7 @@ export async function createContainer(config: Config, options: ContainerOptions 
     importLimits: config.importLimits,
     oidc: config.oidc,
     signInLimits: new SignInLimits(),
+    events,
     log,
   };
   return {
@@ -145,7 +157,9 @@ export async function createContainer(config: Config, options: ContainerOptions 
     store,
     git,
     ctx,
+    events,
     close: async () => {
+      await events.close();
       // Imports converting in threads of their own are stopped first: their jobs then fail at once (retried elsewhere
       // on BullMQ) rather than hold the stop for as long as a conversion may take.
       await cpu.isolated.close();

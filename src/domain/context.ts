@@ -18,6 +18,7 @@ import type { SpaceRankings } from './search/rankings.js';
 import type { Logger } from '../log.js';
 import type { ImportLimits, OidcProviderSettings } from '../../config/index.js';
 import type { SignInLimits } from './identity/sign-in-limits.js';
+import type { EventPublisher } from './events.js';
 
 /** What domain functions work with; built once by the container and passed down explicitly. */
 export interface Context {
@@ -72,6 +73,8 @@ export interface Context {
   oidc: OidcProviderSettings | undefined;
   /** Failed sign-ins counted per e-mail and client address, to refuse guessing (./identity/sign-in-limits.ts). */
   signInLimits: SignInLimits;
+  /** Tells the readers of a change request, in every process, that something changed on it (./events.ts). */
+  events: EventPublisher;
   /** The process's logger: the HTTP server's, the job runners' and the command's (long work says how far it got). */
   log: Logger;
 }

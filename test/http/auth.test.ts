@@ -69,6 +69,8 @@ describe('authentication on every operation', () => {
         'requestReviewersForChangeRequest', 'removeRequestedReviewerFromChangeRequest',
         // merge rules: an organization's default, a space's, a change request's mergeability (a Quire extension)
         'getOrganizationMergeRules', 'setOrganizationMergeRules', 'getSpaceMergeRules', 'setSpaceMergeRules', 'getChangeRequestMergeability',
+        // a change request's events as server-sent events (a Quire extension)
+        'streamChangeRequestEvents',
         // semantic changes of a change request and of a revision; a change request's page block by block (a Quire extension)
         'getChangeRequestChanges', 'getRevisionSemanticChanges', 'getChangeRequestPageDiff',
         // content import
