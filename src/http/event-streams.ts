@@ -69,6 +69,9 @@ export class EventStreams {
         else this.perUser.delete(userId);
         handlers.onEnd();
         if (!response.writableEnded) response.end();
+        // Once the last bytes are out, the connection goes too: a client that stopped reading without closing it
+        // would otherwise hold the server's close.
+        response.socket?.destroySoon();
       },
     };
     const beat = () => {

@@ -1,7 +1,8 @@
 /**
- * A client of a server-sent event stream over real HTTP (fetch), as EventSource reads one: the events it has
+ * A client of a server-sent event stream over real HTTP, as EventSource reads one: the events it has
  * received so far, waiting for one, and whether the server ended the stream.
  */
+import http from 'node:http';
 import { waitFor } from './wait.js';
 
 export interface ReceivedEvent {
@@ -15,37 +16,41 @@ export class EventStreamClient {
   readonly comments: string[] = [];
   ended = false;
 
-  private constructor(private readonly controller: AbortController) {}
+  private constructor(private readonly request: http.ClientRequest) {}
 
   /** Opens the stream: the client once the server answered 200, or the status and JSON body of a refusal. */
   static async open(url: string, token: string | undefined, headers: Record<string, string> = { accept: 'text/event-stream' }): Promise<{ status: number; body?: any; client?: EventStreamClient }> {
-    const controller = new AbortController();
-    const response = await fetch(url, { headers: { ...headers, ...(token ? { authorization: `Bearer ${token}` } : {}) }, signal: controller.signal });
-    if (response.status !== 200) return { status: response.status, body: await response.json() };
-    if (!String(response.headers.get('content-type')).startsWith('text/event-stream')) throw new Error(`not an event stream: ${response.headers.get('content-type')}`);
-    const client = new EventStreamClient(controller);
-    void client.read(response.body!);
+    // node:http rather than fetch: closing must close the connection, as a browser's EventSource.close() does.
+    const request = http.get(url, { headers: { ...headers, ...(token ? { authorization: `Bearer ${token}` } : {}) }, agent: false });
+    const response = await new Promise<http.IncomingMessage>((resolve, reject) => request.on('response', resolve).on('error', reject));
+    if (response.statusCode !== 200) {
+      const chunks: Buffer[] = [];
+      for await (const chunk of response) chunks.push(chunk as Buffer);
+      return { status: response.statusCode ?? 0, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) };
+    }
+    if (!String(response.headers['content-type']).startsWith('text/event-stream')) throw new Error(`not an event stream: ${response.headers['content-type']}`);
+    const client = new EventStreamClient(request);
+    client.read(response);
     // The first comment says the stream is subscribed.
     await waitFor(() => client.comments.includes('open'), { what: 'the stream to open' });
     return { status: 200, client };
   }
 
-  private async read(body: ReadableStream<Uint8Array>): Promise<void> {
-    const decoder = new TextDecoder();
+  private read(response: http.IncomingMessage): void {
     let buffer = '';
-    try {
-      for await (const chunk of body) {
-        buffer += decoder.decode(chunk, { stream: true });
-        let end: number;
-        while ((end = buffer.indexOf('\n\n')) >= 0) {
-          this.frame(buffer.slice(0, end));
-          buffer = buffer.slice(end + 2);
-        }
+    response.setEncoding('utf8');
+    response.on('data', (text: string) => {
+      buffer += text;
+      let end: number;
+      while ((end = buffer.indexOf('\n\n')) >= 0) {
+        this.frame(buffer.slice(0, end));
+        buffer = buffer.slice(end + 2);
       }
-    } catch {
-      // Aborted by close().
-    }
-    this.ended = true;
+    });
+    const ended = () => {
+      this.ended = true;
+    };
+    response.on('end', ended).on('close', ended).on('error', ended);
   }
 
   private frame(text: string): void {
@@ -64,7 +69,8 @@ export class EventStreamClient {
     return waitFor(() => this.events.find(match), { what });
   }
 
+  /** Closes the connection, as EventSource.close() does. */
   close(): void {
-    this.controller.abort();
+    this.request.destroy();
   }
 }

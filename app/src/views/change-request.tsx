@@ -1,4 +1,4 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
 import { PageDiffView } from '../components/page-diff.js';
 import { api, appHref, ApiError, encodePath } from '../api.js';
@@ -9,15 +9,14 @@ import { Time } from '../components/time.js';
 import { SpaceReader, spaceCrumbs, useSpace } from './space.js';
 import { StatusBadge } from './change-requests.js';
 import type { ChangeRequest, List, User } from '../types.js';
+import { CommentThreads, NewComment, useComments } from '../components/comment-thread.js';
+import { useChangeRequestEvents } from '../live.js';
 
-interface Comment {
-  id: string;
-  status: 'open' | 'resolved';
-  postedBy: User;
-  postedAt: string;
-  replies: number;
-  body: { markdown?: string };
-  target: { page?: { id: string } };
+/** Reads again when a live event's count moves (the first render reads anyway). */
+function useReloadOn(count: number, reload: () => void): void {
+  useEffect(() => {
+    if (count > 0) reload();
+  }, [count]);
 }
 
 interface Review {
@@ -47,8 +46,9 @@ const CHANGE_LABELS: Record<string, string> = {
   reusable_content_deleted: 'Reusable content removed',
 };
 
-function Changes({ spaceId, number }: { spaceId: string; number: string }) {
-  const [changes] = useApi(`${spaceId}:${number}:changes`, (signal) => api<{ changes: SemanticChange[]; more?: number }>(`/spaces/${spaceId}/change-requests/${number}/changes`, { signal, query: { limit: 500 } }));
+function Changes({ spaceId, number, version }: { spaceId: string; number: string; version: number }) {
+  const [changes, reload] = useApi(`${spaceId}:${number}:changes`, (signal) => api<{ changes: SemanticChange[]; more?: number }>(`/spaces/${spaceId}/change-requests/${number}/changes`, { signal, query: { limit: 500 } }));
+  useReloadOn(version, reload);
   return (
     <section aria-labelledby="changes-title">
       <h2 id="changes-title">Changes</h2>
@@ -84,8 +84,9 @@ function Changes({ spaceId, number }: { spaceId: string; number: string }) {
   );
 }
 
-function Reviews({ spaceId, number, open, onChange }: { spaceId: string; number: string; open: boolean; onChange: () => void }) {
+function Reviews({ spaceId, number, open, version, onChange }: { spaceId: string; number: string; open: boolean; version: number; onChange: () => void }) {
   const [reviews, reload] = useApi(`${spaceId}:${number}:reviews`, (signal) => api<List<Review>>(`/spaces/${spaceId}/change-requests/${number}/reviews`, { signal }));
+  useReloadOn(version, reload);
   const [error, setError] = useState<string>();
   const submit = async (status: Review['status']) => {
     setError(undefined);
@@ -144,8 +145,9 @@ interface Member {
 }
 
 /** Who is asked to review, and asking someone (a member of the organization). */
-function RequestedReviewers({ spaceId, number, organizationId, authorId, open }: { spaceId: string; number: string; organizationId?: string; authorId: string; open: boolean }) {
+function RequestedReviewers({ spaceId, number, organizationId, authorId, open, version }: { spaceId: string; number: string; organizationId?: string; authorId: string; open: boolean; version: number }) {
   const [requested, reload] = useApi(`${spaceId}:${number}:requested`, (signal) => api<List<RequestedReviewer>>(`/spaces/${spaceId}/change-requests/${number}/requested-reviewers`, { signal }));
+  useReloadOn(version, reload);
   const [members] = useApi(organizationId, (signal) => api<List<Member>>(`/orgs/${organizationId}/members`, { signal, query: { limit: 100 } }));
   const [error, setError] = useState<string>();
   const request = async (event: Event) => {
@@ -202,48 +204,16 @@ function RequestedReviewers({ spaceId, number, organizationId, authorId, open }:
   );
 }
 
-function Comments({ spaceId, number }: { spaceId: string; number: string }) {
-  const [comments, reload] = useApi(`${spaceId}:${number}:comments`, (signal) => api<List<Comment>>(`/spaces/${spaceId}/change-requests/${number}/comments`, { signal, query: { limit: 100 } }));
-  const [error, setError] = useState<string>();
-  const post = async (event: Event) => {
-    event.preventDefault();
-    const form = event.currentTarget as HTMLFormElement;
-    const markdown = String(new FormData(form).get('comment') ?? '').trim();
-    if (!markdown) return;
-    try {
-      await api(`/spaces/${spaceId}/change-requests/${number}/comments`, { method: 'POST', body: { body: { markdown } } });
-      form.reset();
-      reload();
-    } catch (failure) {
-      setError((failure as Error).message);
-    }
-  };
+/** Every comment of the change request, in threads, with the page each is on; and a new comment on the whole. */
+function Comments({ spaceId, number, version }: { spaceId: string; number: string; version: number }) {
+  const scope = { spaceId, changeRequest: number };
+  const [comments, reload, failed] = useComments(scope, undefined, version);
   return (
     <section aria-labelledby="comments-title">
       <h2 id="comments-title">Comments</h2>
-      <Show loaded={comments} what="the comments">
-        {(value) => (
-          <ol class="comments">
-            {value.items.map((comment) => (
-              <li key={comment.id} class={comment.status === 'resolved' ? 'comment resolved' : 'comment'}>
-                <p class="comment-meta">
-                  <strong>{comment.postedBy.displayName}</strong> <Time at={comment.postedAt} />
-                  {comment.status === 'resolved' && <span class="badge">Resolved</span>}
-                </p>
-                <p class="comment-body">{comment.body.markdown}</p>
-              </li>
-            ))}
-          </ol>
-        )}
-      </Show>
-      <form class="form" onSubmit={post}>
-        <label for="new-comment">Add a comment</label>
-        <textarea id="new-comment" name="comment" rows={3} required maxLength={20000} />
-        <ErrorNotice message={error} />
-        <button type="submit" class="button">
-          Comment
-        </button>
-      </form>
+      {failed && <Failure error={failed} />}
+      {comments && <CommentThreads scope={scope} comments={comments.items} version={version} showTarget empty="No comments yet." onChange={reload} />}
+      <NewComment scope={scope} id="new-comment" label="Add a comment" onPosted={reload} />
     </section>
   );
 }
@@ -331,6 +301,9 @@ export function ChangeRequestView({ spaceId, number, pagePath }: { spaceId: stri
   const { query } = useLocation();
   const space = useSpace(spaceId);
   const [cr, reload] = useApi(`${spaceId}:${number}`, (signal) => api<ChangeRequest>(`/spaces/${spaceId}/change-requests/${number}`, { signal }));
+  // What others do on the change request shows without reloading: each part reads again what an event names.
+  const live = useChangeRequestEvents(spaceId, number);
+  useReloadOn(live['change-request'] + live.review, reload);
   const title = cr.state === 'done' ? `#${cr.value.number} ${cr.value.subject || 'Untitled change request'}` : `Change request #${number}`;
   const crumbs = [...spaceCrumbs(space, spaceId), { label: 'Change requests', href: appHref(`/s/${spaceId}/~/changes`) }, { label: `#${number}` }];
   if (pagePath) {
@@ -363,7 +336,7 @@ export function ChangeRequestView({ spaceId, number, pagePath }: { spaceId: stri
             Side by side
           </a>
         </nav>
-        <PageDiffView spaceId={spaceId} number={number} pageId={query.page} layout={layout} />
+        <PageDiffView spaceId={spaceId} number={number} pageId={query.page} layout={layout} live={live} />
       </Layout>
     );
   }
@@ -378,16 +351,17 @@ export function ChangeRequestView({ spaceId, number, pagePath }: { spaceId: stri
               {value.outdated && <span class="badge">Behind main</span>}
             </p>
             <Actions spaceId={spaceId} cr={value} onChange={reload} />
-            <Changes spaceId={spaceId} number={number} />
+            <Changes spaceId={spaceId} number={number} version={live['change-request']} />
             <RequestedReviewers
               spaceId={spaceId}
               number={number}
               organizationId={space.state === 'done' ? space.value.space.organization : undefined}
               authorId={value.createdBy.id}
               open={value.status === 'open' || value.status === 'draft'}
+              version={live.review}
             />
-            <Reviews spaceId={spaceId} number={number} open={value.status === 'open' || value.status === 'draft'} onChange={reload} />
-            <Comments spaceId={spaceId} number={number} />
+            <Reviews spaceId={spaceId} number={number} open={value.status === 'open' || value.status === 'draft'} version={live.review} onChange={reload} />
+            <Comments spaceId={spaceId} number={number} version={live.comment} />
           </>
         )}
       </Show>
