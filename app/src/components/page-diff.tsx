@@ -53,7 +53,7 @@ function BlockComments({ scope, pageId, node, index, threads, version, onChange 
     <div class="block-comments">
       <CommentThreads scope={scope} comments={threads} version={version} onChange={onChange} />
       <button type="button" class="button button-quiet block-comment-toggle" aria-expanded={open} aria-controls={open ? `${formId}-form` : undefined} onClick={() => setOpen(!open)}>
-        {open ? 'Cancel' : 'Comment'}<span class="visually-hidden"> on block {index + 1}</span>
+        Comment<span class="visually-hidden"> on block {index + 1}</span>
       </button>
       {open && (
         <div id={`${formId}-form`}>
