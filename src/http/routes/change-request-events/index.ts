@@ -50,8 +50,9 @@ export const changeRequestEventRoutes: FastifyPluginAsyncTypebox<EventRouteDeps>
       if (!String(request.headers.accept ?? '').includes('text/event-stream')) {
         throw new InvalidArgument('accept: this operation answers text/event-stream only (server-sent events, as EventSource asks)');
       }
-      streams.admit(caller.user.id);
       await Promise.race([events.ready().catch(() => undefined), new Promise((resolve) => setTimeout(resolve, BUS_READY_MS).unref())]);
+      // From here to the stream's start nothing waits: two requests cannot both pass the cap and then exceed it.
+      streams.admit(caller.user.id);
 
       // Events are checked and sent one at a time, in the order they came.
       let queue = Promise.resolve();
