@@ -31,12 +31,15 @@ import { PASSWORD_RESET_LIMITS } from './domain/identity/password-reset.js';
 import { SmtpMailer } from './store/mail/smtp-mailer.js';
 import { Urls } from './http/urls.js';
 import { appPaths } from './http/app-paths.js';
+import { InProcessEventBus, type EventBus } from './events/bus.js';
 
 export interface Container {
   config: Config;
   store: Store;
   git: GitStore;
   ctx: Context;
+  /** Change request events: published by the domain, heard by the streams of the events route. */
+  events: EventBus;
   close(): Promise<void>;
 }
 
@@ -120,6 +123,14 @@ export async function createContainer(config: Config, options: ContainerOptions 
   }
   const mailer = config.mail && new SmtpMailer(config.mail);
   const appUrls = new Urls(config.publicUrl);
+  // Like the queue: across processes through Redis when there is one, within this process otherwise.
+  let events: EventBus;
+  if (config.redisUrl) {
+    const { RedisEventBus } = await import('./events/redis-bus.js');
+    events = new RedisEventBus({ redisUrl: config.redisUrl, prefix: config.redisPrefix, warn: (message) => log.warn(message) });
+  } else {
+    events = new InProcessEventBus();
+  }
   const ctx: Context = {
     db: store.db,
     git,
@@ -147,6 +158,7 @@ export async function createContainer(config: Config, options: ContainerOptions 
     passwordResetLimits: new SignInLimits(PASSWORD_RESET_LIMITS),
     // The token rides in the fragment, as in `quire admin reset-password`'s links: browsers never send it.
     mail: mailer && { mailer, instanceUrl: config.publicUrl, setPasswordLink: (token) => appUrls.app(`${appPaths.setPassword}#token=${token}`) },
+    events,
     log,
   };
   return {
@@ -154,7 +166,9 @@ export async function createContainer(config: Config, options: ContainerOptions 
     store,
     git,
     ctx,
+    events,
     close: async () => {
+      await events.close();
       // Imports converting in threads of their own are stopped first: their jobs then fail at once (retried elsewhere
       // on BullMQ) rather than hold the stop for as long as a conversion may take.
       await cpu.isolated.close();

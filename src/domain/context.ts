@@ -19,6 +19,7 @@ import type { Logger } from '../log.js';
 import type { ImportLimits, OidcProviderSettings } from '../../config/index.js';
 import type { SignInLimits } from './identity/sign-in-limits.js';
 import type { Mailer } from '../store/mail/smtp-mailer.js';
+import type { EventPublisher } from './events.js';
 
 /** What domain functions work with; built once by the container and passed down explicitly. */
 export interface Context {
@@ -77,6 +78,8 @@ export interface Context {
   passwordResetLimits: SignInLimits;
   /** Mail this instance sends (password resets), when QUIRE_SMTP_URL is set. */
   mail: OutgoingMail | undefined;
+  /** Tells the readers of a change request, in every process, that something changed on it (./events.ts). */
+  events: EventPublisher;
   /** The process's logger: the HTTP server's, the job runners' and the command's (long work says how far it got). */
   log: Logger;
 }

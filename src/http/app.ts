@@ -99,7 +99,7 @@ export async function buildApp(container: Container, options: BuildAppOptions = 
   });
   registerErrorHandling(app, limits);
   await registerOpenApi(app, config.publicUrl);
-  await registerRoutes(app, { ctx, urls: new Urls(config.publicUrl) });
+  await registerRoutes(app, { ctx, urls: new Urls(config.publicUrl) }, container.events);
   if (options.eventLoop && config.metricsToken) await app.register(metricsRoutes, { monitor: options.eventLoop, token: config.metricsToken });
   return app;
 }

@@ -71,6 +71,8 @@ describe('authentication on every operation', () => {
         'getOrganizationMergeRules', 'setOrganizationMergeRules', 'getSpaceMergeRules', 'setSpaceMergeRules', 'getChangeRequestMergeability',
         // a change request's preview: where it is for members, and a share link (Quire extensions)
         'getChangeRequestPreview', 'createChangeRequestPreviewLink', 'revokeChangeRequestPreviewLinks',
+        // a change request's events as server-sent events (a Quire extension)
+        'streamChangeRequestEvents',
         // semantic changes of a change request and of a revision; a change request's page block by block (a Quire extension)
         'getChangeRequestChanges', 'getRevisionSemanticChanges', 'getChangeRequestPageDiff',
         // content import

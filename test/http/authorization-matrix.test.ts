@@ -187,6 +187,9 @@ const RULES: Record<string, (w: Who) => boolean> = {
   getChangeRequestPreview: space('read'),
   createChangeRequestPreviewLink: space('edit'),
   revokeChangeRequestPreviewLinks: space('edit'),
+  // a change request's events: as reading it (the matrix asks without Accept: text/event-stream, which allowed callers
+  // are then told, 400: a stream would never end; test/http/change-request-events.test.ts opens real ones)
+  streamChangeRequestEvents: space('read'),
   // what a change request or a revision changes, and a change request's page block by block: read
   getChangeRequestChanges: space('read'),
   getRevisionSemanticChanges: space('read'),

@@ -1,4 +1,4 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
 import { PageDiffView, type DiffLayout } from '../components/page-diff.js';
 import { ChangeTree, type PageChangeSummary } from '../components/change-tree.js';
@@ -12,15 +12,14 @@ import { Time } from '../components/time.js';
 import { SpaceReader, spaceCrumbs, useSpace } from './space.js';
 import { StatusBadge } from './change-requests.js';
 import type { ChangeRequest, List, Space, User } from '../types.js';
+import { CommentThreads, NewComment, useComments } from '../components/comment-thread.js';
+import { useChangeRequestEvents } from '../live.js';
 
-interface Comment {
-  id: string;
-  status: 'open' | 'resolved';
-  postedBy: User;
-  postedAt: string;
-  replies: number;
-  body: { markdown?: string };
-  target: { page?: { id: string } };
+/** Reads again when a live event's count moves (the first render reads anyway). */
+function useReloadOn(count: number, reload: () => void): void {
+  useEffect(() => {
+    if (count > 0) reload();
+  }, [count]);
 }
 
 interface Review {
@@ -93,8 +92,9 @@ function Changes({ spaceId, number, changes }: { spaceId: string; number: string
   );
 }
 
-function Reviews({ spaceId, number, open, mayReview, onChange }: { spaceId: string; number: string; open: boolean; mayReview: boolean; onChange: () => void }) {
+function Reviews({ spaceId, number, open, mayReview, version, onChange }: { spaceId: string; number: string; open: boolean; mayReview: boolean; version: number; onChange: () => void }) {
   const [reviews, reload] = useApi(`${spaceId}:${number}:reviews`, (signal) => api<List<Review>>(`/spaces/${spaceId}/change-requests/${number}/reviews`, { signal }));
+  useReloadOn(version, reload);
   const [error, setError] = useState<string>();
   const submit = async (status: Review['status']) => {
     setError(undefined);
@@ -153,8 +153,9 @@ interface Member {
 }
 
 /** Who is asked to review, and asking someone (a member of the organization). */
-function RequestedReviewers({ spaceId, number, organizationId, authorId, open, mayRequest }: { spaceId: string; number: string; organizationId?: string; authorId: string; open: boolean; mayRequest: boolean }) {
+function RequestedReviewers({ spaceId, number, organizationId, authorId, open, mayRequest, version }: { spaceId: string; number: string; organizationId?: string; authorId: string; open: boolean; mayRequest: boolean; version: number }) {
   const [requested, reload] = useApi(`${spaceId}:${number}:requested`, (signal) => api<List<RequestedReviewer>>(`/spaces/${spaceId}/change-requests/${number}/requested-reviewers`, { signal }));
+  useReloadOn(version, reload);
   const [members] = useApi(mayRequest ? organizationId : undefined, (signal) => api<List<Member>>(`/orgs/${organizationId}/members`, { signal, query: { limit: 100 } }));
   const [error, setError] = useState<string>();
   const request = async (event: Event) => {
@@ -211,50 +212,16 @@ function RequestedReviewers({ spaceId, number, organizationId, authorId, open, m
   );
 }
 
-function Comments({ spaceId, number, mayComment }: { spaceId: string; number: string; mayComment: boolean }) {
-  const [comments, reload] = useApi(`${spaceId}:${number}:comments`, (signal) => api<List<Comment>>(`/spaces/${spaceId}/change-requests/${number}/comments`, { signal, query: { limit: 100 } }));
-  const [error, setError] = useState<string>();
-  const post = async (event: Event) => {
-    event.preventDefault();
-    const form = event.currentTarget as HTMLFormElement;
-    const markdown = String(new FormData(form).get('comment') ?? '').trim();
-    if (!markdown) return;
-    try {
-      await api(`/spaces/${spaceId}/change-requests/${number}/comments`, { method: 'POST', body: { body: { markdown } } });
-      form.reset();
-      reload();
-    } catch (failure) {
-      setError((failure as Error).message);
-    }
-  };
+/** Every comment of the change request, in threads, with the page each is on; and a new comment on the whole. */
+function Comments({ spaceId, number, mayComment, version }: { spaceId: string; number: string; mayComment: boolean; version: number }) {
+  const scope = { spaceId, changeRequest: number };
+  const [comments, reload, failed] = useComments(scope, undefined, version);
   return (
     <section aria-labelledby="comments-title">
       <h2 id="comments-title">Comments</h2>
-      <Show loaded={comments} what="the comments">
-        {(value) => (
-          <ol class="comments">
-            {value.items.map((comment) => (
-              <li key={comment.id} class={comment.status === 'resolved' ? 'comment resolved' : 'comment'}>
-                <p class="comment-meta">
-                  <strong>{comment.postedBy.displayName}</strong> <Time at={comment.postedAt} />
-                  {comment.status === 'resolved' && <span class="badge">Resolved</span>}
-                </p>
-                <p class="comment-body">{comment.body.markdown}</p>
-              </li>
-            ))}
-          </ol>
-        )}
-      </Show>
-      {mayComment && (
-        <form class="form" onSubmit={post}>
-          <label for="new-comment">Add a comment</label>
-          <textarea id="new-comment" name="comment" rows={3} required maxLength={20000} />
-          <ErrorNotice message={error} />
-          <button type="submit" class="button">
-            Comment
-          </button>
-        </form>
-      )}
+      {failed && <Failure error={failed} />}
+      {comments && <CommentThreads scope={scope} comments={comments.items} version={version} showTarget empty="No comments yet." onChange={reload} />}
+      {mayComment && <NewComment scope={scope} id="new-comment" label="Add a comment" onPosted={reload} />}
     </section>
   );
 }
@@ -394,9 +361,13 @@ export function ChangeRequestView({ spaceId, number, pagePath }: { spaceId: stri
   const space = useSpace(spaceId);
   const [cr, reload] = useApi(`${spaceId}:${number}`, (signal) => api<ChangeRequest>(`/spaces/${spaceId}/change-requests/${number}`, { signal }));
   // Asked beside the change request, not after it: the view's longest read does not wait for another.
-  const [changes] = useApi(query.page || pagePath ? undefined : `${spaceId}:${number}:changes`, (signal) =>
+  const [changes, reloadChanges] = useApi(query.page || pagePath ? undefined : `${spaceId}:${number}:changes`, (signal) =>
     api<ChangeList>(`/spaces/${spaceId}/change-requests/${number}/changes`, { signal, query: { limit: 500 } }),
   );
+  // What others do on the change request shows without reloading: each part reads again what an event names.
+  const live = useChangeRequestEvents(spaceId, number);
+  useReloadOn(live['change-request'] + live.review, reload);
+  useReloadOn(live['change-request'], reloadChanges);
   const title = cr.state === 'done' ? `#${cr.value.number} ${cr.value.subject || 'Untitled change request'}` : `Change request #${number}`;
   const me = useSession().current?.user;
   // Until the space is read, no write control is offered.
@@ -435,7 +406,7 @@ export function ChangeRequestView({ spaceId, number, pagePath }: { spaceId: stri
             Markdown
           </a>
         </nav>
-        <PageDiffView spaceId={spaceId} number={number} pageId={query.page} layout={layout} />
+        <PageDiffView spaceId={spaceId} number={number} pageId={query.page} layout={layout} live={live} mayComment={permissions.comment} />
       </Layout>
     );
   }
@@ -459,9 +430,10 @@ export function ChangeRequestView({ spaceId, number, pagePath }: { spaceId: stri
               authorId={value.createdBy.id}
               open={value.status === 'open' || value.status === 'draft'}
               mayRequest={permissions.edit || value.createdBy.id === me?.id}
+              version={live.review}
             />
-            <Reviews spaceId={spaceId} number={number} open={value.status === 'open' || value.status === 'draft'} mayReview={permissions.review} onChange={reload} />
-            <Comments spaceId={spaceId} number={number} mayComment={permissions.comment} />
+            <Reviews spaceId={spaceId} number={number} open={value.status === 'open' || value.status === 'draft'} mayReview={permissions.review} version={live.review} onChange={reload} />
+            <Comments spaceId={spaceId} number={number} mayComment={permissions.comment} version={live.comment} />
           </>
         )}
       </Show>

@@ -180,6 +180,7 @@ export async function updateChangeRequest(
   if (patch.subject !== undefined) changes.subject = patch.subject;
   if (patch.status !== undefined) changes.status = patch.status;
   await updateChangeRequestRow(ctx.db, changeRequest.id, changes);
+  ctx.events.publish({ spaceId, changeRequestId: changeRequest.id, kind: 'change-request', action: 'updated' });
   return viewOf(ctx, spaceId, { ...changeRequest, ...changes });
 }
 
@@ -294,6 +295,7 @@ export async function mergeChangeRequest(ctx: Context, caller: Caller, spaceId: 
   const now = nowIso();
   await updateChangeRequestRow(ctx.db, changeRequest.id, { status: 'merged', revision_merged: outcome.head, updated_at: now });
   await recordMainMoved(ctx, spaceId);
+  ctx.events.publish({ spaceId, changeRequestId: changeRequest.id, kind: 'change-request', action: 'merged' });
   return { revision: outcome.head, result: 'merge' };
 }
 
@@ -327,6 +329,7 @@ export async function updateChangeRequestFromMain(ctx: Context, caller: Caller, 
     return { revision: outcome.head, result: 'conflicts', conflicts: outcome.conflicts.map((path) => ({ path })) };
   }
   await updateChangeRequestRow(ctx.db, changeRequest.id, { revision_merged_ancestor: outcome.theirs, updated_at: nowIso() });
+  ctx.events.publish({ spaceId, changeRequestId: changeRequest.id, kind: 'change-request', action: 'updated-from-main' });
   return { revision: outcome.head, result: 'update' };
 }
 

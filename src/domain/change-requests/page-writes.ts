@@ -143,6 +143,7 @@ export async function writeChangeRequestPage(ctx: Context, caller: Caller, space
     if (await ctx.git.compareAndSwapRef(spaceId, ref, oid, head)) {
       // Reads cached by this process (the branch's head) must see the write at once.
       ctx.cache.invalidate();
+      ctx.events.publish({ spaceId, changeRequestId: changeRequest.id, kind: 'change-request', action: 'pushed' });
       return { revision: oid, changeRequestNumber: changeRequest.number, path, gitPath, created: !existing };
     }
   }

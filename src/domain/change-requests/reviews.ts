@@ -177,6 +177,7 @@ export async function submitReview(
   } else {
     await insertReview(ctx.db, row);
   }
+  ctx.events.publish({ spaceId, changeRequestId: changeRequest.id, kind: 'review', action: 'submitted' });
   return (await reviewViews(ctx, caller, loaded, [row]))[0];
 }
 
@@ -238,6 +239,7 @@ export async function requestReviewers(
     await upsertReviewRequests(trx, rows);
     if (input.subject !== undefined) await updateChangeRequestRow(trx, changeRequest.id, { subject: input.subject, updated_at: now });
   });
+  ctx.events.publish({ spaceId, changeRequestId: changeRequest.id, kind: 'review', action: 'reviewers-requested' });
   return rows.map((request) => ({ request, user: users.get(request.user_id), requestedBy: caller.user }));
 }
 
@@ -245,5 +247,7 @@ export async function requestReviewers(
 export async function removeRequestedReviewer(ctx: Context, caller: Caller, spaceId: string, idOrNumber: string, userId: string): Promise<boolean> {
   const loaded = await loadChangeRequest(ctx, caller, spaceId, idOrNumber);
   requireChangeRequestReviewPermission(loaded.role, spaceId, isAuthor(caller, loaded.changeRequest), 'requestReviewers', 'take back review requests');
-  return deleteReviewRequest(ctx.db, loaded.changeRequest.id, userId);
+  const removed = await deleteReviewRequest(ctx.db, loaded.changeRequest.id, userId);
+  if (removed) ctx.events.publish({ spaceId, changeRequestId: loaded.changeRequest.id, kind: 'review', action: 'reviewer-removed' });
+  return removed;
 }

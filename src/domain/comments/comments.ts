@@ -62,6 +62,11 @@ export async function changeRequestScope(ctx: Context, caller: Caller, spaceId: 
   return { spaceId, changeRequestId: changeRequest.id, ref: branchOf(changeRequest.number) };
 }
 
+/** Tells the change request's readers that one of its comments changed (comments on main content have no stream). */
+function publishCommentEvent(ctx: Context, scope: CommentScope, action: string, commentId: string): void {
+  if (scope.changeRequestId) ctx.events.publish({ spaceId: scope.spaceId, changeRequestId: scope.changeRequestId, kind: 'comment', action, commentId });
+}
+
 /** A JSON document as the API carries it (`{object: "document", data, nodes}`), kept as given. */
 export type JsonDocument = { object: 'document'; data: Record<string, unknown>; nodes: unknown[] };
 
@@ -351,6 +356,7 @@ export async function postComment(
   } else {
     await insertComment(ctx.db, row);
   }
+  publishCommentEvent(ctx, scope, 'posted', row.id);
   return (await commentViews(ctx, caller, loaded, [row]))[0];
 }
 
@@ -399,7 +405,16 @@ export async function updateComment(
     if (Object.keys(changes).length) await updateCommentRow(trx, comment.id, changes);
     await applyReactions({ ...ctx, db: trx }, caller, { commentId: comment.id }, patch);
   });
+  publishCommentEvent(ctx, scope, updateAction(patch, changes), comment.id);
   return (await commentViews(ctx, caller, loaded, [{ ...comment, ...changes }]))[0];
+}
+
+/** What an update of a comment did, as its event says (the body first: an edit is what a reader most wants to see). */
+function updateAction(patch: { body?: CommentBody; resolved?: boolean }, changes: Partial<CommentRow>): string {
+  if (patch.body !== undefined) return 'edited';
+  if (changes.status === 'resolved') return 'resolved';
+  if (changes.status === 'open') return 'reopened';
+  return 'reacted';
 }
 
 /** Deletes a comment with its replies (author or admin). False when there was no such comment. */
@@ -408,7 +423,9 @@ export async function deleteComment(ctx: Context, caller: Caller, scope: Comment
   const comment = await findComment(ctx.db, loaded.place, commentId);
   if (!comment) return false;
   requireOwnerOrAdmin(loaded, caller, comment.posted_by, 'comment', 'delete it');
-  return deleteCommentRow(ctx.db, comment.id);
+  const deleted = await deleteCommentRow(ctx.db, comment.id);
+  publishCommentEvent(ctx, scope, 'deleted', comment.id);
+  return deleted;
 }
 
 // ---- replies
@@ -434,6 +451,7 @@ export async function postReply(ctx: Context, caller: Caller, scope: CommentScop
   requireComment(loaded, 'reply to comments');
   const row: ReplyRow = { id: newId(), comment_id: comment.id, posted_by: caller.user.id, body: JSON.stringify(input.body), posted_at: nowIso(), edited_at: null };
   await insertReply(ctx.db, row);
+  publishCommentEvent(ctx, scope, 'replied', comment.id);
   return (await replyViews(ctx, caller, loaded, comment, [row]))[0];
 }
 
@@ -463,6 +481,7 @@ export async function updateReply(
     if (Object.keys(changes).length) await updateReplyRow(trx, reply.id, changes);
     await applyReactions({ ...ctx, db: trx }, caller, { replyId: reply.id }, patch);
   });
+  publishCommentEvent(ctx, scope, patch.body !== undefined ? 'reply-edited' : 'reacted', comment.id);
   return (await replyViews(ctx, caller, loaded, comment, [{ ...reply, ...changes }]))[0];
 }
 
@@ -473,7 +492,9 @@ export async function deleteReply(ctx: Context, caller: Caller, scope: CommentSc
   const reply = await findReply(ctx.db, comment.id, replyId);
   if (!reply) return false;
   requireOwnerOrAdmin(loaded, caller, reply.posted_by, 'reply', 'delete it');
-  return deleteReplyRow(ctx.db, reply.id);
+  const deleted = await deleteReplyRow(ctx.db, reply.id);
+  publishCommentEvent(ctx, scope, 'reply-deleted', comment.id);
+  return deleted;
 }
 
 // ---- commenters

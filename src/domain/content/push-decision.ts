@@ -9,7 +9,7 @@
 import type { Context } from '../context.js';
 import { projectDirectoryOf } from './spaces.js';
 import { recordMainMoved } from './main-moved.js';
-import { changeRequestStates } from '../../store/sql/change-requests.js';
+import { changeRequestStates, findChangeRequest } from '../../store/sql/change-requests.js';
 import type { PushGate, PushVerdict, ReceivedPush } from '../../store/git/git-services.js';
 import { RefLockTimeout, type RefLock } from '../../store/git/ref-lock.js';
 import { isError } from '../../content/problems.js';
@@ -19,12 +19,16 @@ import { busyRefusal, invalidRefusal, staleRefusal } from '../../content/push-me
 /** Warnings printed by one push, at most (the same ones come back with every push until they are fixed). */
 const MAX_WARNINGS = 50;
 const ZERO_OID = /^0+$/;
+/** A change request's branch (../content/refs.ts branchOf), with its number. */
+const CHANGE_REQUEST_BRANCH = /^refs\/heads\/change-requests\/(\d+)$/;
 
 /** The decision on one receive-pack's push, from the client's request to the release of the lock. */
 export class PushDecision implements PushGate {
   private lock: RefLock | undefined;
   private finished = false;
   private endUnderWay: (() => void) | undefined;
+  /** The ref updates of the push once it was accepted (their change requests hear of it when it has landed). */
+  private accepted: readonly RefUpdate[] = [];
 
   private constructor(
     private readonly ctx: Context,
@@ -83,6 +87,7 @@ export class PushDecision implements PushGate {
       await this.release();
       return { lines: staleRefusal(movedMeanwhile), accepted: false };
     }
+    this.accepted = push.updates;
     return { lines: shown, accepted: true };
   }
 
@@ -90,8 +95,19 @@ export class PushDecision implements PushGate {
    * receive-pack has exited: refs may have moved even when it failed afterwards (or was stopped), so whatever main
    * is now is recorded, still holding the lock, and the space's revision follows main in the order main moved.
    */
-  exited(): Promise<void> {
-    return recordMainMoved(this.ctx, this.spaceId);
+  async exited(): Promise<void> {
+    await recordMainMoved(this.ctx, this.spaceId);
+    await this.publishPushedChangeRequests();
+  }
+
+  /** Tells the readers of each change request whose branch the push moved. */
+  private async publishPushedChangeRequests(): Promise<void> {
+    for (const update of this.accepted) {
+      const number = CHANGE_REQUEST_BRANCH.exec(update.ref)?.[1];
+      if (number === undefined || (await this.ctx.reader.resolveRef(this.spaceId, update.ref)) !== update.newOid) continue;
+      const changeRequest = await findChangeRequest(this.ctx.db, this.spaceId, number);
+      if (changeRequest) this.ctx.events.publish({ spaceId: this.spaceId, changeRequestId: changeRequest.id, kind: 'change-request', action: 'pushed' });
+    }
   }
 
   /** The refs of the request that no longer point where the client saw them. */

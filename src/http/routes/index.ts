@@ -3,6 +3,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { RouteDeps } from './deps.js';
+import type { EventBus } from '../../events/bus.js';
 import { registerAuth } from '../plugins/auth.js';
 import { organizationRoutes } from './organizations/index.js';
 import { memberRoutes } from './members/index.js';
@@ -16,6 +17,7 @@ import { revisionRoutes } from './revisions/index.js';
 import { commentRoutes } from './comments/index.js';
 import { changeRequestRoutes } from './change-requests/index.js';
 import { reviewRoutes } from './reviews/index.js';
+import { changeRequestEventRoutes } from './change-request-events/index.js';
 import { mergeRuleRoutes } from './merge-rules/index.js';
 import { changeRoutes } from './changes/index.js';
 import { inviteRoutes } from './invites/index.js';
@@ -45,7 +47,7 @@ import { sessionRoutes, signInRoutes } from './sessions/index.js';
 import { userTokenRoutes } from './user-tokens/index.js';
 import { appRoutes } from './app/index.js';
 
-export async function registerRoutes(app: FastifyInstance, deps: RouteDeps): Promise<void> {
+export async function registerRoutes(app: FastifyInstance, deps: RouteDeps, events: EventBus): Promise<void> {
   await app.register(
     async (v1) => {
       registerAuth(v1, deps.ctx);
@@ -66,6 +68,7 @@ export async function registerRoutes(app: FastifyInstance, deps: RouteDeps): Pro
       await v1.register(commentRoutes, deps);
       await v1.register(changeRequestRoutes, deps);
       await v1.register(reviewRoutes, deps);
+      await v1.register(changeRequestEventRoutes, { ...deps, events });
       await v1.register(mergeRuleRoutes, deps);
       await v1.register(changeRoutes, deps);
       await v1.register(openApiRoutes, deps);

@@ -1,0 +1,163 @@
+/**
+ * Comment threads in the app, live, in a real headless Chromium: the author of a change request pushed with git opens
+ * a changed page's block diff and comments on a block (with the keyboard); a reviewer, in a second browser with the
+ * same view open, sees the comment appear without reloading and replies; the author sees the reply appear; reactions
+ * and resolving reach the other browser the same way. No script breaks the CSP; the thread views are screenshot
+ * (light, dark, phone) in test-artifacts/ and checked by axe-core in light and dark.
+ */
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DATABASE_KINDS } from '../helpers/databases.js';
+import { startTestApp, type TestApp, type TestUser } from '../helpers/app.js';
+import { launchBrowser, screenshot, seriousAccessibilityViolations } from '../helpers/browser.js';
+import { Checkout, spaceRemote } from '../helpers/git.js';
+import { createPasswordLink, setPasswordWithLink } from '../../src/domain/identity/sessions.js';
+
+const DESKTOP = { width: 1280, height: 900 };
+const PHONE = { width: 390, height: 844 };
+const PASSWORD = 'a long enough password';
+
+describe.each(DATABASE_KINDS)('comment threads in the app, live (%s)', (kind) => {
+  let t: TestApp;
+  let browser: Browser;
+  let server: string;
+  let org: Awaited<ReturnType<TestApp['organization']>>;
+  let reviewer: TestUser;
+  let spaceId: string;
+  let diffPath: string;
+  const contexts: BrowserContext[] = [];
+  const problems: string[] = [];
+
+  async function withPassword(user: TestUser): Promise<void> {
+    const { token } = await createPasswordLink(t.container.ctx, user.user.email);
+    await setPasswordWithLink(t.container.ctx, { token, password: PASSWORD }, { address: '127.0.0.1' });
+  }
+
+  /** A view of the app, signed in as `user` in a browser of its own. */
+  async function signedIn(user: TestUser, path: string, options: Parameters<Browser['newContext']>[0] = {}): Promise<Page> {
+    const context = await browser.newContext({ viewport: DESKTOP, ...options });
+    contexts.push(context);
+    const page = await context.newPage();
+    page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+    page.on('console', (message) => {
+      if (message.type() === 'error' && !/Failed to load resource: the server responded with a status of 4\d\d/.test(message.text())) problems.push(`console: ${message.text()}`);
+    });
+    await page.goto(`${server}/app${path}`);
+    await page.getByLabel('E-mail').fill(user.user.email);
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL(`${server}/app${path}`);
+    return page;
+  }
+
+  /** Marks the document: a reload or a navigation would lose the mark, so its presence proves there was none. */
+  const mark = (page: Page) => page.evaluate(() => ((window as unknown as { liveMark: number }).liveMark = 1));
+  const stillMarked = (page: Page) => page.evaluate(() => (window as unknown as { liveMark?: number }).liveMark === 1);
+
+  beforeAll(async () => {
+    browser = await launchBrowser();
+    t = await startTestApp(kind);
+    server = await t.listen();
+    org = await t.organization('Live Co');
+    reviewer = await t.member(org.id, 'review');
+    await withPassword(org.admin);
+    await withPassword(reviewer);
+    spaceId = (await t.request('POST', `/v1/orgs/${org.id}/spaces`, { token: org.admin.token, body: { title: 'Runbook' } })).body.id;
+    const checkout = await Checkout.clone(spaceRemote(server, org.admin.token, spaceId));
+    await checkout.write('README.md', '# Runbook\n\nWhat to do when things break.\n');
+    await checkout.write('restart.md', '# Restart\n\nStop the service.\n\nStart it again.\n\nCheck the logs.\n');
+    await checkout.write('SUMMARY.md', '# Summary\n\n* [Runbook](README.md)\n* [Restart](restart.md)\n');
+    await checkout.commitAndPush('Runbook');
+    await t.request('POST', `/v1/spaces/${spaceId}/change-requests`, { token: org.admin.token, body: { subject: 'Safer restarts' } });
+    await checkout.git('fetch', '--quiet', 'origin');
+    await checkout.git('checkout', '--quiet', '-b', 'change-requests/1', 'origin/change-requests/1');
+    await checkout.write('restart.md', '# Restart\n\nDrain the traffic, then stop the service.\n\nStart it again.\n\nCheck the logs.\n');
+    await checkout.commitAndPush('Drain first');
+    await checkout.dispose();
+    const page = (await t.request('GET', `/v1/spaces/${spaceId}/content/path/restart`, { token: org.admin.token })).body;
+    diffPath = `/s/${spaceId}/~/changes/1?page=${encodeURIComponent(page.id)}`;
+  });
+
+  afterAll(async () => {
+    for (const context of contexts) await context.close().catch(() => undefined);
+    await browser?.close();
+    await t?.close();
+  });
+
+  it('a comment on a block, a reply, a reaction and resolving reach the other browser without reloading', { timeout: 180_000 }, async () => {
+    const author = await signedIn(org.admin, diffPath);
+    const review = await signedIn(reviewer, diffPath);
+    for (const page of [author, review]) {
+      await page.locator('ins.diff-after', { hasText: 'Drain the traffic' }).waitFor();
+      await mark(page);
+    }
+    const changedBlock = (page: Page) => page.locator('.diff-block.diff-changed');
+
+    // The author comments on the changed block with the keyboard only.
+    const toggle = changedBlock(author).getByRole('button', { name: /^Comment on block \d+$/ });
+    await toggle.focus();
+    await author.keyboard.press('Enter');
+    expect(await toggle.getAttribute('aria-expanded')).toBe('true');
+    const field = changedBlock(author).getByLabel(/^Comment on block \d+$/);
+    await field.waitFor();
+    await field.focus();
+    await author.keyboard.type('Should we say how long draining takes?');
+    await author.keyboard.press('Tab');
+    await author.keyboard.press('Enter');
+    await changedBlock(author).locator('.comment-body', { hasText: 'how long draining takes' }).waitFor();
+
+    // The reviewer sees it on the same block, without reloading, and replies.
+    await changedBlock(review).locator('.comment-body', { hasText: 'how long draining takes' }).waitFor();
+    const thread = (page: Page) => changedBlock(page).getByRole('article', { name: /^Comment from Admin/ });
+    await thread(review).getByLabel('Reply to Admin').fill('About a minute; I will add it.');
+    await thread(review).getByRole('button', { name: 'Reply', exact: true }).click();
+    await thread(review).locator('.comment-reply .comment-body', { hasText: 'About a minute' }).waitFor();
+
+    // The author sees the reply appear.
+    await thread(author).locator('.comment-reply .comment-body', { hasText: 'About a minute' }).waitFor();
+
+    // A reaction from the author: pressed for them, counted for the reviewer.
+    const reactions = (page: Page) => thread(page).getByRole('group', { name: 'Reactions to the comment of Admin' });
+    await reactions(author).getByRole('button', { name: 'thumbs up: 0' }).click();
+    await reactions(author).getByRole('button', { name: 'thumbs up: 1, yours' }).waitFor();
+    expect(await reactions(author).getByRole('button', { name: 'thumbs up: 1, yours' }).getAttribute('aria-pressed')).toBe('true');
+    await reactions(review).getByRole('button', { name: 'thumbs up: 1', exact: true }).waitFor();
+
+    // The reviewer resolves the thread; the author sees it resolved, and reopens it.
+    await thread(review).getByRole('button', { name: 'Resolve the comment of Admin' }).click();
+    await changedBlock(author).getByRole('article', { name: 'Comment from Admin, resolved' }).waitFor();
+    await changedBlock(author).getByRole('button', { name: 'Reopen the comment of Admin' }).click();
+    await changedBlock(review).getByRole('article', { name: 'Comment from Admin' }).getByRole('button', { name: 'Resolve the comment of Admin' }).waitFor();
+
+    // A comment on the page itself, and the change request's own view lists both, live too.
+    const overview = await signedIn(reviewer, `/s/${spaceId}/~/changes/1`);
+    await overview.locator('.comment-body', { hasText: 'how long draining takes' }).waitFor();
+    await mark(overview);
+    await author.getByLabel('Comment on this page').fill('The title could say "safely".');
+    await author.getByRole('region', { name: 'Comments on this page' }).getByRole('button', { name: 'Comment', exact: true }).click();
+    await overview.locator('.comment-body', { hasText: 'could say "safely"' }).waitFor();
+    await review.getByRole('region', { name: 'Comments on this page' }).locator('.comment-body', { hasText: 'could say "safely"' }).waitFor();
+
+    for (const page of [author, review, overview]) expect(await stillMarked(page), 'the view was never reloaded').toBe(true);
+    expect(problems).toEqual([]);
+  });
+
+  it('shows the threads accessibly in light and dark, and at phone width', { timeout: 180_000 }, async () => {
+    for (const [variant, options] of [
+      ['light', { colorScheme: 'light' }],
+      ['dark', { colorScheme: 'dark' }],
+      ['phone', { colorScheme: 'light', viewport: PHONE }],
+    ] as const) {
+      const page = await signedIn(org.admin, diffPath, options);
+      await page.locator('.diff-block.diff-changed .comment-reply .comment-body').waitFor();
+      await screenshot(page, `app-comment-threads-${variant}-${kind}`);
+      if (variant !== 'phone') expect(await seriousAccessibilityViolations(page), `block threads (${variant})`).toEqual([]);
+      await page.context().close();
+    }
+    const overview = await signedIn(reviewer, `/s/${spaceId}/~/changes/1`, { colorScheme: 'dark' });
+    await overview.locator('.comment-reply .comment-body').first().waitFor();
+    await screenshot(overview, `app-change-request-threads-dark-${kind}`);
+    expect(await seriousAccessibilityViolations(overview), 'change request threads (dark)').toEqual([]);
+    expect(problems).toEqual([]);
+  });
+});
