@@ -158,6 +158,7 @@ function OidcProviderSection({ org }: { org: Organization }) {
   if (loaded.state === 'failed') return <Failure error={loaded.error} />;
   const provider = loaded.value;
   const save = (event: Event) => {
+    const form = event.currentTarget as HTMLFormElement;
     const fields = formFields(event);
     const body = {
       issuer: fields.issuer,
@@ -167,7 +168,12 @@ function OidcProviderSection({ org }: { org: Organization }) {
       allowedDomains: (fields.allowedDomains ?? '').split(/[\s,]+/).filter(Boolean),
       defaultRole: roleOf(fields.defaultRole),
     };
-    return action.run(() => api(`/orgs/${org.id}/oidc`, { method: 'PUT', body }).then(reload));
+    // The form stays on screen as the provider is read again: the secret it was given must not stay in it.
+    const saved = () => {
+      (form.elements.namedItem('clientSecret') as HTMLInputElement).value = '';
+      reload();
+    };
+    return action.run(() => api(`/orgs/${org.id}/oidc`, { method: 'PUT', body }).then(saved));
   };
   return (
     <section aria-labelledby="oidc-title">
