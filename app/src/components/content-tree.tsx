@@ -1,10 +1,17 @@
 import { appHref } from '../api.js';
+import { everything } from '../lists.js';
 import type { Collection, Space } from '../types.js';
 
 /** An organization's collections and spaces, each knowing its parent collection (none at the top). */
 export interface ContentTree {
   collections: Collection[];
   spaces: Space[];
+}
+
+/** The organization's collections and spaces (every one the caller may see), for its tree or a collection's. */
+export async function contentTreeOf(organizationId: string, signal: AbortSignal): Promise<ContentTree> {
+  const [collections, spaces] = await Promise.all([everything<Collection>(`/orgs/${organizationId}/collections`, signal), everything<Space>(`/orgs/${organizationId}/spaces`, signal)]);
+  return { collections, spaces };
 }
 
 const emojiOf = (code: string) => String.fromCodePoint(...code.split('-').map((hex) => parseInt(hex, 16)));

@@ -2,9 +2,8 @@ import { api, appHref } from '../api.js';
 import { useApi } from '../use-api.js';
 import { Layout, type Crumb } from '../components/layout.js';
 import { Failure, Show } from '../components/status.js';
-import { ContentBranch } from '../components/content-tree.js';
+import { ContentBranch, contentTreeOf } from '../components/content-tree.js';
 import type { Collection, Organization } from '../types.js';
-import { contentTreeOf } from './organization.js';
 
 /** The collections from the top of the organization down to `collection`, for breadcrumbs. */
 function lineage(collection: Collection, all: Collection[]): Collection[] {

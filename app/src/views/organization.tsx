@@ -3,18 +3,12 @@ import { useApi } from '../use-api.js';
 import { Layout } from '../components/layout.js';
 import { Show } from '../components/status.js';
 import { Search } from '../components/search.js';
-import { ContentBranch, type ContentTree } from '../components/content-tree.js';
+import { ContentBranch, contentTreeOf } from '../components/content-tree.js';
 import { everything } from '../lists.js';
-import type { Collection, OpenApiSpec, Organization, Site, Space } from '../types.js';
+import type { OpenApiSpec, Organization, Site } from '../types.js';
 import { mayOpenOrgSettings, orgSettingsHref } from './org-settings/frame.js';
 
-/** The organization's collections and spaces, for its tree (and a collection's). */
-export async function contentTreeOf(organizationId: string, signal: AbortSignal): Promise<ContentTree> {
-  const [collections, spaces] = await Promise.all([everything<Collection>(`/orgs/${organizationId}/collections`, signal), everything<Space>(`/orgs/${organizationId}/spaces`, signal)]);
-  return { collections, spaces };
-}
-
-/** A list the API may keep from the caller (guests see neither sites nor API specifications): empty then, not an error. */
+/** A list the API may keep from the caller (guests may not list sites): empty then, not an error. */
 const unlessRefused = <T,>(read: Promise<T[]>): Promise<T[]> => read.catch((error: Error) => (error instanceof ApiError && (error.status === 403 || error.status === 404) ? [] : Promise.reject(error)));
 
 /** An organization: its collections and spaces as a tree, search across them, its sites and API specifications. */
