@@ -22,6 +22,9 @@ import { ChangeRequestView } from './views/change-request.js';
 import { SettingsView } from './views/settings.js';
 import { HistoryView, RevisionView } from './views/history.js';
 import { InviteView } from './views/invite.js';
+import { CollectionView } from './views/collection.js';
+import { SiteView } from './views/site.js';
+import { OpenApiSpecView } from './views/openapi-spec.js';
 import { MembersSettings } from './views/org-settings/members.js';
 import { TeamSettings, TeamsSettings } from './views/org-settings/teams.js';
 import { InvitesSettings } from './views/org-settings/invites.js';
@@ -90,6 +93,9 @@ function App() {
             <Route path={at('/')} component={Home} />
             <Route path={at('/settings')} component={SettingsView} />
             <Route path={at('/o/:organizationId')} component={OrganizationView} />
+            <Route path={at('/o/:organizationId/sites/:siteId')} component={SiteView} />
+            <Route path={at('/o/:organizationId/openapi/:slug')} component={OpenApiSpecView} />
+            <Route path={at('/c/:collectionId')} component={CollectionView} />
             <Route path={at('/o/:organizationId/settings')} component={MembersSettings} />
             <Route path={at('/o/:organizationId/settings/members')} component={MembersSettings} />
             <Route path={at('/o/:organizationId/settings/teams')} component={TeamsSettings} />

@@ -25,12 +25,14 @@ export interface Organization {
   id: string;
   title: string;
   inviteLinks: boolean;
-  permissions: { view: boolean; admin: boolean; listMembers: boolean; listTeams: boolean };
+  permissions: { view: boolean; admin: boolean; createContent: boolean; listMembers: boolean; listTeams: boolean };
 }
 
 export interface Collection {
   id: string;
   title: string;
+  description?: string;
+  organization: string;
   parent?: string;
 }
 
@@ -150,4 +152,62 @@ export interface SearchResult {
   space?: string;
   pages?: Array<{ id: string; title: string; path: string; sections?: Array<{ id: string; title: string; body: string }> }>;
   path?: string;
+}
+
+/** A published site of an organization (sites have no `permissions` member: the organization's say who may edit). */
+export interface Site {
+  id: string;
+  title: string;
+  basename?: string;
+  visibility: string;
+  published: boolean;
+  siteSpaces: number;
+  urls: { app: string; published?: string };
+}
+
+export interface SiteSpace {
+  id: string;
+  title: string;
+  path: string;
+  default: boolean;
+  space: Space;
+  urls: { published?: string };
+}
+
+export interface SiteSection {
+  object: 'site-section';
+  id: string;
+  title: string;
+  default: boolean;
+  siteSpaces: SiteSpace[];
+  urls: { published?: string };
+}
+
+export interface SiteSectionGroup {
+  object: 'site-section-group';
+  id: string;
+  title: string;
+  sections: SiteSection[];
+}
+
+export type SiteStructure = { type: 'sections'; structure: Array<SiteSection | SiteSectionGroup> } | { type: 'siteSpaces'; structure: SiteSpace[] };
+
+export interface OpenApiSpec {
+  id: string;
+  slug: string;
+  createdAt: string;
+  updatedAt: string;
+  sourceURL?: string;
+  processingState: 'pending' | 'progress' | 'complete';
+  lastVersion?: string;
+  lastProcessedAt?: string;
+  lastProcessErrorCode?: string;
+  lastProcessError?: string;
+  urls: { location: string; app: string };
+}
+
+export interface OpenApiSpecVersion {
+  id: string;
+  createdAt: string;
+  url: string;
 }

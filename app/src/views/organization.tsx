@@ -1,54 +1,26 @@
-import { api, appHref } from '../api.js';
+import { api, ApiError, appHref } from '../api.js';
 import { useApi } from '../use-api.js';
 import { Layout } from '../components/layout.js';
 import { Show } from '../components/status.js';
 import { Search } from '../components/search.js';
+import { ContentBranch, contentTreeOf } from '../components/content-tree.js';
 import { everything } from '../lists.js';
-import type { Collection, Organization, Space } from '../types.js';
+import type { OpenApiSpec, Organization, Site } from '../types.js';
 import { mayOpenOrgSettings, orgSettingsHref } from './org-settings/frame.js';
 
-interface Tree {
-  collections: Collection[];
-  spaces: Space[];
-}
+/** A list the API may keep from the caller (guests may not list sites): empty then, not an error. */
+const unlessRefused = <T,>(read: Promise<T[]>): Promise<T[]> => read.catch((error: Error) => (error instanceof ApiError && (error.status === 403 || error.status === 404) ? [] : Promise.reject(error)));
 
-function Branch({ tree, parent }: { tree: Tree; parent: string | undefined }) {
-  const collections = tree.collections.filter((c) => c.parent === parent);
-  const spaces = tree.spaces.filter((s) => s.parent === parent);
-  if (collections.length === 0 && spaces.length === 0) return null;
-  return (
-    <ul class="tree">
-      {collections.map((collection) => (
-        <li key={collection.id}>
-          <details open>
-            <summary>
-              <span class="tree-collection">{collection.title}</span>
-            </summary>
-            <Branch tree={tree} parent={collection.id} />
-          </details>
-        </li>
-      ))}
-      {spaces.map((space) => (
-        <li key={space.id}>
-          <a href={appHref(`/s/${space.id}`)} class="tree-space">
-            {space.emoji && <span aria-hidden="true">{String.fromCodePoint(...space.emoji.split('-').map((hex) => parseInt(hex, 16)))} </span>}
-            {space.title}
-          </a>
-        </li>
-      ))}
-    </ul>
-  );
-}
-
-/** An organization: its collections and spaces as a tree, and search across them. */
+/** An organization: its collections and spaces as a tree, search across them, its sites and API specifications. */
 export function OrganizationView({ organizationId }: { organizationId: string }) {
   const [org] = useApi(organizationId, (signal) => api<Organization>(`/orgs/${organizationId}`, { signal }));
-  const [tree] = useApi(organizationId, async (signal) => {
-    const [collections, spaces] = await Promise.all([
-      everything<Collection>(`/orgs/${organizationId}/collections`, signal),
-      everything<Space>(`/orgs/${organizationId}/spaces`, signal),
+  const [tree] = useApi(organizationId, (signal) => contentTreeOf(organizationId, signal));
+  const [published] = useApi(organizationId, async (signal) => {
+    const [sites, specs] = await Promise.all([
+      unlessRefused(everything<Site>(`/orgs/${organizationId}/sites`, signal)),
+      unlessRefused(everything<OpenApiSpec>(`/orgs/${organizationId}/openapi`, signal)),
     ]);
-    return { collections, spaces };
+    return { sites, specs };
   });
   const title = org.state === 'done' ? org.value.title : 'Organization';
   return (
@@ -62,7 +34,37 @@ export function OrganizationView({ organizationId }: { organizationId: string })
       <Search scope={{ organization: organizationId }} label="Search this organization" />
       <h2>Spaces</h2>
       <Show loaded={tree} what="the spaces">
-        {(value) => (value.spaces.length === 0 && value.collections.length === 0 ? <p>No spaces yet.</p> : <Branch tree={value} parent={undefined} />)}
+        {(value) => (value.spaces.length === 0 && value.collections.length === 0 ? <p>No spaces yet.</p> : <ContentBranch tree={value} parent={undefined} />)}
+      </Show>
+      <Show loaded={published} what="the sites">
+        {({ sites, specs }) => (
+          <>
+            {sites.length > 0 && (
+              <>
+                <h2>Sites</h2>
+                <ul class="plain-list">
+                  {sites.map((site) => (
+                    <li key={site.id}>
+                      <a href={appHref(`/o/${organizationId}/sites/${site.id}`)}>{site.title}</a>
+                    </li>
+                  ))}
+                </ul>
+              </>
+            )}
+            {specs.length > 0 && (
+              <>
+                <h2>API specifications</h2>
+                <ul class="plain-list">
+                  {specs.map((spec) => (
+                    <li key={spec.id}>
+                      <a href={appHref(`/o/${organizationId}/openapi/${spec.slug}`)}>{spec.slug}</a>
+                    </li>
+                  ))}
+                </ul>
+              </>
+            )}
+          </>
+        )}
       </Show>
     </Layout>
   );
