@@ -10,7 +10,12 @@ const ROLE_LABELS: Record<Role, string> = {
   read: 'Read: read content',
 };
 
-/** A role, or none (a guest, who sees only what is shared with them); the value '' stands for none. */
+/**
+ * A role, or none (a guest, who sees only what is shared with them); the value '' stands for none. With `onChange` it
+ * is controlled (it shows `value`); without, `value` is only where it starts, marked on its option: a controlled
+ * select inside a form would be set back to `value` each time the view renders again (a list below it loading), and
+ * the form would send a role the reader did not choose.
+ */
 export function RoleSelect({ id, name = 'role', value, label, onChange, guest = 'Guest: only what is shared with them' }: {
   id: string;
   name?: string;
@@ -24,15 +29,17 @@ export function RoleSelect({ id, name = 'role', value, label, onChange, guest = 
       id={id}
       name={name}
       aria-label={label}
-      value={value ?? ''}
+      value={onChange ? (value ?? '') : undefined}
       onChange={onChange && ((event) => onChange(roleOf((event.currentTarget as HTMLSelectElement).value)))}
     >
       {ROLES.map((role) => (
-        <option key={role} value={role}>
+        <option key={role} value={role} selected={onChange ? undefined : role === value}>
           {ROLE_LABELS[role]}
         </option>
       ))}
-      <option value="">{guest}</option>
+      <option value="" selected={onChange ? undefined : value === null}>
+        {guest}
+      </option>
     </select>
   );
 }

@@ -46,9 +46,10 @@ function AccessForm({ space, changed }: { space: Space; changed: () => void }) {
       <h2 id="access-title">Who may read it</h2>
       <form class="form" onSubmit={save}>
         <label for="space-visibility">Visibility</label>
-        <select id="space-visibility" name="visibility" value={space.visibility}>
+        {/* Where it starts is marked on its option (not the select's value): see RoleSelect. */}
+        <select id="space-visibility" name="visibility">
           {VISIBILITIES.map(([value, label]) => (
-            <option key={value} value={value}>
+            <option key={value} value={value} selected={value === space.visibility}>
               {label}
             </option>
           ))}

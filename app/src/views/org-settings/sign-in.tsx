@@ -41,10 +41,13 @@ function SamlFields({ id, provider, teams }: { id: string; provider?: SamlProvid
       <label for={`${id}-role`}>Role of people who join by signing in</label>
       <RoleSelect id={`${id}-role`} name="defaultRole" value={provider?.defaultRole ?? null} />
       <label for={`${id}-team`}>Team they join</label>
-      <select id={`${id}-team`} name="defaultTeam" value={provider?.defaultTeam?.id ?? ''}>
-        <option value="">No team</option>
+      {/* Where it starts is marked on its option (not the select's value): see RoleSelect. */}
+      <select id={`${id}-team`} name="defaultTeam">
+        <option value="" selected={!provider?.defaultTeam}>
+          No team
+        </option>
         {teams.map((team) => (
-          <option key={team.id} value={team.id}>
+          <option key={team.id} value={team.id} selected={team.id === provider?.defaultTeam?.id}>
             {team.title}
           </option>
         ))}
