@@ -68,6 +68,8 @@ export const changeRequestEventRoutes: FastifyPluginAsyncTypebox<EventRouteDeps>
             stream.send(kind, { changeRequest: event.changeRequestId, action, ...(commentId ? { comment: commentId } : {}) });
           }
         });
+        // A failed write ends this stream, never the process (the chain is observed by nobody else).
+        queue = queue.catch(() => stream.end());
       };
       const unsubscribe = events.subscribe(changeRequest.id, (event) => handle(event));
       reply.hijack();
