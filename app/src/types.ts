@@ -165,6 +165,13 @@ export interface Site {
   urls: { app: string; published?: string };
 }
 
+/** A visitor-auth site's OpenID Connect provider (no secret in it). */
+export interface SiteOidcProvider {
+  issuer: string;
+  clientId: string;
+  callbackUrl: string;
+}
+
 export interface SiteSpace {
   id: string;
   title: string;

@@ -1,17 +1,19 @@
 /**
  * A visitor-auth site whose visitors sign in through its OpenID Connect provider (panva's oidc-provider on loopback),
- * in headless Chromium: an anonymous browser is sent through the provider's login and consent and back to the page it
- * asked for, which shows what the provider's claims decide. No script breaks the site's CSP, axe-core finds no
+ * in headless Chromium: an admin makes the site visitor-auth and sets its provider in the app, whose redirect URI is
+ * what the provider is given; then an anonymous browser is sent through the provider's login and consent and back to
+ * the page it asked for, which shows what the provider's claims decide. No script breaks the site's CSP, axe-core finds no
  * serious violation (light and dark), and the page is screenshot (light, dark, phone) in test-artifacts/.
  */
 import net from 'node:net';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASE_KINDS } from '../helpers/databases.js';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { startTestApp, type TestApp, type TestUser } from '../helpers/app.js';
 import { launchBrowser, screenshot, seriousAccessibilityViolations } from '../helpers/browser.js';
 import { startOidcProvider, type TestOidcProvider } from '../helpers/oidc-provider.js';
 import { Checkout, spaceRemote } from '../helpers/git.js';
+import { createPasswordLink, setPasswordWithLink } from '../../src/domain/identity/sessions.js';
 
 const PHONE = { width: 390, height: 844 };
 
@@ -29,7 +31,10 @@ describe.each(DATABASE_KINDS)('visitor sign-in through the site\'s provider in C
   let browser: Browser;
   let server: string;
   let siteBase: string;
+  let siteView: string;
+  let admin: TestUser;
   const problems: string[] = [];
+  const PASSWORD = 'a long enough password';
 
   beforeAll(async () => {
     op = await startOidcProvider();
@@ -50,11 +55,14 @@ describe.each(DATABASE_KINDS)('visitor sign-in through the site\'s provider in C
     await checkout.write('README.md', '# Welcome\n\n{% if visitor.claims.email == "beta@example.com" %}\nBeta features are on.\n{% else %}\nJoin the beta.\n{% endif %}\n');
     await checkout.commitAndPush('Guide');
     await checkout.dispose();
-    const siteId = (await api('POST', `/v1/orgs/${org.id}/sites`, { title: 'Portal', visibility: 'visitor-auth' })).id;
+    const siteId = (await api('POST', `/v1/orgs/${org.id}/sites`, { title: 'Portal', visibility: 'public' })).id;
     await api('POST', `/v1/orgs/${org.id}/sites/${siteId}/site-spaces`, { spaceId });
-    siteBase = new URL((await api('GET', `/v1/orgs/${org.id}/sites/${siteId}`)).urls.published).pathname;
-    await api('PUT', `/v1/orgs/${org.id}/sites/${siteId}/visitor-oidc`, { issuer: op.issuer, clientId: op.clientId, clientSecret: op.clientSecret });
-    op.setRedirectUri(`${server}${siteBase}/~quire/oidc/callback`);
+    const site = await api('GET', `/v1/orgs/${org.id}/sites/${siteId}`);
+    siteBase = new URL(site.urls.published).pathname;
+    siteView = site.urls.app;
+    admin = org.admin;
+    const { token } = await createPasswordLink(t.container.ctx, admin.user.email);
+    await setPasswordWithLink(t.container.ctx, { token, password: PASSWORD }, { address: '127.0.0.1' });
     op.accounts.set('beta', { email: 'beta@example.com', email_verified: true, name: 'Beta' });
   }, 120_000);
   afterAll(async () => {
@@ -71,6 +79,51 @@ describe.each(DATABASE_KINDS)('visitor sign-in through the site\'s provider in C
     const consent = page.locator('form button[type=submit]');
     if (new URL(page.url()).origin === op.issuer && (await consent.count()) > 0) await consent.first().click();
   }
+
+  it("is made visitor-auth, and given its provider, by an admin in the app: the secret never shows, the redirect URI does", { timeout: 120_000 }, async () => {
+    const context = await browser.newContext({ colorScheme: 'light' });
+    const page = await context.newPage();
+    page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+    await page.goto(siteView);
+    await page.getByLabel('E-mail').fill(admin.user.email);
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL(siteView);
+    await expect(page.getByLabel('Issuer URL').count()).resolves.toBe(0);
+    await page.getByLabel('Visibility').selectOption('visitor-auth');
+    await page.getByRole('button', { name: 'Save visibility' }).click();
+    await page.getByText('No provider yet').waitFor();
+    await page.getByLabel('Issuer URL').fill(op.issuer);
+    await page.getByLabel('Client ID').fill(op.clientId);
+    await page.getByLabel('Client secret').fill(op.clientSecret);
+    await page.getByRole('button', { name: "Add the visitors' provider" }).click();
+    const redirectUri = page.locator('.given code');
+    await redirectUri.waitFor();
+    const callbackUrl = (await redirectUri.textContent())!;
+    expect(new URL(callbackUrl).pathname).toBe(`${siteBase}/~quire/oidc/callback`);
+    // The provider knows only the redirect URI the app showed: the visitors below sign in through it.
+    op.setRedirectUri(callbackUrl);
+    expect(await page.getByLabel('Client secret').inputValue()).toBe('');
+    expect(await page.content()).not.toContain(op.clientSecret);
+    await context.close();
+
+    for (const [variant, options] of [
+      ['light', { colorScheme: 'light' }],
+      ['dark', { colorScheme: 'dark' }],
+      ['phone', { colorScheme: 'light', viewport: PHONE }],
+    ] as const) {
+      const look = await browser.newContext(options);
+      const view = await look.newPage();
+      await view.goto(siteView);
+      await view.getByLabel('E-mail').fill(admin.user.email);
+      await view.getByLabel('Password').fill(PASSWORD);
+      await view.getByRole('button', { name: 'Sign in' }).click();
+      await view.locator('.given code').waitFor();
+      if (variant !== 'phone') expect(await seriousAccessibilityViolations(view), variant).toEqual([]);
+      await screenshot(view, `app-site-visitor-sign-in-${variant}-${kind}`);
+      await look.close();
+    }
+  });
 
   it('sends an anonymous visitor through the provider and back to the page, shown for their claims', { timeout: 120_000 }, async () => {
     for (const [variant, options] of [

@@ -13,6 +13,8 @@ import { waitFor } from '../helpers/wait.js';
 import { createContainer } from '../../src/container.js';
 import { buildApp } from '../../src/http/app.js';
 import { MAX_STREAMS_PER_USER } from '../../src/http/event-streams.js';
+import { startSession } from '../../src/domain/identity/sessions.js';
+import { SESSION_COOKIE } from '../../src/http/cookies.js';
 
 describe.each(DATABASE_KINDS)('change request events (%s)', (kind) => {
   let t: TestApp;
@@ -106,6 +108,31 @@ describe.each(DATABASE_KINDS)('change request events (%s)', (kind) => {
     await watcher.next('the comment', (e) => e.data.comment === posted.body.id);
     await waitFor(() => stream.ended, { what: 'the stream of the guest who lost access to end' });
     expect(stream.events.some((e) => e.data.comment === posted.body.id)).toBe(false);
+  });
+
+  it('cuts off a stream whose token was revoked, or whose session was signed out, at the next event', async () => {
+    const user = await t.member(org.id, 'read');
+    const made = await t.request('POST', '/v1/user/tokens', { token: user.token, body: { label: 'a tab' } });
+    expect(made.status).toBe(201);
+    const byToken = await EventStreamClient.open(eventsUrl(), made.body.token);
+    const started = await startSession(t.container.ctx, user.user, 'password', { address: '127.0.0.1' });
+    const cookie = `${SESSION_COOKIE}=${started.secret}`;
+    const bySession = await EventStreamClient.open(eventsUrl(), undefined, { accept: 'text/event-stream', cookie });
+    for (const opened of [byToken, bySession]) {
+      expect(opened.status, JSON.stringify(opened.body)).toBe(200);
+      open.push(opened.client!);
+    }
+    const watcher = await listen(reader);
+
+    expect((await t.request('DELETE', `/v1/user/tokens/${made.body.id}`, { token: user.token })).status).toBe(204);
+    const signedOut = await t.request('POST', '/v1/auth/sign-out', { headers: { cookie, 'x-csrf-token': started.csrfToken } });
+    expect(signedOut.status).toBeLessThan(300);
+    const posted = await t.request('POST', commentsUrl(), { token: commenter.token, body: { body: { markdown: 'After the tab signed out' } } });
+    await watcher.next('the comment', (e) => e.data.comment === posted.body.id);
+    for (const [what, stream] of [['token', byToken.client!], ['session', bySession.client!]] as const) {
+      await waitFor(() => stream.ended, { what: `the stream opened with the ${what} to end` });
+      expect(stream.events.some((e) => e.data.comment === posted.body.id)).toBe(false);
+    }
   });
 
   it(`caps the open streams at ${MAX_STREAMS_PER_USER} per user (429), and admits again when one closes`, async () => {

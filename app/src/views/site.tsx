@@ -4,6 +4,7 @@ import { useAction } from '../use-action.js';
 import { useState } from 'preact/hooks';
 import { Layout } from '../components/layout.js';
 import { ErrorNotice, Failure, Show } from '../components/status.js';
+import { SiteVisibilityForm, VisitorSignIn } from './site-access.js';
 import type { Organization, Site, SiteSection, SiteSpace, SiteStructure } from '../types.js';
 
 function SiteSpaces({ siteSpaces }: { siteSpaces: SiteSpace[] }) {
@@ -92,7 +93,7 @@ function Preview({ organizationId, siteId }: { organizationId: string; siteId: s
 
 /** A site of an organization: whether and where it is published, and what it publishes. */
 export function SiteView({ organizationId, siteId }: { organizationId: string; siteId: string }) {
-  const [loaded] = useApi(`${organizationId}:${siteId}`, async (signal) => {
+  const [loaded, reload] = useApi(`${organizationId}:${siteId}`, async (signal) => {
     const [site, organization] = await Promise.all([api<Site>(`/orgs/${organizationId}/sites/${siteId}`, { signal }), api<Organization>(`/orgs/${organizationId}`, { signal })]);
     return { site, organization };
   });
@@ -120,6 +121,13 @@ export function SiteView({ organizationId, siteId }: { organizationId: string; s
             </dl>
             {/* Those who may create content in the organization may edit its sites, previews included (sites carry no permissions of their own). */}
             {organization.permissions.createContent && site.published && <Preview organizationId={organizationId} siteId={siteId} />}
+            {organization.permissions.createContent && (
+              <section aria-labelledby="site-access-title">
+                <h2 id="site-access-title">Who may read it</h2>
+                <SiteVisibilityForm organizationId={organizationId} site={site} changed={reload} />
+                {organization.permissions.admin && site.visibility === 'visitor-auth' && <VisitorSignIn organizationId={organizationId} siteId={siteId} />}
+              </section>
+            )}
           </>
         )}
       </Show>

@@ -32,9 +32,9 @@ export interface SiteOidcProviderInput {
   clientSecret: string;
 }
 
-/** A site's provider as the organization's admins see it: everything but the secret. */
+/** A site's provider as the organization's admins see it: everything but the secret, and the site it serves. */
 export interface SiteOidcProviderView {
-  siteId: string;
+  site: SiteRow;
   issuer: string;
   clientId: string;
   createdAt: string;
@@ -45,8 +45,8 @@ const secretContext = (siteId: string) => `site oidc provider client secret ${si
 const attemptContext = (siteId: string) => `site visitor sign-in attempt ${siteId}`;
 const sessionContext = (siteId: string) => `site visitor claims ${siteId}`;
 
-const view = (row: SiteOidcProviderRow): SiteOidcProviderView => ({
-  siteId: row.site_id,
+const view = (site: SiteRow, row: SiteOidcProviderRow): SiteOidcProviderView => ({
+  site,
   issuer: row.issuer,
   clientId: row.client_id,
   createdAt: row.created_at,
@@ -60,7 +60,7 @@ async function adminSite(ctx: Context, caller: Caller, organizationId: string, s
 }
 
 export async function setSiteOidcProvider(ctx: Context, caller: Caller, organizationId: string, siteId: string, input: SiteOidcProviderInput): Promise<SiteOidcProviderView> {
-  await adminSite(ctx, caller, organizationId, siteId, "set the site's OpenID Connect provider");
+  const site = await adminSite(ctx, caller, organizationId, siteId, "set the site's OpenID Connect provider");
   const clientId = input.clientId.trim();
   if (!clientId) throw new InvalidArgument('clientId: must not be empty');
   if (!input.clientSecret.trim()) throw new InvalidArgument('clientSecret: must not be empty');
@@ -75,14 +75,14 @@ export async function setSiteOidcProvider(ctx: Context, caller: Caller, organiza
     updated_at: now,
   };
   await saveSiteOidcProvider(ctx.db, row);
-  return view(row);
+  return view(site, row);
 }
 
 export async function getSiteOidcProvider(ctx: Context, caller: Caller, organizationId: string, siteId: string): Promise<SiteOidcProviderView> {
-  await adminSite(ctx, caller, organizationId, siteId, "read the site's OpenID Connect provider");
+  const site = await adminSite(ctx, caller, organizationId, siteId, "read the site's OpenID Connect provider");
   const row = await findSiteOidcProvider(ctx.db, siteId);
   if (!row) throw new NotFound(`visitorOidc: site "${siteId}" has no OpenID Connect provider`);
-  return view(row);
+  return view(site, row);
 }
 
 export async function removeSiteOidcProvider(ctx: Context, caller: Caller, organizationId: string, siteId: string): Promise<void> {

@@ -82,6 +82,21 @@ export async function optionalUserOf(ctx: Context, request: FastifyRequest): Pro
   return secret ? (await authenticateSession(ctx, secret).catch(() => undefined))?.user : undefined;
 }
 
+/**
+ * A check, for an answer that outlives its request (an event stream), that the credential the request came with
+ * still stands: false once its token is revoked or its session has ended (signed out, revoked, expired). It reads
+ * through the cache that every write drops, so a revocation made by this process is seen at the next check.
+ */
+export function credentialCheck(ctx: Context, request: FastifyRequest): () => Promise<boolean> {
+  const token = bearerToken(request.headers.authorization);
+  const secret = token ? undefined : cookieValue(request.headers.cookie, SESSION_COOKIE);
+  return async () => {
+    if (token) return authenticateToken(ctx, token).then(() => true, () => false);
+    if (secret) return authenticateSession(ctx, secret).then(() => true, () => false);
+    return false;
+  };
+}
+
 /** The authenticated caller of a route that requires one. */
 export function callerOf(request: FastifyRequest): Caller {
   if (!request.caller) throw new Unauthenticated();

@@ -7,23 +7,8 @@ import { Show, ErrorNotice, Failure, Loading } from '../../components/status.js'
 import { ConfirmButton } from '../../components/confirm-button.js';
 import { RoleSelect, roleOf } from '../../components/role-select.js';
 import type { OidcProvider, Organization, SamlProvider, Team } from '../../types.js';
+import { GiveToIdentityProvider } from '../../components/given-values.js';
 import { OrgSettingsFrame } from './frame.js';
-
-/** The values this server gives the identity provider, each selectable as it is to copy. */
-function GiveToIdentityProvider({ values }: { values: Array<[string, string]> }) {
-  return (
-    <dl class="given">
-      {values.map(([label, value]) => (
-        <div key={label}>
-          <dt>{label}</dt>
-          <dd>
-            <code>{value}</code>
-          </dd>
-        </div>
-      ))}
-    </dl>
-  );
-}
 
 /** The fields of a SAML provider, empty for a new one; `id` keeps each form's labels apart. */
 function SamlFields({ id, provider, teams }: { id: string; provider?: SamlProvider; teams: Team[] }) {

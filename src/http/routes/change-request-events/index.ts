@@ -1,13 +1,14 @@
 /**
  * A change request's events as server-sent events (a Quire extension): the app listens on the change request it
  * shows, and reads again what an event names. Each event is only a name and ids: the reader reads the comment or the
- * change request through the API, with its own permissions. Who may listen is who may read the change request; that
- * is checked again on every event and heartbeat, so a reader who lost access is cut off then.
+ * change request through the API, with its own permissions. Who may listen is who may read the change request; that is
+ * checked again on every event and heartbeat, with the credential the stream was opened with (a revoked token, a
+ * session signed out), so a reader who lost access is cut off then.
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { RouteDeps } from '../deps.js';
 import type { EventBus } from '../../../events/bus.js';
-import { callerOf } from '../../plugins/auth.js';
+import { callerOf, credentialCheck } from '../../plugins/auth.js';
 import { ErrorResponses } from '../../schemas.js';
 import { getChangeRequest } from '../../../domain/change-requests/change-requests.js';
 import type { ChangeRequestEvent } from '../../../domain/events.js';
@@ -56,7 +57,8 @@ export const changeRequestEventRoutes: FastifyPluginAsyncTypebox<EventRouteDeps>
 
       // Events are checked and sent one at a time, in the order they came.
       let queue = Promise.resolve();
-      const stillAllowed = () => getChangeRequest(ctx, caller, spaceId, changeRequest.id).then(() => true, () => false);
+      const credentialStands = credentialCheck(ctx, request);
+      const stillAllowed = async () => (await credentialStands()) && getChangeRequest(ctx, caller, spaceId, changeRequest.id).then(() => true, () => false);
       const handle = (event?: ChangeRequestEvent) => {
         queue = queue.then(async () => {
           if (!(await stillAllowed())) {

@@ -18,6 +18,8 @@ export const VISITOR_SESSION_COOKIE = 'quire_visitor_session';
 const ATTEMPT_COOKIE = 'quire_visitor_oidc';
 /** Below a site, where its visitors' sign-in starts. */
 export const VISITOR_SIGN_IN_PATH = '~quire/sign-in';
+/** Where the provider sends a visitor back, under the site's base: the redirect URI its admins register there. */
+export const VISITOR_CALLBACK_PATH = '~quire/oidc/callback';
 
 export const visitorSignInRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { ctx, urls }) => {
   const secure = secureAttribute(urls);
@@ -49,7 +51,7 @@ export const visitorSignInRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (
       const site = await siteOf(request.params);
       if (!site) return reply.status(404).header('content-type', 'text/html; charset=utf-8').send(renderNotFound());
       try {
-        const started = await startVisitorSignIn(ctx, site, { next: request.query.next, siteBase, redirectUri: urls.base(`${siteBase}/~quire/oidc/callback`) });
+        const started = await startVisitorSignIn(ctx, site, { next: request.query.next, siteBase, redirectUri: urls.base(`${siteBase}/${VISITOR_CALLBACK_PATH}`) });
         return reply
           .header('set-cookie', cookie(ATTEMPT_COOKIE, started.attempt, `${siteBase}/~quire/`, OIDC_ATTEMPT_MS / 1000))
           .header('cache-control', 'no-store')
@@ -60,14 +62,14 @@ export const visitorSignInRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (
     },
   );
 
-  app.get(`/sites/:organizationId/:siteName/~quire/oidc/callback`, { schema: { hide: true, params } }, async (request, reply) => {
+  app.get(`/sites/:organizationId/:siteName/${VISITOR_CALLBACK_PATH}`, { schema: { hide: true, params } }, async (request, reply) => {
     const siteBase = siteBaseOf(request.params);
     const site = await siteOf(request.params);
     if (!site) return reply.status(404).header('content-type', 'text/html; charset=utf-8').send(renderNotFound());
     try {
       const query = request.url.includes('?') ? request.url.slice(request.url.indexOf('?')) : '';
       const { session, next } = await finishVisitorSignIn(ctx, site, {
-        callbackUrl: new URL(`${urls.base(`${siteBase}/~quire/oidc/callback`)}${query}`),
+        callbackUrl: new URL(`${urls.base(`${siteBase}/${VISITOR_CALLBACK_PATH}`)}${query}`),
         sealedAttempt: cookieValue(request.headers.cookie, ATTEMPT_COOKIE),
       });
       return reply

@@ -5,19 +5,27 @@ import { callerOf } from '../../plugins/auth.js';
 import { ErrorResponses, NoContent } from '../../schemas.js';
 import { noContent } from '../../present.js';
 import { SiteParams } from '../sites/schema.js';
+import { servedAt } from '../sites/presenter.js';
+import { VISITOR_CALLBACK_PATH } from '../published/visitor-sign-in.js';
+import type { Urls } from '../../urls.js';
 import { getSiteOidcProvider, removeSiteOidcProvider, setSiteOidcProvider, type SiteOidcProviderView } from '../../../domain/sites/visitor-oidc.js';
 import { SetSiteOidcProviderBody, SiteOidcProviderSchema } from './schema.js';
 
 const EXTENSION = 'Quire extension: not in the spec nor in the reference.';
 const tags = ['sites'];
-const present = (view: SiteOidcProviderView) => ({ object: 'site-oidc-provider' as const, ...view });
+const present = (urls: Urls, { site, ...provider }: SiteOidcProviderView) => ({
+  object: 'site-oidc-provider' as const,
+  siteId: site.id,
+  ...provider,
+  callbackUrl: `${servedAt(urls, site)}/${VISITOR_CALLBACK_PATH}`,
+});
 
-export const siteVisitorOidcRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { ctx }) => {
+export const siteVisitorOidcRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { ctx, urls }) => {
   const path = '/orgs/:organizationId/sites/:siteId/visitor-oidc';
   app.get(
     path,
     { schema: { operationId: 'getSiteVisitorOIDCProvider', description: `${EXTENSION} The OpenID Connect provider the site's visitors sign in with (admins).`, tags, params: SiteParams, response: { 200: SiteOidcProviderSchema, ...ErrorResponses } } },
-    async (request) => present(await getSiteOidcProvider(ctx, callerOf(request), request.params.organizationId, request.params.siteId)),
+    async (request) => present(urls, await getSiteOidcProvider(ctx, callerOf(request), request.params.organizationId, request.params.siteId)),
   );
   app.put(
     path,
@@ -33,7 +41,7 @@ export const siteVisitorOidcRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async
         response: { 200: SiteOidcProviderSchema, ...ErrorResponses },
       },
     },
-    async (request) => present(await setSiteOidcProvider(ctx, callerOf(request), request.params.organizationId, request.params.siteId, request.body)),
+    async (request) => present(urls, await setSiteOidcProvider(ctx, callerOf(request), request.params.organizationId, request.params.siteId, request.body)),
   );
   app.delete(
     path,

@@ -15,6 +15,7 @@ export const SiteOidcProviderSchema = Type.Object({
   siteId: Type.String(),
   issuer: Type.String(),
   clientId: Type.String(),
+  callbackUrl: Type.String({ description: "The redirect URI to register at the provider: the site's sign-in callback" }),
   createdAt: Timestamp,
   updatedAt: Timestamp,
 });
