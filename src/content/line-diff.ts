@@ -3,10 +3,10 @@
  * of the change-request page diff, a Quire extension). Pure: the CPU pool runs it (src/cpu/tasks.ts
  * `markdownLineDiff`).
  *
- * Its work is bounded the way ./block-diff.ts bounds its own: the lines both versions start and end with are set
- * aside, and the rest is aligned by a longest common subsequence whose table is the product of the two middles;
- * past MAX_DIFFED_LINES lines on a side of what differs, the middle is all removed, then all added.
+ * The lines are aligned as ./block-diff.ts aligns blocks (./alignment.ts): past MAX_DIFFED_LINES lines on a side of
+ * what differs, the middle is all removed, then all added.
  */
+import { align } from './alignment.js';
 
 export type LineChangeKind = 'added' | 'removed' | 'unchanged';
 
@@ -37,67 +37,18 @@ export function linesOf(text: string | undefined): string[] {
   return lines;
 }
 
-/** Every line of both versions, aligned (see the module's comment). */
+/** Every line of both versions, aligned (./alignment.ts); in each run of changes, removals come before additions. */
 export function diffLines(before: readonly string[], after: readonly string[], maxLines = MAX_DIFFED_LINES): LineChange[] {
-  let start = 0;
-  while (start < before.length && start < after.length && before[start] === after[start]) start++;
-  let endBefore = before.length;
-  let endAfter = after.length;
-  while (endBefore > start && endAfter > start && before[endBefore - 1] === after[endAfter - 1]) {
-    endBefore--;
-    endAfter--;
-  }
   const out: LineChange[] = [];
-  for (let i = 0; i < start; i++) out.push({ change: 'unchanged', text: before[i] });
-  const a = before.slice(start, endBefore);
-  const b = after.slice(start, endAfter);
-  if (a.length > 0 && b.length > 0 && a.length <= maxLines && b.length <= maxLines) middle(a, b, out);
-  else {
-    for (const text of a) out.push({ change: 'removed', text });
-    for (const text of b) out.push({ change: 'added', text });
-  }
-  for (let i = endBefore; i < before.length; i++) out.push({ change: 'unchanged', text: before[i] });
-  return out;
-}
-
-/** The LCS alignment of two short lists of lines that differ at both ends; removals come before additions. */
-function middle(a: readonly string[], b: readonly string[], out: LineChange[]): void {
-  // Each distinct line gets a number: the table compares numbers, not strings.
-  const ids = new Map<string, number>();
-  const idOf = (line: string) => {
-    let id = ids.get(line);
-    if (id === undefined) ids.set(line, (id = ids.size));
-    return id;
-  };
-  const x = Int32Array.from(a, idOf);
-  const y = Int32Array.from(b, idOf);
-  const n = x.length;
-  const m = y.length;
-  const width = m + 1;
-  // lcs[i * width + j]: the longest common subsequence of x[i..] and y[j..] (at most MAX_DIFFED_LINES: 16 bits).
-  const lcs = new Uint16Array((n + 1) * width);
-  for (let i = n - 1; i >= 0; i--) {
-    for (let j = m - 1; j >= 0; j--) {
-      lcs[i * width + j] = x[i] === y[j] ? lcs[(i + 1) * width + j + 1] + 1 : Math.max(lcs[(i + 1) * width + j], lcs[i * width + j + 1]);
+  for (const step of align(before, after, maxLines)) {
+    if (step.kind === 'same') {
+      out.push({ change: 'unchanged', text: before[step.before] });
+      continue;
     }
+    for (let i = step.before[0]; i < step.before[1]; i++) out.push({ change: 'removed', text: before[i] });
+    for (let j = step.after[0]; j < step.after[1]; j++) out.push({ change: 'added', text: after[j] });
   }
-  let added: LineChange[] = [];
-  let i = 0;
-  let j = 0;
-  const flush = () => {
-    out.push(...added);
-    added = [];
-  };
-  while (i < n || j < m) {
-    if (i < n && j < m && x[i] === y[j]) {
-      flush();
-      out.push({ change: 'unchanged', text: a[i] });
-      i++;
-      j++;
-    } else if (j >= m || (i < n && lcs[(i + 1) * width + j] >= lcs[i * width + j + 1])) out.push({ change: 'removed', text: a[i++] });
-    else added.push({ change: 'added', text: b[j++] });
-  }
-  flush();
+  return out;
 }
 
 /** The aligned lines cut into hunks: each run of changes with up to `context` unchanged lines around it. */
