@@ -26,7 +26,8 @@ import { CpuPool } from './cpu/pool.js';
 import { prepareDataDir, sqliteFile } from './store/instance-files.js';
 import type { DestinationStream } from 'pino';
 import { createLogger, errorField, type Logger } from './log.js';
-import { SignInLimits } from './domain/identity/sign-in-limits.js';
+import { SignInLimits, type AttemptCounts } from './domain/identity/sign-in-limits.js';
+import { MemoryAttemptCounts } from './domain/identity/memory-attempt-counts.js';
 import { PASSWORD_RESET_LIMITS } from './domain/identity/password-reset.js';
 import { SmtpMailer } from './store/mail/smtp-mailer.js';
 import { Urls } from './http/urls.js';
@@ -131,6 +132,14 @@ export async function createContainer(config: Config, options: ContainerOptions 
   } else {
     events = new InProcessEventBus();
   }
+  // Failed sign-ins counted across processes too, so that N processes do not allow N times the guesses.
+  const inProcessAttempts = new MemoryAttemptCounts();
+  let attempts: AttemptCounts = inProcessAttempts;
+  let sharedAttempts: { close(): Promise<void> } | undefined;
+  if (config.redisUrl) {
+    const { RedisAttemptCounts } = await import('./store/redis/attempt-counts.js');
+    attempts = sharedAttempts = new RedisAttemptCounts({ redisUrl: config.redisUrl, prefix: config.redisPrefix, warn: (message) => log.warn(message) }, inProcessAttempts);
+  }
   const ctx: Context = {
     db: store.db,
     git,
@@ -154,8 +163,8 @@ export async function createContainer(config: Config, options: ContainerOptions 
     gitMaxFileBytes: config.gitMaxFileBytes,
     importLimits: config.importLimits,
     oidc: config.oidc,
-    signInLimits: new SignInLimits(),
-    passwordResetLimits: new SignInLimits(PASSWORD_RESET_LIMITS),
+    signInLimits: new SignInLimits(attempts, 'sign-in'),
+    passwordResetLimits: new SignInLimits(attempts, 'password-reset', PASSWORD_RESET_LIMITS),
     // The token rides in the fragment, as in `quire admin reset-password`'s links: browsers never send it.
     mail: mailer && { mailer, instanceUrl: config.publicUrl, setPasswordLink: (token) => appUrls.app(`${appPaths.setPassword}#token=${token}`) },
     events,
@@ -169,6 +178,7 @@ export async function createContainer(config: Config, options: ContainerOptions 
     events,
     close: async () => {
       await events.close();
+      await sharedAttempts?.close();
       // Imports converting in threads of their own are stopped first: their jobs then fail at once (retried elsewhere
       // on BullMQ) rather than hold the stop for as long as a conversion may take.
       await cpu.isolated.close();

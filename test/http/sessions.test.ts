@@ -3,6 +3,9 @@ import { DATABASE_KINDS } from '../helpers/databases.js';
 import { startTestApp, type TestApp, type TestUser } from '../helpers/app.js';
 import { createPasswordLink } from '../../src/domain/identity/sessions.js';
 import { hashToken } from '../../src/domain/ids.js';
+import type { FastifyInstance } from 'fastify';
+import { createContainer } from '../../src/container.js';
+import { buildApp } from '../../src/http/app.js';
 
 /** The session cookie a sign-in answer set, as a Cookie header's part, and its attributes. */
 function sessionCookieOf(headers: Record<string, unknown>): { cookie: string; attributes: string[] } {
@@ -214,5 +217,29 @@ describe('the session cookie over https', () => {
     const { token } = await createPasswordLink(t.container.ctx, user.user.email);
     const set = await t.request('POST', '/v1/auth/password', { body: { token, password: 'correct horse battery' }, urlsUnchecked: true });
     expect(sessionCookieOf(set.headers).attributes).toContain('Secure');
+  });
+});
+
+describe.each(DATABASE_KINDS)('sign-in limits across instances sharing Redis (%s)', (kind) => {
+  it('counts the guesses made on two servers as one: the sixth, wherever it is sent, is refused', async () => {
+    const a = await startTestApp(kind, {}, { queue: 'bullmq' });
+    expect(a.config.redisUrl).toBeTruthy();
+    const containerB = await createContainer(a.config);
+    const appB = await buildApp(containerB, { logger: false });
+    try {
+      const user = await a.user();
+      const guess = (app: FastifyInstance, n: number) =>
+        app.inject({ method: 'POST', url: '/v1/auth/sign-in', payload: { email: user.user.email, password: `wrong guess ${n}` } });
+      for (let n = 1; n <= 3; n++) expect((await guess(a.app, n)).statusCode).toBe(401);
+      for (let n = 4; n <= 5; n++) expect((await guess(appB, n)).statusCode).toBe(401);
+      const sixth = await guess(appB, 6);
+      expect(sixth.statusCode).toBe(429);
+      expect(sixth.json().error.message).toMatch(/^email: too many failed sign-ins/);
+      expect((await guess(a.app, 7)).statusCode).toBe(429);
+    } finally {
+      await appB.close();
+      await containerB.close();
+      await a.close();
+    }
   });
 });

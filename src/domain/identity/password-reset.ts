@@ -34,10 +34,10 @@ export async function requestPasswordReset(ctx: Context, input: { email: string 
   outgoingMail(ctx);
   const email = input.email.trim().toLowerCase();
   if (!isEmail(email)) throw new InvalidArgument(`email: "${input.email}" is not an e-mail address`);
-  const wait = ctx.passwordResetLimits.waitSeconds(email, client.address);
+  const wait = await ctx.passwordResetLimits.attempt(email, client.address);
   if (wait > 0) throw new TooManyRequests(`email: too many password reset requests; try again in ${wait} seconds`, { retryAfterSeconds: wait });
-  // Every request counts, as a failed sign-in does: each may send a mail.
-  ctx.passwordResetLimits.failed(email, client.address);
+  // Every request counts against its client, as a failed sign-in does: each may send a mail.
+  await ctx.passwordResetLimits.failed(client.address);
   await ctx.jobs.enqueue({ name: 'send-password-reset-mail', payload: { email } });
   return email;
 }

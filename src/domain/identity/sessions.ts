@@ -87,15 +87,15 @@ export async function startSession(ctx: Context, user: UserRow, method: SignInMe
 export async function signInWithPassword(ctx: Context, input: { email: string; password: string }, client: SessionClient): Promise<StartedSession> {
   const email = input.email.trim().toLowerCase();
   if (!isEmail(email)) throw new InvalidArgument(`email: "${input.email}" is not an e-mail address`);
-  const wait = ctx.signInLimits.waitSeconds(email, client.address);
+  const wait = await ctx.signInLimits.attempt(email, client.address);
   if (wait > 0) throw new TooManyRequests(`email: too many failed sign-ins; try again in ${wait} seconds`, { retryAfterSeconds: wait });
   const user = await findUserByEmail(ctx.db, email);
   const matches = await passwordMatches(user && (await findPasswordHash(ctx.db, user.id)), input.password);
   if (!user || !matches) {
-    ctx.signInLimits.failed(email, client.address);
+    await ctx.signInLimits.failed(client.address);
     throw new Unauthenticated('email, password: no account has this e-mail address and password');
   }
-  ctx.signInLimits.succeeded(email);
+  await ctx.signInLimits.succeeded(email);
   return startSession(ctx, user, 'password', client);
 }
 
@@ -158,7 +158,7 @@ export async function setPasswordWithLink(ctx: Context, input: { token: string; 
   if (!user) throw new InvalidArgument('token: the link is not valid (used already, expired, or mistyped); ask for a new one');
   await savePasswordHash(ctx.db, user.id, await hashPassword(input.password), nowIso());
   await deleteSessionsOf(ctx.db, user.id);
-  ctx.signInLimits.succeeded(user.email);
+  await ctx.signInLimits.succeeded(user.email);
   return startSession(ctx, user, 'password', client);
 }
 

@@ -1,12 +1,12 @@
 /**
  * How many failed sign-ins are allowed before more are refused for a while: per e-mail address (guessing one
- * account's password) and per client address (trying many accounts). A fixed window per key, counted in this
- * process; only failures count, and a success clears its e-mail's count.
+ * account's password) and per client address (trying many accounts), in a fixed window per key. The counts are kept where every process serving the same users sees them
+ * (Redis when the installation has one: several `quire serve` behind one address must not multiply the allowance),
+ * else in this process.
  */
-import { WeightedLru } from '../lru.js';
 
 export interface SignInLimitRules {
-  /** Failures allowed per e-mail address in a window. */
+  /** Attempts allowed per e-mail address in a window (a success clears them). */
   perEmail: number;
   /** Failures allowed per client address in a window. */
   perAddress: number;
@@ -15,44 +15,59 @@ export interface SignInLimitRules {
 
 export const SIGN_IN_LIMITS: SignInLimitRules = { perEmail: 5, perAddress: 30, windowMs: 15 * 60 * 1000 };
 
-interface Window {
-  startedAt: number;
-  failures: number;
+/** Where attempts are counted: fixed windows by key, opened by the first attempt. */
+export interface AttemptCounts {
+  /** The attempts counted under `key` in its open window, and the ms left in it; undefined when no window is open. */
+  read(key: string): Promise<Window | undefined>;
+  /** Counts one attempt under `key`, opening a window of `windowMs` when none is open; answers the window after it. */
+  add(key: string, windowMs: number): Promise<Window>;
+  /** Forgets the count under `key`. */
+  clear(key: string): Promise<void>;
 }
 
-/** Keys are bounded: past this many, the least recently used windows are forgotten. */
-const MAX_KEYS = 50_000;
+export interface Window {
+  attempts: number;
+  msLeft: number;
+}
 
+/**
+ * The limits of one kind of attempt. An attempt on an e-mail address is counted before it is tried, in one atomic
+ * step (many guesses sent at once cannot all pass a check made before any of them is counted), and a success clears
+ * that count. A client address counts only its failures (an office behind one address signs many people in).
+ */
 export class SignInLimits {
-  private readonly windows = new WeightedLru<string, Window>(MAX_KEYS);
+  /**
+   * `scope` keeps the counts of one limit apart from another's in the same store (signing in, asking for a
+   * password link).
+   */
+  constructor(
+    private readonly counts: AttemptCounts,
+    private readonly scope: string,
+    private readonly rules: SignInLimitRules = SIGN_IN_LIMITS,
+  ) {}
 
-  constructor(private readonly rules: SignInLimitRules = SIGN_IN_LIMITS, private readonly now: () => number = Date.now) {}
-
-  /** Seconds to wait before `email` may be tried from `address` again; 0 when it may be tried now. */
-  waitSeconds(email: string, address: string): number {
-    const at = this.now();
-    const wait = (key: string, allowed: number) => {
-      const window = this.current(key, at);
-      return window && window.failures >= allowed ? Math.ceil((window.startedAt + this.rules.windowMs - at) / 1000) : 0;
-    };
-    return Math.max(wait(`email:${email}`, this.rules.perEmail), wait(`address:${address}`, this.rules.perAddress));
+  /** Counts an attempt on `email` from `address`: the seconds to wait before trying again, or 0 to go ahead. */
+  async attempt(email: string, address: string): Promise<number> {
+    const [byEmail, byAddress] = await Promise.all([this.counts.add(this.emailKey(email), this.rules.windowMs), this.counts.read(this.addressKey(address))]);
+    const wait = (window: Window | undefined, over: boolean) => (window && over ? Math.max(1, Math.ceil(window.msLeft / 1000)) : 0);
+    return Math.max(wait(byEmail, byEmail.attempts > this.rules.perEmail), wait(byAddress, (byAddress?.attempts ?? 0) >= this.rules.perAddress));
   }
 
-  failed(email: string, address: string): void {
-    const at = this.now();
-    for (const key of [`email:${email}`, `address:${address}`]) {
-      const window = this.current(key, at) ?? { startedAt: at, failures: 0 };
-      window.failures += 1;
-      this.windows.set(key, window);
-    }
+  /** The attempt failed: counted against its client address. */
+  async failed(address: string): Promise<void> {
+    await this.counts.add(this.addressKey(address), this.rules.windowMs);
   }
 
-  succeeded(email: string): void {
-    this.windows.set(`email:${email}`, { startedAt: this.now(), failures: 0 });
+  /** The attempt succeeded: its e-mail address starts afresh. */
+  async succeeded(email: string): Promise<void> {
+    await this.counts.clear(this.emailKey(email));
   }
 
-  private current(key: string, at: number): Window | undefined {
-    const window = this.windows.get(key);
-    return window && at - window.startedAt < this.rules.windowMs ? window : undefined;
+  private emailKey(email: string): string {
+    return `${this.scope}:email:${email}`;
+  }
+
+  private addressKey(address: string): string {
+    return `${this.scope}:address:${address}`;
   }
 }
