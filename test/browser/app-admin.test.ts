@@ -7,92 +7,37 @@
  * OpenID Connect provider whose secret is never shown. A member who is no admin sees no management control and the API refuses them. Every
  * view is checked by axe-core in light and dark and screenshot (light, dark, phone) in test-artifacts/.
  */
-import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASE_KINDS } from '../helpers/databases.js';
 import type { TestApp, TestUser } from '../helpers/app.js';
 import { launchBrowser, screenshot, seriousAccessibilityViolations } from '../helpers/browser.js';
+import { AppBrowser } from '../helpers/app-browser.js';
 import { HOST_TOKEN, startGitSyncScene, type GitSyncScene } from '../helpers/git-sync.js';
 import { IDP_CERTIFICATE } from '../helpers/saml.js';
 import { waitFor } from '../helpers/wait.js';
-import { createPasswordLink, setPasswordWithLink } from '../../src/domain/identity/sessions.js';
-
-const DESKTOP = { width: 1280, height: 900 };
-const PHONE = { width: 390, height: 844 };
-const PASSWORD = 'a long enough password';
 
 describe.each(DATABASE_KINDS)('the app\'s settings for admins in Chromium (%s)', (kind) => {
   let scene: GitSyncScene;
   let t: TestApp;
-  let browser: Browser;
+  let web: AppBrowser;
   let server: string;
   let org: GitSyncScene['org'];
   let editor: TestUser;
   let spaceId: string;
   let teamId: string;
   let samlId: string;
-  const contexts: BrowserContext[] = [];
-  /** What the pages reported that must never happen: CSP violations, script errors. */
-  const problems: string[] = [];
-
-  async function withPassword(user: TestUser): Promise<void> {
-    const { token } = await createPasswordLink(t.container.ctx, user.user.email);
-    await setPasswordWithLink(t.container.ctx, { token, password: PASSWORD }, { address: '127.0.0.1' });
-  }
-
-  async function newPage(options: Parameters<Browser['newContext']>[0] = {}): Promise<Page> {
-    const context = await browser.newContext({ viewport: DESKTOP, ...options });
-    contexts.push(context);
-    const page = await context.newPage();
-    page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
-    page.on('console', (message) => {
-      // Refusals of the API (4xx) are answers the app shows; anything else logged as an error is a fault.
-      if (message.type() === 'error' && !/Failed to load resource: the server responded with a status of 4\d\d/.test(message.text())) problems.push(`console: ${message.text()}`);
-    });
-    return page;
-  }
-
-  async function signIn(page: Page, user: TestUser): Promise<void> {
-    await page.getByLabel('E-mail').fill(user.user.email);
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-  }
-
-  /** A page of the app, signed in as `user` in a fresh browser. */
-  async function signedIn(user: TestUser, path: string, options: Parameters<Browser['newContext']>[0] = {}): Promise<Page> {
-    const page = await newPage(options);
-    await page.goto(`${server}/app${path}`);
-    await signIn(page, user);
-    await page.waitForURL(`${server}/app${path}`);
-    return page;
-  }
-
-  /** Screenshots of the view in light, dark and at phone width, with no serious accessibility violation in either theme. */
-  async function lookAt(user: TestUser, path: string, name: string, ready: (page: Page) => Promise<unknown>): Promise<void> {
-    for (const [variant, options] of [
-      ['light', { colorScheme: 'light' }],
-      ['dark', { colorScheme: 'dark' }],
-      ['phone', { colorScheme: 'light', viewport: PHONE }],
-    ] as const) {
-      const page = await signedIn(user, path, options);
-      await ready(page);
-      await screenshot(page, `app-admin-${name}-${variant}-${kind}`);
-      if (variant !== 'phone') expect(await seriousAccessibilityViolations(page), `${name} (${variant})`).toEqual([]);
-      await page.context().close();
-    }
-  }
 
   const member = (userId: string) => t.request('GET', `/v1/orgs/${org.id}/members/${userId}`, { token: org.admin.token, unchecked: true });
 
   beforeAll(async () => {
-    browser = await launchBrowser();
     scene = await startGitSyncScene(kind);
     t = scene.t;
     server = scene.api;
     org = scene.org;
+    web = new AppBrowser(await launchBrowser(), server, t);
     editor = await t.member(org.id, 'edit');
-    await withPassword(org.admin);
-    await withPassword(editor);
+    await web.withPassword(org.admin);
+    await web.withPassword(editor);
     // A space synced with a repository on the git host: its settings show the connection.
     const user = await scene.hostRepository('handbook', ['install']);
     await user.dispose();
@@ -102,13 +47,12 @@ describe.each(DATABASE_KINDS)('the app\'s settings for admins in Chromium (%s)',
   });
 
   afterAll(async () => {
-    for (const context of contexts) await context.close().catch(() => undefined);
-    await browser?.close();
+    await web?.close();
     await scene?.close();
   });
 
   it('invites a newcomer by a link who joins after signing in; changes their role and puts them in a new team', { timeout: 120_000 }, async () => {
-    const admin = await signedIn(org.admin, `/o/${org.id}`);
+    const admin = await web.signedIn(org.admin, `/o/${org.id}`);
     await admin.getByRole('link', { name: 'Members and settings' }).click();
     await admin.getByRole('heading', { name: 'Members', level: 2 }).waitFor();
     await admin.getByRole('navigation', { name: 'Settings' }).getByRole('link', { name: 'Invite links' }).click();
@@ -118,11 +62,11 @@ describe.each(DATABASE_KINDS)('the app\'s settings for admins in Chromium (%s)',
     expect(link).toMatch(/\/app\/invite\//);
 
     const newcomer = await t.user(undefined, 'Noor Newcomer');
-    await withPassword(newcomer);
-    const joining = await newPage();
+    await web.withPassword(newcomer);
+    const joining = await web.newPage();
     await joining.goto(link.replace('http://quire.test', server));
     await joining.waitForURL(/\/app\/sign-in\?next=/);
-    await signIn(joining, newcomer);
+    await web.signIn(joining, newcomer);
     await joining.getByText('This link makes you a member with the role "comment".').waitFor();
     await joining.getByRole('button', { name: 'Join' }).click();
     await joining.getByRole('heading', { level: 1, name: 'Acme Docs' }).waitFor();
@@ -164,7 +108,7 @@ describe.each(DATABASE_KINDS)('the app\'s settings for admins in Chromium (%s)',
   it('revokes an invite link, removes a member and deletes a team only once the admin confirms', { timeout: 60_000 }, async () => {
     const leaving = await t.member(org.id, 'read');
     await t.request('POST', `/v1/orgs/${org.id}/link-invites`, { token: org.admin.token, body: { role: 'read' } });
-    const page = await signedIn(org.admin, `/o/${org.id}/settings/invites`);
+    const page = await web.signedIn(org.admin, `/o/${org.id}/settings/invites`);
     await page.getByRole('button', { name: 'Revoke the read link' }).click();
     // Asked first; cancelling keeps the link, and focus comes back to the button.
     await page.getByRole('button', { name: 'Cancel' }).click();
@@ -193,7 +137,7 @@ describe.each(DATABASE_KINDS)('the app\'s settings for admins in Chromium (%s)',
   });
 
   it('changes a space\'s title, visibility and default level, and shows and runs its Git Sync without credentials', { timeout: 60_000 }, async () => {
-    const page = await signedIn(org.admin, `/s/${spaceId}`);
+    const page = await web.signedIn(org.admin, `/s/${spaceId}`);
     await page.getByRole('navigation', { name: 'Space' }).getByRole('link', { name: 'Settings' }).click();
     await page.getByRole('heading', { name: 'Settings of Handbook', level: 1 }).waitFor();
     await page.getByLabel('Title', { exact: true }).fill('Team handbook');
@@ -222,7 +166,7 @@ describe.each(DATABASE_KINDS)('the app\'s settings for admins in Chromium (%s)',
   });
 
   it('makes a SAML provider through the form, shows what to give the identity provider, and edits it', { timeout: 60_000 }, async () => {
-    const page = await signedIn(org.admin, `/o/${org.id}/settings/sign-in`);
+    const page = await web.signedIn(org.admin, `/o/${org.id}/settings/sign-in`);
     await page.getByText('No SAML provider yet.').waitFor();
     await page.getByText('Add a SAML provider').click();
     const form = page.getByRole('form', { name: 'New SAML provider' });
@@ -263,7 +207,7 @@ describe.each(DATABASE_KINDS)('the app\'s settings for admins in Chromium (%s)',
   });
 
   it('sets an OpenID Connect provider whose client secret is written and never shown', { timeout: 60_000 }, async () => {
-    const page = await signedIn(org.admin, `/o/${org.id}/settings/sign-in`);
+    const page = await web.signedIn(org.admin, `/o/${org.id}/settings/sign-in`);
     const form = page.getByRole('form', { name: 'OpenID Connect provider' });
     await form.getByLabel('Issuer URL').fill('https://login.example.test');
     await form.getByLabel('Client ID').fill('quire-docs');
@@ -281,7 +225,7 @@ describe.each(DATABASE_KINDS)('the app\'s settings for admins in Chromium (%s)',
   });
 
   it('shows a member who is no admin no management control, and the API refuses them', { timeout: 60_000 }, async () => {
-    const page = await signedIn(editor, `/o/${org.id}`);
+    const page = await web.signedIn(editor, `/o/${org.id}`);
     await page.getByRole('link', { name: 'Members and teams' }).click();
     await page.getByRole('heading', { name: 'Members', level: 2 }).waitFor();
     await page.locator('tbody tr').first().waitFor();
@@ -319,22 +263,22 @@ describe.each(DATABASE_KINDS)('the app\'s settings for admins in Chromium (%s)',
   });
 
   it('has no serious accessibility violations on any settings view, light and dark, and leaves screenshots of each', { timeout: 240_000 }, async () => {
-    await lookAt(org.admin, `/o/${org.id}/settings/members`, 'members', (page) => page.locator('tbody tr').first().waitFor());
-    await lookAt(editor, `/o/${org.id}/settings/members`, 'members-read-only', (page) => page.locator('tbody tr').first().waitFor());
-    await lookAt(org.admin, `/o/${org.id}/settings/teams`, 'teams', (page) => page.getByRole('link', { name: 'Technical writers' }).waitFor());
-    await lookAt(org.admin, `/o/${org.id}/settings/teams/${teamId}`, 'team', (page) => page.getByRole('region', { name: 'Members of the team' }).getByText('Noor Newcomer', { exact: true }).waitFor());
-    await lookAt(org.admin, `/o/${org.id}/settings/invites`, 'invites', (page) => page.getByLabel(/^Link for comment/).waitFor());
-    await lookAt(org.admin, `/o/${org.id}/settings/sign-in`, 'sign-in', async (page) => {
+    await web.lookAt(org.admin, `/o/${org.id}/settings/members`, 'app-admin-members', (page) => page.locator('tbody tr').first().waitFor());
+    await web.lookAt(editor, `/o/${org.id}/settings/members`, 'app-admin-members-read-only', (page) => page.locator('tbody tr').first().waitFor());
+    await web.lookAt(org.admin, `/o/${org.id}/settings/teams`, 'app-admin-teams', (page) => page.getByRole('link', { name: 'Technical writers' }).waitFor());
+    await web.lookAt(org.admin, `/o/${org.id}/settings/teams/${teamId}`, 'app-admin-team', (page) => page.getByRole('region', { name: 'Members of the team' }).getByText('Noor Newcomer', { exact: true }).waitFor());
+    await web.lookAt(org.admin, `/o/${org.id}/settings/invites`, 'app-admin-invites', (page) => page.getByLabel(/^Link for comment/).waitFor());
+    await web.lookAt(org.admin, `/o/${org.id}/settings/sign-in`, 'app-admin-sign-in', async (page) => {
       await page.getByRole('region', { name: /^Okta/ }).waitFor();
       await page.getByRole('form', { name: 'OpenID Connect provider' }).getByLabel('Client ID').waitFor();
     });
-    await lookAt(org.admin, `/s/${spaceId}/~/settings`, 'space', (page) => page.getByRole('region', { name: 'Git Sync' }).getByRole('button', { name: 'Sync now' }).waitFor());
+    await web.lookAt(org.admin, `/s/${spaceId}/~/settings`, 'app-admin-space', (page) => page.getByRole('region', { name: 'Git Sync' }).getByRole('button', { name: 'Sync now' }).waitFor());
     // A destructive action asking for confirmation.
-    const page = await signedIn(org.admin, `/o/${org.id}/settings/teams/${teamId}`);
+    const page = await web.signedIn(org.admin, `/o/${org.id}/settings/teams/${teamId}`);
     await page.getByRole('button', { name: 'Delete this team' }).click();
     await page.getByRole('button', { name: 'Yes, delete' }).waitFor();
     expect(await seriousAccessibilityViolations(page)).toEqual([]);
     await screenshot(page, `app-admin-confirm-${kind}`);
-    expect(problems).toEqual([]);
+    expect(web.problems).toEqual([]);
   });
 });

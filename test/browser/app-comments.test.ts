@@ -5,63 +5,35 @@
  * and resolving reach the other browser the same way. No script breaks the CSP; the thread views are screenshot
  * (light, dark, phone) in test-artifacts/ and checked by axe-core in light and dark.
  */
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASE_KINDS } from '../helpers/databases.js';
 import { startTestApp, type TestApp, type TestUser } from '../helpers/app.js';
 import { launchBrowser, screenshot, seriousAccessibilityViolations } from '../helpers/browser.js';
+import { AppBrowser } from '../helpers/app-browser.js';
 import { Checkout, spaceRemote } from '../helpers/git.js';
-import { createPasswordLink, setPasswordWithLink } from '../../src/domain/identity/sessions.js';
-
-const DESKTOP = { width: 1280, height: 900 };
-const PHONE = { width: 390, height: 844 };
-const PASSWORD = 'a long enough password';
 
 describe.each(DATABASE_KINDS)('comment threads in the app, live (%s)', (kind) => {
   let t: TestApp;
-  let browser: Browser;
+  let web: AppBrowser;
   let server: string;
   let org: Awaited<ReturnType<TestApp['organization']>>;
   let reviewer: TestUser;
   let spaceId: string;
   let diffPath: string;
-  const contexts: BrowserContext[] = [];
-  const problems: string[] = [];
-
-  async function withPassword(user: TestUser): Promise<void> {
-    const { token } = await createPasswordLink(t.container.ctx, user.user.email);
-    await setPasswordWithLink(t.container.ctx, { token, password: PASSWORD }, { address: '127.0.0.1' });
-  }
-
-  /** A view of the app, signed in as `user` in a browser of its own. */
-  async function signedIn(user: TestUser, path: string, options: Parameters<Browser['newContext']>[0] = {}): Promise<Page> {
-    const context = await browser.newContext({ viewport: DESKTOP, ...options });
-    contexts.push(context);
-    const page = await context.newPage();
-    page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
-    page.on('console', (message) => {
-      if (message.type() === 'error' && !/Failed to load resource: the server responded with a status of 4\d\d/.test(message.text())) problems.push(`console: ${message.text()}`);
-    });
-    await page.goto(`${server}/app${path}`);
-    await page.getByLabel('E-mail').fill(user.user.email);
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL(`${server}/app${path}`);
-    return page;
-  }
 
   /** Marks the document: a reload or a navigation would lose the mark, so its presence proves there was none. */
   const mark = (page: Page) => page.evaluate(() => ((window as unknown as { liveMark: number }).liveMark = 1));
   const stillMarked = (page: Page) => page.evaluate(() => (window as unknown as { liveMark?: number }).liveMark === 1);
 
   beforeAll(async () => {
-    browser = await launchBrowser();
     t = await startTestApp(kind);
     server = await t.listen();
+    web = new AppBrowser(await launchBrowser(), server, t);
     org = await t.organization('Live Co');
     reviewer = await t.member(org.id, 'review');
-    await withPassword(org.admin);
-    await withPassword(reviewer);
+    await web.withPassword(org.admin);
+    await web.withPassword(reviewer);
     spaceId = (await t.request('POST', `/v1/orgs/${org.id}/spaces`, { token: org.admin.token, body: { title: 'Runbook' } })).body.id;
     const checkout = await Checkout.clone(spaceRemote(server, org.admin.token, spaceId));
     await checkout.write('README.md', '# Runbook\n\nWhat to do when things break.\n');
@@ -79,14 +51,13 @@ describe.each(DATABASE_KINDS)('comment threads in the app, live (%s)', (kind) =>
   });
 
   afterAll(async () => {
-    for (const context of contexts) await context.close().catch(() => undefined);
-    await browser?.close();
+    await web?.close();
     await t?.close();
   });
 
   it('a comment on a block, a reply, a reaction and resolving reach the other browser without reloading', { timeout: 180_000 }, async () => {
-    const author = await signedIn(org.admin, diffPath);
-    const review = await signedIn(reviewer, diffPath);
+    const author = await web.signedIn(org.admin, diffPath);
+    const review = await web.signedIn(reviewer, diffPath);
     for (const page of [author, review]) {
       await page.locator('ins.diff-after', { hasText: 'Drain the traffic' }).waitFor();
       await mark(page);
@@ -130,7 +101,7 @@ describe.each(DATABASE_KINDS)('comment threads in the app, live (%s)', (kind) =>
     await changedBlock(review).getByRole('article', { name: 'Comment from Admin' }).getByRole('button', { name: 'Resolve the comment of Admin' }).waitFor();
 
     // A comment on the page itself, and the change request's own view lists both, live too.
-    const overview = await signedIn(reviewer, `/s/${spaceId}/~/changes/1`);
+    const overview = await web.signedIn(reviewer, `/s/${spaceId}/~/changes/1`);
     await overview.locator('.comment-body', { hasText: 'how long draining takes' }).waitFor();
     await mark(overview);
     await author.getByLabel('Comment on this page').fill('The title could say "safely".');
@@ -139,25 +110,15 @@ describe.each(DATABASE_KINDS)('comment threads in the app, live (%s)', (kind) =>
     await review.getByRole('region', { name: 'Comments on this page' }).locator('.comment-body', { hasText: 'could say "safely"' }).waitFor();
 
     for (const page of [author, review, overview]) expect(await stillMarked(page), 'the view was never reloaded').toBe(true);
-    expect(problems).toEqual([]);
+    expect(web.problems).toEqual([]);
   });
 
   it('shows the threads accessibly in light and dark, and at phone width', { timeout: 180_000 }, async () => {
-    for (const [variant, options] of [
-      ['light', { colorScheme: 'light' }],
-      ['dark', { colorScheme: 'dark' }],
-      ['phone', { colorScheme: 'light', viewport: PHONE }],
-    ] as const) {
-      const page = await signedIn(org.admin, diffPath, options);
-      await page.locator('.diff-block.diff-changed .comment-reply .comment-body').waitFor();
-      await screenshot(page, `app-comment-threads-${variant}-${kind}`);
-      if (variant !== 'phone') expect(await seriousAccessibilityViolations(page), `block threads (${variant})`).toEqual([]);
-      await page.context().close();
-    }
-    const overview = await signedIn(reviewer, `/s/${spaceId}/~/changes/1`, { colorScheme: 'dark' });
+    await web.lookAt(org.admin, diffPath, 'app-comment-threads', (page) => page.locator('.diff-block.diff-changed .comment-reply .comment-body').waitFor());
+    const overview = await web.signedIn(reviewer, `/s/${spaceId}/~/changes/1`, { colorScheme: 'dark' });
     await overview.locator('.comment-reply .comment-body').first().waitFor();
     await screenshot(overview, `app-change-request-threads-dark-${kind}`);
     expect(await seriousAccessibilityViolations(overview), 'change request threads (dark)').toEqual([]);
-    expect(problems).toEqual([]);
+    expect(web.problems).toEqual([]);
   });
 });

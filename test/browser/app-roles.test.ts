@@ -5,17 +5,16 @@
  * the space leaked), is offered the write controls of a change request (comment, review, merge, close) only where the
  * API allows them, and is refused by the API, with its own session, where it is not offered them.
  */
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASE_KINDS } from '../helpers/databases.js';
 import { startTestApp, type TestApp, type TestUser } from '../helpers/app.js';
 import { launchBrowser } from '../helpers/browser.js';
+import { AppBrowser } from '../helpers/app-browser.js';
 import { Checkout, spaceRemote } from '../helpers/git.js';
-import { createPasswordLink, setPasswordWithLink } from '../../src/domain/identity/sessions.js';
 import { ROLES, type Role } from '../../src/domain/roles.js';
 import { spacePermissions } from '../../src/domain/permissions.js';
 
-const PASSWORD = 'a long enough password';
 /** Words of the space's content: none may reach a walker who does not read it. */
 const SECRETS = ['Handbook', 'Explain upgrades', 'Run the installer', 'then restart', 'Welcome'];
 
@@ -35,28 +34,18 @@ const allowedFor = (role: Role | null): Allowed => {
 
 describe.each(DATABASE_KINDS)('the app walked as each role (%s)', (kind) => {
   let t: TestApp;
-  let browser: Browser;
+  let web: AppBrowser;
   let server: string;
   let org: Awaited<ReturnType<TestApp['organization']>>;
   let spaceId: string;
   let installId: string;
-  const contexts: BrowserContext[] = [];
-  const problems: string[] = [];
 
+  /** A walker signed in from the sign-in page itself, wherever the app then leads them: each walk visits its own paths. */
   async function signedIn(user: TestUser): Promise<Page> {
-    const { token } = await createPasswordLink(t.container.ctx, user.user.email);
-    await setPasswordWithLink(t.container.ctx, { token, password: PASSWORD }, { address: '127.0.0.1' });
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    contexts.push(context);
-    const page = await context.newPage();
-    page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
-    page.on('console', (message) => {
-      if (message.type() === 'error' && !/Failed to load resource: the server responded with a status of 4\d\d/.test(message.text())) problems.push(`console: ${message.text()}`);
-    });
+    await web.withPassword(user);
+    const page = await web.newPage();
     await page.goto(`${server}/app/sign-in`);
-    await page.getByLabel('E-mail').fill(user.user.email);
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await web.signIn(page, user);
     await page.waitForURL((url) => !url.pathname.includes('sign-in'));
     return page;
   }
@@ -78,9 +67,9 @@ describe.each(DATABASE_KINDS)('the app walked as each role (%s)', (kind) => {
   }
 
   beforeAll(async () => {
-    browser = await launchBrowser();
     t = await startTestApp(kind);
     server = await t.listen();
+    web = new AppBrowser(await launchBrowser(), server, t);
     org = await t.organization('Handbook Co');
     spaceId = (await t.request('POST', `/v1/orgs/${org.id}/spaces`, { token: org.admin.token, body: { title: 'Handbook' } })).body.id;
     const checkout = await Checkout.clone(spaceRemote(server, org.admin.token, spaceId));
@@ -98,8 +87,7 @@ describe.each(DATABASE_KINDS)('the app walked as each role (%s)', (kind) => {
   });
 
   afterAll(async () => {
-    for (const context of contexts) await context.close().catch(() => undefined);
-    await browser?.close();
+    await web?.close();
     await t?.close();
   });
 
@@ -164,6 +152,6 @@ describe.each(DATABASE_KINDS)('the app walked as each role (%s)', (kind) => {
     expect(after.status).toBe('open');
     expect((await t.request('GET', `${cr}/comments`, { token: org.admin.token })).body.items).toEqual([]);
     expect((await t.request('GET', `${cr}/reviews`, { token: org.admin.token })).body.items).toEqual([]);
-    expect(problems).toEqual([]);
+    expect(web.problems).toEqual([]);
   });
 });

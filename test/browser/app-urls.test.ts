@@ -4,27 +4,22 @@
  * opened in Chromium signed in as the organization's admin. The views of collections, sites and specifications are
  * screenshot (light, dark, phone) and axe-checked in both themes.
  */
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASE_KINDS } from '../helpers/databases.js';
 import { startTestApp, type TestApp, type TestUser } from '../helpers/app.js';
-import { launchBrowser, screenshot, seriousAccessibilityViolations } from '../helpers/browser.js';
+import { launchBrowser } from '../helpers/browser.js';
+import { AppBrowser, type ContextOptions } from '../helpers/app-browser.js';
 import { Checkout, spaceRemote } from '../helpers/git.js';
 import { waitFor } from '../helpers/wait.js';
-import { createPasswordLink, setPasswordWithLink } from '../../src/domain/identity/sessions.js';
 
-const DESKTOP = { width: 1280, height: 900 };
-const PHONE = { width: 390, height: 844 };
-const PASSWORD = 'a long enough password';
 const PETSTORE = JSON.stringify({ openapi: '3.0.3', info: { title: 'Petstore', version: '1' }, paths: { '/pets': { get: { responses: { '200': { description: 'ok' } } } } } });
 
 describe.each(DATABASE_KINDS)('every urls.app opens its view in Chromium (%s)', (kind) => {
   let t: TestApp;
-  let browser: Browser;
+  let web: AppBrowser;
   let server: string;
   let admin: TestUser;
-  const contexts: BrowserContext[] = [];
-  const problems: string[] = [];
   /** What each resource's answer says, by resource. */
   const answers: Record<string, any> = {};
 
@@ -37,32 +32,23 @@ describe.each(DATABASE_KINDS)('every urls.app opens its view in Chromium (%s)', 
     return res.body;
   }
 
-  /** A page of the app at `url`, signed in as the admin in a fresh browser. */
-  async function signedIn(url: string, options: Parameters<Browser['newContext']>[0] = {}): Promise<Page> {
-    const context = await browser.newContext({ viewport: DESKTOP, ...options });
-    contexts.push(context);
-    const page = await context.newPage();
-    page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
-    page.on('console', (message) => {
-      if (message.type() === 'error' && !/Failed to load resource: the server responded with a status of 4\d\d/.test(message.text())) problems.push(`console: ${message.text()}`);
-    });
+  /** A page of the app at `url` as the API wrote it, signed in as the admin in a fresh browser once sent to sign in. */
+  async function signedIn(url: string, options: ContextOptions = {}): Promise<Page> {
+    const page = await web.newPage(options);
     await page.goto(url);
     await page.waitForURL(/\/app\/sign-in\?next=/);
-    await page.getByLabel('E-mail').fill(admin.user.email);
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await web.signIn(page, admin);
     await page.waitForURL(url);
     return page;
   }
 
   beforeAll(async () => {
-    browser = await launchBrowser();
     t = await startTestApp(kind);
     server = await t.listen();
+    web = new AppBrowser(await launchBrowser(), server, t);
     const org = await t.organization('Atlas Co');
     admin = org.admin;
-    const { token } = await createPasswordLink(t.container.ctx, admin.user.email);
-    await setPasswordWithLink(t.container.ctx, { token, password: PASSWORD }, { address: '127.0.0.1' });
+    await web.withPassword(admin);
 
     answers.organization = await as200('GET', `/v1/orgs/${org.id}`);
     answers.collection = await as200('POST', `/v1/orgs/${org.id}/collections`, { title: 'Guides' });
@@ -85,8 +71,7 @@ describe.each(DATABASE_KINDS)('every urls.app opens its view in Chromium (%s)', 
   });
 
   afterAll(async () => {
-    for (const context of contexts) await context.close().catch(() => undefined);
-    await browser?.close();
+    await web?.close();
     await t?.close();
   });
 
@@ -118,7 +103,7 @@ describe.each(DATABASE_KINDS)('every urls.app opens its view in Chromium (%s)', 
       await page.goto(onServer(answers[name].urls.app));
       await h1(page, 'Welcome').waitFor();
     }
-    expect(problems).toEqual([]);
+    expect(web.problems).toEqual([]);
   });
 
   it('reads a collection: its place in the organization, its collections and spaces as links', { timeout: 60_000 }, async () => {
@@ -176,20 +161,14 @@ describe.each(DATABASE_KINDS)('every urls.app opens its view in Chromium (%s)', 
       ['site', 'site', 'Atlas docs'],
       ['openapi-spec', 'spec', 'petstore'],
     ] as const) {
-      for (const [variant, options] of [
-        ['light', { colorScheme: 'light' }],
-        ['dark', { colorScheme: 'dark' }],
-        ['phone', { colorScheme: 'light', viewport: PHONE }],
-      ] as const) {
+      await web.inEveryTheme(`app-${name}`, async (options) => {
         const page = await signedIn(onServer(answers[resource].urls.app), options);
         await h1Of(page, heading);
         await waitFor(async () => (await page.locator('p.loading').count()) === 0, { what: `every read of the ${name} view to be shown` });
-        await screenshot(page, `app-${name}-${variant}-${kind}`);
-        if (variant !== 'phone') expect(await seriousAccessibilityViolations(page), `${name} (${variant})`).toEqual([]);
-        await page.context().close();
-      }
+        return page;
+      });
     }
-    expect(problems).toEqual([]);
+    expect(web.problems).toEqual([]);
   });
 
   async function h1Of(page: Page, name: string): Promise<void> {

@@ -5,85 +5,30 @@
  * their account (a token made and revoked, signing out). No script breaks the CSP, axe-core finds no serious
  * violation on any view in light and dark, and every view is screenshot (light, dark, phone) in test-artifacts/.
  */
-import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASE_KINDS } from '../helpers/databases.js';
 import { startTestApp, type TestApp, type TestUser } from '../helpers/app.js';
 import { launchBrowser, screenshot, seriousAccessibilityViolations } from '../helpers/browser.js';
+import { AppBrowser } from '../helpers/app-browser.js';
 import { Checkout, spaceRemote } from '../helpers/git.js';
 import { tinyPng } from '../helpers/content.js';
-import { createPasswordLink, setPasswordWithLink } from '../../src/domain/identity/sessions.js';
-
-const DESKTOP = { width: 1280, height: 900 };
-const PHONE = { width: 390, height: 844 };
-const PASSWORD = 'a long enough password';
 
 describe.each(DATABASE_KINDS)('the app in Chromium (%s)', (kind) => {
   let t: TestApp;
-  let browser: Browser;
+  let web: AppBrowser;
   let server: string;
   let org: Awaited<ReturnType<TestApp['organization']>>;
   let reviewer: TestUser;
   let spaceId: string;
-  const contexts: BrowserContext[] = [];
-  /** What the pages reported that must never happen: CSP violations, script errors. */
-  const problems: string[] = [];
-
-  async function withPassword(user: TestUser): Promise<void> {
-    const { token } = await createPasswordLink(t.container.ctx, user.user.email);
-    await setPasswordWithLink(t.container.ctx, { token, password: PASSWORD }, { address: '127.0.0.1' });
-  }
-
-  async function newPage(options: Parameters<Browser['newContext']>[0] = {}): Promise<Page> {
-    const context = await browser.newContext({ viewport: DESKTOP, ...options });
-    contexts.push(context);
-    const page = await context.newPage();
-    page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
-    page.on('console', (message) => {
-      // Refusals of the API (4xx) are answers the app shows; anything else logged as an error is a fault.
-      if (message.type() === 'error' && !/Failed to load resource: the server responded with a status of 4\d\d/.test(message.text())) problems.push(`console: ${message.text()}`);
-    });
-    return page;
-  }
-
-  async function signIn(page: Page, user: TestUser): Promise<void> {
-    await page.getByLabel('E-mail').fill(user.user.email);
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-  }
-
-  /** A page of the app, signed in as `user` in a fresh browser. */
-  async function signedIn(user: TestUser, path: string, options: Parameters<Browser['newContext']>[0] = {}): Promise<Page> {
-    const page = await newPage(options);
-    await page.goto(`${server}/app${path}`);
-    await signIn(page, user);
-    await page.waitForURL(`${server}/app${path}`);
-    return page;
-  }
-
-  /** Screenshots of the view in light, dark and at phone width, with no serious accessibility violation in either theme. */
-  async function lookAt(user: TestUser, path: string, name: string, ready: (page: Page) => Promise<unknown>): Promise<void> {
-    for (const [variant, options] of [
-      ['light', { colorScheme: 'light' }],
-      ['dark', { colorScheme: 'dark' }],
-      ['phone', { colorScheme: 'light', viewport: PHONE }],
-    ] as const) {
-      const page = await signedIn(user, path, options);
-      await ready(page);
-      await screenshot(page, `app-${name}-${variant}-${kind}`);
-      if (variant !== 'phone') expect(await seriousAccessibilityViolations(page), `${name} (${variant})`).toEqual([]);
-      await page.context().close();
-    }
-  }
 
   beforeAll(async () => {
-    browser = await launchBrowser();
     t = await startTestApp(kind);
     server = await t.listen();
+    web = new AppBrowser(await launchBrowser(), server, t);
     org = await t.organization('Handbook Co');
     reviewer = await t.member(org.id, 'review');
-    await withPassword(org.admin);
-    await withPassword(reviewer);
+    await web.withPassword(org.admin);
+    await web.withPassword(reviewer);
     spaceId = (await t.request('POST', `/v1/orgs/${org.id}/spaces`, { token: org.admin.token, body: { title: 'Handbook' } })).body.id;
     const checkout = await Checkout.clone(spaceRemote(server, org.admin.token, spaceId));
     await checkout.write('README.md', '# Welcome\n\nStart with [installing](guide/install.md).\n');
@@ -118,18 +63,17 @@ describe.each(DATABASE_KINDS)('the app in Chromium (%s)', (kind) => {
   });
 
   afterAll(async () => {
-    for (const context of contexts) await context.close().catch(() => undefined);
-    await browser?.close();
+    await web?.close();
     await t?.close();
   });
 
   it('leads / to the app, sends a reader to sign in and back to the page asked for, rendered as on published sites', async () => {
-    const page = await newPage();
+    const page = await web.newPage();
     await page.goto(`${server}/`);
     await page.waitForURL(/\/app\/sign-in\?next=/);
     await page.goto(`${server}/app/s/${spaceId}/guide/install`);
     await page.waitForURL(/\/app\/sign-in\?next=/);
-    await signIn(page, org.admin);
+    await web.signIn(page, org.admin);
     await page.waitForURL(`${server}/app/s/${spaceId}/guide/install`);
     const article = page.locator('article.page-article');
     await article.getByRole('heading', { name: 'Install', level: 1 }).waitFor();
@@ -140,7 +84,7 @@ describe.each(DATABASE_KINDS)('the app in Chromium (%s)', (kind) => {
   });
 
   it('reads a space: follows a link in a page, goes back and forward, and searches as the reader types', { timeout: 60_000 }, async () => {
-    const page = await signedIn(org.admin, `/s/${spaceId}`);
+    const page = await web.signedIn(org.admin, `/s/${spaceId}`);
     await page.getByRole('heading', { name: 'Welcome', level: 1 }).waitFor();
     await page.locator('article.page-article').getByRole('link', { name: 'installing' }).click();
     await page.waitForURL(`${server}/app/s/${spaceId}/guide/install`);
@@ -159,7 +103,7 @@ describe.each(DATABASE_KINDS)('the app in Chromium (%s)', (kind) => {
   });
 
   it('reviews a change request: its changes, a comment, an approval from a second browser, the merge', { timeout: 120_000 }, async () => {
-    const author = await signedIn(org.admin, `/s/${spaceId}/~/changes`);
+    const author = await web.signedIn(org.admin, `/s/${spaceId}/~/changes`);
     await author.getByRole('link', { name: '#1 Explain upgrades' }).click();
     await author.getByRole('heading', { name: '#1 Explain upgrades' }).waitFor();
     const changes = author.getByRole('region', { name: 'Changes' });
@@ -199,7 +143,7 @@ describe.each(DATABASE_KINDS)('the app in Chromium (%s)', (kind) => {
     await author.locator('#merge-blocked').getByText(/^1 approval is required, 0 given/).waitFor();
     expect(await author.getByRole('button', { name: 'Merge' }).isDisabled()).toBe(true);
 
-    const review = await signedIn(reviewer, `/s/${spaceId}/~/changes/1`);
+    const review = await web.signedIn(reviewer, `/s/${spaceId}/~/changes/1`);
     await review.locator('.comment-body', { hasText: 'Ready for review.' }).waitFor();
     await review.getByRole('button', { name: 'Approve' }).click();
     await review.getByRole('region', { name: 'Reviews' }).getByText('Approved', { exact: true }).waitFor();
@@ -214,7 +158,7 @@ describe.each(DATABASE_KINDS)('the app in Chromium (%s)', (kind) => {
   });
 
   it("shows a change request's table of contents as one tree, its marks in words, and its images before and after", { timeout: 60_000 }, async () => {
-    const page = await signedIn(org.admin, `/s/${spaceId}/~/changes/2`);
+    const page = await web.signedIn(org.admin, `/s/${spaceId}/~/changes/2`);
     const tree = page.getByRole('region', { name: 'Table of contents' });
     await tree.locator('li.tree-removed').waitFor();
     const entries = (await tree.locator('li').evaluateAll((items) => items.map((item) => item.firstChild && item.textContent))).map((text) => text?.replace(/\s+/g, ' ').trim());
@@ -234,7 +178,7 @@ describe.each(DATABASE_KINDS)('the app in Chromium (%s)', (kind) => {
   });
 
   it('shows the history of the space and of a page, and reads an old revision as it was', { timeout: 60_000 }, async () => {
-    const page = await signedIn(org.admin, `/s/${spaceId}/guide/install`);
+    const page = await web.signedIn(org.admin, `/s/${spaceId}/guide/install`);
     await page.getByRole('link', { name: 'History of this page' }).click();
     await page.getByRole('heading', { name: 'History of a page' }).waitFor();
     await page.locator('.history li').first().waitFor();
@@ -261,18 +205,18 @@ describe.each(DATABASE_KINDS)('the app in Chromium (%s)', (kind) => {
     const pageUrl = `${new URL(site.urls.published).pathname}/guide/install`;
     // Tools that do not ask for HTML get the plain 404 they always had.
     expect((await t.request('GET', pageUrl, { unchecked: true })).status).toBe(404);
-    const page = await newPage();
+    const page = await web.newPage();
     await page.goto(`${server}${pageUrl}`);
     await page.waitForURL(/\/app\/sign-in\?next=/);
-    await signIn(page, reviewer);
+    await web.signIn(page, reviewer);
     await page.waitForURL(`${server}${pageUrl}`);
     await page.getByRole('heading', { name: 'Install', level: 1 }).waitFor();
     const stranger = await t.user();
-    await withPassword(stranger);
-    const other = await newPage();
+    await web.withPassword(stranger);
+    const other = await web.newPage();
     await other.goto(`${server}${pageUrl}`);
     await other.waitForURL(/\/app\/sign-in\?next=/);
-    await signIn(other, stranger);
+    await web.signIn(other, stranger);
     await other.waitForURL(`${server}${pageUrl}`);
     await other.getByRole('heading', { name: 'Page not found' }).waitFor();
   });
@@ -287,8 +231,8 @@ describe.each(DATABASE_KINDS)('the app in Chromium (%s)', (kind) => {
       ['another organization\'s admin', other.admin, false],
     ];
     for (const [role, user, reads] of walkers) {
-      await withPassword(user);
-      const page = await signedIn(user, `/s/${spaceId}`);
+      await web.withPassword(user);
+      const page = await web.signedIn(user, `/s/${spaceId}`);
       if (reads) {
         await page.getByRole('heading', { name: 'Welcome', level: 1 }).waitFor();
         await page.goto(`${server}/app/s/${spaceId}/~/changes/1`);
@@ -310,11 +254,11 @@ describe.each(DATABASE_KINDS)('the app in Chromium (%s)', (kind) => {
   it('opens an invite link after signing in, and joins', { timeout: 60_000 }, async () => {
     const invite = (await t.request('POST', `/v1/orgs/${org.id}/link-invites`, { token: org.admin.token, body: { role: 'comment' } })).body;
     const newcomer = await t.user();
-    await withPassword(newcomer);
-    const page = await newPage();
+    await web.withPassword(newcomer);
+    const page = await web.newPage();
     await page.goto(invite.urls.app.replace('http://quire.test', server));
     await page.waitForURL(/\/app\/sign-in\?next=/);
-    await signIn(page, newcomer);
+    await web.signIn(page, newcomer);
     await page.getByText('This link makes you a member with the role "comment".').waitFor();
     await page.getByRole('button', { name: 'Join' }).click();
     await page.getByRole('heading', { name: 'Handbook Co', level: 1 }).waitFor();
@@ -323,7 +267,7 @@ describe.each(DATABASE_KINDS)('the app in Chromium (%s)', (kind) => {
   });
 
   it('makes and revokes a token, and signs out', { timeout: 60_000 }, async () => {
-    const page = await signedIn(org.admin, '/settings');
+    const page = await web.signedIn(org.admin, '/settings');
     await page.getByLabel('What is it for?').fill('CI deploys');
     await page.getByRole('button', { name: 'Make a token' }).click();
     const token = (await page.locator('code.token').textContent())!;
@@ -342,7 +286,7 @@ describe.each(DATABASE_KINDS)('the app in Chromium (%s)', (kind) => {
     const space = (await t.request('GET', `/v1/spaces/${spaceId}`, { token: org.admin.token })).body;
     const organization = (await t.request('GET', `/v1/orgs/${org.id}`, { token: org.admin.token })).body;
     const changeRequest = (await t.request('GET', `/v1/spaces/${spaceId}/change-requests/1`, { token: org.admin.token })).body;
-    const page = await signedIn(org.admin, '/');
+    const page = await web.signedIn(org.admin, '/');
     for (const [url, heading] of [
       [organization.urls.app, 'Handbook Co'],
       [space.urls.app, 'Welcome'],
@@ -354,22 +298,22 @@ describe.each(DATABASE_KINDS)('the app in Chromium (%s)', (kind) => {
   });
 
   it('has no serious accessibility violations on any view, light and dark, and leaves screenshots of each', { timeout: 240_000 }, async () => {
-    const signInPage = await newPage();
+    const signInPage = await web.newPage();
     await signInPage.goto(`${server}/app/sign-in`);
     await signInPage.getByRole('heading', { name: 'Sign in to Quire' }).waitFor();
     expect(await seriousAccessibilityViolations(signInPage)).toEqual([]);
     await screenshot(signInPage, `app-sign-in-${kind}`);
-    await lookAt(org.admin, '/', 'organizations', (page) => page.getByRole('link', { name: 'Handbook Co' }).waitFor());
-    await lookAt(org.admin, `/o/${org.id}`, 'organization', (page) => page.getByRole('link', { name: 'Handbook' }).waitFor());
-    await lookAt(org.admin, `/s/${spaceId}/guide/install`, 'page', (page) => page.locator('.hint').waitFor());
-    await lookAt(org.admin, `/s/${spaceId}/~/changes?status=merged`, 'change-requests', (page) => page.getByRole('link', { name: '#1 Explain upgrades' }).waitFor());
-    await lookAt(org.admin, `/s/${spaceId}/~/changes/1`, 'change-request', (page) => page.locator('.comment-body').first().waitFor());
+    await web.lookAt(org.admin, '/', 'app-organizations', (page) => page.getByRole('link', { name: 'Handbook Co' }).waitFor());
+    await web.lookAt(org.admin, `/o/${org.id}`, 'app-organization', (page) => page.getByRole('link', { name: 'Handbook' }).waitFor());
+    await web.lookAt(org.admin, `/s/${spaceId}/guide/install`, 'app-page', (page) => page.locator('.hint').waitFor());
+    await web.lookAt(org.admin, `/s/${spaceId}/~/changes?status=merged`, 'app-change-requests', (page) => page.getByRole('link', { name: '#1 Explain upgrades' }).waitFor());
+    await web.lookAt(org.admin, `/s/${spaceId}/~/changes/1`, 'app-change-request', (page) => page.locator('.comment-body').first().waitFor());
     const install = (await t.request('GET', `/v1/spaces/${spaceId}/content/path/guide/install`, { token: org.admin.token })).body.id;
-    await lookAt(org.admin, `/s/${spaceId}/~/changes/1?page=${install}&layout=split`, 'page-changes', (page) => page.locator('.diff-sides .diff-after').first().waitFor());
-    await lookAt(org.admin, `/s/${spaceId}/~/changes/1?page=${install}&layout=markdown`, 'page-markdown-changes', (page) => page.locator('.line-added').first().waitFor());
-    await lookAt(org.admin, `/s/${spaceId}/~/changes/2`, 'change-request-tree-files', (page) => page.locator('.changed-files img').first().waitFor());
-    await lookAt(org.admin, `/s/${spaceId}/~/revisions`, 'history', (page) => page.locator('.history li').first().waitFor());
-    await lookAt(org.admin, '/settings', 'account', (page) => page.getByRole('heading', { name: 'API tokens' }).waitFor());
-    expect(problems).toEqual([]);
+    await web.lookAt(org.admin, `/s/${spaceId}/~/changes/1?page=${install}&layout=split`, 'app-page-changes', (page) => page.locator('.diff-sides .diff-after').first().waitFor());
+    await web.lookAt(org.admin, `/s/${spaceId}/~/changes/1?page=${install}&layout=markdown`, 'app-page-markdown-changes', (page) => page.locator('.line-added').first().waitFor());
+    await web.lookAt(org.admin, `/s/${spaceId}/~/changes/2`, 'app-change-request-tree-files', (page) => page.locator('.changed-files img').first().waitFor());
+    await web.lookAt(org.admin, `/s/${spaceId}/~/revisions`, 'app-history', (page) => page.locator('.history li').first().waitFor());
+    await web.lookAt(org.admin, '/settings', 'app-account', (page) => page.getByRole('heading', { name: 'API tokens' }).waitFor());
+    expect(web.problems).toEqual([]);
   });
 });

@@ -4,46 +4,27 @@
  * the table of contents inside the preview. No script breaks the CSP, axe-core finds no serious violation (light and
  * dark), and each view is screenshot (light, dark, phone) in test-artifacts/.
  */
-import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASE_KINDS } from '../helpers/databases.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { launchBrowser, screenshot, seriousAccessibilityViolations } from '../helpers/browser.js';
+import { AppBrowser } from '../helpers/app-browser.js';
 import { Checkout, spaceRemote } from '../helpers/git.js';
-import { createPasswordLink, setPasswordWithLink } from '../../src/domain/identity/sessions.js';
-
-const DESKTOP = { width: 1280, height: 900 };
-const PHONE = { width: 390, height: 844 };
-const PASSWORD = 'a long enough password';
 
 describe.each(DATABASE_KINDS)('change-request previews in Chromium (%s)', (kind) => {
   let t: TestApp;
-  let browser: Browser;
+  let web: AppBrowser;
   let server: string;
   let org: Awaited<ReturnType<TestApp['organization']>>;
   let spaceId: string;
   let number: number;
-  const contexts: BrowserContext[] = [];
-  const problems: string[] = [];
-
-  async function newPage(options: Parameters<Browser['newContext']>[0] = {}): Promise<Page> {
-    const context = await browser.newContext({ viewport: DESKTOP, ...options });
-    contexts.push(context);
-    const page = await context.newPage();
-    page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
-    page.on('console', (message) => {
-      if (message.type() === 'error' && !/Failed to load resource: the server responded with a status of 4\d\d/.test(message.text())) problems.push(`console: ${message.text()}`);
-    });
-    return page;
-  }
 
   beforeAll(async () => {
-    browser = await launchBrowser();
     t = await startTestApp(kind);
     server = await t.listen();
+    web = new AppBrowser(await launchBrowser(), server, t);
     org = await t.organization('Preview Co');
-    const { token } = await createPasswordLink(t.container.ctx, org.admin.user.email);
-    await setPasswordWithLink(t.container.ctx, { token, password: PASSWORD }, { address: '127.0.0.1' });
+    await web.withPassword(org.admin);
     const api = async (method: string, url: string, body?: unknown) => {
       const res = await t.request(method, url, { token: org.admin.token, body });
       expect(res.status, `${method} ${url}: ${JSON.stringify(res.body)}`).toBeLessThan(300);
@@ -68,18 +49,12 @@ describe.each(DATABASE_KINDS)('change-request previews in Chromium (%s)', (kind)
   }, 120_000);
 
   afterAll(async () => {
-    for (const context of contexts) await context.close().catch(() => undefined);
-    await browser?.close();
+    await web?.close();
     await t?.close();
   });
 
   it('copies a preview link from the change request, and opens it in a fresh browser without an account', async () => {
-    const app = await newPage();
-    await app.goto(`${server}/app/s/${spaceId}/~/changes/${number}`);
-    await app.getByLabel('E-mail').fill(org.admin.user.email);
-    await app.getByLabel('Password').fill(PASSWORD);
-    await app.getByRole('button', { name: 'Sign in' }).click();
-    await app.waitForURL(`${server}/app/s/${spaceId}/~/changes/${number}`);
+    const app = await web.signedIn(org.admin, `/s/${spaceId}/~/changes/${number}`);
     await expect.poll(() => app.getByRole('link', { name: 'Preview', exact: true }).count()).toBe(1);
     await app.getByRole('button', { name: 'Copy preview link' }).click();
     const field = app.getByLabel('Preview link');
@@ -91,25 +66,20 @@ describe.each(DATABASE_KINDS)('change-request previews in Chromium (%s)', (kind)
     await screenshot(app, `preview-link-${kind}`);
     expect(await seriousAccessibilityViolations(app)).toEqual([]);
 
-    for (const [variant, options] of [
-      ['light', { colorScheme: 'light' }],
-      ['dark', { colorScheme: 'dark' }],
-      ['phone', { colorScheme: 'light', viewport: PHONE }],
-    ] as const) {
-      const page = await newPage(options);
+    await web.inEveryTheme('preview-change-request', async (options, variant) => {
+      const page = await web.newPage(options);
       await page.goto(link);
       await expect.poll(() => page.locator('aside.preview-banner').textContent()).toBe(`Preview of change request #${number}: Simpler setup`);
       await expect.poll(() => page.locator('article h1').textContent()).toBe('Welcome');
       if (variant !== 'phone') {
-        // The table of contents leads inside the preview, to the changed page (the cookie carries the link on).
+        // The table of contents leads inside the preview, to the changed page (the cookie carries the link on): the
+        // themes are checked there.
         await page.locator('nav.toc').getByRole('link', { name: 'Setup' }).click();
         await expect.poll(() => page.locator('article p').first().textContent()).toBe('Install it with one command.');
         expect(new URL(page.url()).pathname).toBe(`${new URL(link).pathname}/setup`);
-        expect(await seriousAccessibilityViolations(page), variant).toEqual([]);
       }
-      await screenshot(page, `preview-change-request-${variant}-${kind}`);
-      await page.context().close();
-    }
-    expect(problems).toEqual([]);
+      return page;
+    });
+    expect(web.problems).toEqual([]);
   }, 180_000);
 });
