@@ -5,7 +5,6 @@
  * the page it asked for, which shows what the provider's claims decide. No script breaks the site's CSP, axe-core finds no
  * serious violation (light and dark), and the page is screenshot (light, dark, phone) in test-artifacts/.
  */
-import net from 'node:net';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASE_KINDS } from '../helpers/databases.js';
@@ -13,17 +12,9 @@ import { startTestApp, type TestApp, type TestUser } from '../helpers/app.js';
 import { launchBrowser, screenshot, seriousAccessibilityViolations } from '../helpers/browser.js';
 import { startOidcProvider, type TestOidcProvider } from '../helpers/oidc-provider.js';
 import { Checkout, spaceRemote } from '../helpers/git.js';
-import { createPasswordLink, setPasswordWithLink } from '../../src/domain/identity/sessions.js';
+import { AppBrowser, PHONE } from '../helpers/app-browser.js';
+import { freePort } from '../helpers/cli.js';
 
-const PHONE = { width: 390, height: 844 };
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 describe.each(DATABASE_KINDS)('visitor sign-in through the site\'s provider in Chromium (%s)', (kind) => {
   let t: TestApp;
@@ -33,8 +24,8 @@ describe.each(DATABASE_KINDS)('visitor sign-in through the site\'s provider in C
   let siteBase: string;
   let siteView: string;
   let admin: TestUser;
+  let app: AppBrowser;
   const problems: string[] = [];
-  const PASSWORD = 'a long enough password';
 
   beforeAll(async () => {
     op = await startOidcProvider();
@@ -61,12 +52,12 @@ describe.each(DATABASE_KINDS)('visitor sign-in through the site\'s provider in C
     siteBase = new URL(site.urls.published).pathname;
     siteView = site.urls.app;
     admin = org.admin;
-    const { token } = await createPasswordLink(t.container.ctx, admin.user.email);
-    await setPasswordWithLink(t.container.ctx, { token, password: PASSWORD }, { address: '127.0.0.1' });
+    app = new AppBrowser(browser, server, t);
+    await app.withPassword(admin);
     op.accounts.set('beta', { email: 'beta@example.com', email_verified: true, name: 'Beta' });
   }, 120_000);
   afterAll(async () => {
-    await browser?.close();
+    await (app ? app.close() : browser?.close());
     await t?.close();
     await op?.close();
   });
@@ -81,13 +72,9 @@ describe.each(DATABASE_KINDS)('visitor sign-in through the site\'s provider in C
   }
 
   it("is made visitor-auth, and given its provider, by an admin in the app: the secret never shows, the redirect URI does", { timeout: 120_000 }, async () => {
-    const context = await browser.newContext({ colorScheme: 'light' });
-    const page = await context.newPage();
-    page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+    const page = await app.newPage();
     await page.goto(siteView);
-    await page.getByLabel('E-mail').fill(admin.user.email);
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await app.signIn(page, admin);
     await page.waitForURL(siteView);
     await expect(page.getByLabel('Issuer URL').count()).resolves.toBe(0);
     await page.getByLabel('Visibility').selectOption('visitor-auth');
@@ -105,24 +92,16 @@ describe.each(DATABASE_KINDS)('visitor sign-in through the site\'s provider in C
     op.setRedirectUri(callbackUrl);
     expect(await page.getByLabel('Client secret').inputValue()).toBe('');
     expect(await page.content()).not.toContain(op.clientSecret);
-    await context.close();
+    await page.context().close();
 
-    for (const [variant, options] of [
-      ['light', { colorScheme: 'light' }],
-      ['dark', { colorScheme: 'dark' }],
-      ['phone', { colorScheme: 'light', viewport: PHONE }],
-    ] as const) {
-      const look = await browser.newContext(options);
-      const view = await look.newPage();
+    await app.inEveryTheme('app-site-visitor-sign-in', async (options) => {
+      const view = await app.newPage(options);
       await view.goto(siteView);
-      await view.getByLabel('E-mail').fill(admin.user.email);
-      await view.getByLabel('Password').fill(PASSWORD);
-      await view.getByRole('button', { name: 'Sign in' }).click();
+      await app.signIn(view, admin);
       await view.locator('.given code').waitFor();
-      if (variant !== 'phone') expect(await seriousAccessibilityViolations(view), variant).toEqual([]);
-      await screenshot(view, `app-site-visitor-sign-in-${variant}-${kind}`);
-      await look.close();
-    }
+      return view;
+    });
+    expect(app.problems).toEqual([]);
   });
 
   it('sends an anonymous visitor through the provider and back to the page, shown for their claims', { timeout: 120_000 }, async () => {
