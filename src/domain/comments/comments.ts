@@ -12,7 +12,7 @@ import { newId, nowIso } from '../ids.js';
 import { collectPage, type Page, type PageRequest } from '../lists.js';
 import { requireSpacePermission, spacePermissions, type OrgAccess, type Role } from '../permissions.js';
 import { loadSpace } from '../content/spaces.js';
-import { loadRevision, type IndexedRevision } from '../content/revisions.js';
+import { loadRevision } from '../content/revisions.js';
 import { memberViewsOf, type MemberView } from '../members/members.js';
 import {
   addReactions,
@@ -27,25 +27,21 @@ import {
   listCommenters as listCommenterRows,
   listComments as listCommentRows,
   listReplies as listReplyRows,
-  reactionsOf,
   removeReactions,
-  replyCounts,
   updateCommentRow,
   updateReplyRow,
   type CommentListFilter,
   type CommentPlace,
   type CommentRow,
   type CommentStatusFilter,
-  type ReactionRow,
   type ReactionTarget,
   type ReplyRow,
 } from '../../store/sql/comments.js';
-import { findUsersByIds, type UserRow } from '../../store/sql/users.js';
-import { reviewsOfComments } from '../../store/sql/reviews.js';
 import type { SpaceRow } from '../../store/sql/spaces.js';
 import type { SortDirection } from '../../store/sql/keyset.js';
 import { branchOf, MAIN_REF } from '../content/refs.js';
 import { loadChangeRequest } from '../change-requests/change-requests.js';
+import { commentViews, replyViews, type CommentBody, type CommentView, type PermissionsOf, type ReplyView } from './comment-views.js';
 
 /** Where comments are: the space's main content, or one change request of it. */
 export interface CommentScope {
@@ -65,57 +61,6 @@ export async function changeRequestScope(ctx: Context, caller: Caller, spaceId: 
 /** Tells the change request's readers that one of its comments changed (comments on main content have no stream). */
 function publishCommentEvent(ctx: Context, scope: CommentScope, action: string, commentId: string): void {
   if (scope.changeRequestId) ctx.events.publish({ spaceId: scope.spaceId, changeRequestId: scope.changeRequestId, kind: 'comment', action, commentId });
-}
-
-/** A JSON document as the API carries it (`{object: "document", data, nodes}`), kept as given. */
-export type JsonDocument = { object: 'document'; data: Record<string, unknown>; nodes: unknown[] };
-
-/** A comment or reply body: markdown, a JSON document, or empty. */
-export type CommentBody = { markdown: string } | { document: JsonDocument } | Record<string, never>;
-
-export interface CommentPermissions {
-  view: boolean;
-  edit: boolean;
-  reply: boolean;
-  react: boolean;
-  delete: boolean;
-}
-
-export interface ReactionView {
-  emoji: string;
-  users: Array<{ user: UserRow; reactedAt: string }>;
-}
-
-export interface PageTargetView {
-  id: string;
-  title: string;
-  path: string;
-  emoji?: string;
-  icon?: string;
-  /** The page no longer exists in the current revision. */
-  outdated: boolean;
-}
-
-export interface CommentView {
-  comment: CommentRow;
-  body: CommentBody;
-  postedBy: UserRow | undefined;
-  resolvedBy: UserRow | undefined;
-  replies: number;
-  reactions: ReactionView[];
-  page?: PageTargetView;
-  /** The change-request review the comment was posted with. */
-  review?: string;
-  permissions: CommentPermissions;
-}
-
-export interface ReplyView {
-  reply: ReplyRow;
-  comment: CommentRow;
-  body: CommentBody;
-  postedBy: UserRow | undefined;
-  reactions: ReactionView[];
-  permissions: CommentPermissions;
 }
 
 export interface CommentListRequest extends PageRequest {
@@ -155,10 +100,13 @@ function requireOwnerOrAdmin(loaded: LoadedScope, caller: Caller, postedBy: stri
   }
 }
 
-function permissionsOf(loaded: LoadedScope, caller: Caller, postedBy: string | null): CommentPermissions {
+/** What `caller` may do with each comment or reply of the scope, by its author. */
+function permissionsFor(loaded: LoadedScope, caller: Caller): PermissionsOf {
   const flags = spacePermissions(loaded.role);
-  const own = ownsOrAdministers(loaded, caller, postedBy);
-  return { view: flags.view, edit: own, reply: flags.comment, react: flags.comment, delete: own };
+  return (postedBy) => {
+    const own = ownsOrAdministers(loaded, caller, postedBy);
+    return { view: flags.view, edit: own, reply: flags.comment, react: flags.comment, delete: own };
+  };
 }
 
 /** The commit the scope's ref points at now (no cache: comments record exactly what was current). */
@@ -166,108 +114,6 @@ async function currentRevision(ctx: Context, scope: CommentScope): Promise<strin
   const oid = await ctx.reader.resolveRef(scope.spaceId, scope.ref ?? MAIN_REF);
   if (!oid) throw new NotFound(`spaceId: space "${scope.spaceId}" has no content at ${scope.ref ?? MAIN_REF}`);
   return oid;
-}
-
-async function currentContent(ctx: Context, scope: CommentScope): Promise<IndexedRevision | undefined> {
-  const oid = await ctx.reader.resolveRef(scope.spaceId, scope.ref ?? MAIN_REF);
-  return oid ? loadRevision(ctx, scope.spaceId, oid) : undefined;
-}
-
-function parseBody(json: string): CommentBody {
-  try {
-    const value = JSON.parse(json) as CommentBody;
-    return value && typeof value === 'object' ? value : {};
-  } catch {
-    return {};
-  }
-}
-
-/** The page a comment targets, from the current content, else (outdated) from the revision it was posted on. */
-async function pageTarget(ctx: Context, spaceId: string, current: IndexedRevision | undefined, comment: CommentRow): Promise<PageTargetView | undefined> {
-  const pageId = comment.target_page;
-  if (!pageId) return undefined;
-  let page = current?.pagesById.get(pageId);
-  const outdated = !page;
-  if (!page) {
-    const then = await loadRevision(ctx, spaceId, comment.target_revision).catch(() => undefined);
-    page = then?.pagesById.get(pageId);
-  }
-  if (!page) return { id: pageId, title: 'Untitled', path: '', outdated: true };
-  return {
-    id: page.id,
-    title: page.title || 'Untitled',
-    path: page.path,
-    ...('emoji' in page && page.emoji ? { emoji: page.emoji } : {}),
-    ...('icon' in page && page.icon ? { icon: page.icon } : {}),
-    outdated,
-  };
-}
-
-/** Reactions grouped by emoji (in the order each emoji first appeared), each with its users oldest first. */
-function groupReactions(rows: ReactionRow[], users: Map<string, UserRow>): ReactionView[] {
-  const byEmoji = new Map<string, ReactionView>();
-  for (const row of rows) {
-    const user = users.get(row.user_id);
-    if (!user) continue;
-    let view = byEmoji.get(row.emoji);
-    if (!view) byEmoji.set(row.emoji, (view = { emoji: row.emoji, users: [] }));
-    view.users.push({ user, reactedAt: row.reacted_at });
-  }
-  return [...byEmoji.values()];
-}
-
-async function usersById(ctx: Context, ids: Array<string | null>): Promise<Map<string, UserRow>> {
-  const wanted = [...new Set(ids.filter((id): id is string => !!id))];
-  return new Map((await findUsersByIds(ctx.db, wanted)).map((u) => [u.id, u]));
-}
-
-/** Views of comments: users, reply counts, reactions and page targets in a few queries for the whole set. */
-async function commentViews(ctx: Context, caller: Caller, loaded: LoadedScope, comments: CommentRow[]): Promise<CommentView[]> {
-  if (comments.length === 0) return [];
-  const ids = comments.map((c) => c.id);
-  const [counts, reactions, current, reviews] = await Promise.all([
-    replyCounts(ctx.db, ids),
-    reactionsOf(ctx.db, { commentIds: ids, replyIds: [] }),
-    comments.some((c) => c.target_page) ? currentContent(ctx, loaded.scope) : Promise.resolve(undefined),
-    reviewsOfComments(ctx.db, comments.filter((c) => c.change_request_id).map((c) => c.id)),
-  ]);
-  const users = await usersById(ctx, [...comments.flatMap((c) => [c.posted_by, c.resolved_by]), ...reactions.map((r) => r.user_id)]);
-  return Promise.all(
-    comments.map(async (comment) => {
-      const page = await pageTarget(ctx, loaded.space.id, current, comment);
-      return {
-        comment,
-        body: parseBody(comment.body),
-        postedBy: comment.posted_by ? users.get(comment.posted_by) : undefined,
-        resolvedBy: comment.resolved_by ? users.get(comment.resolved_by) : undefined,
-        replies: counts.get(comment.id) ?? 0,
-        reactions: groupReactions(
-          reactions.filter((r) => r.comment_id === comment.id),
-          users,
-        ),
-        ...(page ? { page } : {}),
-        ...(reviews.has(comment.id) ? { review: reviews.get(comment.id) } : {}),
-        permissions: permissionsOf(loaded, caller, comment.posted_by),
-      };
-    }),
-  );
-}
-
-async function replyViews(ctx: Context, caller: Caller, loaded: LoadedScope, comment: CommentRow, replies: ReplyRow[]): Promise<ReplyView[]> {
-  if (replies.length === 0) return [];
-  const reactions = await reactionsOf(ctx.db, { commentIds: [], replyIds: replies.map((r) => r.id) });
-  const users = await usersById(ctx, [...replies.map((r) => r.posted_by), ...reactions.map((r) => r.user_id)]);
-  return replies.map((reply) => ({
-    reply,
-    comment,
-    body: parseBody(reply.body),
-    postedBy: reply.posted_by ? users.get(reply.posted_by) : undefined,
-    reactions: groupReactions(
-      reactions.filter((r) => r.reply_id === reply.id),
-      users,
-    ),
-    permissions: permissionsOf(loaded, caller, reply.posted_by),
-  }));
 }
 
 async function requireCommentRow(ctx: Context, loaded: LoadedScope, commentId: string): Promise<CommentRow> {
@@ -312,7 +158,7 @@ export async function listComments(ctx: Context, caller: Caller, scope: CommentS
     positionOf: (row) => [row.posted_at, row.id],
     present: (row) => row,
   });
-  return { items: await commentViews(ctx, caller, loaded, page.items), next: page.next };
+  return { items: await commentViews(ctx, loaded.scope, page.items, permissionsFor(loaded, caller)), next: page.next };
 }
 
 /**
@@ -357,21 +203,21 @@ export async function postComment(
     await insertComment(ctx.db, row);
   }
   publishCommentEvent(ctx, scope, 'posted', row.id);
-  return (await commentViews(ctx, caller, loaded, [row]))[0];
+  return (await commentViews(ctx, loaded.scope, [row], permissionsFor(loaded, caller)))[0];
 }
 
 /** Views of the scope's comments with these ids (those that still exist), by id, read together. */
 export async function getCommentsByIds(ctx: Context, caller: Caller, scope: CommentScope, ids: readonly string[]): Promise<Map<string, CommentView>> {
   if (ids.length === 0) return new Map();
   const loaded = await loadScope(ctx, caller, scope);
-  const views = await commentViews(ctx, caller, loaded, await findComments(ctx.db, loaded.place, ids));
+  const views = await commentViews(ctx, loaded.scope, await findComments(ctx.db, loaded.place, ids), permissionsFor(loaded, caller));
   return new Map(views.map((view) => [view.comment.id, view]));
 }
 
 export async function getComment(ctx: Context, caller: Caller, scope: CommentScope, commentId: string): Promise<CommentView> {
   const loaded = await loadScope(ctx, caller, scope);
   const comment = await requireCommentRow(ctx, loaded, commentId);
-  return (await commentViews(ctx, caller, loaded, [comment]))[0];
+  return (await commentViews(ctx, loaded.scope, [comment], permissionsFor(loaded, caller)))[0];
 }
 
 /**
@@ -406,7 +252,7 @@ export async function updateComment(
     await applyReactions({ ...ctx, db: trx }, caller, { commentId: comment.id }, patch);
   });
   publishCommentEvent(ctx, scope, updateAction(patch, changes), comment.id);
-  return (await commentViews(ctx, caller, loaded, [{ ...comment, ...changes }]))[0];
+  return (await commentViews(ctx, loaded.scope, [{ ...comment, ...changes }], permissionsFor(loaded, caller)))[0];
 }
 
 /** What an update of a comment did, as its event says (the body first: an edit is what a reader most wants to see). */
@@ -442,7 +288,7 @@ export async function listReplies(ctx: Context, caller: Caller, scope: CommentSc
     positionOf: (row) => [row.posted_at, row.id],
     present: (row) => row,
   });
-  return { items: await replyViews(ctx, caller, loaded, comment, page.items), next: page.next };
+  return { items: await replyViews(ctx, comment, page.items, permissionsFor(loaded, caller)), next: page.next };
 }
 
 export async function postReply(ctx: Context, caller: Caller, scope: CommentScope, commentId: string, input: { body: CommentBody }): Promise<ReplyView> {
@@ -452,14 +298,14 @@ export async function postReply(ctx: Context, caller: Caller, scope: CommentScop
   const row: ReplyRow = { id: newId(), comment_id: comment.id, posted_by: caller.user.id, body: JSON.stringify(input.body), posted_at: nowIso(), edited_at: null };
   await insertReply(ctx.db, row);
   publishCommentEvent(ctx, scope, 'replied', comment.id);
-  return (await replyViews(ctx, caller, loaded, comment, [row]))[0];
+  return (await replyViews(ctx, comment, [row], permissionsFor(loaded, caller)))[0];
 }
 
 export async function getReply(ctx: Context, caller: Caller, scope: CommentScope, commentId: string, replyId: string): Promise<ReplyView> {
   const loaded = await loadScope(ctx, caller, scope);
   const comment = await requireCommentRow(ctx, loaded, commentId);
   const reply = await requireReplyRow(ctx, comment, replyId);
-  return (await replyViews(ctx, caller, loaded, comment, [reply]))[0];
+  return (await replyViews(ctx, comment, [reply], permissionsFor(loaded, caller)))[0];
 }
 
 /** Edits the body (author or admin) and adds or removes the caller's reactions (comment permission). */
@@ -482,7 +328,7 @@ export async function updateReply(
     await applyReactions({ ...ctx, db: trx }, caller, { replyId: reply.id }, patch);
   });
   publishCommentEvent(ctx, scope, patch.body !== undefined ? 'reply-edited' : 'reacted', comment.id);
-  return (await replyViews(ctx, caller, loaded, comment, [{ ...reply, ...changes }]))[0];
+  return (await replyViews(ctx, comment, [{ ...reply, ...changes }], permissionsFor(loaded, caller)))[0];
 }
 
 /** Deletes a reply (author or admin). 404 for an unknown comment; false when the reply did not exist. */

@@ -1,4 +1,4 @@
-import type { CommentBody, CommentView, ReactionView, ReplyView } from '../../../domain/comments/comments.js';
+import type { CommentBody, CommentView, ReactionView, ReplyView } from '../../../domain/comments/comment-views.js';
 import type { CommentRow } from '../../../store/sql/comments.js';
 import type { UserRow } from '../../../store/sql/users.js';
 import { presentDeletedUser, presentUser } from '../../present.js';
