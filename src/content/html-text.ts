@@ -110,6 +110,13 @@ export function srcsetCandidate(candidate: string): { url: string; descriptor?: 
   return descriptor !== undefined && DESCRIPTOR.test(descriptor) ? { url: trimmed.slice(0, space).trim(), descriptor } : { url: trimmed };
 }
 
+/** The candidates of a `srcset` property as hast holds it (a list, or one comma-separated string), trimmed, none empty. */
+export function srcsetCandidates(value: unknown): string[] {
+  return (Array.isArray(value) ? value.map(String) : String(value).split(','))
+    .map((candidate) => candidate.trim())
+    .filter((candidate) => candidate !== '');
+}
+
 /** The URLs of a `srcset` (`a.png 1x, b.png 2x`): each candidate's URL, without its descriptor. */
 export function srcsetUrls(srcset: string): string[] {
   return srcset

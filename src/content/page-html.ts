@@ -19,7 +19,6 @@ import GithubSlugger from 'github-slugger';
 import type { Element, ElementContent, Root as HastRoot } from 'hast';
 import katex from 'katex';
 import { raw } from 'hast-util-raw';
-import { defaultSchema, sanitize, type Schema } from 'hast-util-sanitize';
 import { toHtml } from 'hast-util-to-html';
 import type { Nodes, Root } from 'mdast';
 import { defaultHandlers, toHast, type Handler, type State } from 'mdast-util-to-hast';
@@ -27,10 +26,10 @@ import { toString } from 'mdast-util-to-string';
 import { parseGitbookMarkdown, parseTagArguments, shownIfBranch, splitTag, type Details, type LiquidBlock, type LiquidExpression, type LiquidTag } from './gitbook-markdown.js';
 import { EMOJI_DATA, parseHtmlTable, type HtmlTable } from './html-table.js';
 import { boundedParagraphs, convertedParts } from './bounded-markdown.js';
-import { escapeHtml, HTML_URL_ATTRIBUTES, srcsetCandidate, srcsetUrls } from './html-text.js';
+import { escapeHtml, HTML_URL_ATTRIBUTES, srcsetCandidate, srcsetCandidates } from './html-text.js';
+import { sanitizePage } from './page-sanitizing.js';
 import { highlightCode, languageName, PAGE_HIGHLIGHT_BUDGET, type HighlightBudget } from './code-highlight.js';
 import { openApiRef, operationElement, type OpenApiOperation, type OpenApiRef } from './openapi-html.js';
-import { isAllowedUrl, LINK_SCHEMES, WEB_SCHEMES } from './url-scheme.js';
 
 export interface PageHtmlOptions {
   /** Where a link or image written in the page leads on the site (undefined: as written). */
@@ -69,51 +68,6 @@ const HINT_LABELS: Record<string, string> = { info: 'Info', warning: 'Warning', 
 
 const element = (tagName: string, properties: Element['properties'], children: ElementContent[]): Element => ({ type: 'element', tagName, properties, children });
 const textNode = (value: string): ElementContent => ({ type: 'text', value });
-
-/** The MathML elements KaTeX writes (`output: 'mathml'`). */
-const MATHML_TAGS = [
-  'math', 'semantics', 'annotation', 'mrow', 'mi', 'mo', 'mn', 'ms', 'mtext', 'mspace', 'msup', 'msub', 'msubsup', 'mfrac', 'msqrt', 'mroot',
-  'mtable', 'mtr', 'mtd', 'mover', 'munder', 'munderover', 'mpadded', 'mphantom', 'mstyle', 'menclose',
-];
-
-/**
- * The attributes KaTeX's MathML carries: layout and presentation only. None takes a URL or script (`\href` and
- * `\url` are not trusted, so KaTeX writes them as red text), and `style` is left out: colours come as `mathcolor`.
- */
-const MATHML_ATTRIBUTES = [
-  'display', 'mathvariant', 'stretchy', 'fence', 'separator', 'lspace', 'rspace', 'minsize', 'maxsize', 'largeop', 'movablelimits', 'symmetric',
-  'accent', 'accentunder', 'columnalign', 'rowalign', 'rowspacing', 'columnspacing', 'rowlines', 'columnlines', 'frame', 'framespacing',
-  'equalrows', 'equalcolumns', 'side', 'width', 'height', 'depth', 'voffset', 'linethickness', 'scriptlevel', 'displaystyle', 'notation',
-  'mathcolor', 'mathbackground', 'encoding',
-];
-
-/** What sanitizing keeps: GitHub's rules, plus the classes, ids and form controls the blocks above write. */
-const SCHEMA: Schema = {
-  ...defaultSchema,
-  // Anchors stay as written: a reader shares `#install`, not `#user-content-install`.
-  clobberPrefix: '',
-  clobber: [],
-  // GitHub's rule disables every input; the tabs' radios must switch (task list boxes come disabled already).
-  required: {},
-  // URLs are checked after sanitizing, by the URL rule of all content (enforceUrlAndStyleRules): it reads a scheme
-  // as browsers do (the sanitizer's own check refuses `HTTPS:` and nothing more).
-  protocols: {},
-  tagNames: [...(defaultSchema.tagNames ?? []), 'figure', 'figcaption', 'mark', 'kbd', 'details', 'summary', 'input', 'label', 'nav', ...MATHML_TAGS],
-  attributes: {
-    ...Object.fromEntries(
-      // GitHub's schema allows a few fixed classes on some elements, which would hide the '*' rule below for them.
-      Object.entries(defaultSchema.attributes ?? {}).map(([tag, rules]) => [tag, rules.filter((rule) => !(Array.isArray(rule) && rule[0] === 'className'))]),
-    ),
-    '*': [...(defaultSchema.attributes?.['*'] ?? []), 'className', 'id', 'role', 'ariaHidden'],
-    input: [['type', 'radio', 'checkbox'], 'name', 'id', 'checked', 'disabled', ['className', 'tab-switch']],
-    label: ['htmlFor', 'className'],
-    a: [...(defaultSchema.attributes?.a ?? []).filter((rule) => !(Array.isArray(rule) && rule[0] === 'className')), 'download', ['rel', 'nofollow']],
-    // Colours only (cleanMarkStyle below): GitBook writes `<mark style="color:...;background-color:...">`.
-    mark: ['style'],
-    ...Object.fromEntries(MATHML_TAGS.map((tag) => [tag, MATHML_ATTRIBUTES])),
-    math: [...MATHML_ATTRIBUTES, ['xmlns', 'http://www.w3.org/1998/Math/MathML']],
-  },
-};
 
 /** How deep includes may nest (a reusable content including itself stops there). */
 export const INCLUDE_DEPTH = 3;
@@ -384,7 +338,7 @@ function resolveRawHtmlUrls(node: HastRoot | Element, options: Pick<PageHtmlOpti
         const value = properties[name];
         if (value === undefined || value === null) continue;
         // A srcset: its candidates, each a URL and its descriptor.
-        if (attribute === 'srcset') properties[name] = candidatesOf(value).map((candidate) => resolvedCandidate(candidate, resolve)).join(', ');
+        if (attribute === 'srcset') properties[name] = srcsetCandidates(value).map((candidate) => resolvedCandidate(candidate, resolve)).join(', ');
         else {
           const resolved = resolve(String(value));
           if (resolved === undefined && child.tagName !== 'source' && options.isBroken?.(String(value))) Object.assign(properties, child.tagName === 'a' ? BROKEN_LINK : BROKEN_IMAGE);
@@ -397,56 +351,11 @@ function resolveRawHtmlUrls(node: HastRoot | Element, options: Pick<PageHtmlOpti
 }
 
 /** The candidates of a srcset property (hast keeps it as written, or as a list). */
-const candidatesOf = (value: unknown): string[] => (Array.isArray(value) ? value.map(String) : String(value).split(',')).map((candidate) => candidate.trim()).filter((candidate) => candidate !== '');
 
 function resolvedCandidate(candidate: string, resolve: PageHtmlOptions['resolveHref']): string {
   const { url, descriptor } = srcsetCandidate(candidate);
   const resolved = resolve(url) ?? url;
   return descriptor === undefined ? resolved : `${resolved} ${descriptor}`;
-}
-
-/** The properties the sanitizer keeps that hold a URL (all of them), with the schemes each may have. */
-const URL_PROPERTIES: Record<string, readonly string[]> = { href: LINK_SCHEMES, src: WEB_SCHEMES, cite: WEB_SCHEMES, longDesc: WEB_SCHEMES };
-
-/** A colour (`red`, `#ff000080`, `rgb(255 0 0 / 50%)`, `hsl(...)`): nothing that loads, moves or covers anything. */
-const COLOR = /^(?:[a-z]{3,20}|#[0-9a-f]{3,8}|(?:rgb|rgba|hsl|hsla)\([0-9.,%\s/a-z-]{1,60}\))$/i;
-const MARK_PROPERTIES = new Set(['color', 'background-color']);
-
-/** A `<mark>`'s style with only its colour declarations (`position:fixed` would let a page cover the site). */
-function cleanMarkStyle(style: string): string | undefined {
-  const kept = style
-    .split(';')
-    .map((declaration) => {
-      const colon = declaration.indexOf(':');
-      const property = declaration.slice(0, colon).trim().toLowerCase();
-      const value = declaration.slice(colon + 1).trim();
-      return colon > 0 && MARK_PROPERTIES.has(property) && COLOR.test(value) ? `${property}:${value}` : undefined;
-    })
-    .filter((declaration) => declaration !== undefined);
-  return kept.length > 0 ? `${kept.join(';')};` : undefined;
-}
-
-/**
- * What the sanitizer's own checks leave to the page's rules: URLs as browsers read them (case, control characters:
- * the URL rule), and a mark's style reduced to colours.
- */
-function enforceUrlAndStyleRules(node: HastRoot | Element): void {
-  for (const child of node.children) {
-    if (child.type !== 'element') continue;
-    const properties = child.properties;
-    for (const [name, schemes] of Object.entries(URL_PROPERTIES)) {
-      const value = properties[name];
-      if (value !== undefined && value !== null && !isAllowedUrl(String(value), schemes)) delete properties[name];
-    }
-    const srcSet = properties.srcSet;
-    if (srcSet !== undefined && srcSet !== null && !candidatesOf(srcSet).every((candidate) => srcsetUrls(candidate).every((url) => isAllowedUrl(url, WEB_SCHEMES)))) delete properties.srcSet;
-    if (child.tagName === 'mark' && properties.style !== undefined) {
-      const style = cleanMarkStyle(String(properties.style));
-      if (style === undefined) delete properties.style;
-      else properties.style = style;
-    }
-    enforceUrlAndStyleRules(child);
-  }
 }
 
 /** Headings get ids as GitHub and GitBook make them; levels 1-3 make the outline. */
@@ -495,8 +404,7 @@ function renderedTree(markdown: string, options: PageHtmlOptions): { clean: Hast
   markMade(hast);
   const parsed = raw(hast) as HastRoot;
   resolveRawHtmlUrls(parsed, options);
-  const clean = sanitize(parsed, SCHEMA) as HastRoot;
-  enforceUrlAndStyleRules(clean);
+  const clean = sanitizePage(parsed);
   const outline = anchorHeadings(clean);
   return { clean, plain, outline };
 }
