@@ -11,10 +11,11 @@ import { requireSpacePermission } from '../permissions.js';
 import { loadSpace } from './spaces.js';
 import { queueMissedIndexing } from './indexing.js';
 import { PushDecision } from './push-decision.js';
-import { recordMainMoved } from './main-moved.js';
+import { recordChangeRequestsMergedIntoMain, recordMainMoved } from './main-moved.js';
 import type { GitService } from '../../store/git/repositories.js';
 import { runGitService, type GitServiceRun } from '../../store/git/git-services.js';
 import { liveSpaces, type SpaceRow } from '../../store/sql/spaces.js';
+import { changeRequestCounts } from '../../store/sql/change-requests.js';
 import { MAIN_REF } from './refs.js';
 
 export type { GitService, GitServiceRun };
@@ -77,17 +78,23 @@ export async function startGitService(
 
 /**
  * At start: records main's commit in the row of every live space whose row is behind its repository (a process
- * killed between moving main and recording it), which queues their indexing, then queues the indexing that the
- * indexes missed (queueMissedIndexing). Returns the ids of the spaces whose rows were behind and of those queued.
+ * killed between moving main and recording it), which queues their indexing and marks the change requests main
+ * contains as merged; in a space whose row was current, those change requests are marked too (a process killed
+ * between recording main and marking them). Then queues the indexing that the indexes missed (queueMissedIndexing).
+ * Returns the ids of the spaces whose rows were behind and of those queued.
  */
 export async function catchUpWithRepositories(ctx: Context, progress?: (checked: number, total: number) => void): Promise<{ recorded: string[]; indexed: string[] }> {
   const recorded: string[] = [];
   const spaces = await liveSpaces(ctx.db);
+  const changeRequests = await changeRequestCounts(ctx.db, spaces.map((space) => space.id));
   for (const [index, space] of spaces.entries()) {
     const main = await ctx.reader.resolveRef(space.id, MAIN_REF);
     if (main && main !== space.revision) {
       await recordMainMoved(ctx, space.id);
       recorded.push(space.id);
+    } else {
+      const counts = changeRequests.get(space.id);
+      if (counts && counts.open + counts.draft > 0) await recordChangeRequestsMergedIntoMain(ctx, space.id);
     }
     progress?.(index + 1, spaces.length);
   }

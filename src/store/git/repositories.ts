@@ -284,6 +284,20 @@ export class GitStore {
   }
 
   /**
+   * The branches under `prefix` (e.g. `refs/heads/change-requests/`) whose heads `commit` contains, with their
+   * heads: one `git for-each-ref --merged` however many branches there are.
+   */
+  async branchesContainedIn(spaceId: string, commit: string, prefix: string): Promise<Map<string, string>> {
+    const stdout = await this.git(['for-each-ref', `--merged=${commit}`, '--format=%(objectname) %(refname)', prefix], { gitDir: this.repositoryPath(spaceId) });
+    const branches = new Map<string, string>();
+    for (const line of stdout.toString('utf8').split('\n')) {
+      const space = line.indexOf(' ');
+      if (space > 0) branches.set(line.slice(space + 1), line.slice(0, space));
+    }
+    return branches;
+  }
+
+  /**
    * Merges two commits without a working tree (`git merge-tree --write-tree`): the merged tree, or the paths that
    * conflict (then nothing was written that anything points at).
    */

@@ -54,6 +54,21 @@ export async function updateChangeRequestRow(db: Kysely<Database>, id: string, c
   await db.updateTable('change_requests').set(changes).where('id', '=', id).execute();
 }
 
+/**
+ * Marks a change request merged at `revision`, only while it is still draft or open (compare-and-swap on its
+ * status): a merge or a close made meanwhile is kept, and of two processes marking it one writes. True when this
+ * call wrote.
+ */
+export async function markChangeRequestMerged(db: Kysely<Database>, id: string, revision: string, updatedAt: string): Promise<boolean> {
+  const result = await db
+    .updateTable('change_requests')
+    .set({ status: 'merged', revision_merged: revision, updated_at: updatedAt })
+    .where('id', '=', id)
+    .where('status', 'in', ['draft', 'open'])
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
 export const CHANGE_REQUEST_LIST_KEYS = [{ column: 'change_requests.number', direction: 'desc' as const }];
 
 /** Change requests of a space with a status, newest first; `contributor` keeps those the user created. */
