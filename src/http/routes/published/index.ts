@@ -47,6 +47,7 @@ import { cookieValue, secureAttribute } from '../../cookies.js';
 import { siteOfferingSignIn } from '../../../domain/sites/visitor-oidc.js';
 import { VISITOR_SESSION_COOKIE, VISITOR_SIGN_IN_PATH, visitorSignInRoutes } from './visitor-sign-in.js';
 import { CHANGE_REQUEST_PREVIEWS, readChangeRequestPreview } from '../../../domain/sites/change-request-previews.js';
+import { unsignedClaimsOf, unsignedClaimsOfCookie } from './unsigned-claims.js';
 
 const SHARE_COOKIE = 'quire_share';
 const VISITOR_TOKEN_COOKIE = 'quire_visitor';
@@ -55,10 +56,6 @@ const UNSIGNED_CLAIMS_COOKIE = 'quire_visitor_claims';
 const SITE_PREVIEW_COOKIE = 'quire_preview';
 const CHANGE_REQUEST_PREVIEW_COOKIE = 'quire_change_preview';
 
-/** Unsigned claims: `?visitor.NAME=value`, at most this many, each value at most this long (they ride in a cookie). */
-const MAX_UNSIGNED_CLAIMS = 20;
-const MAX_UNSIGNED_VALUE = 256;
-const CLAIM_PARAMETER = /^visitor\.([A-Za-z_][A-Za-z0-9_]*)$/;
 const MACHINE_FILES = new Set(['sitemap.xml', 'robots.txt', 'llms.txt', 'llms-full.txt']);
 /** The names browsers and pages ask a site's icon by (the pages link `favicon.svg`; browsers try `favicon.ico`). */
 const FAVICONS = new Set(['favicon.ico', 'favicon.svg']);
@@ -75,33 +72,6 @@ const SECURITY_HEADERS = {
   'x-content-type-options': 'nosniff',
   'referrer-policy': 'same-origin',
 };
-
-/**
- * The unsigned claims of the query (`visitor.NAME=value`, as GitBook takes them), or undefined when it names none.
- * `true` and `false` are booleans (the adaptive schema's claims are), anything else a string.
- */
-function unsignedClaimsOf(query: Record<string, unknown>): Record<string, unknown> | undefined {
-  const claims: Record<string, unknown> = {};
-  for (const [name, value] of Object.entries(query)) {
-    const claim = CLAIM_PARAMETER.exec(name)?.[1];
-    if (!claim || typeof value !== 'string' || value.length > MAX_UNSIGNED_VALUE || Object.keys(claims).length >= MAX_UNSIGNED_CLAIMS) continue;
-    claims[claim] = value === 'true' ? true : value === 'false' ? false : value;
-  }
-  return Object.keys(claims).length > 0 ? claims : undefined;
-}
-
-/** The unsigned claims a cookie remembers (anything but a flat object of booleans and strings is ignored). */
-function unsignedClaimsOfCookie(value: string | undefined): Record<string, unknown> | undefined {
-  if (!value) return undefined;
-  try {
-    const parsed: unknown = JSON.parse(value);
-    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return undefined;
-    const entries = Object.entries(parsed).filter(([name, claim]) => CLAIM_PARAMETER.test(`visitor.${name}`) && (typeof claim === 'boolean' || typeof claim === 'string'));
-    return entries.length > 0 ? Object.fromEntries(entries.slice(0, MAX_UNSIGNED_CLAIMS)) : undefined;
-  } catch {
-    return undefined;
-  }
-}
 
 /**
  * Whether `segments` (below the site) name one of the addresses made for agents: a page's `.md` twin, `llms.txt`,
