@@ -3,28 +3,19 @@
  * Chromium: the provider's button on the sign-in page, its login and consent forms, and back to the page asked for,
  * signed in; a refusal comes back as a sentence on the sign-in page.
  */
-import net from 'node:net';
-import type { Browser } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASE_KINDS } from '../helpers/databases.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
-import { launchBrowser, screenshot, seriousAccessibilityViolations } from '../helpers/browser.js';
+import { launchBrowser } from '../helpers/browser.js';
+import { AppBrowser } from '../helpers/app-browser.js';
+import { freePort } from '../helpers/cli.js';
 import { startOidcProvider, type TestOidcProvider } from '../helpers/oidc-provider.js';
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-    probe.on('error', reject);
-  });
-}
 
 describe.each(DATABASE_KINDS)('the app signs in through OpenID Connect in Chromium (%s)', (kind) => {
   let t: TestApp;
   let op: TestOidcProvider;
-  let browser: Browser;
+  let app: AppBrowser;
   let server: string;
   let orgId: string;
 
@@ -36,19 +27,19 @@ describe.each(DATABASE_KINDS)('the app signs in through OpenID Connect in Chromi
     t = await startTestApp(kind, { publicUrl: server, fetchAllow: ['127.0.0.1'], oidc: { issuer: op.issuer, clientId: op.clientId, clientSecret: op.clientSecret, label: 'Acme SSO' } });
     await t.app.listen({ port, host: '127.0.0.1' });
     op.setRedirectUri(`${server}/sso/oidc/callback`);
-    browser = await launchBrowser();
+    app = new AppBrowser(await launchBrowser(), server, t);
     const org = await t.organization('Single Sign-On Co');
     orgId = org.id;
     op.accounts.set('ada', { email: org.admin.user.email, email_verified: true, name: 'Ada' });
     op.accounts.set('eve', { email: 'eve@example.com', email_verified: false, name: 'Eve' });
   });
   afterAll(async () => {
-    await browser?.close();
+    await app?.close();
     await t?.close();
     await op?.close();
   });
 
-  async function throughProvider(page: import('playwright-core').Page, account: string): Promise<void> {
+  async function throughProvider(page: Page, account: string): Promise<void> {
     await page.getByRole('link', { name: 'Acme SSO' }).click();
     await page.waitForURL(`${op.issuer}/**`);
     await page.locator('input[name=login]').fill(account);
@@ -60,25 +51,30 @@ describe.each(DATABASE_KINDS)('the app signs in through OpenID Connect in Chromi
   }
 
   it('signs in with the provider and comes back to the page asked for', { timeout: 60_000 }, async () => {
-    const context = await browser.newContext();
-    const page = await context.newPage();
+    await app.inEveryTheme('app-sign-in-oidc', async (options) => {
+      const page = await app.newPage(options);
+      await page.goto(`${server}/app/o/${orgId}`);
+      await page.waitForURL(/\/app\/sign-in\?next=/);
+      await page.getByRole('link', { name: 'Acme SSO' }).waitFor();
+      return page;
+    });
+    const page = await app.newPage();
     await page.goto(`${server}/app/o/${orgId}`);
     await page.waitForURL(/\/app\/sign-in\?next=/);
-    expect(await seriousAccessibilityViolations(page)).toEqual([]);
-    await screenshot(page, `app-sign-in-oidc-${kind}`);
     await throughProvider(page, 'ada');
     await page.waitForURL(`${server}/app/o/${orgId}`);
     await page.getByRole('heading', { name: 'Single Sign-On Co', level: 1 }).waitFor();
-    await context.close();
+    await page.context().close();
+    expect(app.problems).toEqual([]);
   });
 
   it('says why when the provider\'s account may not sign in', { timeout: 60_000 }, async () => {
-    const context = await browser.newContext();
-    const page = await context.newPage();
+    const page = await app.newPage();
     await page.goto(`${server}/app/sign-in`);
     await throughProvider(page, 'eve');
     await page.waitForURL(/\/app\/sign-in\?error=email_unverified/);
     await page.getByRole('alert').getByText('The sign-in provider has not verified your e-mail address.').waitFor();
-    await context.close();
+    await page.context().close();
+    expect(app.problems).toEqual([]);
   });
 });

@@ -50,9 +50,13 @@ export class AppBrowser {
     const context = await this.browser.newContext({ viewport: DESKTOP, ...options });
     this.contexts.push(context);
     const page = await context.newPage();
-    page.on('pageerror', (error) => this.problems.push(`page error: ${error.message}`));
+    // Only Quire's pages answer to this suite: an identity provider's pages on the way are not its to judge.
+    const ours = () => new URL(page.url()).origin === new URL(this.server).origin;
+    page.on('pageerror', (error) => {
+      if (ours()) this.problems.push(`page error: ${error.message}`);
+    });
     page.on('console', (message) => {
-      if (message.type() === 'error' && !REFUSED_RESOURCE.test(message.text())) this.problems.push(`console: ${message.text()}`);
+      if (ours() && message.type() === 'error' && !REFUSED_RESOURCE.test(message.text())) this.problems.push(`console: ${message.text()}`);
     });
     return page;
   }
