@@ -149,4 +149,14 @@ describe.each(DATABASE_KINDS)('visitor sign-in through a site\'s OpenID Connect 
     expect(page.statusCode).toBe(200);
     expect(paragraphs(page.body)).toContain('Beta features are on.');
   });
+
+  it('answers a callback at a site that no longer offers the sign-in with the refusal page (403), at an unknown site 404', async () => {
+    const { back, attempt } = await signIn(`${siteBase}/`, account({ email: 'late@example.com' }));
+    expect((await t.request('PATCH', `/v1/orgs/${org.id}/sites/${siteId}`, { token: org.admin.token, body: { visibility: 'public' } })).status).toBe(200);
+    const late = await browse(`${back.pathname}${back.search}`, attempt);
+    expect(late.statusCode).toBe(403);
+    expect(cookieSet(late.headers, 'quire_visitor_session')).toBeUndefined();
+    expect((await browse(`/sites/${org.id}/no-such-site/~quire/oidc/callback`)).statusCode).toBe(404);
+    expect((await t.request('PATCH', `/v1/orgs/${org.id}/sites/${siteId}`, { token: org.admin.token, body: { visibility: 'visitor-auth' } })).status).toBe(200);
+  });
 });

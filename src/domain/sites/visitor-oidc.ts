@@ -95,9 +95,14 @@ export async function visitorSignInOffered(ctx: Context, site: SiteRow | undefin
   return site?.visibility === 'visitor-auth' && (await findSiteOidcProvider(ctx.db, site.id)) !== undefined;
 }
 
+/** The site named `siteName` of the organization, offering a sign-in or not. */
+export function siteNamed(ctx: Context, organizationId: string, siteName: string): Promise<SiteRow | undefined> {
+  return ctx.cache.get(`published-site-row:${organizationId}:${siteName}`, () => findSiteByName(ctx.db, organizationId, siteName));
+}
+
 /** The site named `siteName` when it offers its visitors a sign-in (visitorSignInOffered). */
 export async function siteOfferingSignIn(ctx: Context, organizationId: string, siteName: string): Promise<SiteRow | undefined> {
-  const site = await ctx.cache.get(`published-site-row:${organizationId}:${siteName}`, () => findSiteByName(ctx.db, organizationId, siteName));
+  const site = await siteNamed(ctx, organizationId, siteName);
   return site && (await visitorSignInOffered(ctx, site)) ? site : undefined;
 }
 

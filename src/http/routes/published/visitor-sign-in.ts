@@ -11,7 +11,7 @@ import type { RouteDeps } from '../deps.js';
 import { cookieValue, secureAttribute } from '../../cookies.js';
 import { escapeHtml } from '../../../content/html-text.js';
 import { OIDC_ATTEMPT_MS, OidcRefusal } from '../../../domain/identity/oidc.js';
-import { finishVisitorSignIn, siteOfferingSignIn, startVisitorSignIn, VISITOR_SESSION_MS } from '../../../domain/sites/visitor-oidc.js';
+import { finishVisitorSignIn, siteNamed, siteOfferingSignIn, startVisitorSignIn, visitorSignInOffered, VISITOR_SESSION_MS } from '../../../domain/sites/visitor-oidc.js';
 import { renderNotFound } from './layout.js';
 
 export const VISITOR_SESSION_COOKIE = 'quire_visitor_session';
@@ -64,9 +64,11 @@ export const visitorSignInRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (
 
   app.get(`/sites/:organizationId/:siteName/${VISITOR_CALLBACK_PATH}`, { schema: { hide: true, params } }, async (request, reply) => {
     const siteBase = siteBaseOf(request.params);
-    const site = await siteOf(request.params);
+    const site = await siteNamed(ctx, request.params.organizationId, request.params.siteName);
     if (!site) return reply.status(404).header('content-type', 'text/html; charset=utf-8').send(renderNotFound());
     try {
+      // The address its admins register at the provider: a site that stopped offering the sign-in says so, not 404.
+      if (!(await visitorSignInOffered(ctx, site))) throw new OidcRefusal('unknown_provider', 'site: this site does not offer its visitors a sign-in (it is not visitor-auth, or names no provider)');
       const query = request.url.includes('?') ? request.url.slice(request.url.indexOf('?')) : '';
       const { session, next } = await finishVisitorSignIn(ctx, site, {
         callbackUrl: new URL(`${urls.base(`${siteBase}/${VISITOR_CALLBACK_PATH}`)}${query}`),
