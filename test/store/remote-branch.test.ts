@@ -172,11 +172,27 @@ describe('a branch on another git host', () => {
     // Unchanged on the host: a ref read, no fetch.
     expect(await updateMirror(store, key, remote('mirrored'))).toBe(head);
     expect(host.fetches.slice(fetches)).toEqual(['/mirrored.git/git-upload-pack']);
+    // Read first from the ref advertisement (no git process): unchanged, one GET and nothing else.
+    const fetcher = new GuardedFetcher({ allow: ['127.0.0.1'], timeoutMs: 10_000 });
+    try {
+      const before = host.requests.length;
+      expect(await updateMirror(store, key, remote('mirrored'), fetcher)).toBe(head);
+      expect(host.requests.slice(before)).toEqual(['GET /mirrored.git/info/refs']);
+      // Moved: fetched.
+      await user.write('page-moved.md', '# Moved\n');
+      const moved = await user.commit('Moved');
+      await user.push('HEAD:refs/heads/main');
+      expect(await updateMirror(store, key, remote('mirrored'), fetcher)).toBe(moved);
+      expect(host.fetches.slice(fetches)).toHaveLength(2);
+    } finally {
+      await fetcher.close();
+    }
+    const current = (await hostLog('mirrored'))[0];
     for (const id of ['space-m1', 'space-m2']) {
-      expect(await fetchFromMirror(store, id, key, 'refs/heads/main', 'refs/quire/sync/remote')).toBe(head);
+      expect(await fetchFromMirror(store, id, key, 'refs/heads/main', 'refs/quire/sync/remote')).toBe(current);
       expect(await spaceLog(id, 'refs/quire/sync/remote')).toEqual(await hostLog('mirrored'));
     }
-    expect(host.fetches.slice(fetches)).toHaveLength(1);
+    expect(host.fetches.slice(fetches)).toHaveLength(2);
     // The mirror's config names no remote and holds no credentials.
     const config = await fs.readFile(path.join(mirror, 'config'), 'utf8');
     expect(config).not.toContain('remote');

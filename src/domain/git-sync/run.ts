@@ -101,7 +101,7 @@ export function mirrorKey(ctx: Context, row: GitSyncConnectionRow): string | und
  */
 async function fetchHostBranch(ctx: Context, spaceId: string, remote: RemoteBranch, mirror: string | undefined): Promise<string | undefined> {
   if (mirror === undefined) return fetchRemoteBranch(ctx.git, spaceId, remote, SYNC_REMOTE_REF);
-  const head = await ctx.workByKey.fresh(`git-sync-mirror:${mirror}`, () => updateMirror(ctx.git, mirror, remote));
+  const head = await ctx.workByKey.fresh(`git-sync-mirror:${mirror}`, () => updateMirror(ctx.git, mirror, remote, ctx.fetcher));
   if (head === undefined) return undefined;
   return fetchFromMirror(ctx.git, spaceId, mirror, remote.ref, SYNC_REMOTE_REF);
 }

@@ -14,7 +14,7 @@
  */
 import type { GitStore } from './repositories.js';
 import { RefLockTimeout } from './ref-lock.js';
-import { GitCommandError, runGit } from './run.js';
+import { GitCommandError, runGit, runGitStatus } from './run.js';
 import { advertisedBranches } from './advertisement.js';
 import { pinnedHttpGit, type PinnedAddress } from './pinned-http.js';
 import { withPinnedSsh, type SshTransport } from './pinned-ssh.js';
@@ -158,7 +158,12 @@ export interface AdvertisementReader {
  * git after all; one that refuses the credentials or cannot be reached fails as git would.
  */
 export async function advertisedRemoteBranches(reader: AdvertisementReader, store: GitStore, spaceId: string, remote: RemoteBranch): Promise<Map<string, string>> {
-  if (remote.transport.kind !== 'http') return remoteBranches(store, spaceId, remote);
+  return (await advertisement(reader, remote)) ?? remoteBranches(store, spaceId, remote);
+}
+
+/** The branches of the host's ref advertisement (see advertisedRemoteBranches); undefined when they are git's to read. */
+async function advertisement(reader: AdvertisementReader, remote: RemoteBranch): Promise<Map<string, string> | undefined> {
+  if (remote.transport.kind !== 'http') return undefined;
   const what = `reading the branches of ${remote.url}`;
   let answer;
   try {
@@ -174,8 +179,7 @@ export async function advertisedRemoteBranches(reader: AdvertisementReader, stor
   // A repository with a huge ref list is left to git: its parse would hold the event loop (512 KiB, 7,500 branches:
   // under 25 ms here; 4 MiB took 120-200 ms).
   const parsable = answer.contentType.startsWith('application/x-git-upload-pack-advertisement') && answer.body.length <= MAX_PARSED_ADVERTISEMENT_BYTES;
-  const branches = parsable ? advertisedBranches(answer.body) : undefined;
-  return branches ?? remoteBranches(store, spaceId, remote);
+  return parsable ? advertisedBranches(answer.body) : undefined;
 }
 
 /**
@@ -193,13 +197,20 @@ export async function fetchRemoteBranch(store: GitStore, spaceId: string, remote
  * Brings the remote branch into the mirror of `key` (./repositories.ts mirrorPath), under the same ref name: the
  * commit it is at, or undefined when the host has no such branch (the mirror then forgets it). Credentials go as for
  * every transfer here (the environment, or a private file for one command): the mirror's config holds none, nor any
- * remote. A branch the mirror holds already costs the host a ref read and no fetch (git asks for no object it has).
- * One process writes a mirror at a time; a process that waited longer than a transfer may take fails `unreachable`.
+ * remote. A branch the mirror holds already costs the host a ref read and no fetch: with `reader`, over HTTP(S), one
+ * GET of the ref advertisement and no git process (as the poll reads); otherwise git's fetch, which asks for no object
+ * it has. One process writes a mirror at a time; a process that waited longer than a transfer may take fails
+ * `unreachable`.
  */
-export async function updateMirror(store: GitStore, key: string, remote: RemoteBranch): Promise<string | undefined> {
+export async function updateMirror(store: GitStore, key: string, remote: RemoteBranch, reader?: AdvertisementReader): Promise<string | undefined> {
   const what = `fetching ${remote.ref} of ${remote.url}`;
   try {
     return await store.withMirror(key, remote.timeoutMs ?? DEFAULT_TIMEOUT_MS, async (gitDir) => {
+      const advertised = reader && (await advertisement(reader, remote))?.get(remote.ref);
+      if (advertised !== undefined) {
+        const held = await runGitStatus(['rev-parse', '--verify', '--quiet', '--end-of-options', `${remote.ref}^{commit}`], { gitDir, launcher: store.launcher });
+        if (held.code === 0 && held.stdout.toString('utf8').trim() === advertised) return advertised;
+      }
       try {
         await runRemoteIn(gitDir, remote, ['fetch', '--quiet', '--no-tags', '--no-write-fetch-head', '--', remote.url, `+${remote.ref}:${remote.ref}`], what);
       } catch (error) {
