@@ -26,7 +26,14 @@
  *    empty repository of the same host. EXPORT_ROUNDS (default 3) rounds, fresh empty repositories each, alternating.
  *    Target < 30 s.
  *
- * Run: `npx tsx bench/git-sync.ts` (all three); `CASE=propagation|poll|export`, and PAGES, SPACES, COMMITS,
+ * 4. `CASE=monorepo`: SPACES (default 200) spaces connected to ONE host repository, each with a project directory of
+ *    its own (3 pages each), brought in step by their first runs (which share one fetch of the host through the local
+ *    mirror). Then POLL_ROUNDS rounds of one `pollGitSync(ctx)` with nothing changed (0 runs queued, one ref read of
+ *    the repository per cycle, no upload-pack), alternating with the baseline: one plain `git ls-remote --heads` of the
+ *    repository. Then one page changed on the host: a cycle and the SPACES runs it queues, with the host's requests
+ *    counted (one fetch for all). Target: a cycle < 5 s and no fetch for an unchanged remote.
+ *
+ * Run: `npx tsx bench/git-sync.ts` (all four); `CASE=propagation|poll|export|monorepo`, and PAGES, SPACES, COMMITS,
  * HISTORY_PAGES, ROUNDS, POLL_ROUNDS, EXPORT_ROUNDS, POLL_MS change the sizes. No build needed. The host runs in a process
  * of its own (scripts/git-http-host.ts); the app, its jobs and the poll run in this one.
  */
@@ -382,6 +389,95 @@ async function pollAtScale(): Promise<void> {
   }
 }
 
+async function monorepoPoll(): Promise<void> {
+  const server = await startBenchServer({ fetchAllow: ['127.0.0.1'], gitSyncPollMs: 60_000 });
+  const host = await startHost();
+  try {
+    const ctx = server.container.ctx;
+    const setupStarted = performance.now();
+    const projects = Array.from({ length: SPACES }, (_, i) => `project-${i}`);
+    const files: Record<string, string> = {};
+    for (const project of projects) {
+      files[`${project}/README.md`] = `# ${project}\n`;
+      files[`${project}/intro.md`] = pageBody(1, 800);
+      files[`${project}/guide.md`] = pageBody(2, 800);
+      files[`${project}/SUMMARY.md`] = '# Summary\n\n* [Handbook](README.md)\n* [Intro](intro.md)\n* [Guide](guide.md)\n';
+    }
+    await hostRepository(host, 'mono', files);
+    const spaces: string[] = [];
+    for (const project of projects) {
+      const spaceId = await newSpace(server, project);
+      await api(server, 'PUT', `/v1/spaces/${spaceId}/git/sync`, { url: host.url('mono'), firstSync: 'import', projectDirectory: `${project}/`, auth: { username: HOST_USER, token: HOST_TOKEN } });
+      spaces.push(spaceId);
+    }
+    await ctx.jobs.idle();
+    const states = await Promise.all(spaces.map((spaceId) => api(server, 'GET', `/v1/spaces/${spaceId}/git/sync`)));
+    const notSynced = states.filter((state) => state.status !== 'synced');
+    if (notSynced.length > 0) throw new Error(`bench: ${notSynced.length} connections not synced after their first runs: ${JSON.stringify(notSynced[0])}`);
+    const setupMs = performance.now() - setupStarted;
+    const setupRequests = await host.requests();
+
+    /** The host's requests since `from`, counted by kind. */
+    const counted = async (from: number) => {
+      const counts = new Map<string, number>();
+      for (const request of (await host.requests()).slice(from)) counts.set(request, (counts.get(request) ?? 0) + 1);
+      return [...counts].map(([what, n]) => `${n} x ${what}`).join(', ') || 'none';
+    };
+    const cycles: number[] = [];
+    const baseline: number[] = [];
+    const queued: number[] = [];
+    let cycleRequests = '';
+    for (let round = 0; round < POLL_ROUNDS; round++) {
+      const cycle = async () => {
+        const from = (await host.requests()).length;
+        const started = performance.now();
+        const result = await pollGitSync(ctx);
+        cycles.push(performance.now() - started);
+        queued.push(result.queued.length);
+        if (result.connections !== SPACES || result.repositories !== 1) throw new Error(`bench: the cycle saw ${result.connections} connections, ${result.repositories} repositories`);
+        cycleRequests = await counted(from);
+      };
+      const plain = async () => {
+        const started = performance.now();
+        await hostGit(['ls-remote', '--heads', '--', host.url('mono')]);
+        baseline.push(performance.now() - started);
+      };
+      if (round % 2 === 0) {
+        await cycle();
+        await plain();
+      } else {
+        await plain();
+        await cycle();
+      }
+      await ctx.jobs.idle();
+    }
+    const moved = await hostClone(host, 'mono');
+    await moved.write('project-0/intro.md', '# Intro\n\nMoved on the host.\n');
+    await moved.commit('moved');
+    await moved.git('push', '--quiet', 'origin', 'HEAD:refs/heads/main');
+    const movedHead = (await moved.git('rev-parse', 'HEAD')).trim();
+    await moved.dispose();
+    const from = (await host.requests()).length;
+    const movedStarted = performance.now();
+    const movedCycle = await pollGitSync(ctx);
+    await ctx.jobs.idle();
+    const movedMs = performance.now() - movedStarted;
+    const behind = (await Promise.all(spaces.map((spaceId) => ctx.reader.resolveRef(spaceId, MAIN_REF)))).filter((head) => head !== movedHead);
+    if (behind.length > 0) throw new Error(`bench: ${behind.length} spaces did not take the host's commit`);
+
+    console.log(`monorepo poll cycle: ${SPACES} spaces connected to one host repository, a project directory each, nothing changed; ${POLL_ROUNDS} rounds alternating, p50; ${machine()}`);
+    console.log(`  setup (repository, spaces, connections, first runs): ${ms(setupMs)}; host requests: ${setupRequests.filter((r) => r.startsWith('POST')).length} POST git-upload-pack of ${setupRequests.length}`);
+    line(`pollGitSync(ctx), ${SPACES} connections to one repository`, median(cycles), median(baseline), 'one plain `git ls-remote --heads` of the repository', '< 5000 ms');
+    console.log(`      rounds: ${cycles.map(ms).join(', ')}; baseline rounds: ${baseline.map(ms).join(', ')}`);
+    console.log(`      runs queued per cycle: ${queued.join(', ')} (must be 0)`);
+    console.log(`      host requests of a cycle: ${cycleRequests}`);
+    console.log(`      the host moved: a cycle queued ${movedCycle.queued.length} runs; cycle and runs ${ms(movedMs)}; host requests: ${await counted(from)}`);
+  } finally {
+    await server.close();
+    await host.close();
+  }
+}
+
 async function firstExport(): Promise<void> {
   const server = await startBenchServer({ fetchAllow: ['127.0.0.1'], gitSyncPollMs: 60_000 });
   const host = await startHost();
@@ -441,5 +537,6 @@ console.log(`load average at start: ${(await fs.readFile('/proc/loadavg', 'utf8'
 if (CASE === 'all' || CASE === 'propagation') await propagation();
 if (CASE === 'all' || CASE === 'poll') await pollAtScale();
 if (CASE === 'all' || CASE === 'export') await firstExport();
+if (CASE === 'all' || CASE === 'monorepo') await monorepoPoll();
 console.log(`load average at end: ${(await fs.readFile('/proc/loadavg', 'utf8')).trim()}`);
 await fs.rm(env.HOME!, { recursive: true, force: true });

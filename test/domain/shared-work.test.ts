@@ -52,6 +52,34 @@ describe('shared work', () => {
     expect(order).toEqual(['first starts', 'other', 'first ends', 'second']);
   });
 
+  it('shares a fresh run among callers: one arriving while a run is under way waits for it, then shares the next with the others', async () => {
+    const shared = new SharedWork();
+    const started: string[] = [];
+    const held = { first: deferred(), next: deferred() };
+    const first = shared.fresh('k', async () => {
+      started.push('first');
+      await held.first.promise;
+      return 'first';
+    });
+    // Asked while the first runs: they may miss what changed since it began, so they share the next run, not it.
+    const next = async () => {
+      started.push('next');
+      await held.next.promise;
+      throw new Error('next failed');
+    };
+    const late = [shared.fresh('k', next), shared.fresh('k', next)];
+    // Other keys run beside them.
+    expect(await shared.fresh('other', async () => (started.push('other'), 'other'))).toBe('other');
+    expect(started).toEqual(['first', 'other']);
+    held.first.resolve();
+    expect(await first).toBe('first');
+    held.next.resolve();
+    for (const call of late) await expect(call).rejects.toThrow('next failed');
+    expect(started).toEqual(['first', 'other', 'next']);
+    // The key is free once both settled.
+    expect(await shared.fresh('k', async () => 'again')).toBe('again');
+  });
+
   it('frees the key when the work fails, and keeps two instances apart', async () => {
     const shared = new SharedWork();
     await expect(shared.run('k', () => Promise.reject(new Error('boom')))).rejects.toThrow('boom');

@@ -13,6 +13,12 @@ export interface GitHttpServer {
   url: string;
   /** Requests seen (method and path). */
   requests: string[];
+  /**
+   * The paths of the upload-pack requests that asked for objects (a fetch or a clone: protocol v0's only kind of
+   * upload-pack request, v2's `command=fetch`), as they were answered; v2's `command=ls-refs` (a ref read, as
+   * `ls-remote` makes) is not one.
+   */
+  fetches: string[];
   /** The Authorization headers of the requests seen (to check what a client sent). */
   authorizations: string[];
   /** Holds every request from now on (seen, not answered) until the function returned is called: a host that hangs. */
@@ -29,6 +35,7 @@ export interface GitHttpServerOptions {
 
 export async function startGitHttpServer(root: string, options: GitHttpServerOptions = {}): Promise<GitHttpServer> {
   const requests: string[] = [];
+  const fetches: string[] = [];
   const authorizations: string[] = [];
   const expected = options.auth && `Basic ${Buffer.from(`${options.auth.username}:${options.auth.password}`).toString('base64')}`;
   let held: Promise<void> | undefined;
@@ -61,6 +68,11 @@ export async function startGitHttpServer(root: string, options: GitHttpServerOpt
         ...(options.auth ? { REMOTE_USER: options.auth.username } : {}),
       },
     });
+    // The request's first bytes, to tell a v2 ref read (`command=ls-refs` in its first pkt-line) from a fetch.
+    let start = Buffer.alloc(0);
+    request.on('data', (chunk: Buffer) => {
+      if (start.length < 64) start = Buffer.concat([start, chunk]);
+    });
     request.pipe(child.stdin);
     const chunks: Buffer[] = [];
     child.stdout.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -78,6 +90,9 @@ export async function startGitHttpServer(root: string, options: GitHttpServerOpt
       }
       response.statusCode = status;
       response.end(out.subarray(split + 4));
+      if (request.method === 'POST' && url.pathname.endsWith('/git-upload-pack') && status === 200 && !start.subarray(4, 19).equals(Buffer.from('command=ls-refs'))) {
+        fetches.push(url.pathname);
+      }
     });
   };
   await new Promise<void>((resolve, reject) => server.once('error', reject).listen(options.port ?? 0, '127.0.0.1', () => resolve()));
@@ -85,6 +100,7 @@ export async function startGitHttpServer(root: string, options: GitHttpServerOpt
   return {
     url: `http://127.0.0.1:${port}`,
     requests,
+    fetches,
     authorizations,
     hold() {
       let release!: () => void;

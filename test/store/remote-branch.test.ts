@@ -14,11 +14,13 @@ import { GitStore } from '../../src/store/git/repositories.js';
 import {
   advertisedRemoteBranches,
   basicAuthorization,
+  fetchFromMirror,
   fetchRemoteBranch,
   pushToRemoteBranch,
   remoteBranches,
   remoteHead,
   RemoteFailure,
+  updateMirror,
   type RemoteBranch,
 } from '../../src/store/git/remote-branch.js';
 import { advertisedBranches } from '../../src/store/git/advertisement.js';
@@ -156,6 +158,55 @@ describe('a branch on another git host', () => {
     expect(refused.reason).toBe('refused');
     expect(refused.message).toContain('GH006: Protected branch update failed');
     expect(await hostLog('protected')).toEqual([head]);
+  });
+
+  it('keeps the host branch in a mirror named by its key\'s hash, fetched only when it moved, and brings it into spaces from there', async () => {
+    const user = await hostRepository('mirrored', 2);
+    for (const id of ['space-m1', 'space-m2']) await store.createRepository(id, [{ path: 'README.md', content: '# M\n' }], 'First', AUTHOR);
+    const key = `${host.url}/mirrored.git\nsome credentials\nrefs/heads/main`;
+    const mirror = store.mirrorPath(key);
+    expect(path.relative(store.mirrorsRoot, mirror)).toMatch(/^([0-9a-f]{2})\/\1[0-9a-f]{62}\.git$/);
+    const fetches = host.fetches.length;
+    const head = (await hostLog('mirrored'))[0];
+    expect(await updateMirror(store, key, remote('mirrored'))).toBe(head);
+    // Unchanged on the host: a ref read, no fetch.
+    expect(await updateMirror(store, key, remote('mirrored'))).toBe(head);
+    expect(host.fetches.slice(fetches)).toEqual(['/mirrored.git/git-upload-pack']);
+    // Read first from the ref advertisement (no git process): unchanged, one GET and nothing else.
+    const fetcher = new GuardedFetcher({ allow: ['127.0.0.1'], timeoutMs: 10_000 });
+    try {
+      const before = host.requests.length;
+      expect(await updateMirror(store, key, remote('mirrored'), fetcher)).toBe(head);
+      expect(host.requests.slice(before)).toEqual(['GET /mirrored.git/info/refs']);
+      // Moved: fetched.
+      await user.write('page-moved.md', '# Moved\n');
+      const moved = await user.commit('Moved');
+      await user.push('HEAD:refs/heads/main');
+      expect(await updateMirror(store, key, remote('mirrored'), fetcher)).toBe(moved);
+      expect(host.fetches.slice(fetches)).toHaveLength(2);
+    } finally {
+      await fetcher.close();
+    }
+    const current = (await hostLog('mirrored'))[0];
+    for (const id of ['space-m1', 'space-m2']) {
+      expect(await fetchFromMirror(store, id, key, 'refs/heads/main', 'refs/quire/sync/remote')).toBe(current);
+      expect(await spaceLog(id, 'refs/quire/sync/remote')).toEqual(await hostLog('mirrored'));
+    }
+    expect(host.fetches.slice(fetches)).toHaveLength(2);
+    // The mirror's config names no remote and holds no credentials.
+    const config = await fs.readFile(path.join(mirror, 'config'), 'utf8');
+    expect(config).not.toContain('remote');
+    expect(config).not.toContain(Buffer.from(`docs-bot:${TOKEN}`).toString('base64'));
+
+    // The branch gone from the host: undefined, and the mirror forgets it (a space then has nothing to fetch from it).
+    await exec('git', ['--git-dir', path.join(hostRoot, 'mirrored.git'), 'update-ref', '-d', 'refs/heads/main'], { env });
+    expect(await updateMirror(store, key, remote('mirrored'))).toBeUndefined();
+    const failure = (await fetchFromMirror(store, 'space-m1', key, 'refs/heads/main', 'refs/quire/sync/remote').catch((error: unknown) => error)) as RemoteFailure;
+    expect(failure).toBeInstanceOf(RemoteFailure);
+    expect(failure.reason).toBe('absent');
+    // A wrong token fails as a fetch straight into a space does, and leaves the mirror as it was.
+    expect(((await updateMirror(store, key, remote('mirrored', 'glpat-wrong-token-9876543210')).catch((error: unknown) => error)) as RemoteFailure).reason).toBe('auth');
+    await user.dispose();
   });
 
   it('refuses a wrong token as `auth`, and never shows a token on a command line, in a config or a message', async () => {

@@ -3,6 +3,7 @@
  * only; the data dir's key is made once, private, and the same for processes racing to make it.
  */
 import { execFile } from 'node:child_process';
+import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -13,6 +14,20 @@ import { SecretBox } from '../../src/store/keys/secret-box.js';
 const exec = promisify(execFile);
 
 describe('the secret box', () => {
+  it('fingerprints a text the same way each time, per key and context, without telling it', () => {
+    const token = 'ghp_abcdefghijklmnopqrstuvwxyz0123456789';
+    const box = SecretBox.withKey(Buffer.alloc(32, 1));
+    const fingerprint = box.fingerprint(token, 'git-sync-reader');
+    expect(fingerprint).toMatch(/^[0-9a-f]{64}$/);
+    expect(box.fingerprint(token, 'git-sync-reader')).toBe(fingerprint);
+    expect(SecretBox.withKey(Buffer.alloc(32, 1)).fingerprint(token, 'git-sync-reader')).toBe(fingerprint);
+    // Another text, another context or another key: another fingerprint; and not the text's plain hash.
+    expect(box.fingerprint(`${token}x`, 'git-sync-reader')).not.toBe(fingerprint);
+    expect(box.fingerprint(token, 'elsewhere')).not.toBe(fingerprint);
+    expect(SecretBox.withKey(Buffer.alloc(32, 2)).fingerprint(token, 'git-sync-reader')).not.toBe(fingerprint);
+    expect(fingerprint).not.toBe(crypto.createHash('sha256').update(token).digest('hex'));
+  });
+
   it('opens what it sealed, for the same context only, and never leaves the secret readable', async () => {
     const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'quire-secrets-'));
     const box = await SecretBox.ofDataDir(dataDir, 'credentials');

@@ -1,9 +1,9 @@
 /**
  * One poll cycle of Git Sync, for hosts whose webhooks cannot reach this server, and the catch-up after a restart:
- * every connected repository's branches are read once (`ls-remote`, no fetch; spaces connected to one repository, a
- * monorepo's project directories, share the read), and a run is queued for each connection the rule of
- * ./poll-rule.ts says has something to do. Queued, not run here: runs are the `git-sync` job's, in turn per space,
- * on whichever process takes the job.
+ * every connected repository's branches are read once (`ls-remote`, no fetch; spaces connected to one repository with
+ * the same credentials, a monorepo's project directories, share the read), and a run is queued for each connection
+ * the rule of ./poll-rule.ts says has something to do. Queued, not run here: runs are the `git-sync` job's, in turn
+ * per space, on whichever process takes the job; spaces reading one branch alike share its fetch (./run.ts).
  *
  * The cycle is a recurring job (every QUIRE_GIT_SYNC_POLL_S, one schedule for all processes on BullMQ) and runs once
  * when `quire serve` starts, so a connection a killed process left in the middle of a run is finished.
@@ -15,7 +15,7 @@ import { findChangeRequest } from '../../store/sql/change-requests.js';
 import { activeGitSyncConnections, type GitSyncConnectionRow } from '../../store/sql/git-sync.js';
 import { advertisedRemoteBranches, RemoteFailure } from '../../store/git/remote-branch.js';
 import { FetchFailure } from '../../store/net/guarded-fetch.js';
-import { remoteOf } from './run.js';
+import { readerKey, remoteOf } from './run.js';
 import { shouldRunOnPoll, type PollFacts } from './poll-rule.js';
 
 /** Repositories read at once: each read is a git process and a round trip to the host. */
@@ -24,7 +24,7 @@ const READS_AT_ONCE = 8;
 export interface PollCycle {
   /** Connections looked at. */
   connections: number;
-  /** Repositories read (one per URL). */
+  /** Repositories read (one per URL and credentials). */
   repositories: number;
   /** Spaces whose run was queued. */
   queued: string[];
@@ -33,19 +33,25 @@ export interface PollCycle {
 /** Reads every connected repository once and queues a run for each connection with something to do. */
 export async function pollGitSync(ctx: Context): Promise<PollCycle> {
   const rows = await activeGitSyncConnections(ctx.db);
-  const byUrl = new Map<string, GitSyncConnectionRow[]>();
-  for (const row of rows) byUrl.set(row.url, [...(byUrl.get(row.url) ?? []), row]);
+  // One read per reader (./run.ts readerKey: the URL and the credentials): a connection learns of the host only what
+  // its own credentials read, never another's, whatever branch each follows.
+  const byReader = new Map<string, GitSyncConnectionRow[]>();
+  const readerOf = new Map<GitSyncConnectionRow, string>();
+  for (const row of rows) {
+    const reader = readerKey(ctx, row);
+    readerOf.set(row, reader);
+    byReader.set(reader, [...(byReader.get(reader) ?? []), row]);
+  }
   const reads = new PQueue({ concurrency: READS_AT_ONCE });
   const branches = new Map<string, Map<string, string> | 'unreadable'>();
   await Promise.all(
-    [...byUrl].map(([url, group]) =>
+    [...byReader].map(([reader, group]) =>
       reads.add(async () => {
-        // One connection's credentials read the repository for all; a connection whose own are wrong finds out in its run.
         try {
-          branches.set(url, await advertisedRemoteBranches(ctx.fetcher, ctx.git, group[0].space_id, await remoteOf(ctx, group[0])));
+          branches.set(reader, await advertisedRemoteBranches(ctx.fetcher, ctx.git, group[0].space_id, await remoteOf(ctx, group[0])));
         } catch (error) {
           if (!(error instanceof RemoteFailure || error instanceof FetchFailure)) throw error;
-          branches.set(url, 'unreadable');
+          branches.set(reader, 'unreadable');
         }
       }),
     ),
@@ -53,7 +59,7 @@ export async function pollGitSync(ctx: Context): Promise<PollCycle> {
   const now = Date.now();
   const queued: string[] = [];
   for (const row of rows) {
-    const read = branches.get(row.url)!;
+    const read = branches.get(readerOf.get(row)!)!;
     const remoteHead = read === 'unreadable' ? read : read.get(row.ref);
     const localMain = await ctx.reader.resolveRef(row.space_id, MAIN_REF);
     const due = shouldRunOnPoll({
@@ -74,7 +80,7 @@ export async function pollGitSync(ctx: Context): Promise<PollCycle> {
     await ctx.jobs.enqueueWhenReachable({ name: 'git-sync', payload: { spaceId: row.space_id, commit } });
     queued.push(row.space_id);
   }
-  return { connections: rows.length, repositories: byUrl.size, queued };
+  return { connections: rows.length, repositories: byReader.size, queued };
 }
 
 /** Whether the change request a conflict was parked in is still open (a conflict without one waits for a side to move). */

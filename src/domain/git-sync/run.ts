@@ -17,6 +17,13 @@
  *
  * Runs of one space take turns in this process (ctx.workByKey.inTurn: a run asked for while one is under way runs after
  * it, and sees what changed meanwhile); runs in other processes meet the same compare-and-swaps.
+ *
+ * Spaces that read one branch alike (a monorepo's project directories: same URL, branch and credentials) share one
+ * fetch of the host: the run brings the branch into a local mirror (see `mirrorKey`), fetching it at most once for
+ * the runs that ask at the same time, and then into the space's own `refs/quire/sync/remote` from the mirror, a fetch
+ * between two local repositories. Pushes stay the space's own: each pushes its main by compare-and-swap on what it
+ * fetched, so the spaces of a monorepo never push over one another (the second finds the branch moved, fetches again,
+ * and merges).
  */
 import type { Caller, Context } from '../context.js';
 import { NotFound } from '../errors.js';
@@ -30,7 +37,7 @@ import { inProjectDirectory } from '../../content/project-directory.js';
 import { validateContent } from '../../content/validate-content.js';
 import { formatProblem } from '../../content/problems.js';
 import { QUIRE_SIGNATURE } from '../../store/git/repositories.js';
-import { basicAuthorization, fetchRemoteBranch, pushToRemoteBranch, RemoteFailure, type RemoteBranch } from '../../store/git/remote-branch.js';
+import { basicAuthorization, fetchFromMirror, fetchRemoteBranch, pushToRemoteBranch, RemoteFailure, updateMirror, type RemoteBranch } from '../../store/git/remote-branch.js';
 import { findGitSyncConnection, updateGitSyncState, type GitSyncConnectionRow } from '../../store/sql/git-sync.js';
 import { FetchFailure } from '../../store/net/guarded-fetch.js';
 import { sealContext } from './connections.js';
@@ -51,12 +58,60 @@ type Direction = 'to host' | 'from host' | 'both' | 'none';
 type Outcome = Pick<GitSyncConnectionRow, 'status' | 'error' | 'remote_commit' | 'local_commit'> &
   Partial<Pick<GitSyncConnectionRow, 'change_request_id' | 'notice'>> & { synced: boolean; direction: Direction; commits: number };
 
+/** The connection's secret (token or deploy key), opened; undefined when it has none. */
+function secretOf(ctx: Context, row: GitSyncConnectionRow): string | undefined {
+  return row.auth_secret === null ? undefined : ctx.secrets.open(row.auth_secret, sealContext(row.space_id, 'auth'));
+}
+
+/** The URL as a key: an https URL's trailing slashes dropped (the connection keeps it as URL.href gives it, host in lower case). */
+function normalizedUrl(url: string): string {
+  return url.startsWith('ssh://') ? url : url.replace(/\/+$/, '');
+}
+
+/**
+ * What reads the host alike for connections: the same normalized URL read with the same credentials. The poll reads a
+ * repository's branches once per reader; runs share a mirror per reader and branch (`mirrorKey`).
+ *
+ * Why the credentials are in it: a mirror holds what its fetch's credentials could read, and a space must never read
+ * through another's credentials (a token revoked or limited on the host while another still reads; a deploy key the
+ * host no longer has). Connections share only when they present the host the very same credentials (kind, user name,
+ * token or deploy key) and, over SSH, trust the same host key: what one could fetch, each could have fetched itself.
+ * The credentials enter the key as a fingerprint (HMAC under the credentials key, ctx.secrets.fingerprint), so the
+ * key, and the mirror's path made from it, tells nothing of them, not even to a guess of a weak token.
+ */
+export function readerKey(ctx: Context, row: GitSyncConnectionRow): string {
+  const credentials = [row.auth_kind, row.auth_username ?? '', secretOf(ctx, row) ?? '', row.host_key ?? ''].join('\0');
+  return `${normalizedUrl(row.url)}\n${ctx.secrets.fingerprint(credentials, 'git-sync-reader')}`;
+}
+
+/**
+ * The mirror a connection's runs fetch through (a reader's branch: `readerKey` and the ref); undefined over SSH before
+ * the first run has trusted a host key: that run fetches on its own as it always did, so the key it learns is its own.
+ */
+export function mirrorKey(ctx: Context, row: GitSyncConnectionRow): string | undefined {
+  if (row.auth_kind === 'ssh-key' && row.host_key === null) return undefined;
+  return `${readerKey(ctx, row)}\n${row.ref}`;
+}
+
+/**
+ * The host's branch brought into the space's `refs/quire/sync/remote`: through the mirror of `mirror` (fetched from
+ * the host once for the runs that ask meanwhile: ctx.workByKey.fresh, so a run never takes a fetch begun before it
+ * asked, which could miss a push its webhook announced), or straight from the host without one. The commit fetched,
+ * or undefined when the host has no such branch.
+ */
+async function fetchHostBranch(ctx: Context, spaceId: string, remote: RemoteBranch, mirror: string | undefined): Promise<string | undefined> {
+  if (mirror === undefined) return fetchRemoteBranch(ctx.git, spaceId, remote, SYNC_REMOTE_REF);
+  const head = await ctx.workByKey.fresh(`git-sync-mirror:${mirror}`, () => updateMirror(ctx.git, mirror, remote, ctx.fetcher));
+  if (head === undefined) return undefined;
+  return fetchFromMirror(ctx.git, spaceId, mirror, remote.ref, SYNC_REMOTE_REF);
+}
+
 /**
  * The branch of the connection, reachable as the fetch guard allows (resolved again at each run). Over SSH, the host
  * key stored (none before the first run: the transport then trusts and keeps the one the host shows).
  */
 export async function remoteOf(ctx: Context, row: GitSyncConnectionRow): Promise<RemoteBranch> {
-  const secret = row.auth_secret === null ? undefined : ctx.secrets.open(row.auth_secret, sealContext(row.space_id, 'auth'));
+  const secret = secretOf(ctx, row);
   if (row.auth_kind === 'ssh-key') {
     if (secret === undefined) throw new Error(`the Git Sync connection of space ${row.space_id} is by SSH but has no deploy key`);
     const { host, port } = sshRemote(row.url);
@@ -120,7 +175,7 @@ async function lastSeenIn(ctx: Context, spaceId: string, lastSeen: string | null
 /** One attempt: fetch, decide, act. `moved`: the host's branch moved under the push (fetch again). */
 async function attempt(ctx: Context, row: GitSyncConnectionRow, remote: RemoteBranch, alreadySynced: boolean): Promise<Outcome | 'moved'> {
   const spaceId = row.space_id;
-  const fetched = await fetchRemoteBranch(ctx.git, spaceId, remote, SYNC_REMOTE_REF);
+  const fetched = await fetchHostBranch(ctx, spaceId, remote, mirrorKey(ctx, row));
   const local = await ctx.reader.resolveRef(spaceId, MAIN_REF);
   if (!local) return stopped('error', 'the space has no main branch', fetched, undefined);
   const [remoteInLocal, localInRemote, lastRemoteInRemote] =

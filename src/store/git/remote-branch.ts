@@ -1,6 +1,7 @@
 /**
  * One branch of a repository on another git host, as Git Sync reads and writes it over HTTP(S) or SSH: where it is
- * (`remoteHead`), its commits brought into a ref of the space's repository (`fetchRemoteBranch`), and a commit of the
+ * (`remoteHead`), its commits brought into a ref of the space's repository (`fetchRemoteBranch`, or through a local
+ * mirror shared by the spaces that read the branch alike: `updateMirror`, then `fetchFromMirror`), and a commit of the
  * space's pushed to it (`pushToRemoteBranch`), the same commit objects both ways. A push is a compare-and-swap on the
  * host: `--force-with-lease` names the commit the branch must still be at (or that it must not exist), so a push never
  * replaces commits the host received meanwhile; the host then answers `moved` and the sync fetches again. Never a
@@ -12,7 +13,8 @@
  * message is cut to one line.
  */
 import type { GitStore } from './repositories.js';
-import { GitCommandError, runGit } from './run.js';
+import { RefLockTimeout } from './ref-lock.js';
+import { GitCommandError, runGit, runGitStatus } from './run.js';
 import { advertisedBranches } from './advertisement.js';
 import { pinnedHttpGit, type PinnedAddress } from './pinned-http.js';
 import { withPinnedSsh, type SshTransport } from './pinned-ssh.js';
@@ -42,11 +44,12 @@ export interface RemoteBranch {
 /**
  * Why talking to the host failed: `auth` (the host refused the credentials), `host-key` (the SSH host showed another
  * key than the one trusted), `unreachable` (no answer, not a git repository there), `refused` (the host refused the
- * push: branch protection, a hook; `message` is its reason), `moved` (the branch is not where the push expected it).
+ * push: branch protection, a hook; `message` is its reason), `moved` (the branch is not where the push expected it),
+ * `absent` (a fetch named a branch the host does not have).
  */
 export class RemoteFailure extends Error {
   constructor(
-    readonly reason: 'auth' | 'host-key' | 'unreachable' | 'refused' | 'moved',
+    readonly reason: 'auth' | 'host-key' | 'unreachable' | 'refused' | 'moved' | 'absent',
     message: string,
   ) {
     super(message);
@@ -88,6 +91,7 @@ function failureOf(error: unknown, what: string): RemoteFailure {
     return new RemoteFailure('auth', `${what}: the host refused the credentials (${lastLine(text)})`);
   }
   if (/stale info|\(fetch first\)|non-fast-forward/.test(text)) return new RemoteFailure('moved', `${what}: the branch moved on the host meanwhile`);
+  if (/couldn't find remote ref/.test(text)) return new RemoteFailure('absent', `${what}: the host has no such branch`);
   // The host's own refusal: its hook's lines (`remote: ...`) and git's `! [remote rejected] ... (reason)`.
   const rejected = /\[remote rejected\][^(]*\((.*)\)/.exec(text)?.[1];
   if (rejected !== undefined) {
@@ -98,8 +102,13 @@ function failureOf(error: unknown, what: string): RemoteFailure {
 }
 
 async function runRemote(store: GitStore, spaceId: string, remote: RemoteBranch, command: string[], what: string): Promise<Buffer> {
+  return runRemoteIn(store.repositoryPath(spaceId), remote, command, what);
+}
+
+/** Runs git `command` in the repository `gitDir`, talking to the host of `remote` as the top says. */
+async function runRemoteIn(gitDir: string, remote: RemoteBranch, command: string[], what: string): Promise<Buffer> {
   const signal = AbortSignal.timeout(remote.timeoutMs ?? DEFAULT_TIMEOUT_MS);
-  const run = ({ args, env }: { args: string[]; env: Record<string, string | undefined> }) => runGit([...args, ...command], { gitDir: store.repositoryPath(spaceId), env, signal });
+  const run = ({ args, env }: { args: string[]; env: Record<string, string | undefined> }) => runGit([...args, ...command], { gitDir, env, signal });
   const { transport } = remote;
   try {
     if (transport.kind === 'ssh') return await withPinnedSsh(transport, run);
@@ -149,7 +158,12 @@ export interface AdvertisementReader {
  * git after all; one that refuses the credentials or cannot be reached fails as git would.
  */
 export async function advertisedRemoteBranches(reader: AdvertisementReader, store: GitStore, spaceId: string, remote: RemoteBranch): Promise<Map<string, string>> {
-  if (remote.transport.kind !== 'http') return remoteBranches(store, spaceId, remote);
+  return (await advertisement(reader, remote)) ?? remoteBranches(store, spaceId, remote);
+}
+
+/** The branches of the host's ref advertisement (see advertisedRemoteBranches); undefined when they are git's to read. */
+async function advertisement(reader: AdvertisementReader, remote: RemoteBranch): Promise<Map<string, string> | undefined> {
+  if (remote.transport.kind !== 'http') return undefined;
   const what = `reading the branches of ${remote.url}`;
   let answer;
   try {
@@ -165,8 +179,7 @@ export async function advertisedRemoteBranches(reader: AdvertisementReader, stor
   // A repository with a huge ref list is left to git: its parse would hold the event loop (512 KiB, 7,500 branches:
   // under 25 ms here; 4 MiB took 120-200 ms).
   const parsable = answer.contentType.startsWith('application/x-git-upload-pack-advertisement') && answer.body.length <= MAX_PARSED_ADVERTISEMENT_BYTES;
-  const branches = parsable ? advertisedBranches(answer.body) : undefined;
-  return branches ?? remoteBranches(store, spaceId, remote);
+  return parsable ? advertisedBranches(answer.body) : undefined;
 }
 
 /**
@@ -178,6 +191,54 @@ export async function fetchRemoteBranch(store: GitStore, spaceId: string, remote
   if (head === undefined) return undefined;
   await runRemote(store, spaceId, remote, ['fetch', '--quiet', '--no-tags', '--no-write-fetch-head', '--', remote.url, `+${remote.ref}:${localRef}`], `fetching ${remote.ref} of ${remote.url}`);
   return head;
+}
+
+/**
+ * Brings the remote branch into the mirror of `key` (./repositories.ts mirrorPath), under the same ref name: the
+ * commit it is at, or undefined when the host has no such branch (the mirror then forgets it). Credentials go as for
+ * every transfer here (the environment, or a private file for one command): the mirror's config holds none, nor any
+ * remote. A branch the mirror holds already costs the host a ref read and no fetch: with `reader`, over HTTP(S), one
+ * GET of the ref advertisement and no git process (as the poll reads); otherwise git's fetch, which asks for no object
+ * it has. One process writes a mirror at a time; a process that waited longer than a transfer may take fails
+ * `unreachable`.
+ */
+export async function updateMirror(store: GitStore, key: string, remote: RemoteBranch, reader?: AdvertisementReader): Promise<string | undefined> {
+  const what = `fetching ${remote.ref} of ${remote.url}`;
+  try {
+    return await store.withMirror(key, remote.timeoutMs ?? DEFAULT_TIMEOUT_MS, async (gitDir) => {
+      const advertised = reader && (await advertisement(reader, remote))?.get(remote.ref);
+      if (advertised !== undefined) {
+        const held = await runGitStatus(['rev-parse', '--verify', '--quiet', '--end-of-options', `${remote.ref}^{commit}`], { gitDir, launcher: store.launcher });
+        if (held.code === 0 && held.stdout.toString('utf8').trim() === advertised) return advertised;
+      }
+      try {
+        await runRemoteIn(gitDir, remote, ['fetch', '--quiet', '--no-tags', '--no-write-fetch-head', '--', remote.url, `+${remote.ref}:${remote.ref}`], what);
+      } catch (error) {
+        if (!(error instanceof RemoteFailure && error.reason === 'absent')) throw error;
+        await runGit(['update-ref', '-d', remote.ref], { gitDir, launcher: store.launcher });
+        return undefined;
+      }
+      return (await runGit(['rev-parse', '--verify', '--end-of-options', `${remote.ref}^{commit}`], { gitDir, launcher: store.launcher })).toString('utf8').trim();
+    });
+  } catch (error) {
+    if (error instanceof RefLockTimeout) throw new RemoteFailure('unreachable', `${what}: its local mirror stayed busy with another process's fetch; it will be tried again`);
+    throw error;
+  }
+}
+
+/**
+ * Brings `ref` of the mirror of `key` into `localRef` of the space's repository (moved whatever it held), a fetch
+ * between two local repositories: the commit `localRef` is at afterwards (what the mirror held when read, which a
+ * later `updateMirror` may have moved on from the commit that one answered).
+ */
+export async function fetchFromMirror(store: GitStore, spaceId: string, key: string, ref: string, localRef: string): Promise<string> {
+  const gitDir = store.repositoryPath(spaceId);
+  try {
+    await runGit(['fetch', '--quiet', '--no-tags', '--no-write-fetch-head', '--', store.mirrorPath(key), `+${ref}:${localRef}`], { gitDir, launcher: store.launcher });
+    return (await runGit(['rev-parse', '--verify', '--end-of-options', `${localRef}^{commit}`], { gitDir, launcher: store.launcher })).toString('utf8').trim();
+  } catch (error) {
+    throw failureOf(error, `fetching ${ref} from its local mirror`);
+  }
 }
 
 /**

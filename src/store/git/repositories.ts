@@ -1,8 +1,10 @@
 /**
  * Where space repositories live and how they are created, copied and removed. The only code that knows the
- * disk layout: `<dataDir>/repositories/<first two chars of id>/<id>.git`. A push's incoming objects are read by
- * ./incoming-push.ts.
+ * disk layout: `<dataDir>/repositories/<first two chars of id>/<id>.git`, and Git Sync's mirrors of other hosts'
+ * branches, `<dataDir>/git-sync-mirrors/<first two hex digits>/<sha-256 of the mirror's key>.git`. A push's incoming
+ * objects are read by ./incoming-push.ts.
  */
+import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -116,6 +118,8 @@ export const REF_LOCK_TIMEOUT_MS = 30_000;
 
 export class GitStore {
   readonly root: string;
+  /** Git Sync's mirrors (see mirrorPath). */
+  readonly mirrorsRoot: string;
   private readonly refLocks = new RefLocks();
   /** Turns of the writers of each space, in this process (see PushesUnderWay). */
   readonly pushesUnderWay = new PushesUnderWay();
@@ -127,6 +131,7 @@ export class GitStore {
   /** `launcher`: the container's; none: git processes start directly. */
   constructor(dataDir: string, options: { launcher?: ProcessLauncher } = {}) {
     this.root = path.join(dataDir, 'repositories');
+    this.mirrorsRoot = path.join(dataDir, 'git-sync-mirrors');
     this.launcher = options.launcher ?? new ProcessLauncher(Infinity);
     this.pushChannels = new PushChannels(this.launcher);
   }
@@ -167,6 +172,30 @@ export class GitStore {
   repositoryPath(spaceId: string): string {
     if (!SAFE_ID.test(spaceId) || spaceId.length < 2) throw new Error(`unsafe repository id "${spaceId}"`);
     return path.join(this.root, spaceId.slice(0, 2), `${spaceId}.git`);
+  }
+
+  /**
+   * Absolute path of the mirror of `key` (Git Sync's local copy of a host's branch, shared by the spaces that read it
+   * alike: ../../domain/git-sync/run.ts makes the key). Only the key's SHA-256 becomes the path: whatever the key holds
+   * (a URL, a ref), nothing of it reaches the file system.
+   */
+  mirrorPath(key: string): string {
+    const digest = crypto.createHash('sha256').update(key, 'utf8').digest('hex');
+    return path.join(this.mirrorsRoot, digest.slice(0, 2), `${digest}.git`);
+  }
+
+  /**
+   * Runs `work` on the mirror of `key` (made, empty, on first use) holding its ref lock, so one process at a time
+   * writes it, across the processes sharing the data directory; waits at most `timeoutMs` (RefLockTimeout).
+   */
+  async withMirror<T>(key: string, timeoutMs: number, work: (gitDir: string) => Promise<T>): Promise<T> {
+    const gitDir = this.mirrorPath(key);
+    await fs.mkdir(gitDir, { recursive: true });
+    return this.refLocks.withLock(gitDir, timeoutMs, async () => {
+      // Under the lock, so two processes never init it at once; the lock file in the folder does not stop git.
+      if (!(await fs.stat(path.join(gitDir, 'HEAD')).catch(() => undefined))) await this.git(['init', '--bare', '--quiet', gitDir]);
+      return work(gitDir);
+    });
   }
 
   /**

@@ -36,6 +36,16 @@ export class SecretBox {
     return new SecretBox(key);
   }
 
+  /**
+   * A fingerprint of `text` for `context` (HMAC-SHA256 under a key derived from the box's, hex): equal texts give equal
+   * fingerprints, and a fingerprint tells nothing of its text, not even to a guess, without the key (a plain hash of a
+   * weak token could be guessed from the fingerprint alone).
+   */
+  fingerprint(text: string, context: string): string {
+    const key = Buffer.from(crypto.hkdfSync('sha256', this.key, Buffer.alloc(0), `quire fingerprint: ${context}`, KEY_BYTES));
+    return crypto.createHmac('sha256', key).update(text, 'utf8').digest('hex');
+  }
+
   /** `secret` sealed, bound to `context`. */
   seal(secret: string, context: string): string {
     const iv = crypto.randomBytes(IV_BYTES);
