@@ -59,6 +59,14 @@ export async function api<T>(path: string, options: Options = {}): Promise<T> {
 }
 
 /** A path of the app (below /app), with Quire's base path. */
+/** `api` for a resource that may not exist (a provider not set yet): null on 404, other failures as `api`'s. */
+export function apiOrNone<T>(path: string, options: Options = {}): Promise<T | null> {
+  return api<T>(path, options).catch((error: Error) => {
+    if (error instanceof ApiError && error.status === 404) return null;
+    throw error;
+  });
+}
+
 export const appHref = (path: string) => `${BASE}/app${path}`;
 
 export const encodePath = (path: string) => path.split('/').map(encodeURIComponent).join('/');

@@ -3,9 +3,10 @@
  * whose visitors sign in, the OpenID Connect provider they sign in with (admins; its client secret is written, never
  * read back).
  */
-import { api, ApiError } from '../api.js';
+import { api, apiOrNone } from '../api.js';
 import { useApi } from '../use-api.js';
 import { formFields, useAction } from '../use-action.js';
+import { ChoiceSelect } from '../components/choice-select.js';
 import { ErrorNotice, Failure, Loading } from '../components/status.js';
 import { ConfirmButton } from '../components/confirm-button.js';
 import { GiveToIdentityProvider } from '../components/given-values.js';
@@ -28,14 +29,7 @@ export function SiteVisibilityForm({ organizationId, site, changed }: { organiza
   return (
     <form class="form" onSubmit={save} aria-label="Who may read the site">
       <label for="site-visibility">Visibility</label>
-      {/* Where it starts is marked on its option (not the select's value): see RoleSelect. */}
-      <select id="site-visibility" name="visibility">
-        {VISIBILITIES.map(([value, label]) => (
-          <option key={value} value={value} selected={value === site.visibility}>
-            {label}
-          </option>
-        ))}
-      </select>
+        <ChoiceSelect id="site-visibility" name="visibility" choices={VISIBILITIES} value={site.visibility} />
       <button type="submit" class="button" disabled={action.busy}>
         Save visibility
       </button>
@@ -48,10 +42,7 @@ export function SiteVisibilityForm({ organizationId, site, changed }: { organiza
 export function VisitorSignIn({ organizationId, siteId }: { organizationId: string; siteId: string }) {
   const path = `/orgs/${organizationId}/sites/${siteId}/visitor-oidc`;
   const [loaded, reload] = useApi(`${siteId}:visitor-oidc`, (signal) =>
-    api<SiteOidcProvider>(path, { signal }).catch((error: Error) => {
-      if (error instanceof ApiError && error.status === 404) return null;
-      throw error;
-    }),
+    apiOrNone<SiteOidcProvider>(path, { signal }),
   );
   const action = useAction();
   if (loaded.state === 'loading') return <Loading what="the visitors' sign-in" />;

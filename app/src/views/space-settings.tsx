@@ -1,6 +1,7 @@
 import { api } from '../api.js';
 import { formFields, useAction } from '../use-action.js';
 import { Layout } from '../components/layout.js';
+import { ChoiceSelect } from '../components/choice-select.js';
 import { ErrorNotice, Failure, Loading } from '../components/status.js';
 import { RoleSelect, roleOf } from '../components/role-select.js';
 import { Time } from '../components/time.js';
@@ -46,14 +47,7 @@ function AccessForm({ space, changed }: { space: Space; changed: () => void }) {
       <h2 id="access-title">Who may read it</h2>
       <form class="form" onSubmit={save}>
         <label for="space-visibility">Visibility</label>
-        {/* Where it starts is marked on its option (not the select's value): see RoleSelect. */}
-        <select id="space-visibility" name="visibility">
-          {VISIBILITIES.map(([value, label]) => (
-            <option key={value} value={value} selected={value === space.visibility}>
-              {label}
-            </option>
-          ))}
-        </select>
+        <ChoiceSelect id="space-visibility" name="visibility" choices={VISIBILITIES} value={space.visibility} />
         <label for="space-level">Role every member of the organization has here</label>
         <RoleSelect id="space-level" name="defaultLevel" value={space.defaultLevel} guest="None: only members given access" />
         <button type="submit" class="button" disabled={action.busy}>

@@ -1,5 +1,4 @@
-import { api } from '../../api.js';
-import { ApiError } from '../../api.js';
+import { api, apiOrNone } from '../../api.js';
 import { everything } from '../../lists.js';
 import { useApi } from '../../use-api.js';
 import { formFields, useAction } from '../../use-action.js';
@@ -136,10 +135,7 @@ function SamlProviders({ org }: { org: Organization }) {
 /** The organization's OpenID Connect provider: one at most; its client secret is written, never read back. */
 function OidcProviderSection({ org }: { org: Organization }) {
   const [loaded, reload] = useApi(`${org.id}:oidc`, (signal) =>
-    api<OidcProvider>(`/orgs/${org.id}/oidc`, { signal }).catch((error: Error) => {
-      if (error instanceof ApiError && error.status === 404) return null;
-      throw error;
-    }),
+    apiOrNone<OidcProvider>(`/orgs/${org.id}/oidc`, { signal }),
   );
   const action = useAction();
   if (loaded.state === 'loading') return <Loading what="the OpenID Connect provider" />;
