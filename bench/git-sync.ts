@@ -330,6 +330,8 @@ async function pollAtScale(): Promise<void> {
     const show = (shape: Shape) => `${shape.requests} requests to ${shape.repositories} repositories: ${[...shape.counts].map(([what, n]) => `${n} x [${what}]`).join('; ')}`;
 
     const cycles: number[] = [];
+    /** This process's CPU time during each cycle: Quire's own share (the host answers in a process of its own). */
+    const cycleCpu: number[] = [];
     const baseline: number[] = [];
     const queued: number[] = [];
     let cycleShape: Shape | undefined;
@@ -344,8 +346,11 @@ async function pollAtScale(): Promise<void> {
       const cycle = async () => {
         const from = (await host.requests()).length;
         const started = performance.now();
+        const cpu = process.cpuUsage();
         const result = await pollGitSync(ctx);
         cycles.push(performance.now() - started);
+        const used = process.cpuUsage(cpu);
+        cycleCpu.push((used.user + used.system) / 1000);
         queued.push(result.queued.length);
         if (result.connections !== SPACES || result.repositories !== SPACES) throw new Error(`bench: the cycle saw ${result.connections} connections, ${result.repositories} repositories`);
         cycleShape = await shapes(from);
@@ -379,6 +384,7 @@ async function pollAtScale(): Promise<void> {
     console.log(`  setup (repositories, spaces, connections, first runs): ${ms(setupMs)}`);
     line(`pollGitSync(ctx), ${SPACES} connections`, median(cycles), median(baseline), `${SPACES} plain \`git ls-remote --heads\`, ${READS_AT_ONCE} at a time as the poll reads`, '< 5000 ms');
     console.log(`      rounds: ${cycles.map(ms).join(', ')}; baseline rounds: ${baseline.map(ms).join(', ')}`);
+    console.log(`      Quire's own CPU time per cycle (this process; the host is another): ${cycleCpu.map(ms).join(', ')}, p50 ${ms(median(cycleCpu))}`);
     console.log(`      runs queued per cycle: ${queued.join(', ')} (must be 0)`);
     console.log(`      host requests of a cycle: ${cycleShape && show(cycleShape)}`);
     console.log(`      host requests of the ls-remote baseline: ${baselineShape && show(baselineShape)}`);
@@ -424,6 +430,8 @@ async function monorepoPoll(): Promise<void> {
       return [...counts].map(([what, n]) => `${n} x ${what}`).join(', ') || 'none';
     };
     const cycles: number[] = [];
+    /** This process's CPU time during each cycle: Quire's own share (the host answers in a process of its own). */
+    const cycleCpu: number[] = [];
     const baseline: number[] = [];
     const queued: number[] = [];
     let cycleRequests = '';
@@ -431,8 +439,11 @@ async function monorepoPoll(): Promise<void> {
       const cycle = async () => {
         const from = (await host.requests()).length;
         const started = performance.now();
+        const cpu = process.cpuUsage();
         const result = await pollGitSync(ctx);
         cycles.push(performance.now() - started);
+        const used = process.cpuUsage(cpu);
+        cycleCpu.push((used.user + used.system) / 1000);
         queued.push(result.queued.length);
         if (result.connections !== SPACES || result.repositories !== 1) throw new Error(`bench: the cycle saw ${result.connections} connections, ${result.repositories} repositories`);
         cycleRequests = await counted(from);
@@ -469,6 +480,7 @@ async function monorepoPoll(): Promise<void> {
     console.log(`  setup (repository, spaces, connections, first runs): ${ms(setupMs)}; host requests: ${setupRequests.filter((r) => r.startsWith('POST')).length} POST git-upload-pack of ${setupRequests.length}`);
     line(`pollGitSync(ctx), ${SPACES} connections to one repository`, median(cycles), median(baseline), 'one plain `git ls-remote --heads` of the repository', '< 5000 ms');
     console.log(`      rounds: ${cycles.map(ms).join(', ')}; baseline rounds: ${baseline.map(ms).join(', ')}`);
+    console.log(`      Quire's own CPU time per cycle (this process; the host is another): ${cycleCpu.map(ms).join(', ')}, p50 ${ms(median(cycleCpu))}`);
     console.log(`      runs queued per cycle: ${queued.join(', ')} (must be 0)`);
     console.log(`      host requests of a cycle: ${cycleRequests}`);
     console.log(`      the host moved: a cycle queued ${movedCycle.queued.length} runs; cycle and runs ${ms(movedMs)}; host requests: ${await counted(from)}`);

@@ -131,7 +131,8 @@ export class BullMqQueue implements JobQueue {
    */
   private jobOptions(jobId: string, deduplicateBy?: string): JobsOptions {
     return {
-      jobId,
+      // BullMQ refuses a custom id with ":" (its Redis keys are made of ids and ":"); keys come from payloads.
+      jobId: jobId.replaceAll(':', '_'),
       ...(deduplicateBy ? { deduplication: { id: deduplicateBy } } : {}),
       attempts: this.options.attempts,
       backoff: { type: 'exponential', delay: this.options.retryDelayMs },

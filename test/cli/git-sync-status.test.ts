@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { saveGitSyncConnection } from '../../src/store/sql/git-sync.js';
-import { sealContext } from '../../src/domain/git-sync/connections.js';
+import { sealContext } from '../../src/domain/git-sync/credentials.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { runQuire } from '../helpers/cli.js';
 
@@ -21,7 +21,7 @@ describe('quire git-sync status', () => {
     const { ctx } = t.container;
     const base = {
       ref: 'refs/heads/main', first_sync: 'import', auth_kind: 'token', auth_username: 'docs-bot', webhook_secret: null, host_key: null, remote_commit: null, local_commit: null,
-      change_request_id: null, connected_by: org.admin.user.id, notice: null, created_at: '2026-11-01T00:00:00.000Z', updated_at: '2026-11-02T00:00:00.000Z',
+      change_request_id: null, connected_by: org.admin.user.id, notice: null, branch_pattern: null, created_at: '2026-11-01T00:00:00.000Z', updated_at: '2026-11-02T00:00:00.000Z',
     };
     await saveGitSyncConnection(ctx.db, {
       ...base, space_id: spaces[0], url: 'https://git.example.com/docs/handbook.git', project_directory: 'docs/', status: 'synced', error: null,

@@ -120,7 +120,7 @@ export async function buildWorld(t: TestApp, base: string): Promise<World> {
   await saveGitSyncConnection(t.container.ctx.db, {
     space_id: space.id, url: 'http://127.0.0.1:9/docs.git', ref: 'refs/heads/main', project_directory: '', first_sync: 'import', auth_kind: 'none', auth_username: null,
     auth_secret: null, webhook_secret: null, host_key: null, status: 'error', error: 'the host did not answer', remote_commit: null, local_commit: null,
-    last_synced_at: null, change_request_id: null, connected_by: org.admin.user.id, notice: null, created_at: now, updated_at: now,
+    last_synced_at: null, change_request_id: null, connected_by: org.admin.user.id, notice: null, branch_pattern: null, created_at: now, updated_at: now,
   });
 
   // The cross-organization move targets (transferSpace, transferCollection) need no fixture: the fuzz sends bad ones.

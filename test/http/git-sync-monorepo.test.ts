@@ -12,6 +12,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pollGitSync } from '../../src/domain/git-sync/poll.js';
 import { SYNC_REMOTE_REF } from '../../src/domain/git-sync/run.js';
+import { mirrorKey } from '../../src/domain/git-sync/mirrors.js';
 import { DATABASE_KINDS } from '../helpers/databases.js';
 import { Checkout, spaceRemote } from '../helpers/git.js';
 import { HOST_TOKEN, HOST_USER, startGitSyncScene, type GitSyncScene } from '../helpers/git-sync.js';
@@ -157,5 +158,27 @@ describe.each(DATABASE_KINDS)('Git Sync: the spaces of a monorepo share one fetc
       for (const secret of [HOST_TOKEN, wrong, Buffer.from(`${HOST_USER}:${HOST_TOKEN}`).toString('base64')]) expect(config).not.toContain(secret);
       expect(path.basename(mirror)).toMatch(/^[0-9a-f]{64}\.git$/);
     }
+  }, 120_000);
+
+  it('removes a mirror once no connection reads through it: the last space of a monorepo disconnected, or a connection replaced', async () => {
+    const exists = (dir: string) => fs.stat(dir).then(() => true, () => false);
+    const rowOf = async (spaceId: string) => (await ctx().db.selectFrom('git_sync_connections').selectAll().where('space_id', '=', spaceId).executeTakeFirst())!;
+    const shared = ctx().git.mirrorPath(mirrorKey(ctx(), await rowOf(spaces[0]))!);
+    expect(await exists(shared)).toBe(true);
+    for (const spaceId of spaces.slice(0, 2)) expect((await scene.t.request('DELETE', `/v1/spaces/${spaceId}/git/sync`, { token: scene.admin() })).status).toBe(204);
+    // One space still reads through it.
+    expect(await exists(shared)).toBe(true);
+    expect((await scene.t.request('DELETE', `/v1/spaces/${spaces[2]}/git/sync`, { token: scene.admin() })).status).toBe(204);
+    expect(await exists(shared)).toBe(false);
+
+    // A connection made again with other credentials leaves its former mirror behind it, removed.
+    const spaceId = await scene.newSpace('Reconnected');
+    expect((await scene.connect(spaceId, { url: `${scene.host.url}/mono.git`, firstSync: 'import', auth: { username: HOST_USER, token: 'glpat-wrong-first-000' } })).status).toBe(200);
+    expect(await scene.run(spaceId)).toMatchObject({ status: 'error' });
+    const former = ctx().git.mirrorPath(mirrorKey(ctx(), await rowOf(spaceId))!);
+    expect(await exists(former)).toBe(true);
+    expect((await scene.connect(spaceId, { url: `${scene.host.url}/mono.git`, firstSync: 'import', projectDirectory: 'api/' })).status).toBe(200);
+    expect(await exists(former)).toBe(false);
+    expect(await scene.run(spaceId)).toMatchObject({ status: 'synced' });
   }, 120_000);
 });

@@ -171,7 +171,7 @@ describe.each(DATABASE_KINDS)('Git Sync (%s)', (kind) => {
     expect(await spaceLog(spaceId)).toEqual(before);
     await writer.dispose();
     await user.dispose();
-  });
+  }, 120_000);
 
   it('exports the space\'s history to an absent branch, and refuses to export over the host\'s own commits', async () => {
     await hostRepository('exported', []);

@@ -65,6 +65,14 @@ describe.each(QUEUE_DRIVERS)('job queue (%s)', (driver) => {
     expect(seen[0]).toEqual(job('s1'));
   });
 
+  it('runs a job whose payload holds ":" (BullMQ refuses the character in a job id)', async () => {
+    const seen: Job[] = [];
+    const { queue } = await harness(driver, async (j) => void seen.push(j));
+    expect(await queue.enqueueWhenReachable(job('s1', 'refs:main'))).toBe('queued');
+    await waitFor(() => seen.length === 1, { what: 'the job' });
+    expect(seen[0]).toEqual(job('s1', 'refs:main'));
+  });
+
   it('run waits until the job has finished', async () => {
     const gate = deferred();
     let started = false;

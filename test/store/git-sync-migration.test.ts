@@ -27,12 +27,13 @@ describe.each(DATABASE_KINDS)('migrations 0021 and 0022, Git Sync connections (%
     for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
   });
 
+  // A row as of migration 0022 (later columns absent).
   const row = (fields: Partial<NewGitSyncConnection> = {}): NewGitSyncConnection => ({
     space_id: 'space1', url: 'https://git.example.com/docs/handbook.git', ref: 'refs/heads/main', project_directory: '', first_sync: 'import',
     auth_kind: 'token', auth_username: 'docs-bot', auth_secret: 'v1.sealed', webhook_secret: null, host_key: null, status: 'syncing', error: null,
     remote_commit: null, local_commit: null, last_synced_at: null, change_request_id: null, connected_by: null, notice: null, created_at: '2026-01-01T00:00:00.000Z', updated_at: '2026-01-01T00:00:00.000Z',
     ...fields,
-  });
+  }) as NewGitSyncConnection;
 
   it('up: one connection per space, known values only, states recorded by the run that still holds it, gone with the space; down removes it', async () => {
     const { db, migrator } = await databaseAt(kind, '0020_sites_serve_agents', cleanups);

@@ -27,6 +27,7 @@ import type { SpaceRow } from '../../store/sql/spaces.js';
 import { branchOf, MAIN_REF } from '../content/refs.js';
 import { mergeBlockers, type EffectiveMergeRules } from './mergeability.js';
 import type { BlockingRule } from './merge-rules.js';
+import { queueGitSyncOfChangeRequest } from '../git-sync/change-request-moved.js';
 
 export const CHANGE_REQUEST_STATUSES = ['draft', 'open', 'archived', 'merged'] as const;
 export type ChangeRequestStatus = (typeof CHANGE_REQUEST_STATUSES)[number];
@@ -181,6 +182,7 @@ export async function updateChangeRequest(
   if (patch.status !== undefined) changes.status = patch.status;
   await updateChangeRequestRow(ctx.db, changeRequest.id, changes);
   ctx.events.publish({ spaceId, changeRequestId: changeRequest.id, kind: 'change-request', action: 'updated' });
+  if (patch.status !== undefined && patch.status !== changeRequest.status) await queueGitSyncOfChangeRequest(ctx, spaceId, changeRequest.id, patch.status);
   return viewOf(ctx, spaceId, { ...changeRequest, ...changes });
 }
 
@@ -330,6 +332,7 @@ export async function updateChangeRequestFromMain(ctx: Context, caller: Caller, 
   }
   await updateChangeRequestRow(ctx.db, changeRequest.id, { revision_merged_ancestor: outcome.theirs, updated_at: nowIso() });
   ctx.events.publish({ spaceId, changeRequestId: changeRequest.id, kind: 'change-request', action: 'updated-from-main' });
+  await queueGitSyncOfChangeRequest(ctx, spaceId, changeRequest.id, outcome.head);
   return { revision: outcome.head, result: 'update' };
 }
 

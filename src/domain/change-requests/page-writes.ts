@@ -32,6 +32,7 @@ import { formatProblem, isError } from '../../content/problems.js';
 import { inProjectDirectory } from '../../content/project-directory.js';
 import { readConfig } from '../../content/revision.js';
 import { summaryWithEntries } from '../../content/import-plan.js';
+import { queueGitSyncOfChangeRequest } from '../git-sync/change-request-moved.js';
 
 export interface PageWriteInput {
   path: string;
@@ -144,6 +145,7 @@ export async function writeChangeRequestPage(ctx: Context, caller: Caller, space
       // Reads cached by this process (the branch's head) must see the write at once.
       ctx.cache.invalidate();
       ctx.events.publish({ spaceId, changeRequestId: changeRequest.id, kind: 'change-request', action: 'pushed' });
+      await queueGitSyncOfChangeRequest(ctx, spaceId, changeRequest.id, oid);
       return { revision: oid, changeRequestNumber: changeRequest.number, path, gitPath, created: !existing };
     }
   }

@@ -15,6 +15,7 @@ import { RefLockTimeout, type RefLock } from '../../store/git/ref-lock.js';
 import { isError } from '../../content/problems.js';
 import { formatPushProblem, validatePush, type PushSettings, type RefUpdate } from '../../content/validate-push.js';
 import { busyRefusal, invalidRefusal, staleRefusal } from '../../content/push-messages.js';
+import { queueGitSyncOfChangeRequest } from '../git-sync/change-request-moved.js';
 
 /** Warnings printed by one push, at most (the same ones come back with every push until they are fixed). */
 const MAX_WARNINGS = 50;
@@ -106,7 +107,9 @@ export class PushDecision implements PushGate {
       const number = CHANGE_REQUEST_BRANCH.exec(update.ref)?.[1];
       if (number === undefined || (await this.ctx.reader.resolveRef(this.spaceId, update.ref)) !== update.newOid) continue;
       const changeRequest = await findChangeRequest(this.ctx.db, this.spaceId, number);
-      if (changeRequest) this.ctx.events.publish({ spaceId: this.spaceId, changeRequestId: changeRequest.id, kind: 'change-request', action: 'pushed' });
+      if (!changeRequest) continue;
+      this.ctx.events.publish({ spaceId: this.spaceId, changeRequestId: changeRequest.id, kind: 'change-request', action: 'pushed' });
+      await queueGitSyncOfChangeRequest(this.ctx, this.spaceId, changeRequest.id, update.newOid);
     }
   }
 

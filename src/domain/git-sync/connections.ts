@@ -9,7 +9,8 @@
  * (./ssh-url.ts) takes a deploy key, checked by ssh's own reader before it is kept; either way the host must be one
  * the fetch guard lets Quire reach. The token or key is sealed before it is stored (ctx.secrets) and never returned.
  * Connecting again forgets the SSH host key trusted so far: the next run trusts the key the host shows then.
- * Disconnecting leaves the content as it is on both sides.
+ * Disconnecting leaves the content as it is on both sides. With `branches: true`, the host's branches that match a
+ * pattern and the space's change requests are kept in step too (./branches.ts).
  */
 import type { Caller, Context } from '../context.js';
 import { InvalidArgument, NotFound } from '../errors.js';
@@ -24,7 +25,11 @@ import { FetchFailure } from '../../store/net/guarded-fetch.js';
 import { normalizedPrivateKey, SshKeyRefused, sshPublicKeyOf } from '../../store/keys/ssh-private-key.js';
 import { updateSpaceRow } from '../../store/sql/spaces.js';
 import { enqueueIndexingAfterPush } from '../content/indexing.js';
+import { forgetGitSyncBranches, gitSyncBranchesOf } from '../../store/sql/git-sync-branches.js';
+import { checkedBranchPattern } from './branches.js';
 import { gitSyncState, type GitSyncState } from './state.js';
+import { sealContext } from './credentials.js';
+import { removeMirrorIfUnused } from './mirrors.js';
 import { looksLikeSsh, sshRemote, type SshRemote } from './ssh-url.js';
 
 export interface ConnectInput {
@@ -34,6 +39,9 @@ export interface ConnectInput {
   auth?: { username?: string; token?: string; sshPrivateKey?: string };
   firstSync: string;
   webhookSecret?: string;
+  /** Keep the host's branches (`branchPattern`, default `docs/*`) and change requests in step too (./branches.ts). */
+  branches?: boolean;
+  branchPattern?: string;
 }
 
 const FIRST_SYNCS: readonly string[] = ['import', 'export'];
@@ -41,8 +49,6 @@ const REF = /^refs\/heads\/[A-Za-z0-9._/-]+$/;
 /** The user name sent with a token when none is given: hosts take a token with any name (GitHub documents this one). */
 export const TOKEN_USERNAME = 'x-access-token';
 
-/** The sealed secrets of a space's connection are bound to it: a sealed text copied to another row does not open. */
-export const sealContext = (spaceId: string, what: 'auth' | 'webhook') => `git-sync:${spaceId}:${what}`;
 
 /** What the fetch guard says of a host, as a 400 naming `url`. */
 async function reachable<T>(resolve: () => Promise<T>): Promise<T> {
@@ -130,6 +136,8 @@ export async function connectGitSync(ctx: Context, caller: Caller, spaceId: stri
   const ref = checkedRef(input.ref);
   const directory = input.projectDirectory === undefined ? (space.project_directory ?? '') : normalizeProjectDirectory(input.projectDirectory);
   if (directory === undefined) throw new InvalidArgument(`projectDirectory: "${input.projectDirectory}" is not a folder inside the repository`);
+  if (input.branchPattern !== undefined && input.branches !== true) throw new InvalidArgument('branchPattern: goes with "branches": true');
+  const branchPattern = input.branches === true ? checkedBranchPattern(input.branchPattern) : null;
   const credentials = await checkedCredentials(ssh !== undefined, input.auth);
   let url: string;
   if (ssh) {
@@ -159,10 +167,15 @@ export async function connectGitSync(ctx: Context, caller: Caller, spaceId: stri
     change_request_id: null,
     connected_by: caller.user.id,
     notice: null,
+    branch_pattern: branchPattern,
     created_at: now,
     updated_at: now,
   };
+  const before = await findGitSyncConnection(ctx.db, spaceId);
   await saveGitSyncConnection(ctx.db, row);
+  // The branches kept in step belong to the repository and branch followed: another one starts afresh.
+  if (before && (before.url !== url || before.ref !== ref || branchPattern === null)) await forgetGitSyncBranches(ctx.db, spaceId);
+  if (before) await removeMirrorIfUnused(ctx, before);
   const main = await ctx.reader.resolveRef(spaceId, MAIN_REF);
   if (directory !== (space.project_directory ?? '')) {
     // The space shows the connection's folder of the repository from now on (a monorepo's project), as an import does.
@@ -171,7 +184,7 @@ export async function connectGitSync(ctx: Context, caller: Caller, spaceId: stri
     if (main) await enqueueIndexingAfterPush(ctx, { spaceId, revision: main });
   }
   if (main) await ctx.jobs.enqueueWhenReachable({ name: 'git-sync', payload: { spaceId, commit: main } });
-  return gitSyncState({ ...row, failures: 0 });
+  return gitSyncState({ ...row, failures: 0 }, await gitSyncBranchesOf(ctx.db, spaceId));
 }
 
 /** The space's connection, for whoever may read the space; NotFound when it has none. */
@@ -179,12 +192,14 @@ export async function readGitSync(ctx: Context, caller: Caller, spaceId: string)
   await loadSpace(ctx, caller, spaceId);
   const row = await findGitSyncConnection(ctx.db, spaceId);
   if (!row) throw new NotFound(`spaceId: space "${spaceId}" is not connected to a git repository`);
-  return gitSyncState(row);
+  return gitSyncState(row, await gitSyncBranchesOf(ctx.db, spaceId));
 }
 
 /** Disconnects the space (admins); the content stays as it is on both sides. NotFound when it had no connection. */
 export async function disconnectGitSync(ctx: Context, caller: Caller, spaceId: string): Promise<void> {
   const { role } = await loadSpace(ctx, caller, spaceId);
   requireSpacePermission(role, spaceId, 'admin', 'disconnect it from its git repository');
-  if (!(await deleteGitSyncConnection(ctx.db, spaceId))) throw new NotFound(`spaceId: space "${spaceId}" is not connected to a git repository`);
+  const before = await findGitSyncConnection(ctx.db, spaceId);
+  if (!before || !(await deleteGitSyncConnection(ctx.db, spaceId))) throw new NotFound(`spaceId: space "${spaceId}" is not connected to a git repository`);
+  await removeMirrorIfUnused(ctx, before);
 }

@@ -15,8 +15,11 @@ import { findChangeRequest } from '../../store/sql/change-requests.js';
 import { activeGitSyncConnections, type GitSyncConnectionRow } from '../../store/sql/git-sync.js';
 import { advertisedRemoteBranches, RemoteFailure } from '../../store/git/remote-branch.js';
 import { FetchFailure } from '../../store/net/guarded-fetch.js';
-import { readerKey, remoteOf } from './run.js';
+import { remoteOf } from './run.js';
+import { readerKey } from './mirrors.js';
 import { shouldRunOnPoll, type PollFacts } from './poll-rule.js';
+import { hostBranchesMoved } from './branches.js';
+import { gitSyncBranchesOf } from '../../store/sql/git-sync-branches.js';
 
 /** Repositories read at once: each read is a git process and a round trip to the host. */
 const READS_AT_ONCE = 8;
@@ -33,7 +36,7 @@ export interface PollCycle {
 /** Reads every connected repository once and queues a run for each connection with something to do. */
 export async function pollGitSync(ctx: Context): Promise<PollCycle> {
   const rows = await activeGitSyncConnections(ctx.db);
-  // One read per reader (./run.ts readerKey: the URL and the credentials): a connection learns of the host only what
+  // One read per reader (./mirrors.ts readerKey: the URL and the credentials): a connection learns of the host only what
   // its own credentials read, never another's, whatever branch each follows.
   const byReader = new Map<string, GitSyncConnectionRow[]>();
   const readerOf = new Map<GitSyncConnectionRow, string>();
@@ -74,9 +77,10 @@ export async function pollGitSync(ctx: Context): Promise<PollCycle> {
       localCommit: row.local_commit,
       conflictOpen: await conflictStillOpen(ctx, row),
     });
-    if (!due) continue;
+    const branchesDue = !due && row.branch_pattern !== null && read !== 'unreadable' && hostBranchesMoved(row.branch_pattern, row.ref, read, await gitSyncBranchesOf(ctx.db, row.space_id));
+    if (!due && !branchesDue) continue;
     // The job's key names what the run will find, so a run already waiting for the same is not queued twice.
-    const commit = typeof remoteHead === 'string' && remoteHead !== 'unreadable' ? remoteHead : (localMain ?? 'absent');
+    const commit = branchesDue ? `branches-${now}` : typeof remoteHead === 'string' && remoteHead !== 'unreadable' ? remoteHead : (localMain ?? 'absent');
     await ctx.jobs.enqueueWhenReachable({ name: 'git-sync', payload: { spaceId: row.space_id, commit } });
     queued.push(row.space_id);
   }

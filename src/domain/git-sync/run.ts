@@ -33,15 +33,16 @@ import { requireSpacePermission } from '../permissions.js';
 import { MAIN_REF } from '../content/refs.js';
 import { recordMainMoved } from '../content/main-moved.js';
 import { mergeInto } from '../change-requests/change-requests.js';
-import { inProjectDirectory } from '../../content/project-directory.js';
-import { validateContent } from '../../content/validate-content.js';
-import { formatProblem } from '../../content/problems.js';
 import { QUIRE_SIGNATURE } from '../../store/git/repositories.js';
-import { basicAuthorization, fetchFromMirror, fetchRemoteBranch, pushToRemoteBranch, RemoteFailure, updateMirror, type RemoteBranch } from '../../store/git/remote-branch.js';
+import { advertisedRemoteBranches, basicAuthorization, fetchFromMirror, fetchRemoteBranch, pushToRemoteBranch, RemoteFailure, updateMirror, type RemoteBranch } from '../../store/git/remote-branch.js';
 import { findGitSyncConnection, updateGitSyncState, type GitSyncConnectionRow } from '../../store/sql/git-sync.js';
 import { FetchFailure } from '../../store/net/guarded-fetch.js';
-import { sealContext } from './connections.js';
+import { secretOf } from './credentials.js';
+import { mirrorKey } from './mirrors.js';
 import { parkConflict } from './conflicts.js';
+import { contentRefusal } from './content-refusal.js';
+import { syncBranches } from './branches.js';
+import { gitSyncBranchesOf } from '../../store/sql/git-sync-branches.js';
 import { sshRemote } from './ssh-url.js';
 import { gitSyncState, type GitSyncState } from './state.js';
 import { syncStep, type FirstSync } from './sync-step.js';
@@ -57,41 +58,6 @@ type Direction = 'to host' | 'from host' | 'both' | 'none';
 /** The outcome of a run, as the connection's state records it, and what moved (for the log). */
 type Outcome = Pick<GitSyncConnectionRow, 'status' | 'error' | 'remote_commit' | 'local_commit'> &
   Partial<Pick<GitSyncConnectionRow, 'change_request_id' | 'notice'>> & { synced: boolean; direction: Direction; commits: number };
-
-/** The connection's secret (token or deploy key), opened; undefined when it has none. */
-function secretOf(ctx: Context, row: GitSyncConnectionRow): string | undefined {
-  return row.auth_secret === null ? undefined : ctx.secrets.open(row.auth_secret, sealContext(row.space_id, 'auth'));
-}
-
-/** The URL as a key: an https URL's trailing slashes dropped (the connection keeps it as URL.href gives it, host in lower case). */
-function normalizedUrl(url: string): string {
-  return url.startsWith('ssh://') ? url : url.replace(/\/+$/, '');
-}
-
-/**
- * What reads the host alike for connections: the same normalized URL read with the same credentials. The poll reads a
- * repository's branches once per reader; runs share a mirror per reader and branch (`mirrorKey`).
- *
- * Why the credentials are in it: a mirror holds what its fetch's credentials could read, and a space must never read
- * through another's credentials (a token revoked or limited on the host while another still reads; a deploy key the
- * host no longer has). Connections share only when they present the host the very same credentials (kind, user name,
- * token or deploy key) and, over SSH, trust the same host key: what one could fetch, each could have fetched itself.
- * The credentials enter the key as a fingerprint (HMAC under the credentials key, ctx.secrets.fingerprint), so the
- * key, and the mirror's path made from it, tells nothing of them, not even to a guess of a weak token.
- */
-export function readerKey(ctx: Context, row: GitSyncConnectionRow): string {
-  const credentials = [row.auth_kind, row.auth_username ?? '', secretOf(ctx, row) ?? '', row.host_key ?? ''].join('\0');
-  return `${normalizedUrl(row.url)}\n${ctx.secrets.fingerprint(credentials, 'git-sync-reader')}`;
-}
-
-/**
- * The mirror a connection's runs fetch through (a reader's branch: `readerKey` and the ref); undefined over SSH before
- * the first run has trusted a host key: that run fetches on its own as it always did, so the key it learns is its own.
- */
-export function mirrorKey(ctx: Context, row: GitSyncConnectionRow): string | undefined {
-  if (row.auth_kind === 'ssh-key' && row.host_key === null) return undefined;
-  return `${readerKey(ctx, row)}\n${row.ref}`;
-}
 
 /**
  * The host's branch brought into the space's `refs/quire/sync/remote`: through the mirror of `mirror` (fetched from
@@ -140,17 +106,6 @@ function remoteFailureSentence(error: RemoteFailure | FetchFailure, row: GitSync
     default:
       return error.message;
   }
-}
-
-/** Why the space cannot take `commit` (its content in the project directory does not read), or undefined. */
-async function contentRefusal(ctx: Context, spaceId: string, commit: string, directory: string): Promise<string | undefined> {
-  const read = await ctx.reader.readCommit(spaceId, commit);
-  if (!read) return `commit ${commit} cannot be read`;
-  const entries = await ctx.reader.listBlobs(spaceId, read.tree);
-  const problems = await validateContent({ entries: inProjectDirectory(entries, directory), readBlob: (oid) => ctx.reader.readBlob(spaceId, oid) });
-  if (problems.length === 0) return undefined;
-  const shown = problems.slice(0, 3).map((problem) => formatProblem({ ...problem, path: directory + problem.path })).join('; ');
-  return `the host's commit ${commit.slice(0, 12)} does not read as a push to the space must (${shown}${problems.length > 3 ? `; and ${problems.length - 3} more` : ''}): it is kept under ${SYNC_REMOTE_REF}; fix it on the host and push again`;
 }
 
 const stopped = (status: 'error' | 'conflict', error: string, remote: string | undefined, local: string | undefined): Outcome => ({
@@ -215,7 +170,7 @@ async function attempt(ctx: Context, row: GitSyncConnectionRow, remote: RemoteBr
       return inStep(local, 'to host', await ctx.git.countCommits(spaceId, local, fetched));
     case 'take':
     case 'replace': {
-      const refusal = await contentRefusal(ctx, spaceId, fetched!, row.project_directory);
+      const refusal = await contentRefusal(ctx, spaceId, fetched!, row.project_directory, SYNC_REMOTE_REF);
       if (refusal) return stopped('error', refusal, fetched, local);
       let kept: string | undefined;
       if (step.kind === 'replace') {
@@ -231,7 +186,7 @@ async function attempt(ctx: Context, row: GitSyncConnectionRow, remote: RemoteBr
       return { ...taken, notice: `${why}; the space's former main (${local.slice(0, 12)}) is kept under ${kept}` };
     }
     case 'merge': {
-      const refusal = await contentRefusal(ctx, spaceId, fetched!, row.project_directory);
+      const refusal = await contentRefusal(ctx, spaceId, fetched!, row.project_directory, SYNC_REMOTE_REF);
       if (refusal) return stopped('error', refusal, fetched, local);
       const merged = await mergeInto(ctx, spaceId, MAIN_REF, SYNC_REMOTE_REF, `Merge ${row.ref.replace(/^refs\/heads\//, '')} of ${row.url} (Git Sync)`, QUIRE_SIGNATURE);
       if (merged.conflicts.length > 0) {
@@ -253,6 +208,15 @@ async function attempt(ctx: Context, row: GitSyncConnectionRow, remote: RemoteBr
   }
 }
 
+/**
+ * The connection's branches and change requests brought in step (./branches.ts), after main's step: a change request
+ * main's step marked merged is ended on the host in the same run. The host's branches are read once, as a poll does.
+ */
+async function syncBranchesAfterMain(ctx: Context, row: GitSyncConnectionRow, remote: RemoteBranch): Promise<void> {
+  const heads = await advertisedRemoteBranches(ctx.fetcher, ctx.git, row.space_id, remote);
+  await syncBranches(ctx, row, remote, heads);
+}
+
 /** Runs Git Sync for the space now (if connected): its state afterwards; undefined when the space has no connection. */
 export async function runGitSync(ctx: Context, spaceId: string): Promise<GitSyncState | undefined> {
   return ctx.workByKey.inTurn(`git-sync:${spaceId}`, async () => {
@@ -266,6 +230,7 @@ export async function runGitSync(ctx: Context, spaceId: string): Promise<GitSync
       const alreadySynced = row.last_synced_at !== null;
       for (let i = 0; i < MAX_ATTEMPTS && outcome === 'moved'; i++) outcome = await attempt(ctx, row, remote, alreadySynced);
       if (outcome === 'moved') outcome = stopped('error', 'both sides kept moving during the sync; it will be tried again', undefined, undefined);
+      if (row.branch_pattern !== null) await syncBranchesAfterMain(ctx, row, remote);
     } catch (error) {
       if (!(error instanceof RemoteFailure || error instanceof FetchFailure)) throw error;
       outcome = stopped('error', remoteFailureSentence(error, row), row.remote_commit ?? undefined, row.local_commit ?? undefined);
@@ -281,9 +246,9 @@ export async function runGitSync(ctx: Context, spaceId: string): Promise<GitSync
     // A connection replaced or removed during the run keeps what it says; this run's findings are for the old one.
     if (!(await updateGitSyncState(ctx.db, spaceId, row.updated_at, recorded))) {
       const current = await findGitSyncConnection(ctx.db, spaceId);
-      return current && gitSyncState(current);
+      return current && gitSyncState(current, await gitSyncBranchesOf(ctx.db, spaceId));
     }
-    return gitSyncState({ ...row, ...recorded });
+    return gitSyncState({ ...row, ...recorded }, await gitSyncBranchesOf(ctx.db, spaceId));
   });
 }
 

@@ -13,7 +13,7 @@ import type { Context } from '../context.js';
 import { NotFound, Unauthenticated } from '../errors.js';
 import { signatureMatches } from '../signing.js';
 import { findGitSyncConnection } from '../../store/sql/git-sync.js';
-import { sealContext } from './connections.js';
+import { sealContext } from './credentials.js';
 
 /** How a delivery proves it comes from the host: which host's way, the header it came in, and its value. */
 export type WebhookProof =

@@ -194,6 +194,17 @@ export async function fetchRemoteBranch(store: GitStore, spaceId: string, remote
 }
 
 /**
+ * Brings several branches of the host into refs of the space's repository in one fetch (each `[remote ref, local
+ * ref]`, the local one moved whatever it held); `remote.ref` is not used. A branch the host no longer has fails the
+ * fetch `absent`: the caller read the branches just before.
+ */
+export async function fetchRemoteBranches(store: GitStore, spaceId: string, remote: RemoteBranch, refs: ReadonlyArray<readonly [string, string]>): Promise<void> {
+  if (refs.length === 0) return;
+  const refspecs = refs.map(([theirs, ours]) => `+${theirs}:${ours}`);
+  await runRemote(store, spaceId, remote, ['fetch', '--quiet', '--no-tags', '--no-write-fetch-head', '--', remote.url, ...refspecs], `fetching ${refs.length} branch${refs.length === 1 ? '' : 'es'} of ${remote.url}`);
+}
+
+/**
  * Brings the remote branch into the mirror of `key` (./repositories.ts mirrorPath), under the same ref name: the
  * commit it is at, or undefined when the host has no such branch (the mirror then forgets it). Credentials go as for
  * every transfer here (the environment, or a private file for one command): the mirror's config holds none, nor any
@@ -254,4 +265,13 @@ export async function pushToRemoteBranch(store: GitStore, spaceId: string, remot
     ['push', '--quiet', '--no-verify', `--force-with-lease=${remote.ref}:${expected ?? ''}`, '--', remote.url, `${commit}:${remote.ref}`],
     `pushing to ${remote.ref} of ${remote.url}`,
   );
+}
+
+/**
+ * Deletes the remote branch, provided it is still at `expected` (a compare-and-swap, as pushes are). Throws
+ * RemoteFailure `moved` when it is not, `refused` when the host says no.
+ */
+export async function deleteRemoteBranch(store: GitStore, spaceId: string, remote: RemoteBranch, expected: string): Promise<void> {
+  if (!OID.test(expected)) throw new Error('deleteRemoteBranch: commits are full object ids');
+  await runRemote(store, spaceId, remote, ['push', '--quiet', '--no-verify', `--force-with-lease=${remote.ref}:${expected}`, '--', remote.url, `:${remote.ref}`], `deleting ${remote.ref} of ${remote.url}`);
 }

@@ -176,7 +176,7 @@ export class GitStore {
 
   /**
    * Absolute path of the mirror of `key` (Git Sync's local copy of a host's branch, shared by the spaces that read it
-   * alike: ../../domain/git-sync/run.ts makes the key). Only the key's SHA-256 becomes the path: whatever the key holds
+   * alike: ../../domain/git-sync/mirrors.ts makes the key). Only the key's SHA-256 becomes the path: whatever the key holds
    * (a URL, a ref), nothing of it reaches the file system.
    */
   mirrorPath(key: string): string {
@@ -196,6 +196,16 @@ export class GitStore {
       if (!(await fs.stat(path.join(gitDir, 'HEAD')).catch(() => undefined))) await this.git(['init', '--bare', '--quiet', gitDir]);
       return work(gitDir);
     });
+  }
+
+  /**
+   * Removes the mirror of `key`, holding its lock so that no fetch through it is cut in half; waits at most
+   * `timeoutMs` (RefLockTimeout).
+   */
+  async removeMirror(key: string, timeoutMs: number): Promise<void> {
+    const gitDir = this.mirrorPath(key);
+    if (!(await fs.stat(gitDir).catch(() => undefined))) return;
+    await this.refLocks.withLock(gitDir, timeoutMs, () => fs.rm(gitDir, { recursive: true, force: true }));
   }
 
   /**

@@ -566,7 +566,27 @@ export interface GitSyncConnectionsTable {
   connected_by: string | null;
   /** A run's news that is not an error: main followed a force-push, and where the former main is kept (migration 0022). */
   notice: string | null;
+  /** The host's branches kept in step with change requests (`docs/*`, migration 0029); null: main only. */
+  branch_pattern: string | null;
   created_at: string;
+  updated_at: string;
+}
+
+/** A branch of the host kept in step with a change request (migration 0029). */
+export interface GitSyncBranchesTable {
+  space_id: string;
+  /** The branch on the host: `refs/heads/docs/intro`, or `refs/heads/quire/cr-<number>` for a change request made in Quire. */
+  remote_ref: string;
+  /** Null while the host's branch holds nothing to review (already in main) or was refused. */
+  change_request_id: string | null;
+  /** `host` (the branch came from the host) or `quire` (the change request was made in Quire). */
+  origin: string;
+  /** The commit both sides were at when last in step; null before the branch was first on the host. */
+  synced_commit: string | null;
+  /** Where the host's branch was when last looked at (a poll runs again only when it moved); null: absent. */
+  remote_commit: string | null;
+  /** Why the last run could not bring the two in step (a conflict, a refused commit), as a sentence. */
+  error: string | null;
   updated_at: string;
 }
 
@@ -749,6 +769,7 @@ export interface Database {
   site_visitor_keys: SiteVisitorKeysTable;
   site_page_feedback: SitePageFeedbackTable;
   git_sync_connections: GitSyncConnectionsTable;
+  git_sync_branches: GitSyncBranchesTable;
   link_index: LinkIndexTable;
   links: LinksTable;
   link_pages: LinkPagesTable;

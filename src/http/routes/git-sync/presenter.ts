@@ -33,5 +33,9 @@ export function presentGitSync(state: GitSyncState) {
     ...(state.changeRequestId ? { changeRequest: state.changeRequestId } : {}),
     ...(state.notice ? { notice: state.notice } : {}),
     webhook: state.webhook,
+    ...(state.branchPattern !== undefined ? { branchPattern: state.branchPattern } : {}),
+    ...(state.branches
+      ? { branches: state.branches.map(({ changeRequestId, ...branch }) => ({ ...branch, ...(changeRequestId ? { changeRequest: changeRequestId } : {}) })) }
+      : {}),
   };
 }

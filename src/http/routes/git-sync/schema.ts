@@ -28,9 +28,24 @@ export const ConnectGitSyncBody = Type.Object(
     ),
     firstSync: Type.String({ description: '"import": the repository\'s history becomes the space\'s; "export": the space\'s history is pushed to the branch (absent, or one the space contains)' }),
     webhookSecret: Type.Optional(Type.String({ minLength: 1, maxLength: 256, description: 'The secret the host signs its webhook deliveries with (stored encrypted, never returned)' })),
+    branches: Type.Optional(
+      Type.Boolean({
+        description: "Keep branches and change requests in step too: each of the host's branches matching branchPattern opens or updates a change request holding its commits, and each change request made in Quire appears on the host as the branch quire/cr-<number>; merging either side ends both",
+      }),
+    ),
+    branchPattern: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'With branches: the host\'s branches that open change requests ("*" stands for any characters); default "docs/*"' })),
   },
   { additionalProperties: false },
 );
+
+/** A branch of the host kept in step with a change request. */
+const GitSyncBranchSchema = Type.Object({
+  branch: Type.String({ description: 'The branch on the host: one the pattern matches, or quire/cr-<number> for a change request made in Quire' }),
+  origin: Type.Union([Type.Literal('host'), Type.Literal('quire')], { description: 'Where the branch was made' }),
+  changeRequest: Type.Optional(Type.String({ description: "The change request holding the branch's commits (its id); absent while the branch holds nothing to review" })),
+  commit: Type.Optional(Type.String({ description: 'Where both sides were when last in step' })),
+  error: Type.Optional(Type.String({ description: 'Why the last run could not bring the two in step, and what to do' })),
+});
 
 /** The space's `gitSync`: the reference's fields, and Quire's own. */
 export const GitSyncSchema = Type.Object({
@@ -50,6 +65,8 @@ export const GitSyncSchema = Type.Object({
   changeRequest: Type.Optional(Type.String({ description: "The change request holding the host's commits that conflict with main (its id)" })),
   notice: Type.Optional(Type.String({ description: 'News of the last run that moved commits: main followed a force-push on the host, and where the former main is kept' })),
   webhook: Type.Boolean({ description: 'Whether a webhook secret is set' }),
+  branchPattern: Type.Optional(Type.String({ description: "With branches on: the host's branches that open change requests" })),
+  branches: Type.Optional(Type.Array(GitSyncBranchSchema, { description: 'With branches on: each branch of the host kept in step with a change request' })),
 });
 
 /** POST /v1/spaces/{spaceId}/git/export (the reference's exportToGitRepository): push main to a branch, once. */
