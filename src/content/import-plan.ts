@@ -1,6 +1,6 @@
 /**
  * Where imported content goes in a space's tree (importContent, importContentInChangeRequest). Pure: the existing tree
- * and the converted import in, the files to write out. The importers (src/domain/imports/) turn each source into an
+ * and the converted import in, the files to write out. The importers (src/content/imports/) turn each source into an
  * ImportTree; this module places it beside what is there, without touching existing files other than the table of
  * contents.
  *

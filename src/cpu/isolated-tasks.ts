@@ -2,10 +2,10 @@
  * The work that runs in isolated threads (src/cpu/isolated.ts), by name: each takes plain data and a TaskHost
  * (./task-host.ts), and returns plain data.
  */
-import { convertImport } from '../domain/imports/conversion.js';
+import { convertImport } from '../content/imports/conversion.js';
 
 export const isolatedTasks = {
-  /** An import from its source to the files it writes (src/domain/imports/conversion.ts). */
+  /** An import from its source to the files it writes (src/content/imports/conversion.ts). */
   convertImport,
 };
 

@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import { parentPort } from 'node:worker_threads';
-import { DomainError } from '../domain/errors.js';
+import { crossingError } from './isolated-errors.js';
 import { isolatedTasks } from './isolated-tasks.js';
 import type { TaskHost } from './task-host.js';
 import type { HostMessage, ThreadMessage } from './isolated.js';
@@ -51,7 +51,7 @@ port.on('message', (message: HostMessage) => {
     type: 'done',
     ok: false,
     message: error instanceof Error ? error.message : String(error),
-    ...(error instanceof DomainError ? { code: error.code, data: error.data } : {}),
+    ...crossingError(error),
   });
   // Settles as a message whatever happens, an output that cannot be sent included.
   void Promise.resolve()

@@ -7,10 +7,11 @@
  *
  * A task (src/cpu/isolated-tasks.ts) takes plain data and a TaskHost, through which it calls functions of this side
  * by name (fetching through the guard, reading git objects, reporting progress): the thread does the parsing, the
- * event loop only the I/O. A task's DomainError comes back as the same DomainError; any other error as an Error.
+ * event loop only the I/O. A task's errors listed in ./isolated-errors.ts come back as themselves; any other error as an
+ * Error.
  */
 import { Worker } from 'node:worker_threads';
-import { DomainError, type DomainErrorCode } from '../domain/errors.js';
+import { errorFromThread, type CrossingErrorName } from './isolated-errors.js';
 import { threadEntry } from './thread-entry.js';
 import type { IsolatedTaskName, IsolatedTasks } from './isolated-tasks.js';
 
@@ -30,7 +31,7 @@ export type ThreadMessage =
   | { type: 'ready' }
   | { type: 'call'; id: number; name: string; arg: unknown }
   | { type: 'done'; ok: true; output: unknown }
-  | { type: 'done'; ok: false; message: string; code?: DomainErrorCode; data?: Record<string, unknown> };
+  | { type: 'done'; ok: false; message: string; error?: CrossingErrorName; data?: Readonly<Record<string, unknown>> };
 export type HostMessage =
   | { type: 'task'; name: IsolatedTaskName; input: unknown }
   | { type: 'reply'; id: number; ok: true; value: unknown }
@@ -97,7 +98,7 @@ export class IsolatedThreads {
           this.rest(thread);
           if (outcome.type !== 'done') return;
           if (outcome.ok) resolve(outcome.output as Output<N>);
-          else reject(outcome.code ? new DomainError(outcome.code, outcome.message, outcome.data ?? {}) : new Error(`${name}: ${outcome.message}`));
+          else reject(outcome.error ? errorFromThread(outcome.error, outcome.message, outcome.data ?? {}) : new Error(`${name}: ${outcome.message}`));
         },
       };
       thread.worker.postMessage({ type: 'task', name, input } satisfies HostMessage);

@@ -2,10 +2,8 @@
  * The house's rules check themselves: the dependency rules of .dependency-cruiser.cjs (no import cycles, SQL and git
  * only in src/store, Fastify only in src/http, src/content without the domain, src/cpu without the domain at run
  * time) and ESLint (eslint.config.js) pass over the repository; and the dependency rules do fail on a breach, shown
- * on a small tree made for the purpose.
- *
- * The breaches that exist already are listed in .dependency-cruiser-known-violations.json: they are reported as
- * ignored, not as errors. Each is a refactor still to do; once one is done, its entry must go (this test says so).
+ * on a small tree made for the purpose. They hold without exceptions: a breach is a refactor to do, not an entry to
+ * list.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -20,17 +18,16 @@ import { ESLint } from 'eslint';
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 /** What the rules cover: the program's code (tests, benchmarks and scripts may reach anywhere). */
 const CRUISED = ['src', 'config', 'workers'];
-const KNOWN = path.join(ROOT, '.dependency-cruiser-known-violations.json');
 
 /** The repository's rules, read from its configuration. */
 async function rules(): Promise<ICruiseOptions> {
   return extractDepcruiseOptions(path.join(ROOT, '.dependency-cruiser.cjs'));
 }
 
-/** Cruises `paths` under `baseDir` with the repository's rules (and `known`, the violations to report as ignored). */
-async function cruiseWith(baseDir: string, paths: string[], known: IViolation[] = []): Promise<ICruiseResult> {
+/** Cruises `paths` under `baseDir` with the repository's rules. */
+async function cruiseWith(baseDir: string, paths: string[]): Promise<ICruiseResult> {
   const tsConfig = path.join(baseDir, 'tsconfig.json');
-  const options: ICruiseOptions = { ...(await rules()), baseDir, tsConfig: { fileName: tsConfig }, knownViolations: known };
+  const options: ICruiseOptions = { ...(await rules()), baseDir, tsConfig: { fileName: tsConfig } };
   const result = await cruise(paths, options, {}, { tsConfig: extractTSConfig(tsConfig) });
   return result.output as ICruiseResult;
 }
@@ -56,20 +53,14 @@ function loadedBy(result: ICruiseResult, entry: string): string[] {
 }
 
 describe('dependency rules', () => {
-  const known = JSON.parse(fs.readFileSync(KNOWN, 'utf8')) as IViolation[];
   let repository: ICruiseResult;
 
   beforeAll(async () => {
-    repository = await cruiseWith(ROOT, CRUISED, known);
+    repository = await cruiseWith(ROOT, CRUISED);
   }, 120_000);
 
-  it('hold over src, config and workers, but for the known violations', () => {
-    const result = repository;
-    expect(errors(result).map(describeViolation), 'new breaches of .dependency-cruiser.cjs').toEqual([]);
-    // Every known violation is still there: one that was fixed leaves the list (run `npm run depcruise:baseline`).
-    const ignored = new Set(result.summary.violations.filter((v) => v.rule.severity === 'ignore').map((v) => `${v.rule.name} ${v.from} ${v.to}`));
-    const fixed = known.filter((v) => !ignored.has(`${v.rule.name} ${v.from} ${v.to}`)).map((v) => `${v.rule.name}: ${v.from} -> ${v.to}`);
-    expect(fixed, 'known violations that are gone: make the list again with `npm run depcruise:baseline`').toEqual([]);
+  it('hold over src, config and workers', () => {
+    expect(repository.summary.violations.map(describeViolation), 'breaches of .dependency-cruiser.cjs').toEqual([]);
   });
 
   it('leave a CPU thread loading no domain module, and of the store only its search reads', () => {
@@ -77,6 +68,12 @@ describe('dependency rules', () => {
     expect(loaded).toContain('src/cpu/tasks.ts');
     expect(loaded.filter((source) => source.startsWith('src/domain/'))).toEqual([]);
     expect(loaded.filter((source) => source.startsWith('src/store/') && !THREAD_STORE.includes(source))).toEqual([]);
+  });
+
+  it('leave an isolated thread (imports) loading no domain module', () => {
+    const loaded = loadedBy(repository, 'src/cpu/isolated-worker.ts');
+    expect(loaded).toContain('src/content/imports/conversion.ts');
+    expect(loaded.filter((source) => source.startsWith('src/domain/'))).toEqual([]);
   });
 
   describe('on a tree made to break them', () => {
@@ -112,8 +109,7 @@ describe('dependency rules', () => {
     afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
     it('reports each breach, and only those', { timeout: 60_000 }, async () => {
-      // The repository's known violations name other files: they excuse nothing here.
-      const result = await cruiseWith(dir, ['src'], JSON.parse(fs.readFileSync(KNOWN, 'utf8')) as IViolation[]);
+      const result = await cruiseWith(dir, ['src']);
       const [cycles, others] = [errors(result).filter((v) => v.rule.name === 'no-circular'), errors(result).filter((v) => v.rule.name !== 'no-circular')];
       // The cycle is reported (once, from the edge where dependency-cruiser met it), its type-only edge included.
       expect(cycles.map((v) => [v.from, v.to].sort())).toEqual([['src/domain/a.ts', 'src/domain/b.ts']]);

@@ -32,11 +32,22 @@ import { findChangeRequest, type ChangeRequestRow } from '../../store/sql/change
 import { findSpace, type SpaceRow } from '../../store/sql/spaces.js';
 import { findContentImport, insertContentImport, listContentImportRows, updateUnfinishedImport, type ContentImportRow } from '../../store/sql/imports.js';
 import { findUserById } from '../../store/sql/users.js';
-import type { ImportProgress } from './website.js';
-import type { ConversionCalls, ConversionInput, ConversionOutput } from './conversion.js';
-import { requireHttpUrl, requireImportableSource } from './sources.js';
+import type { ImportProgress } from '../../content/imports/website.js';
+import type { ConversionCalls, ConversionInput, ConversionOutput } from '../../content/imports/conversion.js';
+import { requireHttpUrl as requireImportUrl, requireImportableSource as requireImportSource } from '../../content/imports/sources.js';
+import { asDomainError, refusalsAsInvalid } from './refusals.js';
 
-export { IMPORT_SOURCES, requireHttpUrl } from './sources.js';
+export { IMPORT_SOURCES } from '../../content/imports/sources.js';
+
+/** `url` is an absolute http(s) URL without credentials (an InvalidArgument naming `url` otherwise). */
+export function requireHttpUrl(url: string): void {
+  refusalsAsInvalid(() => requireImportUrl(url));
+}
+
+/** `source` is one Quire imports from (an InvalidArgument naming `source`, with the reason, otherwise). */
+function requireImportableSource(source: string): void {
+  refusalsAsInvalid(() => requireImportSource(source));
+}
 
 /** How long a request waits for its import (the crawl itself stops after WEBSITE_LIMITS.timeMs). */
 export const IMPORT_WAIT_MS = 5 * 60 * 1000;
@@ -262,7 +273,7 @@ async function convertInThread(ctx: Context, row: ContentImportRow, existing: Co
       { ...calls },
     );
   } catch (error) {
-    if (!(error instanceof IsolatedLimitExceeded)) throw error;
+    if (!(error instanceof IsolatedLimitExceeded)) throw asDomainError(error);
     const limit = error.limit === 'memory' ? `${limits.memoryMb} MB of memory` : `${Math.round(limits.timeMs / 1000)} s`;
     throw new InvalidArgument(`url: converting ${row.url} went past the import limit of ${limit} (${error.message}); nothing was imported`);
   }

@@ -28,8 +28,9 @@ import { enqueueIndexingAfterPush } from '../content/indexing.js';
 import { getSite, type SiteView } from '../sites/sites.js';
 import { buildSite } from '../sites/build.js';
 import { requireHttpUrl, requireWritable } from './imports.js';
-import { readZip } from './zip.js';
-import { ARCHIVE_LIMITS } from './archive.js';
+import { readZip } from '../../content/imports/zip.js';
+import { ARCHIVE_LIMITS } from '../../content/imports/archive.js';
+import { refusalsAsInvalid } from './refusals.js';
 import { planMonorepo } from '../../content/monorepo.js';
 import { inProjectDirectory, normalizeProjectDirectory } from '../../content/project-directory.js';
 import { formatProblem } from '../../content/problems.js';
@@ -116,7 +117,7 @@ async function removeStaging(ctx: Context, importId: string): Promise<void> {
  * keeps most of itself in one pack file, so one file may take the whole size an archive may have.
  */
 function gitDirectoryFiles(bytes: Buffer): Array<{ path: string; bytes: Buffer }> {
-  const { files } = readZip(bytes, 'the upload', { ...ARCHIVE_LIMITS, maxEntryBytes: ARCHIVE_LIMITS.maxBytes });
+  const { files } = refusalsAsInvalid(() => readZip(bytes, 'the upload', { ...ARCHIVE_LIMITS, maxEntryBytes: ARCHIVE_LIMITS.maxBytes }));
   const dotGit = files.filter((f) => f.path.startsWith('.git/'));
   if (dotGit.length > 0) return dotGit.map((f) => ({ path: f.path.slice('.git/'.length), bytes: f.bytes }));
   return files;

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { zipSync, strToU8 } from 'fflate';
 import { GuardedFetcher } from '../../src/store/net/guarded-fetch.js';
-import { readZip } from '../../src/domain/imports/zip.js';
-import { importWebsite, routeOf, WEBSITE_LIMITS } from '../../src/domain/imports/website.js';
+import { readZip } from '../../src/content/imports/zip.js';
+import { importWebsite, routeOf, WEBSITE_LIMITS } from '../../src/content/imports/website.js';
 import { stringifyMarkdown } from '../../src/content/convert.js';
 import type { ImportNode, ImportPageNode } from '../../src/content/import-plan.js';
 import { tinyPng } from '../helpers/content.js';

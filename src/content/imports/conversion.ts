@@ -3,16 +3,16 @@
  * (the server fetches, through its guard), converting, placing beside the space's content (src/content/import-plan.ts)
  * and checking the result like a push. A source can be made to need gigabytes or hours (a zip bomb, a paragraph of
  * megabytes); in a thread of its own with memory and time limits, such an import fails alone while the server goes on
- * answering. The server side (imports.ts) reads the space and writes the commit; this side only computes.
+ * answering. The server side (src/domain/imports/imports.ts) reads the space and writes the commit; this side only computes.
  */
 import type { TaskHost } from '../../cpu/task-host.js';
 import { FetchFailure, type FetchedResource, type FetchFailureCode } from '../../store/net/guarded-fetch.js';
-import { planImport, type ExistingContent } from '../../content/import-plan.js';
-import { blobOid } from '../../content/files.js';
-import type { TreeEntry } from '../../content/model.js';
-import { formatProblem, isError } from '../../content/problems.js';
-import { validateContent } from '../../content/validate-content.js';
-import { InvalidArgument } from '../errors.js';
+import { planImport, type ExistingContent } from '../import-plan.js';
+import { blobOid } from '../files.js';
+import type { TreeEntry } from '../model.js';
+import { formatProblem, isError } from '../problems.js';
+import { validateContent } from '../validate-content.js';
+import { ImportRefused } from './import-refused.js';
 import type { ArchiveLimits } from './archive.js';
 import type { ImportFetcher } from './fetching.js';
 import { convertSource } from './sources.js';
@@ -54,7 +54,7 @@ function remoteFetcher(host: TaskHost): ImportFetcher {
   };
 }
 
-/** The isolated task: the source converted, placed and checked; the files to write (an InvalidArgument otherwise). */
+/** The isolated task: the source converted, placed and checked; the files to write (an ImportRefused otherwise). */
 export async function convertImport(input: ConversionInput, host: TaskHost): Promise<ConversionOutput> {
   const progress = (counts: ImportProgress) => void host.call('progress', counts).catch(() => undefined);
   const tree = await convertSource(remoteFetcher(host), input.source, input.url, input.archiveLimits, progress);
@@ -76,7 +76,7 @@ export async function convertImport(input: ConversionInput, host: TaskHost): Pro
   };
   const problems = (await validateContent({ entries: [...overlay.values()], readBlob })).filter((p) => isError(p) && plan.files.has(p.path));
   if (problems.length > 0) {
-    throw new InvalidArgument(`url: the imported content does not fit Quire's format: ${problems.slice(0, 3).map(formatProblem).join('; ')}`);
+    throw new ImportRefused(`url: the imported content does not fit Quire's format: ${problems.slice(0, 3).map(formatProblem).join('; ')}`);
   }
   const imported = plan.pages + plan.assets;
   return { files: [...plan.files], importedResources: imported, totalResources: Math.max(tree.total, imported) };

@@ -7,8 +7,8 @@
  *   first. Links with a query string are not followed (they are usually views of a page, not pages).
  * - Limits (WEBSITE_LIMITS): pages, link depth, bytes in all (pages and images) and time in all; 4 fetches at once.
  *   What a limit stops is left out and counted in `totalResources`, and the import goes on with what it has.
- * - robots.txt of the origin is respected for Quire's user agent (a start page it disallows is a 400).
- * - A failure on the start page is a 400 naming `url`; on any other page the page is left out.
+ * - robots.txt of the origin is respected for Quire's user agent (a start page it disallows refuses the import).
+ * - A failure on the start page refuses the import, naming `url`; on any other page the page is left out.
  * - Page tree: from the URL paths under the start folder: `/docs/guide/install.html` -> `guide/install.md`, and a
  *   page with pages below it is its folder's README.md (`/docs/guide/` -> `guide/README.md`). `index.html` and
  *   extensions (`.html`, `.htm`, `.php`...) are dropped; each segment is slugified. A folder that has pages below
@@ -22,10 +22,10 @@ import PQueue from 'p-queue';
 import robotsParserModule from 'robots-parser';
 import type { Root } from 'mdast';
 import { FetchFailure, type FetchedResource } from '../../store/net/guarded-fetch.js';
-import { InvalidArgument } from '../errors.js';
-import { convertHtml, mapUrls, urlsOf, type ConvertedDocument } from '../../content/convert.js';
-import { assetRef, pageRef, type ImportNode, type ImportPageNode, type ImportTree } from '../../content/import-plan.js';
-import { decodePath, slugify } from '../../content/paths.js';
+import { ImportRefused } from './import-refused.js';
+import { convertHtml, mapUrls, urlsOf, type ConvertedDocument } from '../convert.js';
+import { assetRef, pageRef, type ImportNode, type ImportPageNode, type ImportTree } from '../import-plan.js';
+import { decodePath, slugify } from '../paths.js';
 import { Budget, decodeText, downloadImages, fetchProblem, mediaType, tryFetch, USER_AGENT, type ImportFetcher } from './fetching.js';
 
 export interface CrawlLimits {
@@ -125,13 +125,13 @@ export async function importWebsite(
   // robots.txt: a refusal by the guard is the answer for the whole site; any other failure means no rules.
   const robotsUrl = new URL('/robots.txt', start).toString();
   const robotsAnswer = await tryFetch(fetcher, robotsUrl);
-  if (robotsAnswer instanceof FetchFailure && robotsAnswer.code === 'FETCH_REFUSED') throw new InvalidArgument(`url: ${fetchProblem(startUrl, robotsAnswer)}`);
+  if (robotsAnswer instanceof FetchFailure && robotsAnswer.code === 'FETCH_REFUSED') throw new ImportRefused(`url: ${fetchProblem(startUrl, robotsAnswer)}`);
   const robots =
     !(robotsAnswer instanceof FetchFailure) && robotsAnswer.status >= 200 && robotsAnswer.status < 300
       ? robotsParser(robotsUrl, decodeText(robotsAnswer))
       : undefined;
   const allowed = (url: string): boolean => robots?.isAllowed(url, USER_AGENT) !== false;
-  if (!allowed(start.toString())) throw new InvalidArgument(`url: ${robotsUrl} does not allow ${USER_AGENT} to fetch ${start.toString()}`);
+  if (!allowed(start.toString())) throw new ImportRefused(`url: ${robotsUrl} does not allow ${USER_AGENT} to fetch ${start.toString()}`);
 
   /** Every in-scope URL the crawl came across (what `totalResources` counts), and what became of it. */
   const found = new Map<string, CrawledPage | 'missing' | 'skipped'>();
@@ -150,12 +150,12 @@ export async function importWebsite(
     reserved++;
     const outcome: FetchedResource | FetchFailure = await tryFetch(fetcher, url);
     if (outcome instanceof FetchFailure || outcome.status < 200 || outcome.status > 299) {
-      if (isStart) throw new InvalidArgument(`url: ${fetchProblem(url, outcome)}; nothing was imported`);
+      if (isStart) throw new ImportRefused(`url: ${fetchProblem(url, outcome)}; nothing was imported`);
       found.set(url, !(outcome instanceof FetchFailure) && (outcome.status === 404 || outcome.status === 410) ? 'missing' : 'skipped');
       return;
     }
     if (!HTML_TYPES.has(mediaType(outcome))) {
-      if (isStart) throw new InvalidArgument(`url: ${url} is not an HTML page (it is ${mediaType(outcome) || 'of no stated type'}); for one file, use the source that fits it`);
+      if (isStart) throw new ImportRefused(`url: ${url} is not an HTML page (it is ${mediaType(outcome) || 'of no stated type'}); for one file, use the source that fits it`);
       return void found.set(url, 'skipped');
     }
     const final = withoutHash(outcome.url, outcome.url)!;
@@ -168,7 +168,7 @@ export async function importWebsite(
       }
     }
     if (!budget.spend(outcome.body.length)) {
-      if (isStart) throw new InvalidArgument(`url: ${url} is larger than the ${limits.maxBytes} bytes an import may fetch`);
+      if (isStart) throw new ImportRefused(`url: ${url} is larger than the ${limits.maxBytes} bytes an import may fetch`);
       return void found.set(url, 'skipped');
     }
     const document = convertHtml(decodeText(outcome), { url: finalKey });

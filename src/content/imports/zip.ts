@@ -4,9 +4,9 @@
  * a pushed repository (src/content/revision.ts), so its structure comes out the way a push of it would show.
  *
  * Safety: nothing is ever written to disk. An entry whose path is absolute or climbs out with `..` (zip-slip)
- * refuses the whole archive (400 naming `url` and the entry); symbolic links are skipped (never followed); the
+ * refuses the whole archive (naming `url` and the entry); symbolic links are skipped (never followed); the
  * number of entries, the size of each and their size together are capped as they inflate (zip bombs:
- * src/domain/imports/archive.ts).
+ * src/content/imports/archive.ts).
  *
  * Decisions:
  * - A single top folder holding everything (`repo-main/...`, as GitHub's archives have) is dropped.
@@ -15,14 +15,14 @@
  * - Files of the archive are imported when a page links to them (images, downloads, covers): into
  *   `.gitbook/assets/`. Other files (a package.json, CI settings...) are counted in `totalResources`, not imported.
  */
-import { InvalidArgument } from '../errors.js';
-import { blobOid } from '../../content/files.js';
-import { mapUrls, parseMarkdown } from '../../content/convert.js';
-import { assetRef, pageRef, type ImportAsset, type ImportNode, type ImportTree } from '../../content/import-plan.js';
-import type { CommitInfo, Page, TreeEntry } from '../../content/model.js';
-import { baseName, decodePath, folderOf, isUrl, normalizePath, resolvePath } from '../../content/paths.js';
-import { formatProblem, isError } from '../../content/problems.js';
-import { analyzeTree } from '../../content/revision.js';
+import { ImportRefused } from './import-refused.js';
+import { blobOid } from '../files.js';
+import { mapUrls, parseMarkdown } from '../convert.js';
+import { assetRef, pageRef, type ImportAsset, type ImportNode, type ImportTree } from '../import-plan.js';
+import type { CommitInfo, Page, TreeEntry } from '../model.js';
+import { baseName, decodePath, folderOf, isUrl, normalizePath, resolvePath } from '../paths.js';
+import { formatProblem, isError } from '../problems.js';
+import { analyzeTree } from '../revision.js';
 import { fetchSource, type ImportFetcher } from './fetching.js';
 import { ARCHIVE_LIMITS, ArchiveTooLarge, megabytes, readArchive, type ArchiveEntry, type ArchiveLimits } from './archive.js';
 
@@ -60,8 +60,8 @@ function unixModes(data: Uint8Array): Map<string, number> {
   return modes;
 }
 
-function unsafeArchive(entry: string): InvalidArgument {
-  return new InvalidArgument(`url: the archive holds an entry whose path leaves the archive (${entry}); Quire refuses such archives`);
+function unsafeArchive(entry: string): ImportRefused {
+  return new ImportRefused(`url: the archive holds an entry whose path leaves the archive (${entry}); Quire refuses such archives`);
 }
 
 const JUNK = /(^|\/)(__MACOSX\/|\.DS_Store$|Thumbs\.db$)/;
@@ -72,7 +72,7 @@ const JUNK = /(^|\/)(__MACOSX\/|\.DS_Store$|Thumbs\.db$)/;
  */
 export function readZip(bytes: Uint8Array, url: string, limits: ArchiveLimits = ARCHIVE_LIMITS): { files: ZipEntry[]; skipped: number } {
   const magic = bytes.length >= 4 ? (bytes[0] | (bytes[1] << 8) | (bytes[2] << 16) | (bytes[3] << 24)) >>> 0 : 0;
-  if (magic !== 0x04034b50 && magic !== 0x06054b50) throw new InvalidArgument(`url: ${url} is not a zip archive`);
+  if (magic !== 0x04034b50 && magic !== 0x06054b50) throw new ImportRefused(`url: ${url} is not a zip archive`);
   const modes = unixModes(bytes);
   let unsafe: string | undefined;
   let skipped = 0;
@@ -95,11 +95,11 @@ export function readZip(bytes: Uint8Array, url: string, limits: ArchiveLimits = 
   } catch (error) {
     if (unsafe) throw unsafeArchive(unsafe);
     if (error instanceof ArchiveTooLarge) {
-      throw new InvalidArgument(
+      throw new ImportRefused(
         `url: the archive is too large: ${error.reason}; Quire imports archives of at most ${limits.maxEntries} files, ${megabytes(limits.maxEntryBytes)} per file and ${megabytes(limits.maxBytes)} in all`,
       );
     }
-    throw new InvalidArgument(`url: ${url} is not a zip archive Quire can read: ${(error as Error).message}`);
+    throw new ImportRefused(`url: ${url} is not a zip archive Quire can read: ${(error as Error).message}`);
   }
   if (unsafe) throw unsafeArchive(unsafe);
   const files: ZipEntry[] = [];
@@ -136,7 +136,7 @@ export async function importZip(fetcher: ImportFetcher, url: string, limits: Arc
   const problems = analysis.problems.filter(isError);
   if (problems.length > 0) {
     const shown = problems.slice(0, 3).map(formatProblem).join('; ');
-    throw new InvalidArgument(`url: the archive's content does not parse: ${shown}${problems.length > 3 ? ` (and ${problems.length - 3} more)` : ''}`);
+    throw new ImportRefused(`url: the archive's content does not parse: ${shown}${problems.length > 3 ? ` (and ${problems.length - 3} more)` : ''}`);
   }
   const root = revision.root;
   const pagePaths = new Set<string>();
@@ -147,7 +147,7 @@ export async function importZip(fetcher: ImportFetcher, url: string, limits: Arc
     }
   };
   collect(revision.pages);
-  if (pagePaths.size === 0) throw new InvalidArgument(`url: the archive holds no markdown pages`);
+  if (pagePaths.size === 0) throw new ImportRefused(`url: the archive holds no markdown pages`);
   const fileBytes = new Map(files.map((f) => [f.path, f.bytes]));
   const assets = new Map<string, ImportAsset>();
 

@@ -14,12 +14,12 @@
 import mammoth from 'mammoth';
 import mime from 'mime-types';
 import type { Root } from 'mdast';
-import { InvalidArgument } from '../errors.js';
-import { convertHtml, mapUrls, parseMarkdown, urlsOf } from '../../content/convert.js';
-import { parseFrontMatter } from '../../content/frontmatter.js';
-import { splitTitle } from '../../content/page-title.js';
-import { assetRef, type ImportAsset, type ImportTree } from '../../content/import-plan.js';
-import { decodePath, slugify } from '../../content/paths.js';
+import { ImportRefused } from './import-refused.js';
+import { convertHtml, mapUrls, parseMarkdown, urlsOf } from '../convert.js';
+import { parseFrontMatter } from '../frontmatter.js';
+import { splitTitle } from '../page-title.js';
+import { assetRef, type ImportAsset, type ImportTree } from '../import-plan.js';
+import { decodePath, slugify } from '../paths.js';
 import { Budget, decodeText, downloadImages, fetchSource, mediaType, type ImportFetcher } from './fetching.js';
 import { ArchiveTooLarge, megabytes, readArchive, type ArchiveLimits } from './archive.js';
 
@@ -73,11 +73,11 @@ async function resolveDocumentUrls(fetcher: ImportFetcher, body: Root, base: str
 /** `markdown`: one markdown file at the URL. */
 export async function importMarkdown(fetcher: ImportFetcher, url: string): Promise<ImportTree> {
   const fetched = await fetchSource(fetcher, url);
-  if (looksBinary(fetched.body)) throw new InvalidArgument(`url: ${url} is not a text file (it is ${mediaType(fetched) || 'binary'}); a markdown import needs a .md file`);
+  if (looksBinary(fetched.body)) throw new ImportRefused(`url: ${url} is not a text file (it is ${mediaType(fetched) || 'binary'}); a markdown import needs a .md file`);
   // A page showing a markdown file (a repository browser's) is not the file.
-  if (mediaType(fetched) === 'text/html') throw new InvalidArgument(`url: ${url} is an HTML page, not a markdown file; use the raw file's URL, or source "html"`);
+  if (mediaType(fetched) === 'text/html') throw new ImportRefused(`url: ${url} is an HTML page, not a markdown file; use the raw file's URL, or source "html"`);
   const split = parseFrontMatter(decodeText(fetched), url);
-  if (!split.ok) throw new InvalidArgument(`url: ${url} line ${split.problem.line ?? 1}: ${split.problem.message}`);
+  if (!split.ok) throw new ImportRefused(`url: ${url} line ${split.problem.line ?? 1}: ${split.problem.message}`);
   const { data, body } = split.value;
   const titled = splitTitle(body);
   const title = titled.title ?? (typeof data.title === 'string' && data.title.trim() !== '' ? data.title.trim() : undefined) ?? nameFromUrl(url) ?? 'Imported page';
@@ -97,7 +97,7 @@ export async function importHtml(fetcher: ImportFetcher, url: string): Promise<I
   const fetched = await fetchSource(fetcher, url);
   const type = mediaType(fetched);
   if (looksBinary(fetched.body) || (type !== '' && !type.startsWith('text/') && !type.includes('html') && !type.includes('xml'))) {
-    throw new InvalidArgument(`url: ${url} is not an HTML page (it is ${type || 'binary'})`);
+    throw new ImportRefused(`url: ${url} is not an HTML page (it is ${type || 'binary'})`);
   }
   const document = convertHtml(decodeText(fetched), { url: fetched.url });
   const title = document.title ?? nameFromUrl(url) ?? 'Imported page';
@@ -120,16 +120,16 @@ const ZIP_MAGIC = Buffer.from([0x50, 0x4b, 0x03, 0x04]);
  */
 export async function importDocx(fetcher: ImportFetcher, url: string, limits: ArchiveLimits): Promise<ImportTree> {
   const fetched = await fetchSource(fetcher, url);
-  if (!fetched.body.subarray(0, 4).equals(ZIP_MAGIC)) throw new InvalidArgument(`url: ${url} is not a Word document (.docx)`);
+  if (!fetched.body.subarray(0, 4).equals(ZIP_MAGIC)) throw new ImportRefused(`url: ${url} is not a Word document (.docx)`);
   try {
     readArchive(fetched.body, limits);
   } catch (error) {
     if (error instanceof ArchiveTooLarge) {
-      throw new InvalidArgument(
+      throw new ImportRefused(
         `url: the document is too large: ${error.reason}; Quire imports Word documents of at most ${megabytes(limits.maxEntryBytes)} per part and ${megabytes(limits.maxBytes)} in all`,
       );
     }
-    throw new InvalidArgument(`url: ${url} is not a Word document (.docx) Quire can read: ${(error as Error).message}`);
+    throw new ImportRefused(`url: ${url} is not a Word document (.docx) Quire can read: ${(error as Error).message}`);
   }
   const assets: ImportAsset[] = [];
   let html: string;
@@ -148,7 +148,7 @@ export async function importDocx(fetcher: ImportFetcher, url: string, limits: Ar
     );
     html = result.value;
   } catch (error) {
-    throw new InvalidArgument(`url: ${url} is not a Word document (.docx) Quire can read: ${(error as Error).message}`);
+    throw new ImportRefused(`url: ${url} is not a Word document (.docx) Quire can read: ${(error as Error).message}`);
   }
   const document = convertHtml(html, { url: fetched.url });
   const title = document.title ?? nameFromUrl(url) ?? 'Imported document';

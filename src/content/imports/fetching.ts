@@ -1,15 +1,15 @@
 /**
- * Fetching for imports: every request goes through the guarded fetcher (ctx.fetcher), failures become 400s naming
- * `url`, and the images of imported pages are downloaded into files of the import.
+ * Fetching for imports: every request goes through the guarded fetcher (ctx.fetcher), failures refuse the import
+ * naming `url`, and the images of imported pages are downloaded into files of the import.
  */
 import PQueue from 'p-queue';
 import mime from 'mime-types';
 import { FetchFailure, type FetchedResource, type GuardedFetcher } from '../../store/net/guarded-fetch.js';
-import { InvalidArgument } from '../errors.js';
-import { safeFileName, type ImportAsset } from '../../content/import-plan.js';
-import { decodePath } from '../../content/paths.js';
+import { ImportRefused } from './import-refused.js';
+import { safeFileName, type ImportAsset } from '../import-plan.js';
+import { decodePath } from '../paths.js';
 
-/** What importers fetch with: the server's guarded fetcher, or a thread's way to it (src/domain/imports/conversion.ts). */
+/** What importers fetch with: the server's guarded fetcher, or a thread's way to it (src/content/imports/conversion.ts). */
 export type ImportFetcher = Pick<GuardedFetcher, 'fetch'>;
 
 /** Sent with every import request, so site owners can tell Quire's requests apart (and address it in robots.txt). */
@@ -23,7 +23,7 @@ export function fetchProblem(url: string, outcome: FetchedResource | FetchFailur
 }
 
 /**
- * GETs the resource an import is about: a 2xx answer, else a 400 naming `url` with the reason (refused private
+ * GETs the resource an import is about: a 2xx answer, else a refusal naming `url` with the reason (refused private
  * address, DNS failure, connection refused, time out, too large, non-2xx status).
  */
 export async function fetchSource(fetcher: ImportFetcher, url: string): Promise<FetchedResource> {
@@ -31,10 +31,10 @@ export async function fetchSource(fetcher: ImportFetcher, url: string): Promise<
   try {
     fetched = await fetcher.fetch(url, HEADERS);
   } catch (error) {
-    if (error instanceof FetchFailure) throw new InvalidArgument(`url: ${fetchProblem(url, error)}`);
+    if (error instanceof FetchFailure) throw new ImportRefused(`url: ${fetchProblem(url, error)}`);
     throw error;
   }
-  if (fetched.status < 200 || fetched.status > 299) throw new InvalidArgument(`url: ${fetchProblem(url, fetched)}; nothing was imported`);
+  if (fetched.status < 200 || fetched.status > 299) throw new ImportRefused(`url: ${fetchProblem(url, fetched)}; nothing was imported`);
   return fetched;
 }
 

@@ -2,8 +2,8 @@
  * The sources an import reads (`source` and `url` of a content import) and the conversion of each into an ImportTree,
  * fetching through the fetcher it is given.
  */
-import { InvalidArgument } from '../errors.js';
-import type { ImportTree } from '../../content/import-plan.js';
+import { ImportRefused } from './import-refused.js';
+import type { ImportTree } from '../import-plan.js';
 import type { ArchiveLimits } from './archive.js';
 import type { ImportFetcher } from './fetching.js';
 import { importWebsite, type ImportProgress } from './website.js';
@@ -24,20 +24,20 @@ const UNSUPPORTED: Partial<Record<ImportSource, string>> = {
 
 export function requireImportableSource(source: string): void {
   const reason = UNSUPPORTED[source as ImportSource];
-  if (reason) throw new InvalidArgument(`source: Quire cannot import from "${source}": ${reason}`);
-  if (!(IMPORT_SOURCES as readonly string[]).includes(source)) throw new InvalidArgument(`source: must be one of: ${IMPORT_SOURCES.join(', ')}`);
+  if (reason) throw new ImportRefused(`source: Quire cannot import from "${source}": ${reason}`);
+  if (!(IMPORT_SOURCES as readonly string[]).includes(source)) throw new ImportRefused(`source: must be one of: ${IMPORT_SOURCES.join(', ')}`);
 }
 
-/** `url` is an absolute http(s) URL without credentials (400 naming `url` otherwise). */
+/** `url` is an absolute http(s) URL without credentials (a refusal naming `url` otherwise). */
 export function requireHttpUrl(url: string): void {
   let parsed: URL;
   try {
     parsed = new URL(url);
   } catch {
-    throw new InvalidArgument('url: must be an absolute http or https URL');
+    throw new ImportRefused('url: must be an absolute http or https URL');
   }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new InvalidArgument(`url: must be an http or https URL, not ${parsed.protocol}`);
-  if (parsed.username || parsed.password) throw new InvalidArgument('url: must not carry a user name or password');
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new ImportRefused(`url: must be an http or https URL, not ${parsed.protocol}`);
+  if (parsed.username || parsed.password) throw new ImportRefused('url: must not carry a user name or password');
 }
 
 /** Converts `source` at `url` into pages and files; archives (zip, docx) are read within `limits`. */
@@ -62,6 +62,6 @@ export async function convertSource(
     case 'docx':
       return importDocx(fetcher, url, limits);
     default:
-      throw new InvalidArgument(`source: Quire cannot import from "${source}"`);
+      throw new ImportRefused(`source: Quire cannot import from "${source}"`);
   }
 }
