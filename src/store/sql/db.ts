@@ -39,6 +39,7 @@ import * as m0025 from './migrations/0025_oidc_providers.js';
 import * as m0026 from './migrations/0026_merge_rules.js';
 import * as m0027 from './migrations/0027_saml_sign_in.js';
 import * as m0028 from './migrations/0028_site_visitor_oidc_and_preview_revocations.js';
+import * as m0029 from './migrations/0029_image_dimensions.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -80,6 +81,7 @@ export const migrations: Record<string, Migration> = {
   '0026_merge_rules': m0026,
   '0027_saml_sign_in': m0027,
   '0028_site_visitor_oidc_and_preview_revocations': m0028,
+  '0029_image_dimensions': m0029,
 };
 
 class StaticMigrationProvider implements MigrationProvider {
