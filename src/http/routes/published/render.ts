@@ -8,6 +8,7 @@ import type { IndexedRevision } from '../../../domain/content/revisions.js';
 import { findOperation, openApiRefsOf } from '../../../content/openapi-html.js';
 import { CODE_ON_EVENT_LOOP, fencedCodeLength } from '../../../content/code-highlight.js';
 import { pageHtml, type PageHtml, type PageHtmlOptions } from '../../../content/page-html.js';
+import type { PageSection } from '../../../content/search-text.js';
 import type { Context } from '../../../domain/context.js';
 import { specDocumentsNamed } from '../../../domain/openapi/specs.js';
 import type { DocumentPage, LinkPage, Page } from '../../../content/model.js';
@@ -118,6 +119,9 @@ export async function pageSpecs(ctx: Context, published: PublishedPage): Promise
   };
 }
 
+/** Told a page's search sections (search-text.ts treeSections) from the parse that rendered it. */
+export type PageSections = (page: DocumentPage, sections: PageSection[]) => void;
+
 /** Pages longer than this (characters of markdown) are rendered on the CPU pool: parsing takes 1-2 s per MB here. */
 export const POOLED_RENDER = 64 * 1024;
 
@@ -193,10 +197,11 @@ export function pageHtmlOptionsFor(published: PublishedPage, siteBase: string, s
 
 /**
  * The page's content as HTML, rendered once per page and place on the site and kept with the revision (a revision
- * never changes); a reader's variant is kept by the caller with the whole page (bounded there), not here.
+ * never changes); a reader's variant is kept by the caller with the whole page (bounded there), not here. `sections`:
+ * told the page's search sections when it is rendered here (not when it was kept).
  */
-function renderedContent(published: PublishedPage, siteBase: string, specs?: PageSpecs, variant?: PageVariant): PageHtml {
-  const render = () => pageHtml(published.page.markdown, pageHtmlOptionsFor(published, siteBase, specs, variant));
+function renderedContent(published: PublishedPage, siteBase: string, specs?: PageSpecs, variant?: PageVariant, sections?: (found: PageSection[]) => void): PageHtml {
+  const render = () => pageHtml(published.page.markdown, { ...pageHtmlOptionsFor(published, siteBase, specs, variant), ...(sections ? { sections } : {}) });
   return variant ? render() : (JSON.parse(cachedJson(published.content, contentKey(published, siteBase, specs), render)) as PageHtml);
 }
 
@@ -234,9 +239,10 @@ export async function renderContent(
 
 /**
  * Starts rendering the other pages of the page's space ahead of their readers (prerender.ts), once per revision and
- * place on the site; `threads`: the CPU pool's.
+ * place on the site; `threads`: the CPU pool's. `sections`: told each page's search sections (when this call is the
+ * one that starts them).
  */
-export function prerenderSiblings(ctx: Context, published: PublishedSpace, siteBase: string, threads: number): Promise<void> {
+export function prerenderSiblings(ctx: Context, published: PublishedSpace, siteBase: string, threads: number, sections?: PageSections): Promise<void> {
   const keyOf = (page: DocumentPage) => contentKey({ ...published, page }, siteBase, undefined);
   return prerenderSpace(ctx, published, `${siteBase}\n${published.prefix.join('/')}`, {
     keyOf,
@@ -244,6 +250,7 @@ export function prerenderSiblings(ctx: Context, published: PublishedSpace, siteB
     wanted: (page) => rendersOnEventLoop(page),
     links: () => plainSiteLinksOf(published, siteBase),
     keep: (page, html) => void cachedJson(published.content, keyOf(page), () => html),
+    ...(sections ? { sections } : {}),
   }, threads);
 }
 
@@ -253,17 +260,20 @@ export function prerenderSiblings(ctx: Context, published: PublishedSpace, siteB
  * (prerenderSiblings), while the event loop renders them one by one from the last one, until the two meet; a page
  * the pool is rendering is waited for, never rendered twice. On two cores, both render at once. The event loop also
  * renders what the pool leaves (pages with OpenAPI blocks, big ones): each page's content is what a reader's request
- * would get, byte for byte.
+ * would get, byte for byte. `sections`: told the search sections of each page rendered here, from the render's own
+ * parse (a page kept rendered from before has none: its caller parses it again).
  */
 export async function renderSpacePages(
   ctx: Context,
   space: PublishedSpace,
   siteBase: string,
   each: (published: PublishedPage, content: PageHtml, specs: PageSpecs | undefined) => Promise<void>,
+  sections?: PageSections,
 ): Promise<void> {
   const pages = documentPages(space.content.revision.pages);
-  const ahead = prerenderSiblings(ctx, space, siteBase, ctx.cpu.size);
-  const render = async (published: PublishedPage, specs: PageSpecs | undefined) => each(published, renderedContent(published, siteBase, specs), specs);
+  const ahead = prerenderSiblings(ctx, space, siteBase, ctx.cpu.size, sections);
+  const render = async (published: PublishedPage, specs: PageSpecs | undefined) =>
+    each(published, renderedContent(published, siteBase, specs, undefined, sections && ((found) => sections(published.page, found))), specs);
   let met = pages.length;
   while (met > 0) {
     const published = { ...space, page: pages[met - 1] };
