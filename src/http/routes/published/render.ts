@@ -18,7 +18,7 @@ import { siteSpacesIn } from '../../../domain/sites/tree.js';
 import { decidedCondition, evaluateCondition, type VisitorClaims } from '../../../domain/sites/conditions.js';
 import { adaptedMarkdown } from '../../../content/adaptive-markdown.js';
 import { cachedJson } from '../../present.js';
-import { renderLayout, tocList, type Cover, type NavLink, type SiteFrame } from './layout.js';
+import { markableToc, markedToc, renderLayout, tocList, type Cover, type MarkableToc, type NavLink, type SiteFrame } from './layout.js';
 import type { PageVariant } from './variants.js';
 import { feedbackAction } from './feedback-form.js';
 import { prerendering, prerenderSpace } from './prerender.js';
@@ -353,6 +353,46 @@ function tocHref(published: PublishedPage, siteBase: string): (target: Page) => 
   return (target) => (target.type === 'document' ? pageUrlOf(target) : target.type === 'link' ? linkPageHref(target) : undefined);
 }
 
+/**
+ * The items of a revision's table of contents whose href may depend on the page it is shown on (link items: their
+ * href is resolved as a link of that page when SUMMARY.md names no page), found once.
+ */
+const linkItemsKept = new WeakMap<IndexedRevision, LinkPage[]>();
+
+function linkItems(content: IndexedRevision): LinkPage[] {
+  let kept = linkItemsKept.get(content);
+  if (!kept) {
+    const found: LinkPage[] = [];
+    const walk = (pages: Page[]) => {
+      for (const page of pages) {
+        if (page.type === 'link') found.push(page);
+        walk(page.pages);
+      }
+    };
+    walk(content.revision.pages);
+    linkItemsKept.set(content, (kept = found));
+  }
+  return kept;
+}
+
+/** Tables of contents made once per revision, place on the site and hrefs of its link items (markableToc). */
+const tocsKept = new WeakMap<IndexedRevision, Map<string, MarkableToc>>();
+
+/**
+ * The table of contents of a page's space with the page marked (tocList), made once for the pages that show the same
+ * one: every page of a space, unless a link item's href differs from page to page.
+ */
+function pageToc(published: PublishedPage, siteBase: string): string {
+  const { content, page } = published;
+  const pageHref = tocHref(published, siteBase);
+  const key = [siteBase, published.prefix.join('/'), ...linkItems(content).map((item) => pageHref(item) ?? '\u0000')].join('\n');
+  const kept = tocsKept.get(content) ?? new Map<string, MarkableToc>();
+  tocsKept.set(content, kept);
+  let toc = kept.get(key);
+  if (!toc) kept.set(key, (toc = markableToc(content.revision.pages, pageHref)));
+  return markedToc(toc, page.id);
+}
+
 /** The table of contents of a published space as the sidebar shows it ('' for a space without pages). */
 export function spaceToc(space: PublishedSpace, siteBase: string): string {
   const first = firstDocument(space.content.revision.pages);
@@ -389,8 +429,7 @@ export function renderPage(published: PublishedPage, siteBase: string, options: 
   return renderLayout({
     ...siteFrame(tree, siteBase, { currentSection: published.section?.id ?? tree.defaultSection, ...(options.liveSearch ? { liveSearch: options.liveSearch } : {}) }),
     variants: variantLinks(tree, siteBase, published.section, published.siteSpace.id),
-    pages: content.revision.pages,
-    pageHref: tocHref(published, siteBase),
+    toc: page.layout.tableOfContents ? pageToc(published, siteBase) : '',
     current: page,
     html,
     outline,
