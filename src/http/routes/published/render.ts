@@ -202,7 +202,17 @@ export function pageHtmlOptionsFor(published: PublishedPage, siteBase: string, s
  */
 function renderedContent(published: PublishedPage, siteBase: string, specs?: PageSpecs, variant?: PageVariant, sections?: (found: PageSection[]) => void): PageHtml {
   const render = () => pageHtml(published.page.markdown, { ...pageHtmlOptionsFor(published, siteBase, specs, variant), ...(sections ? { sections } : {}) });
-  return variant ? render() : (JSON.parse(cachedJson(published.content, contentKey(published, siteBase, specs), render)) as PageHtml);
+  return variant ? render() : keptContent(published.content, contentKey(published, siteBase, specs), render);
+}
+
+/**
+ * A page's content kept with its revision (as JSON) under `key`, built when none is: the one built is answered as it
+ * is, not read back from the JSON just made (a copy of the whole page's HTML, for every page of an export).
+ */
+function keptContent(content: IndexedRevision, key: string, build: () => PageHtml): PageHtml {
+  let built: PageHtml | undefined;
+  const json = cachedJson(content, key, () => (built = build()));
+  return built ?? (JSON.parse(json) as PageHtml);
 }
 
 /**
