@@ -26,6 +26,7 @@ import { toString } from 'mdast-util-to-string';
 import { parseGitbookMarkdown, parseTagArguments, shownIfBranch, splitTag, type Details, type LiquidBlock, type LiquidExpression, type LiquidTag } from './gitbook-markdown.js';
 import { EMOJI_DATA, parseHtmlTable, type HtmlTable } from './html-table.js';
 import { boundedParagraphs, convertedParts } from './bounded-markdown.js';
+import { treeSections, type PageSection } from './search-text.js';
 import { escapeHtml, HTML_URL_ATTRIBUTES, srcsetCandidate, srcsetCandidates } from './html-text.js';
 import { sanitizePage } from './page-sanitizing.js';
 import { highlightCode, languageName, PAGE_HIGHLIGHT_BUDGET, type HighlightBudget } from './code-highlight.js';
@@ -55,6 +56,11 @@ export interface PageHtmlOptions {
    * the visitor's claims, src/domain/sites/conditions.ts). Absent: no condition holds (only `{% else %}` shows).
    */
   condition?(expression: string): boolean;
+  /**
+   * Told the page's search sections (search-text.ts treeSections) from the render's own parse, before its links are
+   * rewritten: what search would take from a second parse of the same markdown (a static export's search index).
+   */
+  sections?(sections: PageSection[]): void;
 }
 
 export interface PageHtml {
@@ -398,6 +404,7 @@ const plainParagraph = (paragraph: string) => `<p>${escapeHtml(paragraph)}</p>`;
 /** The page's sanitized tree (anchors given), and the plain paragraphs past its first megabyte. */
 function renderedTree(markdown: string, options: PageHtmlOptions): { clean: HastRoot; plain: string[]; outline: PageHtml['outline'] } {
   const { tree, plain } = boundedTree(markdown);
+  options.sections?.(treeSections(tree));
   rewriteLinks(tree, options);
   const renderer = new Renderer(options);
   const hast = toHast(tree, { allowDangerousHtml: true, handlers: renderer.handlers }) as HastRoot;

@@ -7,7 +7,7 @@
  */
 import type { DocumentPage } from './model.js';
 import { indexedPart } from './bounded-markdown.js';
-import { indexTokens, isAscii, pageSections, termFinder, type SearchLanguage, type SearchTerms, type TermsFound } from './search-text.js';
+import { indexTokens, isAscii, languageVotes, pageSections, termFinder, tokenize, type PageSection, type SearchLanguage, type SearchTerms, type TermsFound } from './search-text.js';
 import { DOCS_PER_SPACE, packedSections, pageTerms, sectionOf, unpackSections, type Pairs, type StoredSection } from './search-format.js';
 import { RankingBase, SpaceRanker } from './term-ranking.js';
 import type { EngineQuery, RankedPage, RankPosition, ResultPage, SearchPageRows } from '../store/sql/search.js';
@@ -52,22 +52,52 @@ export type SearchablePage = Pick<DocumentPage, 'id' | 'title' | 'path' | 'blobO
  * batch of pages.
  */
 export function pageRows(page: SearchablePage, language: SearchLanguage = 'en', stems = new Map<string, string>()): SearchPageRows {
-  const sections = pageSections(indexedPart(page.markdown).text);
-  if (page.description) sections[0].body = sections[0].body ? `${page.description}\n${sections[0].body}` : page.description;
+  const sections = withDescription(pageSections(indexedPart(page.markdown).text), page.description);
   const votes = new Map<SearchLanguage, number>();
   const tokens = {
     title: indexTokens(page.title, language, votes, stems),
     headings: sections.map((s) => indexTokens(s.title, language, votes, stems)).filter(Boolean).join(' '),
     body: sections.map((s) => indexTokens(s.body, language, votes, stems)).filter(Boolean).join(' '),
   };
-  let top: SearchLanguage | '' = '';
-  for (const [candidate, n] of votes) if (top === '' || n > votes.get(top)!) top = candidate;
+  const top = topLanguage(votes);
   return {
     page: { page_id: page.id, title: page.title, path: page.path, signature: signatureOf(page), language: top, stop_words: top ? votes.get(top)! : 0 },
-    sections: sections.map((s) => ({ ...s, body: flatText(s.body).slice(0, MAX_SECTION_TEXT) })),
+    sections: storedSections(sections),
     tokens,
     terms: pageTerms(tokens),
   };
+}
+
+/** A page's sections with its description first in the text before its first heading (a copy of that section). */
+function withDescription(sections: PageSection[], description: string | undefined): PageSection[] {
+  if (!description) return sections;
+  const [first, ...rest] = sections;
+  return [{ ...first, body: first.body ? `${description}\n${first.body}` : description }, ...rest];
+}
+
+/** The language with the most of a page's stop words ('' for none; the first counted on a tie). */
+function topLanguage(votes: ReadonlyMap<SearchLanguage, number>): SearchLanguage | '' {
+  let top: SearchLanguage | '' = '';
+  for (const [candidate, n] of votes) if (top === '' || n > votes.get(top)!) top = candidate;
+  return top;
+}
+
+/** Sections as the index stores them: each text flat and bounded. */
+function storedSections(sections: PageSection[]): PageSection[] {
+  return sections.map((s) => ({ ...s, body: flatText(s.body).slice(0, MAX_SECTION_TEXT) }));
+}
+
+/**
+ * What pageRows gives of a page's sections and language, from its sections (pageSections of its markdown, or the same
+ * from a render's parse: search-text.ts treeSections), without its tokens: a static export's search index.
+ */
+export function sectionRows(page: Pick<SearchablePage, 'title' | 'description'>, parsed: PageSection[]): Pick<SearchPageRows, 'sections'> & { language: SearchLanguage | ''; stop_words: number } {
+  const sections = withDescription(parsed, page.description);
+  // Counted in pageRows' order (title, headings, texts): a tie goes to the language counted first.
+  const votes = new Map<SearchLanguage, number>();
+  for (const text of [page.title, ...sections.map((s) => s.title), ...sections.map((s) => s.body)]) languageVotes(tokenize(text), votes);
+  const top = topLanguage(votes);
+  return { sections: storedSections(sections), language: top, stop_words: top ? votes.get(top)! : 0 };
 }
 
 // ---- sections and excerpts

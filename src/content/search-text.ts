@@ -84,7 +84,14 @@ function* blocks(nodes: GitbookNode[]): Generator<GitbookNode> {
 
 /** A page body split at its headings (see the top of this file). */
 export function pageSections(markdown: string): PageSection[] {
-  const tree = parser.runSync(parser.parse(boundedParagraphs(markdown).text)) as Root;
+  return treeSections(parser.runSync(parser.parse(boundedParagraphs(markdown).text)) as Root);
+}
+
+/**
+ * pageSections of a page's parsed markdown (its tree as gitbookMarkdownParser gives it, not yet changed): a page
+ * rendered from the same text gives the same sections from its own parse (page-html.ts `sections`).
+ */
+export function treeSections(tree: Root): PageSection[] {
   const slugger = new GithubSlugger();
   const sections: PageSection[] = [{ position: 0, anchor: '', title: '', body: '' }];
   const parts: string[][] = [[]];

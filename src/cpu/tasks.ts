@@ -14,7 +14,7 @@ import { extractLinks, type RawLink } from '../content/links.js';
 import { hitsFromPages, pageRows, rankFromTermLists, rankingBases, type PageHit, type SearchablePage } from '../content/search-ranking.js';
 import { resultPages, type EngineQuery, type RankedPage, type RankPosition, type SearchPageRows } from '../store/sql/search.js';
 import { termDocs, termLists } from '../store/sql/search-terms.js';
-import type { SearchLanguage, SearchTerms } from '../content/search-text.js';
+import type { PageSection, SearchLanguage, SearchTerms } from '../content/search-text.js';
 import { pageHtml, type PageHtml } from '../content/page-html.js';
 import { decidedCondition } from '../content/conditions.js';
 import { conditionsOf } from '../content/adaptive-markdown.js';
@@ -59,17 +59,22 @@ export const cpuTasks = {
   /**
    * Pages of a published site rendered ahead of their readers (src/http/routes/published/prerender.ts): their links
    * answered with the site's facts sent as plain data (src/content/site-links.ts), `{% if %}` blocks as for a reader
-   * without claims; what a reader's request would render on the event loop, byte for byte.
+   * without claims; what a reader's request would render on the event loop, byte for byte. With `sections`, each
+   * page's search sections from the same parse (page-html.ts `sections`).
    */
-  sitePagesHtml: (input: SitePagesHtml): PageHtml[] => {
+  sitePagesHtml: (input: SitePagesHtml): SitePageHtml[] => {
     const links = siteLinksFromPlain(input.links);
-    return input.pages.map((page) =>
-      pageHtml(page.markdown, {
+    return input.pages.map((page) => {
+      let sections: PageSection[] | undefined;
+      const html: SitePageHtml = pageHtml(page.markdown, {
         ...sitePageLinks(links, page),
         variables: { page: page.variables, space: input.spaceVariables },
         condition: (expression) => decidedCondition(NO_OUTCOMES, expression),
-      }),
-    );
+        ...(input.sections ? { sections: (found: PageSection[]) => void (sections = found) } : {}),
+      });
+      if (sections) html.sections = sections;
+      return html;
+    });
   },
   /**
    * A page's two versions rendered as a published site renders them and compared block by block
@@ -125,6 +130,13 @@ export interface SitePagesHtml {
   links: PlainSiteLinks;
   spaceVariables: Record<string, string>;
   pages: Array<{ id: string; gitPath: string; markdown: string; variables: Record<string, string> }>;
+  /** Whether each page's search sections are wanted too. */
+  sections?: boolean;
+}
+
+/** A page rendered by sitePagesHtml, with its search sections when they were asked for. */
+export interface SitePageHtml extends PageHtml {
+  sections?: PageSection[];
 }
 
 const NO_OUTCOMES: ReadonlyMap<string, boolean> = new Map();

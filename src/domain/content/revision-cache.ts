@@ -204,16 +204,13 @@ export class RevisionCache {
     return known;
   }
 
-  /** An image's dimensions by blob oid (blobs never change): read once per process, then remembered. */
-  async dimensionsOf(oid: string, read: () => Promise<Buffer[]>): Promise<Dimensions | undefined> {
+  /** An image's dimensions by blob oid (blobs never change): found once per process (`find`), then remembered. */
+  async dimensionsOf(oid: string, find: () => Promise<Dimensions | null>): Promise<Dimensions | undefined> {
     const known = this.dimensions.get(oid);
     if (known !== undefined) return known ?? undefined;
-    // Loaded with the content code by the first build (image-size and mime-types are ~30 modules): a command that
-    // reads no content starts without them.
-    const { imageDimensionsOfParts } = await import('../../content/files.js');
-    const found = imageDimensionsOfParts(await read());
-    this.dimensions.set(oid, found ?? null, HEAP.dimensions);
-    return found;
+    const found = await find();
+    this.dimensions.set(oid, found, HEAP.dimensions);
+    return found ?? undefined;
   }
 }
 

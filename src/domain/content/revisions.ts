@@ -23,6 +23,7 @@ import type { TreeAnalysis } from '../../content/revision.js';
 import { QUIRE_SIGNATURE } from '../../store/git/repositories.js';
 import type { SpaceRow } from '../../store/sql/spaces.js';
 import { MAIN_REF } from './refs.js';
+import { imageDimensionsReader } from './image-dimensions.js';
 import { analysisWeightOf, RevisionCache, stringBytes, weightOf, type IndexedRevision } from './revision-cache.js';
 
 // The revision as read, and the cache it is kept in, for readers of content (./revision-cache.ts: what the Context names).
@@ -110,13 +111,7 @@ export async function loadRevision(ctx: Context, spaceId: string, commitOid: str
       {
         entries,
         readBlob: (oid) => ctx.reader.readBlob(spaceId, oid),
-        // Read in parts: most of a big image is never looked at (imageDimensionsOfParts).
-        dimensionsOf: (oid) =>
-          ctx.revisions.dimensionsOf(oid, async () => {
-            const parts = await ctx.reader.readBlobParts(spaceId, oid);
-            if (!parts) throw new Error(`blob ${oid} not found`);
-            return parts;
-          }),
+        dimensionsOf: imageDimensionsReader(ctx, spaceId),
         parsePages: (input) => ctx.cpu.run('parsePages', input),
         parseSummary: (input) => ctx.cpu.run('parseSummary', input),
         parsedPages: ctx.revisions.parsedPages,

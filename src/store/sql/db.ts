@@ -40,6 +40,7 @@ import * as m0026 from './migrations/0026_merge_rules.js';
 import * as m0027 from './migrations/0027_saml_sign_in.js';
 import * as m0028 from './migrations/0028_site_visitor_oidc_and_preview_revocations.js';
 import * as m0029 from './migrations/0029_git_sync_branches.js';
+import * as m0030 from './migrations/0030_image_dimensions.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -82,6 +83,7 @@ export const migrations: Record<string, Migration> = {
   '0027_saml_sign_in': m0027,
   '0028_site_visitor_oidc_and_preview_revocations': m0028,
   '0029_git_sync_branches': m0029,
+  '0030_image_dimensions': m0030,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

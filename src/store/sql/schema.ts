@@ -719,6 +719,13 @@ export interface SearchResultsTable {
   sections: string;
 }
 
+/** An image's width and height by its blob's oid (both null: its header gives none), read once from git. */
+export interface ImageDimensionsTable {
+  blob_oid: string;
+  width: number | null;
+  height: number | null;
+}
+
 /** Secrets shared by every process that uses this database (cursor signing, ...). */
 export interface InstanceSecretsTable {
   name: string;
@@ -745,6 +752,7 @@ export interface Database {
   link_invites: LinkInvitesTable;
   instance_secrets: InstanceSecretsTable;
   revision_facts: RevisionFactsTable;
+  image_dimensions: ImageDimensionsTable;
   change_requests: ChangeRequestsTable;
   comments: CommentsTable;
   comment_replies: CommentRepliesTable;

@@ -26,7 +26,7 @@ import type { Database } from './schema.js';
 const WRITES = new Set(['InsertQueryNode', 'UpdateQueryNode', 'DeleteQueryNode', 'MergeQueryNode']);
 
 /**
- * Tables that hold only what is derived from a space's git content (link and search indexes, history facts). No
+ * Tables that hold only what is derived from a space's git content (link and search indexes, history facts, image dimensions). No
  * read kept by a cache of this process (src/domain/cache.ts) reads them: a change here must not clear those.
  */
 export const DERIVED_TABLES: ReadonlySet<keyof Database> = new Set<keyof Database>([
@@ -40,6 +40,7 @@ export const DERIVED_TABLES: ReadonlySet<keyof Database> = new Set<keyof Databas
   'search_pages',
   'search_terms',
   'search_results',
+  'image_dimensions',
 ]);
 
 /** The name of the table a write's target names, or undefined when it is not a plain (or aliased) table. */

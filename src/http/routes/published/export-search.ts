@@ -14,9 +14,10 @@
  * tests. Such a function names only bindings of its own module (imports are taken into local constants first):
  * test runners rewrite references to imports, which a function's source would then carry.
  *
- * The index holds each page's sections as the server's search indexing extracts them (pageRows, through the CPU pool's
- * `searchRows` task: plain text, no markdown or Liquid, split at headings, the description first),
- * from the page's markdown as a reader without claims reads it (the `{% if %}` branches the exported HTML shows).
+ * The index holds each page's sections as the server's search indexing extracts them (pageRows: plain text, no markdown
+ * or Liquid, split at headings, the description first), from the page's markdown as a reader without claims reads it
+ * (the `{% if %}` branches the exported HTML shows): taken from the parse that rendered the page when that was the
+ * same text, else through the CPU pool's `searchRows` task.
  * The browser matches words as the results page marks them (search-page.ts `matches`: the same word, or one begins the
  * other from three letters), the query's last word also as the start of longer words from two letters; there is no
  * stemming, and the stop words of the site's language are left out of queries as the server leaves them out. Pages
@@ -26,7 +27,9 @@
 import type { Context } from '../../../domain/context.js';
 import { documentPages, type PublishedSpace, type PublishedTree } from '../../../domain/sites/published.js';
 import { EXCERPT_PARTS, SECTIONS_PER_PAGE, SITE_RESULTS, type SearchablePage } from '../../../domain/search/search-queries.js';
-import { detectLanguage, isSearchLanguage, queryStopWords, type SearchLanguage } from '../../../content/search-text.js';
+import { sectionRows } from '../../../content/search-ranking.js';
+import type { DocumentPage } from '../../../content/model.js';
+import { detectLanguage, isSearchLanguage, queryStopWords, type PageSection, type SearchLanguage } from '../../../content/search-text.js';
 import type { SearchPageRows } from '../../../store/sql/search.js';
 import { BROWSER_PARTS as SEARCH_PAGE_PARTS, type SearchFilter, type SearchResult } from './search-page.js';
 import { BROWSER_PARTS as NOT_FOUND_PARTS, type Candidate } from './not-found.js';
@@ -67,9 +70,11 @@ const ROWS_PER_TASK = 100;
 
 /**
  * The index of the site's spaces (`spaces`: publishedSpaces of `tree`), its pages in the site's order: every document
- * page, as the served site's search finds every page of its spaces.
+ * page, as the served site's search finds every page of its spaces. `rendered`: pages' sections from the parse that
+ * rendered them (render.ts renderSpacePages), taken for a page whose markdown for a reader without claims is the one
+ * rendered (no `{% if %}`: the same text, so the same parse); the others are parsed again on the CPU pool.
  */
-export async function exportIndex(ctx: Context, tree: PublishedTree, spaces: readonly PublishedSpace[]): Promise<ExportIndex> {
+export async function exportIndex(ctx: Context, tree: PublishedTree, spaces: readonly PublishedSpace[], rendered: ReadonlyMap<DocumentPage, PageSection[]> = new Map()): Promise<ExportIndex> {
   const frame = siteFrame(tree, '', { currentSection: null });
   const filters = searchFilters(tree, frame);
   const places: string[] = [];
@@ -81,12 +86,22 @@ export async function exportIndex(ctx: Context, tree: PublishedTree, spaces: rea
     if (place !== undefined && !places.includes(place)) places.push(place);
     const section = space.section ? filters.findIndex((filter) => filter.id === space.section!.id) : 0;
     const documents = documentPages(space.content.revision.pages);
-    const searchable: SearchablePage[] = documents.map((page) => ({ id: page.id, title: page.title, path: page.path, blobOid: page.blobOid, markdown: readerMarkdown(page), description: page.description }));
+    const rows: Array<ReturnType<typeof sectionRows> | undefined> = documents.map((page) => {
+      const sections = rendered.get(page);
+      return sections && readerMarkdown(page) === page.markdown ? sectionRows(page, sections) : undefined;
+    });
+    const parsed = documents.filter((_, i) => rows[i] === undefined);
+    const searchable: SearchablePage[] = parsed.map((page) => ({ id: page.id, title: page.title, path: page.path, blobOid: page.blobOid, markdown: readerMarkdown(page), description: page.description }));
     const tasks: Array<Promise<SearchPageRows[]>> = [];
     for (let at = 0; at < searchable.length; at += ROWS_PER_TASK) tasks.push(ctx.cpu.run('searchRows', searchable.slice(at, at + ROWS_PER_TASK)));
-    const rows = (await Promise.all(tasks)).flat();
+    const parsedRows = (await Promise.all(tasks)).flat();
+    let next = 0;
     documents.forEach((page, i) => {
-      const { sections, page: row } = rows[i];
+      if (rows[i] === undefined) {
+        const { sections, page: row } = parsedRows[next++];
+        rows[i] = { sections, language: row.language as SearchLanguage | '', stop_words: row.stop_words };
+      }
+      const { sections, ...row } = rows[i]!;
       if (row.language && isSearchLanguage(row.language)) votes.set(row.language, (votes.get(row.language) ?? 0) + row.stop_words);
       const texts = sections.flatMap((s) => [s.anchor, s.title, s.body]);
       pages.push([page.title, urlOf(page), place === undefined ? -1 : places.indexOf(place), Math.max(section, 0), page.hidden ? 1 : 0, texts]);

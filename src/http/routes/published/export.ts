@@ -39,6 +39,8 @@ import { searchFilters } from './site-reads.js';
 import { EXPORT_SEARCH_ASSET, exportIndex, SEARCH_INDEX_PATH } from './export-search.js';
 import { ExportWriter } from './export-writes.js';
 import { writableByGit, type BlobFile } from '../../../store/git/blob-files.js';
+import type { DocumentPage } from '../../../content/model.js';
+import type { PageSection } from '../../../content/search-text.js';
 
 export interface ExportResult {
   dir: string;
@@ -113,9 +115,9 @@ export async function exportSite(ctx: Context, siteId: string, dir: string, prog
   await fs.mkdir(root, { recursive: true });
   const liveSearch = EXPORT_SEARCH_ASSET.path;
   const spaces = await publishedSpaces(ctx, tree);
-  // Read on the CPU pool while the pages are written (awaited after them; a failure is thrown there).
-  const searchIndex = exportIndex(ctx, tree, spaces);
-  searchIndex.catch(() => undefined);
+  // The search index's sections of each page, from the parse that renders it (one parse per page, export-search.ts).
+  const sections = new Map<DocumentPage, PageSection[]>();
+  const keepSections = (page: DocumentPage, found: PageSection[]) => void sections.set(page, found);
   const writer = new ExportWriter();
   const pageWrites = writer.lane(PAGE_WRITES);
   let pages = 0;
@@ -177,7 +179,7 @@ export async function exportSite(ctx: Context, siteId: string, dir: string, prog
           pages++;
           progress?.({ pages, files });
         });
-      });
+      }, keepSections);
     }
     await copied;
   } catch (error) {
@@ -189,7 +191,7 @@ export async function exportSite(ctx: Context, siteId: string, dir: string, prog
   }
   await writer.done();
   // The search: its index, and the served results page with no query, which the script fills in.
-  await writer.write(fileUnder(root, SEARCH_INDEX_PATH, ''), JSON.stringify(await searchIndex));
+  await writer.write(fileUnder(root, SEARCH_INDEX_PATH, ''), JSON.stringify(await exportIndex(ctx, tree, spaces, sections)));
   const searchFrame = siteFrame(tree, '', { currentSection: null, liveSearch });
   await writer.write(path.join(root, '~search', 'index.html'), withPolicy(renderSearch(searchFrame, { query: '', results: [], filters: searchFilters(tree, searchFrame) })));
   // The one "not found" page static hosts answer for every missing address (`404.html` at the root): the served page

@@ -44,8 +44,8 @@ export interface SiteFrame {
 
 export interface LayoutInput extends SiteFrame {
   variants: NavLink[];
-  pages: Page[];
-  pageHref(page: Page): string | undefined;
+  /** The table of contents with the current page marked (tocList of the space's pages). */
+  toc: string;
   current: DocumentPage;
   html: string;
   outline: Array<{ depth: number; text: string; id: string }>;
@@ -141,21 +141,69 @@ ${input.body}
 
 /** The table of contents: groups, nesting, hidden pages left out, the current page marked. */
 export function tocList(pages: Page[], pageHref: (page: Page) => string | undefined, currentId: string | undefined): string {
-  const items = pages
-    .filter((page) => !(page.type === 'document' && page.hidden))
-    .map((page) => {
+  return markedToc(markableToc(pages, pageHref), currentId);
+}
+
+/**
+ * The table of contents with no page marked, and where the link of each document page ends its opening tag (by page
+ * id): made once, it is every page's table of contents (markedToc), a space's pages share it.
+ */
+export interface MarkableToc {
+  html: string;
+  marks: ReadonlyMap<string, number[]>;
+}
+
+/** tocList's HTML and where it marks each page (see MarkableToc). */
+export function markableToc(pages: Page[], pageHref: (page: Page) => string | undefined): MarkableToc {
+  const parts: string[] = [];
+  let length = 0;
+  const marks = new Map<string, number[]>();
+  const put = (part: string) => {
+    parts.push(part);
+    length += part.length;
+  };
+  const list = (items: Page[]) => {
+    const shown = items.filter((page) => !(page.type === 'document' && page.hidden));
+    if (shown.length === 0) return;
+    put('<ul>');
+    for (const page of shown) {
       const title = escapeHtml(page.tocTitle ?? page.title);
-      if (page.type === 'group') return `<li><div class="group">${title}</div>${tocList(page.pages, pageHref, currentId)}</li>`;
+      if (page.type === 'group') {
+        put(`<li><div class="group">${title}</div>`);
+        list(page.pages);
+        put('</li>');
+        continue;
+      }
       // Where a link item becomes an href, the URL rule of content links, whatever made the tree (a SUMMARY.md
       // parse leaves such items out already, with a warning).
       const written = pageHref(page);
       const href = written === undefined ? undefined : allowedUrl(written);
-      const current = page.type === 'document' && page.id === currentId;
       const emoji = page.type === 'document' ? emojiText(page.emoji) : '';
-      const link = href ? `<a href="${escapeHtml(href)}"${current ? ' aria-current="page"' : ''}>${emoji ? `${emoji} ` : ''}${title}</a>` : `<span>${title}</span>`;
-      return `<li>${link}${page.pages.length > 0 ? tocList(page.pages, pageHref, currentId) : ''}</li>`;
-    });
-  return items.length > 0 ? `<ul>${items.join('')}</ul>` : '';
+      if (href) {
+        put(`<li><a href="${escapeHtml(href)}"`);
+        if (page.type === 'document') marks.set(page.id, [...(marks.get(page.id) ?? []), length]);
+        put(`>${emoji ? `${emoji} ` : ''}${title}</a>`);
+      } else put(`<li><span>${title}</span>`);
+      list(page.pages);
+      put('</li>');
+    }
+    put('</ul>');
+  };
+  list(pages);
+  return { html: parts.join(''), marks };
+}
+
+/** A table of contents (markableToc) with the page `currentId` marked as the current one. */
+export function markedToc(toc: MarkableToc, currentId: string | undefined): string {
+  const at = currentId === undefined ? undefined : toc.marks.get(currentId);
+  if (!at) return toc.html;
+  let html = '';
+  let from = 0;
+  for (const offset of at) {
+    html += `${toc.html.slice(from, offset)} aria-current="page"`;
+    from = offset;
+  }
+  return html + toc.html.slice(from);
 }
 
 /** The sidebar: the variants of the section, then the table of contents (`#sidebar`: the drawer the menu button opens). */
@@ -181,7 +229,7 @@ export function renderLayout(input: LayoutInput): string {
   const updated = page.updatedAt ? `<p class="updated">Last updated <time datetime="${escapeHtml(page.updatedAt)}">${escapeHtml(page.updatedAt.slice(0, 10))}</time></p>` : '';
   const head = `${input.noIndex ? '\n<meta name="robots" content="noindex">' : ''}${page.description ? `\n<meta name="description" content="${escapeHtml(page.description)}">` : ''}`;
   const layoutClass = ['layout', ...(shown.width === 'wide' ? ['wide'] : []), ...(shown.tableOfContents ? [] : ['no-toc'])].join(' ');
-  const sidebar = shown.tableOfContents ? sidebarHtml(input.variants, tocList(input.pages, input.pageHref, page.id)) : '';
+  const sidebar = shown.tableOfContents ? sidebarHtml(input.variants, input.toc) : '';
   const mobileOutline = outline.length > 0 ? `<details class="outline-mobile"><summary>On this page</summary>${outlineList(outline)}</details>` : '';
   const body = `<div class="${layoutClass}">${sidebar}
 <main id="content">${input.cover ? coverHtml(input.cover) : ''}<article>${shown.title ? `<h1>${escapeHtml(page.title)}</h1>` : ''}${shown.description && page.description ? `<p class="description">${escapeHtml(page.description)}</p>` : ''}${mobileOutline}

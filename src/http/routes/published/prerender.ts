@@ -20,6 +20,7 @@ import { openApiRefsOf } from '../../../content/openapi-html.js';
 import type { PageHtml } from '../../../content/page-html.js';
 import type { DocumentPage } from '../../../content/model.js';
 import type { PlainSiteLinks } from '../../../content/site-links.js';
+import type { PageSection } from '../../../content/search-text.js';
 import { keptAnswer } from '../../answer-cache.js';
 
 /** Pages per batch, and characters of markdown at most in one (a batch is one task of a thread). */
@@ -35,6 +36,8 @@ export interface PrerenderPlace {
   links(): PlainSiteLinks;
   /** Keeps a rendered page with its revision. */
   keep(page: DocumentPage, html: PageHtml): void;
+  /** Told each page's search sections from its render's parse, when given (see renderSpacePages). */
+  sections?(page: DocumentPage, sections: PageSection[]): void;
 }
 
 /** Per revision: the places (site and space prefix) whose prerendering started, and the batches under way by key. */
@@ -90,9 +93,14 @@ export function prerenderSpace(ctx: Context, space: PublishedSpace, placeKey: st
         links,
         spaceVariables,
         pages: todo.map((page) => ({ id: page.id, gitPath: page.gitPath, markdown: page.markdown, variables: page.variables ?? {} })),
+        ...(place.sections ? { sections: true } : {}),
       });
       const done = rendering.then(
-        (rendered) => rendered.forEach((html, i) => place.keep(todo[i], html)),
+        (rendered) =>
+          rendered.forEach(({ sections, ...html }, i) => {
+            place.keep(todo[i], html);
+            if (sections) place.sections?.(todo[i], sections);
+          }),
         (error: unknown) => ctx.log.warn({ err: (error as Error).message, space: content.spaceId }, 'pages not rendered ahead'),
       );
       const keys = todo.map((page) => place.keyOf(page));

@@ -8,6 +8,7 @@ import type { IndexedRevision } from '../../../domain/content/revisions.js';
 import { findOperation, openApiRefsOf } from '../../../content/openapi-html.js';
 import { CODE_ON_EVENT_LOOP, fencedCodeLength } from '../../../content/code-highlight.js';
 import { pageHtml, type PageHtml, type PageHtmlOptions } from '../../../content/page-html.js';
+import type { PageSection } from '../../../content/search-text.js';
 import type { Context } from '../../../domain/context.js';
 import { specDocumentsNamed } from '../../../domain/openapi/specs.js';
 import type { DocumentPage, LinkPage, Page } from '../../../content/model.js';
@@ -17,7 +18,7 @@ import { siteSpacesIn } from '../../../domain/sites/tree.js';
 import { decidedCondition, evaluateCondition, type VisitorClaims } from '../../../domain/sites/conditions.js';
 import { adaptedMarkdown } from '../../../content/adaptive-markdown.js';
 import { cachedJson } from '../../present.js';
-import { renderLayout, tocList, type Cover, type NavLink, type SiteFrame } from './layout.js';
+import { markableToc, markedToc, renderLayout, tocList, type Cover, type MarkableToc, type NavLink, type SiteFrame } from './layout.js';
 import type { PageVariant } from './variants.js';
 import { feedbackAction } from './feedback-form.js';
 import { prerendering, prerenderSpace } from './prerender.js';
@@ -118,6 +119,9 @@ export async function pageSpecs(ctx: Context, published: PublishedPage): Promise
   };
 }
 
+/** Told a page's search sections (search-text.ts treeSections) from the parse that rendered it. */
+export type PageSections = (page: DocumentPage, sections: PageSection[]) => void;
+
 /** Pages longer than this (characters of markdown) are rendered on the CPU pool: parsing takes 1-2 s per MB here. */
 export const POOLED_RENDER = 64 * 1024;
 
@@ -193,11 +197,22 @@ export function pageHtmlOptionsFor(published: PublishedPage, siteBase: string, s
 
 /**
  * The page's content as HTML, rendered once per page and place on the site and kept with the revision (a revision
- * never changes); a reader's variant is kept by the caller with the whole page (bounded there), not here.
+ * never changes); a reader's variant is kept by the caller with the whole page (bounded there), not here. `sections`:
+ * told the page's search sections when it is rendered here (not when it was kept).
  */
-function renderedContent(published: PublishedPage, siteBase: string, specs?: PageSpecs, variant?: PageVariant): PageHtml {
-  const render = () => pageHtml(published.page.markdown, pageHtmlOptionsFor(published, siteBase, specs, variant));
-  return variant ? render() : (JSON.parse(cachedJson(published.content, contentKey(published, siteBase, specs), render)) as PageHtml);
+function renderedContent(published: PublishedPage, siteBase: string, specs?: PageSpecs, variant?: PageVariant, sections?: (found: PageSection[]) => void): PageHtml {
+  const render = () => pageHtml(published.page.markdown, { ...pageHtmlOptionsFor(published, siteBase, specs, variant), ...(sections ? { sections } : {}) });
+  return variant ? render() : keptContent(published.content, contentKey(published, siteBase, specs), render);
+}
+
+/**
+ * A page's content kept with its revision (as JSON) under `key`, built when none is: the one built is answered as it
+ * is, not read back from the JSON just made (a copy of the whole page's HTML, for every page of an export).
+ */
+function keptContent(content: IndexedRevision, key: string, build: () => PageHtml): PageHtml {
+  let built: PageHtml | undefined;
+  const json = cachedJson(content, key, () => (built = build()));
+  return built ?? (JSON.parse(json) as PageHtml);
 }
 
 /**
@@ -234,9 +249,10 @@ export async function renderContent(
 
 /**
  * Starts rendering the other pages of the page's space ahead of their readers (prerender.ts), once per revision and
- * place on the site; `threads`: the CPU pool's.
+ * place on the site; `threads`: the CPU pool's. `sections`: told each page's search sections (when this call is the
+ * one that starts them).
  */
-export function prerenderSiblings(ctx: Context, published: PublishedSpace, siteBase: string, threads: number): Promise<void> {
+export function prerenderSiblings(ctx: Context, published: PublishedSpace, siteBase: string, threads: number, sections?: PageSections): Promise<void> {
   const keyOf = (page: DocumentPage) => contentKey({ ...published, page }, siteBase, undefined);
   return prerenderSpace(ctx, published, `${siteBase}\n${published.prefix.join('/')}`, {
     keyOf,
@@ -244,6 +260,7 @@ export function prerenderSiblings(ctx: Context, published: PublishedSpace, siteB
     wanted: (page) => rendersOnEventLoop(page),
     links: () => plainSiteLinksOf(published, siteBase),
     keep: (page, html) => void cachedJson(published.content, keyOf(page), () => html),
+    ...(sections ? { sections } : {}),
   }, threads);
 }
 
@@ -253,17 +270,20 @@ export function prerenderSiblings(ctx: Context, published: PublishedSpace, siteB
  * (prerenderSiblings), while the event loop renders them one by one from the last one, until the two meet; a page
  * the pool is rendering is waited for, never rendered twice. On two cores, both render at once. The event loop also
  * renders what the pool leaves (pages with OpenAPI blocks, big ones): each page's content is what a reader's request
- * would get, byte for byte.
+ * would get, byte for byte. `sections`: told the search sections of each page rendered here, from the render's own
+ * parse (a page kept rendered from before has none: its caller parses it again).
  */
 export async function renderSpacePages(
   ctx: Context,
   space: PublishedSpace,
   siteBase: string,
   each: (published: PublishedPage, content: PageHtml, specs: PageSpecs | undefined) => Promise<void>,
+  sections?: PageSections,
 ): Promise<void> {
   const pages = documentPages(space.content.revision.pages);
-  const ahead = prerenderSiblings(ctx, space, siteBase, ctx.cpu.size);
-  const render = async (published: PublishedPage, specs: PageSpecs | undefined) => each(published, renderedContent(published, siteBase, specs), specs);
+  const ahead = prerenderSiblings(ctx, space, siteBase, ctx.cpu.size, sections);
+  const render = async (published: PublishedPage, specs: PageSpecs | undefined) =>
+    each(published, renderedContent(published, siteBase, specs, undefined, sections && ((found) => sections(published.page, found))), specs);
   let met = pages.length;
   while (met > 0) {
     const published = { ...space, page: pages[met - 1] };
@@ -343,6 +363,46 @@ function tocHref(published: PublishedPage, siteBase: string): (target: Page) => 
   return (target) => (target.type === 'document' ? pageUrlOf(target) : target.type === 'link' ? linkPageHref(target) : undefined);
 }
 
+/**
+ * The items of a revision's table of contents whose href may depend on the page it is shown on (link items: their
+ * href is resolved as a link of that page when SUMMARY.md names no page), found once.
+ */
+const linkItemsKept = new WeakMap<IndexedRevision, LinkPage[]>();
+
+function linkItems(content: IndexedRevision): LinkPage[] {
+  let kept = linkItemsKept.get(content);
+  if (!kept) {
+    const found: LinkPage[] = [];
+    const walk = (pages: Page[]) => {
+      for (const page of pages) {
+        if (page.type === 'link') found.push(page);
+        walk(page.pages);
+      }
+    };
+    walk(content.revision.pages);
+    linkItemsKept.set(content, (kept = found));
+  }
+  return kept;
+}
+
+/** Tables of contents made once per revision, place on the site and hrefs of its link items (markableToc). */
+const tocsKept = new WeakMap<IndexedRevision, Map<string, MarkableToc>>();
+
+/**
+ * The table of contents of a page's space with the page marked (tocList), made once for the pages that show the same
+ * one: every page of a space, unless a link item's href differs from page to page.
+ */
+function pageToc(published: PublishedPage, siteBase: string): string {
+  const { content, page } = published;
+  const pageHref = tocHref(published, siteBase);
+  const key = [siteBase, published.prefix.join('/'), ...linkItems(content).map((item) => pageHref(item) ?? '\u0000')].join('\n');
+  const kept = tocsKept.get(content) ?? new Map<string, MarkableToc>();
+  tocsKept.set(content, kept);
+  let toc = kept.get(key);
+  if (!toc) kept.set(key, (toc = markableToc(content.revision.pages, pageHref)));
+  return markedToc(toc, page.id);
+}
+
 /** The table of contents of a published space as the sidebar shows it ('' for a space without pages). */
 export function spaceToc(space: PublishedSpace, siteBase: string): string {
   const first = firstDocument(space.content.revision.pages);
@@ -379,8 +439,7 @@ export function renderPage(published: PublishedPage, siteBase: string, options: 
   return renderLayout({
     ...siteFrame(tree, siteBase, { currentSection: published.section?.id ?? tree.defaultSection, ...(options.liveSearch ? { liveSearch: options.liveSearch } : {}) }),
     variants: variantLinks(tree, siteBase, published.section, published.siteSpace.id),
-    pages: content.revision.pages,
-    pageHref: tocHref(published, siteBase),
+    toc: page.layout.tableOfContents ? pageToc(published, siteBase) : '',
     current: page,
     html,
     outline,
