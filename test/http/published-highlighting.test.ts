@@ -18,7 +18,9 @@ describe('hostile code blocks on a published site', () => {
   let base: string;
 
   beforeAll(async () => {
-    t = await startTestApp('sqlite');
+    // A content cache too small to keep a revision: every try renders its page anew (a retry answered from the cache
+    // would measure nothing).
+    t = await startTestApp('sqlite', { contentCacheBytes: 1 });
     const org = await t.organization('Hostile Code');
     const server = await t.listen();
     const token = org.admin.token;
