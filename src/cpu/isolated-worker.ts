@@ -2,28 +2,14 @@
  * The program of an isolated thread (src/cpu/isolated.ts): says it is ready once its tasks are loaded, runs the one
  * task it is given with a TaskHost over its port, and answers with the result or the error.
  */
-import fs from 'node:fs';
-import os from 'node:os';
 import { parentPort } from 'node:worker_threads';
 import { crossingError } from './isolated-errors.js';
+import { yieldToEventLoop } from './thread-priority.js';
 import { isolatedTasks } from './isolated-tasks.js';
 import type { TaskHost } from './task-host.js';
 import type { HostMessage, ThreadMessage } from './isolated.js';
 
-/**
- * This thread runs below the event loop's priority (Linux: a thread's own nice value, by its thread id): on a server
- * of two cores, a conversion that keeps a core busy for seconds must not make the thread that answers requests wait
- * for the CPU. Elsewhere it runs as it is.
- */
-function yieldToEventLoop(): void {
-  try {
-    const tid = Number(fs.readlinkSync('/proc/thread-self').split('/').pop());
-    if (Number.isInteger(tid) && tid > 0) os.setPriority(tid, 10);
-  } catch {
-    // No /proc, or not allowed: the thread keeps the process's priority.
-  }
-}
-
+// Below the event loop: a conversion that keeps a core busy for seconds does not make requests wait for it.
 yieldToEventLoop();
 const port = parentPort!;
 const waiting = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();

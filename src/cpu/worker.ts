@@ -5,6 +5,10 @@
 import { parentPort } from 'node:worker_threads';
 import { cpuTasks } from './tasks.js';
 import { THREAD_READY, type TaskAnswer, type TaskRequest } from './messages.js';
+import { yieldToEventLoop } from './thread-priority.js';
+
+// Below the event loop: a push's parsing on every thread of the pool does not make requests wait for a core.
+yieldToEventLoop();
 
 const port = parentPort!;
 port.on('message', async (request: TaskRequest) => {

@@ -23,6 +23,27 @@ describe('CpuPool', () => {
     expect(await pool.run('searchRows', [page])).toEqual(cpuTasks.searchRows([page]));
   });
 
+  it('runs its threads below the event loop\'s priority (Linux nice values), the loop\'s thread left as it was', { timeout: 60_000 }, async () => {
+    /** The nice value of each thread of this process, by thread id (/proc/self/task/<tid>/stat, field 19). */
+    const niceValues = async (): Promise<Map<number, number>> => {
+      const values = new Map<number, number>();
+      for (const tid of await fs.readdir('/proc/self/task')) {
+        const stat = await fs.readFile(`/proc/self/task/${tid}/stat`, 'utf8').catch(() => undefined);
+        // Fields after the command's closing parenthesis start at field 3 (state).
+        if (stat !== undefined) values.set(Number(tid), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19 - 3]));
+      }
+      return values;
+    };
+    const before = await niceValues();
+    pool = new CpuPool(2);
+    await Promise.all([pool.run('extractLinks', ['[a](b.md)']), pool.run('extractLinks', ['[c](d.md)'])]);
+    const after = await niceValues();
+    const started = [...after].filter(([tid]) => !before.has(tid));
+    expect(started.filter(([, nice]) => nice === 10).length, `threads started: ${JSON.stringify(started)}`).toBeGreaterThanOrEqual(2);
+    expect(after.get(process.pid)).toBe(before.get(process.pid));
+    expect(after.get(process.pid)).toBe(os.getPriority());
+  });
+
   it('rejects with the task error, keeps working, and refuses tasks once closed', { timeout: 60_000 }, async () => {
     pool = new CpuPool(1);
     // Not an array: the task throws in its thread.
