@@ -171,7 +171,8 @@ describe('two quire serve processes on one PostgreSQL database', () => {
     await fs.rm(dataDir, { recursive: true, force: true });
   });
 
-  it('serve the same data, and agree on page tokens', async () => {
+  // Two `quire serve` and three `quire admin` processes: seconds each on a busy machine.
+  it('serve the same data, and agree on page tokens', { timeout: 120_000 }, async () => {
     // Both processes start together on an empty database: migrations and the cursor secret must not race.
     const env = { DATABASE_URL: db.url, QUIRE_DATA_DIR: dataDir };
     servers.push(...(await Promise.all([startServer(env), startServer(env)])));
