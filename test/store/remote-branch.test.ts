@@ -27,6 +27,7 @@ import { advertisedBranches } from '../../src/store/git/advertisement.js';
 import { GuardedFetcher } from '../../src/store/net/guarded-fetch.js';
 import { startGitHttpServer, type GitHttpServer } from '../helpers/git-http-server.js';
 import { Checkout, isolatedGitEnv } from '../helpers/git.js';
+import { waitFor } from '../helpers/wait.js';
 
 const exec = promisify(execFile);
 const TOKEN = 'glpat-remote-branch-test-0123456789';
@@ -220,20 +221,34 @@ describe('a branch on another git host', () => {
     expect(host.authorizations).toContain(basicAuthorization('docs-bot', wrong));
 
     // While a fetch runs, no process's command line holds the token; afterwards no config of the space's repository does.
+    // The host holds the transfer's requests until its git process has been seen (on a busy machine a scan of /proc
+    // may take longer than the whole fetch); only processes talking to this host count.
     const seen: string[] = [];
-    const fetching = fetchRemoteBranch(store, 'space-d', remote('private'), 'refs/quire/sync/remote');
-    let done = false;
-    void fetching.finally(() => (done = true));
-    while (!done) {
+    const scan = async () => {
       for (const pid of await fs.readdir('/proc').catch(() => [])) {
         if (!/^\d+$/.test(pid)) continue;
         const cmdline = await fs.readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '');
-        if (cmdline.includes('git')) seen.push(cmdline.replaceAll('\0', ' '));
+        if (cmdline.includes('git') && cmdline.includes(host.url)) seen.push(cmdline.replaceAll('\0', ' '));
       }
+      return seen.some((line) => line.includes('ls-remote') || line.includes('fetch'));
+    };
+    const release = host.hold();
+    const fetching = fetchRemoteBranch(store, 'space-d', remote('private'), 'refs/quire/sync/remote');
+    let done = false;
+    fetching.then(
+      () => (done = true),
+      () => (done = true),
+    );
+    try {
+      await waitFor(scan, { what: 'the git process of the transfer', intervalMs: 0 });
+    } finally {
+      release();
+    }
+    while (!done) {
+      await scan();
       await new Promise((resolve) => setImmediate(resolve));
     }
     expect(await fetching).toBe((await hostLog('private'))[0]);
-    expect(seen.some((line) => line.includes('ls-remote') || line.includes('fetch'))).toBe(true);
     const encoded = Buffer.from(`docs-bot:${TOKEN}`).toString('base64');
     for (const line of seen) {
       expect(line).not.toContain(TOKEN);
