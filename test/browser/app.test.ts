@@ -297,12 +297,15 @@ describe.each(DATABASE_KINDS)('the app in Chromium (%s)', (kind) => {
     }
   });
 
+  // The views are the same whatever database holds their data (the cases above read them on both): they are looked at,
+  // checked and screenshot once.
+  if (kind !== 'sqlite') return;
   it('has no serious accessibility violations on any view, light and dark, and leaves screenshots of each', { timeout: 240_000 }, async () => {
     const signInPage = await web.newPage();
     await signInPage.goto(`${server}/app/sign-in`);
     await signInPage.getByRole('heading', { name: 'Sign in to Quire' }).waitFor();
     expect(await seriousAccessibilityViolations(signInPage)).toEqual([]);
-    await screenshot(signInPage, `app-sign-in-${kind}`);
+    await screenshot(signInPage, 'app-sign-in');
     await web.lookAt(org.admin, '/', 'app-organizations', (page) => page.getByRole('link', { name: 'Handbook Co' }).waitFor());
     await web.lookAt(org.admin, `/o/${org.id}`, 'app-organization', (page) => page.getByRole('link', { name: 'Handbook' }).waitFor());
     await web.lookAt(org.admin, `/s/${spaceId}/guide/install`, 'app-page', (page) => page.locator('.hint').waitFor());
