@@ -224,11 +224,13 @@ describe('a branch on another git host', () => {
     // The host holds the transfer's requests until its git process has been seen (on a busy machine a scan of /proc
     // may take longer than the whole fetch); only processes talking to this host count.
     const seen: string[] = [];
+    // The address, not the URL: a URL carrying credentials (`http://user:token@host`) must still be read.
+    const hostAddress = new URL(host.url).host;
     const scan = async () => {
       for (const pid of await fs.readdir('/proc').catch(() => [])) {
         if (!/^\d+$/.test(pid)) continue;
         const cmdline = await fs.readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '');
-        if (cmdline.includes('git') && cmdline.includes(host.url)) seen.push(cmdline.replaceAll('\0', ' '));
+        if (cmdline.includes('git') && cmdline.includes(hostAddress)) seen.push(cmdline.replaceAll('\0', ' '));
       }
       return seen.some((line) => line.includes('ls-remote') || line.includes('fetch'));
     };
