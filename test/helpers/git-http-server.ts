@@ -1,12 +1,20 @@
 /**
- * A real git smart-HTTP server on 127.0.0.1 (git's own `git http-backend` behind node's http server, as CGI): the
- * remote repositories that repository imports fetch and Git Sync reads and writes in tests. Serves every bare
- * repository under `root`. With `auth`, as a git host does: every request needs HTTP Basic credentials (401 with a
- * challenge otherwise), and pushes are taken (http-backend serves receive-pack to an authenticated user).
+ * A real git smart-HTTP server on 127.0.0.1: the remote repositories that repository imports fetch and Git Sync reads
+ * and writes in tests. Serves every bare repository under `root`. With `auth`, as a git host does: every request needs
+ * HTTP Basic credentials (401 with a challenge otherwise), and pushes are taken (only from an authenticated user).
+ *
+ * The smart protocol's three calls (the ref advertisement and the two stateless-RPC posts) are answered as Gitea and
+ * GitLab answer them: one `git upload-pack` / `git receive-pack --stateless-rpc` process per request, started
+ * directly. Anything else (the dumb protocol) goes to git's own CGI, `git http-backend`. Starting the service directly
+ * spares a process per request: a poll of hundreds of repositories would otherwise measure this host on the same
+ * cores, not Quire.
  */
 import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { createGunzip } from 'node:zlib';
 
 export interface GitHttpServer {
   /** `http://127.0.0.1:PORT` */
@@ -52,6 +60,11 @@ export async function startGitHttpServer(root: string, options: GitHttpServerOpt
       response.writeHead(401, { 'www-authenticate': 'Basic realm="git host"', 'content-type': 'text/plain' }).end('authentication required\n');
       return;
     }
+    const smart = smartCall(request.method ?? 'GET', url);
+    if (smart) {
+      serveSmart(request, response, url, smart);
+      return;
+    }
     const child = spawn('git', ['http-backend'], {
       env: {
         ...process.env,
@@ -95,6 +108,53 @@ export async function startGitHttpServer(root: string, options: GitHttpServerOpt
       }
     });
   };
+  /** The service's process in the repository named by the path; 404 when the path names none under `root`. */
+  const serveSmart = (request: http.IncomingMessage, response: http.ServerResponse, url: URL, call: SmartCall) => {
+    // As git's `enter_repo`: the path as named, else with `.git` added.
+    const named = path.resolve(root, `.${decodeURIComponent(url.pathname.slice(0, -call.suffix.length))}`);
+    const directory = [named, `${named}.git`].find((candidate) => existsSync(path.join(candidate, 'HEAD')));
+    if (directory === undefined || !named.startsWith(path.resolve(root) + path.sep)) {
+      request.resume();
+      response.writeHead(404, { 'content-type': 'text/plain' }).end('repository not found\n');
+      return;
+    }
+    if (call.service === 'receive-pack' && expected === undefined) {
+      request.resume();
+      response.writeHead(403, { 'content-type': 'text/plain' }).end('pushes need an authenticated user\n');
+      return;
+    }
+    const protocol = String(request.headers['git-protocol'] ?? '');
+    const child = spawn('git', [call.service, '--stateless-rpc', ...(call.advertise ? ['--advertise-refs'] : []), directory], {
+      env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1', GIT_PROTOCOL: protocol },
+      stdio: ['pipe', 'pipe', 'ignore'],
+    });
+    response.writeHead(200, {
+      'content-type': `application/x-git-${call.service}-${call.advertise ? 'advertisement' : 'result'}`,
+      'cache-control': 'no-cache, max-age=0, must-revalidate',
+      expires: 'Fri, 01 Jan 1980 00:00:00 GMT',
+      pragma: 'no-cache',
+    });
+    if (call.advertise) {
+      request.resume();
+      // http-backend's header for protocol v0/v1 clients; v2 clients read the capability list that follows directly.
+      if (!/version=2/.test(protocol)) response.write(`${pktLine(`# service=git-${call.service}\n`)}0000`);
+      child.stdin.end();
+    } else {
+      // Git clients compress large requests; http-backend inflates them, and so does this.
+      const body = request.headers['content-encoding'] === 'gzip' ? request.pipe(createGunzip()) : request;
+      let inflated = Buffer.alloc(0);
+      body.on('data', (chunk: Buffer) => {
+        if (inflated.length < 64) inflated = Buffer.concat([inflated, chunk]);
+      });
+      body.on('error', () => child.kill());
+      body.pipe(child.stdin);
+      child.on('close', (code) => {
+        if (call.service === 'upload-pack' && code === 0 && !inflated.subarray(4, 19).equals(Buffer.from('command=ls-refs'))) fetches.push(url.pathname);
+      });
+    }
+    child.stdin.on('error', () => undefined);
+    child.stdout.pipe(response);
+  };
   await new Promise<void>((resolve, reject) => server.once('error', reject).listen(options.port ?? 0, '127.0.0.1', () => resolve()));
   const { port } = server.address() as AddressInfo;
   return {
@@ -117,4 +177,27 @@ export async function startGitHttpServer(root: string, options: GitHttpServerOpt
         server.closeAllConnections();
       }),
   };
+}
+
+interface SmartCall {
+  service: 'upload-pack' | 'receive-pack';
+  /** The ref advertisement (`GET info/refs?service=...`) rather than a stateless-RPC post. */
+  advertise: boolean;
+  /** What follows the repository's path in the URL. */
+  suffix: string;
+}
+
+function smartCall(method: string, url: URL): SmartCall | undefined {
+  if (method === 'GET' && url.pathname.endsWith('/info/refs')) {
+    const service = url.searchParams.get('service');
+    if (service === 'git-upload-pack' || service === 'git-receive-pack') return { service: service === 'git-upload-pack' ? 'upload-pack' : 'receive-pack', advertise: true, suffix: '/info/refs' };
+    return undefined;
+  }
+  if (method === 'POST' && url.pathname.endsWith('/git-upload-pack')) return { service: 'upload-pack', advertise: false, suffix: '/git-upload-pack' };
+  if (method === 'POST' && url.pathname.endsWith('/git-receive-pack')) return { service: 'receive-pack', advertise: false, suffix: '/git-receive-pack' };
+  return undefined;
+}
+
+function pktLine(text: string): string {
+  return (Buffer.byteLength(text) + 4).toString(16).padStart(4, '0') + text;
 }
