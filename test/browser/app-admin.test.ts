@@ -8,7 +8,7 @@
  * view is checked by axe-core in light and dark and screenshot (light, dark, phone) in test-artifacts/.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DATABASE_KINDS } from '../helpers/databases.js';
+import { WALK_ON_POSTGRES } from '../helpers/databases.js';
 import type { TestApp, TestUser } from '../helpers/app.js';
 import { launchBrowser, screenshot, seriousAccessibilityViolations } from '../helpers/browser.js';
 import { AppBrowser } from '../helpers/app-browser.js';
@@ -16,7 +16,7 @@ import { HOST_TOKEN, startGitSyncScene, type GitSyncScene } from '../helpers/git
 import { IDP_CERTIFICATE } from '../helpers/saml.js';
 import { waitFor } from '../helpers/wait.js';
 
-describe.each(DATABASE_KINDS)('the app\'s settings for admins in Chromium (%s)', (kind) => {
+describe.each(WALK_ON_POSTGRES)('the app\'s settings for admins in Chromium (%s)', (kind) => {
   let scene: GitSyncScene;
   let t: TestApp;
   let web: AppBrowser;

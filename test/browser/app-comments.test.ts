@@ -7,13 +7,13 @@
  */
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DATABASE_KINDS } from '../helpers/databases.js';
+import { WALK_ON_SQLITE } from '../helpers/databases.js';
 import { startTestApp, type TestApp, type TestUser } from '../helpers/app.js';
 import { launchBrowser, screenshot, seriousAccessibilityViolations } from '../helpers/browser.js';
 import { AppBrowser } from '../helpers/app-browser.js';
 import { Checkout, spaceRemote } from '../helpers/git.js';
 
-describe.each(DATABASE_KINDS)('comment threads in the app, live (%s)', (kind) => {
+describe.each(WALK_ON_SQLITE)('comment threads in the app, live (%s)', (kind) => {
   let t: TestApp;
   let web: AppBrowser;
   let server: string;

@@ -5,14 +5,14 @@
  */
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DATABASE_KINDS } from '../helpers/databases.js';
+import { WALK_ON_POSTGRES } from '../helpers/databases.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { launchBrowser } from '../helpers/browser.js';
 import { AppBrowser } from '../helpers/app-browser.js';
 import { freePort } from '../helpers/cli.js';
 import { startOidcProvider, type TestOidcProvider } from '../helpers/oidc-provider.js';
 
-describe.each(DATABASE_KINDS)('the app signs in through OpenID Connect in Chromium (%s)', (kind) => {
+describe.each(WALK_ON_POSTGRES)('the app signs in through OpenID Connect in Chromium (%s)', (kind) => {
   let t: TestApp;
   let op: TestOidcProvider;
   let app: AppBrowser;

@@ -5,14 +5,14 @@
  */
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DATABASE_KINDS } from '../helpers/databases.js';
+import { WALK_ON_SQLITE } from '../helpers/databases.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { launchBrowser, screenshot, seriousAccessibilityViolations } from '../helpers/browser.js';
 import { AppBrowser } from '../helpers/app-browser.js';
 import { freePort } from '../helpers/cli.js';
 import { startSmtpServer, type TestSmtpServer } from '../helpers/smtp-server.js';
 
-describe.each(DATABASE_KINDS)('the app resets a forgotten password by e-mail in Chromium (%s)', (kind) => {
+describe.each(WALK_ON_SQLITE)('the app resets a forgotten password by e-mail in Chromium (%s)', (kind) => {
   let t: TestApp;
   let smtp: TestSmtpServer;
   let web: AppBrowser;

@@ -7,7 +7,7 @@
  */
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DATABASE_KINDS } from '../helpers/databases.js';
+import { WALK_ON_POSTGRES } from '../helpers/databases.js';
 import { startTestApp, type TestApp, type TestUser } from '../helpers/app.js';
 import { launchBrowser } from '../helpers/browser.js';
 import { AppBrowser } from '../helpers/app-browser.js';
@@ -32,7 +32,7 @@ const allowedFor = (role: Role | null): Allowed => {
   return { read: flags.view, comment: flags.comment, review: flags.review, merge: flags.merge, close: flags.edit };
 };
 
-describe.each(DATABASE_KINDS)('the app walked as each role (%s)', (kind) => {
+describe.each(WALK_ON_POSTGRES)('the app walked as each role (%s)', (kind) => {
   let t: TestApp;
   let web: AppBrowser;
   let server: string;

@@ -5,14 +5,14 @@
  * refusal comes back as a sentence on the sign-in page.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DATABASE_KINDS } from '../helpers/databases.js';
+import { WALK_ON_SQLITE } from '../helpers/databases.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { launchBrowser } from '../helpers/browser.js';
 import { AppBrowser } from '../helpers/app-browser.js';
 import { freePort } from '../helpers/cli.js';
 import { startSamlIdp, type TestSamlIdp } from '../helpers/saml-idp.js';
 
-describe.each(DATABASE_KINDS)('the app signs in through SAML in Chromium (%s)', (kind) => {
+describe.each(WALK_ON_SQLITE)('the app signs in through SAML in Chromium (%s)', (kind) => {
   let t: TestApp;
   let idp: TestSamlIdp;
   let web: AppBrowser;

@@ -6,7 +6,7 @@
  */
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DATABASE_KINDS } from '../helpers/databases.js';
+import { WALK_ON_POSTGRES } from '../helpers/databases.js';
 import { startTestApp, type TestApp, type TestUser } from '../helpers/app.js';
 import { launchBrowser } from '../helpers/browser.js';
 import { AppBrowser, type ContextOptions } from '../helpers/app-browser.js';
@@ -15,7 +15,7 @@ import { waitFor } from '../helpers/wait.js';
 
 const PETSTORE = JSON.stringify({ openapi: '3.0.3', info: { title: 'Petstore', version: '1' }, paths: { '/pets': { get: { responses: { '200': { description: 'ok' } } } } } });
 
-describe.each(DATABASE_KINDS)('every urls.app opens its view in Chromium (%s)', (kind) => {
+describe.each(WALK_ON_POSTGRES)('every urls.app opens its view in Chromium (%s)', (kind) => {
   let t: TestApp;
   let web: AppBrowser;
   let server: string;

@@ -6,14 +6,14 @@
  * violation on any view in light and dark, and every view is screenshot (light, dark, phone) in test-artifacts/.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DATABASE_KINDS } from '../helpers/databases.js';
+import { WALK_ON_SQLITE } from '../helpers/databases.js';
 import { startTestApp, type TestApp, type TestUser } from '../helpers/app.js';
 import { launchBrowser, screenshot, seriousAccessibilityViolations } from '../helpers/browser.js';
 import { AppBrowser } from '../helpers/app-browser.js';
 import { Checkout, spaceRemote } from '../helpers/git.js';
 import { tinyPng } from '../helpers/content.js';
 
-describe.each(DATABASE_KINDS)('the app in Chromium (%s)', (kind) => {
+describe.each(WALK_ON_SQLITE)('the app in Chromium (%s)', (kind) => {
   let t: TestApp;
   let web: AppBrowser;
   let server: string;
@@ -297,9 +297,6 @@ describe.each(DATABASE_KINDS)('the app in Chromium (%s)', (kind) => {
     }
   });
 
-  // The views are the same whatever database holds their data (the cases above read them on both): they are looked at,
-  // checked and screenshot once.
-  if (kind !== 'sqlite') return;
   it('has no serious accessibility violations on any view, light and dark, and leaves screenshots of each', { timeout: 240_000 }, async () => {
     const signInPage = await web.newPage();
     await signInPage.goto(`${server}/app/sign-in`);

@@ -5,13 +5,13 @@
  * dark), and each view is screenshot (light, dark, phone) in test-artifacts/.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DATABASE_KINDS } from '../helpers/databases.js';
+import { WALK_ON_SQLITE } from '../helpers/databases.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { launchBrowser, screenshot, seriousAccessibilityViolations } from '../helpers/browser.js';
 import { AppBrowser } from '../helpers/app-browser.js';
 import { Checkout, spaceRemote } from '../helpers/git.js';
 
-describe.each(DATABASE_KINDS)('change-request previews in Chromium (%s)', (kind) => {
+describe.each(WALK_ON_SQLITE)('change-request previews in Chromium (%s)', (kind) => {
   let t: TestApp;
   let web: AppBrowser;
   let server: string;

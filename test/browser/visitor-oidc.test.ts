@@ -7,7 +7,7 @@
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DATABASE_KINDS } from '../helpers/databases.js';
+import { WALK_ON_POSTGRES } from '../helpers/databases.js';
 import { startTestApp, type TestApp, type TestUser } from '../helpers/app.js';
 import { launchBrowser, screenshot, seriousAccessibilityViolations } from '../helpers/browser.js';
 import { startOidcProvider, type TestOidcProvider } from '../helpers/oidc-provider.js';
@@ -16,7 +16,7 @@ import { AppBrowser, PHONE } from '../helpers/app-browser.js';
 import { freePort } from '../helpers/cli.js';
 
 
-describe.each(DATABASE_KINDS)('visitor sign-in through the site\'s provider in Chromium (%s)', (kind) => {
+describe.each(WALK_ON_POSTGRES)('visitor sign-in through the site\'s provider in Chromium (%s)', (kind) => {
   let t: TestApp;
   let op: TestOidcProvider;
   let browser: Browser;

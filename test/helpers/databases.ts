@@ -11,6 +11,15 @@ export type DatabaseKind = 'sqlite' | 'postgres';
 
 export const DATABASE_KINDS: DatabaseKind[] = ['sqlite', 'postgres'];
 
+/**
+ * The database of a suite whose subject is not the database but a browser's walk through the app, a sign-in
+ * provider or a git host's protocol. What such a walk stores goes through the same store functions and API routes
+ * that the store and API suites prove on both databases; walking it twice costs minutes and adds no case. Each such
+ * suite names its one database, and they alternate, so that both databases serve walks.
+ */
+export const WALK_ON_SQLITE: DatabaseKind[] = ['sqlite'];
+export const WALK_ON_POSTGRES: DatabaseKind[] = ['postgres'];
+
 export const POSTGRES_ADMIN_URL = process.env.QUIRE_TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
 function withDatabase(url: string, database: string): string {
