@@ -13,7 +13,7 @@
  *    (c) the same without a webhook, with the poll scheduled as `quire serve` schedules it: ctx.jobs.every of the
  *        `poll-git-sync` job every POLL_MS (default 2000; the in-process queue's setInterval). Target POLL_MS + 2 s.
  * 2. `CASE=poll`: SPACES (default 200) spaces, each imported from its own host repository of 3 pages (copies of one
- *    bare repository), connected through the API and brought in step by their first runs. Then POLL_ROUNDS (default 3:
+ *    bare repository; the host answering each smart-protocol call with one git process, as Gitea does), connected through the API and brought in step by their first runs. Then POLL_ROUNDS (default 3:
  *    a cycle of 200 reads takes tens of seconds on a loaded 2-core machine, the host's git on the same cores) rounds of one
  *    `pollGitSync(ctx)` with nothing changed (0 runs must be queued), alternating with the baseline: a plain
  *    `git ls-remote --heads` of each of the same repositories, 8 at a time as the poll reads them (READS_AT_ONCE of
@@ -101,13 +101,15 @@ interface Host {
 
 /**
  * The git host: scripts/git-http-host.ts (test/helpers/git-http-server.ts with HTTP Basic auth) in a process of its own,
- * as a real host is: in this process each `git http-backend` it starts would be forked from the app's heap.
+ * as a real host is: in this process each `git http-backend` it starts would be forked from the app's heap. `direct`:
+ * the host answers the smart protocol with one git process per request, as Gitea does (the poll of hundreds of
+ * repositories, where http-backend's two processes per read on the same cores would be most of what is measured).
  */
-async function startHost(): Promise<Host> {
+async function startHost(options: { direct?: boolean } = {}): Promise<Host> {
   const root = await fs.mkdtemp(path.join(os.tmpdir(), 'quire-bench-sync-host-'));
   const log = path.join(root, 'requests.log');
   await fs.writeFile(log, '');
-  const server = await baselineServer('scripts/git-http-host.ts', { args: [root, `${HOST_USER}:${HOST_TOKEN}`, log] });
+  const server = await baselineServer('scripts/git-http-host.ts', { args: [...(options.direct ? ['--direct'] : []), root, `${HOST_USER}:${HOST_TOKEN}`, log] });
   return {
     root,
     base: server.url,
@@ -289,7 +291,7 @@ async function propagation(): Promise<void> {
 
 async function pollAtScale(): Promise<void> {
   const server = await startBenchServer({ fetchAllow: ['127.0.0.1'], gitSyncPollMs: 60_000 });
-  const host = await startHost();
+  const host = await startHost({ direct: true });
   try {
     const ctx = server.container.ctx;
     const setupStarted = performance.now();

@@ -12,10 +12,10 @@ export type DatabaseKind = 'sqlite' | 'postgres';
 export const DATABASE_KINDS: DatabaseKind[] = ['sqlite', 'postgres'];
 
 /**
- * The database of a suite whose subject is not the database but a browser's walk through the app, a sign-in
- * provider or a git host's protocol. What such a walk stores goes through the same store functions and API routes
- * that the store and API suites prove on both databases; walking it twice costs minutes and adds no case. Each such
- * suite names its one database, and they alternate, so that both databases serve walks.
+ * The database of a suite whose subject is not the database but a browser's walk through the app's views. What such
+ * a walk stores and reads goes through the same API routes and store functions that the API and store suites prove on
+ * both databases; walking it twice costs minutes and adds no case. Each such suite names its one database, and they
+ * alternate, so that both databases serve walks.
  */
 export const WALK_ON_SQLITE: DatabaseKind[] = ['sqlite'];
 export const WALK_ON_POSTGRES: DatabaseKind[] = ['postgres'];

@@ -1,13 +1,14 @@
 /**
- * A real git smart-HTTP server on 127.0.0.1: the remote repositories that repository imports fetch and Git Sync reads
- * and writes in tests. Serves every bare repository under `root`. With `auth`, as a git host does: every request needs
- * HTTP Basic credentials (401 with a challenge otherwise), and pushes are taken (only from an authenticated user).
+ * A real git smart-HTTP server on 127.0.0.1 (git's own `git http-backend` behind node's http server, as CGI): the
+ * remote repositories that repository imports fetch and Git Sync reads and writes in tests. Serves every bare
+ * repository under `root`. With `auth`, as a git host does: every request needs HTTP Basic credentials (401 with a
+ * challenge otherwise), and pushes are taken (only from an authenticated user).
  *
- * The smart protocol's three calls (the ref advertisement and the two stateless-RPC posts) are answered as Gitea and
- * GitLab answer them: one `git upload-pack` / `git receive-pack --stateless-rpc` process per request, started
- * directly. Anything else (the dumb protocol) goes to git's own CGI, `git http-backend`. Starting the service directly
- * spares a process per request: a poll of hundreds of repositories would otherwise measure this host on the same
- * cores, not Quire.
+ * With `direct`, the smart protocol's three calls (the ref advertisement and the two stateless-RPC posts) are
+ * answered as Gitea and GitLab answer them: one `git upload-pack` / `git receive-pack --stateless-rpc` process per
+ * request, started directly, where http-backend starts it (two processes per request); the dumb protocol still goes
+ * to http-backend. For benchmarks of hundreds of repositories, where the host shares the machine's cores with Quire
+ * and would otherwise be most of what is measured.
  */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -39,6 +40,8 @@ export interface GitHttpServerOptions {
   auth?: { username: string; password: string };
   /** The port to listen on (a host coming back where it was); default a free one. */
   port?: number;
+  /** Answer the smart protocol's calls with the service's own process, not through `git http-backend`. */
+  direct?: boolean;
 }
 
 export async function startGitHttpServer(root: string, options: GitHttpServerOptions = {}): Promise<GitHttpServer> {
@@ -60,7 +63,7 @@ export async function startGitHttpServer(root: string, options: GitHttpServerOpt
       response.writeHead(401, { 'www-authenticate': 'Basic realm="git host"', 'content-type': 'text/plain' }).end('authentication required\n');
       return;
     }
-    const smart = smartCall(request.method ?? 'GET', url);
+    const smart = options.direct ? smartCall(request.method ?? 'GET', url) : undefined;
     if (smart) {
       serveSmart(request, response, url, smart);
       return;

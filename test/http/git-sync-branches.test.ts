@@ -10,14 +10,14 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pollGitSync } from '../../src/domain/git-sync/poll.js';
 import { findGitSyncConnection } from '../../src/store/sql/git-sync.js';
-import { WALK_ON_POSTGRES } from '../helpers/databases.js';
+import { DATABASE_KINDS } from '../helpers/databases.js';
 import { Checkout, spaceRemote } from '../helpers/git.js';
 import { startGitSyncScene, type GitSyncScene } from '../helpers/git-sync.js';
 import { waitFor } from '../helpers/wait.js';
 
 const exec = promisify(execFile);
 
-describe.each(WALK_ON_POSTGRES)('Git Sync of branches and change requests (%s)', (kind) => {
+describe.each(DATABASE_KINDS)('Git Sync of branches and change requests (%s)', (kind) => {
   let scene: GitSyncScene;
   let spaceId: string;
   let host: Checkout;

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pollGitSync } from '../../src/domain/git-sync/poll.js';
 import { findGitSyncConnection } from '../../src/store/sql/git-sync.js';
-import { WALK_ON_POSTGRES } from '../helpers/databases.js';
+import { DATABASE_KINDS } from '../helpers/databases.js';
 import { Checkout, spaceRemote } from '../helpers/git.js';
 import { HOST_TOKEN, HOST_USER, startGitSyncScene, type GitSyncScene } from '../helpers/git-sync.js';
 import { waitFor } from '../helpers/wait.js';
@@ -19,7 +19,7 @@ import { waitFor } from '../helpers/wait.js';
 const SECRET = 'whsec-quire-test-4f1c2a';
 const hmac = (secret: string, body: string) => crypto.createHmac('sha256', secret).update(body).digest('hex');
 
-describe.each(WALK_ON_POSTGRES)('Git Sync: webhooks, polling and retries (%s)', (kind) => {
+describe.each(DATABASE_KINDS)('Git Sync: webhooks, polling and retries (%s)', (kind) => {
   let scene: GitSyncScene;
   const logged: string[] = [];
   /** The server's log lines since `from`, as objects. */

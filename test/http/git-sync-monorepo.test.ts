@@ -13,13 +13,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pollGitSync } from '../../src/domain/git-sync/poll.js';
 import { SYNC_REMOTE_REF } from '../../src/domain/git-sync/run.js';
 import { mirrorKey } from '../../src/domain/git-sync/mirrors.js';
-import { WALK_ON_SQLITE } from '../helpers/databases.js';
+import { DATABASE_KINDS } from '../helpers/databases.js';
 import { Checkout, spaceRemote } from '../helpers/git.js';
 import { HOST_TOKEN, HOST_USER, startGitSyncScene, type GitSyncScene } from '../helpers/git-sync.js';
 
 const exec = promisify(execFile);
 
-describe.each(WALK_ON_SQLITE)('Git Sync: the spaces of a monorepo share one fetch (%s)', (kind) => {
+describe.each(DATABASE_KINDS)('Git Sync: the spaces of a monorepo share one fetch (%s)', (kind) => {
   let scene: GitSyncScene;
   beforeAll(async () => {
     scene = await startGitSyncScene(kind);

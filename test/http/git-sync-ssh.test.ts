@@ -12,7 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { WALK_ON_SQLITE } from '../helpers/databases.js';
+import { DATABASE_KINDS } from '../helpers/databases.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { sshKeyPair, startSshGitServer, type SshGitServer } from '../helpers/ssh-git-server.js';
 import { Checkout, isolatedGitEnv, spaceRemote } from '../helpers/git.js';
@@ -27,7 +27,7 @@ async function filesUnder(dir: string): Promise<string[]> {
   return entries.filter((entry) => entry.isFile()).map((entry) => path.join(entry.parentPath, entry.name));
 }
 
-describe.each(WALK_ON_SQLITE)('Git Sync over SSH with a deploy key (SSH, %s)', (kind) => {
+describe.each(DATABASE_KINDS)('Git Sync over SSH with a deploy key (SSH, %s)', (kind) => {
   let t: TestApp;
   let org: Awaited<ReturnType<TestApp['organization']>>;
   let api: string;
