@@ -1,16 +1,16 @@
 /**
- * The app's bundle (app/, built into dist/app by `npm run build`): its files read once when the server starts, and
- * the page shell that loads them. Nothing of a request reaches the file system: assets are answered from this map.
+ * The app's bundle (app/, built into dist/app by `npm run build`, app/build.mjs): its files and their compressions
+ * read once when the server starts, and the page shell that loads them. Nothing of a request reaches the file
+ * system: assets are answered from this map.
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { brotliCompressSync, gzipSync, constants } from 'node:zlib';
 import { projectRoot } from '../project-root.js';
 
 export interface AppAsset {
   body: Buffer;
   type: string;
-  /** The same bytes compressed once at start, for browsers that take them (every one does). */
+  /** The same bytes compressed by the build, for browsers that take them (every one does). */
   br: Buffer;
   gzip: Buffer;
 }
@@ -40,8 +40,11 @@ export async function loadAppBundle(): Promise<AppBundle | undefined> {
   for (const name of manifest.files) {
     const type = TYPES[path.extname(name)];
     if (!type) continue;
-    const body = await fs.readFile(path.join(dir, 'assets', name));
-    assets.set(name, { body, type, br: brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }), gzip: gzipSync(body, { level: 9 }) });
+    const file = path.join(dir, 'assets', name);
+    const [body, br, gzip] = await Promise.all([fs.readFile(file), fs.readFile(`${file}.br`), fs.readFile(`${file}.gz`)]).catch((error: unknown) => {
+      throw new Error(`dist/app lacks a file of the app's build (${(error as Error).message}): run npm run build`);
+    });
+    assets.set(name, { body, type, br, gzip });
   }
   return { script: manifest.script, style: manifest.style, assets };
 }

@@ -10,6 +10,7 @@ import { registerOpenApi } from './plugins/openapi.js';
 import { replayLane } from './replay-lane.js';
 import { registerRoutes } from './routes/index.js';
 import { refuseNulCharacters, validatorCompiler } from './validation.js';
+import { serializerCompiler } from './serialization.js';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from './json-depth.js';
 import { metricsRoutes } from './routes/metrics/index.js';
 import type { EventLoopMonitor } from '../event-loop.js';
@@ -83,6 +84,7 @@ export async function buildApp(container: Container, options: BuildAppOptions = 
     done();
   });
   app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
   app.addHook('preValidation', refuseNulCharacters);
   app.addHook('onSend', compressAnswers);
   // An empty body sent with a JSON content type means "no body": the reference's generated client sends the header
