@@ -3,9 +3,11 @@
  * Quire's are served: a published site's at `{site}/~quire/mcp` and the organization's at `/v1/mcp`. The SDK's
  * Streamable HTTP transport without sessions: each POST is one exchange, answered as JSON, by a server made for it
  * (a server holds its caller, so none outlives the request).
+ *
+ * The SDK, its schemas (zod) and the servers' tools are loaded at the first exchange, not with the rest of the app:
+ * some 200 modules that every start of a server (and of every test's app) would load for what few ask.
  */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
@@ -19,6 +21,7 @@ export function toolText(value: string, isError = false): CallToolResult {
 
 /** Answers the request's exchange with `server`, which is closed once the answer is sent. */
 export async function answerMcpExchange(request: FastifyRequest, reply: FastifyReply, server: McpServer): Promise<void> {
+  const { StreamableHTTPServerTransport } = await import('@modelcontextprotocol/sdk/server/streamableHttp.js');
   const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
   reply.hijack();
   // Closing never throws to anyone: a failure to close is nothing the caller can act on.

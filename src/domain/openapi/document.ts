@@ -15,7 +15,7 @@
  */
 import crypto from 'node:crypto';
 import yaml from 'js-yaml';
-import { $RefParser, type FileInfo, type ParserOptions } from '@apidevtools/json-schema-ref-parser';
+import type { FileInfo, ParserOptions } from '@apidevtools/json-schema-ref-parser';
 import { FetchFailure, type FetchedResource } from '../../store/net/guarded-fetch.js';
 
 export type ProcessErrorCode = 'FETCH_TIMEOUT' | 'FETCH_ERROR' | 'PARSE_ERROR';
@@ -145,6 +145,8 @@ async function bundle(fetch: Fetch, text: string, url: string | undefined, deadl
       },
     },
   };
+  // Loaded by the first document to bundle, not with the rest of the server (a library of its own few spaces use).
+  const { $RefParser } = await import('@apidevtools/json-schema-ref-parser');
   let document: Record<string, unknown>;
   try {
     document = (await $RefParser.bundle(url ?? TEXT_BASE, parsed, options)) as Record<string, unknown>;

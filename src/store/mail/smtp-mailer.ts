@@ -3,7 +3,7 @@
  * nothing this module logs or throws quotes it whole, only its scheme, host and port. Every send is bounded in time,
  * so that a server that stops answering fails the send (and its job is retried) rather than hold it forever.
  */
-import nodemailer, { type Transporter } from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { MailSettings } from '../../../config/index.js';
 
 export interface MailMessage {
@@ -33,18 +33,29 @@ function serverOf(url: URL): string {
 
 export class SmtpMailer implements Mailer {
   readonly server: string;
-  private readonly transport: Transporter;
+  /** Made at the first send: nodemailer is loaded then, not at every start of a server configured to send mail. */
+  private transport: Promise<Transporter> | undefined;
   /** Parts of the URL that must never reach a log line, should the library quote them in an error. */
   private readonly secrets: string[];
   private readonly sendMs: number;
+  private readonly stepMs: number;
 
   constructor(private readonly settings: MailSettings, timeouts: { stepMs?: number; sendMs?: number } = {}) {
     const url = new URL(settings.smtpUrl);
     this.server = serverOf(url);
     this.secrets = [settings.smtpUrl, url.password, decodeURIComponent(url.password)].filter((secret) => secret.length > 0);
     this.sendMs = timeouts.sendMs ?? SEND_MS;
-    const step = timeouts.stepMs ?? STEP_MS;
-    this.transport = nodemailer.createTransport({
+    this.stepMs = timeouts.stepMs ?? STEP_MS;
+  }
+
+  private connect(): Promise<Transporter> {
+    return (this.transport ??= import('nodemailer').then(({ default: nodemailer }) => this.createTransport(nodemailer.createTransport)));
+  }
+
+  private createTransport(create: (typeof import('nodemailer'))['default']['createTransport']): Transporter {
+    const url = new URL(this.settings.smtpUrl);
+    const step = this.stepMs;
+    return create({
       host: url.hostname.replace(/^\[|\]$/g, ''),
       port: url.port ? Number(url.port) : url.protocol === 'smtps:' ? 465 : 587,
       secure: url.protocol === 'smtps:',
@@ -64,7 +75,7 @@ export class SmtpMailer implements Mailer {
       timer = setTimeout(() => reject(new Error(`no answer within ${this.sendMs / 1000} s`)), this.sendMs);
     });
     try {
-      await Promise.race([this.transport.sendMail({ from: this.settings.from, ...message }), deadline]);
+      await Promise.race([this.connect().then((transport) => transport.sendMail({ from: this.settings.from, ...message })), deadline]);
     } catch (error) {
       // eslint-disable-next-line preserve-caught-error -- the library's error may quote the server's conversation; only its cleaned message goes on.
       throw new Error(`mail: ${this.server} did not take the message to ${message.to}: ${this.withoutSecrets(error instanceof Error ? error.message : String(error))}`);
@@ -74,7 +85,7 @@ export class SmtpMailer implements Mailer {
   }
 
   close(): void {
-    this.transport.close();
+    void this.transport?.then((transport) => transport.close());
   }
 
   private withoutSecrets(text: string): string {

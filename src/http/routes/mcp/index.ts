@@ -9,10 +9,13 @@ import type { RouteDeps } from '../deps.js';
 import { callerOf } from '../../plugins/auth.js';
 import { errorBody } from '../../plugins/errors.js';
 import { answerMcpExchange, SESSION_METHODS } from '../../mcp.js';
-import { organizationMcpServer } from './server.js';
 
 export const mcpRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { ctx, urls }) => {
-  app.post('/mcp', { schema: { hide: true } }, async (request, reply) => answerMcpExchange(request, reply, organizationMcpServer(ctx, urls, callerOf(request))));
+  // The server's module, with the SDK, is loaded at the first exchange (src/http/mcp.ts says why).
+  app.post('/mcp', { schema: { hide: true } }, async (request, reply) => {
+    const { organizationMcpServer } = await import('./server.js');
+    return answerMcpExchange(request, reply, organizationMcpServer(ctx, urls, callerOf(request)));
+  });
 
   app.route({
     method: [...SESSION_METHODS],

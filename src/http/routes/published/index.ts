@@ -39,7 +39,6 @@ import { ASSETS, assetAt, ASSETS_PREFIX, type Asset } from './site-assets.js';
 import { pageMarkdown, pageSpecs, pageUrl, prerenderSiblings, renderContent, renderPage, siteFrame, spaceToc, type PageSpecs } from './render.js';
 import { mayKeepVariant, pageVariant, type PageVariant } from './variants.js';
 import { placeOf, searchFilters, sitePages, siteSearch } from './site-reads.js';
-import { siteMcpServer } from './mcp.js';
 import { pageFeedbackRoutes } from './feedback.js';
 import { answerMcpExchange, SESSION_METHODS } from '../../mcp.js';
 import { contentTypeOf, DEFAULT_CONTENT_TYPE, runsScript } from '../../../content/files.js';
@@ -454,6 +453,8 @@ export const publishedRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app,
         .header('content-type', 'application/json')
         .send({ jsonrpc: '2.0', error: { code: -32000, message: `Not found: ${error.message}` }, id: null });
     }
+    // The server's module, with the SDK, is loaded at the first exchange (src/http/mcp.ts says why).
+    const { siteMcpServer } = await import('./mcp.js');
     await answerMcpExchange(request, reply, siteMcpServer(ctx, tree, siteBase, (path) => urls.base(path)));
   }
 
