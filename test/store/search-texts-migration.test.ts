@@ -65,7 +65,8 @@ describe.each(DATABASE_KINDS)('migration 0015, search texts (%s)', (kind) => {
     const { error } = await migrator.migrateTo('0014_search_terms');
     expect(error).toBeUndefined();
     expect((await db.selectFrom('search_spaces').select('version').executeTakeFirstOrThrow()).version).toBe(0);
-    expect((await sql<{ n: number }>`select count(*) as n from search_sections`.execute(db)).rows[0].n).toEqual(kind === 'postgres' ? '0' : 0);
+    // PostgreSQL's count is an int8, a string unless a pool of the store has set its parser (src/store/sql/db.ts).
+    expect(Number((await sql<{ n: number | string }>`select count(*) as n from search_sections`.execute(db)).rows[0].n)).toBe(0);
     await expect(sql`select count(*) from search_texts`.execute(db)).rejects.toThrow();
   });
 
