@@ -12,13 +12,21 @@ import { runQuire, startServer } from '../helpers/cli.js';
 import { createPostgresDatabase, DATABASE_KINDS } from '../helpers/databases.js';
 import { Checkout, spaceRemote } from '../helpers/git.js';
 
-/** Every path under `dir` (itself included) whose mode lets another user read, write or enter it. */
+/**
+ * Every path under `dir` (itself included) whose mode lets another user read, write or enter it. The server may be
+ * running: a file gone between its listing and its reading (a lock taken and let go) was nobody's to read.
+ */
 async function openToOthers(dir: string): Promise<string[]> {
   const open: string[] = [];
+  const gone = (error: unknown) => {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    return undefined;
+  };
   const walk = async (at: string) => {
-    const stat = await fs.lstat(at);
+    const stat = await fs.lstat(at).catch(gone);
+    if (stat === undefined) return;
     if (!stat.isSymbolicLink() && (stat.mode & 0o077) !== 0) open.push(`${path.relative(dir, at) || '.'} ${(stat.mode & 0o777).toString(8)}`);
-    if (stat.isDirectory()) for (const name of await fs.readdir(at)) await walk(path.join(at, name));
+    if (stat.isDirectory()) for (const name of (await fs.readdir(at).catch(gone)) ?? []) await walk(path.join(at, name));
   };
   await walk(dir);
   return open;
