@@ -77,7 +77,8 @@ async function migrateOnce(from: string, round: number, kind: string): Promise<n
   const targetBoot = await runQuire(['admin', 'bootstrap', '--init', '--email', 'bench@example.com', '--org', 'Target'], env);
   if (targetBoot.code !== 0) throw new Error(`target bootstrap failed: ${targetBoot.stderr}`);
   const started = performance.now();
-  const run = await runQuire(['migrate', '--from', from, '--token', token], env);
+  // The source's token in the environment, as `quire migrate` takes it (never on the command line, where `ps` shows it).
+  const run = await runQuire(['migrate', '--from', from], { ...env, QUIRE_MIGRATE_TOKEN: token });
   const elapsed = performance.now() - started;
   if (run.code !== 0) throw new Error(`quire migrate failed: ${run.stderr}`);
   const report = JSON.parse(run.stdout) as { copied: Record<string, number>; skipped: unknown[] };
