@@ -83,6 +83,9 @@ export class WalCheckpoints {
     this.worker = undefined;
     if (!worker) return;
     const exited = new Promise((resolve) => worker.once('exit', resolve));
+    // The thread checkpoints what is left as it closes its connection, which takes a while after a bulk load. Unref'd,
+    // it would not hold the process meanwhile: a script that awaits this close would end with its await unsettled.
+    worker.ref();
     worker.postMessage('close');
     await exited;
   }
