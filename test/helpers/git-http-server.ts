@@ -156,6 +156,8 @@ export async function startGitHttpServer(root: string, options: GitHttpServerOpt
       });
     }
     child.stdin.on('error', () => undefined);
+    // git that cannot start answers as a host that fails: the connection dropped, the test server alive.
+    child.on('error', () => response.destroy());
     child.stdout.pipe(response);
   };
   await new Promise<void>((resolve, reject) => server.once('error', reject).listen(options.port ?? 0, '127.0.0.1', () => resolve()));

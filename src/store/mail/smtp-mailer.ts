@@ -85,7 +85,11 @@ export class SmtpMailer implements Mailer {
   }
 
   close(): void {
-    void this.transport?.then((transport) => transport.close());
+    // A transport that never loaded has nothing to close; its failure was the send's to report.
+    void this.transport?.then(
+      (transport) => transport.close(),
+      () => undefined,
+    );
   }
 
   private withoutSecrets(text: string): string {
