@@ -13,7 +13,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort, root, runCommand, spawnWatched, type QuireProcess } from '../helpers/cli.js';
+import { builtMain, freePort, root, runCommand, spawnWatched, type QuireProcess } from '../helpers/cli.js';
 
 /**
  * The files of docs/ whose blocks run after the README's, in this order: the commands first (`quire sync` starts in
@@ -96,9 +96,7 @@ describe('README.md', () => {
   let blocks: Block[];
 
   beforeAll(async () => {
-    const main = path.join(root, 'dist/src/main.js');
-    const [built, source] = await Promise.all([fs.stat(main), fs.stat(path.join(root, 'src/main.ts'))]);
-    if (built.mtimeMs < source.mtimeMs) throw new Error('dist/ is older than src/: run `npm run build` (npm install does it)');
+    const main = builtMain();
     const files = ['README.md', ...DOCS];
     const texts = await Promise.all(files.map((file) => fs.readFile(path.join(root, file), 'utf8')));
     blocks = files.flatMap((file, i) => shellBlocks(texts[i], file));

@@ -8,9 +8,8 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort, root, runQuire, spawnWatched, type QuireProcess } from '../helpers/cli.js';
+import { builtMain, freePort, runQuire, spawnWatched, type QuireProcess } from '../helpers/cli.js';
 
-const main = path.join(root, 'dist/src/main.js');
 
 /** Whether any process of the process group `pgid` is still running. */
 function groupAlive(pgid: number): boolean {
@@ -37,8 +36,7 @@ describe('stopping what the README starts', () => {
 
   beforeAll(async () => {
     // `npm start` runs the build `npm install` made: it must be the build of this source.
-    const [built, source] = await Promise.all([fs.stat(main), fs.stat(path.join(root, 'src/main.ts'))]);
-    if (built.mtimeMs < source.mtimeMs) throw new Error('dist/ is older than src/: run `npm run build` (npm install does it)');
+    const main = builtMain();
     dir = await fs.mkdtemp(path.join(os.tmpdir(), 'quire-stopping-'));
     await fs.mkdir(path.join(dir, 'bin'));
     await fs.symlink(main, path.join(dir, 'bin', 'quire'));

@@ -126,7 +126,7 @@ export async function startTestApp(kind: DatabaseKind, overrides: Partial<Config
   const queue = options.queue ?? 'in-process';
   if (queue === 'bullmq') await assertRedisReachable();
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'quire-test-'));
-  const postgres = kind === 'postgres' ? await createPostgresDatabase() : undefined;
+  const postgres = kind === 'postgres' ? await createPostgresDatabase({ migrated: true }) : undefined;
   const redis = queue === 'bullmq' ? { redisUrl: REDIS_TEST_URL, redisPrefix: uniqueRedisPrefix() } : { redisUrl: undefined };
   const config = loadConfig(
     {},

@@ -1,7 +1,9 @@
 /**
- * Runs the real `quire` command (src/main.ts through tsx, so tests see the current source) as a child process.
+ * Runs the real `quire` command (the build, dist/src/main.js, checked to be the build of the current source) as a child
+ * process.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -9,7 +11,33 @@ import { UNCAUGHT_EXCEPTION, UNHANDLED_REJECTION } from '../../src/cli/process-e
 import { waitFor } from './wait.js';
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const MAIN = path.join(root, 'src/main.ts');
+
+/** The newest modification time of the TypeScript files under `dir`. */
+function newestSource(dir: string): number {
+  let newest = 0;
+  for (const entry of fs.readdirSync(dir, { recursive: true, withFileTypes: true })) {
+    if (entry.isFile() && entry.name.endsWith('.ts')) newest = Math.max(newest, fs.statSync(path.join(entry.parentPath, entry.name)).mtimeMs);
+  }
+  return newest;
+}
+
+let checkedMain: string | undefined;
+
+/**
+ * The build's `quire` (dist/src/main.js), as `npm start` and an installed `quire` run it: the build `npm install`
+ * makes (its `prepare` script), which must be the build of this source (a source file newer than the build fails the
+ * suite with what to do). The suites run the command users run, and it starts in a third of the time the sources
+ * take through tsx.
+ */
+export function builtMain(): string {
+  if (checkedMain) return checkedMain;
+  const main = path.join(root, 'dist/src/main.js');
+  const built = fs.statSync(main, { throwIfNoEntry: false });
+  const source = Math.max(...['src', 'config', 'workers'].map((dir) => newestSource(path.join(root, dir))));
+  if (!built || built.mtimeMs < source) throw new Error('dist/ is missing or older than the source: run `npm run build` (npm install does it)');
+  checkedMain = main;
+  return main;
+}
 
 export interface CliResult {
   code: number | null;
@@ -18,8 +46,7 @@ export interface CliResult {
 }
 
 function quireArgs(args: string[]): string[] {
-  // tsx by its full address: the command may run in a folder outside the checkout.
-  return ['--import', import.meta.resolve('tsx'), MAIN, ...args];
+  return [builtMain(), ...args];
 }
 
 /** This environment with `env` added; a variable given as undefined is removed. */

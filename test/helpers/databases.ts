@@ -4,7 +4,10 @@
  * server is unreachable. QUIRE_TEST_POSTGRES_URL points at the server's maintenance database.
  */
 import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
 import pg from 'pg';
+import { openStore } from '../../src/store/sql/db.js';
 import { waitFor } from './wait.js';
 
 export type DatabaseKind = 'sqlite' | 'postgres';
@@ -28,17 +31,73 @@ function withDatabase(url: string, database: string): string {
   return parsed.toString();
 }
 
-/** Creates an empty PostgreSQL database and returns its URL and a function that drops it. */
-export async function createPostgresDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
-  const name = `quire_test_${crypto.randomBytes(6).toString('hex')}`;
+async function connectAdmin(): Promise<pg.Client> {
   const admin = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
   try {
     await admin.connect();
   } catch (error) {
     throw new Error(`PostgreSQL is required for the test suite and is not reachable at ${POSTGRES_ADMIN_URL}: ${(error as Error).message}`);
   }
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
+  return admin;
+}
+
+const MIGRATIONS_DIR = path.join(import.meta.dirname, '../../src/store/sql/migrations');
+
+/** The migrations' sources, hashed: a template database is named by it, so that a changed migration makes a new one. */
+function migrationsHash(): string {
+  const hash = crypto.createHash('sha256');
+  for (const file of fs.readdirSync(MIGRATIONS_DIR).sort()) hash.update(file).update(fs.readFileSync(path.join(MIGRATIONS_DIR, file)));
+  return hash.digest('hex').slice(0, 16);
+}
+
+let template: Promise<string> | undefined;
+
+/**
+ * A database migrated to the latest schema by the store's own migrator, made once per set of migrations and kept on
+ * the server (a test run makes it once; every later run reuses it): an app's database is copied from it in a tenth of
+ * the time its migrations take. The migrations themselves are proven by the migration suites and by every suite that
+ * starts `quire serve` on an empty database. Workers that make it at once each migrate a copy of their own and rename
+ * it; the first rename wins.
+ */
+function migratedTemplate(): Promise<string> {
+  template ??= (async () => {
+    const name = `quire_template_${migrationsHash()}`;
+    const admin = await connectAdmin();
+    try {
+      const found = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
+      if (found.rowCount) return name;
+      const making = `${name}_${crypto.randomBytes(4).toString('hex')}`;
+      await admin.query(`CREATE DATABASE ${making}`);
+      const store = await openStore({ dataDir: '', databaseUrl: withDatabase(POSTGRES_ADMIN_URL, making) });
+      await store.close();
+      try {
+        await admin.query(`ALTER DATABASE ${making} RENAME TO ${name}`);
+      } catch (error) {
+        await admin.query(`DROP DATABASE ${making}`);
+        // 42P04: another worker's copy took the name first; theirs is the same schema.
+        if ((error as { code?: string }).code !== '42P04') throw error;
+      }
+      return name;
+    } finally {
+      await admin.end();
+    }
+  })();
+  return template;
+}
+
+/**
+ * Creates a PostgreSQL database and returns its URL and a function that drops it: empty, or with `migrated`, at the
+ * latest schema (copied from the migrated template).
+ */
+export async function createPostgresDatabase(options: { migrated?: boolean } = {}): Promise<{ url: string; drop: () => Promise<void> }> {
+  const name = `quire_test_${crypto.randomBytes(6).toString('hex')}`;
+  const from = options.migrated ? await migratedTemplate() : undefined;
+  const admin = await connectAdmin();
+  try {
+    await admin.query(from ? `CREATE DATABASE ${name} TEMPLATE ${from}` : `CREATE DATABASE ${name}`);
+  } finally {
+    await admin.end();
+  }
   return {
     url: withDatabase(POSTGRES_ADMIN_URL, name),
     // Waits for the suite's own connections to finish closing; FORCE only for what a failed test left open.

@@ -8,11 +8,10 @@ import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp, type TestUser } from '../helpers/app.js';
-import { freePort } from '../helpers/cli.js';
+import { builtMain, freePort, root } from '../helpers/cli.js';
 import { isolatedGitEnv } from '../helpers/git.js';
 import { GitStore } from '../../src/store/git/repositories.js';
 import { waitFor } from '../helpers/wait.js';
@@ -631,23 +630,11 @@ describe.each([
 });
 
 describe('git over HTTP from the built output (node dist/src/main.js)', () => {
-  const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-
   it('checks pushes with the built server, whose hook starts no node', async () => {
     gitEnv ??= await isolatedGitEnv();
-    // Paths with spaces: the hook script must quote them.
+    // The build (`npm run build`, which `npm install` runs), copied to a path with spaces: the hook script must quote them.
     const out = await tempDir('quire dist ');
-    // The build (tsconfig.build.json) into a temp folder, next to the project's package.json and node_modules.
-    const tsc = await new Promise<Result>((resolve, reject) => {
-      const child = spawn(process.execPath, [path.join(root, 'node_modules/typescript/bin/tsc'), '-p', path.join(root, 'tsconfig.build.json'), '--outDir', out], { cwd: root });
-      let stdout = '';
-      child.stdout.on('data', (d) => (stdout += d));
-      child.on('error', reject);
-      child.on('close', (code) => resolve({ code, stdout, stderr: '' }));
-    });
-    await fs.access(path.join(out, 'src/main.js')).catch(() => {
-      throw new Error(`the build did not write the server: ${tsc.stdout}`);
-    });
+    await fs.cp(path.dirname(path.dirname(builtMain())), out, { recursive: true });
     await fs.copyFile(path.join(root, 'package.json'), path.join(out, 'package.json'));
     await fs.symlink(path.join(root, 'node_modules'), path.join(out, 'node_modules'), 'dir');
 
