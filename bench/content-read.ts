@@ -16,7 +16,7 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { bareFastify, cpuMs, load, machine, spaceWithPages, startBenchServer, startQuireServe, type LoadResult, type ServeProcess } from './lib.js';
+import { bareFastify, cpuMs, indexSpace, load, machine, spaceWithPages, startBenchServer, startQuireServe, type LoadResult, type ServeProcess } from './lib.js';
 import { median } from './stats.js';
 
 const PAGES = Number(process.env.PAGES ?? 1000);
@@ -31,6 +31,8 @@ const server = await startBenchServer();
 try {
   const { spaceId, checkout } = await spaceWithPages(server, PAGES);
   await checkout.dispose();
+  // Indexed before the measured servers start: otherwise each indexes the space itself while it is measured.
+  await indexSpace(server, spaceId);
   const auth = { authorization: `Bearer ${server.token}` };
   const pages = (await (await fetch(`${server.url}/v1/spaces/${spaceId}/content/pages`, { headers: auth })).json()) as { pages: Array<{ id: string; title: string }> };
   const target = pages.pages[Math.floor(pages.pages.length / 2)];

@@ -16,6 +16,7 @@ import { buildApp } from '../src/http/app.js';
 import { createApiToken, createUser } from '../src/domain/identity/users.js';
 import { createOrganization } from '../src/domain/organizations/organizations.js';
 import { createSpace } from '../src/domain/content/spaces.js';
+import { recordMainMoved } from '../src/domain/content/main-moved.js';
 import { Checkout } from '../test/helpers/git.js';
 
 const exec = promisify(execFile);
@@ -71,6 +72,17 @@ export interface SpaceOptions {
   /** More files of the first commit (assets...). */
   files?: Record<string, string | Buffer>;
   title?: string;
+}
+
+/**
+ * Has the bench server take in what spaceWithPages pushed straight into the repository (as a restarted server's
+ * catch-up would) and waits until its indexing is done, so that `quire serve` processes started on the same data
+ * find the space indexed. Without it, each such process indexes the space itself on its CPU thread while it is
+ * measured.
+ */
+export async function indexSpace(server: BenchServer, spaceId: string): Promise<void> {
+  await recordMainMoved(server.container.ctx, spaceId);
+  await server.container.ctx.jobs.idle();
 }
 
 /** A space whose main branch holds `pages` pages in folders of 50, listed in SUMMARY.md. */
