@@ -1,20 +1,21 @@
 /**
- * A thread of its own that writes access lines (src/access-log-thread-entry.ts), so that the process's thread, which
- * answers the requests, never waits on the log's file or pipe: it hands chunks of the lines' bytes over (moved, not
- * copied).
+ * A thread of its own that makes and writes access lines (src/access-log-thread-entry.ts), so that the process's
+ * thread, which answers the requests, only takes what each line says: made and written on the event loop, the lines
+ * still cost a warm page read about a sixth of its throughput (bench/README.md).
  *
- * Chunks are written in the order they are sent. `waitUntilWritten` blocks until every chunk sent is written: the
+ * Batches are written in the order they are sent. `waitUntilWritten` blocks until every batch sent is written: the
  * process's own lines (rare: jobs, warnings, errors) wait for it, so that the log keeps the order lines were logged in.
  */
 import { Worker } from 'node:worker_threads';
+import { packAccessLines, type AccessLineFields } from './access-line-text.js';
 import { threadEntry } from './cpu/thread-entry.js';
 
-/** How long the process's thread waits for a chunk before it gives the thread up (a thread that stopped working). */
+/** How long the process's thread waits for a batch before it gives the thread up (a thread that stopped working). */
 const WAIT_MS = 5000;
 
 export class AccessLogThread {
   private readonly worker: Worker | undefined;
-  /** Chunks the thread has written, counted by the thread. */
+  /** Batches the thread has written, counted by the thread. */
   private readonly done = new Int32Array(new SharedArrayBuffer(4));
   private sent = 0;
   private state: 'starting' | 'ready' | 'failed' = 'starting';
@@ -40,18 +41,18 @@ export class AccessLogThread {
     this.worker.unref();
   }
 
-  /** True while the thread takes chunks: until it has started, and once it failed, the caller writes lines itself. */
+  /** True while the thread takes batches: until it has started, and once it failed, the caller writes lines itself. */
   get ready(): boolean {
     return this.state === 'ready';
   }
 
-  /** Has `bytes` written by the thread (call only when ready); their buffer moves to the thread. */
-  send(bytes: Uint8Array<ArrayBuffer>): void {
-    this.worker!.postMessage(bytes, [bytes.buffer]);
+  /** Has `batch` written by the thread (call only when ready). */
+  send(batch: AccessLineFields[]): void {
+    this.worker!.postMessage(packAccessLines(batch));
     this.sent += 1;
   }
 
-  /** Blocks until every chunk sent is written (or the thread is given up). */
+  /** Blocks until every batch sent is written (or the thread is given up). */
   waitUntilWritten(): void {
     const deadline = Date.now() + WAIT_MS;
     for (;;) {

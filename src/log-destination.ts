@@ -2,16 +2,13 @@
  * Where the process's log lines go (src/log.ts): stdout or stderr, or pino-pretty's thread on a terminal.
  *
  * A server writes one access line per request. Made by pino and written one by one (a write to the file or pipe
- * behind stdout each), they halved the requests a warm page read serves (bench/README.md). So an access line's text
- * is made at once (src/access-line-text.ts) and its bytes appended to a chunk, and a chunk is written whole: every
- * KEEP_MS, or as soon as it is full; when the log goes to a file descriptor, by a thread of its own
- * (src/access-log-thread.ts). Nothing of a line outlives its request but its bytes: lines kept as objects until
- * written outlived the young generation, and collecting them cost the process more than making their text.
- *
- * Every other line (a job, a warning, a request that failed, an uncaught exception) is written at once,
- * synchronously, as before: the line a crash writes is out before the process ends, whatever ends it. The access
- * lines kept or being written by the thread are written before it, so the log keeps the order in which lines were
- * logged, and when the process exits (`process.exit` included: the shutdown of `quire serve`, a fatal error).
+ * behind stdout each), they halved the requests a warm page read serves (bench/README.md). So what an access line
+ * says is kept, and the lines are made and written together: every KEEP_MS, or as soon as KEEP_LINES are kept; when
+ * the log goes to a file descriptor, by a thread of their own (src/access-log-thread.ts). Every other line (a job, a
+ * warning, a request that failed, an uncaught exception) is written at once, synchronously, as before: the line a
+ * crash writes is out before the process ends, whatever ends it. The access lines kept or being written by the
+ * thread are written before it, so the log keeps the order in which lines were logged, and when the process exits
+ * (`process.exit` included: the shutdown of `quire serve`, a fatal error).
  */
 import type { DestinationStream } from 'pino';
 import { accessLineText, type AccessLineFields } from './access-line-text.js';
@@ -19,11 +16,8 @@ import { AccessLogThread } from './access-log-thread.js';
 
 /** How long an access line may wait for others before it is written. */
 const KEEP_MS = 50;
-/**
- * The bytes of a chunk (some 250 access lines). A line is far shorter: Node refuses request heads over 16 KB, and a
- * line holds little more than the request's URL and host.
- */
-const CHUNK_BYTES = 64 * 1024;
+/** Kept lines past which they are written at once (~70 KB of access lines). */
+const KEEP_LINES = 256;
 
 /** The underlying stream: pino's synchronous destination (sonic-boom) or its transport to pino-pretty. */
 interface Output extends DestinationStream {
@@ -38,15 +32,13 @@ process.on('exit', () => {
 });
 
 export class LogDestination implements DestinationStream {
-  private readonly chunk = Buffer.allocUnsafeSlow(CHUNK_BYTES);
-  /** Bytes of `chunk` that hold access lines not handed on yet. */
-  private used = 0;
+  private kept: AccessLineFields[] = [];
   private timer: NodeJS.Timeout | undefined;
   private thread: AccessLogThread | undefined;
 
   /**
-   * Lines go to `output`; with `fd`, the descriptor `output` writes to, access lines are written by a thread of their
-   * own.
+   * Lines go to `output`; with `fd`, the descriptor `output` writes to, access lines are made and written by a thread
+   * of their own.
    */
   constructor(
     private readonly output: Output,
@@ -57,23 +49,15 @@ export class LogDestination implements DestinationStream {
   write(line: string): void {
     const kept = this.takeKept();
     this.thread?.waitUntilWritten();
-    this.output.write(kept === undefined ? line : textOf(kept) + line);
+    this.output.write(kept.length === 0 ? line : accessLinesText(kept) + line);
   }
 
   /** An access line, written with the others within KEEP_MS. */
   keepAccessLine(fields: AccessLineFields): void {
-    const text = accessLineText(fields);
-    const bytes = Buffer.byteLength(text);
-    if (bytes > CHUNK_BYTES - this.used) {
+    this.kept.push(fields);
+    if (this.kept.length >= KEEP_LINES) {
       this.writeAccessLines();
-      // A line longer than a chunk (none that Node lets in) is written on its own.
-      if (bytes > CHUNK_BYTES) {
-        this.hand(new TextEncoder().encode(text));
-        return;
-      }
-    }
-    this.used += this.chunk.write(text, this.used);
-    if (this.timer === undefined) {
+    } else if (this.timer === undefined) {
       holdingLines.add(this);
       this.timer = setTimeout(() => this.writeAccessLines(), KEEP_MS);
       // A process with nothing else to do ends; its exit writes what is kept.
@@ -87,21 +71,21 @@ export class LogDestination implements DestinationStream {
       this.thread = new AccessLogThread(this.fd);
       holdingLines.add(this);
     }
-    const kept = this.takeKept();
-    if (kept !== undefined) this.hand(kept);
+    this.sendCachedAnswer();
   }
 
   /** Has every access line logged so far written before this returns. */
   finishAccessLines(): void {
-    const kept = this.takeKept();
-    if (kept !== undefined) this.hand(kept);
+    this.sendCachedAnswer();
     this.thread?.waitUntilWritten();
   }
 
-  /** Sends access lines' bytes to the thread, or writes them here while it starts (and with no descriptor). */
-  private hand(bytes: Uint8Array<ArrayBuffer>): void {
-    if (this.thread?.ready) this.thread.send(bytes);
-    else this.output.write(textOf(bytes));
+  /** Sends the kept access lines to the thread, or writes them here while it starts (and with no descriptor). */
+  private sendCachedAnswer(): void {
+    const kept = this.takeKept();
+    if (kept.length === 0) return;
+    if (this.thread?.ready) this.thread.send(kept);
+    else this.output.write(accessLinesText(kept));
   }
 
   /** Writes every access line logged so far, then lets the output write what it holds (pino's `logger.flush`). */
@@ -111,12 +95,11 @@ export class LogDestination implements DestinationStream {
     else callback();
   }
 
-  /** The kept access lines' bytes in a buffer of their own (the chunk is used again), which are no longer kept. */
-  private takeKept(): Uint8Array<ArrayBuffer> | undefined {
-    if (this.used === 0) return undefined;
-    const kept = new Uint8Array(this.used);
-    kept.set(this.chunk.subarray(0, this.used));
-    this.used = 0;
+  /** The kept access lines, which are no longer kept. */
+  private takeKept(): AccessLineFields[] {
+    const kept = this.kept;
+    if (kept.length === 0) return kept;
+    this.kept = [];
     clearTimeout(this.timer);
     this.timer = undefined;
     // With a thread, lines it has not written yet may remain: the exit still waits for them.
@@ -125,7 +108,9 @@ export class LogDestination implements DestinationStream {
   }
 }
 
-/** UTF-8 bytes as text. */
-function textOf(bytes: Uint8Array): string {
-  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString();
+/** The text of access lines, made on the process's thread (before the thread runs, or with no descriptor). */
+function accessLinesText(lines: AccessLineFields[]): string {
+  let text = '';
+  for (const fields of lines) text += accessLineText(fields);
+  return text;
 }

@@ -58,12 +58,13 @@ export function replayLane(ctx: Context, options: ReplayLaneOptions): (req: http
   };
 }
 
-/** The access line Fastify writes for a request it answered (src/http/app.ts AccessLines), for one the lane answered. */
+/**
+ * The access line Fastify writes for a request it answered (src/http/app.ts AccessLines), for one the lane answered:
+ * written as the answer is handed to the socket (its bytes are in memory, so that is when it is answered), without a
+ * listener kept on the response until it finishes.
+ */
 function logAccess(options: ReplayLaneOptions, req: http.IncomingMessage, res: http.ServerResponse, started: number): void {
-  const reqId = options.requestId();
-  res.once('finish', () => {
-    // What Fastify's request serializer reads of its request object (host, ip: its getters without a trusted proxy).
-    const request = { method: req.method, url: req.url, headers: req.headers, host: req.headers.host, ip: req.socket.remoteAddress, socket: req.socket };
-    logAnswered(options.log, request, res.statusCode, performance.now() - started, reqId);
-  });
+  // What Fastify's request serializer reads of its request object (host, ip: its getters without a trusted proxy).
+  const request = { method: req.method, url: req.url, headers: req.headers, host: req.headers.host, ip: req.socket.remoteAddress, socket: req.socket };
+  logAnswered(options.log, request, res.statusCode, performance.now() - started, options.requestId());
 }

@@ -2,20 +2,14 @@
  * The access line logAnswered makes (src/http/access-line.ts) is the line pino makes for the same request, byte for
  * byte but its time: for a request Fastify answers (its child logger, whose bindings hold the request id) and for one
  * the replay lane answers (the app's logger and the request id as a field); and it is written after the lines logged
- * before it and before the lines logged after it, whole, whether written here or by the thread that writes the lines
- * (test/cli/process-errors.test.ts runs that thread in a server).
+ * before it and before the lines logged after it. What a line says crosses whole to the thread that writes the lines
+ * (test/cli/process-errors.test.ts runs that thread).
  */
-import fsSync from 'node:fs';
-import fs from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import Fastify, { type FastifyBaseLogger } from 'fastify';
-import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/log.js';
 import { logAnswered } from '../../src/http/access-line.js';
-import { accessLineText, type AccessLineFields } from '../../src/access-line-text.js';
-import { LogDestination } from '../../src/log-destination.js';
+import { packAccessLines, unpackAccessLines, type AccessLineFields } from '../../src/access-line-text.js';
 
 /** A logger as `quire serve` makes it, its JSON lines collected. */
 function collectingLogger(level = 'info') {
@@ -100,53 +94,11 @@ describe('the access line', () => {
     expect(lines).toEqual([]);
   });
 
-  it('is written whole and in order across chunks, to an output and through the writing thread to a file', async () => {
-    const fields = (i: number): AccessLineFields => ({
-      head: `{"level":30,"time":${i}`,
-      reqId: `req-${i}`,
-      method: 'GET',
-      // Characters of two, three and four bytes, and a quote: a line's bytes never split between chunks.
-      url: `/sites/é/€/😀/"${i}"?share=SECRET`,
-      version: i % 2 ? ['1', '2'] : undefined,
-      host: 'h:1',
-      remoteAddress: '::1',
-      remotePort: i,
-      statusCode: 200,
-      responseTime: i / 7,
-    });
-    // Some 3,000 lines (several 64 KB chunks), a line of its own among them, and a line longer than a chunk.
-    const expected: string[] = [];
-    const keep = (destination: LogDestination, from: number, to: number) => {
-      for (let i = from; i < to; i += 1) {
-        destination.keepAccessLine(fields(i));
-        expected.push(accessLineText(fields(i)));
-      }
-    };
-    const run = (destination: LogDestination) => {
-      expected.length = 0;
-      keep(destination, 0, 1500);
-      destination.write('{"msg":"a line of its own"}\n');
-      expected.push('{"msg":"a line of its own"}\n');
-      const long = { ...fields(1500), url: `/${'x'.repeat(70 * 1024)}` };
-      destination.keepAccessLine(long);
-      expected.push(accessLineText(long));
-      keep(destination, 1501, 3000);
-      destination.finishAccessLines();
-    };
-
-    let written = '';
-    run(new LogDestination({ write: (text: string) => void (written += text) }));
-    expect(written).toBe(expected.join(''));
-
-    const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'quire-access-lines-'));
-    const file = path.join(dir, 'log');
-    const fd = fsSync.openSync(file, 'a');
-    try {
-      run(new LogDestination(pino.destination({ fd, sync: true }), fd));
-      expect(await fs.readFile(file, 'utf8')).toBe(expected.join(''));
-    } finally {
-      fsSync.closeSync(fd);
-      await fs.rm(dir, { recursive: true, force: true });
-    }
+  it('crosses whole to the thread that writes the lines: every field of every line of a batch', () => {
+    const lines: AccessLineFields[] = [
+      { head: '{"level":30,"time":1', reqId: 'req-1', method: 'GET', url: '/a?b', version: ['1', '2'], host: 'h:1', remoteAddress: '::1', remotePort: 5, statusCode: 200, responseTime: 1.5 },
+      { head: '{"level":30,"time":2', reqId: undefined, method: undefined, url: undefined, version: undefined, host: undefined, remoteAddress: undefined, remotePort: undefined, statusCode: 404, responseTime: Number.NaN },
+    ];
+    expect(unpackAccessLines(structuredClone(packAccessLines(lines)))).toStrictEqual(lines);
   });
 });
