@@ -5,6 +5,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { replaceFileSync } from './replace-file.js';
 
 export interface StoreLocation {
   dataDir: string;
@@ -66,8 +67,7 @@ export interface ServeRecord {
 /** Written by `quire serve` once it listens (replaced atomically: readers never see half of it). */
 export function writeServeRecord(dataDir: string, record: ServeRecord): void {
   const file = path.join(dataDir, SERVE_RECORD);
-  fs.writeFileSync(`${file}.tmp`, `${JSON.stringify(record)}\n`);
-  fs.renameSync(`${file}.tmp`, file);
+  replaceFileSync(file, `${JSON.stringify(record)}\n`);
 }
 
 /** The record of the last `quire serve` on this data dir, if any (a damaged record counts as none). */

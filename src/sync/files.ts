@@ -6,6 +6,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { replaceFile } from '../store/replace-file.js';
 
 /** Editor temp files: vim swap files and its `4913` write test, backups (`x~`), emacs lock and autosave files. */
 const TEMP_PATTERNS = ['*.sw[a-p]', '*~', '.#*', '#*#', '4913'];
@@ -61,8 +62,7 @@ export async function readState(gitDir: string): Promise<SyncState> {
 
 export async function writeState(gitDir: string, state: SyncState): Promise<void> {
   const file = path.join(gitDir, STATE_FILE);
-  await fs.writeFile(`${file}.tmp`, `${JSON.stringify(state, null, 2)}\n`);
-  await fs.rename(`${file}.tmp`, file);
+  await replaceFile(file, `${JSON.stringify(state, null, 2)}\n`);
 }
 
 const BEGIN = '# >>> quire sync (managed: editor temp files and server copies of conflicting files)';

@@ -13,6 +13,7 @@ import { PushesUnderWay } from './pushes-under-way.js';
 import { RefLocks, type RefLock } from './ref-lock.js';
 import { GitCommandError, runGit, runGitStatus, type RunGitOptions } from './run.js';
 import { ProcessLauncher, type GitChild } from './launcher.js';
+import { replaceFile } from '../replace-file.js';
 
 const SAFE_ID = /^[a-zA-Z0-9_-]+$/;
 
@@ -488,7 +489,5 @@ async function installHooks(gitDir: string): Promise<void> {
   const current = await fs.readFile(file, 'utf8').catch(() => undefined);
   if (current === PRE_RECEIVE_HOOK && ((await fs.stat(file)).mode & 0o111) !== 0) return;
   await fs.mkdir(path.dirname(file), { recursive: true });
-  const temporary = `${file}.${process.pid}.${Date.now()}.tmp`;
-  await fs.writeFile(temporary, PRE_RECEIVE_HOOK, { mode: 0o755 });
-  await fs.rename(temporary, file);
+  await replaceFile(file, PRE_RECEIVE_HOOK, 0o755);
 }

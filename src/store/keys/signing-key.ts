@@ -11,6 +11,7 @@ import crypto, { type KeyObject } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { keysFolder, readOrCreateKeyFile } from './key-files.js';
+import { replaceFile } from '../replace-file.js';
 
 export interface SigningKeyPair {
   privateKey: KeyObject;
@@ -46,7 +47,5 @@ async function writePublicKey(file: string, publicKey: KeyObject): Promise<void>
   const pem = publicKey.export({ type: 'spki', format: 'pem' }) as string;
   const current = await fs.readFile(file, 'utf8').catch(() => undefined);
   if (current === pem) return;
-  const temporary = `${file}.${process.pid}.${crypto.randomBytes(6).toString('hex')}.tmp`;
-  await fs.writeFile(temporary, pem, { mode: 0o644 });
-  await fs.rename(temporary, file);
+  await replaceFile(file, pem, 0o644);
 }
