@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WALK_ON_SQLITE } from '../helpers/databases.js';
 import { startTestApp, type TestApp, type TestUser } from '../helpers/app.js';
 import { launchBrowser, screenshot, seriousAccessibilityViolations } from '../helpers/browser.js';
-import { AppBrowser } from '../helpers/app-browser.js';
+import { AppBrowser, PASSWORD } from '../helpers/app-browser.js';
 import { Checkout, spaceRemote } from '../helpers/git.js';
 import { tinyPng } from '../helpers/content.js';
 
@@ -280,6 +280,37 @@ describe.each(WALK_ON_SQLITE)('the app in Chromium (%s)', (kind) => {
     await page.waitForURL(/\/app\/sign-in/);
     await page.goto(`${server}/app/settings`);
     await page.waitForURL(/\/app\/sign-in\?next=/);
+  });
+
+  it('lists where one is signed in shortly: this browser first, the newest others, each browser by its name', { timeout: 60_000 }, async () => {
+    const reader = await t.member(org.id, 'read');
+    await web.withPassword(reader);
+    const elsewhere = [
+      'Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1',
+      'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:133.0) Gecko/20100101 Firefox/133.0',
+      'curl/8.5.0',
+      'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Safari/605.1.15',
+    ];
+    for (const userAgent of elsewhere) {
+      const signIn = await t.request('POST', '/v1/auth/sign-in', { body: { email: reader.user.email, password: PASSWORD }, headers: { 'user-agent': userAgent } });
+      expect(signIn.status).toBe(200);
+    }
+    const page = await web.signedIn(reader, '/settings');
+    const rows = page.locator('.sessions li');
+    await rows.first().waitFor();
+    expect(await rows.count()).toBe(3);
+    expect(await rows.first().textContent()).toMatch(/^Chrome \d+ on Linux \(this browser\)/);
+    // The newest others: the last two signed in, newest first.
+    expect(await rows.nth(1).textContent()).toMatch(/^Safari 18 on macOS/);
+    expect(await rows.nth(2).textContent()).toMatch(/^curl 8\.5\.0/);
+    expect(await rows.nth(2).locator('[title]').getAttribute('title')).toBe('curl/8.5.0');
+    // Six: setting the password through its link signed in too (with no browser named).
+    await page.getByRole('button', { name: 'Show all 6 sessions' }).click();
+    await rows.nth(5).waitFor();
+    expect(await rows.count()).toBe(6);
+    expect(await page.locator('.sessions').textContent()).toContain('Unknown browser');
+    expect(await page.locator('.sessions').textContent()).toContain('Safari 18 on iPhone');
+    await page.context().close();
   });
 
   it('opens the view of every urls.app the API hands out', { timeout: 60_000 }, async () => {

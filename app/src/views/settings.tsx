@@ -6,6 +6,7 @@ import { useSession } from '../session.js';
 import { Layout } from '../components/layout.js';
 import { Show, ErrorNotice } from '../components/status.js';
 import { Time } from '../components/time.js';
+import { browserLabel } from '../user-agent.js';
 
 interface Session {
   id: string;
@@ -22,10 +23,20 @@ interface Token {
   createdAt: string;
 }
 
+/** Sessions listed before "Show all": a phone shows them without scrolling past the rest of the account. */
+const SESSIONS_SHOWN = 3;
+
+/** This browser's session first, then the others by when they were last seen, newest first. */
+function bySeen(a: Session, b: Session): number {
+  if (a.current !== b.current) return a.current ? -1 : 1;
+  return b.lastSeenAt.localeCompare(a.lastSeenAt);
+}
+
 function Sessions() {
   const session = useSession();
   const { route } = useLocation();
   const [sessions, reload] = useApi('sessions', (signal) => api<{ items: Session[] }>('/user/sessions', { signal }));
+  const [all, setAll] = useState(false);
   const everywhere = async () => {
     await api('/user/sessions', { method: 'DELETE' });
     session.signedOut();
@@ -35,23 +46,38 @@ function Sessions() {
     <section aria-labelledby="sessions-title">
       <h2 id="sessions-title">Where you are signed in</h2>
       <Show loaded={sessions} what="your sessions">
-        {(value) => (
-          <ul class="rows">
-            {value.items.map((s) => (
-              <li key={s.id}>
-                <span>
-                  {s.userAgent ?? 'Unknown browser'} · signed in <Time at={s.createdAt} /> by {s.method} · last seen <Time at={s.lastSeenAt} />
-                  {s.current && <strong> (this browser)</strong>}
-                </span>
-                {!s.current && (
-                  <button type="button" class="button" onClick={() => api(`/user/sessions/${s.id}`, { method: 'DELETE' }).then(reload)}>
-                    End this session
-                  </button>
-                )}
-              </li>
-            ))}
-          </ul>
-        )}
+        {(value) => {
+          const sorted = [...value.items].sort(bySeen);
+          const shown = all ? sorted : sorted.slice(0, SESSIONS_SHOWN);
+          return (
+            <>
+              <ul class="rows sessions">
+                {shown.map((s) => (
+                  <li key={s.id}>
+                    <span>
+                      <span title={s.userAgent}>{browserLabel(s.userAgent)}</span>
+                      {s.current && <strong> (this browser)</strong>}
+                      <br />
+                      <small>
+                        signed in <Time at={s.createdAt} /> by {s.method} · last seen <Time at={s.lastSeenAt} />
+                      </small>
+                    </span>
+                    {!s.current && (
+                      <button type="button" class="button" onClick={() => api(`/user/sessions/${s.id}`, { method: 'DELETE' }).then(reload)}>
+                        End this session
+                      </button>
+                    )}
+                  </li>
+                ))}
+              </ul>
+              {sorted.length > shown.length && (
+                <button type="button" class="button" onClick={() => setAll(true)}>
+                  Show all {sorted.length} sessions
+                </button>
+              )}
+            </>
+          );
+        }}
       </Show>
       <button type="button" class="button" onClick={everywhere}>
         Sign out everywhere
