@@ -1,11 +1,19 @@
 /**
- * How long this process's event loop is held, as a server reports it (`quire serve`): every 10 ms a timer takes two
- * samples. `held`: the time the loop spent running (node's event-loop utilization) since the timer before, that is
- * how long work done on the loop kept every other request waiting. `delay`: how late the timer fired (what
- * perf_hooks.monitorEventLoopDelay measures), which also counts the time a busy machine gave the process no CPU
- * while its loop was idle. Work holding the loop over STALL_MS is logged at warn level with its length, and
- * counted; `GET /metrics` (when QUIRE_METRICS_TOKEN is set, src/http/routes/metrics) reads both since its last read.
+ * How long this process's event loop is held, as a server reports it (`quire serve`): every 10 ms a timer takes three
+ * samples since the timer before.
+ * - `coreWait`: how long the loop's thread was ready to run but had no CPU (Linux's schedstat for the thread; 0
+ *   where the system does not say). A busy machine's doing, not the server's.
+ * - `held`: the time the loop spent running (node's event-loop utilization) less `coreWait`, that is how long work
+ *   done on the loop (garbage collection included) kept every other request waiting. Without taking out the waits, a
+ *   callback of 20 ms read as 300 on a loaded machine, and a figure that says "the machine is busy" could not tell
+ *   a parse holding the loop from it. (A wait for a core just before the loop woke is taken out too, which only
+ *   makes a hold read a few ms shorter, and only on a busy machine.)
+ * - `delay`: how late the timer fired (what perf_hooks.monitorEventLoopDelay measures), waits for a CPU included.
+ *
+ * Work holding the loop over STALL_MS is logged at warn level with its length, and counted; `GET /metrics` (when
+ * QUIRE_METRICS_TOKEN is set, src/http/routes/metrics) reads the three since its last read.
  */
+import fs from 'node:fs';
 import { createHistogram, performance, type EventLoopUtilization, type RecordableHistogram } from 'node:perf_hooks';
 import type { Logger } from './log.js';
 
@@ -25,6 +33,7 @@ export interface Delays {
 export interface EventLoopReport {
   held: Delays;
   delay: Delays;
+  coreWait: Delays;
   /** Stalls since the process started. */
   stalls: number;
 }
@@ -44,12 +53,46 @@ function summary(histogram: RecordableHistogram): Delays {
   };
 }
 
+/**
+ * The time the calling thread has waited for a CPU, from /proc/thread-self/schedstat (its second field, in ns): read
+ * with one pread on a file kept open (a few µs, where opening it each time costs ten times that).
+ */
+class CoreWaits {
+  private readonly fd: number | undefined;
+  private readonly buffer = Buffer.alloc(96);
+
+  constructor() {
+    let fd: number | undefined;
+    try {
+      fd = fs.openSync('/proc/thread-self/schedstat', 'r');
+    } catch {
+      // Not Linux, or no schedstat: no wait is known, and `held` is the loop's running time as it is.
+    }
+    this.fd = fd;
+  }
+
+  /** Milliseconds waited since the thread started (0 where unknown). */
+  totalMs(): number {
+    if (this.fd === undefined) return 0;
+    const length = fs.readSync(this.fd, this.buffer, 0, this.buffer.length, 0);
+    const waitedNs = Number(this.buffer.toString('latin1', 0, length).split(' ')[1]);
+    return Number.isFinite(waitedNs) ? waitedNs / 1e6 : 0;
+  }
+
+  close(): void {
+    if (this.fd !== undefined) fs.closeSync(this.fd);
+  }
+}
+
 export class EventLoopMonitor {
   private readonly held = createHistogram();
   private readonly delay = createHistogram();
+  private readonly coreWait = createHistogram();
+  private waits?: CoreWaits;
   private timer?: NodeJS.Timeout;
   private stalls = 0;
   private lastTick = 0;
+  private lastWaitedMs = 0;
   private lastUse?: EventLoopUtilization;
 
   constructor(private readonly log: Logger) {}
@@ -57,6 +100,8 @@ export class EventLoopMonitor {
   /** Starts sampling (a server, once it listens: loading its modules and compiling its routes is not a stall). */
   start(): void {
     if (this.timer) return;
+    this.waits = new CoreWaits();
+    this.lastWaitedMs = this.waits.totalMs();
     this.lastTick = performance.now();
     this.lastUse = performance.eventLoopUtilization();
     this.timer = setInterval(() => this.tick(), SAMPLE_MS);
@@ -66,27 +111,34 @@ export class EventLoopMonitor {
   private tick(): void {
     const now = performance.now();
     const use = performance.eventLoopUtilization();
-    const held = performance.eventLoopUtilization(use, this.lastUse).active;
+    const waitedMs = this.waits!.totalMs();
+    const waited = waitedMs - this.lastWaitedMs;
+    const held = Math.max(0, performance.eventLoopUtilization(use, this.lastUse).active - waited);
     record(this.held, held);
     record(this.delay, Math.max(0, now - this.lastTick - SAMPLE_MS));
+    record(this.coreWait, waited);
     this.lastTick = now;
     this.lastUse = use;
+    this.lastWaitedMs = waitedMs;
     if (held > STALL_MS) {
       this.stalls += 1;
-      this.log.warn({ eventLoopHeldMs: Math.round(held) }, `the event loop was held for ${Math.round(held)} ms`);
+      this.log.warn({ eventLoopHeldMs: Math.round(held), waitedForCpuMs: Math.round(waited) }, `the event loop was held for ${Math.round(held)} ms`);
     }
   }
 
   /** The samples since the last read; the next read starts from now. */
   read(): EventLoopReport {
-    const report = { held: summary(this.held), delay: summary(this.delay), stalls: this.stalls };
+    const report = { held: summary(this.held), delay: summary(this.delay), coreWait: summary(this.coreWait), stalls: this.stalls };
     this.held.reset();
     this.delay.reset();
+    this.coreWait.reset();
     return report;
   }
 
   close(): void {
     clearInterval(this.timer);
     this.timer = undefined;
+    this.waits?.close();
+    this.waits = undefined;
   }
 }

@@ -1,9 +1,9 @@
 /**
  * How long a server's event loop is held while a piece of work runs: "no input may hold the event loop for more than
  * 100 ms". Measured as the server measures itself (src/event-loop.ts): every 10 ms, the time the loop spent running
- * since the sample before (`held`), and how late the sample ran (`delay`, as perf_hooks.monitorEventLoopDelay
- * reports it; it also counts the time a busy machine gave the process no CPU while its loop was idle, so the bound is
- * asserted on `held`). A server in this process (startTestApp) is measured here; a server in its own process
+ * since the sample before, less the time its thread waited for a CPU (`held`), and how late the sample ran (`delay`,
+ * as perf_hooks.monitorEventLoopDelay reports it, waits for a CPU included: on two cores shared by the suites, a
+ * callback of 20 ms can take 300, so the bound is asserted on `held`). A server in this process (startTestApp) is measured here; a server in its own process
  * (startServer with QUIRE_METRICS_TOKEN set) through its `GET /metrics`, read before and after the work.
  */
 import { pino } from 'pino';
@@ -13,15 +13,14 @@ import { EventLoopMonitor, type EventLoopReport } from '../../src/event-loop.js'
 /** The bound: the 99th percentile of the time the loop is held while hostile input is processed. */
 export const MAX_P99_MS = 100;
 /**
- * The longest single hold tolerated: far above the bound (other test files share the two cores, and a callback may
- * wait for a core in the middle of its work), far below what a super-linear parse holds the loop for (seconds to
- * hours).
+ * The longest single hold tolerated: far above the bound (other test files share the two cores, and a garbage
+ * collection of the server's heap runs slower while they use them), far below what a super-linear parse holds the
+ * loop for (seconds to hours).
  */
 export const MAX_HELD_MS = 1_000;
 /**
- * Tries of a case held to the bound: the time a loop is held counts the time the process was off its core in the
- * middle of a callback, and the hostile suites run beside each other on two cores. A case that holds the loop
- * fails every try; one that lost its core in a busy second passes the next.
+ * Tries of a case held to the bound: a short case has few samples, so one slow garbage collection on a busy machine
+ * is its 99th percentile. A case that holds the loop fails every try; one that met a slow collection passes the next.
  */
 export const EVENT_LOOP_RETRIES = 2;
 
@@ -61,7 +60,12 @@ export function serverEventLoop(url: string, token: string): EventLoopProbe {
       p99Ms: value(`${name}{quantile="0.99"}`) * 1000,
       maxMs: value(`${name}{quantile="1"}`) * 1000,
     });
-    return { held: delays('quire_event_loop_held_seconds'), delay: delays('quire_event_loop_delay_seconds'), stalls: value('quire_event_loop_stalls_total') };
+    return {
+      held: delays('quire_event_loop_held_seconds'),
+      delay: delays('quire_event_loop_delay_seconds'),
+      coreWait: delays('quire_event_loop_core_wait_seconds'),
+      stalls: value('quire_event_loop_stalls_total'),
+    };
   };
   return {
     async measure(work) {
@@ -75,10 +79,10 @@ export function serverEventLoop(url: string, token: string): EventLoopProbe {
 
 /** The loop was never held long while the work ran (`what`: the case, for the failure message). */
 export function expectEventLoopFree(report: EventLoopReport, what: string): void {
-  const { held, delay } = report;
+  const { held, delay, coreWait } = report;
   const summary =
     `${what}: event loop held p99 ${held.p99Ms.toFixed(0)} ms, at most ${held.maxMs.toFixed(0)} ms over ${held.samples} samples ` +
-    `(timer delay p99 ${delay.p99Ms.toFixed(0)} ms, at most ${delay.maxMs.toFixed(0)} ms)`;
+    `(timer delay p99 ${delay.p99Ms.toFixed(0)} ms, at most ${delay.maxMs.toFixed(0)} ms; waits for a CPU at most ${coreWait.maxMs.toFixed(0)} ms)`;
   expect(held.samples, summary).toBeGreaterThan(0);
   expect(held.p99Ms, summary).toBeLessThan(MAX_P99_MS);
   expect(held.maxMs, summary).toBeLessThan(MAX_HELD_MS);

@@ -37,8 +37,9 @@ export const metricsRoutes: FastifyPluginAsync<MetricsDeps> = async (app, { moni
     }
     const report = monitor.read();
     const lines = [
-      ...summaryLines('quire_event_loop_held_seconds', 'Time the event loop spent running between two 10 ms samples, since the last read of /metrics.', report.held),
+      ...summaryLines('quire_event_loop_held_seconds', 'Time the event loop spent running between two 10 ms samples (waits for a CPU taken out), since the last read of /metrics.', report.held),
       ...summaryLines('quire_event_loop_delay_seconds', 'How late the 10 ms sampling timer ran (waits for a CPU included), since the last read of /metrics.', report.delay),
+      ...summaryLines('quire_event_loop_core_wait_seconds', 'Time the event loop thread was ready to run but had no CPU between two 10 ms samples, since the last read of /metrics.', report.coreWait),
       '# HELP quire_event_loop_stalls_total Times the event loop was held over 100 ms (each is logged at warn level).',
       '# TYPE quire_event_loop_stalls_total counter',
       `quire_event_loop_stalls_total ${report.stalls}`,
