@@ -18,6 +18,7 @@ import { createOrganization } from '../src/domain/organizations/organizations.js
 import { createSpace } from '../src/domain/content/spaces.js';
 import { recordMainMoved } from '../src/domain/content/main-moved.js';
 import { Checkout } from '../test/helpers/git.js';
+import { waitFor } from '../test/helpers/wait.js';
 
 const exec = promisify(execFile);
 
@@ -83,6 +84,23 @@ export interface SpaceOptions {
 export async function indexSpace(server: BenchServer, spaceId: string): Promise<void> {
   await recordMainMoved(server.container.ctx, spaceId);
   await server.container.ctx.jobs.idle();
+}
+
+/**
+ * Until the indexes of `spaceId` (search and links) hold `commit`, whichever process made them (a `quire serve` on the
+ * bench server's data dir indexes what is pushed to it in the background): a measurement that starts before waits
+ * for a core behind that indexing.
+ */
+export async function indexesHold(server: BenchServer, spaceId: string, commit: string): Promise<void> {
+  const { db } = server.container.ctx;
+  await waitFor(
+    async () => {
+      const search = await db.selectFrom('search_spaces').select('commit_oid').where('space_id', '=', spaceId).executeTakeFirst();
+      const links = await db.selectFrom('link_index').select('slot').where('space_id', '=', spaceId).where('commit_oid', '=', commit).executeTakeFirst();
+      return search?.commit_oid === commit && links !== undefined;
+    },
+    { what: `the indexes of space ${spaceId} to hold ${commit}`, timeoutMs: 600_000, intervalMs: 100 },
+  );
 }
 
 /** A space whose main branch holds `pages` pages in folders of 50, listed in SUMMARY.md. */

@@ -4,7 +4,8 @@
  * the most markdown files) pushed into a new space, published as a public site and served by `quire serve` (the
  * build) in its own process. The site's pages (every document page of the space's tree) are fetched CONCURRENCY at a
  * time, as a crawler does:
- * - cold: the first reading of each page (a new space each round: nothing rendered yet);
+ * - cold: the first reading of each page (a new space each round: nothing rendered yet; its search and link indexes
+ *   made, as a site's are a moment after its push);
  * - warm: the same pages read again;
  * beside, in the same run and alternating, the same pages' bytes answered from memory by a bare Fastify server in its
  * own process (bench/bare-fastify.ts in its many-bodies form). Pages/s, medians of ROUNDS rounds, and the ratios.
@@ -16,7 +17,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { performance } from 'node:perf_hooks';
 import PQueue from 'p-queue';
-import { baselineServer, machine, startBenchServer, startQuireServe } from './lib.js';
+import { baselineServer, indexesHold, machine, startBenchServer, startQuireServe } from './lib.js';
 import { median } from './stats.js';
 import { openSource } from '../scripts/conformance/source.js';
 
@@ -83,6 +84,8 @@ async function publishedSite(round: number): Promise<string[]> {
   const remote = `${serve.url.replace('://', `://bench:${server.token}@`)}/git/${space.id}.git`;
   await exec('git', ['--git-dir', source.gitDir, 'push', '--quiet', remote, `+${source.head}:refs/heads/main`], { maxBuffer: 64 * 1024 * 1024 });
   const content = await api<{ pages: TreePage[] }>('GET', `/v1/spaces/${space.id}/content`);
+  // The push's indexing done first: the crawl measures reading the site, not the push's background work beside it.
+  await indexesHold(server, space.id, (await api<{ revision: string }>('GET', `/v1/spaces/${space.id}`)).revision);
   const site = await api<{ urls: { published: string } }>('POST', `/v1/orgs/${server.organizationId}/sites`, { title: `Crawl ${round}`, visibility: 'public', spaces: [space.id] });
   const base = `${serve.url}${new URL(site.urls.published).pathname}`;
   const urls: string[] = [];

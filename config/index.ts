@@ -71,7 +71,7 @@ export interface Config {
   importLimits: ImportLimits;
   /**
    * Resident memory of this process past which its git processes are started by a small launcher process rather
-   * than forked from this one (`QUIRE_GIT_LAUNCHER_MB`, default 256; 0: always; see src/store/git/launcher.ts).
+   * than forked from this one (`QUIRE_GIT_LAUNCHER_MB`; 0, the default: always; see src/store/git/launcher.ts).
    */
   gitLauncherAboveBytes: number;
   /**

@@ -78,8 +78,8 @@ export const SETTINGS = {
   QUIRE_IMPORT_MEMORY_MB: { default: 1024, description: 'heap of the thread converting one import; past it the import fails', commands: SERVERS },
   QUIRE_IMPORT_TIMEOUT_MS: { default: 240_000, description: 'time the conversion of one import may take; past it the import fails', commands: SERVERS },
   QUIRE_GIT_LAUNCHER_MB: {
-    default: 256,
-    description: 'resident memory past which git is started through a small launcher process instead of a fork (0: always)',
+    default: 0,
+    description: 'resident memory past which git is started through a small launcher process instead of a fork (0, the default: always)',
     commands: SERVERS,
   },
   QUIRE_CATCH_UP_INTERVAL_MS: {

@@ -5,9 +5,12 @@
  * the quarantine, rev-list, diff-tree, ls-tree, the history's diff-tree), so the forks alone held its thread for a
  * large part of a push (bench/README.md).
  *
- * A ProcessLauncher therefore starts processes itself only while this process is small; past `forkAboveBytes` of
- * resident memory it starts a small helper process once (the launcher: a Node script of its own, a few MB) and has
- * it start them. Each launched process's stdin, stdout and stderr are Unix-socket connections to the launcher,
+ * And the thread that forks waits until the child has started git, which on a busy machine means waiting for the
+ * child to get a CPU: one start held a small server's loop for over 100 ms on two loaded cores.
+ *
+ * A ProcessLauncher therefore starts processes itself only while this process is under `forkAboveBytes` of resident
+ * memory (the server's default is 0: never); past it, it starts a small helper process once (the launcher: a Node
+ * script of its own, a few MB) and has it start them. Each launched process's stdin, stdout and stderr are Unix-socket connections to the launcher,
  * which pipes them to the process's own; its exit comes back over the launcher's IPC channel. What callers get
  * behaves as a ChildProcess does for what src/store/git uses (GitChild): the streams, `exitCode`, `kill`, and
  * `error`, `exit` and `close` events (`close` once it has exited and its stdout and stderr have ended).
