@@ -24,8 +24,9 @@ export interface Config {
   jobConcurrency: number;
   /**
    * Worker threads for parsing and indexing content and, on SQLite, ranking searches (`QUIRE_CPU_THREADS`), off the
-   * event loop that answers requests; by default one core fewer than the machine has (the event loop keeps one), at
-   * least 1, at most 4.
+   * event loop that answers requests; by default as many as the machine has cores, at most 4: they run below the
+   * loop's priority (src/cpu/thread-priority.ts), so the loop still gets a core first, and work no longer waits for
+   * one thread while the loop's core is idle.
    */
   cpuThreads: number;
   /** Tries per job before it fails for good. */
@@ -252,7 +253,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     redisUrl: value('REDIS_URL') || undefined,
     redisPrefix: value('QUIRE_REDIS_PREFIX') || SETTINGS.QUIRE_REDIS_PREFIX.default,
     jobConcurrency: positive('QUIRE_JOB_CONCURRENCY'),
-    cpuThreads: parsePositiveInteger('QUIRE_CPU_THREADS', value('QUIRE_CPU_THREADS'), Math.min(4, Math.max(1, os.availableParallelism() - 1))),
+    cpuThreads: parsePositiveInteger('QUIRE_CPU_THREADS', value('QUIRE_CPU_THREADS'), Math.min(4, os.availableParallelism())),
     jobAttempts: 5,
     jobRetryDelayMs: positive('QUIRE_JOB_RETRY_DELAY_MS'),
     fetchAllow: parseList(value('QUIRE_FETCH_ALLOW')),

@@ -54,7 +54,7 @@ export const SETTINGS = {
   QUIRE_JOB_CONCURRENCY: { default: 4, description: 'jobs one process runs at once', commands: JOBS },
   QUIRE_JOB_RETRY_DELAY_MS: { default: 1000, description: "delay before a failed job's first retry, doubled for each further one", commands: JOBS },
   QUIRE_CPU_THREADS: {
-    shown: 'one fewer than the cores, at least 1, at most 4',
+    shown: 'as many as the cores, at most 4',
     description: 'threads that parse, index and render content off the event loop',
     commands: [...JOBS, 'site export'],
   },

@@ -43,10 +43,11 @@ export class CpuTaskError extends Error {
 
 /**
  * A thread's young generation: a task's garbage (a 1,000-page parse makes tens of MB of it) is collected young
- * instead of filling V8's default semi-spaces and old generation. On batches of 1,000 pages parsed, a thread holds
- * markedly less heap with 8 MB than with V8's default, and is no slower (bench/README.md).
+ * instead of filling V8's default semi-spaces and old generation. 8 MB held the least heap on batches of 1,000 pages
+ * parsed, but rendering pages then spent a quarter of the thread's time collecting: a cold crawl of a published
+ * 274-page site ran at 33 pages/s with 8 MB, 36 with 16, 40-45 with 32 and 45 with 64 (bench/site-crawl.ts).
  */
-const THREAD_LIMITS = { maxYoungGenerationSizeMb: 8 } as const;
+const THREAD_LIMITS = { maxYoungGenerationSizeMb: 32 } as const;
 
 export class CpuPool {
   /** Work on untrusted input, each in a thread of its own with memory and time limits (src/cpu/isolated.ts). */
