@@ -254,8 +254,9 @@ describe('organization search with part of its spaces on a CPU thread (sqlite)',
   const WORDS = ['otter', 'beaver', 'heron', 'osprey', 'marten', 'vole', 'stoat', 'badger', 'ermine', 'weasel'];
 
   beforeAll(async () => {
-    // Nothing kept: every search ranks every space and makes every result anew.
-    t = await startTestApp('sqlite', { searchRankingsBytes: 0 });
+    // Nothing kept: every search ranks every space and makes every result anew. One CPU thread, so that a long read
+    // on it leaves no thread free (the case of a search finding its thread busy).
+    t = await startTestApp('sqlite', { searchRankingsBytes: 0, cpuThreads: 1 });
     org = await t.organization();
     const base = await t.listen();
     for (let s = 0; s < 12; s++) {

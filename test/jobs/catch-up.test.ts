@@ -5,7 +5,7 @@
  * process was killed in between) shows through every read at once and is recorded at start. Under both queue drivers.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { QUEUE_DRIVERS } from '../helpers/queues.js';
+import { jobsSettled, QUEUE_DRIVERS } from '../helpers/queues.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { Checkout, spaceRemote } from '../helpers/git.js';
 import { queueMissedIndexing } from '../../src/domain/content/indexing.js';
@@ -40,6 +40,9 @@ describe.each(QUEUE_DRIVERS)('indexing catch-up at start (%s queue)', (queue) =>
       what: 'the pushes to be indexed',
     });
     await waitFor(() => db.selectFrom('link_index').select('space_id').execute(), { until: (rows) => rows.length === 2, what: 'the links of both pushes' });
+    // ...and those jobs ended (a job still finishing would be the one a catch-up's job of the same revision joins,
+    // and nothing would write the rows removed below again)...
+    await jobsSettled(t, ['index-search', 'index-links']);
     // ...then the first loses both indexes of its current revision, as when its jobs were lost.
     await db.updateTable('search_spaces').set({ commit_oid: '0'.repeat(40) }).where('space_id', '=', behind).execute();
     await db.deleteFrom('link_index').where('space_id', '=', behind).execute();
