@@ -60,6 +60,7 @@ function summary(histogram: RecordableHistogram): Delays {
 class CoreWaits {
   private readonly fd: number | undefined;
   private readonly buffer = Buffer.alloc(96);
+  private lastMs = 0;
 
   constructor() {
     let fd: number | undefined;
@@ -74,9 +75,16 @@ class CoreWaits {
   /** Milliseconds waited since the thread started (0 where unknown). */
   totalMs(): number {
     if (this.fd === undefined) return 0;
-    const length = fs.readSync(this.fd, this.buffer, 0, this.buffer.length, 0);
+    let length: number;
+    try {
+      length = fs.readSync(this.fd, this.buffer, 0, this.buffer.length, 0);
+    } catch {
+      // Read in a timer: a failed read must not end the server; no new wait is known this once.
+      return this.lastMs;
+    }
     const waitedNs = Number(this.buffer.toString('latin1', 0, length).split(' ')[1]);
-    return Number.isFinite(waitedNs) ? waitedNs / 1e6 : 0;
+    if (Number.isFinite(waitedNs)) this.lastMs = waitedNs / 1e6;
+    return this.lastMs;
   }
 
   close(): void {
