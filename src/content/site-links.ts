@@ -94,17 +94,24 @@ export interface ResolvedLinks {
 /**
  * The answers to the links `markdown` writes, and those of what it includes (to INCLUDE_DEPTH): the links are found
  * by `extract` (the CPU pool's extractLinks: finding them parses the markdown), each answered here with `answers`.
+ * `written`: the links of `markdown` itself when they are known already (the link index's, kept by blob), which
+ * spares a parse of the page.
  * Only the part of each body rendered with its markup is read (indexedPart, as convertedParts renders it): past it,
  * a page is plain paragraphs whose links are text, and parsing the rest of a 5 MB page for them kept a thread busy
  * for seconds (a published page of 5 MB of links took 53 s to answer, 24 s without).
  */
-export async function resolvePageLinks(markdown: string, answers: LinkAnswers, extract: (bodies: string[]) => Promise<RawLink[][]>): Promise<ResolvedLinks> {
+export async function resolvePageLinks(
+  markdown: string,
+  answers: LinkAnswers,
+  extract: (bodies: string[]) => Promise<RawLink[][]>,
+  written?: RawLink[],
+): Promise<ResolvedLinks> {
   const resolved: ResolvedLinks = { hrefs: {}, broken: [], titles: {}, includes: {} };
   // Answering a link takes tens of microseconds: a page of thousands lets other requests run between turns.
   const turns = new Turns();
   let bodies = [markdown];
   for (let depth = 0; bodies.length > 0 && depth <= INCLUDE_DEPTH; depth++) {
-    const found = (await extract(bodies.map((body) => indexedPart(body).text))).flat();
+    const found = depth === 0 && written ? written : (await extract(bodies.map((body) => indexedPart(body).text))).flat();
     bodies = [];
     for (const { href } of found) {
       if (turns.due()) await turns.take();

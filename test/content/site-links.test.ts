@@ -37,6 +37,14 @@ describe('resolvePageLinks', () => {
     expect(resolved.includes).toEqual({ 'snippet.md': 'See [the API](api.md).\n' });
   });
 
+  it('takes the links of the page the link index found already, and extracts only those of what it includes', async () => {
+    const markdown = 'Read [the guide](guide.md).\n\n{% include "snippet.md" %}\n';
+    const { given, extract } = extractor();
+    const resolved = await resolvePageLinks(markdown, answers, extract, extractLinks(markdown));
+    expect(given).toEqual(['See [the API](api.md).\n']);
+    expect(resolved.hrefs).toEqual({ 'guide.md': '/docs/guide', 'snippet.md': '/docs/snippet', 'api.md': '/docs/api' });
+  });
+
   it('reads only the part of a long page rendered with its markup: past it, links are plain text', async () => {
     const first = 'Start at [the guide](guide.md).\n\n';
     const filler = `${'word '.repeat(60)}\n\n`.repeat(Math.ceil(MAX_INDEXED_TEXT / 300));

@@ -1,11 +1,11 @@
 /**
  * No input may hold the event loop for more than 100 ms. Each hostile input below is sent to `quire serve` running
- * in its own process (its event loop read through `GET /metrics`, test/helpers/event-loop.ts), on each database:
- * while it is pushed, read and published, the loop is held under 100 ms at the 99th percentile, and the server answers
- * after every case. The inputs are those that froze the server: a SUMMARY.md heading of 200 KB of `<` (read again by
- * a restarted server, with nothing cached), a character reference past U+10FFFF in SUMMARY.md, a 5 MB one-line page
- * and a 5 MB line of links and emphasis (pushed, then read as markdown, as a document and on a published site), and
- * a JSON body nested a few hundred thousand levels deep.
+ * in its own process (its event loop read through `GET /metrics`, test/helpers/event-loop.ts), on each database (the
+ * line of links on SQLite only, below): while it is pushed, read and published, the loop is held under 100 ms at the
+ * 99th percentile, and the server answers after every case. The inputs are those that froze the server: a SUMMARY.md
+ * heading of 200 KB of `<` (read again by a restarted server, with nothing cached), a character reference past
+ * U+10FFFF in SUMMARY.md, a 5 MB one-line page and a 5 MB line of links and emphasis (pushed, then read as markdown,
+ * as a document and on a published site), and a JSON body nested a few hundred thousand levels deep.
  */
 import fs from 'node:fs/promises';
 import os from 'node:os';
@@ -159,11 +159,15 @@ describe.each(DATABASE_KINDS)('hostile inputs never hold the event loop (%s)', (
     await readEveryWay('Big page', 'big', 'zebrafirst');
   });
 
-  it('a 5 MB line of links and emphasis: pushed, read as markdown, as a document and on the published site', { timeout: 900_000, retry: EVENT_LOOP_RETRIES }, async () => {
-    await writePage('links.md', 'Links page', `# Links page\n\n${oneLine(MB5, 'yakfirst', MARKUP)}\n`);
-    await hostile('a 5 MB line of links pushed and indexed', () => pushAndIndex('A page of links', 'yakfirst', 'Links page'));
-    await readEveryWay('Links page', 'links', 'yakfirst');
-  });
+  // On one database: what is hostile here is the parse of a megabyte of dense markup, the same whatever stores the
+  // page's few distinct links; the rows of a big page go to both databases in the case above.
+  if (kind === 'sqlite') {
+    it('a 5 MB line of links and emphasis: pushed, read as markdown, as a document and on the published site', { timeout: 900_000, retry: EVENT_LOOP_RETRIES }, async () => {
+      await writePage('links.md', 'Links page', `# Links page\n\n${oneLine(MB5, 'yakfirst', MARKUP)}\n`);
+      await hostile('a 5 MB line of links pushed and indexed', () => pushAndIndex('A page of links', 'yakfirst', 'Links page'));
+      await readEveryWay('Links page', 'links', 'yakfirst');
+    });
+  }
 
   it('JSON bodies nested a few hundred thousand levels deep are refused at once', { timeout: 120_000, retry: EVENT_LOOP_RETRIES }, async () => {
     const levels = 400_000;

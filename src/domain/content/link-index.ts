@@ -89,6 +89,14 @@ async function linksOfPages(ctx: Context, pages: DocumentPage[]): Promise<Map<st
   return links;
 }
 
+/**
+ * The links written in a page (as far as the index reads it), distinct: those the link index found for its blob, else
+ * extracted on the CPU pool and kept for the index.
+ */
+export async function writtenLinks(ctx: Context, page: DocumentPage): Promise<RawLink[]> {
+  return (await linksOfPages(ctx, [page])).get(page.blobOid) ?? [];
+}
+
 /** What a page's rows are made from besides its path and the answers of the revision: its blob and cover files. */
 function signatureOf(page: DocumentPage): string {
   return `${page.blobOid} ${page.cover?.file ?? ''} ${page.cover?.fileDark ?? ''}`;

@@ -41,7 +41,7 @@ function appLinks(urls: Urls, content: IndexedRevision, pagesAt: string): SiteLi
 export function renderedPageJson(ctx: Context, urls: Urls, content: IndexedRevision, page: DocumentPage, pagesAt: string): Promise<Buffer> {
   return cachedBytes(content, `app-html:${pagesAt}:${page.id}`, async () => {
     const links = sitePageLinks(appLinks(urls, content, pagesAt), page);
-    const html: PageHtml = await pooledPageHtml(ctx, page.markdown, links, { page: page.variables ?? {}, space: content.revision.variables });
+    const html: PageHtml = await pooledPageHtml(ctx, page, links, { page: page.variables ?? {}, space: content.revision.variables });
     return JSON.stringify({ object: 'page-html', id: page.id, title: page.title, path: page.path, html: html.html, outline: html.outline });
   });
 }

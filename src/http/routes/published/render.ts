@@ -243,7 +243,7 @@ export async function renderContent(
   const onLoop = rendersOnEventLoop(page, pooledAbove);
   if (specs || (!variant && (onLoop || keptAnswer(content, contentKey(published, siteBase, specs)) !== undefined))) return renderedContent(published, siteBase, specs, variant);
   const { resolveHref, isBroken, linkTitle, include } = pageLinks(published, siteBase);
-  const html = await pooledPageHtml(ctx, page.markdown, { resolveHref, isBroken, linkTitle, include }, variablesOf(published), [...(variant?.outcomes ?? [])]);
+  const html = await pooledPageHtml(ctx, page, { resolveHref, isBroken, linkTitle, include }, variablesOf(published), [...(variant?.outcomes ?? [])]);
   return variant ? html : (JSON.parse(cachedJson(content, contentKey(published, siteBase, specs), () => html)) as PageHtml);
 }
 
