@@ -8,8 +8,7 @@
  * with the error's message; a thread that dies (out of memory) rejects its task and is replaced on the next one.
  *
  * Which file a thread runs is decided by threadEntry (src/cpu/thread-entry.ts): from the TypeScript sources
- * (vitest, tsx), `worker.ts` through tsx's loader, registered in the thread before it imports the entry; from the
- * build (`dist/`), `worker.js` with plain node.
+ * (vitest, tsx), `worker.ts` and the modules it imports bundled by esbuild; from the build (`dist/`), `worker.js`.
  */
 import { Worker } from 'node:worker_threads';
 import type { CpuTaskName, CpuTasks } from './tasks.js';

@@ -10,8 +10,8 @@ import { projectRoot } from '../project-root.js';
  * The module a thread runs: `name` beside the module at `beside` (this file by default). From the build, the file as
  * it is. From the TypeScript sources (tests, `tsx`), the entry and the repository's modules it imports bundled into
  * one file by esbuild (the compiler tsx itself runs), its packages imported as they are: a thread that registered tsx's
- * loader instead took 2 s of CPU to start (a loader thread of its own, each module resolved and compiled through it),
- * and a test run starts hundreds of threads. The bundle is made once per process and entry, and kept under
+ * loader instead took about three times the CPU to start (a loader thread of its own, each module resolved and
+ * compiled through it), and a test run starts hundreds of threads. The bundle is made once per process and entry, and kept under
  * node_modules/.cache by its content's hash, where the packages it imports resolve as they do for the sources.
  */
 export function threadEntry(name: string, beside: string = import.meta.url): URL {
