@@ -11,8 +11,8 @@ import { projectRoot } from '../project-root.js';
  * it is. From the TypeScript sources (tests, `tsx`), the entry and the repository's modules it imports bundled into
  * one file by esbuild (the compiler tsx itself runs), its packages imported as they are: a thread that registered tsx's
  * loader instead took about three times the CPU to start (a loader thread of its own, each module resolved and
- * compiled through it), and a test run starts hundreds of threads. The bundle is made once per process and entry, and kept under
- * node_modules/.cache by its content's hash, where the packages it imports resolve as they do for the sources.
+ * compiled through it), and a test run starts hundreds of threads. The bundle is made once per process and entry,
+ * and kept under node_modules/.cache by its content's hash, where the packages it imports resolve as for the sources.
  */
 export function threadEntry(name: string, beside: string = import.meta.url): URL {
   const extension = path.extname(fileURLToPath(beside));
