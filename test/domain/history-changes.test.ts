@@ -137,6 +137,24 @@ describe.each(DATABASE_KINDS)('history facts stored as changes (%s)', (kind) => 
     await checkout.dispose();
   });
 
+  it('stores one store after another: a store asked for while another is under way (the timer\'s) resolves after it', async () => {
+    const { spaceId, checkout, first } = await spaceWithPages(8);
+    await checkout.write('guide/page-0.md', '# Page 0\n\nEdited.\n');
+    const edit = await checkout.commitAndPush('edit');
+    const history = historyOfAnotherProcess();
+    await history.factsOf(spaceId, first);
+    const storingFirst = history.saveNow();
+    // Nothing new to store: it waits for the store under way.
+    await history.saveNow();
+    expect((await rows(spaceId)).get(first)).toMatchObject({ base: null, depth: 0 });
+    // A change stored after its base's store began: after it, so as a change from it.
+    await history.factsOf(spaceId, edit);
+    await history.saveNow();
+    expect((await rows(spaceId)).get(edit)).toMatchObject({ base: first, depth: 1 });
+    await storingFirst;
+    await checkout.dispose();
+  });
+
   it('drops the changes based on a row that goes, and computes their facts again the same', async () => {
     const { spaceId, checkout, first } = await spaceWithPages(16);
     const history = historyOfAnotherProcess();

@@ -92,6 +92,14 @@ const CHANGES_PER_WHOLE = 32;
 /** How long after a wanted commit's facts are known they are stored (see the top of this file). */
 const SAVE_DELAY_MS = 1000;
 
+/** A commit's facts known and not stored yet: whole, or as the change from a base. */
+interface UnsavedFacts {
+  spaceId: string;
+  oid: string;
+  facts: Facts;
+  change?: ChangeToStore;
+}
+
 /**
  * History facts of the spaces' commits: owned by the container (its memory and its running computations), used by
  * every revision read.
@@ -100,8 +108,10 @@ export class HistoryFacts {
   private readonly memory: WeightedLru<string, KnownFacts>;
   private readonly running = new Map<string, Promise<Facts>>();
   /** Facts known and not stored yet, by `space:commit` (write-behind; see the top of this file). */
-  private readonly unsaved = new Map<string, { spaceId: string; oid: string; facts: Facts; change?: ChangeToStore }>();
+  private readonly unsaved = new Map<string, UnsavedFacts>();
   private saveTimer: NodeJS.Timeout | undefined;
+  /** The stores under way, one after another: a change is never stored before its base, which an earlier one holds. */
+  private saving: Promise<void> = Promise.resolve();
   private readonly inlineCommits: number;
   private readonly checkpointEvery: number;
   private readonly changesPerWhole: number;
@@ -192,12 +202,20 @@ export class HistoryFacts {
     this.saveTimer ??= setTimeout(() => void this.saveNow(), SAVE_DELAY_MS);
   }
 
-  /** Stores every fact waiting to be; a failure is logged (the facts can be computed again). */
-  async saveNow(): Promise<void> {
+  /**
+   * Stores every fact waiting to be, after the stores already under way (resolves when these are stored too); a
+   * failure is logged (the facts can be computed again).
+   */
+  saveNow(): Promise<void> {
     clearTimeout(this.saveTimer);
     this.saveTimer = undefined;
     const waiting = [...this.unsaved.values()];
     this.unsaved.clear();
+    this.saving = this.saving.then(() => this.store(waiting));
+    return this.saving;
+  }
+
+  private async store(waiting: UnsavedFacts[]): Promise<void> {
     // In the order they were known: a change's base (when it was waiting too) is stored before it.
     for (const { spaceId, oid, facts, change } of waiting) {
       const save = (stored: StoredFacts) => saveRevisionFacts(this.deps.db, spaceId, oid, stored);
