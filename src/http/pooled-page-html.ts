@@ -7,8 +7,8 @@
 import type { Context } from '../domain/context.js';
 import type { DocumentPage } from '../content/model.js';
 import type { PageHtml, PageHtmlOptions } from '../content/page-html.js';
-import { resolvePageLinks, type LinkAnswers } from '../content/site-links.js';
-import { writtenLinks } from '../domain/content/link-index.js';
+import type { LinkAnswers } from '../content/site-links.js';
+import { resolvedPageLinks } from '../domain/content/link-index.js';
 
 export async function pooledPageHtml(
   ctx: Context,
@@ -17,6 +17,6 @@ export async function pooledPageHtml(
   variables: NonNullable<PageHtmlOptions['variables']>,
   outcomes: Array<[string, boolean]> = [],
 ): Promise<PageHtml> {
-  const links = await resolvePageLinks(page.markdown, answers, (bodies) => ctx.cpu.run('extractLinks', bodies), await writtenLinks(ctx, page));
+  const links = await resolvedPageLinks(ctx, page, answers);
   return ctx.cpu.run('pageHtml', { markdown: page.markdown, ...links, variables, outcomes });
 }

@@ -16,8 +16,8 @@ import { loadRevision, readRevisionById, type IndexedRevision } from '../content
 import { branchOf, MAIN_REF } from '../content/refs.js';
 import { MAX_LIMIT } from '../lists.js';
 import { limitChanges, semanticChanges, type SemanticChange } from '../../content/semantic-changes.js';
-import { resolvePageLinks, sitePageLinks, type LinkAnswers, type SiteLinks } from '../../content/site-links.js';
-import { writtenLinks } from '../content/link-index.js';
+import { sitePageLinks, type LinkAnswers, type SiteLinks } from '../../content/site-links.js';
+import { resolvedPageLinks } from '../content/link-index.js';
 import { linkLookups } from '../../content/links.js';
 import type { BlockChange, PageVersion } from '../../content/block-diff.js';
 import type { LineHunk } from '../../content/line-diff.js';
@@ -140,7 +140,7 @@ function linkAnswersOf(content: IndexedRevision, page: DocumentPage, urls: LinkU
 
 /** A version of a page for the CPU pool: its markdown, its links answered (found on the pool), its variables. */
 async function pageVersion(ctx: Context, content: IndexedRevision, page: DocumentPage, urls: LinkUrls): Promise<PageVersion> {
-  const links = await resolvePageLinks(page.markdown, linkAnswersOf(content, page, urls), (bodies) => ctx.cpu.run('extractLinks', bodies), await writtenLinks(ctx, page));
+  const links = await resolvedPageLinks(ctx, page, linkAnswersOf(content, page, urls));
   return { markdown: page.markdown, links, variables: { page: page.variables ?? {}, space: content.revision.variables } };
 }
 

@@ -211,7 +211,10 @@ export class HistoryFacts {
     this.saveTimer = undefined;
     const waiting = [...this.unsaved.values()];
     this.unsaved.clear();
-    this.saving = this.saving.then(() => this.store(waiting));
+    // Never rejected: the timer's call is not awaited, and one failure must not stop the stores after it.
+    this.saving = this.saving
+      .then(() => this.store(waiting))
+      .catch((error: unknown) => this.log('history facts not stored', { err: (error as Error).message }));
     return this.saving;
   }
 

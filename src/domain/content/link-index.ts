@@ -36,6 +36,7 @@ import {
 } from '../../content/links.js';
 import type { DocumentPage, Revision } from '../../content/model.js';
 import { indexedPart } from '../../content/bounded-markdown.js';
+import { resolvePageLinks, type LinkAnswers, type ResolvedLinks } from '../../content/site-links.js';
 import {
   indexedLinkRevisions,
   linkIndexVersion,
@@ -93,8 +94,17 @@ async function linksOfPages(ctx: Context, pages: DocumentPage[]): Promise<Map<st
  * The links written in a page (as far as the index reads it), distinct: those the link index found for its blob, else
  * extracted on the CPU pool and kept for the index.
  */
-export async function writtenLinks(ctx: Context, page: DocumentPage): Promise<RawLink[]> {
+async function writtenLinks(ctx: Context, page: DocumentPage): Promise<RawLink[]> {
   return (await linksOfPages(ctx, [page])).get(page.blobOid) ?? [];
+}
+
+/**
+ * The answers to the links of a page about to be rendered on the CPU pool, and of what it includes
+ * (src/content/site-links.ts resolvePageLinks): the page's own links as the index knows them, its includes' found on
+ * the pool.
+ */
+export async function resolvedPageLinks(ctx: Context, page: DocumentPage, answers: LinkAnswers): Promise<ResolvedLinks> {
+  return resolvePageLinks(page.markdown, answers, (bodies) => ctx.cpu.run('extractLinks', bodies), await writtenLinks(ctx, page));
 }
 
 /** What a page's rows are made from besides its path and the answers of the revision: its blob and cover files. */
