@@ -66,6 +66,15 @@ module.exports = {
       from: { path: '^src/cpu/' },
       to: { path: '^src/domain/', dependencyTypesNot: ['type-only'] },
     },
+    {
+      name: 'grammars-through-their-bundle',
+      severity: 'error',
+      comment:
+        'lowlight and highlight.js are loaded through src/content/highlight-grammars.ts, which the build bundles into ' +
+        'one file (their 190 grammar modules are slow to load one by one). Type-only imports are allowed.',
+      from: { pathNot: '^src/content/highlight-grammars\\.ts$' },
+      to: { path: '(^|/)node_modules/(lowlight|highlight\\.js)/', dependencyTypesNot: ['type-only'] },
+    },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },

@@ -7,7 +7,7 @@
  * pays only for the languages its pages hold. Every grammar here renders a 200 KB hostile block in bounded time
  * (test/content/code-highlight.test.ts).
  */
-import { all, common, createLowlight } from 'lowlight';
+import { all, common, createLowlight } from './highlight-grammars.js';
 import type { ElementContent } from 'hast';
 import type { HLJSApi, Language, Mode } from 'highlight.js';
 

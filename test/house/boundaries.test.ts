@@ -1,7 +1,7 @@
 /**
  * The house's rules check themselves: the dependency rules of .dependency-cruiser.cjs (no import cycles, SQL and git
  * only in src/store, Fastify only in src/http, src/content without the domain, src/cpu without the domain at run
- * time) and ESLint (eslint.config.js) pass over the repository; and the dependency rules do fail on a breach, shown
+ * time, highlight.js's grammars through the module the build bundles) and ESLint (eslint.config.js) pass over the repository; and the dependency rules do fail on a breach, shown
  * on a small tree made for the purpose. They hold without exceptions: a breach is a refactor to do, not an entry to
  * list.
  */
@@ -96,6 +96,9 @@ describe('dependency rules', () => {
         'src/domain/server.ts': "import Fastify from 'fastify';\nexport const server = () => Fastify();\n",
         // CPU tasks loading the domain at run time (a type alone is allowed).
         'src/cpu/tasks.ts': "import { a } from '../domain/a.js';\nimport type { B } from '../domain/b.js';\nexport const tasks = { a: (): B => ({ n: a }) };\n",
+        // highlight.js's grammars loaded past the module the build bundles them into (a type alone is allowed).
+        'src/content/highlight.ts': "import { common } from 'lowlight';\nimport type { HLJSApi } from 'highlight.js';\nexport const grammars = (api: HLJSApi) => [common, api];\n",
+        'src/content/highlight-grammars.ts': "export { all, common, createLowlight } from 'lowlight';\n",
         // The same imports where they belong break nothing.
         'src/store/rows.ts': "import { sql } from 'kysely';\nimport { spawn } from 'node:child_process';\nexport const rows = [sql`select 1`, spawn];\n",
         'src/http/server.ts': "import Fastify from 'fastify';\nexport const server = () => Fastify();\n",
@@ -118,6 +121,7 @@ describe('dependency rules', () => {
         'cpu-not-domain-at-runtime: src/cpu/tasks.ts -> src/domain/a.ts',
         'fastify-only-in-http: src/domain/server.ts -> fastify',
         'git-only-in-store: src/domain/spawn.ts -> child_process',
+        'grammars-through-their-bundle: src/content/highlight.ts -> lowlight',
         'sql-only-in-store: src/domain/rows.ts -> kysely',
       ]);
     });
