@@ -1,7 +1,8 @@
 /**
  * The baseline of the read benchmarks: a bare Fastify server in its own process answering GET /page with the bytes
- * of a file (read once, at start) and nothing else; with `many`, the file holds one body a line (base64) and
- * GET /page/<n> answers the n-th. Prints its URL on the first line of stdout.
+ * of a file (read once, at start) and nothing else; with `many`, the file holds one answer a line and GET /page/<n>
+ * answers the n-th: its body in base64, after its Content-Encoding and a space when it went compressed (`br <base64>`),
+ * so that the baseline sends the very bytes a crawler took. Prints its URL on the first line of stdout.
  * Usage: `node --import tsx bench/bare-fastify.ts <body file> [content type] [many]`.
  */
 import fs from 'node:fs';
@@ -10,10 +11,19 @@ import Fastify from 'fastify';
 const [file, type = 'application/json', mode] = process.argv.slice(2);
 const app = Fastify({ logger: false });
 if (mode === 'many') {
-  const bodies = fs.readFileSync(file, 'utf8').split('\n').filter(Boolean).map((line) => Buffer.from(line, 'base64'));
+  const answers = fs
+    .readFileSync(file, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => {
+      const [coding, body] = line.includes(' ') ? line.split(' ') : [undefined, line];
+      return { coding, body: Buffer.from(body, 'base64') };
+    });
   app.get<{ Params: { n: string } }>('/page/:n', async (request, reply) => {
-    const body = bodies[Number(request.params.n)];
-    return body === undefined ? reply.status(404).send() : reply.type(type).send(body);
+    const answer = answers[Number(request.params.n)];
+    if (answer === undefined) return reply.status(404).send();
+    if (answer.coding) reply.header('content-encoding', answer.coding).header('vary', 'accept-encoding');
+    return reply.type(type).send(answer.body);
   });
 } else {
   const body = fs.readFileSync(file);

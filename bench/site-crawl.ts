@@ -3,12 +3,13 @@
  * a public GitBook Git Sync repository (REPO, a bare mirror or a clone, missing blobs filled as the conformance harness does; by default the one of /work/.mirror/* with
  * the most markdown files) pushed into a new space, published as a public site and served by `quire serve` (the
  * build) in its own process. The site's pages (every document page of the space's tree) are fetched CONCURRENCY at a
- * time, as a crawler does:
+ * time, as a crawler does (taking the bytes as they come, see wireAnswer):
  * - cold: the first reading of each page (a new space each round: nothing rendered yet; its search and link indexes
  *   made, as a site's are a moment after its push);
  * - warm: the same pages read again;
- * beside, in the same run and alternating, the same pages' bytes answered from memory by a bare Fastify server in its
- * own process (bench/bare-fastify.ts in its many-bodies form). Pages/s, medians of ROUNDS rounds, and the ratios.
+ * beside, in the same run and alternating, the same pages' bytes, as they went over the wire (compressed alike: the
+ * crawler decodes both), answered from memory by a bare Fastify server in its own process (bench/bare-fastify.ts in
+ * its many-bodies form). Pages/s, medians of ROUNDS rounds, and the ratios.
  * Targets: cold >= 50 pages/s, warm >= 1,000 pages/s. `PROFILE=<dir>` writes the server's CPU profiles.
  */
 import fs from 'node:fs/promises';
@@ -17,6 +18,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { performance } from 'node:perf_hooks';
 import PQueue from 'p-queue';
+import { request } from 'undici';
 import { baselineServer, indexesHold, machine, startBenchServer, startQuireServe } from './lib.js';
 import { median } from './stats.js';
 import { openSource } from '../scripts/conformance/source.js';
@@ -49,6 +51,20 @@ async function defaultRepository(): Promise<string> {
   return best.dir;
 }
 
+/** What a crawler asks pages in: the codings browsers take (a page from 14 KB comes compressed). */
+const ACCEPT_ENCODING = 'gzip, br';
+
+/**
+ * GET `url`: its status, Content-Encoding and body as they went over the wire. Not decoded: a browser decodes in a
+ * process of its own, and here the decoding (Brotli, in the crawler's one process) would be what limits the rate
+ * rather than the server measured.
+ */
+async function wireAnswer(url: string): Promise<{ status: number; coding: string | undefined; body: Buffer }> {
+  const response = await request(url, { headers: { 'accept-encoding': ACCEPT_ENCODING } });
+  const coding = response.headers['content-encoding'];
+  return { status: response.statusCode, coding: typeof coding === 'string' ? coding : undefined, body: Buffer.from(await response.body.arrayBuffer()) };
+}
+
 /** Fetches every URL, CONCURRENCY at a time; pages/s. Any answer but 200 stops the bench. */
 async function crawl(urls: readonly string[]): Promise<number> {
   const queue = new PQueue({ concurrency: CONCURRENCY });
@@ -56,9 +72,8 @@ async function crawl(urls: readonly string[]): Promise<number> {
   await Promise.all(
     urls.map((url) =>
       queue.add(async () => {
-        const response = await fetch(url, { headers: { 'accept-encoding': 'gzip, br' } });
-        await response.arrayBuffer();
-        if (response.status !== 200) throw new Error(`GET ${url}: ${response.status}`);
+        const { status } = await wireAnswer(url);
+        if (status !== 200) throw new Error(`GET ${url}: ${status}`);
       }),
     ),
   );
@@ -111,9 +126,10 @@ try {
     const urls = await publishedSite(round);
     pages = urls.length;
     cold.push(await crawl(urls));
-    // The baseline: the same pages' bytes, answered from memory by a bare server of its own process.
-    const bodies = await Promise.all(urls.map(async (url) => Buffer.from(await (await fetch(url)).arrayBuffer()).toString('base64')));
-    const bare = await baselineServer('bench/bare-fastify.ts', { files: { bodies: `${bodies.join('\n')}\n` }, args: ['text/html; charset=utf-8', 'many'] });
+    // The baseline: the same pages' bytes as they went (compressed the same way, which the crawler decodes alike),
+    // answered from memory by a bare server of its own process.
+    const answers = (await Promise.all(urls.map(wireAnswer))).map(({ coding, body }) => (coding ? `${coding} ${body.toString('base64')}` : body.toString('base64')));
+    const bare = await baselineServer('bench/bare-fastify.ts', { files: { bodies: `${answers.join('\n')}\n` }, args: ['text/html; charset=utf-8', 'many'] });
     try {
       const bareUrls = urls.map((_, i) => `${bare.url}/page/${i}`);
       bareCold.push(await crawl(bareUrls));
