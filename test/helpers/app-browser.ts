@@ -31,6 +31,8 @@ export class AppBrowser {
   /** What the pages reported that must never happen: CSP violations, script errors. */
   readonly problems: string[] = [];
   private readonly contexts: BrowserContext[] = [];
+  /** The cookies of each user's last sign-in through the form (see signedIn). */
+  private readonly sessions = new Map<string, Awaited<ReturnType<BrowserContext['storageState']>>>();
 
   constructor(
     private readonly browser: Browser,
@@ -68,12 +70,27 @@ export class AppBrowser {
     await page.getByRole('button', { name: 'Sign in' }).click();
   }
 
-  /** A page of the app (`path` below /app), signed in as `user` in a fresh browser. */
+  /**
+   * A page of the app (`path` below /app), signed in as `user` in a fresh browser. The first time through the sign-in
+   * form; then with the cookies that sign-in left (a fresh context given them), unless the app finds that session
+   * gone (signed out), when the form signs in again. Every view looked at in three variants would otherwise sign in
+   * three times, each a password hash on the server and a page more.
+   */
   async signedIn(user: TestUser, path: string, options: ContextOptions = {}): Promise<Page> {
-    const page = await this.newPage(options);
-    await page.goto(`${this.server}/app${path}`);
-    await this.signIn(page, user);
-    await page.waitForURL(`${this.server}/app${path}`);
+    const kept = this.sessions.get(user.user.id);
+    const page = await this.newPage({ ...options, ...(kept ? { storageState: kept } : {}) });
+    const target = `${this.server}/app${path}`;
+    // The app asks for its session as it starts, and shows the sign-in form when there is none.
+    const sessionFound = page.waitForResponse((response) => new URL(response.url()).pathname.endsWith('/user/session')).then(
+      (response) => response.ok(),
+      () => false,
+    );
+    await page.goto(target);
+    if (!kept || !(await sessionFound)) {
+      await this.signIn(page, user);
+      await page.waitForURL(target);
+      this.sessions.set(user.user.id, await page.context().storageState());
+    }
     return page;
   }
 

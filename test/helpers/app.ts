@@ -130,7 +130,9 @@ export async function startTestApp(kind: DatabaseKind, overrides: Partial<Config
   const redis = queue === 'bullmq' ? { redisUrl: REDIS_TEST_URL, redisPrefix: uniqueRedisPrefix() } : { redisUrl: undefined };
   const config = loadConfig(
     {},
-    { dataDir, databaseUrl: postgres?.url, publicUrl: 'http://quire.test', logLevel: 'silent', jobRetryDelayMs: 20, ...redis, ...overrides },
+    // One CPU thread unless a suite asks for more: a test run starts hundreds of apps, and a thread's start is most
+    // of the CPU some suites use; the suites about the pool's concurrency give their own number.
+    { dataDir, databaseUrl: postgres?.url, publicUrl: 'http://quire.test', logLevel: 'silent', jobRetryDelayMs: 20, cpuThreads: 1, ...redis, ...overrides },
   );
   const logLines = options.logLines;
   const logOutput = logLines && { write: (text: string) => void logLines.push(...text.split('\n').filter((line) => line !== '')) };

@@ -122,7 +122,8 @@ export async function startServer(env: Record<string, string | undefined>, { sta
   const port = await freePort();
   const child = spawn(process.execPath, quireArgs(['serve']), {
     cwd: root,
-    env: childEnv({ ...env, PORT: String(port), HOST: env.HOST ?? '127.0.0.1', QUIRE_LOG_LEVEL: env.QUIRE_LOG_LEVEL ?? 'warn', QUIRE_LOG_FORMAT: 'json' }),
+    // One CPU thread unless the test gives QUIRE_CPU_THREADS (as startTestApp: thread starts are much of a suite's CPU).
+    env: childEnv({ QUIRE_CPU_THREADS: '1', ...env, PORT: String(port), HOST: env.HOST ?? '127.0.0.1', QUIRE_LOG_LEVEL: env.QUIRE_LOG_LEVEL ?? 'warn', QUIRE_LOG_FORMAT: 'json' }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
