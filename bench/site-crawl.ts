@@ -6,7 +6,7 @@
  * time, as a crawler does (taking the bytes as they come, see wireAnswer):
  * - cold: the first reading of each page (a new space each round: nothing rendered yet; its search and link indexes
  *   made, as a site's are a moment after its push);
- * - warm: the same pages read again;
+ * - warm: the same pages read again, WARM_PASSES times over;
  * beside, in the same run and alternating, the same pages' bytes, as they went over the wire (compressed alike: the
  * crawler decodes both), answered from memory by a bare Fastify server in its own process (bench/bare-fastify.ts in
  * its many-bodies form). Pages/s, medians of ROUNDS rounds, and the ratios.
@@ -26,6 +26,10 @@ import { openSource } from '../scripts/conformance/source.js';
 const exec = promisify(execFile);
 const ROUNDS = Number(process.env.ROUNDS ?? 3);
 const CONCURRENCY = Number(process.env.CONCURRENCY ?? 8);
+/** Times the warm crawl goes through the pages in a round: one pass of a few hundred pages is over in a fraction of a second. */
+const WARM_PASSES = Number(process.env.WARM_PASSES ?? 5);
+
+const repeated = (urls: readonly string[], times: number): string[] => Array.from({ length: times }, () => urls).flat();
 
 interface TreePage {
   type: string;
@@ -135,8 +139,8 @@ try {
       bareCold.push(await crawl(bareUrls));
       // Warm rounds alternate, Quire first in even rounds.
       for (const [first, second] of round % 2 === 0 ? [[urls, bareUrls]] : [[bareUrls, urls]]) {
-        const a = await crawl(first);
-        const b = await crawl(second);
+        const a = await crawl(repeated(first, WARM_PASSES));
+        const b = await crawl(repeated(second, WARM_PASSES));
         (first === urls ? warm : bareWarm).push(a);
         (first === urls ? bareWarm : warm).push(b);
       }
