@@ -8,7 +8,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { builtMain, freePort, runQuire, spawnWatched, type QuireProcess } from '../helpers/cli.js';
+import { builtMain, freePort, runCommand, runQuire, spawnWatched, type QuireProcess } from '../helpers/cli.js';
 
 
 /** Whether any process of the process group `pgid` is still running. */
@@ -85,11 +85,14 @@ describe('stopping what the README starts', () => {
   it('under npx, quire stops when npm is stopped, though npm does not pass the signal on', async () => {
     const port = await freePort();
     const env = { QUIRE_DATA_DIR: path.join(dir, 'npx-data'), PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: undefined, REDIS_URL: undefined, QUIRE_LOG_FORMAT: 'json' };
+    // npx's first run of a checkout installs it into npx's cache, which takes a minute on a slow machine: done first,
+    // so that the wait below is for the server's start alone.
+    expect((await runCommand('npx', ['quire', '--version'], { env })).code).toBe(0);
     const server = spawnWatched('npx', ['quire', 'serve'], { env, detached: true });
     started.push(server);
     await server.waitForOutput(/jobs in this process/, 60_000);
     server.child.kill('SIGTERM');
     await server.exited;
     expect(await waitUntil(() => !groupAlive(server.child.pid!), 5000), `quire serve outlived npx:\n${server.output()}`).toBe(true);
-  }, 120_000);
+  }, 360_000);
 });
