@@ -27,6 +27,14 @@ describe('code highlighting', () => {
     expect([...classesOf(html)]).toEqual(expect.arrayContaining(['hljs-keyword', 'hljs-attr', 'hljs-string', 'hljs-subst', 'hljs-number', 'hljs-comment']));
   });
 
+  it("highlights an HTTP message's body as JSON or XML, never as a guess among every language", () => {
+    const message = (body: string) => pageHtml(`\`\`\`http\nPOST /v1/orgs HTTP/1.1\nContent-Type: text/plain\n\n${body}\n\`\`\`\n`, { resolveHref: () => undefined }).html;
+    expect(classesOf(message('{"query": "How do I?", "n": 1}'))).toContain('json');
+    expect(classesOf(message('<note><to>Ann</to></note>'))).toContain('xml');
+    // The grammar as shipped tried every language on the body, compiling them all: this one it took for Python.
+    expect(classesOf(message('def answer(question):\n    return lookup(question, limit=3)'))).not.toContain('python');
+  });
+
   it('shows code past the page budget plain, and counts the code of fences', () => {
     const budget = { left: 10 };
     expect(highlightCode('yaml', 'a: 1\n', budget)).toBeDefined();
