@@ -1,12 +1,13 @@
 /**
  * Performance lines for reads (run by hand: `npm run build && ROUNDS=5 SECONDS=4 npx tsx bench/content-read.ts`):
  * - GET one page of a 1,000-page space, warm: requests/s of `quire serve` (the build, its own process, as users run it)
- *   against a bare Fastify server in its own process (bench/bare-fastify.ts) answering the same bytes, in alternating
- *   rounds of the same run (medians); target ratio >= 0.7. Also the benchmark's own in-process server (under tsx), for
- *   comparison with earlier figures. On these 2-core machines one process runs faster or slower than an identical one
- *   started beside it, and stays so (three `quire serve` of one build differ widely against bare Fastify,
- *   bench/README.md): PROCESSES (default 3) processes of each are started, each `quire serve` measured against one bare
- *   Fastify in each round, and the median over every pair is the figure.
+ *   against a bare Fastify server in its own process (bench/bare-fastify.ts) answering the same bytes to the same
+ *   request (path and Authorization header; since 2026-12-01: before, the baseline was asked `GET /page` bare), in
+ *   alternating rounds of the same run (medians); target ratio >= 0.7. Also the benchmark's own in-process server
+ *   (under tsx), for comparison with earlier figures. On these 2-core machines one process runs faster or slower than
+ *   an identical one started beside it, and stays so (three `quire serve` of one build differ widely against bare
+ *   Fastify, bench/README.md): PROCESSES (default 3) processes of each are started, each `quire serve` measured against
+ *   one bare Fastify in each round, and the median over every pair is the figure.
  * - The same read from `quire serve` with its request log on (QUIRE_LOG_LEVEL=info, the default users run with; JSON,
  *   one access line per request, to a file as a log collector takes it) against the same bare Fastify, in the same
  *   rounds; target ratio >= 0.9. The other `quire serve` runs at `warn` (no access line; `SERVE_LOG_LEVEL` changes
@@ -65,7 +66,8 @@ try {
     return result;
   };
   const served = (serve: ServeProcess) => () => measured(serve.pid, () => load(`${serve.url}${pagePath}`, { token: server.token, seconds: SECONDS }));
-  const bareRun = (bare: { url: string; pid: number }) => () => measured(bare.pid, () => load(`${bare.url}/page`, { seconds: SECONDS }));
+  // The same request as Quire's (its path and its Authorization header, which bare Fastify reads as any header).
+  const bareRun = (bare: { url: string; pid: number }) => () => measured(bare.pid, () => load(`${bare.url}${pagePath}`, { token: server.token, seconds: SECONDS }));
   const inProcessRun = () => load(pageUrl, { token: server.token, seconds: SECONDS });
   const loggedRequests: LoadResult[] = [];
   const loggedRun = (serve: ServeProcess) => async () => {
