@@ -1,9 +1,10 @@
 /**
  * The baseline of the read benchmarks: a bare Fastify server in its own process answering GET /page, and GET of a
  * page of a space's content as Quire's API names it (`/v1/spaces/:spaceId/content/page/:pageId`, so that a bench can
- * send both servers the same request), with the bytes of a file (read once, at start) and nothing else; with `many`, the file holds one answer a line and GET /page/<n>
- * answers the n-th: its body in base64, after its Content-Encoding and a space when it went compressed (`br <base64>`),
- * so that the baseline sends the very bytes a crawler took. Prints its URL on the first line of stdout.
+ * send both servers the same request), with the bytes of a file (read once, at start) and nothing else; with `many`,
+ * the file holds one answer a line and GET /page/<n> answers the n-th: its body in base64, after its Content-Encoding
+ * and a space when it went compressed (`br <base64>`), so that the baseline sends the very bytes a crawler took.
+ * Prints its URL on the first line of stdout.
  * Usage: `node --import tsx bench/bare-fastify.ts <body file> [content type] [many]`.
  */
 import fs from 'node:fs';
