@@ -1,14 +1,18 @@
 /**
- * Static export of a real repository against Hugo (run by hand: `npx tsx bench/export-hugo.ts`; issue 40's line
- * "static export of a real 800-page repository within 3x Hugo building the same markdown pages as a plain site").
+ * Static export of a real repository against Hugo (run by hand: `npm run build && npx tsx bench/export-hugo.ts`; the
+ * performance line "static export of a real 800-page repository within 3x Hugo building the same markdown pages as a
+ * plain site").
  *
  * Quire: a public GitBook Git Sync repository (REPO, a bare mirror or a clone, missing blobs filled as the conformance
  * harness does; by default the one of /work/.mirror/* with the most markdown files, as bench/site-crawl.ts picks it)
  * pushed over HTTP into a new space of a Quire served in this process, published as a public site (createSite), the
- * push's jobs (indexing) left to finish, then `exportSite` (what `quire site export` runs) into an empty folder, timed:
- * - export: in a container of its own opened on the same data dir, as `quire site export` opens one in its own
- *   process: nothing of the space in memory (revision, page parses, renders). Opening it and starting its CPU thread
- *   are not timed (printed apart): from the TypeScript sources the thread loads through tsx, which the build does not.
+ * push's jobs (indexing) left to finish, then exported into an empty folder, timed three ways:
+ * - the command: `quire site export` of the build, a process of its own timed from its start to its exit, as users run
+ *   it and as Hugo is timed (its start, opening its container and starting its threads included). The ratio to Hugo
+ *   that the line sets is this one's.
+ * - export: `exportSite` (what the command runs) from the sources, in this process, in a container of its own opened
+ *   on the same data dir: nothing of the space in memory (revision, page parses, renders), but this process's code
+ *   already compiled. Opening it and starting its CPU threads are not timed (printed apart).
  * - in the server: in the serving process's own container, where the push's jobs have read and parsed the revision
  *   (warm); no page of the site is rendered yet (cold), as in bench/site-export.ts.
  * Each round pushes a new space, so nothing is ever rendered before.
@@ -23,10 +27,10 @@
  * YAML, which Hugo reads; GitBook's Liquid tags (`{% hint %}`, tabs...) stay literal text in Hugo's pages, and its
  * pages are far smaller (no site navigation, outline, search index, `.md` twins): a floor, not the same work.
  *
- * Printed per round: the export's seconds (both) and Hugo's; then medians, the ratio (target <= 3), the pages and files
- * each wrote, the machine. ROUNDS (default 3), REPO; `PROFILE=<dir>`: CPU profiles of this process over each round's
- * two exports (`export-N` and `server-N.cpuprofile`, main thread only) written there, with their top self-time
- * functions printed (the profiler slows the exports: their figures are not the bench's).
+ * Printed per round: the exports' seconds (all three) and Hugo's; then medians, the ratios (target <= 3), the pages
+ * and files each wrote, the machine. ROUNDS (default 3), REPO; `PROFILE=<dir>`: CPU profiles of this process over
+ * each round's two exports in it (`export-N` and `server-N.cpuprofile`, main thread only) written there, with their
+ * top self-time functions printed (the profiler slows the exports: their figures are not the bench's).
  */
 import { execFile, spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
@@ -47,6 +51,7 @@ import type { Context } from '../src/domain/context.js';
 
 const ROUNDS = Number(process.env.ROUNDS ?? 3);
 const TARGET = 3;
+const MAIN = path.resolve('dist/src/main.js');
 
 async function defaultRepository(): Promise<string> {
   const root = '/work/.mirror';
@@ -64,9 +69,9 @@ async function defaultRepository(): Promise<string> {
 }
 
 /** Runs a program to its end; rejects with its stderr when it fails. */
-function run(command: string, args: string[], options: { cwd?: string } = {}): Promise<void> {
+function run(command: string, args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd: options.cwd, stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(command, args, { cwd: options.cwd, env: options.env ?? process.env, stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
     child.stderr.on('data', (d) => (stderr += d));
     child.on('error', reject);
@@ -224,6 +229,15 @@ async function freshExport(siteId: string, dir: string, profileFile?: string): P
   }
 }
 
+/** `quire site export` of the build in a process of its own (logging at warn, as a script would run it). */
+async function commandExport(siteId: string, dir: string): Promise<number> {
+  const started = performance.now();
+  await run(process.execPath, [MAIN, 'site', 'export', siteId, dir], {
+    env: { ...process.env, QUIRE_DATA_DIR: server.container.config.dataDir, QUIRE_LOG_LEVEL: 'warn', DATABASE_URL: '', REDIS_URL: '' },
+  });
+  return performance.now() - started;
+}
+
 async function serverExport(context: Context, siteId: string, dir: string, profileFile?: string): Promise<{ ms: number; result: ExportResult }> {
   const profiler = profileFile ? await startProfiler() : undefined;
   const started = performance.now();
@@ -240,6 +254,9 @@ async function hugo(project: string, dir: string): Promise<number> {
 }
 
 try {
+  await fs.access(MAIN).catch(() => {
+    throw new Error('bench: dist/src/main.js is missing; run `npm run build` first');
+  });
   const hugoVersion = await promisify(execFile)('hugo', ['version']).then(
     ({ stdout }) => stdout.trim().split(' ')[1] ?? stdout.trim(),
     () => {
@@ -256,6 +273,7 @@ try {
   const projectDir = path.join(work, 'hugo', 'project');
   const loadBefore = os.loadavg()[0];
 
+  const commands: number[] = [];
   const exports: number[] = [];
   const inServer: number[] = [];
   const hugos: number[] = [];
@@ -266,10 +284,12 @@ try {
     const siteId = await publishedSite(`Export ${round}`);
     const exportDir = path.join(work, `export-${round}`);
     const serverDir = path.join(work, `server-${round}`);
+    const commandDir = path.join(work, `command-${round}`);
     const hugoDir = path.join(work, `hugo-${round}`);
     const profileFile = (name: string) => (process.env.PROFILE ? path.resolve(process.env.PROFILE, `${name}-${round + 1}.cpuprofile`) : undefined);
     let openMs = 0;
     const quire = async () => {
+      commands.push(await commandExport(siteId, commandDir));
       const fresh = await freshExport(siteId, exportDir, profileFile('export'));
       exports.push(fresh.ms);
       openMs = fresh.openMs;
@@ -284,19 +304,21 @@ try {
     quireWrote = await written(exportDir);
     hugoWrote = await written(hugoDir);
     process.stdout.write(
-      `round ${round + 1}: export ${(exports[round] / 1000).toFixed(2)} s (container opened in ${(openMs / 1000).toFixed(2)} s, not counted), in the server ${(inServer[round] / 1000).toFixed(2)} s, hugo ${(hugos[round] / 1000).toFixed(2)} s\n`,
+      `round ${round + 1}: command ${(commands[round] / 1000).toFixed(2)} s, export ${(exports[round] / 1000).toFixed(2)} s (container opened in ${(openMs / 1000).toFixed(2)} s, not counted), in the server ${(inServer[round] / 1000).toFixed(2)} s, hugo ${(hugos[round] / 1000).toFixed(2)} s\n`,
     );
-    for (const dir of [exportDir, serverDir, hugoDir]) await fs.rm(dir, { recursive: true, force: true });
+    for (const dir of [commandDir, exportDir, serverDir, hugoDir]) await fs.rm(dir, { recursive: true, force: true });
   }
   const mb = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MB`;
   console.log(`machine: ${machine()}; load average ${loadBefore.toFixed(1)} before the rounds, ${os.loadavg()[0].toFixed(1)} after; hugo ${hugoVersion}`);
   console.log(`repository: ${source.name} (${source.blobs.length} files${source.filledBlobs ? `, ${source.filledBlobs} missing blobs filled` : ''}); medians of ${ROUNDS} rounds`);
   console.log(`quire wrote: ${quireResult?.pages} pages, ${quireResult?.files} files of the space; ${quireWrote.files} files in all (${quireWrote.html} .html), ${mb(quireWrote.bytes)}`);
   console.log(`hugo wrote:  from ${project.pages} pages' markdown and ${project.files} static files; ${hugoWrote.files} files in all (${hugoWrote.html} .html), ${mb(hugoWrote.bytes)}`);
-  console.log(`export (own container, as \`quire site export\`): ${(median(exports) / 1000).toFixed(2)} s`);
-  console.log(`export in the serving process (revision warm):  ${(median(inServer) / 1000).toFixed(2)} s`);
-  console.log(`hugo --quiet --destination <dir>:               ${(median(hugos) / 1000).toFixed(2)} s`);
-  console.log(`ratio export / hugo: ${(median(exports) / median(hugos)).toFixed(2)} (target <= ${TARGET}); in the server: ${(median(inServer) / median(hugos)).toFixed(2)}`);
+  console.log(`quire site export (the build, own process):      ${(median(commands) / 1000).toFixed(2)} s`);
+  console.log(`export (own container in this process):          ${(median(exports) / 1000).toFixed(2)} s`);
+  console.log(`export in the serving process (revision warm):   ${(median(inServer) / 1000).toFixed(2)} s`);
+  console.log(`hugo --quiet --destination <dir>:                ${(median(hugos) / 1000).toFixed(2)} s`);
+  const ratio = (times: number[]) => (median(times) / median(hugos)).toFixed(2);
+  console.log(`ratio quire site export / hugo: ${ratio(commands)} (target <= ${TARGET}); own container: ${ratio(exports)}; in the server: ${ratio(inServer)}`);
 } finally {
   await server.close();
   await source.dispose();
