@@ -43,10 +43,13 @@ async function until<T>(what: string, read: () => Promise<T>, done: (value: T) =
   }
 }
 
-/** git processes the killed server started that are still running (a receive-pack finishing its push). */
-async function gitProcessesIn(dataDir: string): Promise<number> {
-  const { stdout } = await exec('ps', ['-eo', 'args']);
-  return stdout.split('\n').filter((line) => line.includes('git') && line.includes(dataDir)).length;
+/**
+ * git processes the killed server started that are still running (a receive-pack finishing its push): their pid,
+ * state, parent and command line, so that a wait that times out names what it waited for.
+ */
+async function gitProcessesIn(dataDir: string): Promise<string[]> {
+  const { stdout } = await exec('ps', ['-eo', 'pid,stat,ppid,etime,args']);
+  return stdout.split('\n').filter((line) => line.includes('git') && line.includes(dataDir));
 }
 
 describe.each(DATABASE_KINDS)('kill -9 under load (%s)', (kind) => {
@@ -126,7 +129,7 @@ describe.each(DATABASE_KINDS)('kill -9 under load (%s)', (kind) => {
       server.child.kill('SIGKILL');
       killed = true;
       await Promise.all([...writers, reader]);
-      await until('the killed server\'s git processes to end', () => gitProcessesIn(dataDir), (count) => count === 0, 30_000);
+      await until('the killed server\'s git processes to end', () => gitProcessesIn(dataDir), (processes) => processes.length === 0, 30_000);
 
       for (const spaceId of spaces) {
         const fsck = await exec('git', ['--git-dir', gitDirOf(spaceId), 'fsck', '--full', '--no-dangling', '--no-progress']);
