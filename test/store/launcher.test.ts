@@ -178,6 +178,37 @@ describe('ProcessLauncher', () => {
     expect(stdout).toMatch(/^git version .* true\n$/);
   });
 
+  it('stops a process with what it started in turn, when asked and when the server is gone', async () => {
+    // A shell that starts a sleep and waits for it: stopped alone, the shell dies and the sleep lives on (as a
+    // receive-pack's pre-receive hook would, waiting forever on a push channel whose server is gone).
+    const launched = launcher();
+    const started = async () => {
+      const child = launched.spawn('sh', ['-c', 'sleep 300 & echo $!; wait'], { env: process.env });
+      const done = outcome(child);
+      const pid = await new Promise<number>((resolve) => child.stdout.once('data', (chunk: Buffer) => resolve(Number(chunk.toString().trim()))));
+      return { child, done, pid };
+    };
+    const asked = await started();
+    const orphaned = await started();
+    try {
+      asked.child.kill('SIGTERM');
+      expect(await asked.done).toMatchObject({ signal: 'SIGTERM' });
+      expect(await gone(asked.pid)).toBe(true);
+      // Closing is what the launcher sees when the server dies: its IPC channel closes.
+      launched.close();
+      expect(await orphaned.done).toMatchObject({ signal: 'SIGTERM' });
+      expect(await gone(orphaned.pid)).toBe(true);
+    } finally {
+      for (const { pid } of [asked, orphaned]) {
+        try {
+          process.kill(pid, 'SIGKILL');
+        } catch {
+          // already gone
+        }
+      }
+    }
+  });
+
   it('ends the launcher and what it started when closed', async () => {
     const launched = launcher();
     const child = launched.spawn('sleep', ['30'], { env: process.env });

@@ -16,7 +16,8 @@
  * `error`, `exit` and `close` events (`close` once it has exited and its stdout and stderr have ended).
  *
  * When the launcher dies, the processes it started are reported failed (`error`) and the next start starts a new
- * launcher. When this process dies, the launcher sees its IPC channel close, stops what it started and exits.
+ * launcher. When this process dies, the launcher sees its IPC channel close, stops what it started (each process
+ * with the processes it started in turn) and exits.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { EventEmitter } from 'node:events';
@@ -83,6 +84,16 @@ const waiting = new Map();
 const running = new Map();
 // With a callback, a send to a server that is gone fails quietly (the disconnect handler below ends this process).
 const send = (message) => { if (process.connected) process.send(message, () => {}); };
+// Each process runs in a process group of its own (spawn's detached), and is stopped with everything it started: a
+// receive-pack's pre-receive hook outlives a receive-pack stopped alone, and if the server died between the hook's
+// check that it lives and its opening of the push channel's FIFOs, that open would wait forever.
+function stop(child, signal) {
+  try {
+    process.kill(-child.pid, signal);
+  } catch {
+    child.kill(signal);
+  }
+}
 function entryOf(id) {
   let entry = waiting.get(id);
   if (!entry) waiting.set(id, (entry = { sockets: {} }));
@@ -96,7 +107,7 @@ function start(id) {
   const stdio = ['stdin', 'stdout', 'stderr'].map((name, i) => (request.stdio[i] === 'pipe' ? sockets[name] : 'ignore'));
   let child;
   try {
-    child = spawn(request.command, request.args, { cwd: request.cwd, env: request.env, stdio });
+    child = spawn(request.command, request.args, { cwd: request.cwd, env: request.env, stdio, detached: true });
   } catch (error) {
     child = undefined;
     send({ t: 'error', id, code: error.code, message: error.message });
@@ -105,7 +116,7 @@ function start(id) {
   if (!child) return;
   running.set(id, child);
   // Stopped before it could start (its streams were still connecting): stopped now.
-  if (entry.killWith) child.kill(entry.killWith);
+  if (entry.killWith) stop(child, entry.killWith);
   let failed = false;
   child.on('error', (error) => {
     failed = true;
@@ -140,12 +151,15 @@ process.on('message', (message) => {
     start(message.id);
   } else if (message.t === 'kill') {
     const child = running.get(message.id);
-    if (child) child.kill(message.signal);
+    if (child) stop(child, message.signal);
     else if (waiting.has(message.id)) waiting.get(message.id).killWith = message.signal;
   }
 });
+// Ctrl-C in a terminal reaches the server's process group, this one included, but no longer the processes (each in
+// a group of its own): the server stops, and its disconnect stops them.
+process.on('SIGINT', () => {});
 process.on('disconnect', () => {
-  for (const child of running.values()) child.kill('SIGTERM');
+  for (const child of running.values()) stop(child, 'SIGTERM');
   server.close();
   fs.rmSync(dir, { recursive: true, force: true });
   process.exit(0);
