@@ -4,6 +4,7 @@
  * dist/src/main.js on the PATH; the test makes the same link in a folder of its own). Under `npx`, whose shell does not
  * pass the signal on, quire notices that npm is gone and stops too.
  */
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -19,6 +20,14 @@ function groupAlive(pgid: number): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * Command lines of the running processes that name `dir`: the git processes a server started run each in a process
+ * group of their own (src/store/git/launcher.ts), so its group alone does not show them.
+ */
+function processesNaming(dir: string): string[] {
+  return execFileSync('ps', ['-eo', 'pid,args']).toString().split('\n').filter((line) => line.includes(dir));
 }
 
 async function waitUntil(condition: () => boolean, timeoutMs: number): Promise<boolean> {
@@ -80,6 +89,7 @@ describe('stopping what the README starts', () => {
     expect(sync.output()).toMatch(/SIGTERM: finishing the sync in flight[\s\S]*stopped/);
     expect(sync.output()).not.toMatch(/sync step failed/);
     expect(await waitUntil(() => !groupAlive(server.child.pid!) && !groupAlive(sync.child.pid!), 5000), 'a process of npm start or quire sync is left').toBe(true);
+    expect(await waitUntil(() => processesNaming(env.QUIRE_DATA_DIR).length === 0, 5000), processesNaming(env.QUIRE_DATA_DIR).join('\n')).toBe(true);
   }, 120_000);
 
   it('under npx, quire stops when npm is stopped, though npm does not pass the signal on', async () => {
