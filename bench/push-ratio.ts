@@ -7,7 +7,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { checkoutWithBareRemote, machine, pageFile, spaceWithPages, startBenchServer } from './lib.js';
-import { median } from './stats.js';
+import { median, msWithRounds } from './stats.js';
 
 const PAGES = Number(process.env.PAGES ?? 1000);
 const ROUNDS = Number(process.env.ROUNDS ?? 11);
@@ -43,9 +43,8 @@ try {
   await close();
   console.log(`machine: ${machine()}`);
   console.log(`space: ${PAGES} pages; ${ROUNDS} rounds, each pushing one changed page to both, alternating order; medians`);
-  const rounds = (values: number[]): string => values.map((value) => value.toFixed(0)).join(', ');
-  console.log(`bare smart-HTTP push (git http-backend, no checks): ${median(baseline).toFixed(0)} ms (${rounds(baseline)})`);
-  console.log(`push through Quire (checks, revision recorded):     ${median(quire).toFixed(0)} ms (${rounds(quire)})`);
+  console.log(`bare smart-HTTP push (git http-backend, no checks): ${msWithRounds(baseline)}`);
+  console.log(`push through Quire (checks, revision recorded):     ${msWithRounds(quire)}`);
   console.log(`ratio: ${(median(quire) / median(baseline)).toFixed(2)} (target <= 1.2)`);
 } finally {
   await server.close();
